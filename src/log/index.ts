@@ -1,0 +1,37 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
+
+export type { Logger };
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** Keys whose values never reach a log line, wherever they sit in the logged object. */
+const REDACTED_PATHS = ['password', '*.password', '*.*.password', 'secret', '*.secret', 'smtpPassword', '*.smtpPassword'];
+
+/**
+ * JSON under systemd (journald sets JOURNAL_STREAM) or when output is not a terminal; readable lines on a terminal.
+ * Logs go to stderr so that reports on stdout stay clean for pipes.
+ */
+export function resolveLogFormat(format: LogFormat, env: NodeJS.ProcessEnv, stderrIsTTY: boolean): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  if (env['JOURNAL_STREAM'] !== undefined || env['INVOCATION_ID'] !== undefined) return 'json';
+  return stderrIsTTY ? 'pretty' : 'json';
+}
+
+export function createLogger(level: string, format: 'json' | 'pretty'): Logger {
+  const options: LoggerOptions = { level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  if (format === 'pretty') {
+    return pino(options, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
+  }
+  return pino(options, pino.destination({ dest: 2, sync: true }));
+}
+
+let rootLogger: Logger = pino({ level: 'silent' });
+
+/** The CLI sets the root logger once at start-up; modules take child loggers from it. */
+export function setRootLogger(logger: Logger): void {
+  rootLogger = logger;
+}
+
+export function logger(component: string): Logger {
+  return rootLogger.child({ component });
+}
