@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+
+/** Shows a value the way a person wrote it in YAML: short, quoted when text. */
+export function showValue(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = root;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function expectedText(issue: z.core.$ZodIssue, fallback: string | undefined): string {
+  switch (issue.code) {
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'invalid_type':
+      return `expected ${fallback ?? issue.expected}`;
+    default:
+      return fallback !== undefined && issue.path.length <= 1 ? `expected ${fallback}` : issue.message;
+  }
+}
+
+/**
+ * Turns zod's issues into one line each: `<source>: <field> = <value>: <what is expected>`.
+ * `expected` is the option table's wording for the option as a whole.
+ */
+export function describeIssues(source: string, field: string, raw: unknown, issues: readonly z.core.$ZodIssue[], expected?: string): string[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String);
+    const where = [field, ...path].join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return `${source}: ${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+    }
+    const value = valueAt(raw, issue.path);
+    return `${source}: ${where} = ${showValue(value)}: ${expectedText(issue, path.length === 0 ? expected : undefined)}`;
+  });
+}

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { projectRoot } from '../paths.js';
+import { closestName } from './closest-name.js';
+import { describeIssues, showValue } from './describe-issues.js';
+import { ConfigError } from './errors.js';
+import { envName, type DefaultContext, type OptionSpec } from './option.js';
+import { OPTIONS, type Config } from './options.js';
+
+export interface LoadConfigInput {
+  /** A YAML file; without one qpswatch runs on defaults and the environment. */
+  file?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** From the command line: the last layer, over file and environment. */
+  overrides?: Partial<Config>;
+}
+
+type AnyOption = OptionSpec<unknown>;
+type OptionTable = Readonly<Record<string, AnyOption>>;
+
+/** Options whose values are paths: relative ones are read from the config file's folder, not from the cwd. */
+const PATH_OPTIONS = new Set(['state_dir', 'suites_dir', 'server_profiles_dir']);
+
+/** Layers, weakest first: defaults < file < environment < command line. */
+export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS): Config {
+  const ctx: DefaultContext = { env: input.env, cwd: input.cwd, projectRoot };
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(table)) values[name] = spec.default(ctx);
+
+  const fromFile = input.file === undefined ? EMPTY_FILE : readConfigFile(input.file, table, problems);
+  const fromEnv = readEnvironment(input.env, table, problems);
+  Object.assign(values, fromFile.values, fromEnv, input.overrides ?? {});
+  Object.assign(values, readSecrets(input, table, fromFile.secretFiles, problems));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values as Config;
+}
+
+interface FileLayer {
+  values: Record<string, unknown>;
+  /** `<secret>_file` keys: paths of files holding a secret, resolved from the config file's folder. */
+  secretFiles: Record<string, string>;
+}
+
+const EMPTY_FILE: FileLayer = { values: {}, secretFiles: {} };
+
+function readConfigFile(file: string, table: OptionTable, problems: string[]): FileLayer {
+  const raw = parseYamlFile(file);
+  const layer: FileLayer = { values: {}, secretFiles: {} };
+  const base = dirname(resolve(file));
+  for (const [key, value] of Object.entries(raw)) {
+    const spec = table[key];
+    const secretName = key.endsWith('_file') ? key.slice(0, -'_file'.length) : undefined;
+    if (secretName !== undefined && table[secretName]?.secret === true) {
+      if (typeof value === 'string' && value !== '') layer.secretFiles[secretName] = resolve(base, value);
+      else problems.push(`${file}: ${key} = ${showValue(value)}: expected the path of a file holding the secret`);
+    } else if (spec === undefined) {
+      problems.push(unknownKeyProblem(file, key, table));
+    } else if (spec.secret === true) {
+      problems.push(`${file}: ${key} is a secret and is never read from the config file: set ${envName(key)} or ${key}_file`);
+    } else {
+      const parsed = spec.schema.safeParse(value);
+      if (parsed.success) layer.values[key] = resolvePathOption(key, parsed.data, base);
+      else problems.push(...describeIssues(file, key, value, parsed.error.issues, spec.expected));
+    }
+  }
+  return layer;
+}
+
+function parseYamlFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError([`config file ${file} cannot be read (${code ?? String(err)}): check the path given to --config or QPSWATCH_CONFIG`]);
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((e) => `config file ${file}: not valid YAML at line ${e.linePos?.[0].line ?? '?'}: ${e.message.split('\n')[0]}`));
+  }
+  const raw: unknown = doc.toJS();
+  if (raw === null || raw === undefined) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError([`config file ${file}: the top level must be a map of option: value, found ${showValue(raw)}`]);
+  }
+  return raw as Record<string, unknown>;
+}
+
+function unknownKeyProblem(source: string, key: string, table: OptionTable): string {
+  const guess = closestName(key, Object.keys(table));
+  const hint = guess !== undefined ? `did you mean '${guess}'?` : 'see `qpswatch config options` for the valid ones';
+  return `${source}: unknown option '${key}': ${hint}`;
+}
+
+function resolvePathOption(name: string, value: unknown, base: string): unknown {
+  return PATH_OPTIONS.has(name) && typeof value === 'string' && !isAbsolute(value) ? resolve(base, value) : value;
+}
+
+function readEnvironment(env: LoadConfigInput['env'], table: OptionTable, problems: string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(table)) {
+    const variable = envName(name);
+    const text = env[variable];
+    if (text === undefined || spec.secret === true) continue;
+    const converted = fromEnvText(text, spec.envFormat);
+    const parsed = spec.schema.safeParse(converted);
+    if (parsed.success) values[name] = parsed.data;
+    else problems.push(`environment ${variable} = ${showValue(text)}: expected ${spec.expected}`);
+  }
+  return values;
+}
+
+function fromEnvText(text: string, format: AnyOption['envFormat']): unknown {
+  switch (format) {
+    case 'text':
+      return text;
+    case 'number':
+      return text.trim() === '' ? Number.NaN : Number(text);
+    case 'boolean':
+      return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
+    case 'json':
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+  }
+}
+
+/** A secret comes from its environment variable, else from the file that `<name>_file` names (environment, then YAML). */
+function readSecrets(input: LoadConfigInput, table: OptionTable, secretFiles: Record<string, string>, problems: string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(table)) {
+    if (spec.secret !== true) continue;
+    const direct = input.env[envName(name)];
+    const fileFromEnv = input.env[envName(`${name}_file`)];
+    const file = fileFromEnv !== undefined ? resolve(input.cwd, fileFromEnv) : secretFiles[name];
+    if (direct !== undefined) values[name] = direct;
+    else if (file !== undefined) values[name] = readSecretFile(name, file, problems);
+  }
+  return values;
+}
+
+function readSecretFile(name: string, file: string, problems: string[]): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  } catch (err) {
+    problems.push(`${name}_file = ${showValue(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at a readable file holding only the secret`);
+    return undefined;
+  }
+}

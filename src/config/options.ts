@@ -1,0 +1,137 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { defineOption, type OptionSpec } from './option.js';
+
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const targetName = z.string().regex(NAME_PATTERN);
+
+export const FLAVORS = ['mariadb', 'mysql', 'percona'] as const;
+export type Flavor = (typeof FLAVORS)[number];
+
+/** A server already on the host: a basedir (e.g. /usr) or the path of its mysqld binary. */
+const installedTarget = z
+  .object({
+    kind: z.literal('installed'),
+    flavor: z.enum(FLAVORS),
+    basedir: z.string().min(1).optional(),
+    binary: z.string().min(1).optional(),
+    server_profile: z.string().regex(NAME_PATTERN),
+  })
+  .strict()
+  .refine((t) => (t.basedir === undefined) !== (t.binary === undefined), {
+    message: 'set exactly one of basedir or binary',
+  });
+
+export type InstalledTargetConfig = z.infer<typeof installedTarget>;
+export type TargetConfig = InstalledTargetConfig;
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/**
+ * The one table of options. Environment names, validation messages, `config options` and docs/configuration.md
+ * all derive from it.
+ */
+export const OPTIONS = {
+  state_dir: defineOption({
+    name: 'state_dir',
+    schema: z.string().min(1),
+    default: (ctx) => ctx.env['STATE_DIRECTORY']?.split(':')[0] ?? resolve(ctx.cwd, 'var'),
+    doc: 'Folder for the store, work folders (datadirs, sockets, logs) and the outbox; systemd sets STATE_DIRECTORY.',
+    expected: 'a folder path',
+    envFormat: 'text',
+  }),
+  log_level: defineOption({
+    name: 'log_level',
+    schema: z.enum(LOG_LEVELS),
+    default: () => 'info' as const,
+    doc: 'Least severe level that is logged.',
+    expected: `one of ${LOG_LEVELS.join(', ')}`,
+    envFormat: 'text',
+  }),
+  log_format: defineOption({
+    name: 'log_format',
+    schema: z.enum(['auto', 'json', 'pretty']),
+    default: () => 'auto' as const,
+    doc: 'auto: JSON under systemd or when stderr is not a terminal, readable lines on a terminal.',
+    expected: 'one of auto, json, pretty',
+    envFormat: 'text',
+  }),
+  store_backend: defineOption({
+    name: 'store_backend',
+    schema: z.enum(['sqlite']),
+    default: () => 'sqlite' as const,
+    doc: 'Where results are kept: sqlite is a file under state_dir (qpswatch.db).',
+    expected: 'sqlite',
+    envFormat: 'text',
+  }),
+  suites_dir: defineOption({
+    name: 'suites_dir',
+    schema: z.string().min(1),
+    default: (ctx) => join(ctx.projectRoot, 'config', 'suites'),
+    doc: 'Folder of suite files (<name>.yaml) that --suite names.',
+    expected: 'a folder path',
+    envFormat: 'text',
+  }),
+  server_profiles_dir: defineOption({
+    name: 'server_profiles_dir',
+    schema: z.string().min(1),
+    default: (ctx) => join(ctx.projectRoot, 'config', 'server-profiles'),
+    doc: 'Folder of server config profiles (<name>.yaml) that targets name.',
+    expected: 'a folder path',
+    envFormat: 'text',
+  }),
+  server_user: defineOption({
+    name: 'server_user',
+    schema: z.string().regex(/^([a-z_][a-z0-9_-]*)?$/),
+    default: () => '',
+    doc: 'System user mysqld runs as (--user; it must own state_dir); empty: root when qpswatch runs as root, else the current user.',
+    expected: 'a user name, or empty',
+    envFormat: 'text',
+  }),
+  server_port: defineOption({
+    name: 'server_port',
+    schema: z.number().int().min(0).max(65535),
+    default: () => 0,
+    doc: 'TCP port on 127.0.0.1 for the benchmarked server; 0 means no TCP at all (unix socket only).',
+    expected: 'an integer from 0 to 65535',
+    envFormat: 'number',
+  }),
+  server_start_timeout_seconds: defineOption({
+    name: 'server_start_timeout_seconds',
+    schema: z.number().int().min(5).max(3600),
+    default: () => 180,
+    doc: 'How long a server may take to answer on its socket after start (crash recovery can be slow).',
+    expected: 'an integer from 5 to 3600',
+    envFormat: 'number',
+  }),
+  suite: defineOption({
+    name: 'suite',
+    schema: z.string().min(1),
+    default: () => 'quick',
+    doc: 'Suite run by compare when --suite is not given.',
+    expected: 'a suite name or path',
+    envFormat: 'text',
+  }),
+  rounds: defineOption({
+    name: 'rounds',
+    schema: z.number().int().min(1).max(100),
+    default: () => 2,
+    doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating.',
+    expected: 'an integer from 1 to 100',
+    envFormat: 'number',
+  }),
+  targets: defineOption({
+    name: 'targets',
+    schema: z.record(targetName, installedTarget),
+    default: () => ({}),
+    doc: 'Servers that compare can run, by name: { kind: installed, flavor, basedir | binary, server_profile }.',
+    expected: 'a map of target name to target',
+    envFormat: 'json',
+  }),
+} as const;
+
+type OptionValue<O> = O extends OptionSpec<infer T> ? T : never;
+export type Config = { -readonly [K in keyof typeof OPTIONS]: OptionValue<(typeof OPTIONS)[K]> };
+export type OptionName = keyof typeof OPTIONS;
+
+export const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
