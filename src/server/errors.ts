@@ -1,0 +1,136 @@
+import { InputError } from '../errors.js';
+/** A server config profile file that cannot be used; `field` is a dotted path inside the file. */
+export class ServerProfileError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly value: unknown,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super(`server profile ${file}: ${field || '(top level)'} = ${show(value)}: ${problem}; ${fix}`);
+    this.name = new.target.name;
+  }
+}
+
+/** No server binary where the target said it would be. */
+export class ServerBinaryMissingError extends InputError {
+  constructor(
+    readonly what: string,
+    readonly tried: readonly string[],
+  ) {
+    super(
+      `${what} not found; tried ${tried.join(', ')}: install the server package or fix the target's basedir ` +
+        `(an install prefix holding bin/ or sbin/, or the path of the server binary itself)`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+/** `mysqld --version` said something that is not a version line, or a flavor other than the target's. */
+export class ServerVersionError extends Error {
+  constructor(
+    readonly mysqld: string,
+    readonly output: string,
+    readonly problem: string,
+  ) {
+    super(`${mysqld} --version: ${problem} (output: "${output.trim().slice(0, 200)}")`);
+    this.name = new.target.name;
+  }
+}
+
+/** A unix socket path longer than the kernel accepts (sun_path holds 107 bytes and a NUL). */
+export class SocketPathTooLongError extends InputError {
+  constructor(
+    readonly socket: string,
+    readonly limit: number,
+  ) {
+    super(
+      `socket path is ${Buffer.byteLength(socket)} bytes, longer than the unix limit of ${limit}: ${socket}; ` +
+        `use a shorter state directory`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+/** Something already answers on the socket path: another server is running there. */
+export class SocketInUseError extends InputError {
+  constructor(readonly socket: string) {
+    super(
+      `a server already answers on socket ${socket}: stop that server (mariadb-admin --socket=${socket} shutdown) ` +
+        `or give this target another state directory`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+/** The TCP port in the config is taken. */
+export class PortInUseError extends InputError {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`TCP port ${port} on ${host} is already in use: stop what listens there or configure another port`);
+    this.name = new.target.name;
+  }
+}
+
+/** The server did not become ready: it exited, or did not answer in time. */
+export class ServerStartError extends Error {
+  constructor(
+    readonly reason: 'exited' | 'timeout' | 'no-datadir',
+    readonly errorLines: readonly string[],
+    readonly errorLog: string,
+    detail: string,
+    /** The process that failed, already gone; undefined when none was started. */
+    readonly pid?: number,
+  ) {
+    const lines = errorLines.length > 0 ? `:\n  ${errorLines.join('\n  ')}\n` : '; ';
+    super(`server did not start (${detail})${lines}see ${errorLog}`);
+    this.name = new.target.name;
+  }
+}
+
+/** The server binary refuses the options of a my.cnf (unknown variable, bad value). */
+export class ServerOptionsError extends InputError {
+  constructor(
+    readonly myCnfPath: string,
+    readonly errorLines: readonly string[],
+  ) {
+    super(
+      `the server refuses ${myCnfPath}:\n  ${errorLines.join('\n  ')}\n` +
+        `add an override to the profile that removes or renames the option for this version`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** A datadir could not be created. */
+export class DatadirInitError extends Error {
+  constructor(
+    readonly datadir: string,
+    readonly errorLines: readonly string[],
+    readonly logFile: string,
+    detail: string,
+  ) {
+    super(`datadir ${datadir} could not be initialised: ${detail}:\n  ${errorLines.join('\n  ')}\nsee ${logFile}`);
+    this.name = new.target.name;
+  }
+}
+
+/** Init found an old datadir: rounds never reuse data by accident. */
+export class DatadirNotEmptyError extends InputError {
+  constructor(
+    readonly datadir: string,
+    readonly entries: readonly string[],
+  ) {
+    super(`datadir ${datadir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}): init needs a fresh one; remove it first`);
+    this.name = new.target.name;
+  }
+}

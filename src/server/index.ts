@@ -1,0 +1,24 @@
+export { loadServerProfile, parseServerProfile, listServerProfiles, shippedProfileDir } from './profile.js';
+export type { ServerProfile, ProfileOverride, SettingValue, Settings } from './profile.js';
+export { resolveSettings, overrideApplies, type ServerTarget } from './resolve.js';
+export { renderMyCnf } from './my-cnf.js';
+export { serverPaths, checkSocketPath, prepareServerDirs, UNIX_SOCKET_PATH_MAX, type ServerPaths, type ServerNetwork } from './paths.js';
+export { resolveServerBinaries, serverVersion, parseServerVersionOutput, usesInstallDb } from './binaries.js';
+export type { ServerBinaries, ServerVersionInfo } from './binaries.js';
+export { initDatadir, initDatadirArgv, type InitDatadirArgs, type InitDatadirOptions } from './init.js';
+export { checkServerOptions, type ServerOptionsCheck } from './options-check.js';
+export { startServer, type StartServerOptions } from './start.js';
+export type { RunningServer, ServerExit } from './running.js';
+export type { Connection } from './connection.js';
+export {
+  ServerProfileError,
+  ServerBinaryMissingError,
+  ServerVersionError,
+  SocketPathTooLongError,
+  SocketInUseError,
+  PortInUseError,
+  ServerStartError,
+  ServerOptionsError,
+  DatadirInitError,
+  DatadirNotEmptyError,
+} from './errors.js';

@@ -1,0 +1,26 @@
+import { run } from '../exec/index.js';
+import type { ServerBinaries } from './binaries.js';
+import { errorLines } from './error-log.js';
+import { ServerOptionsError } from './errors.js';
+import { defaultServerUser } from './user.js';
+
+export interface ServerOptionsCheck {
+  /** Options the server accepts but ignores or will drop ("'innodb-page-cleaners' was removed", "deprecated"). */
+  readonly warnings: string[];
+}
+
+/**
+ * Asks the server binary whether it accepts a my.cnf (`mysqld --defaults-file=... --verbose --help` reads every
+ * option and stops): an unknown option fails here in a second instead of after a datadir init.
+ */
+export async function checkServerOptions(binaries: ServerBinaries, myCnfPath: string): Promise<ServerOptionsCheck> {
+  const user = defaultServerUser();
+  const argv = [binaries.mysqld, `--defaults-file=${myCnfPath}`, ...(user !== undefined ? [`--user=${user}`] : []), '--verbose', '--help'];
+  const result = await run({ argv, allowFailure: true, timeoutMs: 60_000 });
+  if (result.exitCode !== 0) {
+    const lines = errorLines(result.stderr);
+    throw new ServerOptionsError(myCnfPath, lines.length > 0 ? lines : [`${binaries.mysqld} exited with code ${result.exitCode}`]);
+  }
+  const warnings = result.stderr.split('\n').filter((l) => /\[Warning\]/i.test(l) && /removed|deprecated|ignored/i.test(l));
+  return { warnings: warnings.map((l) => l.trim()) };
+}

@@ -1,0 +1,136 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { projectRoot } from '../paths.js';
+import { parseVersionRange, VersionRangeError, type Flavor, type VersionRange } from '../version/index.js';
+import { ServerProfileError } from './errors.js';
+import { isOwnedOption, normalizeOptionName } from './option-names.js';
+import { fixFor, formatPath, ServerProfileFileSchema, type ServerProfileFile } from './profile-schema.js';
+
+export type SettingValue = string | number | boolean;
+export type Settings = Readonly<Record<string, SettingValue>>;
+
+/** Changes for the versions (and flavors) an override names, applied in file order. */
+export interface ProfileOverride {
+  readonly versions: VersionRange;
+  /** Undefined: every flavor. Version numbers of MariaDB and MySQL overlap (5.5), so MySQL-only overrides say so. */
+  readonly flavors?: readonly Flavor[];
+  readonly set: Settings;
+  readonly remove: readonly string[];
+}
+
+export interface ServerProfile {
+  readonly name: string;
+  /** The file it came from: error messages name it. */
+  readonly source: string;
+  readonly description: string;
+  readonly settings: Settings;
+  readonly overrides: readonly ProfileOverride[];
+}
+
+const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** The profiles shipped with qpswatch. */
+export function shippedProfileDir(): string {
+  return join(projectRoot, 'config', 'server-profiles');
+}
+
+export async function listServerProfiles(dir: string = shippedProfileDir()): Promise<string[]> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+}
+
+export async function loadServerProfile(name: string, dir: string = shippedProfileDir()): Promise<ServerProfile> {
+  const file = join(dir, `${name}.yaml`);
+  if (!PROFILE_NAME_RE.test(name)) {
+    throw new ServerProfileError(file, 'name', name, 'is not a profile name', 'use lower-case letters, digits, - and _');
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    const known = await listServerProfiles(dir);
+    throw new ServerProfileError(file, 'name', name, 'no such profile file', `use one of: ${known.join(', ') || '(none in ' + dir + ')'}`);
+  }
+  return parseServerProfile(text, name, file);
+}
+
+/** Parses and checks a profile's YAML text; `source` names it in errors. */
+export function parseServerProfile(text: string, name: string, source: string): ServerProfile {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    throw new ServerProfileError(source, '', undefined, `is not valid YAML (${(err as Error).message.split('\n')[0]})`, 'fix the YAML syntax');
+  }
+  const parsed = ServerProfileFileSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw issueError(source, raw, parsed.error.issues[0]!);
+  return checkProfile(parsed.data, name, source);
+}
+
+function issueError(source: string, raw: unknown, issue: z.core.$ZodIssue): ServerProfileError {
+  if (issue.code === 'unrecognized_keys') {
+    const field = formatPath([...issue.path, issue.keys[0]!]);
+    return new ServerProfileError(source, field, valueAt(raw, [...issue.path, issue.keys[0]!]), 'is not a known key', fixFor(issue.path));
+  }
+  if (issue.code === 'invalid_key') {
+    const key = issue.path.at(-1);
+    return new ServerProfileError(source, formatPath(issue.path), key, `name ${issue.issues[0]?.message ?? 'is not valid'}`, 'option names are letters, digits, - and _, starting with a letter');
+  }
+  return new ServerProfileError(source, formatPath(issue.path), valueAt(raw, issue.path), issue.message, fixFor(issue.path));
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = raw;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+function checkProfile(file: ServerProfileFile, name: string, source: string): ServerProfile {
+  checkOptions(source, 'settings', Object.entries(file.settings));
+  // Names that some earlier step could have set: a remove of anything else is a typo, not a no-op.
+  const known = new Set(Object.keys(file.settings).map(normalizeOptionName));
+  const overrides = file.overrides.map((o, i): ProfileOverride => {
+    const at = `overrides[${i}]`;
+    checkOptions(source, `${at}.set`, Object.entries(o.set));
+    checkOptions(source, `${at}.remove`, o.remove.map((n) => [n, n]));
+    o.remove.forEach((option, j) => {
+      if (!known.has(normalizeOptionName(option))) {
+        throw new ServerProfileError(source, `${at}.remove[${j}]`, option, 'is not set by settings or an earlier override', 'remove only options the profile sets, or fix the name');
+      }
+    });
+    Object.keys(o.set).forEach((option) => known.add(normalizeOptionName(option)));
+    const override = { versions: parseRange(source, `${at}.versions`, o.versions), set: o.set, remove: o.remove };
+    return o.flavors === undefined ? override : { ...override, flavors: o.flavors };
+  });
+  return { name, source, description: file.description, settings: file.settings, overrides };
+}
+
+function parseRange(source: string, field: string, text: string): VersionRange {
+  try {
+    return parseVersionRange(text);
+  } catch (err) {
+    if (!(err instanceof VersionRangeError)) throw err;
+    throw new ServerProfileError(source, field, text, `is not a version range: ${err.reason} (at "${err.part}")`, fixFor(['versions']));
+  }
+}
+
+/** Owned options and the same option spelled twice (innodb-log-file-size and innodb_log_file_size) are errors. */
+export function checkOptions(source: string, field: string, options: ReadonlyArray<readonly [string, unknown]>): void {
+  const seen = new Map<string, string>();
+  for (const [option, value] of options) {
+    if (isOwnedOption(option)) {
+      throw new ServerProfileError(source, `${field}.${option}`, value, 'is owned by qpswatch (paths and networking)', `remove "${option}" from the profile`);
+    }
+    const key = normalizeOptionName(option);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      throw new ServerProfileError(source, `${field}.${option}`, value, `is the same option as "${earlier}"`, 'keep one spelling');
+    }
+    seen.set(key, option);
+  }
+}

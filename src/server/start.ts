@@ -1,0 +1,108 @@
+import { stat } from 'node:fs/promises';
+import { start, type ChildHandle, type RunResult } from '../exec/index.js';
+import { logger } from '../log/index.js';
+import type { ServerBinaries } from './binaries.js';
+import { connectRoot, type Connection } from './connection.js';
+import { errorLines, logSize, readLogSince } from './error-log.js';
+import { ServerStartError } from './errors.js';
+import { checkSocketPath, prepareServerDirs, type ServerNetwork, type ServerPaths } from './paths.js';
+import { assertPortFree, assertSocketFree } from './preflight.js';
+import { RunningServerImpl, type RunningServer } from './running.js';
+import { defaultServerUser } from './user.js';
+
+export interface StartServerOptions {
+  readonly binaries: ServerBinaries;
+  readonly myCnfPath: string;
+  /** The paths rendered into the my.cnf: the socket to wait on, the error log to quote. */
+  readonly paths: ServerPaths;
+  /** As rendered into the my.cnf; undefined means skip-networking. */
+  readonly network?: ServerNetwork;
+  /** mysqld's stdout and stderr (most messages go to the error log). */
+  readonly logFile: string;
+  /** --user; by default root when running as root (mysqld refuses root otherwise), nothing else. */
+  readonly user?: string;
+  /** Crash recovery or a large buffer pool can take a while. Default 2 minutes. */
+  readonly readyTimeoutMs?: number;
+  /** After SHUTDOWN, how long to wait before SIGTERM; after SIGTERM, before SIGKILL. Default 2 minutes each. */
+  readonly stopTimeoutMs?: number;
+}
+
+const DEFAULT_READY_MS = 120_000;
+const DEFAULT_STOP_MS = 120_000;
+// exec's timeout guards against hangs; a server lives as long as its session. setTimeout caps at 2^31-1 ms (24.8 days).
+const SERVER_LIFETIME_MS = 2 ** 31 - 1;
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 1000;
+
+/** Starts mysqld and resolves once it answers on its socket; on failure nothing is left running. */
+export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
+  await preflight(opts);
+  const offset = await logSize(opts.paths.errorLog);
+  const user = opts.user ?? defaultServerUser();
+  // --defaults-file must come first: mysqld reads it before any other option.
+  const argv = [opts.binaries.mysqld, `--defaults-file=${opts.myCnfPath}`, `--basedir=${opts.binaries.basedir}`, ...(user !== undefined ? [`--user=${user}`] : [])];
+  const stopMs = opts.stopTimeoutMs ?? DEFAULT_STOP_MS;
+  const log = logger('server');
+  log.info({ argv, socket: opts.paths.socket }, 'starting server');
+  const handle = start({ argv, logFile: opts.logFile, timeoutMs: SERVER_LIFETIME_MS, killGraceMs: stopMs });
+  const exited = settle(handle);
+  let admin: Connection;
+  try {
+    admin = await waitReady(opts, handle, exited, offset);
+  } catch (err) {
+    await handle.stop();
+    throw err;
+  }
+  log.info({ pid: handle.pid, socket: opts.paths.socket }, 'server ready');
+  return new RunningServerImpl({ handle, exited, admin, socket: opts.paths.socket, errorLog: opts.paths.errorLog, version: opts.binaries.version, stopTimeoutMs: stopMs, ...(opts.network ? { port: opts.network.port } : {}) });
+}
+
+async function preflight(opts: StartServerOptions): Promise<void> {
+  checkSocketPath(opts.paths.socket);
+  const datadir = await stat(opts.paths.datadir).then((s) => s.isDirectory(), () => false);
+  if (!datadir) {
+    throw new ServerStartError('no-datadir', [], opts.paths.errorLog, `datadir ${opts.paths.datadir} does not exist: initialise it first (initDatadir)`);
+  }
+  await assertSocketFree(opts.paths.socket);
+  if (opts.network !== undefined) await assertPortFree(opts.network.bindAddress, opts.network.port);
+  await prepareServerDirs(opts.paths);
+}
+
+/** Always resolves with how the process ended: a non-zero exit is data here, not an exception. */
+function settle(handle: ChildHandle): Promise<RunResult> {
+  return handle.exited.catch(() => handle.stop());
+}
+
+async function waitReady(opts: StartServerOptions, handle: ChildHandle, exited: Promise<RunResult>, offset: number): Promise<Connection> {
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? DEFAULT_READY_MS);
+  let pause = FIRST_POLL_MS;
+  while (Date.now() < deadline) {
+    // Until the server listens, this fails at once (no socket file, or nobody accepting).
+    const conn = await connectRoot({ socket: opts.paths.socket, connectTimeoutMs: 5000 }).catch(() => undefined);
+    if (conn !== undefined) return conn;
+    const ended = await Promise.race([exited, delay(pause).then(() => undefined)]);
+    if (ended !== undefined) {
+      const how = ended.signal !== null ? `killed by ${ended.signal}` : `exit code ${ended.exitCode}`;
+      throw await startError(opts, handle, 'exited', `mysqld exited during start-up with ${how}`, ended.tail, offset);
+    }
+    pause = Math.min(pause * 2, MAX_POLL_MS);
+  }
+  const result = await handle.stop();
+  throw await startError(opts, handle, 'timeout', `no answer on ${opts.paths.socket} within ${opts.readyTimeoutMs ?? DEFAULT_READY_MS} ms; stopped it`, result.tail, offset);
+}
+
+async function startError(
+  opts: StartServerOptions,
+  handle: ChildHandle,
+  reason: 'exited' | 'timeout',
+  detail: string,
+  tail: readonly string[],
+  offset: number,
+): Promise<ServerStartError> {
+  const lines = errorLines(tail.join('\n'), await readLogSince(opts.paths.errorLog, offset));
+  return new ServerStartError(reason, lines, opts.paths.errorLog, detail, handle.pid);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
