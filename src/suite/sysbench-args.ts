@@ -1,0 +1,86 @@
+import type { ScriptArgs, Suite, SuiteLoad, SuiteTest, SuiteWarmup } from './suite.js';
+
+/** How sysbench reaches the server: its unix socket only, never TCP. */
+export interface SysbenchConnection {
+  socket: string;
+  user: string;
+  database: string;
+}
+
+// Options qpswatch sets itself for every run; a suite's args may not change them. Other mysql-* options
+// (mysql-storage-engine, mysql-ignore-errors) and db-ps-mode stay open to suites.
+const OWNED = new Set([
+  'threads', 'time', 'events', 'tables', 'table-size', 'rand-type', 'report-interval', 'percentile', 'histogram', 'db-driver',
+  'mysql-host', 'mysql-port', 'mysql-socket', 'mysql-user', 'mysql-password', 'mysql-db',
+]);
+const OWNED_PREFIXES = ['pgsql-'];
+
+/** sysbench takes range_size and range-size alike; the dashed form is the one compared and passed on. */
+export function optionName(key: string): string {
+  return key.replace(/_/g, '-');
+}
+
+/** True for options the runner sets itself (connection, threads, time, table shape, random distribution). */
+export function isOwnedOption(key: string): boolean {
+  const name = optionName(key);
+  return OWNED.has(name) || OWNED_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/**
+ * Arguments for `sysbench ... prepare` (without the program: see runSysbench).
+ * Uniform random values in prepare too, so the data set does not depend on sysbench's default distribution.
+ */
+export function prepareArgv(suite: Pick<Suite, 'load'>, conn: SysbenchConnection): string[] {
+  const load = suite.load;
+  // prepare creates tables in parallel, one thread per table at most.
+  return [...connectionArgs(conn), ...loadArgs(load), `--threads=${Math.min(load.tables, 8)}`, ...scriptArgs(load.args), load.scriptPath, 'prepare'];
+}
+
+/** Arguments for one measured `sysbench ... run` of `test` with `threads` clients. */
+export function runArgv(test: SuiteTest, threads: number, conn: SysbenchConnection, seconds = test.seconds): string[] {
+  return measuredArgs(test, threads, conn, seconds);
+}
+
+/** Arguments for the warm-up run, a plain `run` whose result is not kept. */
+export function warmupArgv(warmup: SuiteWarmup, conn: SysbenchConnection, seconds = warmup.seconds): string[] {
+  return measuredArgs(warmup, warmup.threads, conn, seconds);
+}
+
+interface Runnable {
+  scriptPath: string;
+  args: ScriptArgs;
+  load: SuiteLoad;
+}
+
+function measuredArgs(step: Runnable, threads: number, conn: SysbenchConnection, seconds: number): string[] {
+  requireCount('threads', threads);
+  requireCount('seconds', seconds);
+  return [
+    ...connectionArgs(conn),
+    ...loadArgs(step.load),
+    `--threads=${threads}`,
+    `--time=${seconds}`,
+    '--report-interval=0',
+    '--percentile=95',
+    '--histogram=off',
+    ...scriptArgs(step.args),
+    step.scriptPath,
+    'run',
+  ];
+}
+
+function connectionArgs(conn: SysbenchConnection): string[] {
+  return ['--db-driver=mysql', `--mysql-socket=${conn.socket}`, `--mysql-user=${conn.user}`, `--mysql-db=${conn.database}`];
+}
+
+function loadArgs(load: SuiteLoad): string[] {
+  return [`--tables=${load.tables}`, `--table-size=${load.tableSize}`, '--rand-type=uniform'];
+}
+
+function scriptArgs(args: ScriptArgs): string[] {
+  return Object.entries(args).map(([key, value]) => `--${optionName(key)}=${typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value)}`);
+}
+
+function requireCount(what: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`sysbench ${what} must be a whole number >= 1, got ${value}`);
+}

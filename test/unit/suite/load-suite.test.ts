@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { PROJECT_SCRIPT_DIR, SuiteError, loadSuite } from '../../../src/suite/index.js';
+import { projectRoot } from '../../helpers/paths.js';
+
+const shippedDir = join(projectRoot, 'config', 'suites');
+
+// A stand-in for /usr/share/sysbench, so the error cases do not depend on the host's sysbench.
+const dir = mkdtempSync(join(tmpdir(), 'qpswatch-suite-'));
+const stockDir = join(dir, 'stock');
+mkdirSync(stockDir);
+for (const name of ['oltp_read_only', 'oltp_point_select']) writeFileSync(join(stockDir, `${name}.lua`), '-- stand-in\n');
+const scriptDirs = [PROJECT_SCRIPT_DIR, stockDir];
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const VALID = `
+name: tiny
+description: for tests
+load: { tables: 2, table_size: 500 }
+warmup: { script: oltp_read_only, seconds: 3, threads: 1 }
+defaults: { seconds: 7, threads: [1, 4] }
+tests:
+  - { name: point-query, script: oltp_point_select }
+  - { name: points-covered-si, script: points, args: { index: si, covered: true }, seconds: 9, threads: [2] }
+`;
+
+function write(name: string, text: string): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+function loadError(text: string): SuiteError {
+  const file = write('case', text);
+  try {
+    loadSuite(file, dir, {}, scriptDirs);
+  } catch (err) {
+    assert.ok(err instanceof SuiteError, `expected SuiteError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected loadSuite to throw');
+}
+
+describe('loadSuite', () => {
+  test('reads a suite by name, resolving scripts to absolute paths and filling defaults', () => {
+    write('tiny', VALID);
+    const suite = loadSuite('tiny', dir, {}, scriptDirs);
+    assert.equal(suite.name, 'tiny');
+    assert.equal(suite.file, join(dir, 'tiny.yaml'));
+    assert.deepEqual(suite.load, { tables: 2, tableSize: 500, script: 'oltp_read_only', scriptPath: join(stockDir, 'oltp_read_only.lua'), args: {} });
+    assert.deepEqual(suite.warmup, { script: 'oltp_read_only', scriptPath: join(stockDir, 'oltp_read_only.lua'), args: {}, seconds: 3, threads: 1, load: suite.load });
+    assert.deepEqual(suite.tests.map((t) => [t.name, t.scriptPath, t.seconds, t.threads]), [
+      ['point-query', join(stockDir, 'oltp_point_select.lua'), 7, [1, 4]],
+      ['points-covered-si', join(PROJECT_SCRIPT_DIR, 'points.lua'), 9, [2]],
+    ]);
+    assert.deepEqual(suite.tests[1]?.args, { index: 'si', covered: true });
+  });
+
+  test('overrides replace seconds everywhere and threads of every test', () => {
+    const file = write('tiny', VALID);
+    const suite = loadSuite(file, '/nowhere', { seconds: 2, threads: [3] }, scriptDirs);
+    assert.deepEqual(suite.tests.map((t) => [t.seconds, t.threads]), [[2, [3]], [2, [3]]]);
+    assert.equal(suite.warmup.seconds, 2);
+    assert.equal(suite.warmup.threads, 1);
+  });
+
+  test('rejects bad overrides, naming them', () => {
+    const file = write('tiny', VALID);
+    assert.throws(() => loadSuite(file, dir, { seconds: 0 }, scriptDirs), /override seconds = 0: expected a whole number >= 1/);
+    assert.throws(() => loadSuite(file, dir, { threads: [] }, scriptDirs), /override threads = \[\]/);
+  });
+
+  test('a project script takes precedence and a path is relative to the suite file', () => {
+    mkdirSync(join(dir, 'mine'), { recursive: true });
+    writeFileSync(join(dir, 'mine', 'custom.lua'), '-- custom\n');
+    const suite = loadSuite(write('tiny', VALID.replace('script: oltp_point_select', 'script: mine/custom.lua')), dir, {}, scriptDirs);
+    assert.equal(suite.tests[0]?.scriptPath, join(dir, 'mine', 'custom.lua'));
+  });
+
+  test('an unknown suite name lists the suites that exist', () => {
+    write('tiny', VALID);
+    assert.throws(() => loadSuite('tyni', dir, {}, scriptDirs), (err: unknown) => {
+      assert.ok(err instanceof SuiteError);
+      assert.match(err.message, /suite "tyni" not found: no file .*tyni\.yaml; suites in .*: .*tiny/);
+      return true;
+    });
+  });
+
+  const cases: Array<[string, string, RegExp, string | undefined]> = [
+    ['unknown script', VALID.replace('script: oltp_point_select', 'script: oltp_pointselect'), /tests\[0\]\.script = "oltp_pointselect": script not found \(looked for oltp_pointselect\.lua in .*src\/suite\/lua, .*stock\)/, 'tests[0].script'],
+    ['missing relative script', VALID.replace('script: oltp_point_select', 'script: ./nope.lua'), /tests\[0\]\.script = "\.\/nope\.lua": script not found \(no file .*nope\.lua\)/, 'tests[0].script'],
+    ['zero threads', VALID.replace('threads: [2]', 'threads: [0]'), /tests\[1\]\.threads\[0\] = 0: expected a whole number >= 1/, 'tests[1].threads[0]'],
+    ['empty threads', VALID.replace('threads: [2]', 'threads: []'), /tests\[1\]\.threads = \[\]: expected at least one thread count/, 'tests[1].threads'],
+    ['misspelt key', VALID.replace('seconds: 9', 'second: 9'), /tests\[1\]: unknown key "second"/, 'tests[1]'],
+    ['missing load size', VALID.replace('table_size: 500', 'tablesize: 500'), /load\.table_size = \(missing\)/, 'load.table_size'],
+    ['bad name', VALID.replace('name: point-query', 'name: Point Query'), /tests\[0\]\.name = "Point Query": expected lower-case letters/, 'tests[0].name'],
+    ['owned option in args', VALID.replace('{ index: si, covered: true }', '{ index: si, threads: 8 }'), /tests\[1\]\.args\.threads = 8: qpswatch sets --threads itself/, 'tests[1].args.threads'],
+    ['connection option in args', VALID.replace('{ index: si, covered: true }', '{ mysql_socket: /x }'), /tests\[1\]\.args\.mysql_socket = "\/x": qpswatch sets/, 'tests[1].args.mysql_socket'],
+    ['uniform is not optional', VALID.replace('{ index: si, covered: true }', '{ rand_type: pareto }'), /args\.rand_type = "pareto": qpswatch sets --rand-type itself/, 'tests[1].args.rand_type'],
+    ['args value of a wrong type', VALID.replace('{ index: si, covered: true }', '{ index: [si] }'), /tests\[1\]\.args\.index = \["si"\]: expected a string, number or true\/false/, 'tests[1].args.index'],
+    ['duplicate test names', VALID.replace('name: points-covered-si', 'name: point-query'), /tests\[1\]\.name = "point-query": another test has this name/, 'tests[1].name'],
+    ['no seconds anywhere', VALID.replace('defaults: { seconds: 7, threads: [1, 4] }', 'defaults: { threads: [1] }'), /tests\[0\]\.seconds is missing: set it on the test or set defaults\.seconds/, 'tests[0].seconds'],
+    ['no tests', VALID.replace(/tests:[\s\S]*/, 'tests: []'), /tests = \[\]: expected at least one test/, 'tests'],
+    ['not YAML', 'name: [unclosed', /not valid YAML/, undefined],
+  ];
+  for (const [what, text, pattern, field] of cases) {
+    test(`names the file, field and value: ${what}`, () => {
+      const err = loadError(text);
+      assert.match(err.message, pattern);
+      assert.ok(err.message.includes(join(dir, 'case.yaml')), err.message);
+      assert.equal(err.field, field);
+    });
+  }
+});
+
+describe('shipped suites', () => {
+  test('quick: small load, 1 and 2 threads, 5 s, the required tests, all scripts found', () => {
+    const suite = loadSuite('quick', shippedDir);
+    assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);
+    const names = suite.tests.map((t) => t.name);
+    for (const required of ['point-query', 'read-only_range=100', 'update-index', 'update-nonindex', 'insert', 'delete']) {
+      assert.ok(names.includes(required), `quick lacks ${required}`);
+    }
+    for (const t of suite.tests) {
+      assert.equal(t.seconds, 5, t.name);
+      assert.deepEqual(t.threads, [1, 2], t.name);
+    }
+  });
+
+  test('small-server: one table, one client, long runs, writes then reads then insert and delete', () => {
+    const suite = loadSuite('small-server', shippedDir);
+    assert.equal(suite.load.tables, 1);
+    assert.ok(suite.load.tableSize >= 1_000_000);
+    const names = suite.tests.map((t) => t.name);
+    assert.deepEqual(names.slice(0, 5), ['update-inlist', 'update-index', 'update-nonindex', 'update-one', 'write-only']);
+    assert.deepEqual(names.slice(-2), ['insert', 'delete']);
+    for (const read of ['point-query', 'points-covered-pk', 'points-covered-si', 'points-notcovered-pk', 'points-notcovered-si',
+      'random-points_range=10', 'random-points_range=100', 'random-points_range=1000', 'range-covered-pk', 'range-covered-si',
+      'range-notcovered-pk', 'range-notcovered-si', 'read-only_range=10', 'read-only_range=100', 'read-only_range=10000', 'hot-points', 'scan']) {
+      const at = names.indexOf(read);
+      assert.ok(at >= 5 && at < names.length - 2, `${read} should be among the reads`);
+    }
+    assert.ok(!names.some((n) => n.includes('zipf')), 'sysbench 1.0.20 has no zipfian distribution');
+    for (const t of suite.tests) {
+      assert.deepEqual(t.threads, [1], t.name);
+      assert.ok(t.seconds >= 300, `${t.name} runs ${t.seconds} s`);
+    }
+  });
+});
