@@ -1,0 +1,46 @@
+// The sampling room: host and database counters over one measured interval, normalized per operation,
+// and the fingerprint of the host they were measured on.
+export {
+  SamplingError,
+  ProcParseError,
+  CounterWrapError,
+  SamplingIntervalError,
+  InvalidRateError,
+  DataDeviceError,
+  StatusParseError,
+} from './errors.js';
+export { defaultHostPaths, type HostPaths } from './host-paths.js';
+export { parseProcStat, CPU_FIELDS, type ProcStat, type CpuJiffies } from './proc-stat.js';
+export { parseDiskstats, DISKSTATS_SECTOR_BYTES, type DiskStats } from './diskstats.js';
+export { parseMountinfo, findMount, type MountEntry } from './mountinfo.js';
+export { splitDev, formatDev, type DevNumber } from './dev-number.js';
+export {
+  findDataDevice,
+  describeDataDevice,
+  wholePhysicalDisks,
+  type DataDevice,
+  type SingleDataDevice,
+  type AllDisksDataDevice,
+  type DataDeviceOptions,
+} from './data-device.js';
+export { takeHostSnapshot, snapshotFromText, type HostSnapshot, type DiskCounters } from './host-snapshot.js';
+export { diffHostSnapshots, type HostUsage } from './host-usage.js';
+export { perOperation, type PerOp } from './per-op.js';
+export {
+  readGlobalStatus,
+  parseGlobalStatus,
+  GlobalStatusRowsSchema,
+  type StatusConnection,
+  type GlobalStatus,
+  type GlobalStatusRows,
+} from './global-status.js';
+export {
+  statusDelta,
+  STATUS_COUNTERS,
+  type StatusDelta,
+  type StatusCounterDelta,
+  type StatusCounterName,
+} from './status-delta.js';
+export { hostFingerprint, type HostFingerprint, type FingerprintOptions } from './fingerprint.js';
+export { fingerprintId } from './fingerprint-id.js';
+export { topologyFromPlaces, type CpuTopology, type CpuPlace } from './cpu-topology.js';

@@ -1,0 +1,69 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { InvalidRateError, perOperation, type HostUsage, type PerOp } from '../../../src/sampling/index.js';
+
+function usage(over: Partial<HostUsage>): HostUsage {
+  return {
+    seconds: 60,
+    cpus: 2,
+    usPct: 0,
+    syPct: 0,
+    cpuBusyPct: 0,
+    iowaitPct: 0,
+    csPerSec: 0,
+    readsPerSec: 0,
+    readKBPerSec: 0,
+    writesPerSec: 0,
+    writeKBPerSec: 0,
+    device: 'vda',
+    ...over,
+  };
+}
+
+describe('perOperation', () => {
+  // Each expected value worked out by hand from the definitions:
+  // cpu/o = busy% / qps; us/op = cpu/o x cpus x 1e4; the rest are rate / qps.
+  const cases: Array<[string, Partial<HostUsage>, number, PerOp]> = [
+    [
+      'half of 2 CPUs busy at 10000 qps: 100 us of CPU per query',
+      { cpus: 2, cpuBusyPct: 50, csPerSec: 20000, readsPerSec: 100, readKBPerSec: 1600, writeKBPerSec: 5000 },
+      10000,
+      { cpuPerOp: 0.005, cpuMicrosPerOp: 100, csPerOp: 2, readsPerOp: 0.01, readKBPerOp: 0.16, writeKBPerOp: 0.5 },
+    ],
+    [
+      '48 CPUs all busy at 100000 qps: 480 us per query',
+      { cpus: 48, cpuBusyPct: 100, csPerSec: 350000, readsPerSec: 0, readKBPerSec: 0, writeKBPerSec: 80000 },
+      100000,
+      { cpuPerOp: 0.001, cpuMicrosPerOp: 480, csPerOp: 3.5, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 0.8 },
+    ],
+    [
+      'an idle host',
+      { cpus: 4 },
+      250,
+      { cpuPerOp: 0, cpuMicrosPerOp: 0, csPerOp: 0, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 0 },
+    ],
+    [
+      'one CPU at 25% and 2.5 qps: 1e5 us (0.1 s) per query',
+      { cpus: 1, cpuBusyPct: 25, csPerSec: 5, readsPerSec: 1, readKBPerSec: 4, writeKBPerSec: 10 },
+      2.5,
+      { cpuPerOp: 10, cpuMicrosPerOp: 100000, csPerOp: 2, readsPerOp: 0.4, readKBPerOp: 1.6, writeKBPerOp: 4 },
+    ],
+  ];
+  for (const [name, over, qps, expected] of cases) {
+    test(name, () => {
+      const got = perOperation(usage(over), qps);
+      for (const key of Object.keys(expected) as Array<keyof PerOp>) {
+        assert.ok(Math.abs(got[key] - expected[key]) <= 1e-12 * Math.max(1, expected[key]), `${key}: ${got[key]} != ${expected[key]}`);
+      }
+    });
+  }
+
+  for (const qps of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    test(`qps ${qps} is an InvalidRateError`, () => {
+      assert.throws(
+        () => perOperation(usage({ cpuBusyPct: 50 }), qps),
+        (err: unknown) => err instanceof InvalidRateError && err.field === 'qps' && Object.is(err.value, qps),
+      );
+    });
+  }
+});
