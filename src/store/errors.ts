@@ -1,0 +1,114 @@
+import type { SessionState } from './store.js';
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+/** Input that would store garbage (NaN, Infinity, a negative rate, an empty name). Nothing was written. */
+export class InvalidRecordError extends StoreError {
+  override name = 'InvalidRecordError';
+  constructor(
+    readonly record: 'host' | 'session' | 'sample' | 'query',
+    readonly field: string,
+    readonly value: unknown,
+    readonly expected: string,
+  ) {
+    super(`${record} field "${field}" is ${describeValue(value)}: ${expected}; nothing was stored`);
+  }
+}
+
+export class UnknownStoreBackendError extends StoreError {
+  override name = 'UnknownStoreBackendError';
+  constructor(
+    readonly backend: string,
+    readonly valid: readonly string[],
+  ) {
+    super(`store backend "${backend}" is not known; use one of: ${valid.join(', ')}`);
+  }
+}
+
+/** The file was written by a newer qpswatch; it is left untouched so that version can still read it. */
+export class SchemaTooNewError extends StoreError {
+  override name = 'SchemaTooNewError';
+  constructor(
+    readonly path: string,
+    readonly fileVersion: number,
+    readonly knownVersion: number,
+  ) {
+    super(
+      `store ${path} has schema version ${fileVersion} but this qpswatch knows up to ${knownVersion}; ` +
+        'upgrade qpswatch or point it at another store (the file was not changed)',
+    );
+  }
+}
+
+/** The store could not be opened (not a database, not a qpswatch store, unwritable folder). */
+export class StoreOpenError extends StoreError {
+  override name = 'StoreOpenError';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`cannot open store ${path}: ${reason}`, options);
+  }
+}
+
+export class StoreClosedError extends StoreError {
+  override name = 'StoreClosedError';
+  constructor(readonly operation: string) {
+    super(`store is closed: cannot ${operation}; open a new store`);
+  }
+}
+
+export class HostNotFoundError extends StoreError {
+  override name = 'HostNotFoundError';
+  constructor(readonly hostId: number) {
+    super(`host ${hostId} is not in the store; register it with upsertHost first`);
+  }
+}
+
+export class SessionNotFoundError extends StoreError {
+  override name = 'SessionNotFoundError';
+  constructor(readonly sessionId: number) {
+    super(`session ${sessionId} is not in the store; list sessions to find its id`);
+  }
+}
+
+/** An action that needs a running session was asked of one that has already ended. */
+export class SessionStateError extends StoreError {
+  override name = 'SessionStateError';
+  constructor(
+    readonly sessionId: number,
+    readonly state: SessionState,
+    readonly action: string,
+  ) {
+    super(`cannot ${action} session ${sessionId}: it is ${state}, not running; start a new session instead`);
+  }
+}
+
+export class DuplicateSampleError extends StoreError {
+  override name = 'DuplicateSampleError';
+  constructor(
+    readonly sessionId: number,
+    readonly key: { round: number; role: string; test: string; threads: number },
+  ) {
+    super(
+      `session ${sessionId} already has a sample for round ${key.round}, ${key.role}, test "${key.test}", ` +
+        `${key.threads} threads; each test runs once per round and side`,
+    );
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (value === undefined) return 'missing';
+  if (typeof value === 'function') return 'a function';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,2 @@
+export { openSqliteStore, defaultBusyTimeoutMs, type SqliteStoreOptions } from './open.js';
+export { latestVersion as sqliteSchemaVersion } from './migrations.js';

@@ -1,0 +1,92 @@
+/**
+ * Schema migrations, numbered in code. PRAGMA user_version holds the number of the last one applied; each runs in
+ * its own transaction together with the version bump, so a crash leaves the file at one version or the next.
+ * Never edit a released migration: add the next number.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const initial = `
+CREATE TABLE hosts (
+  id              INTEGER PRIMARY KEY,
+  fingerprint_id  TEXT NOT NULL UNIQUE,
+  fingerprint     TEXT NOT NULL,            -- JSON
+  first_seen_at   TEXT NOT NULL,
+  last_seen_at    TEXT NOT NULL
+);
+
+-- Targets have no table of their own yet: each session keeps a copy of both sides.
+CREATE TABLE sessions (
+  id                          INTEGER PRIMARY KEY,
+  kind                        TEXT NOT NULL CHECK (kind IN ('compare')),
+  host_id                     INTEGER NOT NULL REFERENCES hosts (id),
+  state                       TEXT NOT NULL CHECK (state IN ('running', 'done', 'interrupted', 'failed')),
+  baseline_name               TEXT NOT NULL,
+  baseline_flavor             TEXT NOT NULL,
+  baseline_version            TEXT NOT NULL,
+  baseline_binary             TEXT NOT NULL,
+  baseline_server_profile     TEXT NOT NULL,
+  baseline_description        TEXT NOT NULL,  -- JSON
+  candidate_name              TEXT NOT NULL,
+  candidate_flavor            TEXT NOT NULL,
+  candidate_version           TEXT NOT NULL,
+  candidate_binary            TEXT NOT NULL,
+  candidate_server_profile    TEXT NOT NULL,
+  candidate_description       TEXT NOT NULL,  -- JSON
+  suite                       TEXT NOT NULL,
+  rounds                      INTEGER NOT NULL CHECK (rounds >= 1),
+  pid                         INTEGER NOT NULL,
+  settings                    TEXT NOT NULL,  -- JSON
+  error                       TEXT,
+  started_at                  TEXT NOT NULL,
+  ended_at                    TEXT
+);
+CREATE INDEX sessions_state ON sessions (state);
+
+CREATE TABLE samples (
+  id                INTEGER PRIMARY KEY,
+  session_id        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  round             INTEGER NOT NULL,
+  role              TEXT NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  target_name       TEXT NOT NULL,
+  test              TEXT NOT NULL,
+  threads           INTEGER NOT NULL,
+  seconds           REAL NOT NULL,
+  qps               REAL NOT NULL CHECK (qps >= 0),
+  tps               REAL NOT NULL,
+  latency_avg_ms    REAL NOT NULL,
+  latency_p95_ms    REAL NOT NULL,
+  latency_max_ms    REAL NOT NULL,
+  errors            INTEGER NOT NULL,
+  reconnects        INTEGER NOT NULL,
+  created_at        TEXT NOT NULL,
+  UNIQUE (session_id, round, role, test, threads)
+);
+
+-- Host resources of the measured interval, per operation, plus the raw usage they came from.
+CREATE TABLE host_metrics (
+  sample_id           INTEGER PRIMARY KEY REFERENCES samples (id) ON DELETE CASCADE,
+  cpu_per_op          REAL NOT NULL,
+  cpu_micros_per_op   REAL NOT NULL,
+  cs_per_op           REAL NOT NULL,
+  reads_per_op        REAL NOT NULL,
+  read_kb_per_op      REAL NOT NULL,
+  write_kb_per_op     REAL NOT NULL,
+  host_usage          TEXT NOT NULL           -- JSON
+);
+
+CREATE TABLE db_counters (
+  sample_id   INTEGER NOT NULL REFERENCES samples (id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  delta       REAL NOT NULL,
+  per_op      REAL NOT NULL,
+  PRIMARY KEY (sample_id, name)
+);
+`;
+
+export const migrations: readonly Migration[] = [{ version: 1, name: 'hosts, sessions, samples', sql: initial }];
+
+export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,147 @@
+import type { HostRecord, JsonObject, SampleRecord, SessionKind, SessionRecord, SessionState, TargetRef } from '../store.js';
+
+/** Rows as better-sqlite3 returns them; only this file knows the column names. */
+
+export interface HostRow {
+  id: number;
+  fingerprint_id: string;
+  fingerprint: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+type Side = 'baseline' | 'candidate';
+type TargetColumns<S extends Side> = {
+  [K in 'name' | 'flavor' | 'version' | 'binary' | 'server_profile' | 'description' as `${S}_${K}`]: string;
+};
+
+export interface SessionRow extends TargetColumns<'baseline'>, TargetColumns<'candidate'> {
+  id: number;
+  kind: SessionKind;
+  host_id: number;
+  state: SessionState;
+  suite: string;
+  rounds: number;
+  pid: number;
+  settings: string;
+  error: string | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface SampleRow {
+  id: number;
+  session_id: number;
+  round: number;
+  role: 'baseline' | 'candidate';
+  target_name: string;
+  test: string;
+  threads: number;
+  seconds: number;
+  qps: number;
+  tps: number;
+  latency_avg_ms: number;
+  latency_p95_ms: number;
+  latency_max_ms: number;
+  errors: number;
+  reconnects: number;
+  created_at: string;
+  cpu_per_op: number;
+  cpu_micros_per_op: number;
+  cs_per_op: number;
+  reads_per_op: number;
+  read_kb_per_op: number;
+  write_kb_per_op: number;
+  host_usage: string;
+}
+
+export interface CounterRow {
+  sample_id: number;
+  name: string;
+  delta: number;
+  per_op: number;
+}
+
+export function hostFromRow(row: HostRow): HostRecord {
+  return {
+    id: row.id,
+    fingerprintId: row.fingerprint_id,
+    fingerprint: parseJsonObject(row.fingerprint),
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: row.last_seen_at,
+  };
+}
+
+export function sessionFromRow(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    hostId: row.host_id,
+    state: row.state,
+    baseline: targetFromRow(row, 'baseline'),
+    candidate: targetFromRow(row, 'candidate'),
+    suite: row.suite,
+    rounds: row.rounds,
+    pid: row.pid,
+    settings: parseJsonObject(row.settings),
+    error: row.error,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}
+
+export function targetColumns<S extends Side>(side: S, target: TargetRef): TargetColumns<S> {
+  return {
+    [`${side}_name`]: target.name,
+    [`${side}_flavor`]: target.flavor,
+    [`${side}_version`]: target.version,
+    [`${side}_binary`]: target.binary,
+    [`${side}_server_profile`]: target.serverProfile,
+    [`${side}_description`]: JSON.stringify(target.description),
+  } as TargetColumns<S>;
+}
+
+function targetFromRow(row: SessionRow, side: Side): TargetRef {
+  return {
+    name: row[`${side}_name`],
+    flavor: row[`${side}_flavor`],
+    version: row[`${side}_version`],
+    binary: row[`${side}_binary`],
+    serverProfile: row[`${side}_server_profile`],
+    description: parseJsonObject(row[`${side}_description`]),
+  };
+}
+
+export function sampleFromRow(row: SampleRow, counters: readonly CounterRow[]): SampleRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    round: row.round,
+    role: row.role,
+    targetName: row.target_name,
+    test: row.test,
+    threads: row.threads,
+    seconds: row.seconds,
+    qps: row.qps,
+    tps: row.tps,
+    latencyAvgMs: row.latency_avg_ms,
+    latencyP95Ms: row.latency_p95_ms,
+    latencyMaxMs: row.latency_max_ms,
+    errors: row.errors,
+    reconnects: row.reconnects,
+    cpuPerOp: row.cpu_per_op,
+    cpuMicrosPerOp: row.cpu_micros_per_op,
+    csPerOp: row.cs_per_op,
+    readsPerOp: row.reads_per_op,
+    readKBPerOp: row.read_kb_per_op,
+    writeKBPerOp: row.write_kb_per_op,
+    host: parseJsonObject(row.host_usage),
+    dbCounters: Object.fromEntries(counters.map((c) => [c.name, { delta: c.delta, perOp: c.per_op }])),
+    createdAt: row.created_at,
+  };
+}
+
+/** Our own column, written by JSON.stringify of a checked plain object: trusted, not re-validated. */
+function parseJsonObject(text: string): JsonObject {
+  return JSON.parse(text) as JsonObject;
+}

@@ -1,0 +1,33 @@
+import type { SampleInput } from '../store.js';
+
+/** Splits a checked sample into the named parameters of its samples row and its host_metrics row. */
+export function sampleParams(sessionId: number, sample: SampleInput, createdAt: string) {
+  return {
+    sample: {
+      session_id: sessionId,
+      round: sample.round,
+      role: sample.role,
+      target_name: sample.targetName,
+      test: sample.test,
+      threads: sample.threads,
+      seconds: sample.seconds,
+      qps: sample.qps,
+      tps: sample.tps,
+      latency_avg_ms: sample.latencyAvgMs,
+      latency_p95_ms: sample.latencyP95Ms,
+      latency_max_ms: sample.latencyMaxMs,
+      errors: sample.errors,
+      reconnects: sample.reconnects,
+      created_at: createdAt,
+    },
+    hostMetrics: {
+      cpu_per_op: sample.cpuPerOp,
+      cpu_micros_per_op: sample.cpuMicrosPerOp,
+      cs_per_op: sample.csPerOp,
+      reads_per_op: sample.readsPerOp,
+      read_kb_per_op: sample.readKBPerOp,
+      write_kb_per_op: sample.writeKBPerOp,
+      host_usage: JSON.stringify(sample.host),
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import type Database from 'better-sqlite3';
+import { DuplicateSampleError, HostNotFoundError, SessionNotFoundError, SessionStateError, StoreClosedError } from '../errors.js';
+import type {
+  HostInput,
+  HostRecord,
+  SampleInput,
+  SampleRecord,
+  SessionInput,
+  SessionQuery,
+  SessionRecord,
+  SessionState,
+  Store,
+} from '../store.js';
+import { checkId, checkText, parseHostInput, parseSampleInput, parseSessionInput, parseSessionQuery } from '../validate.js';
+import { hostFromRow, sampleFromRow, sessionFromRow, targetColumns } from './rows.js';
+import type { CounterRow, HostRow, SampleRow, SessionRow } from './rows.js';
+import { prepareStatements, type Statements } from './statements.js';
+import { sampleParams } from './sample-params.js';
+
+/**
+ * better-sqlite3 is synchronous; the methods are async only to share the backend-neutral Store contract. Writes use
+ * IMMEDIATE transactions so a second process waits on busy_timeout instead of failing on a lock upgrade; reads use a
+ * deferred transaction so a session's state and its samples come from one snapshot.
+ */
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite';
+  #db: Database.Database | undefined;
+  readonly #sql: Statements;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#sql = prepareStatements(db);
+  }
+
+  async upsertHost(input: HostInput): Promise<number> {
+    const host = parseHostInput(input);
+    this.#live('upsert a host');
+    const row = this.#sql.upsertHost.get({
+      fingerprint_id: host.fingerprintId,
+      fingerprint: JSON.stringify(host.fingerprint),
+      at: nowIso(),
+    }) as { id: number };
+    return row.id;
+  }
+
+  async getHost(id: number): Promise<HostRecord | undefined> {
+    checkId('host', 'hostId', id);
+    this.#live('read a host');
+    const row = this.#sql.getHost.get(id) as HostRow | undefined;
+    return row && hostFromRow(row);
+  }
+
+  async createSession(input: SessionInput): Promise<number> {
+    const session = parseSessionInput(input);
+    return this.#write('create a session', () => {
+      if (!this.#sql.getHost.get(session.hostId)) throw new HostNotFoundError(session.hostId);
+      const result = this.#sql.insertSession.run({
+        kind: session.kind,
+        host_id: session.hostId,
+        ...targetColumns('baseline', session.baseline),
+        ...targetColumns('candidate', session.candidate),
+        suite: session.suite,
+        rounds: session.rounds,
+        pid: session.pid,
+        settings: JSON.stringify(session.settings),
+        started_at: nowIso(),
+      });
+      return Number(result.lastInsertRowid);
+    });
+  }
+
+  async finishSession(id: number): Promise<void> {
+    this.#end(checkId('session', 'sessionId', id), 'done', null, 'finish');
+  }
+
+  async failSession(id: number, error: string): Promise<void> {
+    this.#end(checkId('session', 'sessionId', id), 'failed', checkText('session', 'error', error), 'fail');
+  }
+
+  async interruptSession(id: number, reason: string): Promise<void> {
+    this.#end(checkId('session', 'sessionId', id), 'interrupted', checkText('session', 'error', reason), 'interrupt');
+  }
+
+  async getSession(id: number): Promise<SessionRecord | undefined> {
+    checkId('session', 'sessionId', id);
+    this.#live('read a session');
+    const row = this.#sql.getSession.get(id) as SessionRow | undefined;
+    return row && sessionFromRow(row);
+  }
+
+  async listSessions(query: SessionQuery): Promise<SessionRecord[]> {
+    const { limit, state } = parseSessionQuery(query);
+    this.#live('list sessions');
+    const rows = this.#sql.listSessions.all({ limit, state: state ?? null }) as SessionRow[];
+    return rows.map(sessionFromRow);
+  }
+
+  async recoverInterrupted(isAlive: (pid: number) => boolean): Promise<number> {
+    return this.#write('recover interrupted sessions', () => {
+      const running = this.#sql.runningSessions.all() as { id: number; pid: number }[];
+      const at = nowIso();
+      let marked = 0;
+      for (const { id, pid } of running) {
+        if (isAlive(pid)) continue;
+        marked += this.#sql.endSession.run({ id, state: 'interrupted', error: null, at }).changes;
+      }
+      return marked;
+    });
+  }
+
+  async addSample(sessionId: number, input: SampleInput): Promise<number> {
+    checkId('sample', 'sessionId', sessionId);
+    const sample = parseSampleInput(input);
+    return this.#write('add a sample', () => {
+      this.#requireRunning(sessionId, 'add a sample to');
+      const key = { round: sample.round, role: sample.role, test: sample.test, threads: sample.threads };
+      if (this.#sql.sampleExists.get({ session_id: sessionId, ...key })) throw new DuplicateSampleError(sessionId, key);
+      const params = sampleParams(sessionId, sample, nowIso());
+      const sampleId = Number(this.#sql.insertSample.run(params.sample).lastInsertRowid);
+      this.#sql.insertHostMetrics.run({ sample_id: sampleId, ...params.hostMetrics });
+      for (const [name, value] of Object.entries(sample.dbCounters)) {
+        this.#sql.insertCounter.run(sampleId, name, value.delta, value.perOp);
+      }
+      return sampleId;
+    });
+  }
+
+  async samplesForSession(sessionId: number): Promise<SampleRecord[]> {
+    checkId('session', 'sessionId', sessionId);
+    return this.#read('read samples', () => {
+      this.#stateOf(sessionId);
+      return this.#samples(sessionId);
+    });
+  }
+
+  async completedSamples(sessionId: number): Promise<SampleRecord[]> {
+    checkId('session', 'sessionId', sessionId);
+    return this.#read('read samples', () => (this.#stateOf(sessionId) === 'done' ? this.#samples(sessionId) : []));
+  }
+
+  async close(): Promise<void> {
+    const db = this.#db;
+    this.#db = undefined;
+    if (db?.open) db.close();
+  }
+
+  #live(operation: string): Database.Database {
+    if (!this.#db) throw new StoreClosedError(operation);
+    return this.#db;
+  }
+
+  #write<T>(operation: string, body: () => T): T {
+    return this.#live(operation).transaction(body).immediate();
+  }
+
+  #read<T>(operation: string, body: () => T): T {
+    return this.#live(operation).transaction(body).deferred();
+  }
+
+  #end(id: number, state: SessionState, error: string | null, action: string): void {
+    this.#write(`${action} a session`, () => {
+      this.#requireRunning(id, action);
+      this.#sql.endSession.run({ id, state, error, at: nowIso() });
+    });
+  }
+
+  #stateOf(sessionId: number): SessionState {
+    const row = this.#sql.sessionState.get(sessionId) as { state: SessionState } | undefined;
+    if (!row) throw new SessionNotFoundError(sessionId);
+    return row.state;
+  }
+
+  #requireRunning(sessionId: number, action: string): void {
+    const state = this.#stateOf(sessionId);
+    if (state !== 'running') throw new SessionStateError(sessionId, state, action);
+  }
+
+  #samples(sessionId: number): SampleRecord[] {
+    const rows = this.#sql.samplesOfSession.all(sessionId) as SampleRow[];
+    const counters = new Map<number, CounterRow[]>();
+    for (const counter of this.#sql.countersOfSession.all(sessionId) as CounterRow[]) {
+      const list = counters.get(counter.sample_id) ?? [];
+      list.push(counter);
+      counters.set(counter.sample_id, list);
+    }
+    return rows.map((row) => sampleFromRow(row, counters.get(row.id) ?? []));
+  }
+}
+
+function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,143 @@
+/**
+ * The store: the only state shared between runs, so a killed daemon resumes from it. Records are plain data with
+ * camelCase fields and ISO-8601 timestamps as strings; every backend (SQLite now, MySQL later) implements `Store` and
+ * passes the same contract tests, which is why every method returns a Promise even where SQLite is synchronous.
+ */
+
+export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
+export type SessionState = (typeof sessionStates)[number];
+
+export type SampleRole = 'baseline' | 'candidate';
+export type SessionKind = 'compare';
+
+/** A JSON object as stored and read back; inputs accept any plain object (interfaces have no index signature). */
+export type JsonObject = Record<string, unknown>;
+
+export interface HostInput {
+  /** Stable id derived from the fingerprint: results from different ids are never compared. */
+  fingerprintId: string;
+  fingerprint: object;
+}
+
+export interface HostRecord {
+  id: number;
+  fingerprintId: string;
+  fingerprint: JsonObject;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+/** One side of a session. Targets have no table of their own in this version: each session keeps a copy of both. */
+export interface TargetRef {
+  name: string;
+  flavor: string;
+  version: string;
+  binary: string;
+  serverProfile: string;
+  description: JsonObject;
+}
+
+export interface SessionInput {
+  kind: SessionKind;
+  hostId: number;
+  baseline: TargetRef;
+  candidate: TargetRef;
+  suite: string;
+  rounds: number;
+  /** The process running the session; a `running` session whose pid is gone was interrupted. */
+  pid: number;
+  settings: object;
+}
+
+export interface SessionRecord {
+  id: number;
+  kind: SessionKind;
+  hostId: number;
+  state: SessionState;
+  baseline: TargetRef;
+  candidate: TargetRef;
+  suite: string;
+  rounds: number;
+  pid: number;
+  settings: JsonObject;
+  /** Why the session failed or was interrupted on purpose; null otherwise. */
+  error: string | null;
+  startedAt: string;
+  /** When the session left `running` (done, failed or found interrupted); null while running. */
+  endedAt: string | null;
+}
+
+export interface SessionQuery {
+  /** At most this many sessions, newest first. */
+  limit: number;
+  state?: SessionState;
+}
+
+export interface DbCounterValue {
+  delta: number;
+  perOp: number;
+}
+
+export interface SampleInput {
+  round: number;
+  role: SampleRole;
+  targetName: string;
+  test: string;
+  threads: number;
+  seconds: number;
+  qps: number;
+  tps: number;
+  latencyAvgMs: number;
+  latencyP95Ms: number;
+  latencyMaxMs: number;
+  errors: number;
+  reconnects: number;
+  cpuPerOp: number;
+  cpuMicrosPerOp: number;
+  csPerOp: number;
+  readsPerOp: number;
+  readKBPerOp: number;
+  writeKBPerOp: number;
+  /** The raw host usage of the measured interval, kept whole so later questions can be asked of it. */
+  host: object;
+  dbCounters: Record<string, DbCounterValue>;
+}
+
+export interface SampleRecord extends Omit<SampleInput, 'host'> {
+  id: number;
+  sessionId: number;
+  host: JsonObject;
+  createdAt: string;
+}
+
+export interface Store {
+  /** The backend's name, as given to openStore. */
+  readonly backend: string;
+
+  /** Inserts the host or refreshes its fingerprint and last-seen time; returns its id either way. */
+  upsertHost(input: HostInput): Promise<number>;
+  getHost(id: number): Promise<HostRecord | undefined>;
+
+  /** Starts a session in state `running`. */
+  createSession(input: SessionInput): Promise<number>;
+  /** running -> done. Only a done session's samples count (see completedSamples). */
+  finishSession(id: number): Promise<void>;
+  /** running -> failed, keeping the reason. */
+  failSession(id: number, error: string): Promise<void>;
+  /** running -> interrupted: stopped on purpose (SIGINT, SIGTERM); like a crash, it is redone and never counts. */
+  interruptSession(id: number, reason: string): Promise<void>;
+  getSession(id: number): Promise<SessionRecord | undefined>;
+  listSessions(query: SessionQuery): Promise<SessionRecord[]>;
+  /** Marks `running` sessions whose pid is not alive as `interrupted`; returns how many were marked. */
+  recoverInterrupted(isAlive: (pid: number) => boolean): Promise<number>;
+
+  /** Writes one sample with its host metrics and db counters in one transaction; the session must be running. */
+  addSample(sessionId: number, input: SampleInput): Promise<number>;
+  /** Every sample of the session, whatever its state, in the order written. */
+  samplesForSession(sessionId: number): Promise<SampleRecord[]>;
+  /** The session's samples if it is `done`, otherwise none: a half-run session never counts. */
+  completedSamples(sessionId: number): Promise<SampleRecord[]>;
+
+  /** Idempotent; later calls to other methods reject with StoreClosedError. */
+  close(): Promise<void>;
+}

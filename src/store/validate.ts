@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { InvalidRecordError } from './errors.js';
+import { findJsonProblem, isPlainObject } from './json-value.js';
+import { sessionStates, type HostInput, type SampleInput, type SessionInput, type SessionQuery } from './store.js';
+
+/**
+ * Every backend validates through here before writing, so no backend can store NaN, Infinity or a negative rate, and
+ * the error names the field whatever the backend.
+ */
+
+const finite = () => z.number({ error: 'expected a finite number' });
+const atLeastZero = () => finite().min(0, { error: 'expected a finite number >= 0' });
+const aboveZero = () => finite().gt(0, { error: 'expected a finite number > 0' });
+const wholeFrom = (min: number) =>
+  z.int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
+const anyText = () => z.string({ error: 'expected a string' });
+const text = () => anyText().min(1, { error: 'expected a non-empty string' });
+const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
+
+const hostSchema = z.object({ fingerprintId: text(), fingerprint: jsonObject() });
+
+const targetRefSchema = z.object({
+  name: text(),
+  flavor: text(),
+  version: anyText(),
+  binary: anyText(),
+  serverProfile: anyText(),
+  description: jsonObject(),
+});
+
+const sessionSchema = z.object({
+  kind: z.literal('compare', { error: 'expected "compare"' }),
+  hostId: wholeFrom(1),
+  baseline: targetRefSchema,
+  candidate: targetRefSchema,
+  suite: text(),
+  rounds: wholeFrom(1),
+  pid: wholeFrom(1),
+  settings: jsonObject(),
+});
+
+const sampleSchema = z.object({
+  round: wholeFrom(0),
+  role: z.enum(['baseline', 'candidate'], { error: 'expected "baseline" or "candidate"' }),
+  targetName: text(),
+  test: text(),
+  threads: wholeFrom(1),
+  seconds: aboveZero(),
+  qps: atLeastZero(),
+  tps: atLeastZero(),
+  latencyAvgMs: atLeastZero(),
+  latencyP95Ms: atLeastZero(),
+  latencyMaxMs: atLeastZero(),
+  errors: wholeFrom(0),
+  reconnects: wholeFrom(0),
+  cpuPerOp: atLeastZero(),
+  cpuMicrosPerOp: atLeastZero(),
+  csPerOp: atLeastZero(),
+  readsPerOp: atLeastZero(),
+  readKBPerOp: atLeastZero(),
+  writeKBPerOp: atLeastZero(),
+  host: jsonObject(),
+  // Gauges such as Threads_running can fall during a run, so a counter delta may be negative, never non-finite.
+  dbCounters: z.record(text(), z.object({ delta: finite(), perOp: finite() })),
+});
+
+const querySchema = z.object({
+  limit: wholeFrom(1),
+  state: z.enum(sessionStates, { error: `expected one of ${sessionStates.join(', ')}` }).optional(),
+});
+
+type RecordKind = InvalidRecordError['record'];
+
+function parse<T>(schema: z.ZodType<T>, record: RecordKind, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue?.path ?? [];
+    throw new InvalidRecordError(record, pathText(path), valueAt(input, path), issue?.message ?? 'invalid');
+  }
+  const problem = findJsonProblem(result.data, '');
+  if (problem) throw new InvalidRecordError(record, problem.path.replace(/^\./, ''), problem.value, problem.expected);
+  return result.data;
+}
+
+export function parseHostInput(input: HostInput): HostInput {
+  return parse(hostSchema, 'host', input);
+}
+
+export function parseSessionInput(input: SessionInput): SessionInput {
+  return parse(sessionSchema, 'session', input);
+}
+
+export function parseSampleInput(input: SampleInput): SampleInput {
+  return parse(sampleSchema, 'sample', input);
+}
+
+export function parseSessionQuery(input: SessionQuery): SessionQuery {
+  return parse(querySchema, 'query', input);
+}
+
+/** Ids come from callers that may have parsed them from argv; check them like any other field. */
+export function checkId(record: RecordKind, field: string, value: number): number {
+  return parse(z.object({ [field]: wholeFrom(1) }), record, { [field]: value })[field] as number;
+}
+
+export function checkText(record: RecordKind, field: string, value: string): string {
+  return parse(z.object({ [field]: text() }), record, { [field]: value })[field] as string;
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
