@@ -1,0 +1,30 @@
+import type { ComparisonView, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
+import { csvRecord } from './csv.js';
+
+export const COMPARISON_CSV_HEADER = [
+  'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
+  'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o',
+] as const;
+
+type Role = 'baseline' | 'candidate';
+
+// Numbers keep full precision: csv is for machines; rounding is the text renderer's business.
+function sideRecord(view: ComparisonView, row: TestRow, role: Role, target: TargetLabel, side: SideFigures, relativeQps: number): string {
+  const { perOp } = side;
+  return csvRecord([
+    view.suite, row.test, row.threads, role, target.name, target.flavor, target.version, side.qps, relativeQps,
+    perOp.cpuPerOp, perOp.csPerOp, perOp.readsPerOp, perOp.readKBPerOp, perOp.writeKBPerOp, perOp.cpuMicrosPerOp,
+  ]);
+}
+
+/**
+ * One record per test and side. relative_qps is relative to the baseline on both records (1 on the baseline's),
+ * so the column can be charted or pivoted without knowing which record is which.
+ */
+export function comparisonCsv(view: ComparisonView): string {
+  const records = view.tests.flatMap((row) => [
+    sideRecord(view, row, 'baseline', view.baseline, row.baseline, 1),
+    sideRecord(view, row, 'candidate', view.candidate, row.candidate, row.relativeQps),
+  ]);
+  return csvRecord(COMPARISON_CSV_HEADER) + records.join('');
+}

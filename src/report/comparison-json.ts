@@ -1,0 +1,43 @@
+import type { ComparisonView, PerOpFigures, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
+
+// Each object is rebuilt field by field so the key order is the interfaces' order whatever order the input had;
+// records (host facts, counters) are sorted by key. Unknown extra fields are dropped.
+
+function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function orderedTarget(t: TargetLabel): TargetLabel {
+  return { name: t.name, flavor: t.flavor, version: t.version, serverProfile: t.serverProfile };
+}
+
+function orderedPerOp(p: PerOpFigures): PerOpFigures {
+  return {
+    cpuPerOp: p.cpuPerOp, csPerOp: p.csPerOp, readsPerOp: p.readsPerOp, readKBPerOp: p.readKBPerOp,
+    writeKBPerOp: p.writeKBPerOp, qps: p.qps, cpuMicrosPerOp: p.cpuMicrosPerOp,
+  };
+}
+
+function orderedSide(s: SideFigures): SideFigures {
+  return {
+    qps: s.qps, samples: s.samples, qpsMin: s.qpsMin, qpsMax: s.qpsMax,
+    perOp: orderedPerOp(s.perOp), dbPerOp: sortedRecord(s.dbPerOp),
+  };
+}
+
+function orderedRow(r: TestRow): TestRow {
+  return {
+    test: r.test, threads: r.threads,
+    baseline: orderedSide(r.baseline), candidate: orderedSide(r.candidate), relativeQps: r.relativeQps,
+  };
+}
+
+/** The view itself as JSON with a stable key order, two-space indented, ending with a newline. */
+export function comparisonJson(view: ComparisonView): string {
+  const ordered: ComparisonView = {
+    sessionId: view.sessionId, suite: view.suite, rounds: view.rounds, startedAt: view.startedAt, finishedAt: view.finishedAt,
+    baseline: orderedTarget(view.baseline), candidate: orderedTarget(view.candidate), host: sortedRecord(view.host),
+    tests: view.tests.map(orderedRow),
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}

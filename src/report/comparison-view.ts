@@ -1,0 +1,67 @@
+/**
+ * The input of a comparison report: one session, baseline B against candidate C. Plain data produced by the rooms
+ * above (analysis fills the medians and relative QPS); this room only renders it and never recomputes a verdict.
+ */
+
+/** Host resources per operation, medians over a side's samples (see DESIGN "Measuring"). */
+export interface PerOpFigures {
+  /** mean CPU busy (us+sy, percent of all CPUs) / QPS */
+  cpuPerOp: number;
+  /** context switches per second / QPS */
+  csPerOp: number;
+  /** reads per second of the data device / QPS */
+  readsPerOp: number;
+  readKBPerOp: number;
+  writeKBPerOp: number;
+  /** operations per second the per-op figures were normalised by */
+  qps: number;
+  /** cpu/o x CPUs x 1e4: CPU microseconds per operation */
+  cpuMicrosPerOp: number;
+}
+
+/** One target's figures for one test. */
+export interface SideFigures {
+  /** median QPS over the samples */
+  qps: number;
+  samples: number;
+  qpsMin: number;
+  qpsMax: number;
+  perOp: PerOpFigures;
+  /** database status counter deltas per operation, keyed by counter name (e.g. Innodb_rows_read) */
+  dbPerOp: Record<string, number>;
+}
+
+export interface TestRow {
+  test: string;
+  threads: number;
+  baseline: SideFigures;
+  candidate: SideFigures;
+  /** median(C) / median(B), as decided by analysis */
+  relativeQps: number;
+}
+
+export interface TargetLabel {
+  name: string;
+  flavor: string;
+  version: string;
+  serverProfile: string;
+}
+
+export interface ComparisonView {
+  sessionId: number;
+  suite: string;
+  rounds: number;
+  /** ISO 8601 timestamps, printed as given */
+  startedAt: string;
+  finishedAt: string;
+  baseline: TargetLabel;
+  candidate: TargetLabel;
+  /** host fingerprint facts, printed as key=value in key order */
+  host: Record<string, string | number | boolean>;
+  tests: TestRow[];
+}
+
+/** How a test is named in every table: its name and thread count, e.g. point-query.t1. */
+export function testLabel(row: Pick<TestRow, 'test' | 'threads'>): string {
+  return `${row.test}.t${row.threads}`;
+}

@@ -1,0 +1,43 @@
+import type { Block } from './document.js';
+import { alignedRows, cellWidth, type Table } from './table.js';
+
+/**
+ * Escapes what GitHub markdown would otherwise interpret inside a line or table cell. "_" is left alone between
+ * letters or digits (GFM never reads it as emphasis there), so counter names like Innodb_rows_read stay readable.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r\n|[\r\n]/g, ' ')
+    .replace(/[\\`*|<>[\]~&#]/g, (char) => `\\${char}`)
+    .replace(/_/g, (char, offset: number, whole: string) =>
+      /[\p{L}\p{N}]/u.test(whole.charAt(offset - 1)) && /[\p{L}\p{N}]/u.test(whole.charAt(offset + 1)) ? char : `\\${char}`,
+    );
+}
+
+// GFM needs at least three dashes in each delimiter cell.
+const MIN_CELL_WIDTH = 3;
+
+export function renderMarkdownTable(table: Table): string[] {
+  const [header = [], ...body] = alignedRows(table, escapeMarkdown, MIN_CELL_WIDTH);
+  const delimiter = table.columns.map((column, index) => {
+    const width = cellWidth(header[index] ?? '');
+    return column.align === 'right' ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width);
+  });
+  return [header, delimiter, ...body].map((row) => `| ${row.join(' | ')} |`);
+}
+
+function renderBlock(block: Block): string[] {
+  switch (block.kind) {
+    case 'heading':
+      return [`${'#'.repeat(block.level)} ${escapeMarkdown(block.text)}`];
+    case 'lines':
+      return block.lines.map((line) => `- ${escapeMarkdown(line)}`);
+    case 'table':
+      return renderMarkdownTable(block.table);
+  }
+}
+
+/** Blocks separated by one blank line; the result ends with a newline. */
+export function renderMarkdownDocument(blocks: readonly Block[]): string {
+  return `${blocks.map((block) => renderBlock(block).join('\n')).join('\n\n')}\n`;
+}

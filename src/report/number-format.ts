@@ -1,0 +1,48 @@
+import { InvalidReportDataError } from './errors.js';
+
+/** Printed for a value that is not defined (a ratio over zero, a counter one side lacks). */
+export const UNDEFINED_CELL = '-';
+
+function requireFinite(value: number, what: string): void {
+  if (!Number.isFinite(value)) throw new InvalidReportDataError(what, value, 'expected a finite number');
+}
+
+function trimFractionZeros(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/**
+ * A number with `digits` significant digits, never in exponent form and without trailing zeros, so one rule suits
+ * every column: cpu/o 0.000312, cs/o 5.1, o/s 12345 (whole parts are never rounded away).
+ */
+export function formatSignificant(value: number, digits = 3): string {
+  requireFinite(value, 'formatted value');
+  if (value === 0) return '0';
+  // Round first: 9.996 must be formatted as 10, with the decimals of 10.
+  const rounded = Number(value.toPrecision(digits));
+  const magnitude = Math.floor(Math.log10(Math.abs(rounded)));
+  if (magnitude >= digits - 1) return String(Math.round(value));
+  const decimals = digits - 1 - magnitude;
+  // toFixed accepts at most 100 decimals; values that small are printed as the engine would.
+  if (decimals > 100) return String(rounded);
+  return trimFractionZeros(rounded.toFixed(decimals));
+}
+
+/** A ratio with two decimals (0.96, 1.00), or "-" when it is not defined. */
+export function formatRatio(value: number | undefined): string {
+  if (value === undefined) return UNDEFINED_CELL;
+  requireFinite(value, 'ratio');
+  return value.toFixed(2);
+}
+
+/** A percent with one decimal (2.3%), or "-" when it is not defined. */
+export function formatPercent(value: number | undefined): string {
+  if (value === undefined) return UNDEFINED_CELL;
+  requireFinite(value, 'percent');
+  return `${value.toFixed(1)}%`;
+}
+
+/** A min-max range of measured values, e.g. 12200-12480. */
+export function formatRange(min: number, max: number): string {
+  return `${formatSignificant(min)}-${formatSignificant(max)}`;
+}
