@@ -34,3 +34,14 @@ export function errorLines(...texts: string[]): string[] {
   const errors = lines.filter((l) => l.includes('[ERROR]'));
   return (errors.length > 0 ? errors : lines).slice(-MAX_LINES);
 }
+
+/**
+ * The error lines as one line for a message: timestamps and thread ids dropped, mysqld's closing "Aborting" left out
+ * (it says nothing the line before it did not). The full lines stay in the error's fields and in the log.
+ */
+export function summarizeErrorLines(lines: readonly string[]): string {
+  const cleaned = lines
+    .map((l) => l.replace(/^\d{4}-\d{2}-\d{2}[ T]+\d{1,2}:\d{2}:\d{2}(\.\d+)?Z?\s+(\d+\s+)?/, '').trim())
+    .filter((l) => !/^\[ERROR\] Aborting$/.test(l));
+  return [...new Set(cleaned)].slice(-2).join(' | ');
+}

@@ -1,3 +1,4 @@
+import { summarizeErrorLines } from './error-log.js';
 import { InputError } from '../errors.js';
 /** A server config profile file that cannot be used; `field` is a dotted path inside the file. */
 export class ServerProfileError extends InputError {
@@ -85,8 +86,8 @@ export class ServerStartError extends Error {
     /** The process that failed, already gone; undefined when none was started. */
     readonly pid?: number,
   ) {
-    const lines = errorLines.length > 0 ? `:\n  ${errorLines.join('\n  ')}\n` : '; ';
-    super(`server did not start (${detail})${lines}see ${errorLog}`);
+    const lines = errorLines.length > 0 ? `: ${summarizeErrorLines(errorLines)}` : '';
+    super(`server did not start (${detail})${lines}; see ${errorLog}`);
     this.name = new.target.name;
   }
 }
@@ -98,8 +99,8 @@ export class ServerOptionsError extends InputError {
     readonly errorLines: readonly string[],
   ) {
     super(
-      `the server refuses ${myCnfPath}:\n  ${errorLines.join('\n  ')}\n` +
-        `add an override to the profile that removes or renames the option for this version`,
+      `the server refuses ${myCnfPath}: ${summarizeErrorLines(errorLines)}: ` +
+        `remove the option from the server profile, or add an override that removes or renames it for this version`,
     );
     this.name = new.target.name;
   }
@@ -119,7 +120,7 @@ export class DatadirInitError extends Error {
     readonly logFile: string,
     detail: string,
   ) {
-    super(`datadir ${datadir} could not be initialised: ${detail}:\n  ${errorLines.join('\n  ')}\nsee ${logFile}`);
+    super(`datadir ${datadir} could not be initialised: ${detail}: ${summarizeErrorLines(errorLines)}; see ${logFile}`);
     this.name = new.target.name;
   }
 }

@@ -73,6 +73,6 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
   } catch (err) {
     if (!(err instanceof ExecError)) throw err;
     const lines = errorLines(err.tail.join('\n'), await readLogSince(paths.errorLog, offset));
-    throw new DatadirInitError(paths.datadir, lines, opts.logFile, `${argv[0]} failed (${err.message.split('\n')[0]})`);
+    throw new DatadirInitError(paths.datadir, lines, opts.logFile, `${argv[0]} exited with ${err.signal ?? `code ${err.exitCode}`}`);
   }
 }

@@ -1,0 +1,82 @@
+import type { ComparisonView, PerOpFigures, SideFigures, TargetLabel, TestRow } from '../report/index.js';
+import type { SampleRecord, SampleRole, SessionRecord, TargetRef } from '../store/index.js';
+import { median } from './median.js';
+
+/** Samples of one test at one thread count, split by side. */
+interface TestSamples {
+  test: string;
+  threads: number;
+  baseline: SampleRecord[];
+  candidate: SampleRecord[];
+}
+
+/**
+ * Builds the comparison of one finished session: per test, the median of each side and relative QPS = median(C) /
+ * median(B); per-op figures are medians too, so one odd round moves nothing. Tests keep the order they ran in.
+ */
+export function compareSession(session: SessionRecord, samples: readonly SampleRecord[], host: Record<string, string | number | boolean>): ComparisonView {
+  const tests = groupByTest(samples)
+    .filter((t) => t.baseline.length > 0 && t.candidate.length > 0)
+    .map(toRow);
+  return {
+    sessionId: session.id,
+    suite: session.suite,
+    rounds: session.rounds,
+    startedAt: session.startedAt,
+    finishedAt: session.endedAt ?? '',
+    baseline: label(session.baseline),
+    candidate: label(session.candidate),
+    host,
+    tests,
+  };
+}
+
+function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {
+  const groups = new Map<string, TestSamples>();
+  for (const sample of samples) {
+    const key = `${sample.test}\u0000${sample.threads}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { test: sample.test, threads: sample.threads, baseline: [], candidate: [] };
+      groups.set(key, group);
+    }
+    group[sample.role satisfies SampleRole].push(sample);
+  }
+  return [...groups.values()];
+}
+
+function toRow(group: TestSamples): TestRow {
+  const baseline = side(group.baseline);
+  const candidate = side(group.candidate);
+  return { test: group.test, threads: group.threads, baseline, candidate, relativeQps: candidate.qps / baseline.qps };
+}
+
+function side(samples: readonly SampleRecord[]): SideFigures {
+  const qps = samples.map((s) => s.qps);
+  const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
+  const perOp: PerOpFigures = {
+    cpuPerOp: of((s) => s.cpuPerOp),
+    csPerOp: of((s) => s.csPerOp),
+    readsPerOp: of((s) => s.readsPerOp),
+    readKBPerOp: of((s) => s.readKBPerOp),
+    writeKBPerOp: of((s) => s.writeKBPerOp),
+    qps: median(qps),
+    cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp),
+  };
+  return { qps: median(qps), samples: samples.length, qpsMin: Math.min(...qps), qpsMax: Math.max(...qps), perOp, dbPerOp: dbCounterMedians(samples) };
+}
+
+/** Counters a version lacks are missing from some samples: the median is over the samples that have them. */
+function dbCounterMedians(samples: readonly SampleRecord[]): Record<string, number> {
+  const values = new Map<string, number[]>();
+  for (const sample of samples) {
+    for (const [name, counter] of Object.entries(sample.dbCounters)) {
+      values.set(name, [...(values.get(name) ?? []), counter.perOp]);
+    }
+  }
+  return Object.fromEntries([...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, median(list)]));
+}
+
+function label(target: TargetRef): TargetLabel {
+  return { name: target.name, flavor: target.flavor, version: target.version, serverProfile: target.serverProfile };
+}

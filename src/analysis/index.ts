@@ -1,0 +1,2 @@
+export { compareSession } from './comparison.js';
+export { median } from './median.js';

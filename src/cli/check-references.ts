@@ -1,0 +1,45 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config } from '../config/index.js';
+import { prepareTarget } from '../pipeline/index.js';
+import { checkServerOptions, renderMyCnf } from '../server/index.js';
+import { loadSuite } from '../suite/index.js';
+
+/**
+ * What a config names must exist and work together: each target's binary and profile, the rendered my.cnf as the
+ * server itself reads it (`mysqld --help` rejects unknown options without starting), and the default suite.
+ * Returns one line per problem.
+ */
+export async function checkReferences(config: Config, source: string): Promise<string[]> {
+  const problems: string[] = [];
+  const note = (err: unknown, what: string): void => {
+    problems.push(`${source}: ${what}: ${err instanceof Error ? err.message : String(err)}`);
+  };
+  for (const name of Object.keys(config.targets)) {
+    try {
+      await checkTarget(name, config);
+    } catch (err) {
+      note(err, `targets.${name}`);
+    }
+  }
+  try {
+    loadSuite(config.suite, config.suites_dir);
+  } catch (err) {
+    note(err, 'suite');
+  }
+  return problems;
+}
+
+async function checkTarget(name: string, config: Config): Promise<void> {
+  const target = await prepareTarget(name, config);
+  const dir = await mkdtemp(join(tmpdir(), 'qpswatch-check-'));
+  try {
+    const paths = { datadir: join(dir, 'data'), socket: join(dir, 's.sock'), pidFile: join(dir, 'pid'), errorLog: join(dir, 'error.log'), tmpdir: dir };
+    const cnf = join(dir, 'my.cnf');
+    await writeFile(cnf, renderMyCnf(target.profile, target.binaries, paths));
+    await checkServerOptions(target.binaries, cnf);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

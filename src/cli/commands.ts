@@ -1,0 +1,25 @@
+import type { Command } from './command.js';
+import { compareCommand } from './compare-command.js';
+import { configCommand } from './config-command.js';
+import { hostCommand } from './host-command.js';
+
+export const COMMANDS: readonly Command[] = [compareCommand, configCommand, hostCommand];
+
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const rows = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  return `qpswatch: benchmarks MySQL-family server releases with sysbench and reports relative QPS
+with host resources per operation (cpu/o, cs/o, r/o, rKB/o, wKB/o).
+
+Usage: qpswatch [--config FILE] [--log-level LEVEL] [--log-format auto|json|pretty] COMMAND [ARGS]
+       qpswatch COMMAND --help
+
+Commands:
+${rows}
+
+The config file may also be named by QPSWATCH_CONFIG; every option can be set by QPSWATCH_<OPTION>
+(see \`qpswatch config options\`). Without a config file qpswatch runs on the defaults.
+
+Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input (usage, config, names).
+`;
+}

@@ -1,0 +1,82 @@
+import { isAbsolute, resolve } from 'node:path';
+import { runComparison } from '../pipeline/index.js';
+import { parseReportFormat, renderComparison } from '../report/index.js';
+import { loadSuite } from '../suite/index.js';
+import type { Command } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { integerFlag, parseCommandArgs } from './parse-args.js';
+import { UsageError } from './usage-error.js';
+import { openStateStore } from './open-state-store.js';
+
+const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
+
+Runs one comparison session on this host: both targets are loaded once, then run in rounds in the
+order B C, C B, B C ... on a fresh copy of the loaded datadir each round, so every sample is an
+independent run. Prints relative QPS (median C / median B) per test, then per test the host resources
+per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline.
+Targets are named in the config (targets:); see config/quickstart.yaml.
+
+Options:
+  --baseline NAME      target B, the reference
+  --candidate NAME     target C, the one being judged
+  --suite NAME|FILE    a suite in suites_dir (default: the suite option, quick)
+  --rounds N           rounds (default: the rounds option, 2)
+  --seconds N          override every test's duration (and the warm-up's)
+  --threads LIST       override every test's client threads, e.g. 1,4
+  --format FORMAT      text (default), md, csv or json
+
+Progress goes to stderr as log lines; the report goes to stdout.
+Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input.
+`;
+
+export const compareCommand: Command = {
+  name: 'compare',
+  summary: 'benchmark two targets against each other, interleaved, and print the report',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values } = parseCommandArgs(
+      args,
+      {
+        baseline: { type: 'string' },
+        candidate: { type: 'string' },
+        suite: { type: 'string' },
+        rounds: { type: 'string' },
+        seconds: { type: 'string' },
+        threads: { type: 'string' },
+        format: { type: 'string' },
+      },
+      HELP,
+    );
+    if (values.baseline === undefined || values.candidate === undefined) throw new UsageError('compare needs --baseline and --candidate', HELP);
+    const format = parseReportFormat(values.format ?? 'text');
+    const rounds = integerFlag('--rounds', values.rounds, 1, 100) ?? ctx.config.rounds;
+    const seconds = integerFlag('--seconds', values.seconds, 1, 86_400);
+    const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
+    const suiteName = values.suite ?? ctx.config.suite;
+    const suite = loadSuite(looksLikePath(suiteName) ? resolve(ctx.cwd, suiteName) : suiteName, ctx.config.suites_dir, {
+      ...(seconds !== undefined ? { seconds } : {}),
+      ...(threads !== undefined ? { threads } : {}),
+    });
+    const store = await openStateStore(ctx);
+    try {
+      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds }, { config: ctx.config, store, log: ctx.log, signal: ctx.signal });
+      ctx.stdout(renderComparison(outcome.view, format));
+    } finally {
+      await store.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+function looksLikePath(name: string): boolean {
+  return isAbsolute(name) || name.includes('/') || name.endsWith('.yaml') || name.endsWith('.yml');
+}
+
+function parseThreads(text: string): number[] {
+  const list = text.split(',').map((t) => Number(t.trim()));
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1 || n > 4096)) {
+    throw new UsageError(`--threads ${JSON.stringify(text)}: expected a comma-separated list of whole numbers from 1 to 4096, e.g. 1,4`);
+  }
+  return list;
+}

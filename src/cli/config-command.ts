@@ -1,0 +1,61 @@
+import { ConfigError, envName, loadConfig, OPTIONS, type Config, type OptionSpec } from '../config/index.js';
+import type { Command, CommandContext } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
+import { checkReferences } from './check-references.js';
+
+const HELP = `Usage:
+  qpswatch config check FILE   validate a config file: types, unknown keys, and that the targets,
+                               server profiles and suite it names exist; exit 2 with one line per problem
+  qpswatch config show         print the effective config (defaults < file < environment < flags) as JSON
+  qpswatch config options      list every option with its environment variable, default and meaning
+`;
+
+export const configCommand: Command = {
+  name: 'config',
+  summary: 'check a config file, show the effective config, list the options',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case 'check':
+        return check(rest, ctx);
+      case 'show':
+        ctx.stdout(`${JSON.stringify(withoutSecrets(ctx.config), null, 2)}\n`);
+        return EXIT_OK;
+      case 'options':
+        ctx.stdout(listOptions());
+        return EXIT_OK;
+      default:
+        throw new UsageError(sub === undefined ? 'config needs a subcommand' : `unknown config subcommand '${sub}'`, HELP);
+    }
+  },
+};
+
+async function check(args: string[], ctx: CommandContext): Promise<number> {
+  const file = args[0] ?? ctx.configFile;
+  if (file === undefined || args.length > 1) throw new UsageError('config check takes one FILE', HELP);
+  const config = loadConfig({ file, env: ctx.env, cwd: ctx.cwd });
+  const problems = await checkReferences(config, file);
+  if (problems.length > 0) throw new ConfigError(problems);
+  ctx.stdout(`${file}: ok (${Object.keys(config.targets).length} targets)\n`);
+  return EXIT_OK;
+}
+
+/** Secrets are shown as set or not, never printed. */
+function withoutSecrets(config: Config): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...config };
+  for (const option of Object.values(OPTIONS) as OptionSpec<unknown>[]) {
+    if (option.secret === true) shown[option.name] = shown[option.name] === undefined ? '(not set)' : '(set)';
+  }
+  return shown;
+}
+
+function listOptions(): string {
+  const lines = Object.values(OPTIONS).map((o) => {
+    const shown = JSON.stringify(o.default({ env: {}, cwd: '.', projectRoot: '<project>' }));
+    return `${o.name}  (${envName(o.name)})\n    ${o.doc}\n    expects ${o.expected}; default ${shown}\n`;
+  });
+  return lines.join('\n');
+}

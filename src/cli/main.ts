@@ -1,0 +1,80 @@
+import { InputError } from '../errors.js';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { createLogger, resolveLogFormat, setRootLogger, type LogFormat, type Logger } from '../log/index.js';
+import type { Command, CommandContext } from './command.js';
+import { COMMANDS, mainHelp } from './commands.js';
+import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
+import { takeGlobalOptions, type GlobalOptions } from './global-options.js';
+import { UsageError } from './usage-error.js';
+
+export interface MainIO {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stderrIsTTY: boolean;
+  signal: AbortSignal;
+}
+
+/** Runs one qpswatch command and returns its exit code; the only caller of process.exit-like decisions. */
+export async function main(argv: readonly string[], io: MainIO): Promise<number> {
+  let log: Logger | undefined;
+  try {
+    const globals = takeGlobalOptions(argv);
+    const [name, ...args] = globals.rest;
+    if (name === undefined || name === 'help') {
+      io.stdout(mainHelp());
+      return name === undefined && !globals.help ? EXIT_BAD_INPUT : 0;
+    }
+    const command = COMMANDS.find((c) => c.name === name);
+    if (command === undefined) throw new UsageError(`unknown command '${name}': run \`qpswatch --help\` for the list`);
+    if (globals.help) {
+      io.stdout(command.help);
+      return 0;
+    }
+    const ctx = buildContext(command, globals, io);
+    log = ctx.log;
+    return await command.run(args, ctx);
+  } catch (err) {
+    return reportError(err, io, log);
+  }
+}
+
+function buildContext(command: Command, globals: GlobalOptions, io: MainIO): CommandContext {
+  const configFile = globals.configFile ?? io.env['QPSWATCH_CONFIG'];
+  const overrides: Partial<Config> = {};
+  if (globals.logLevel !== undefined) overrides.log_level = globals.logLevel as Config['log_level'];
+  if (globals.logFormat !== undefined) overrides.log_format = globals.logFormat as Config['log_format'];
+  const file = command.needsConfig ? configFile : undefined;
+  const config = loadConfig({ file, env: io.env, cwd: io.cwd, overrides });
+  checkLogOverrides(config);
+  const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY));
+  setRootLogger(log);
+  return { config, configFile: file, log, env: io.env, cwd: io.cwd, stdout: io.stdout, signal: io.signal };
+}
+
+/** Command-line values skip the file's schema check, so the two enum flags are checked here. */
+function checkLogOverrides(config: Config): void {
+  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+  if (!levels.includes(config.log_level)) throw new UsageError(`--log-level ${config.log_level}: expected one of ${levels.join(', ')}`);
+  if (!['auto', 'json', 'pretty'].includes(config.log_format)) throw new UsageError(`--log-format ${config.log_format}: expected one of auto, json, pretty`);
+}
+
+/** One clear line for errors people can act on; a stack only for what looks like a bug in qpswatch itself. */
+function reportError(err: unknown, io: MainIO, log: Logger | undefined): number {
+  if (err instanceof UsageError || err instanceof ConfigError) {
+    io.stderr(`qpswatch: ${err.message}\n`);
+    if (err instanceof UsageError && err.help !== undefined) io.stderr(`\n${err.help}`);
+    return EXIT_BAD_INPUT;
+  }
+  if (err instanceof InputError) {
+    io.stderr(`qpswatch: ${err.message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const looksLikeBug = !(err instanceof Error) || [Error, TypeError, RangeError, ReferenceError, SyntaxError].some((c) => err.constructor === c);
+  const message = err instanceof Error ? err.message : String(err);
+  log?.debug({ err }, 'command failed');
+  io.stderr(`qpswatch: ${message}\n`);
+  if (looksLikeBug && err instanceof Error && err.stack !== undefined) io.stderr(`${err.stack}\n`);
+  return EXIT_FAILED;
+}

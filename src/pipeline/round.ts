@@ -1,0 +1,68 @@
+import type { Logger } from '../log/index.js';
+import type { DataDevice } from '../sampling/index.js';
+import type { RunningServer } from '../server/index.js';
+import type { SampleRole, Store } from '../store/index.js';
+import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
+import type { TargetInstance } from './instance.js';
+import { measureTest } from './measure.js';
+
+export interface RoundContext {
+  store: Store;
+  log: Logger;
+  signal: AbortSignal;
+  sessionId: number;
+  device: DataDevice;
+}
+
+const DATABASE = 'sbtest';
+/** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
+const LOAD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
+
+function connection(server: RunningServer): SysbenchConnection {
+  return { socket: server.socket, user: 'root', database: DATABASE };
+}
+
+/** Runs fn with the instance's server started, and always stops it, whatever fn does. */
+async function withServer<T>(instance: TargetInstance, fn: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await instance.start();
+  try {
+    return await fn(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Initialises the target's datadir, loads the suite's tables, and keeps the result as the snapshot rounds copy. */
+export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<void> {
+  const { load } = suite;
+  ctx.log.info({ target: instance.target.name, tables: load.tables, rows: load.tables * load.tableSize }, `loading ${load.tables * load.tableSize} rows into ${instance.target.name}`);
+  await instance.initialise();
+  await withServer(instance, async (server) => {
+    await server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
+    await prepareSysbench(prepareArgv(suite, connection(server)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal });
+  });
+  await instance.keepAsSnapshot();
+}
+
+/** One round of one target: a fresh copy of the loaded datadir, the warm-up run, then every test at every thread count. */
+export async function runRound(instance: TargetInstance, role: SampleRole, round: number, suite: Suite, ctx: RoundContext): Promise<void> {
+  await instance.restoreSnapshot();
+  await withServer(instance, async (server) => {
+    const conn = connection(server);
+    ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
+    await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal });
+    const status = await server.connect();
+    try {
+      const runs = suite.tests.flatMap((test) => test.threads.map((threads) => ({ test, threads })));
+      for (const [i, { test, threads }] of runs.entries()) {
+        ctx.signal.throwIfAborted();
+        ctx.log.info({ round, role, test: test.name, threads, seconds: test.seconds }, `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`);
+        const sample = await measureTest({ status, conn, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal });
+        await ctx.store.addSample(ctx.sessionId, sample);
+        ctx.log.info({ round, role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`);
+      }
+    } finally {
+      await status.end();
+    }
+  });
+}

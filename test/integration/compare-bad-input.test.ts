@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { defaultSqlitePath, openStore } from '../../src/store/index.js';
+import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
+import { hostInput, sampleInput, sessionInput } from '../unit/store/store-inputs.js';
+
+/**
+ * Bad input ends in one clear line naming the thing and the fix, a non-zero exit, and nothing already stored lost:
+ * each case runs the real CLI against a state folder that already holds a finished session.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'qpswatch-bad-'));
+const stateDir = join(dir, 'state');
+const profilesDir = join(dir, 'profiles');
+const suiteFile = join(dir, 'tiny.yaml');
+let seededSession = 0;
+
+writeFileSync(
+  suiteFile,
+  `name: tiny
+description: one short test
+load: { tables: 1, table_size: 1000 }
+warmup: { script: oltp_point_select, seconds: 1, threads: 1 }
+defaults: { seconds: 1, threads: [1] }
+tests:
+  - { name: point-query, script: oltp_point_select }
+`,
+);
+mkdirSync(profilesDir);
+writeFileSync(join(profilesDir, 'plain.yaml'), 'description: defaults only\nsettings:\n  innodb_buffer_pool_size: 64M\n');
+writeFileSync(join(profilesDir, 'typo.yaml'), 'description: an option no server knows\nsettings:\n  innodb_foo: 1\n');
+
+function config(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: warn\n${text}`);
+  return file;
+}
+
+const good = config(
+  'good.yaml',
+  `targets:
+  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }
+  typo: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: typo }
+  gone: { kind: installed, flavor: mariadb, basedir: /nonexistent/mariadb, server_profile: plain }
+`,
+);
+
+function compare(configFile: string, baseline: string, candidate: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(['--config', configFile, 'compare', '--baseline', baseline, '--candidate', candidate, '--suite', suiteFile, '--rounds', '1'], { env });
+}
+
+/** Exactly one line for a person, matching `expected`, and the given exit code. */
+function assertOneLine(result: CliResult, code: number, expected: RegExp): void {
+  const lines = messageLines(result.stderr);
+  assert.equal(result.code, code, result.stderr);
+  assert.equal(lines.length, 1, `expected one line, got:\n${lines.join('\n')}`);
+  assert.match(lines[0]!, expected);
+  assert.equal(result.stdout, '');
+}
+
+before(async () => {
+  const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+  const hostId = await store.upsertHost(hostInput());
+  seededSession = await store.createSession(sessionInput(hostId, { pid: process.pid }));
+  await store.addSample(seededSession, sampleInput());
+  await store.finishSession(seededSession);
+  await store.close();
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('bad input', () => {
+  test('a config value of the wrong type', async () => {
+    const file = config('wrong-type.yaml', 'rounds: many\n');
+    assertOneLine(await compare(file, 'a', 'a'), 2, /wrong-type\.yaml: rounds = "many": expected an integer from 1 to 100/);
+  });
+
+  test('an unknown config key', async () => {
+    const file = config('unknown-key.yaml', 'server_prot: 3307\n');
+    assertOneLine(await compare(file, 'a', 'a'), 2, /unknown option 'server_prot': did you mean 'server_port'\?/);
+  });
+
+  test('a target that is not defined', async () => {
+    assertOneLine(await compare(good, 'a', 'b'), 2, /target 'b' is not defined: use one of a, typo, gone/);
+  });
+
+  test('a missing server binary', async () => {
+    assertOneLine(await compare(good, 'a', 'gone'), 2, /\/nonexistent\/mariadb/);
+  });
+
+  test('sysbench missing', async () => {
+    assertOneLine(await compare(good, 'a', 'a', { PATH: '/usr/sbin:/sbin' }), 2, /sysbench.*not found.*apt-get install sysbench/);
+  });
+
+  test('a server option the server rejects', async () => {
+    assertOneLine(await compare(good, 'a', 'typo'), 2, /the server refuses .*my\.cnf: \[ERROR\] .*unknown variable 'innodb_foo=1': remove the option from the server profile/);
+  });
+
+  test('config check names the rejected option without starting a server', async () => {
+    const result = await runCli(['config', 'check', good]);
+    assert.equal(result.code, 2);
+    const lines = messageLines(result.stderr);
+    assert.equal(lines.length, 2, lines.join('\n'));
+    assert.ok(lines.some((l) => /targets\.typo: .*innodb_foo/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /targets\.gone: .*\/nonexistent\/mariadb/.test(l)), lines.join('\n'));
+    assert.ok(!lines.some((l) => /targets\.a:/.test(l)), lines.join('\n'));
+  });
+
+  describe('resources in use', () => {
+    let listener: Server;
+    let port = 0;
+    before(async () => {
+      listener = createServer();
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      port = (listener.address() as { port: number }).port;
+    });
+    after(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+
+    test('a port in use', async () => {
+      const file = config('port.yaml', `server_port: ${port}\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`);
+      assertOneLine(await compare(file, 'a', 'a'), 2, new RegExp(`port ${port}.*in use`));
+    });
+
+    test('a socket in use', async () => {
+      const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+      const [last] = await store.listSessions({ limit: 1 });
+      await store.close();
+      const socket = join(stateDir, 'run', `${last!.id + 1}-b.sock`);
+      mkdirSync(join(stateDir, 'run'), { recursive: true });
+      const squatter = createServer();
+      await new Promise<void>((resolve) => squatter.listen(socket, resolve));
+      try {
+        assertOneLine(await compare(good, 'a', 'a'), 2, /a server already answers on socket .*-b\.sock: stop that server/);
+      } finally {
+        await new Promise<void>((resolve) => squatter.close(() => resolve()));
+      }
+    });
+  });
+
+  test('nothing already stored is lost, and no failed session is left running', async () => {
+    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+    try {
+      assert.equal((await store.getSession(seededSession))?.state, 'done');
+      assert.equal((await store.completedSamples(seededSession)).length, 1);
+      const sessions = await store.listSessions({ limit: 100 });
+      assert.ok(sessions.every((s) => s.state !== 'running'), JSON.stringify(sessions.map((s) => s.state)));
+    } finally {
+      await store.close();
+    }
+  });
+});
