@@ -1,0 +1,127 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RowDataPacket } from 'mysql2/promise';
+import { loadSuite, prepareArgv, prepareSysbench, runArgv, runSysbench, warmupArgv, type Suite, type SuiteTest, type SysbenchConnection, type SysbenchResult } from '../../src/suite/index.js';
+import { startScratchServer, type ScratchServer } from '../helpers/mariadb.js';
+import { projectRoot } from '../helpers/paths.js';
+
+// Every test of every shipped suite, 1 s at 1 thread against the real mariadbd: a script that does not run,
+// a script option the script does not know, or a "write" test that writes nothing fails here, not hours
+// into a session. The tables are small: small-server's 20M rows take far too long to load in a test.
+
+const SUITES_DIR = join(projectRoot, 'config', 'suites');
+const TABLE_SIZE = 10_000;
+const SECONDS = 1;
+const RUN_TIMEOUT_MS = 30_000;
+
+const suites = readdirSync(SUITES_DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => f.slice(0, -'.yaml'.length))
+  .sort()
+  .map((name) => withTableSize(loadSuite(name, SUITES_DIR, { seconds: SECONDS, threads: [1] }), TABLE_SIZE));
+
+/** The loader has no table-size override; the load is copied into the warm-up and every test, so all get it. */
+function withTableSize(suite: Suite, tableSize: number): Suite {
+  const load = { ...suite.load, tableSize: Math.min(suite.load.tableSize, tableSize) };
+  return { ...suite, load, warmup: { ...suite.warmup, load }, tests: suite.tests.map((t) => ({ ...t, load })) };
+}
+
+// Which row counters a write test must move; every other test is a read and must move none of them.
+// MariaDB 10.5+ has no Innodb_rows_*: row work shows in the Handler_* counters and Rows_read.
+const ROW_WRITES = ['Handler_write', 'Handler_update', 'Handler_delete'] as const;
+const WRITES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/^update-/, ['Handler_update']],
+  [/^insert$/, ['Handler_write']],
+  [/^delete$/, ['Handler_delete']],
+  [/^write-only$/, ROW_WRITES],
+];
+const ROW_COUNTERS = ['Rows_read', ...ROW_WRITES] as const;
+type RowCounters = Record<(typeof ROW_COUNTERS)[number], number>;
+
+function writesOf(test: SuiteTest): readonly string[] | undefined {
+  return WRITES.find(([pattern]) => pattern.test(test.name))?.[1];
+}
+
+let scratch: ScratchServer | undefined;
+let conn: SysbenchConnection;
+
+function server(): ScratchServer {
+  assert.ok(scratch !== undefined, 'the server did not start (see the before hook)');
+  return scratch;
+}
+
+before(async () => {
+  scratch = await startScratchServer({ profile: 'relaxed', prefix: 'qpsw-suite-' });
+  conn = { socket: scratch.socket, user: 'root', database: 'sbtest' };
+  const [row] = await scratch.server.query('SELECT @@skip_networking AS skip, @@socket AS socket');
+  assert.deepEqual({ ...row }, { skip: 1, socket: scratch.socket });
+});
+
+after(async () => {
+  await scratch?.close();
+});
+
+async function rowCounters(): Promise<RowCounters> {
+  const rows = await server().server.query<RowDataPacket[]>(`SHOW GLOBAL STATUS WHERE Variable_name IN (${ROW_COUNTERS.map(() => '?').join(', ')})`, [...ROW_COUNTERS]);
+  const values = new Map(rows.map((r) => [String(r['Variable_name']), Number(r['Value'])]));
+  const pick = (name: string): number => {
+    const value = values.get(name);
+    assert.ok(value !== undefined && Number.isSafeInteger(value), `SHOW GLOBAL STATUS has no usable ${name}: ${value}`);
+    return value;
+  };
+  return Object.fromEntries(ROW_COUNTERS.map((name) => [name, pick(name)])) as RowCounters;
+}
+
+async function rowCount(table: string): Promise<number> {
+  const [row] = await server().server.query(`SELECT COUNT(*) AS n FROM sbtest.${table}`);
+  return Number(row?.['n']);
+}
+
+function assertRan(result: SysbenchResult, label: string): void {
+  const shown = `${label}: ${JSON.stringify(result)}`;
+  assert.equal(result.threads, 1, shown);
+  assert.ok(result.qps > 0, shown);
+  assert.ok(result.transactions > 0, shown);
+  assert.ok(result.errors < result.transactions, `most events failed: ${shown}`);
+  assert.ok(result.seconds >= SECONDS * 0.9 && result.seconds < SECONDS + 5, shown);
+}
+
+for (const suite of suites) {
+  describe(`suite ${suite.name}`, () => {
+    test(`prepare loads ${suite.load.tables} x ${suite.load.tableSize} rows with ${suite.load.script}`, async () => {
+      // A fresh database per suite: an earlier suite's insert and delete changed the rows.
+      await server().server.query('DROP DATABASE IF EXISTS sbtest');
+      await server().server.query('CREATE DATABASE sbtest');
+      await prepareSysbench(prepareArgv(suite, conn), { timeoutMs: RUN_TIMEOUT_MS });
+      for (let i = 1; i <= suite.load.tables; i++) assert.equal(await rowCount(`sbtest${i}`), suite.load.tableSize);
+    });
+
+    test(`warm-up ${suite.warmup.script} runs`, async () => {
+      const result = await runSysbench(warmupArgv(suite.warmup, conn), { timeoutMs: RUN_TIMEOUT_MS });
+      assertRan(result, 'warm-up');
+    });
+
+    for (const t of suite.tests) {
+      const writes = writesOf(t);
+      test(`${t.name} (${t.script}) ${writes !== undefined ? 'writes' : 'reads'}`, async () => {
+        assert.deepEqual(t.threads, [1]);
+        // Counted before the counters are read: COUNT(*) moves Rows_read too.
+        const rows = await rowCount('sbtest1');
+        const counters = await rowCounters();
+        const result = await runSysbench(runArgv(t, 1, conn), { timeoutMs: RUN_TIMEOUT_MS });
+        assertRan(result, t.name);
+        const moved = await rowCounters();
+        const delta = (name: keyof RowCounters): number => moved[name] - counters[name];
+        if (writes === undefined) assert.ok(delta('Rows_read') > 0, 'a read reads rows');
+        for (const name of ROW_WRITES) {
+          const expected = writes?.includes(name) ?? false;
+          assert.equal(delta(name) > 0, expected, `${name} moved by ${delta(name)}; expected it to ${expected ? '' : 'not '}move`);
+        }
+        if (t.name === 'insert') assert.ok((await rowCount('sbtest1')) > rows, 'insert adds rows');
+        if (writes === undefined) assert.equal(await rowCount('sbtest1'), rows, 'a read leaves the rows alone');
+      });
+    }
+  });
+}
