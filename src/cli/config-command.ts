@@ -1,4 +1,4 @@
-import { ConfigError, envName, loadConfig, OPTIONS, type Config, type OptionSpec } from '../config/index.js';
+import { ConfigError, loadConfig, OPTIONS, optionsAsMarkdown, optionsAsText, type Config, type OptionSpec } from '../config/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
@@ -9,6 +9,7 @@ const HELP = `Usage:
                                server profiles and suite it names exist; exit 2 with one line per problem
   qpswatch config show         print the effective config (defaults < file < environment < flags) as JSON
   qpswatch config options      list every option with its environment variable, default and meaning
+                               (--markdown: as the table in docs/configuration.md)
 `;
 
 export const configCommand: Command = {
@@ -25,7 +26,7 @@ export const configCommand: Command = {
         ctx.stdout(`${JSON.stringify(withoutSecrets(ctx.config), null, 2)}\n`);
         return EXIT_OK;
       case 'options':
-        ctx.stdout(listOptions());
+        ctx.stdout(rest.includes('--markdown') ? optionsAsMarkdown() : optionsAsText());
         return EXIT_OK;
       default:
         throw new UsageError(sub === undefined ? 'config needs a subcommand' : `unknown config subcommand '${sub}'`, HELP);
@@ -50,12 +51,4 @@ function withoutSecrets(config: Config): Record<string, unknown> {
     if (option.secret === true) shown[option.name] = shown[option.name] === undefined ? '(not set)' : '(set)';
   }
   return shown;
-}
-
-function listOptions(): string {
-  const lines = Object.values(OPTIONS).map((o) => {
-    const shown = JSON.stringify(o.default({ env: {}, cwd: '.', projectRoot: '<project>' }));
-    return `${o.name}  (${envName(o.name)})\n    ${o.doc}\n    expects ${o.expected}; default ${shown}\n`;
-  });
-  return lines.join('\n');
 }

@@ -3,3 +3,4 @@ export { ConfigError } from './errors.js';
 export { envName, type OptionSpec, type DefaultContext } from './option.js';
 export { OPTIONS, OPTION_NAMES, FLAVORS, type Config, type OptionName, type Flavor, type TargetConfig, type InstalledTargetConfig } from './options.js';
 export { describeIssues, showValue } from './describe-issues.js';
+export { optionsAsMarkdown, optionsAsText } from './options-doc.js';

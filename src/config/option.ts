@@ -13,6 +13,8 @@ export interface OptionSpec<T> {
   readonly schema: z.ZodType<T>;
   /** Factories, so no array or object default is ever shared between two loaded configs. */
   readonly default: (ctx: DefaultContext) => T;
+  /** The default as a person reads it, where it depends on the machine ("./var, or $STATE_DIRECTORY"). */
+  readonly defaultDoc?: string;
   /** One sentence for `qpswatch config options` and docs/configuration.md. */
   readonly doc: string;
   /** How a person reads the type, used in error messages: "an integer from 0 to 65535". */

@@ -32,7 +32,7 @@ describe('findSysbench', () => {
   test('says how to install it when it is nowhere', () => {
     assert.throws(() => findSysbench([notExecutable, folder, ''].join(':')), (err: unknown) => {
       assert.ok(err instanceof SysbenchMissingError);
-      assert.equal(err.message, 'sysbench not found on PATH; install it: apt-get install sysbench');
+      assert.equal(err.message, `sysbench not found on PATH (${notExecutable}:${folder}); install it: apt-get install sysbench`);
       assert.deepEqual(err.searched, [notExecutable, folder]);
       return true;
     });

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what qpswatch and its tests need when it is missing: Debian packages (as root) and npm packages, then
+# compiles the TypeScript. Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+have mariadbd || missing+=(mariadb-server)
+have sysbench || missing+=(sysbench)
+have iostat || missing+=(sysstat)
+have git || missing+=(git)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "qpswatch needs these Debian packages: ${missing[*]}" >&2
+    echo "install them as root: apt-get install ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "installing Debian packages: ${missing[*]}" >&2
+  # Packages must not start their own services (a system mariadbd would share the host with the benchmark).
+  policy=/usr/sbin/policy-rc.d
+  made_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && made_policy=1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ "$made_policy" -eq 1 ] && rm -f "$policy"
+fi
+
+# npm ci when node_modules is missing or older than the lock file.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing npm packages" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# A fresh dist/, so no compiled file outlives its deleted source.
+rm -rf dist
+npx tsc -p .

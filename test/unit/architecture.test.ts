@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { projectRoot } from '../helpers/paths.js';
+
+/**
+ * The rooms of src/, highest first (docs/architecture.md). A room may import rooms below it, never above, and only
+ * through their index.ts. The files at the top of src/ (paths.ts, errors.ts) are shared by all.
+ */
+const ROOMS = ['cli', 'daemon', 'pipeline', 'upstream', 'build', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'version', 'config', 'exec', 'log'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+}
+
+test('rooms import only rooms below them, through their index', () => {
+  const src = join(projectRoot, 'src');
+  const problems: string[] = [];
+  for (const file of sourceFiles(src)) {
+    const [room] = relative(src, file).split('/');
+    if (!ROOMS.includes(room!)) continue;
+    for (const spec of importsOf(file)) {
+      const target = relative(src, join(file, '..', spec)).split('/');
+      const other = target[0]!;
+      if (other === room || !ROOMS.includes(other)) continue;
+      if (ROOMS.indexOf(other) < ROOMS.indexOf(room!)) problems.push(`${relative(src, file)} imports ${spec}: ${room} may not import ${other}, which sits above it`);
+      if (target.slice(1).join('/') !== 'index.js') problems.push(`${relative(src, file)} imports ${spec}: go through ${other}/index.ts`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('every folder under src is a known room', () => {
+  const src = join(projectRoot, 'src');
+  const folders = readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory());
+  assert.deepEqual(folders.filter((f) => !ROOMS.includes(f)), []);
+});
+
+test('only the exec room starts child processes', () => {
+  const src = join(projectRoot, 'src');
+  const offenders = sourceFiles(src).filter((file) => !relative(src, file).startsWith('exec/') && /from\s+'(node:)?child_process'/.test(readFileSync(file, 'utf8')));
+  assert.deepEqual(offenders.map((f) => relative(src, f)), []);
+});
+
+test('only the cli edge reads process.argv, and only cli and the default environment of exec read process.env', () => {
+  const src = join(projectRoot, 'src');
+  const problems: string[] = [];
+  for (const file of sourceFiles(src)) {
+    const path = relative(src, file);
+    const text = readFileSync(file, 'utf8');
+    if (/process\.argv/.test(text) && path !== 'cli/run.ts') problems.push(`${path} reads process.argv`);
+    if (/process\.env\b/.test(text) && !path.startsWith('cli/') && path !== 'exec/run.ts') problems.push(`${path} reads process.env`);
+  }
+  assert.deepEqual(problems, []);
+});
