@@ -8,7 +8,7 @@ export class StoreError extends Error {
 export class InvalidRecordError extends StoreError {
   override name = 'InvalidRecordError';
   constructor(
-    readonly record: 'host' | 'session' | 'sample' | 'query',
+    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,
@@ -111,4 +111,18 @@ function describeValue(value: unknown): string {
     text = String(value);
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** No release with that tag (or id) is known to the store. */
+export class ReleaseNotFoundError extends StoreError {
+  constructor(readonly tag: string) {
+    super(`release ${JSON.stringify(tag)} is not known: run \`qpswatch discover\` to list the releases of each upstream`);
+  }
+}
+
+/** A build that is not in state building was asked to end. */
+export class BuildNotFoundError extends StoreError {
+  constructor(readonly buildId: number) {
+    super(`build ${buildId} is not running: it ended already or does not exist`);
+  }
 }

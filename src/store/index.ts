@@ -15,10 +15,14 @@ export type {
   TargetRef,
 } from './store.js';
 export { sessionStates } from './store.js';
+export type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
+export { buildStates } from './release-types.js';
 export {
+  BuildNotFoundError,
   DuplicateSampleError,
   HostNotFoundError,
   InvalidRecordError,
+  ReleaseNotFoundError,
   SchemaTooNewError,
   SessionNotFoundError,
   SessionStateError,

@@ -4,6 +4,8 @@
  * passes the same contract tests, which is why every method returns a Promise even where SQLite is synchronous.
  */
 
+import type { BuildInput, BuildRecord, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
+
 export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
 export type SessionState = (typeof sessionStates)[number];
 
@@ -137,6 +139,26 @@ export interface Store {
   samplesForSession(sessionId: number): Promise<SampleRecord[]>;
   /** The session's samples if it is `done`, otherwise none: a half-run session never counts. */
   completedSamples(sessionId: number): Promise<SampleRecord[]>;
+
+  /**
+   * Records what discovery saw, in one transaction: new tags are added, a known tag at another commit is marked
+   * moved. Tags already known at the same commit change nothing.
+   */
+  recordReleases(releases: readonly ReleaseInput[]): Promise<RecordReleasesResult>;
+  /** Releases in version order (by upstream, then version_key). */
+  listReleases(upstream?: string): Promise<ReleaseRecord[]>;
+  /** The releases with this tag, one per upstream that has it. */
+  findReleasesByTag(tag: string): Promise<ReleaseRecord[]>;
+  getRelease(id: number): Promise<ReleaseRecord | undefined>;
+
+  getBuild(buildKey: string): Promise<BuildRecord | undefined>;
+  /** A build in state `building`; replaces an earlier failed or unfinished row of the same key. */
+  startBuild(input: BuildInput): Promise<BuildRecord>;
+  finishBuild(id: number): Promise<BuildRecord>;
+  /** Keeps the last lines of the log, so the failure is explained without the log file. */
+  failBuild(id: number, errorLines: readonly string[]): Promise<BuildRecord>;
+  buildsOfRelease(releaseId: number): Promise<BuildRecord[]>;
+  listBuilds(): Promise<BuildRecord[]>;
 
   /** Idempotent; later calls to other methods reject with StoreClosedError. */
   close(): Promise<void>;

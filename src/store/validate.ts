@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidRecordError } from './errors.js';
 import { findJsonProblem, isPlainObject } from './json-value.js';
+import type { BuildInput, ReleaseInput } from './release-types.js';
 import { sessionStates, type HostInput, type SampleInput, type SessionInput, type SessionQuery } from './store.js';
 
 /**
@@ -64,6 +65,27 @@ const sampleSchema = z.object({
   dbCounters: z.record(text(), z.object({ delta: finite(), perOp: finite() })),
 });
 
+const commitSha = () => z.string().regex(/^[0-9a-f]{40}$/, { error: 'expected a 40-character hex commit id' });
+
+const releaseSchema = z.object({
+  upstream: text(),
+  flavor: text(),
+  tag: text(),
+  commit: commitSha(),
+  version: text(),
+  versionKey: text(),
+});
+
+const buildSchema = z.object({
+  releaseId: wholeFrom(1),
+  buildKey: text(),
+  profile: text(),
+  compiler: text(),
+  installDir: text(),
+  logFile: text(),
+  pid: wholeFrom(1),
+});
+
 const querySchema = z.object({
   limit: wholeFrom(1),
   state: z.enum(sessionStates, { error: `expected one of ${sessionStates.join(', ')}` }).optional(),
@@ -93,6 +115,14 @@ export function parseSessionInput(input: SessionInput): SessionInput {
 
 export function parseSampleInput(input: SampleInput): SampleInput {
   return parse(sampleSchema, 'sample', input);
+}
+
+export function parseReleaseInputs(inputs: readonly ReleaseInput[]): ReleaseInput[] {
+  return inputs.map((input) => parse(releaseSchema, 'release', input));
+}
+
+export function parseBuildInput(input: BuildInput): BuildInput {
+  return parse(buildSchema, 'build', input);
 }
 
 export function parseSessionQuery(input: SessionQuery): SessionQuery {

@@ -87,6 +87,44 @@ CREATE TABLE db_counters (
 );
 `;
 
-export const migrations: readonly Migration[] = [{ version: 1, name: 'hosts, sessions, samples', sql: initial }];
+const releasesAndBuilds = `
+CREATE TABLE releases (
+  id              INTEGER PRIMARY KEY,
+  upstream        TEXT NOT NULL,
+  flavor          TEXT NOT NULL,
+  tag             TEXT NOT NULL,
+  commit_sha      TEXT NOT NULL,
+  version         TEXT NOT NULL,
+  version_key     TEXT NOT NULL,
+  first_seen_at   TEXT NOT NULL,
+  moved_from      TEXT,
+  moved_at        TEXT,
+  UNIQUE (upstream, tag)
+);
+CREATE INDEX releases_order ON releases (upstream, version_key);
+
+-- One row per build key; a retry or a dead builder replaces the row of a failed or unfinished build.
+CREATE TABLE builds (
+  id                INTEGER PRIMARY KEY,
+  release_id        INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+  build_key         TEXT NOT NULL UNIQUE,
+  profile           TEXT NOT NULL,
+  compiler          TEXT NOT NULL,
+  state             TEXT NOT NULL CHECK (state IN ('building', 'built', 'failed')),
+  install_dir       TEXT NOT NULL,
+  log_file          TEXT NOT NULL,
+  pid               INTEGER NOT NULL,
+  error_lines       TEXT NOT NULL DEFAULT '[]',   -- JSON array
+  started_at        TEXT NOT NULL,
+  ended_at          TEXT,
+  duration_seconds  REAL
+);
+CREATE INDEX builds_release ON builds (release_id);
+`;
+
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'hosts, sessions, samples', sql: initial },
+  { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
+];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

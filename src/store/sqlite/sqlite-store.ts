@@ -11,7 +11,9 @@ import type {
   SessionState,
   Store,
 } from '../store.js';
-import { checkId, checkText, parseHostInput, parseSampleInput, parseSessionInput, parseSessionQuery } from '../validate.js';
+import { SqliteReleases } from './releases.js';
+import type { BuildInput, BuildRecord, RecordReleasesResult, ReleaseInput, ReleaseRecord } from '../release-types.js';
+import { checkId, checkText, parseBuildInput, parseReleaseInputs, parseHostInput, parseSampleInput, parseSessionInput, parseSessionQuery } from '../validate.js';
 import { hostFromRow, sampleFromRow, sessionFromRow, targetColumns } from './rows.js';
 import type { CounterRow, HostRow, SampleRow, SessionRow } from './rows.js';
 import { prepareStatements, type Statements } from './statements.js';
@@ -26,10 +28,12 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite';
   #db: Database.Database | undefined;
   readonly #sql: Statements;
+  readonly #releases: SqliteReleases;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#sql = prepareStatements(db);
+    this.#releases = new SqliteReleases(db);
   }
 
   async upsertHost(input: HostInput): Promise<number> {
@@ -136,6 +140,52 @@ export class SqliteStore implements Store {
   async completedSamples(sessionId: number): Promise<SampleRecord[]> {
     checkId('session', 'sessionId', sessionId);
     return this.#read('read samples', () => (this.#stateOf(sessionId) === 'done' ? this.#samples(sessionId) : []));
+  }
+
+  async recordReleases(releases: readonly ReleaseInput[]): Promise<RecordReleasesResult> {
+    const valid = parseReleaseInputs(releases);
+    return this.#write('record releases', () => this.#releases.recordReleases(valid, nowIso()));
+  }
+
+  async listReleases(upstream?: string): Promise<ReleaseRecord[]> {
+    return this.#read('list releases', () => this.#releases.listReleases(upstream));
+  }
+
+  async findReleasesByTag(tag: string): Promise<ReleaseRecord[]> {
+    return this.#read('find a release', () => this.#releases.findReleasesByTag(checkText('release', 'tag', tag)));
+  }
+
+  async getRelease(id: number): Promise<ReleaseRecord | undefined> {
+    checkId('release', 'releaseId', id);
+    return this.#read('read a release', () => this.#releases.getRelease(id));
+  }
+
+  async getBuild(buildKey: string): Promise<BuildRecord | undefined> {
+    return this.#read('read a build', () => this.#releases.getBuild(checkText('build', 'buildKey', buildKey)));
+  }
+
+  async startBuild(input: BuildInput): Promise<BuildRecord> {
+    const build = parseBuildInput(input);
+    return this.#write('start a build', () => this.#releases.startBuild(build, nowIso()));
+  }
+
+  async finishBuild(id: number): Promise<BuildRecord> {
+    checkId('build', 'buildId', id);
+    return this.#write('finish a build', () => this.#releases.endBuild(id, 'built', [], nowIso()));
+  }
+
+  async failBuild(id: number, errorLines: readonly string[]): Promise<BuildRecord> {
+    checkId('build', 'buildId', id);
+    return this.#write('fail a build', () => this.#releases.endBuild(id, 'failed', errorLines, nowIso()));
+  }
+
+  async buildsOfRelease(releaseId: number): Promise<BuildRecord[]> {
+    checkId('release', 'releaseId', releaseId);
+    return this.#read('list builds', () => this.#releases.buildsOfRelease(releaseId));
+  }
+
+  async listBuilds(): Promise<BuildRecord[]> {
+    return this.#read('list builds', () => this.#releases.allBuilds());
   }
 
   async close(): Promise<void> {

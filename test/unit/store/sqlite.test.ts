@@ -56,7 +56,7 @@ describe('sqlite backend', () => {
     const db = new Database(path, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['db_counters', 'host_metrics', 'hosts', 'samples', 'sessions']);
+      assert.deepEqual(tables, ['builds', 'db_counters', 'host_metrics', 'hosts', 'releases', 'samples', 'sessions']);
       assert.equal(db.pragma('user_version', { simple: true }), sqliteSchemaVersion);
     } finally {
       db.close();

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  BuildNotFoundError,
   DuplicateSampleError,
   HostNotFoundError,
+  ReleaseNotFoundError,
   InvalidRecordError,
   SessionNotFoundError,
   SessionStateError,
@@ -340,6 +342,70 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           }
           await assert.rejects(store.completedSamples(424_242), SessionNotFoundError);
           await assert.rejects(store.samplesForSession(424_242), SessionNotFoundError);
+        }));
+    });
+
+    describe('releases and builds', () => {
+      const sha = (c: string): string => c.repeat(40);
+      const release = (tag: string, version: string, commit = sha('a')) => ({
+        upstream: 'mariadb-10.11',
+        flavor: 'mariadb',
+        tag,
+        commit,
+        version,
+        versionKey: version.split('.').map((p) => p.padStart(3, '0')).join('.'),
+      });
+
+      test('recordReleases adds new tags once and lists them in version order, not text order', () =>
+        withStore(async (store) => {
+          const first = await store.recordReleases([release('mariadb-10.11.10', '10.11.10'), release('mariadb-10.11.9', '10.11.9')]);
+          assert.deepEqual(first.added.map((r) => r.tag), ['mariadb-10.11.10', 'mariadb-10.11.9']);
+          const again = await store.recordReleases([release('mariadb-10.11.9', '10.11.9'), release('mariadb-10.11.11', '10.11.11')]);
+          assert.deepEqual(again.added.map((r) => r.tag), ['mariadb-10.11.11']);
+          assert.deepEqual(again.moved, []);
+          assert.deepEqual((await store.listReleases('mariadb-10.11')).map((r) => r.version), ['10.11.9', '10.11.10', '10.11.11']);
+          assert.deepEqual(await store.listReleases('other'), []);
+        }));
+
+      test('a tag that moved to another commit is recorded as moved, keeping the old commit', () =>
+        withStore(async (store) => {
+          await store.recordReleases([release('mariadb-10.11.9', '10.11.9', sha('a'))]);
+          const result = await store.recordReleases([release('mariadb-10.11.9', '10.11.9', sha('b'))]);
+          assert.equal(result.moved.length, 1);
+          assert.equal(result.moved[0]!.fromCommit, sha('a'));
+          const [stored] = await store.findReleasesByTag('mariadb-10.11.9');
+          assert.equal(stored!.commit, sha('b'));
+          assert.equal(stored!.movedFrom, sha('a'));
+          assert.match(stored!.movedAt ?? '', isoTimestamp);
+        }));
+
+      test('a release with a bad commit id is refused, naming the field, and nothing is stored', () =>
+        withStore(async (store) => {
+          await assert.rejects(
+            store.recordReleases([release('mariadb-10.11.1', '10.11.1'), release('mariadb-10.11.2', '10.11.2', 'HEAD')]),
+            (err: unknown) => err instanceof InvalidRecordError && err.field === 'commit',
+          );
+          assert.deepEqual(await store.listReleases(), []);
+        }));
+
+      test('builds: start, finish, fail with the log lines, replace a failed one on retry', () =>
+        withStore(async (store) => {
+          const { added } = await store.recordReleases([release('mariadb-10.11.9', '10.11.9')]);
+          const releaseId = added[0]!.id;
+          const input = { releaseId, buildKey: 'k1', profile: 'demo', compiler: 'cc 12', installDir: '/s/builds/k1/install', logFile: '/s/builds/k1/build.log', pid: 42 };
+          const started = await store.startBuild(input);
+          assert.equal(started.state, 'building');
+          const failed = await store.failBuild(started.id, ['main.c:3: error: expected ;']);
+          assert.equal(failed.state, 'failed');
+          assert.deepEqual(failed.errorLines, ['main.c:3: error: expected ;']);
+          assert.ok((failed.durationSeconds ?? -1) >= 0);
+          await assert.rejects(store.failBuild(started.id, []), BuildNotFoundError);
+          const retried = await store.startBuild(input);
+          assert.equal((await store.finishBuild(retried.id)).state, 'built');
+          assert.equal((await store.getBuild('k1'))?.state, 'built');
+          assert.equal((await store.buildsOfRelease(releaseId)).length, 1);
+          assert.equal((await store.listBuilds()).length, 1);
+          await assert.rejects(store.startBuild({ ...input, releaseId: 999 }), ReleaseNotFoundError);
         }));
     });
 

@@ -1,0 +1,48 @@
+/** One release tag of an upstream, as discovered. Versions are stored with their sortable key; order by it. */
+export interface ReleaseInput {
+  upstream: string;
+  flavor: string;
+  tag: string;
+  commit: string;
+  version: string;
+  versionKey: string;
+}
+
+export interface ReleaseRecord extends ReleaseInput {
+  id: number;
+  firstSeenAt: string;
+  /** The commit the tag pointed at before it moved upstream; null when it never moved. */
+  movedFrom: string | null;
+  movedAt: string | null;
+}
+
+export interface RecordReleasesResult {
+  /** Tags seen for the first time, in version order. */
+  added: ReleaseRecord[];
+  /** Tags that now point at another commit: their builds no longer match and are redone. */
+  moved: Array<{ release: ReleaseRecord; fromCommit: string }>;
+}
+
+export const buildStates = ['building', 'built', 'failed'] as const;
+export type BuildState = (typeof buildStates)[number];
+
+export interface BuildInput {
+  releaseId: number;
+  /** (commit, profile hash, compiler version): the same key is never built twice. */
+  buildKey: string;
+  profile: string;
+  compiler: string;
+  installDir: string;
+  logFile: string;
+  pid: number;
+}
+
+export interface BuildRecord extends BuildInput {
+  id: number;
+  state: BuildState;
+  /** The last lines of the build log when it failed. */
+  errorLines: string[];
+  startedAt: string;
+  endedAt: string | null;
+  durationSeconds: number | null;
+}
