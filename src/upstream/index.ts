@@ -1,0 +1,27 @@
+export { UpstreamConfigSchema, parseUpstream, type Upstream, type UpstreamConfig } from './upstream.js';
+export { UpstreamConfigError } from './config-error.js';
+export { parseReleaseTag, classifyTag, TAG_SHAPES, type ReleaseTag, type TagVerdict } from './release-tag.js';
+export { selectReleases, describeEmptySelection, byVersion, type Release } from './select.js';
+export { globToRegExp } from './glob.js';
+export { listRemoteTags, parseLsRemote, type RemoteTag } from './ls-remote.js';
+export { syncMirror, type SyncResult } from './mirror.js';
+export { addWorktree, removeWorktree, updateSubmodules, isCommitId, type Worktree } from './worktree.js';
+export { detectMovedTags, type MovedTag } from './moved-tags.js';
+export { isRemoteText } from './remote.js';
+export type { GitOptions } from './git.js';
+export {
+  RemoteError,
+  InvalidRemoteError,
+  RemoteUnreachableError,
+  RemoteCredentialsError,
+  RemotePathMissingError,
+  NotAGitRepositoryError,
+  GitNotFoundError,
+  InvalidCommitError,
+  MirrorFolderError,
+  WorktreeFolderError,
+  CommitNotInMirrorError,
+  NotAWorktreeError,
+  GitCommandError,
+  LsRemoteOutputError,
+} from './errors.js';

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import {
+  FLAVORS,
+  parseVersion,
+  parseVersionRange,
+  VersionRangeError,
+  type Flavor,
+  type Version,
+  type VersionRange,
+} from '../version/index.js';
+import { UpstreamConfigError } from './config-error.js';
+import { isRemoteText } from './remote.js';
+
+/** An upstream ready to use: the config with its series and min_version parsed. */
+export interface Upstream {
+  readonly name: string;
+  readonly remote: string;
+  readonly flavor: Flavor;
+  readonly series: VersionRange;
+  /** Globs on tag names ("*", "?"); when there are any, a release tag must match one. */
+  readonly include: readonly string[];
+  /** Globs on tag names; a release tag matching one is left out. */
+  readonly exclude: readonly string[];
+  readonly minVersion?: Version;
+  /** The build profile (config/build-profiles) its releases are built with. */
+  readonly buildProfile: string;
+  /** The server config profile its releases run with. */
+  readonly serverProfile: string;
+}
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const PROFILE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * YAML reads `series: 10.10` as the number 10.1 and `8.0` as 8, which would silently name another series:
+ * numbers are refused with a message that says to quote them.
+ */
+function versionText(check: (text: string) => string | undefined, example: string) {
+  return z
+    .union([z.string(), z.number()], { error: `expected text, e.g. "${example}"` })
+    .superRefine((value, ctx) => {
+      const problem = typeof value === 'number' ? `YAML read a number here; quote it, e.g. "${example}"` : check(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform(String);
+}
+
+function seriesProblem(text: string): string | undefined {
+  try {
+    parseVersionRange(text);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof VersionRangeError)) throw err;
+    return `${err.reason} (at "${err.part}"); write a series such as "10.11" or a range such as ">=8.0.30 <8.1"`;
+  }
+}
+
+function versionProblem(text: string): string | undefined {
+  try {
+    parseVersion(text);
+    return undefined;
+  } catch {
+    return 'expected MAJOR.MINOR.PATCH with an optional -BUILD, e.g. "10.11.6" or "8.0.36-28"';
+  }
+}
+
+const Glob = z
+  .string({ error: 'expected a tag-name pattern (text; * is any run of characters, ? one character)' })
+  .min(1, 'is empty; write a tag-name pattern such as "mariadb-10.11.*"')
+  .max(200, 'is longer than 200 characters')
+  .refine((g) => !CONTROL.test(g), 'contains a control character');
+
+/** One entry of `upstreams:` in the config file, keys as written in YAML. */
+export const UpstreamConfigSchema = z.strictObject({
+  name: z
+    .string({ error: 'expected a name, e.g. "mariadb-10.11"' })
+    .regex(NAME_RE, 'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"'),
+  remote: z
+    .string({ error: 'expected a git URL or an absolute path' })
+    .refine(isRemoteText, 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path'),
+  flavor: z.enum(FLAVORS, { error: `expected one of ${FLAVORS.join(', ')}` }),
+  series: versionText(seriesProblem, '10.11'),
+  include: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
+  exclude: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
+  min_version: versionText(versionProblem, '10.11.6').optional(),
+  build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
+  server_profile: z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(PROFILE_RE, 'expected a server profile name, e.g. "relaxed"'),
+});
+export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
+
+/** Validates one upstream as written in the config and parses its series and min_version. */
+export function parseUpstream(input: unknown): Upstream {
+  const parsed = UpstreamConfigSchema.safeParse(input);
+  if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues);
+  const c = parsed.data;
+  return {
+    name: c.name,
+    remote: c.remote,
+    flavor: c.flavor,
+    series: parseVersionRange(c.series),
+    include: c.include ?? [],
+    exclude: c.exclude ?? [],
+    ...(c.min_version !== undefined ? { minVersion: parseVersion(c.min_version) } : {}),
+    buildProfile: c.build_profile,
+    serverProfile: c.server_profile,
+  };
+}
