@@ -57,13 +57,15 @@ export function defaultEnv(parent: NodeJS.ProcessEnv = process.env): Record<stri
   };
 }
 
-/** Runs a program to its end and returns its output. */
-export function run(opts: RunOptions): Promise<RunResult> {
+/** Runs a program to its end and returns its output. An already aborted signal rejects without starting it. */
+export async function run(opts: RunOptions): Promise<RunResult> {
   return start(opts).exited;
 }
 
-/** Starts a program that runs on (a server); the handle stops it by escalation. */
+/** Starts a program that runs on (a server); the handle stops it by escalation. Throws if the signal is aborted. */
 export function start(opts: RunOptions): ChildHandle {
+  // Work asked to stop must not begin: a Ctrl-C during a load would otherwise still run every step after it.
+  opts.signal?.throwIfAborted();
   return new Child(opts).handle();
 }
 
@@ -118,11 +120,13 @@ class Child {
       if (this.opts.input !== undefined) this.child.stdin?.end(this.opts.input);
       this.child.on('error', (err: NodeJS.ErrnoException) => {
         this.clearTimer();
+        this.opts.signal?.removeEventListener('abort', this.onAbort);
         if (err.code === 'ENOENT') reject(new ExecNotFoundError(this.argv[0]!, this.argv));
         else reject(new ExecError(`${this.argv[0]} could not start: ${err.message}`, this.argv, null, null, [], this.opts.logFile));
       });
       this.child.on('close', (code, signal) => {
         this.clearTimer();
+        this.opts.signal?.removeEventListener('abort', this.onAbort);
         const done = (): void => resolve(this.result(code, signal));
         // Callers read the log file right after the child ends, so it must be flushed first.
         if (this.log === undefined) done();
@@ -134,9 +138,12 @@ class Child {
         void this.stop(this.opts.killGraceMs ?? DEFAULT_GRACE_MS);
       }, timeoutMs);
       this.timer.unref();
-      this.opts.signal?.addEventListener('abort', () => void this.stop(this.opts.killGraceMs ?? DEFAULT_GRACE_MS), { once: true });
+      this.opts.signal?.addEventListener('abort', this.onAbort, { once: true });
     });
   }
+
+  /** Removed when the child ends, so a long-lived signal (the daemon's) holds no finished child. */
+  private readonly onAbort = (): void => void this.stop(this.opts.killGraceMs ?? DEFAULT_GRACE_MS);
 
   private take(text: string, into: OutputCollector): void {
     into.push(text);

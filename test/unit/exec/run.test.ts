@@ -114,3 +114,20 @@ describe('exec.start', () => {
     assert.equal(result.signal, 'SIGTERM');
   });
 });
+
+describe('exec and abort signals', () => {
+  test('an already aborted signal starts nothing', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stopped by SIGINT'));
+    const marker = join(dir, 'ran');
+    await assert.rejects(run({ argv: ['touch', marker], signal: controller.signal }), /stopped by SIGINT/);
+    assert.equal(existsSync(marker), false);
+  });
+
+  test('a long-lived signal keeps no listener of a finished child', async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 15; i++) await run({ argv: ['true'], signal: controller.signal });
+    const { EventEmitter } = await import('node:events');
+    assert.equal(EventEmitter.getEventListeners(controller.signal, 'abort').length, 0);
+  });
+});
