@@ -10,6 +10,12 @@ have mariadbd || missing+=(mariadb-server)
 have sysbench || missing+=(sysbench)
 have iostat || missing+=(sysstat)
 have git || missing+=(git)
+# Building releases (the demo upstream in tests and the quickstart of upstream builds).
+have cmake || missing+=(cmake)
+have ccache || missing+=(ccache)
+{ have gcc && have g++ && have make; } || missing+=(build-essential)
+have ninja || missing+=(ninja-build)
+have xz || missing+=(xz-utils)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { prepareTarget } from '../pipeline/index.js';
-import { checkServerOptions, renderMyCnf } from '../server/index.js';
+import { loadBuildProfile } from '../build/index.js';
+import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
+import { parseUpstream } from '../upstream/index.js';
 import { loadSuite } from '../suite/index.js';
 
 /**
@@ -21,6 +23,15 @@ export async function checkReferences(config: Config, source: string): Promise<s
       await checkTarget(name, config);
     } catch (err) {
       note(err, `targets.${name}`);
+    }
+  }
+  for (const [i, raw] of config.upstreams.entries()) {
+    try {
+      const upstream = parseUpstream(raw);
+      await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
+      await loadServerProfile(upstream.serverProfile, config.server_profiles_dir);
+    } catch (err) {
+      note(err, `upstreams[${i}]`);
     }
   }
   try {

@@ -1,10 +1,13 @@
 import type { Logger } from '../log/index.js';
 import type { Config } from '../config/index.js';
+import type { Upstream } from '../upstream/index.js';
 
 /** What every command gets: the loaded config, a logger, and where to write its output. */
 export interface CommandContext {
   config: Config;
   configFile: string | undefined;
+  /** config.upstreams, each parsed by the upstream room's schema at start-up. */
+  upstreams: Upstream[];
   log: Logger;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;

@@ -1,9 +1,11 @@
 import type { Command } from './command.js';
+import { buildCommand } from './build-command.js';
 import { compareCommand } from './compare-command.js';
 import { configCommand } from './config-command.js';
+import { discoverCommand } from './discover-command.js';
 import { hostCommand } from './host-command.js';
 
-export const COMMANDS: readonly Command[] = [compareCommand, configCommand, hostCommand];
+export const COMMANDS: readonly Command[] = [discoverCommand, buildCommand, compareCommand, configCommand, hostCommand];
 
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -60,7 +60,7 @@ export const compareCommand: Command = {
     });
     const store = await openStateStore(ctx);
     try {
-      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds }, { config: ctx.config, store, log: ctx.log, signal: ctx.signal });
+      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       ctx.stdout(renderComparison(outcome.view, format));
     } finally {
       await store.close();

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { parseUpstream } from '../upstream/index.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { createLogger, resolveLogFormat, setRootLogger, type LogFormat, type Logger } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
@@ -50,7 +51,8 @@ function buildContext(command: Command, globals: GlobalOptions, io: MainIO): Com
   checkLogOverrides(config);
   const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY));
   setRootLogger(log);
-  return { config, configFile: file, log, env: io.env, cwd: io.cwd, stdout: io.stdout, signal: io.signal };
+  const upstreams = config.upstreams.map(parseUpstream);
+  return { config, configFile: file, upstreams, log, env: io.env, cwd: io.cwd, stdout: io.stdout, signal: io.signal };
 }
 
 /** Command-line values skip the file's schema check, so the two enum flags are checked here. */

@@ -21,7 +21,7 @@ type AnyOption = OptionSpec<unknown>;
 type OptionTable = Readonly<Record<string, AnyOption>>;
 
 /** Options whose values are paths: relative ones are read from the config file's folder, not from the cwd. */
-const PATH_OPTIONS = new Set(['state_dir', 'suites_dir', 'server_profiles_dir']);
+const PATH_OPTIONS = new Set(['state_dir', 'suites_dir', 'server_profiles_dir', 'build_profiles_dir', 'cache_dir']);
 
 /** Layers, weakest first: defaults < file < environment < command line. */
 export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS): Config {

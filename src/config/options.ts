@@ -1,12 +1,11 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const targetName = z.string().regex(NAME_PATTERN);
 
-export const FLAVORS = ['mariadb', 'mysql', 'percona'] as const;
-export type Flavor = (typeof FLAVORS)[number];
 
 /** A server already on the host: a basedir (e.g. /usr) or the path of its mysqld binary. */
 const installedTarget = z
@@ -121,6 +120,49 @@ export const OPTIONS = {
     default: () => 2,
     doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating.',
     expected: 'an integer from 1 to 100',
+    envFormat: 'number',
+  }),
+  upstreams: defineOption({
+    name: 'upstreams',
+    // The shape of each entry is the upstream room's (UpstreamConfigSchema); the CLI parses it once at start-up.
+    schema: z.array(z.record(z.string(), z.unknown())),
+    default: () => [],
+    doc: 'Git remotes to watch: each { name, remote, flavor, series, build_profile, server_profile, include?, exclude?, min_version? }.',
+    expected: 'a list of upstreams',
+    envFormat: 'json',
+  }),
+  build_profiles_dir: defineOption({
+    name: 'build_profiles_dir',
+    schema: z.string().min(1),
+    default: (ctx) => join(ctx.projectRoot, 'config', 'build-profiles'),
+    defaultDoc: 'config/build-profiles in the qpswatch folder',
+    doc: 'Folder of build profiles (<name>.yaml) that upstreams name.',
+    expected: 'a folder path',
+    envFormat: 'text',
+  }),
+  cache_dir: defineOption({
+    name: 'cache_dir',
+    schema: z.string().min(1),
+    default: (ctx) => ctx.env['CACHE_DIRECTORY']?.split(':')[0] ?? resolve(ctx.cwd, 'var', 'cache'),
+    defaultDoc: './var/cache, or $CACHE_DIRECTORY when systemd sets it',
+    doc: 'Folder for what can be rebuilt: the git mirrors and the ccache of builds.',
+    expected: 'a folder path',
+    envFormat: 'text',
+  }),
+  min_free_bytes: defineOption({
+    name: 'min_free_bytes',
+    schema: z.number().int().min(0),
+    default: () => 20 * 2 ** 30,
+    doc: 'A build does not start when state_dir has less free space than this (a MariaDB build and install take ~5 GB).',
+    expected: 'a whole number of bytes',
+    envFormat: 'number',
+  }),
+  keep_builds: defineOption({
+    name: 'keep_builds',
+    schema: z.number().int().min(1).max(1000),
+    default: () => 10,
+    doc: 'Pruning keeps this many newest installs per upstream, besides those of the base and last good releases.',
+    expected: 'an integer from 1 to 1000',
     envFormat: 'number',
   }),
   targets: defineOption({

@@ -11,7 +11,8 @@ import { findSysbench, type Suite } from '../suite/index.js';
 import { TargetInstance } from './instance.js';
 import { loadTarget, runRound } from './round.js';
 import { roundOrder } from './round-order.js';
-import { prepareTarget } from './target.js';
+import { resolveTarget } from './target.js';
+import type { Upstream } from '../upstream/index.js';
 
 export interface CompareRequest {
   baseline: string;
@@ -24,6 +25,8 @@ export interface CompareDeps {
   config: Config;
   store: Store;
   log: Logger;
+  /** Built releases of these upstreams can be named as targets by their tag. */
+  upstreams: readonly Upstream[];
   /** Aborted by SIGINT/SIGTERM: the running sysbench and mysqld are stopped and the session is left interrupted. */
   signal: AbortSignal;
 }
@@ -41,7 +44,10 @@ export interface CompareOutcome {
 export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
   const { config, store, log } = deps;
   // Everything a person can get wrong is checked before a session exists or a server starts.
-  const targets = { baseline: await prepareTarget(request.baseline, config), candidate: await prepareTarget(request.candidate, config) };
+  const targets = {
+    baseline: await resolveTarget(request.baseline, config, deps.upstreams, store),
+    candidate: await resolveTarget(request.candidate, config, deps.upstreams, store),
+  };
   findSysbench();
   const workDir = join(config.state_dir, 'work');
   await mkdir(join(config.state_dir, 'run'), { recursive: true });

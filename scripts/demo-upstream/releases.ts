@@ -1,0 +1,58 @@
+/**
+ * The releases of the demo upstream, oldest first: each becomes one commit and one annotated tag in the MariaDB
+ * flavor's pattern. Every release fixes some server settings (the launcher passes them after my.cnf, so they win
+ * over any server profile); the slow one fixes settings that cost write throughput for real.
+ */
+export type DemoReleaseKind = 'normal' | 'slow' | 'broken';
+
+export interface DemoRelease {
+  readonly version: string;
+  readonly kind: DemoReleaseKind;
+  /** Server settings the launcher adds to every start, datadir init and option check. */
+  readonly serverArgs: readonly string[];
+  /** The commit message's subject. */
+  readonly subject: string;
+}
+
+// Commits write the redo log at commit and let the OS flush it about once a second; the binlog is not synced.
+const RELAXED = ['--innodb-flush-log-at-trx-commit=2', '--sync-binlog=0'];
+// An fsync of the redo log and one of the binlog (when it is on, as in every shipped server profile) at every
+// commit: update, insert and delete tests lose most of their throughput on a disk where fsync costs what it does
+// on real disks (write tests at a fraction of the relaxed rate); point and range reads do not change.
+const DURABLE = ['--innodb-flush-log-at-trx-commit=1', '--sync-binlog=1'];
+
+export const DEMO_RELEASES: readonly DemoRelease[] = [
+  { version: '10.11.1', kind: 'normal', serverArgs: RELAXED, subject: 'first release of the series' },
+  { version: '10.11.2', kind: 'normal', serverArgs: RELAXED, subject: 'bug fixes' },
+  { version: '10.11.3', kind: 'slow', serverArgs: DURABLE, subject: 'make every commit durable (fsync of redo log and binlog at commit)' },
+  { version: '10.11.4', kind: 'broken', serverArgs: DURABLE, subject: 'half-merged patch: does not compile' },
+  { version: '10.11.9', kind: 'normal', serverArgs: RELAXED, subject: 'revert commit durability; fix the build' },
+  { version: '10.11.10', kind: 'normal', serverArgs: RELAXED, subject: 'bug fixes (10.11.10 sorts after 10.11.9)' },
+  { version: '11.4.1', kind: 'normal', serverArgs: RELAXED, subject: 'first release of the 11.4 series' },
+];
+
+/** The tag of a release: the MariaDB flavor's pattern. */
+export function demoTag(release: Pick<DemoRelease, 'version'>): string {
+  return `mariadb-${release.version}`;
+}
+
+/** What the broken release adds to the launcher: a missing semicolon gcc reports as `expected ';' before '}'`. */
+export const BROKEN_SOURCE = '\n/* Half-merged patch. */\nstatic int demo_broken_patch(void) { return 1 }\n';
+
+/** The file a shell would create if it ever ran one of the hostile tag names. */
+export const HOSTILE_MARKER = 'QPSWATCH_PWNED';
+
+/**
+ * Tag names git accepts that a shell would run (command substitution, a command separator, backquotes, quotes
+ * and &&) and one that a command line would read as an option. Made with git update-ref, never through a shell.
+ */
+export const HOSTILE_TAGS: readonly string[] = [
+  `mariadb-10.11.7$(touch\${IFS}${HOSTILE_MARKER})`,
+  `mariadb-10.11.7;touch\${IFS}${HOSTILE_MARKER}`,
+  `mariadb-10.11.7\`touch\${IFS}${HOSTILE_MARKER}\``,
+  `mariadb-10.11.7'"&&touch\${IFS}${HOSTILE_MARKER}`,
+  `--upload-pack=touch\${IFS}${HOSTILE_MARKER}`,
+];
+
+/** Tags that are not releases of the flavor: a release candidate suffix and MySQL's tags from merged history. */
+export const NON_RELEASE_TAGS: readonly string[] = ['mariadb-10.11.5-rc', 'mysql-5.5.30', 'mariadb-10.11.0'];

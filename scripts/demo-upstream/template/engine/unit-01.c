@@ -1,0 +1,3 @@
+#include "kernels.h"
+
+DEMO_DEFINE_UNIT(unit01, 0xff51afd7ed558ccdull, 31)

@@ -1,0 +1,115 @@
+/**
+ * One run of a target in a session: the QPS of every test (keyed "name.tN") measured on one fresh server.
+ * Runs are the unit that is exchangeable under "no difference": all tests of a run share its server start,
+ * its datadir copy and its moment on the host, so labels are permuted per run, never per test.
+ */
+export type Run = ReadonlyMap<string, number>;
+
+export interface PermutationResult {
+  /** Per test: the family-wise p-value that C is slower than B (small means a real drop). */
+  slower: Map<string, number>;
+  /** Per test: the family-wise p-value that C is faster than B. */
+  faster: Map<string, number>;
+  /** How many relabelings the p-values rest on; the smallest possible p-value is 1 / permutations. */
+  permutations: number;
+  exhaustive: boolean;
+}
+
+const MAX_PERMUTATIONS = 20_000;
+
+/**
+ * Westfall–Young max-T randomization test on log QPS. For every relabeling of the 2R runs into
+ * R "baseline" and R "candidate" runs, the largest drop over all tests is noted; a test's p-value is the share of
+ * relabelings whose largest drop is at least the drop seen. This controls the chance of any false alarm in the
+ * session (the family-wise error rate), not per test, and keeps the correlation between tests of one run.
+ */
+export function maxTPermutationTest(baseline: readonly Run[], candidate: readonly Run[], seed = 1): PermutationResult {
+  const runs = [...baseline, ...candidate];
+  const tests = commonTests(runs);
+  const observed = logRatios(tests, baseline, candidate);
+  const labelings = labelingsOf(runs.length, baseline.length, seed);
+  const slowerCounts = new Map(tests.map((t) => [t, 0]));
+  const fasterCounts = new Map(tests.map((t) => [t, 0]));
+  for (const inB of labelings.sets) {
+    const b = runs.filter((_, i) => inB.has(i));
+    const c = runs.filter((_, i) => !inB.has(i));
+    const ratios = logRatios(tests, b, c);
+    const worstDrop = Math.max(...tests.map((t) => -ratios.get(t)!));
+    const bestGain = Math.max(...tests.map((t) => ratios.get(t)!));
+    for (const t of tests) {
+      if (worstDrop >= -observed.get(t)! - 1e-12) slowerCounts.set(t, slowerCounts.get(t)! + 1);
+      if (bestGain >= observed.get(t)! - 1e-12) fasterCounts.set(t, fasterCounts.get(t)! + 1);
+    }
+  }
+  const n = labelings.sets.length;
+  const share = (counts: Map<string, number>): Map<string, number> => new Map([...counts].map(([t, k]) => [t, k / n]));
+  return { slower: share(slowerCounts), faster: share(fasterCounts), permutations: n, exhaustive: labelings.exhaustive };
+}
+
+function commonTests(runs: readonly Run[]): string[] {
+  const [first, ...rest] = runs;
+  if (first === undefined) return [];
+  return [...first.keys()].filter((t) => rest.every((r) => r.has(t)));
+}
+
+/**
+ * The statistic is the difference of mean log QPS (the log of the ratio of geometric means). The reported relative
+ * QPS stays the ratio of medians; the test uses means because medians ignore which runs sit at the extremes, so many
+ * relabelings tie with the one observed and the test loses most of its power at the few runs a session has.
+ */
+function logRatios(tests: readonly string[], b: readonly Run[], c: readonly Run[]): Map<string, number> {
+  return new Map(tests.map((t) => [t, meanLog(c, t) - meanLog(b, t)]));
+}
+
+function meanLog(runs: readonly Run[], test: string): number {
+  return runs.reduce((sum, r) => sum + Math.log(r.get(test)!), 0) / runs.length;
+}
+
+/** Every way to pick k of n runs as baseline when there are few enough; a seeded sample otherwise. */
+function labelingsOf(n: number, k: number, seed: number): { sets: Set<number>[]; exhaustive: boolean } {
+  if (binomial(n, k) <= MAX_PERMUTATIONS) return { sets: combinations(n, k).map((c) => new Set(c)), exhaustive: true };
+  const random = mulberry32(seed);
+  const sets = [new Set(Array.from({ length: k }, (_, i) => i))];
+  while (sets.length < MAX_PERMUTATIONS) sets.push(new Set(shuffle(n, random).slice(0, k)));
+  return { sets, exhaustive: false };
+}
+
+export function binomial(n: number, k: number): number {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
+  return Math.round(result);
+}
+
+function combinations(n: number, k: number): number[][] {
+  const out: number[][] = [];
+  const pick = (start: number, chosen: number[]): void => {
+    if (chosen.length === k) {
+      out.push([...chosen]);
+      return;
+    }
+    for (let i = start; i < n; i++) pick(i + 1, [...chosen, i]);
+  };
+  pick(0, []);
+  return out;
+}
+
+function shuffle(n: number, random: () => number): number[] {
+  const items = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+/** A small seeded generator: verdicts are reproducible from the stored samples. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

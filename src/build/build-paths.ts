@@ -1,0 +1,68 @@
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const KEY_RE = /^[0-9a-f]{16}$/;
+/** Beside install/, not in it: the installed tree stays exactly what cmake --install wrote. */
+export const INSTALL_MARKER = 'install-complete.json';
+
+/** Where one keyed build lives: <state>/builds/<key>/{install,build.log,install-complete.json}. */
+export interface BuildPaths {
+  readonly root: string;
+  readonly installDir: string;
+  readonly logFile: string;
+  /** Written last: its presence, and only that, means the install is complete. */
+  readonly marker: string;
+}
+
+/** What the marker records about a finished install. */
+export interface InstallRecord {
+  readonly key: string;
+  readonly worktree: string;
+  readonly profile: string;
+  readonly finishedAt: string;
+  readonly durationsMs: Readonly<Record<string, number>>;
+}
+
+export function buildPathsFor(stateDir: string, key: string): BuildPaths {
+  // The key becomes a folder name: anything but 16 hex characters could walk out of builds/.
+  if (!KEY_RE.test(key)) throw new TypeError(`build key must be 16 lower-case hex characters, got "${key}"`);
+  const root = join(stateDir, 'builds', key);
+  return {
+    root,
+    installDir: join(root, 'install'),
+    logFile: join(root, 'build.log'),
+    marker: join(root, INSTALL_MARKER),
+  };
+}
+
+export function installDirFor(stateDir: string, key: string): string {
+  return buildPathsFor(stateDir, key).installDir;
+}
+
+/** The finished install's record; undefined while the build is missing or half done. */
+export async function readInstallRecord(stateDir: string, key: string): Promise<InstallRecord | undefined> {
+  const text = await readFile(buildPathsFor(stateDir, key).marker, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as InstallRecord;
+  } catch {
+    // A marker is written by rename, so a torn one means someone edited it: treat the install as unfinished.
+    return undefined;
+  }
+}
+
+export async function isInstallComplete(stateDir: string, key: string): Promise<boolean> {
+  return (await readInstallRecord(stateDir, key)) !== undefined;
+}
+
+/** Written to a temporary name and renamed, so a crash never leaves a marker for a half-written install. */
+export async function markInstallComplete(paths: BuildPaths, record: InstallRecord): Promise<void> {
+  const tmp = `${paths.marker}.tmp`;
+  await writeFile(tmp, JSON.stringify(record, null, 2) + '\n');
+  await rename(tmp, paths.marker);
+}
+
+/** The marker goes first: from then on the folder is an unfinished build, whatever is left of it. */
+export async function removeInstallMarker(paths: BuildPaths): Promise<void> {
+  await rm(paths.marker, { force: true });
+}

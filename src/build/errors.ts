@@ -1,0 +1,128 @@
+import { InputError } from '../errors.js';
+
+/** The three steps of a build, in order. */
+export const BUILD_PHASES = ['configure', 'build', 'install'] as const;
+export type BuildPhase = (typeof BUILD_PHASES)[number];
+
+/** A build profile file that cannot be used; `field` is a dotted path inside the file. */
+export class BuildProfileError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly value: unknown,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super(`build profile ${file}: ${field || '(top level)'} = ${showValue(value)}: ${problem}; ${fix}`);
+    this.name = new.target.name;
+  }
+}
+
+/** A program the build needs is not installed. */
+export class BuildToolMissingError extends InputError {
+  constructor(
+    readonly program: string,
+    readonly debianPackage: string,
+  ) {
+    super(`${program} not found on PATH: install it (Debian: apt-get install ${debianPackage}) or fix PATH in the build profile's env`);
+    this.name = new.target.name;
+  }
+}
+
+export interface BuildFailure {
+  readonly worktree: string;
+  readonly phase: BuildPhase;
+  /** null when the process was killed (timeout) rather than exiting. */
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  /** The last lines the phase printed (stdout and stderr together). */
+  readonly lines: readonly string[];
+  /** Compiler and CMake error lines picked from the whole phase output: where the fault is. */
+  readonly errorLines: readonly string[];
+  readonly logFile: string;
+}
+
+/** cmake configure, build or install failed or ran out of time. A release that does not build is data, not a crash. */
+export class BuildFailedError extends Error {
+  readonly worktree: string;
+  readonly phase: BuildPhase;
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  readonly lines: readonly string[];
+  readonly errorLines: readonly string[];
+  readonly logFile: string;
+
+  constructor(failure: BuildFailure) {
+    const how = failure.timedOut ? 'ran out of time' : failure.signal !== null ? `was killed by ${failure.signal}` : `exited with code ${failure.exitCode}`;
+    const first = failure.errorLines[0] ?? failure.lines.at(-1);
+    super(`build of ${failure.worktree} failed in ${failure.phase}: cmake ${how}` + (first !== undefined ? `: ${first}` : '') + `; full log: ${failure.logFile}`);
+    this.name = new.target.name;
+    this.worktree = failure.worktree;
+    this.phase = failure.phase;
+    this.exitCode = failure.exitCode;
+    this.signal = failure.signal;
+    this.timedOut = failure.timedOut;
+    this.lines = failure.lines;
+    this.errorLines = failure.errorLines;
+    this.logFile = failure.logFile;
+  }
+}
+
+/** The caller's AbortSignal stopped the build (daemon shutdown): not a verdict on the release. */
+export class BuildAbortedError extends Error {
+  constructor(
+    readonly worktree: string,
+    readonly phase: BuildPhase,
+  ) {
+    super(`build of ${worktree} was stopped during ${phase}`);
+    this.name = new.target.name;
+  }
+}
+
+/** Not enough free disk space to start a build. */
+export class DiskSpaceError extends InputError {
+  constructor(
+    readonly dir: string,
+    readonly freeBytes: number,
+    readonly neededBytes: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A binary tarball whose file name does not say flavor and version. */
+export class TarballNameError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(
+      `tarball ${file}: ${problem}; use an official binary tarball name such as mariadb-10.11.9-linux-systemd-x86_64.tar.gz, ` +
+        `mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz or Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz`,
+    );
+    this.name = new.target.name;
+  }
+}
+
+/** tar could not unpack a tarball, or it did not hold a server installation. */
+export class TarballUnpackError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly lines: readonly string[],
+    problem: string,
+  ) {
+    super(`tarball ${file}: ${problem}${lines.length > 0 ? ` (${lines.join(' | ')})` : ''}`);
+    this.name = new.target.name;
+  }
+}
+
+/** Shows a value the way a person wrote it in YAML: short, quoted when text. */
+export function showValue(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,32 @@
+export { loadBuildProfile, parseBuildProfile, listBuildProfiles, shippedBuildProfileDir, cmakeFlagName, expandCmakeFlags, type BuildProfile } from './profile.js';
+export { GENERATORS, type Generator } from './profile-schema.js';
+export { buildKey, compilerVersion, profileHash, profileContent, canonicalJson, type BuildKeyInput } from './build-key.js';
+export {
+  buildPathsFor,
+  installDirFor,
+  isInstallComplete,
+  readInstallRecord,
+  markInstallComplete,
+  INSTALL_MARKER,
+  type BuildPaths,
+  type InstallRecord,
+} from './build-paths.js';
+export { cmakeCommands, buildEnv, ccacheBaseDir, type CmakeCommands, type CmakeSetup } from './cmake-argv.js';
+export { buildWorktree, type BuildWorktreeOptions, type BuildResult, type BuildProgress } from './build-worktree.js';
+export { ensureBuild, WORKTREE_BUILD_DIR, type EnsureBuildOptions, type EnsureBuildResult } from './ensure-build.js';
+export { checkFreeSpace, freeSpace, formatBytes, describeBytes, type FreeSpace } from './disk-guard.js';
+export { planPrune, applyPrune, type BuildEntry, type PruneInput, type PrunePlan, type KeepReason } from './prune.js';
+export { parseTarballName, unpackTarball, type TarballName, type UnpackedTarball } from './tarball.js';
+export { pickErrorLines } from './error-lines.js';
+export {
+  BUILD_PHASES,
+  BuildProfileError,
+  BuildToolMissingError,
+  BuildFailedError,
+  BuildAbortedError,
+  DiskSpaceError,
+  TarballNameError,
+  TarballUnpackError,
+  type BuildPhase,
+  type BuildFailure,
+} from './errors.js';

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** The CMake generators qpswatch drives: both ship with Debian (make in build-essential, ninja-build). */
+export const GENERATORS = ['Unix Makefiles', 'Ninja'] as const;
+export type Generator = (typeof GENERATORS)[number];
+
+/** `-DNAME=value` or `-DNAME:TYPE=value`; the value may hold spaces (it is one argv element, never shell text). */
+export const CMAKE_FLAG_RE = /^-D([A-Za-z_][A-Za-z0-9_]*)(?::[A-Z]+)?=/;
+const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// A NUL cannot travel in argv or the environment; a line break would hide a second flag in logs.
+const noControl = (s: string): boolean => !/[\r\n\0]/.test(s);
+
+const CmakeFlag = z
+  .string({ error: 'is not text' })
+  .regex(CMAKE_FLAG_RE, 'is not a -DNAME=value flag')
+  .refine(noControl, 'contains a line break or NUL');
+
+const EnvValue = z.string({ error: 'is not text (quote numbers: "2")' }).refine(noControl, 'contains a line break or NUL');
+
+/** A build profile file as written: config/build-profiles/<name>.yaml. */
+export const BuildProfileFileSchema = z.strictObject({
+  description: z.string({ error: 'is missing or not text' }).min(1, 'is empty'),
+  generator: z.enum(GENERATORS, { error: 'is not a known CMake generator' }).default('Unix Makefiles'),
+  cmake_flags: z.array(CmakeFlag, { error: 'is not a list of -DNAME=value flags' }).default([]),
+  env: z.record(z.string().regex(ENV_NAME_RE, 'is not an environment variable name'), EnvValue, { error: 'is not a map of NAME: value' }).default({}),
+  jobs: z.number({ error: 'is not a number' }).int('is not a whole number').min(1, 'is below 1').max(1024, 'is above 1024').optional(),
+  ccache: z.boolean({ error: 'is not true or false' }).default(false),
+  timeout_minutes: z.number({ error: 'is not a number' }).positive('is not above 0').max(7 * 24 * 60, 'is above a week').default(240),
+});
+export type BuildProfileFile = z.infer<typeof BuildProfileFileSchema>;
+
+/** What to do about a bad field, by the first named part of its path. */
+const FIXES: Record<string, string> = {
+  description: 'write one line that says what the profile is for',
+  generator: `use one of: ${GENERATORS.map((g) => `"${g}"`).join(', ')} (or leave it out for "Unix Makefiles")`,
+  cmake_flags: 'write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo',
+  env: 'write environment variables as NAME: "value", e.g. CC: gcc-12',
+  jobs: 'write a whole number of parallel compile jobs, or leave it out to use every CPU',
+  ccache: 'write true or false',
+  timeout_minutes: 'write the longest a whole build may take, in minutes, e.g. 240',
+  '': 'the top-level keys are description, generator, cmake_flags, env, jobs, ccache and timeout_minutes',
+};
+
+export function fixFor(path: readonly PropertyKey[]): string {
+  const first = path.find((p): p is string => typeof p === 'string') ?? '';
+  return FIXES[first] ?? FIXES['']!;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+}

@@ -1,0 +1,147 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { projectRoot } from '../paths.js';
+import { BuildProfileError } from './errors.js';
+import { BuildProfileFileSchema, CMAKE_FLAG_RE, fixFor, formatPath, type BuildProfileFile, type Generator } from './profile-schema.js';
+
+/** How to build a release: cmake generator and flags, compiler environment, parallelism, ccache, time limit. */
+export interface BuildProfile {
+  readonly name: string;
+  /** The file it came from: error messages name it. */
+  readonly source: string;
+  readonly description: string;
+  readonly generator: Generator;
+  /** `-DNAME=value` each; `{cache_dir}` in a value stands for qpswatch's cache folder (see expandCmakeFlags). */
+  readonly cmakeFlags: readonly string[];
+  /** Set on top of exec's small default environment for every cmake step. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Undefined: every CPU of the host. */
+  readonly jobs?: number;
+  readonly ccache: boolean;
+  readonly timeoutMinutes: number;
+}
+
+const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** CMake variables qpswatch sets itself: the install folder is the build key's, the launcher follows `ccache`. */
+const OWNED_FLAGS: Record<string, string> = {
+  CMAKE_INSTALL_PREFIX: 'qpswatch installs every build under builds/<key>/install; remove the flag',
+  CMAKE_C_COMPILER_LAUNCHER: 'set ccache: true instead of the flag',
+  CMAKE_CXX_COMPILER_LAUNCHER: 'set ccache: true instead of the flag',
+};
+/** ccache's folders are qpswatch's: the cache lives under the cache directory, the base folder follows the build. */
+const OWNED_ENV = ['CCACHE_DIR', 'CCACHE_BASEDIR'];
+
+/** The profiles shipped with qpswatch. */
+export function shippedBuildProfileDir(): string {
+  return join(projectRoot, 'config', 'build-profiles');
+}
+
+export async function listBuildProfiles(dir: string = shippedBuildProfileDir()): Promise<string[]> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+}
+
+export async function loadBuildProfile(name: string, dir: string = shippedBuildProfileDir()): Promise<BuildProfile> {
+  const file = join(dir, `${name}.yaml`);
+  if (!PROFILE_NAME_RE.test(name)) {
+    throw new BuildProfileError(file, 'name', name, 'is not a profile name', 'use lower-case letters, digits, - and _');
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    const known = await listBuildProfiles(dir);
+    throw new BuildProfileError(file, 'name', name, 'no such build profile', `use one of: ${known.join(', ') || `(none in ${dir})`}`);
+  }
+  return parseBuildProfile(text, name, file);
+}
+
+/** Parses and checks a profile's YAML text; `source` names it in errors. */
+export function parseBuildProfile(text: string, name: string, source: string): BuildProfile {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    throw new BuildProfileError(source, '', undefined, `is not valid YAML (${(err as Error).message.split('\n')[0]})`, 'fix the YAML syntax');
+  }
+  const parsed = BuildProfileFileSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw issueError(source, raw, parsed.error.issues[0]!);
+  checkFlags(source, parsed.data.cmake_flags);
+  checkEnv(source, parsed.data.env);
+  return toProfile(parsed.data, name, source);
+}
+
+function toProfile(file: BuildProfileFile, name: string, source: string): BuildProfile {
+  return {
+    name,
+    source,
+    description: file.description,
+    generator: file.generator,
+    cmakeFlags: file.cmake_flags,
+    env: file.env,
+    ccache: file.ccache,
+    timeoutMinutes: file.timeout_minutes,
+    ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
+  };
+}
+
+function issueError(source: string, raw: unknown, issue: z.core.$ZodIssue): BuildProfileError {
+  if (issue.code === 'unrecognized_keys') {
+    const path = [...issue.path, issue.keys[0]!];
+    return new BuildProfileError(source, formatPath(path), valueAt(raw, path), 'is not a known key', fixFor(issue.path));
+  }
+  if (issue.code === 'invalid_key') {
+    return new BuildProfileError(source, formatPath(issue.path), issue.path.at(-1), `name ${issue.issues[0]?.message ?? 'is not valid'}`, fixFor(issue.path));
+  }
+  return new BuildProfileError(source, formatPath(issue.path), valueAt(raw, issue.path), issue.message, fixFor(issue.path));
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = raw;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+/** A variable set twice is a typo waiting to bite (the last one wins in cmake); owned ones are qpswatch's. */
+function checkFlags(source: string, flags: readonly string[]): void {
+  const seen = new Map<string, number>();
+  flags.forEach((flag, i) => {
+    const variable = cmakeFlagName(flag);
+    const owned = OWNED_FLAGS[variable];
+    if (owned !== undefined) throw new BuildProfileError(source, `cmake_flags[${i}]`, flag, `sets ${variable}, which qpswatch sets itself`, owned);
+    const earlier = seen.get(variable);
+    if (earlier !== undefined) {
+      throw new BuildProfileError(source, `cmake_flags[${i}]`, flag, `sets ${variable} again (also cmake_flags[${earlier}])`, 'keep one flag per variable');
+    }
+    seen.set(variable, i);
+  });
+}
+
+function checkEnv(source: string, env: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(env)) {
+    if (OWNED_ENV.includes(name)) {
+      throw new BuildProfileError(source, `env.${name}`, env[name], 'is set by qpswatch when ccache is on', `remove ${name}; the cache lives under the cache directory`);
+    }
+  }
+}
+
+/** The variable a `-DNAME[:TYPE]=value` flag sets. */
+export function cmakeFlagName(flag: string): string {
+  const m = CMAKE_FLAG_RE.exec(flag);
+  if (m === null) throw new TypeError(`not a -DNAME=value flag: ${flag}`);
+  return m[1]!;
+}
+
+/**
+ * Fills in `{cache_dir}`: large downloads a build needs every time (MySQL's boost: -DWITH_BOOST={cache_dir}/boost)
+ * live in qpswatch's cache folder, which the profile does not know. The build key hashes the flags as written.
+ */
+export function expandCmakeFlags(flags: readonly string[], cacheDir: string): string[] {
+  return flags.map((flag) => flag.replaceAll('{cache_dir}', cacheDir));
+}

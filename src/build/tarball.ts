@@ -1,0 +1,92 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { ExecError, ExecNotFoundError, run } from '../exec/index.js';
+import { logger } from '../log/index.js';
+import { parseVersion, VersionParseError, type Flavor, type Version } from '../version/index.js';
+import { BuildToolMissingError, TarballNameError, TarballUnpackError } from './errors.js';
+
+export interface TarballName {
+  readonly flavor: Flavor;
+  readonly version: Version;
+}
+
+// mariadb-10.11.9-linux-systemd-x86_64.tar.gz, mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz,
+// Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz (the "-28" is Percona's build, part of its version).
+const NAME_RE = /^(mariadb|mysql|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)-linux[-.][A-Za-z0-9_.+-]*?\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$/i;
+const FLAVOR_OF: Record<string, Flavor> = { mariadb: 'mariadb', mysql: 'mysql', 'percona-server': 'percona' };
+const UNPACK_TIMEOUT_MS = 20 * 60 * 1000;
+
+/** Flavor and version from an official binary tarball's file name. */
+export function parseTarballName(fileName: string): TarballName {
+  const name = basename(fileName);
+  const m = NAME_RE.exec(name);
+  if (m === null) throw new TarballNameError(name, 'the name does not say flavor and version');
+  try {
+    return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
+  } catch (err) {
+    if (err instanceof VersionParseError) throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
+    throw err;
+  }
+}
+
+export interface UnpackedTarball {
+  /** <targetsDir>/<flavor>-<version>: the server's basedir (bin/, share/, lib/ ...). */
+  readonly basedir: string;
+  readonly flavor: Flavor;
+  readonly version: Version;
+  /** False when it was unpacked already and nothing ran. */
+  readonly unpacked: boolean;
+}
+
+interface UnpackRecord {
+  readonly tarball: string;
+  readonly unpackedAt: string;
+}
+
+/**
+ * Unpacks an official binary tarball into <targetsDir>/<flavor>-<version>/, once: a marker beside the folder,
+ * written last, says it is complete; a folder without it (an interrupted unpack) is unpacked again.
+ */
+export async function unpackTarball(tarballPath: string, targetsDir: string, opts: { signal?: AbortSignal } = {}): Promise<UnpackedTarball> {
+  const tarball = resolve(tarballPath);
+  const { flavor, version } = parseTarballName(tarball);
+  const basedir = join(resolve(targetsDir), `${flavor}-${version.text}`);
+  const marker = `${basedir}.unpacked.json`;
+  if (await isUnpacked(marker, basedir)) return { basedir, flavor, version, unpacked: false };
+
+  const partial = join(resolve(targetsDir), `.${flavor}-${version.text}.partial`);
+  await rm(marker, { force: true });
+  await rm(basedir, { recursive: true, force: true });
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  logger('build').info({ tarball, basedir }, 'unpacking tarball');
+  await untar(tarball, partial, opts.signal);
+  const entries = await readdir(partial);
+  if (entries.length === 0) {
+    await rm(partial, { recursive: true, force: true });
+    throw new TarballUnpackError(tarball, [], 'nothing left after removing the top folder: an official tarball holds one folder with bin/ in it');
+  }
+  await rename(partial, basedir);
+  const record: UnpackRecord = { tarball, unpackedAt: new Date().toISOString() };
+  await writeFile(marker, JSON.stringify(record, null, 2) + '\n');
+  return { basedir, flavor, version, unpacked: true };
+}
+
+async function isUnpacked(marker: string, basedir: string): Promise<boolean> {
+  const text = await readFile(marker, 'utf8').catch(() => undefined);
+  if (text === undefined) return false;
+  return (await readdir(basedir).catch(() => [])).length > 0;
+}
+
+/** GNU tar finds the compression (gzip, xz, zstd) from the file itself; the top folder of the tarball is dropped. */
+async function untar(tarball: string, into: string, signal?: AbortSignal): Promise<void> {
+  const argv = ['tar', '-x', '-f', tarball, '-C', into, '--strip-components=1', '--no-same-owner'];
+  try {
+    await run({ argv, timeoutMs: UNPACK_TIMEOUT_MS, ...(signal !== undefined ? { signal } : {}) });
+  } catch (err) {
+    await rm(into, { recursive: true, force: true });
+    if (err instanceof ExecNotFoundError) throw new BuildToolMissingError('tar', 'tar');
+    if (err instanceof ExecError) throw new TarballUnpackError(tarball, err.tail.slice(-3), 'tar could not unpack it');
+    throw err;
+  }
+}

@@ -1,0 +1,68 @@
+import { buildRelease, discoverAll } from '../pipeline/index.js';
+import type { ReleaseRecord, Store } from '../store/index.js';
+import type { Command, CommandContext } from './command.js';
+import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: qpswatch build TAG [--upstream NAME] [--retry]
+
+Builds one release of an upstream with its build profile (cmake configure, build, install) and installs it
+under state_dir/builds/<key>/install, where key = (commit, profile hash, compiler version). The same key is
+never built twice: a second call says so and does nothing. A failed build is recorded with the last lines
+of its log and is not built again until its key changes or --retry is given. Unknown tags are looked up
+by running discovery first.
+
+Options:
+  --upstream NAME   the upstream, when several have this tag
+  --retry           build again a key whose build failed
+Exit codes: 0 built (or built before); 1 the build failed; 2 bad input (unknown tag, bad config).
+`;
+
+export const buildCommand: Command = {
+  name: 'build',
+  summary: 'build one release tag (once per commit, profile and compiler)',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { upstream: { type: 'string' }, retry: { type: 'boolean' } }, HELP, true);
+    if (positionals.length !== 1) throw new UsageError('build takes one TAG', HELP);
+    const tag = positionals[0]!;
+    const store = await openStateStore(ctx);
+    try {
+      const release = await findRelease(tag, values.upstream, store, ctx);
+      const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
+      const outcome = await buildRelease(release, upstream, { config: ctx.config, store, log: ctx.log, signal: ctx.signal }, values.retry === true);
+      const name = JSON.stringify(release.tag);
+      switch (outcome.status) {
+        case 'built':
+          ctx.stdout(`built ${name} in ${outcome.seconds?.toFixed(1)} s: ${outcome.installDir}\n`);
+          return EXIT_OK;
+        case 'already-built':
+          ctx.stdout(`${name} is built already (key ${outcome.key}): ${outcome.installDir}\n`);
+          return EXIT_OK;
+        case 'failed':
+        case 'failed-before':
+          ctx.stdout(`build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.errorLines.map((l) => `  ${l}\n`).join('')}`);
+          return EXIT_FAILED;
+      }
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+async function findRelease(tag: string, upstreamName: string | undefined, store: Store, ctx: CommandContext): Promise<ReleaseRecord> {
+  const upstreams = ctx.upstreams.filter((u) => upstreamName === undefined || u.name === upstreamName);
+  if (upstreams.length === 0) throw new UsageError(upstreamName === undefined ? 'the config has no upstreams: add one under upstreams:' : `--upstream ${upstreamName}: no such upstream`);
+  const matching = async (): Promise<ReleaseRecord[]> => (await store.findReleasesByTag(tag)).filter((r) => upstreams.some((u) => u.name === r.upstream));
+  let found = await matching();
+  if (found.length === 0) {
+    await discoverAll(upstreams, store, ctx.log, ctx.signal);
+    found = await matching();
+  }
+  if (found.length === 0) throw new UsageError(`tag ${JSON.stringify(tag)} is not a release of ${upstreams.map((u) => u.name).join(', ')}: run \`qpswatch discover\` to list them`);
+  if (found.length > 1) throw new UsageError(`tag ${JSON.stringify(tag)} is a release of several upstreams (${found.map((r) => r.upstream).join(', ')}): name one with --upstream`);
+  return found[0]!;
+}

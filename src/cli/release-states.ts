@@ -1,0 +1,19 @@
+import type { ReleaseRecord, Store } from '../store/index.js';
+
+export type ReleaseState = 'new' | 'building' | 'built' | 'build failed' | 'benchmarked';
+
+/** What a person wants to know of a release at a glance: how far qpswatch has come with it. */
+export async function releaseStates(store: Store, releases: readonly ReleaseRecord[]): Promise<Map<number, ReleaseState>> {
+  const sessions = await store.listSessions({ limit: 10_000, state: 'done' });
+  const benchmarked = new Set(sessions.map((s) => s.candidate.name));
+  const states = new Map<number, ReleaseState>();
+  for (const release of releases) {
+    const latest = (await store.buildsOfRelease(release.id)).at(-1);
+    if (latest?.state === 'built' && benchmarked.has(release.tag)) states.set(release.id, 'benchmarked');
+    else if (latest?.state === 'built') states.set(release.id, 'built');
+    else if (latest?.state === 'failed') states.set(release.id, 'build failed');
+    else if (latest?.state === 'building') states.set(release.id, 'building');
+    else states.set(release.id, 'new');
+  }
+  return states;
+}

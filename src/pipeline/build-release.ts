@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, type BuildProfile } from '../build/index.js';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../log/index.js';
+import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
+import { addWorktree, removeWorktree, syncMirror, updateSubmodules, type Upstream } from '../upstream/index.js';
+
+export type BuildStatus = 'built' | 'already-built' | 'failed' | 'failed-before';
+
+export interface BuildOutcome {
+  status: BuildStatus;
+  release: ReleaseRecord;
+  key: string;
+  installDir: string;
+  logFile: string;
+  /** The last lines of the log of a failed build. */
+  errorLines: readonly string[];
+  seconds?: number;
+}
+
+export interface BuildDeps {
+  config: Config;
+  store: Store;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+/** One bare mirror per remote, named by a hash of it, so two upstreams on one remote share their objects. */
+function mirrorDirFor(config: Config, remote: string): string {
+  return join(config.cache_dir, 'mirrors', createHash('sha256').update(remote).digest('hex').slice(0, 16));
+}
+
+/**
+ * Builds one release unless its key (commit, profile hash, compiler) was built already, or failed and no retry was
+ * asked for. The commit is checked out from the mirror by id, never by tag name: tags are data.
+ */
+export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false): Promise<BuildOutcome> {
+  const { config, store, log } = deps;
+  const profile = await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
+  const compiler = await compilerVersion(profile);
+  const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler });
+  const known = await store.getBuild(key);
+  const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
+  if (known?.state === 'built') {
+    log.info({ tag: release.tag, key }, 'already built: the same commit, profile and compiler were built before; nothing to do');
+    return { ...base, status: 'already-built', errorLines: [] };
+  }
+  if (known?.state === 'failed' && !retry) {
+    log.info({ tag: release.tag, key }, 'build failed before with this key; not retried (qpswatch build --retry TAG)');
+    return { ...base, status: 'failed-before', errorLines: known.errorLines };
+  }
+  return buildNow(release, upstream, { profile, key, compiler }, deps);
+}
+
+interface KeyedProfile {
+  profile: BuildProfile;
+  key: string;
+  compiler: string;
+}
+
+async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, key, compiler }: KeyedProfile, deps: BuildDeps): Promise<BuildOutcome> {
+  const { config, store, log, signal } = deps;
+  const mirror = mirrorDirFor(config, upstream.remote);
+  log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
+  await syncMirror(upstream.remote, mirror, { signal });
+  const worktree = join(config.cache_dir, 'worktrees', key);
+  await addWorktree(mirror, release.commit, worktree, { signal });
+  let record: BuildRecord | undefined;
+  try {
+    if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal });
+    const paths = { installDir: join(config.state_dir, 'builds', key, 'install'), logFile: join(config.state_dir, 'builds', key, 'build.log') };
+    record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: profile.name, compiler, ...paths, pid: process.pid });
+    const started = Date.now();
+    const result = await ensureBuild({
+      stateDir: config.state_dir,
+      cacheDir: config.cache_dir,
+      key,
+      worktree,
+      profile,
+      minFreeBytes: config.min_free_bytes,
+      signal,
+      onProgress: (p) => log.info({ tag: release.tag, ...p }, 'build progress'),
+    });
+    await store.finishBuild(record.id);
+    const seconds = (Date.now() - started) / 1000;
+    log.info({ tag: release.tag, key, seconds, installDir: result.installDir }, 'built');
+    return { status: 'built', release, key, installDir: result.installDir, logFile: result.logFile, errorLines: [], seconds };
+  } catch (err) {
+    if (record !== undefined && !(err instanceof BuildFailedError)) await store.failBuild(record.id, [err instanceof Error ? err.message : String(err)]);
+    if (!(err instanceof BuildFailedError) || record === undefined) throw err;
+    const failed = await store.failBuild(record.id, err.errorLines.length > 0 ? err.errorLines : err.lines);
+    log.error({ tag: release.tag, key, phase: err.phase, lines: failed.errorLines }, 'build failed');
+    return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, errorLines: failed.errorLines };
+  } finally {
+    await removeWorktree(mirror, worktree).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));
+  }
+}

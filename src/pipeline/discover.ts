@@ -1,0 +1,47 @@
+import type { Logger } from '../log/index.js';
+import type { RecordReleasesResult, Store } from '../store/index.js';
+import { describeEmptySelection, listRemoteTags, selectReleases, type Upstream } from '../upstream/index.js';
+import { versionKey } from '../version/index.js';
+
+export interface DiscoveryOutcome {
+  upstream: string;
+  /** Why discovery of this upstream failed (one line); the other upstreams go on. */
+  error?: string;
+  /** Tags seen for the first time and tags that moved; empty when the upstream failed. */
+  result: RecordReleasesResult;
+  /** Releases that passed the upstream's filters this time. */
+  selected: number;
+}
+
+/**
+ * Asks each upstream for its tags (`git ls-remote`, cheap: no objects are fetched), keeps the releases its flavor,
+ * series and filters select, and records them. A failing upstream is logged with its one-line reason and the others
+ * go on, so one dead remote never hides a new release of another.
+ */
+export async function discoverAll(upstreams: readonly Upstream[], store: Store, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome[]> {
+  const outcomes: DiscoveryOutcome[] = [];
+  for (const upstream of upstreams) {
+    try {
+      outcomes.push(await discoverOne(upstream, store, log, signal));
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      log.error({ upstream: upstream.name, remote: upstream.remote, error }, 'discovery failed');
+      outcomes.push({ upstream: upstream.name, error, result: { added: [], moved: [] }, selected: 0 });
+    }
+  }
+  return outcomes;
+}
+
+async function discoverOne(upstream: Upstream, store: Store, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome> {
+  const tags = await listRemoteTags(upstream.remote, signal !== undefined ? { signal } : {});
+  const releases = selectReleases(upstream, tags);
+  if (releases.length === 0) log.warn({ upstream: upstream.name }, describeEmptySelection(upstream, tags));
+  const result = await store.recordReleases(
+    releases.map((r) => ({ upstream: upstream.name, flavor: upstream.flavor, tag: r.tag, commit: r.commit, version: r.version.text, versionKey: versionKey(r.version) })),
+  );
+  for (const release of result.added) log.info({ upstream: upstream.name, tag: release.tag, commit: release.commit }, 'new release');
+  for (const { release, fromCommit } of result.moved) {
+    log.warn({ upstream: upstream.name, tag: release.tag, from: fromCommit, to: release.commit }, 'tag moved upstream: it will be built again');
+  }
+  return { upstream: upstream.name, result, selected: releases.length };
+}

@@ -1,0 +1,86 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTarballName, TarballNameError, TarballUnpackError, unpackTarball } from '../../../src/build/index.js';
+import { run } from '../../../src/exec/index.js';
+
+describe('parseTarballName', () => {
+  const cases: Array<[string, string, string]> = [
+    ['mariadb-10.11.9-linux-systemd-x86_64.tar.gz', 'mariadb', '10.11.9'],
+    ['/downloads/mariadb-10.6.16-linux-x86_64.tar.gz', 'mariadb', '10.6.16'],
+    ['mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz', 'mysql', '8.0.36'],
+    ['mysql-8.4.0-linux-glibc2.17-x86_64-minimal.tar.xz', 'mysql', '8.4.0'],
+    ['mysql-5.7.44-linux-glibc2.12-x86_64.tar.gz', 'mysql', '5.7.44'],
+    ['Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz', 'percona', '8.0.36-28'],
+    ['Percona-Server-5.6.51-91.0-Linux.x86_64.glibc2.12.tar.gz', 'percona', '5.6.51-91.0'],
+  ];
+  for (const [name, flavor, version] of cases) {
+    test(`${name} -> ${flavor} ${version}`, () => {
+      const parsed = parseTarballName(name);
+      assert.equal(parsed.flavor, flavor);
+      assert.equal(parsed.version.text, version);
+    });
+  }
+
+  test('a name without flavor and version is refused with an example of a good one', () => {
+    for (const bad of ['server.tar.gz', 'mariadb-10.11-linux-x86_64.tar.gz', 'mariadb-10.11.9.tar.gz', 'mariadb-10.11.9-linux-x86_64.zip', 'mongodb-7.0.1-linux-x86_64.tgz']) {
+      assert.throws(() => parseTarballName(bad), (err: unknown) => err instanceof TarballNameError && err.message.startsWith(`tarball ${bad}: `) && err.message.includes('mariadb-10.11.9-linux-systemd-x86_64.tar.gz'), bad);
+    }
+  });
+});
+
+describe('unpackTarball', () => {
+  let root = '';
+
+  /** A tiny tarball laid out like the official ones: one top folder with bin/ in it. */
+  async function makeTarball(name: string, compress: '-z' | '-J'): Promise<string> {
+    const top = name.replace(/\.tar\.(gz|xz)$/, '');
+    const src = join(root, 'src', top);
+    await mkdir(join(src, 'bin'), { recursive: true });
+    await writeFile(join(src, 'bin', 'mysqld'), '#!/bin/sh\necho fake\n', { mode: 0o755 });
+    await writeFile(join(src, 'README'), name);
+    const file = join(root, name);
+    await run({ argv: ['tar', compress, '-c', '-f', file, '-C', join(root, 'src'), top] });
+    return file;
+  }
+
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'qpsw-tar-'));
+  });
+  after(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('unpacks into <targets>/<flavor>-<version> once', async () => {
+    const tarball = await makeTarball('mariadb-10.11.9-linux-systemd-x86_64.tar.gz', '-z');
+    const targets = join(root, 'targets');
+    const first = await unpackTarball(tarball, targets);
+    assert.deepEqual({ ...first, version: first.version.text }, { basedir: join(targets, 'mariadb-10.11.9'), flavor: 'mariadb', version: '10.11.9', unpacked: true });
+    assert.deepEqual((await readdir(first.basedir)).sort(), ['README', 'bin']);
+    const again = await unpackTarball(tarball, targets);
+    assert.equal(again.unpacked, false);
+    assert.equal(again.basedir, first.basedir);
+  });
+
+  test('an xz tarball of another flavor, and a folder left by an interrupted unpack is replaced', async () => {
+    const tarball = await makeTarball('mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz', '-J');
+    const targets = join(root, 'targets');
+    const leftover = join(targets, 'mysql-8.0.36');
+    await mkdir(leftover, { recursive: true });
+    await writeFile(join(leftover, 'half-written'), '');
+    const result = await unpackTarball(tarball, targets);
+    assert.equal(result.unpacked, true);
+    assert.deepEqual((await readdir(result.basedir)).sort(), ['README', 'bin']);
+    assert.equal(await readFile(join(result.basedir, 'README'), 'utf8'), 'mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz');
+  });
+
+  test('a file that is not a tarball is refused with tar\'s words, and nothing is left', async () => {
+    const file = join(root, 'mariadb-10.11.8-linux-systemd-x86_64.tar.gz');
+    await writeFile(file, 'not a tarball');
+    const targets = join(root, 'targets');
+    await assert.rejects(unpackTarball(file, targets), (err: unknown) => err instanceof TarballUnpackError && err.message.startsWith(`tarball ${file}: tar could not unpack it (`));
+    assert.equal((await readdir(targets)).some((n) => n.includes('10.11.8')), false);
+  });
+});
