@@ -68,8 +68,10 @@ function optionalFigure(value: number | undefined): string {
 }
 
 /** Database counters per operation, one row per counter either side has: where extra work comes from. */
+/** Counters that stayed at zero on both sides say nothing about this test (reads do not flush pages): left out. */
 export function dbCounterTable(row: TestRow): Table {
-  const names = [...new Set([...Object.keys(row.baseline.dbPerOp), ...Object.keys(row.candidate.dbPerOp)])].sort();
+  const moved = (name: string): boolean => (row.baseline.dbPerOp[name] ?? 0) !== 0 || (row.candidate.dbPerOp[name] ?? 0) !== 0;
+  const names = [...new Set([...Object.keys(row.baseline.dbPerOp), ...Object.keys(row.candidate.dbPerOp)])].filter(moved).sort();
   const rows = names.map((name) => {
     const b = row.baseline.dbPerOp[name];
     const c = row.candidate.dbPerOp[name];
