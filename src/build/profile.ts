@@ -1,7 +1,7 @@
-import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { listNamedFiles, readNamedFile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { BuildProfileError } from './errors.js';
 import { BuildProfileFileSchema, CMAKE_FLAG_RE, fixFor, formatPath, type BuildProfileFile, type Generator } from './profile-schema.js';
@@ -23,7 +23,6 @@ export interface BuildProfile {
   readonly timeoutMinutes: number;
 }
 
-const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** CMake variables qpswatch sets itself: the install folder is the build key's, the launcher follows `ccache`. */
 const OWNED_FLAGS: Record<string, string> = {
@@ -39,23 +38,12 @@ export function shippedBuildProfileDir(): string {
   return join(projectRoot, 'config', 'build-profiles');
 }
 
-export async function listBuildProfiles(dir: string = shippedBuildProfileDir()): Promise<string[]> {
-  const files = await readdir(dir).catch(() => [] as string[]);
-  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+export function listBuildProfiles(dir: string = shippedBuildProfileDir()): Promise<string[]> {
+  return listNamedFiles(dir);
 }
 
 export async function loadBuildProfile(name: string, dir: string = shippedBuildProfileDir()): Promise<BuildProfile> {
-  const file = join(dir, `${name}.yaml`);
-  if (!PROFILE_NAME_RE.test(name)) {
-    throw new BuildProfileError(file, 'name', name, 'is not a profile name', 'use lower-case letters, digits, - and _');
-  }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    const known = await listBuildProfiles(dir);
-    throw new BuildProfileError(file, 'name', name, 'no such build profile', `use one of: ${known.join(', ') || `(none in ${dir})`}`);
-  }
+  const { file, text } = await readNamedFile(dir, name, 'build profile', (p) => new BuildProfileError(p.file, 'name', name, p.problem, p.fix));
   return parseBuildProfile(text, name, file);
 }
 

@@ -1,7 +1,7 @@
-import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { listNamedFiles, readNamedFile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { parseVersionRange, VersionRangeError, type Flavor, type VersionRange } from '../version/index.js';
 import { ServerProfileError } from './errors.js';
@@ -29,30 +29,18 @@ export interface ServerProfile {
   readonly overrides: readonly ProfileOverride[];
 }
 
-const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** The profiles shipped with qpswatch. */
 export function shippedProfileDir(): string {
   return join(projectRoot, 'config', 'server-profiles');
 }
 
-export async function listServerProfiles(dir: string = shippedProfileDir()): Promise<string[]> {
-  const files = await readdir(dir).catch(() => [] as string[]);
-  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+export function listServerProfiles(dir: string = shippedProfileDir()): Promise<string[]> {
+  return listNamedFiles(dir);
 }
 
 export async function loadServerProfile(name: string, dir: string = shippedProfileDir()): Promise<ServerProfile> {
-  const file = join(dir, `${name}.yaml`);
-  if (!PROFILE_NAME_RE.test(name)) {
-    throw new ServerProfileError(file, 'name', name, 'is not a profile name', 'use lower-case letters, digits, - and _');
-  }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    const known = await listServerProfiles(dir);
-    throw new ServerProfileError(file, 'name', name, 'no such profile file', `use one of: ${known.join(', ') || '(none in ' + dir + ')'}`);
-  }
+  const { file, text } = await readNamedFile(dir, name, 'server profile', (p) => new ServerProfileError(p.file, 'name', name, p.problem, p.fix));
   return parseServerProfile(text, name, file);
 }
 

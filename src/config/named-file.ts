@@ -1,0 +1,32 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Names of `<name>.yaml` files in a folder of profiles or suites, sorted; none when the folder is missing. */
+export async function listNamedFiles(dir: string): Promise<string[]> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+}
+
+const NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** Why a named file could not be read, for the caller to wrap in its own typed error. */
+export interface NamedFileProblem {
+  file: string;
+  problem: string;
+  fix: string;
+}
+
+/**
+ * Reads `<dir>/<name>.yaml`, where the name comes from a config or the command line: it must be a plain name (never
+ * a path), and a missing file lists the names that exist.
+ */
+export async function readNamedFile(dir: string, name: string, kind: string, fail: (p: NamedFileProblem) => Error): Promise<{ file: string; text: string }> {
+  const file = join(dir, `${name}.yaml`);
+  if (!NAME_RE.test(name)) throw fail({ file, problem: `is not a ${kind} name`, fix: 'use lower-case letters, digits, - and _' });
+  try {
+    return { file, text: await readFile(file, 'utf8') };
+  } catch {
+    const known = await listNamedFiles(dir);
+    throw fail({ file, problem: `no such ${kind}`, fix: `use one of: ${known.join(', ') || `(none in ${dir})`}` });
+  }
+}
