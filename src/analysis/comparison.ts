@@ -1,6 +1,7 @@
 import type { ComparisonView, PerOpFigures, SideFigures, TargetLabel, TestRow } from '../report/index.js';
 import type { SampleRecord, SampleRole, SessionRecord, TargetRef } from '../store/index.js';
 import { median } from './median.js';
+import type { TestVerdict } from './verdict.js';
 
 /** Samples of one test at one thread count, split by side. */
 interface TestSamples {
@@ -14,10 +15,15 @@ interface TestSamples {
  * Builds the comparison of one finished session: per test, the median of each side and relative QPS = median(C) /
  * median(B); per-op figures are medians too, so one odd round moves nothing. Tests keep the order they ran in.
  */
-export function compareSession(session: SessionRecord, samples: readonly SampleRecord[], host: Record<string, string | number | boolean>): ComparisonView {
+export function compareSession(
+  session: SessionRecord,
+  samples: readonly SampleRecord[],
+  host: Record<string, string | number | boolean>,
+  verdicts: readonly TestVerdict[] = [],
+): ComparisonView {
   const tests = groupByTest(samples)
     .filter((t) => t.baseline.length > 0 && t.candidate.length > 0)
-    .map(toRow);
+    .map((group) => withVerdict(toRow(group), verdicts.find((v) => v.test === group.test && v.threads === group.threads)));
   return {
     sessionId: session.id,
     suite: session.suite,
@@ -29,6 +35,13 @@ export function compareSession(session: SessionRecord, samples: readonly SampleR
     host,
     tests,
   };
+}
+
+function withVerdict(row: TestRow, verdict: TestVerdict | undefined): TestRow {
+  if (verdict === undefined) return row;
+  const { kind, threshold, pSlower, pFaster, baselineSpread } = verdict;
+  const hint = verdict.hint.map((h) => ({ ...h, ratio: Number.isFinite(h.ratio) ? h.ratio : null }));
+  return { ...row, verdict: { kind, threshold, pSlower, pFaster, baselineSpread, hint } };
 }
 
 function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {

@@ -1,2 +1,4 @@
 export { compareSession } from './comparison.js';
 export { median } from './median.js';
+export { judgeSession, classify, robustSpread, type TestVerdict, type VerdictKind, type VerdictSettings, type HintItem } from './verdict.js';
+export { maxTPermutationTest, type Run, type PermutationResult } from './permutation.js';

@@ -117,8 +117,9 @@ export const OPTIONS = {
   rounds: defineOption({
     name: 'rounds',
     schema: z.number().int().min(1).max(100),
-    default: () => 2,
-    doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating.',
+    // 4 rounds is the fewest at which the randomization test can reach alpha 0.05 (smallest p-value 1/70).
+    default: () => 4,
+    doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating; verdicts need 4 or more.',
     expected: 'an integer from 1 to 100',
     envFormat: 'number',
   }),
@@ -163,6 +164,30 @@ export const OPTIONS = {
     default: () => 10,
     doc: 'Pruning keeps this many newest installs per upstream, besides those of the base and last good releases.',
     expected: 'an integer from 1 to 1000',
+    envFormat: 'number',
+  }),
+  threshold: defineOption({
+    name: 'threshold',
+    schema: z.number().gt(0.5).lt(1),
+    default: () => 0.95,
+    doc: 'A test regressed when its relative QPS is under this and the drop is significant; improved over 1/threshold.',
+    expected: 'a number between 0.5 and 1',
+    envFormat: 'number',
+  }),
+  test_thresholds: defineOption({
+    name: 'test_thresholds',
+    schema: z.record(z.string().min(1), z.number().gt(0.5).lt(1)),
+    default: () => ({}),
+    doc: 'Per-test thresholds by test name, over threshold (e.g. { scan: 0.9 } for a noisy test).',
+    expected: 'a map of test name to a number between 0.5 and 1',
+    envFormat: 'json',
+  }),
+  alpha: defineOption({
+    name: 'alpha',
+    schema: z.number().gt(0).lt(0.5),
+    default: () => 0.05,
+    doc: 'The chance a session may flag any test of two equal servers (family-wise, over all tests of the session).',
+    expected: 'a number between 0 and 0.5',
     envFormat: 'number',
   }),
   targets: defineOption({

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareSession } from '../analysis/index.js';
+import { compareSession, judgeSession } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView } from '../report/index.js';
@@ -89,7 +89,9 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   }
   const session = await store.getSession(sessionId);
   const samples = await store.completedSamples(sessionId);
-  return { sessionId, view: compareSession(session!, samples, hostSummary(fingerprint)) };
+  const verdicts = judgeSession(samples, { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha });
+  for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower }, `${v.test} t${v.threads}: ${v.kind}`);
+  return { sessionId, view: compareSession(session!, samples, hostSummary(fingerprint), verdicts) };
 }
 
 interface RoundDeps extends CompareDeps {

@@ -3,7 +3,7 @@ import { csvRecord } from './csv.js';
 
 export const COMPARISON_CSV_HEADER = [
   'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
-  'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o',
+  'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o', 'verdict',
 ] as const;
 
 type Role = 'baseline' | 'candidate';
@@ -14,6 +14,8 @@ function sideRecord(view: ComparisonView, row: TestRow, role: Role, target: Targ
   return csvRecord([
     view.suite, row.test, row.threads, role, target.name, target.flavor, target.version, side.qps, relativeQps,
     perOp.cpuPerOp, perOp.csPerOp, perOp.readsPerOp, perOp.readKBPerOp, perOp.writeKBPerOp, perOp.cpuMicrosPerOp,
+    // The verdict is the test's, given on both records; empty when the session was not judged.
+    row.verdict?.kind ?? '',
   ]);
 }
 

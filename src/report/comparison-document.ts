@@ -24,9 +24,13 @@ function headerLines(view: ComparisonView): string[] {
   ];
 }
 
-/** One row per test: the headline table of the reference studies, plus each side's min-max over its samples. */
+/**
+ * One row per test: the headline table of the reference studies, plus each side's min-max over its samples and,
+ * when the session was judged, the verdict.
+ */
 export function relativeQpsTable(tests: readonly TestRow[]): Table {
-  const columns = [left('test'), ...['B.qps', 'C.qps', 'C/B', 'B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right)];
+  const judged = tests.some((row) => row.verdict !== undefined);
+  const columns = [left('test'), ...['B.qps', 'C.qps', 'C/B', 'B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right), ...(judged ? [left('verdict')] : [])];
   const spread = (side: SideFigures): string => formatPercent(spreadPercent(side.qpsMin, side.qpsMax, side.qps));
   const rows = tests.map((row) => [
     testLabel(row),
@@ -37,8 +41,28 @@ export function relativeQpsTable(tests: readonly TestRow[]): Table {
     formatRange(row.candidate.qpsMin, row.candidate.qpsMax),
     spread(row.baseline),
     spread(row.candidate),
+    ...(judged ? [row.verdict?.kind ?? UNDEFINED_CELL] : []),
   ]);
   return makeTable(columns, rows);
+}
+
+/** One line per test that is not ok: why, and for a regression which per-op figures grew (the hint). */
+export function verdictLines(tests: readonly TestRow[]): string[] {
+  return tests.flatMap((row) => {
+    const v = row.verdict;
+    if (v === undefined || v.kind === 'ok') return [];
+    const head = `${testLabel(row)}: ${v.kind}, C/B ${formatRatio(row.relativeQps)}`;
+    switch (v.kind) {
+      case 'regression': {
+        const grew = v.hint.map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`).join(', ');
+        return [`${head} < ${formatRatio(v.threshold)}, p=${formatSignificant(v.pSlower)}; grew: ${grew || 'no per-op figure (the host did the same work per operation, slower)'}`];
+      }
+      case 'improvement':
+        return [`${head} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}`];
+      case 'unstable':
+        return [`${head}: the baseline varies ${formatPercent(v.baselineSpread * 100)} between rounds, more than the ${formatPercent((1 - v.threshold) * 100)} margin; rerun with more rounds or longer tests`];
+    }
+  });
 }
 
 const PER_OP_FIELDS = [
@@ -97,11 +121,14 @@ export function comparisonDocument(view: ComparisonView): Block[] {
     view.tests.length > 0
       ? { kind: 'table', table: relativeQpsTable(view.tests) }
       : { kind: 'lines', lines: ['(no tests in this session)'] };
+  const verdicts = verdictLines(view.tests);
+  const judged = view.tests.some((row) => row.verdict !== undefined);
   return [
     { kind: 'heading', level: 1, text: `qpswatch comparison: ${view.candidate.name} vs ${view.baseline.name}` },
     { kind: 'lines', lines: headerLines(view) },
     { kind: 'heading', level: 2, text: 'Relative QPS (C/B)' },
     relative,
+    ...(judged ? [{ kind: 'heading', level: 2, text: 'Verdicts' } as const, { kind: 'lines', lines: verdicts.length > 0 ? verdicts : ['every test ok'] } as const] : []),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

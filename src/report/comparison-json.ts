@@ -1,4 +1,4 @@
-import type { ComparisonView, PerOpFigures, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
+import type { ComparisonView, PerOpFigures, RowVerdict, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
 
 // Each object is rebuilt field by field so the key order is the interfaces' order whatever order the input had;
 // records (host facts, counters) are sorted by key. Unknown extra fields are dropped.
@@ -25,10 +25,18 @@ function orderedSide(s: SideFigures): SideFigures {
   };
 }
 
+function orderedVerdict(v: RowVerdict): RowVerdict {
+  return {
+    kind: v.kind, threshold: v.threshold, pSlower: v.pSlower, pFaster: v.pFaster, baselineSpread: v.baselineSpread,
+    hint: v.hint.map((h) => ({ metric: h.metric, baseline: h.baseline, candidate: h.candidate, ratio: h.ratio })),
+  };
+}
+
 function orderedRow(r: TestRow): TestRow {
   return {
     test: r.test, threads: r.threads,
     baseline: orderedSide(r.baseline), candidate: orderedSide(r.candidate), relativeQps: r.relativeQps,
+    ...(r.verdict !== undefined ? { verdict: orderedVerdict(r.verdict) } : {}),
   };
 }
 

@@ -31,6 +31,27 @@ export interface SideFigures {
   dbPerOp: Record<string, number>;
 }
 
+/** A per-op figure of C that grew over B: part of the hint of why a test got slower. */
+export interface HintFigure {
+  metric: string;
+  baseline: number;
+  candidate: number;
+  /** candidate / baseline; null when the baseline was 0 */
+  ratio: number | null;
+}
+
+/** What analysis decided for one test (see docs/verdicts.md). */
+export interface RowVerdict {
+  kind: 'ok' | 'regression' | 'improvement' | 'unstable';
+  threshold: number;
+  /** family-wise p-values of the randomization test: C slower, C faster */
+  pSlower: number;
+  pFaster: number;
+  /** the baseline's robust relative spread (1.4826 x MAD / median) */
+  baselineSpread: number;
+  hint: HintFigure[];
+}
+
 export interface TestRow {
   test: string;
   threads: number;
@@ -38,6 +59,8 @@ export interface TestRow {
   candidate: SideFigures;
   /** median(C) / median(B), as decided by analysis */
   relativeQps: number;
+  /** absent when the session was not judged */
+  verdict?: RowVerdict;
 }
 
 export interface TargetLabel {

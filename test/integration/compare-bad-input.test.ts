@@ -84,7 +84,7 @@ describe('bad input', () => {
   });
 
   test('a target that is not defined', async () => {
-    assertOneLine(await compare(good, 'a', 'b'), 2, /target 'b' is not defined: use one of a, typo, gone/);
+    assertOneLine(await compare(good, 'a', 'b'), 2, /target 'b' is not defined and is not a built release: use one of a, typo, gone/);
   });
 
   test('a missing server binary', async () => {

@@ -66,19 +66,50 @@ describe('renderComparison csv', () => {
     const records = parseCsv(renderComparison(sampleView(), 'csv'));
     assert.deepEqual(records[0], [
       'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
-      'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o',
+      'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o', 'verdict',
     ]);
     assert.equal(records.length, 1 + 2 * 2);
-    assert.deepEqual(records[1], ['small-server', 'point-query', '1', 'baseline', 'mariadb-10.11.9', 'mariadb', '10.11.9', '12345.4', '1', '0.000312', '5.1', '0', '0', '0.00312', '24.96']);
+    assert.deepEqual(records[1], ['small-server', 'point-query', '1', 'baseline', 'mariadb-10.11.9', 'mariadb', '10.11.9', '12345.4', '1', '0.000312', '5.1', '0', '0', '0.00312', '24.96', '']);
     assert.deepEqual(records[2]?.slice(3, 9), ['candidate', 'mariadb-10.11.10', 'mariadb', '10.11.10', '11800.2', String(11800.2 / 12345.4)]);
   });
 
   test('names with commas, quotes and newlines read back unchanged', () => {
     const records = parseCsv(renderComparison(awkwardView(), 'csv'));
     assert.equal(records.length, 5);
-    for (const record of records.slice(1)) assert.equal(record.length, 15);
+    for (const record of records.slice(1)) assert.equal(record.length, 16);
     assert.deepEqual(records[1]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
     assert.deepEqual(records[2]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
+  });
+});
+
+describe('verdicts', () => {
+  const judged = (): ComparisonView => {
+    const view = sampleView();
+    const [first, second] = view.tests;
+    first!.verdict = {
+      kind: 'regression', threshold: 0.95, pSlower: 0.0143, pFaster: 1, baselineSpread: 0.02,
+      hint: [{ metric: 'wKB/o', baseline: 0.5, candidate: 15, ratio: 30 }, { metric: 'r/o', baseline: 0, candidate: 0.1, ratio: null }],
+    };
+    second!.verdict = { kind: 'unstable', threshold: 0.95, pSlower: 0.4, pFaster: 0.6, baselineSpread: 0.12, hint: [] };
+    return view;
+  };
+
+  test('text shows the verdict column and a line per test that is not ok, with the hint', () => {
+    const text = renderComparison(judged(), 'text');
+    assert.match(text, /^test\s+B\.qps.*verdict$/m);
+    assert.match(text, /^point-query\.t1: regression, C\/B 0\.96 < 0\.95, p=0\.0143; grew: wKB\/o x30\.00, r\/o from 0$/m);
+    assert.match(text, /^update-index\.t1: unstable, C\/B 1\.04: the baseline varies 12(\.0)?% between rounds, more than the 5(\.0)?% margin; rerun/m);
+  });
+
+  test('json keeps the verdict; csv names it on both records of the test', () => {
+    const view = judged();
+    assert.deepEqual(JSON.parse(renderComparison(view, 'json')), view);
+    const records = parseCsv(renderComparison(view, 'csv'));
+    assert.deepEqual(records.slice(1).map((r) => r.at(-1)), ['regression', 'regression', 'unstable', 'unstable']);
+  });
+
+  test('a session without verdicts has no verdict column', () => {
+    assert.doesNotMatch(renderComparison(sampleView(), 'text'), /verdict/);
   });
 });
 

@@ -117,7 +117,7 @@ describe('loadSuite', () => {
 });
 
 describe('shipped suites', () => {
-  test('quick: small load, 1 and 2 threads, 5 s, the required tests, all scripts found', () => {
+  test('quick: small load, 1 and 2 threads, 3 s, the required tests, all scripts found', () => {
     const suite = loadSuite('quick', shippedDir);
     assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);
     const names = suite.tests.map((t) => t.name);
@@ -125,7 +125,7 @@ describe('shipped suites', () => {
       assert.ok(names.includes(required), `quick lacks ${required}`);
     }
     for (const t of suite.tests) {
-      assert.equal(t.seconds, 5, t.name);
+      assert.equal(t.seconds, 3, t.name);
       assert.deepEqual(t.threads, [1, 2], t.name);
     }
   });

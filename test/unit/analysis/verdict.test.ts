@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { classify, judgeSession, robustSpread } from '../../../src/analysis/index.js';
+import type { SampleRecord } from '../../../src/store/index.js';
+import { sampleInput } from '../store/store-inputs.js';
+
+const settings = { threshold: 0.95, testThresholds: {}, alpha: 0.05 };
+
+/** A finished session's samples: per round, each side ran every test; qps and wKB/o as given per role. */
+function session(rounds: number, tests: Record<string, { b: number[]; c: number[]; bWrite?: number; cWrite?: number }>): SampleRecord[] {
+  const out: SampleRecord[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const [name, t] of Object.entries(tests)) {
+      for (const role of ['baseline', 'candidate'] as const) {
+        const qps = (role === 'baseline' ? t.b : t.c)[round - 1]!;
+        const writeKBPerOp = (role === 'baseline' ? t.bWrite : t.cWrite) ?? 0.5;
+        const { host, ...rest } = sampleInput({ round, role, test: name, threads: 1, qps, writeKBPerOp, dbCounters: { Innodb_os_log_written: { delta: 1, perOp: writeKBPerOp * 1000 } } });
+        out.push({ ...rest, host: host as Record<string, unknown>, id: out.length + 1, sessionId: 1, createdAt: '2026-01-01T00:00:00.000Z' });
+      }
+    }
+  }
+  return out;
+}
+
+describe('classify', () => {
+  const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, baselineSpread: 0.01 };
+  const cases: Array<[string, Partial<typeof base> & { relativeQps: number }, string]> = [
+    ['a significant drop under the threshold', { relativeQps: 0.8, pSlower: 0.01 }, 'regression'],
+    ['a drop that is not significant, on a steady baseline', { relativeQps: 0.9, pSlower: 0.3 }, 'ok'],
+    ['a drop that is not significant, on a noisy baseline', { relativeQps: 0.9, pSlower: 0.3, baselineSpread: 0.1 }, 'unstable'],
+    ['a significant drop inside the threshold', { relativeQps: 0.97, pSlower: 0.01 }, 'ok'],
+    ['a significant gain over 1/threshold', { relativeQps: 1.2, pFaster: 0.01 }, 'improvement'],
+  ];
+  for (const [name, evidence, expected] of cases) test(name, () => assert.equal(classify({ ...base, ...evidence }), expected));
+});
+
+describe('judgeSession', () => {
+  test('flags the slowed write test with a hint naming wKB/o, and only that test', () => {
+    const samples = session(4, {
+      'update-index': { b: [1000, 1020, 990, 1010], c: [300, 310, 290, 305], bWrite: 0.5, cWrite: 15 },
+      'point-query': { b: [5000, 5050, 4980, 5020], c: [5010, 4990, 5040, 5000] },
+    });
+    const verdicts = judgeSession(samples, settings);
+    const update = verdicts.find((v) => v.test === 'update-index')!;
+    assert.equal(update.kind, 'regression');
+    assert.equal(update.pSlower, 1 / 70);
+    assert.deepEqual(update.hint.map((h) => h.metric), ['wKB/o', 'Innodb_os_log_written']);
+    assert.equal(update.hint[0]!.ratio, 30);
+    assert.equal(verdicts.find((v) => v.test === 'point-query')!.kind, 'ok');
+  });
+
+  test('a per-test threshold wins over the default', () => {
+    const samples = session(4, { scan: { b: [100, 101, 99, 100], c: [92, 93, 91, 92] } });
+    assert.equal(judgeSession(samples, settings)[0]!.kind, 'regression');
+    assert.equal(judgeSession(samples, { ...settings, testThresholds: { scan: 0.9 } })[0]!.kind, 'ok');
+  });
+
+  test('two rounds can never be significant: the smallest p-value is 1/6', () => {
+    const samples = session(2, { t: { b: [1000, 1000], c: [500, 500] } });
+    const [verdict] = judgeSession(samples, settings);
+    assert.ok(verdict!.pSlower >= 1 / 6);
+    assert.notEqual(verdict!.kind, 'regression');
+  });
+});
+
+test('robustSpread is a relative standard deviation that one odd round does not inflate', () => {
+  assert.equal(robustSpread([100, 100, 100]), 0);
+  assert.ok(Math.abs(robustSpread([90, 100, 110, 100, 1000]) - 0.14826) < 1e-9);
+});
