@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import { parseUpstream } from '../upstream/index.js';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { ConfigError, LOG_LEVELS, loadConfig, type Config } from '../config/index.js';
 import { createLogger, resolveLogFormat, setRootLogger, type LogFormat, type Logger } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS, mainHelp } from './commands.js';
@@ -57,7 +57,7 @@ function buildContext(command: Command, globals: GlobalOptions, io: MainIO): Com
 
 /** Command-line values skip the file's schema check, so the two enum flags are checked here. */
 function checkLogOverrides(config: Config): void {
-  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+  const levels: readonly string[] = LOG_LEVELS;
   if (!levels.includes(config.log_level)) throw new UsageError(`--log-level ${config.log_level}: expected one of ${levels.join(', ')}`);
   if (!['auto', 'json', 'pretty'].includes(config.log_format)) throw new UsageError(`--log-format ${config.log_format}: expected one of auto, json, pretty`);
 }
