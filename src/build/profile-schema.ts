@@ -47,6 +47,3 @@ export function fixFor(path: readonly PropertyKey[]): string {
   return FIXES[first] ?? FIXES['']!;
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-}

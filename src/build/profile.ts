@@ -1,10 +1,8 @@
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
-import { listNamedFiles, readNamedFile } from '../config/index.js';
+import { listNamedFiles, parseYamlFile, readNamedFile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { BuildProfileError } from './errors.js';
-import { BuildProfileFileSchema, CMAKE_FLAG_RE, fixFor, formatPath, type BuildProfileFile, type Generator } from './profile-schema.js';
+import { BuildProfileFileSchema, CMAKE_FLAG_RE, fixFor, type BuildProfileFile, type Generator } from './profile-schema.js';
 
 /** How to build a release: cmake generator and flags, compiler environment, parallelism, ccache, time limit. */
 export interface BuildProfile {
@@ -49,17 +47,12 @@ export async function loadBuildProfile(name: string, dir: string = shippedBuildP
 
 /** Parses and checks a profile's YAML text; `source` names it in errors. */
 export function parseBuildProfile(text: string, name: string, source: string): BuildProfile {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (err) {
-    throw new BuildProfileError(source, '', undefined, `is not valid YAML (${(err as Error).message.split('\n')[0]})`, 'fix the YAML syntax');
-  }
-  const parsed = BuildProfileFileSchema.safeParse(raw ?? {});
-  if (!parsed.success) throw issueError(source, raw, parsed.error.issues[0]!);
-  checkFlags(source, parsed.data.cmake_flags);
-  checkEnv(source, parsed.data.env);
-  return toProfile(parsed.data, name, source);
+  const file = parseYamlFile(text, BuildProfileFileSchema, (p) =>
+    new BuildProfileError(source, p.field, p.value, p.problem, p.kind === 'syntax' ? 'fix the YAML syntax' : fixFor(p.path)),
+  );
+  checkFlags(source, file.cmake_flags);
+  checkEnv(source, file.env);
+  return toProfile(file, name, source);
 }
 
 function toProfile(file: BuildProfileFile, name: string, source: string): BuildProfile {
@@ -74,26 +67,6 @@ function toProfile(file: BuildProfileFile, name: string, source: string): BuildP
     timeoutMinutes: file.timeout_minutes,
     ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
   };
-}
-
-function issueError(source: string, raw: unknown, issue: z.core.$ZodIssue): BuildProfileError {
-  if (issue.code === 'unrecognized_keys') {
-    const path = [...issue.path, issue.keys[0]!];
-    return new BuildProfileError(source, formatPath(path), valueAt(raw, path), 'is not a known key', fixFor(issue.path));
-  }
-  if (issue.code === 'invalid_key') {
-    return new BuildProfileError(source, formatPath(issue.path), issue.path.at(-1), `name ${issue.issues[0]?.message ?? 'is not valid'}`, fixFor(issue.path));
-  }
-  return new BuildProfileError(source, formatPath(issue.path), valueAt(raw, issue.path), issue.message, fixFor(issue.path));
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let at: unknown = raw;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Record<PropertyKey, unknown>)[key];
-  }
-  return at;
 }
 
 /** A variable set twice is a typo waiting to bite (the last one wins in cmake); owned ones are qpswatch's. */

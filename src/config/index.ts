@@ -5,3 +5,4 @@ export { LOG_LEVELS, OPTIONS, OPTION_NAMES, type Config, type OptionName, type T
 export { describeIssues, showValue } from './describe-issues.js';
 export { optionsAsMarkdown, optionsAsText } from './options-doc.js';
 export { listNamedFiles, readNamedFile, type NamedFileProblem } from './named-file.js';
+export { formatPath, parseYamlFile, type YamlProblem } from './yaml-file.js';

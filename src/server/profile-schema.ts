@@ -48,6 +48,3 @@ export function fixFor(path: readonly PropertyKey[]): string {
   return FIXES[options ?? named.at(-1) ?? ''] ?? FIXES['']!;
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-}

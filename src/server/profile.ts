@@ -1,12 +1,10 @@
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
-import { listNamedFiles, readNamedFile } from '../config/index.js';
+import { listNamedFiles, parseYamlFile, readNamedFile, type YamlProblem } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { parseVersionRange, VersionRangeError, type Flavor, type VersionRange } from '../version/index.js';
 import { ServerProfileError } from './errors.js';
 import { isOwnedOption, normalizeOptionName } from './option-names.js';
-import { fixFor, formatPath, ServerProfileFileSchema, type ServerProfileFile } from './profile-schema.js';
+import { fixFor, ServerProfileFileSchema, type ServerProfileFile } from './profile-schema.js';
 
 export type SettingValue = string | number | boolean;
 export type Settings = Readonly<Record<string, SettingValue>>;
@@ -46,36 +44,14 @@ export async function loadServerProfile(name: string, dir: string = shippedProfi
 
 /** Parses and checks a profile's YAML text; `source` names it in errors. */
 export function parseServerProfile(text: string, name: string, source: string): ServerProfile {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (err) {
-    throw new ServerProfileError(source, '', undefined, `is not valid YAML (${(err as Error).message.split('\n')[0]})`, 'fix the YAML syntax');
-  }
-  const parsed = ServerProfileFileSchema.safeParse(raw ?? {});
-  if (!parsed.success) throw issueError(source, raw, parsed.error.issues[0]!);
-  return checkProfile(parsed.data, name, source);
+  const file = parseYamlFile(text, ServerProfileFileSchema, (p) => new ServerProfileError(source, p.field, p.value, p.problem, fixOf(p)));
+  return checkProfile(file, name, source);
 }
 
-function issueError(source: string, raw: unknown, issue: z.core.$ZodIssue): ServerProfileError {
-  if (issue.code === 'unrecognized_keys') {
-    const field = formatPath([...issue.path, issue.keys[0]!]);
-    return new ServerProfileError(source, field, valueAt(raw, [...issue.path, issue.keys[0]!]), 'is not a known key', fixFor(issue.path));
-  }
-  if (issue.code === 'invalid_key') {
-    const key = issue.path.at(-1);
-    return new ServerProfileError(source, formatPath(issue.path), key, `name ${issue.issues[0]?.message ?? 'is not valid'}`, 'option names are letters, digits, - and _, starting with a letter');
-  }
-  return new ServerProfileError(source, formatPath(issue.path), valueAt(raw, issue.path), issue.message, fixFor(issue.path));
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let at: unknown = raw;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Record<PropertyKey, unknown>)[key];
-  }
-  return at;
+function fixOf(problem: YamlProblem): string {
+  if (problem.kind === 'syntax') return 'fix the YAML syntax';
+  if (problem.kind === 'bad-key') return 'option names are letters, digits, - and _, starting with a letter';
+  return fixFor(problem.path);
 }
 
 function checkProfile(file: ServerProfileFile, name: string, source: string): ServerProfile {
