@@ -7,7 +7,8 @@ export function showValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at a zod issue's path inside the raw input, to show what was written. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value: unknown = root;
   for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined;

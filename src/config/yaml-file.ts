@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { valueAt } from './describe-issues.js';
 
 /** The first thing wrong with a YAML file read through a schema, for the caller to wrap in its own typed error. */
 export interface YamlProblem {
@@ -15,15 +16,6 @@ export interface YamlProblem {
 /** `a.b[2].c` */
 export function formatPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let at: unknown = raw;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Record<PropertyKey, unknown>)[key];
-  }
-  return at;
 }
 
 function describeIssue(raw: unknown, issue: z.core.$ZodIssue): YamlProblem {
