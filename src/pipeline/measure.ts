@@ -1,10 +1,12 @@
-import { diffHostSnapshots, perOperation, readGlobalStatus, statusDelta, takeHostSnapshot, type DataDevice, type StatusConnection } from '../sampling/index.js';
+import { diffHostSnapshots, perOperation, readGlobalStatus, statusDelta, takeHostSnapshot, type DataDevice, type ObserverCost, type StatusConnection } from '../sampling/index.js';
 import type { SampleInput, SampleRole } from '../store/index.js';
 import { runArgv, runSysbench, type SuiteTest, type SysbenchConnection } from '../suite/index.js';
 
 export interface MeasureInput {
   /** A connection of its own to the server, for SHOW GLOBAL STATUS. */
   status: StatusConnection;
+  /** What the two status readings add to the counters themselves, subtracted from every delta. */
+  observer: ObserverCost;
   conn: SysbenchConnection;
   device: DataDevice;
   test: SuiteTest;
@@ -32,7 +34,7 @@ export async function measureTest(input: MeasureInput): Promise<SampleInput> {
   const statusAfter = await readGlobalStatus(input.status);
   const host = diffHostSnapshots(hostBefore, hostAfter);
   const perOp = perOperation(host, result.qps);
-  const db = statusDelta(statusBefore, statusAfter, result.queries);
+  const db = statusDelta(statusBefore, statusAfter, result.queries, input.observer);
   return {
     round: input.round,
     role: input.role,

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/index.js';
-import type { DataDevice } from '../sampling/index.js';
+import { observerCost, readGlobalStatus, type DataDevice } from '../sampling/index.js';
 import type { RunningServer } from '../server/index.js';
 import type { SampleRole, Store } from '../store/index.js';
 import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
@@ -53,11 +53,12 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
     await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal });
     const status = await server.connect();
     try {
+      const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
       const runs = suite.tests.flatMap((test) => test.threads.map((threads) => ({ test, threads })));
       for (const [i, { test, threads }] of runs.entries()) {
         ctx.signal.throwIfAborted();
         ctx.log.info({ round, role, test: test.name, threads, seconds: test.seconds }, `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`);
-        const sample = await measureTest({ status, conn, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal });
+        const sample = await measureTest({ status, observer, conn, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal });
         await ctx.store.addSample(ctx.sessionId, sample);
         ctx.log.info({ round, role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`);
       }

@@ -36,7 +36,9 @@ export {
 } from './global-status.js';
 export {
   statusDelta,
+  observerCost,
   STATUS_COUNTERS,
+  type ObserverCost,
   type StatusDelta,
   type StatusCounterDelta,
   type StatusCounterName,

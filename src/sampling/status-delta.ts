@@ -42,8 +42,27 @@ export interface StatusDelta {
   missing: StatusCounterName[];
 }
 
-/** Per-query change of each tracked counter between two SHOW GLOBAL STATUS readings. */
-export function statusDelta(before: GlobalStatus, after: GlobalStatus, queries: number): StatusDelta {
+/**
+ * What reading the counters itself adds to them (SHOW GLOBAL STATUS scans its own rows: Handler_read_rnd_next,
+ * Rows_read): the change between two readings taken back to back with nothing else running.
+ */
+export type ObserverCost = Readonly<Record<string, number>>;
+
+export function observerCost(first: GlobalStatus, second: GlobalStatus): ObserverCost {
+  const cost: Record<string, number> = {};
+  for (const name of STATUS_COUNTERS) {
+    const a = first[name];
+    const b = second[name];
+    if (a !== undefined && b !== undefined) cost[name] = counterDelta(name, toCounter(name, a), toCounter(name, b));
+  }
+  return cost;
+}
+
+/**
+ * Per-query change of each tracked counter between two SHOW GLOBAL STATUS readings, less what the readings
+ * themselves added (observer), so a test that got slower does not seem to read more rows because of qpswatch.
+ */
+export function statusDelta(before: GlobalStatus, after: GlobalStatus, queries: number, observer: ObserverCost = {}): StatusDelta {
   if (!Number.isFinite(queries) || queries <= 0) throw new InvalidRateError('queries', queries);
   const counters: StatusCounterDelta[] = [];
   const missing: StatusCounterName[] = [];
@@ -54,7 +73,7 @@ export function statusDelta(before: GlobalStatus, after: GlobalStatus, queries: 
       missing.push(name);
       continue;
     }
-    const delta = counterDelta(name, toCounter(name, a), toCounter(name, b));
+    const delta = Math.max(0, counterDelta(name, toCounter(name, a), toCounter(name, b)) - (observer[name] ?? 0));
     counters.push({ name, delta, perOp: delta / queries });
   }
   return { queries, counters, missing };

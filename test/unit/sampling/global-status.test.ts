@@ -5,6 +5,7 @@ import type { Connection, Pool } from 'mysql2/promise';
 import {
   CounterWrapError,
   InvalidRateError,
+  observerCost,
   parseGlobalStatus,
   readGlobalStatus,
   STATUS_COUNTERS,
@@ -96,5 +97,21 @@ describe('statusDelta', () => {
     for (const q of [0, -5, Number.NaN]) {
       assert.throws(() => statusDelta(base, base, q), (err: unknown) => err instanceof InvalidRateError && err.field === 'queries');
     }
+  });
+});
+
+describe('observerCost', () => {
+  test('what two back-to-back readings add is taken off every delta, never below zero', () => {
+    const at = (rnd: number, rows: number): Record<string, string> => ({ Handler_read_rnd_next: String(rnd), Rows_read: String(rows) });
+    const cost = observerCost(at(1000, 50), at(1600, 51));
+    assert.deepEqual(cost, { Handler_read_rnd_next: 600, Rows_read: 1 });
+    const d = statusDelta(at(5000, 100), at(5700, 100), 100, cost);
+    assert.deepEqual(
+      d.counters.map((c) => [c.name, c.delta, c.perOp]),
+      [
+        ['Rows_read', 0, 0],
+        ['Handler_read_rnd_next', 100, 1],
+      ],
+    );
   });
 });
