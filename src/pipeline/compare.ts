@@ -11,7 +11,7 @@ import { findSysbench, type Suite } from '../suite/index.js';
 import { TargetInstance } from './instance.js';
 import { loadTarget, runRound } from './round.js';
 import { roundOrder } from './round-order.js';
-import { resolveTarget } from './target.js';
+import { resolveTarget, type PreparedTarget } from './target.js';
 import type { Upstream } from '../upstream/index.js';
 
 export interface CompareRequest {
@@ -67,15 +67,7 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const sessionLog = log.child({ sessionId });
   sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, rounds: request.rounds }, 'session started');
 
-  const sessionDir = join(workDir, `session-${sessionId}`);
-  const network: ServerNetwork | undefined = config.server_port > 0 ? { port: config.server_port, bindAddress: '127.0.0.1' } : undefined;
-  const user = config.server_user === '' ? undefined : config.server_user;
-  const instances = {} as Record<SampleRole, TargetInstance>;
-  for (const role of ['baseline', 'candidate'] as const) {
-    const socket = join(config.state_dir, 'run', `${sessionId}-${role[0]}.sock`);
-    instances[role] = new TargetInstance(targets[role], join(sessionDir, role), socket, network, user, config.server_start_timeout_seconds * 1000);
-  }
-
+  const instances = targetInstances(config, sessionId, targets);
   try {
     const device = findDataDevice(workDir);
     await runSessionRounds(request, instances, { ...deps, log: sessionLog, sessionId, device });
@@ -92,6 +84,18 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const verdicts = judgeSession(samples, { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha });
   for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower }, `${v.test} t${v.threads}: ${v.kind}`);
   return { sessionId, view: compareSession(session!, samples, hostSummary(fingerprint), verdicts) };
+}
+
+/** Each side's work folder and private socket in this session (short socket names: unix paths are limited). */
+function targetInstances(config: Config, sessionId: number, targets: Record<SampleRole, PreparedTarget>): Record<SampleRole, TargetInstance> {
+  const sessionDir = join(config.state_dir, 'work', `session-${sessionId}`);
+  const network: ServerNetwork | undefined = config.server_port > 0 ? { port: config.server_port, bindAddress: '127.0.0.1' } : undefined;
+  const user = config.server_user === '' ? undefined : config.server_user;
+  const instance = (role: SampleRole): TargetInstance => {
+    const socket = join(config.state_dir, 'run', `${sessionId}-${role[0]}.sock`);
+    return new TargetInstance(targets[role], join(sessionDir, role), socket, network, user, config.server_start_timeout_seconds * 1000);
+  };
+  return { baseline: instance('baseline'), candidate: instance('candidate') };
 }
 
 interface RoundDeps extends CompareDeps {
