@@ -13,14 +13,16 @@ const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
 Runs one comparison session on this host: both targets are loaded once, then run in rounds in the
 order B C, C B, B C ... on a fresh copy of the loaded datadir each round, so every sample is an
 independent run. Prints relative QPS (median C / median B) per test, then per test the host resources
-per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline.
+per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline, and a verdict per
+test: regression, improvement, unstable or ok (threshold, test_thresholds and alpha in the config;
+see docs/verdicts.md).
 Targets are named in the config (targets:); see config/quickstart.yaml.
 
 Options:
   --baseline NAME      target B, the reference
   --candidate NAME     target C, the one being judged
   --suite NAME|FILE    a suite in suites_dir (default: the suite option, quick)
-  --rounds N           rounds (default: the rounds option, 2)
+  --rounds N           rounds (default: the rounds option, 4; verdicts need 4 or more)
   --seconds N          override every test's duration (and the warm-up's)
   --threads LIST       override every test's client threads, e.g. 1,4
   --format FORMAT      text (default), md, csv or json

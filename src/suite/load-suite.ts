@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { defaultScriptDirs, lookUpScript } from './script-lookup.js';
-import { describeIssue, fieldName, valueAt } from './suite-issues.js';
+import { formatPath, valueAt } from '../config/index.js';
+import { describeIssue } from './suite-issues.js';
 import { SuiteFileSchema, type SuiteFile } from './suite-schema.js';
 import { SuiteError, type ScriptArgs, type Suite, type SuiteLoad, type SuiteOverrides, type SuiteTest, type SuiteWarmup } from './suite.js';
 import { isOwnedOption, optionName } from './sysbench-args.js';
@@ -41,7 +42,7 @@ function parseSuiteFile(file: string, raw: unknown): SuiteFile {
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
   const lines = parsed.error.issues.map((issue) => describeIssue(file, raw, issue));
-  throw new SuiteError(lines.join('\n'), file, first !== undefined ? fieldName(first.path) : undefined, first !== undefined ? valueAt(raw, first.path) : undefined);
+  throw new SuiteError(lines.join('\n'), file, first !== undefined ? formatPath(first.path) : undefined, first !== undefined ? valueAt(raw, first.path) : undefined);
 }
 
 function build(parsed: SuiteFile, file: string, scriptDirs: readonly string[]): Suite {
