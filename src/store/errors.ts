@@ -8,7 +8,7 @@ export class StoreError extends Error {
 export class InvalidRecordError extends StoreError {
   override name = 'InvalidRecordError';
   constructor(
-    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build',
+    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build' | 'check' | 'triage' | 'message' | 'result',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,
@@ -124,5 +124,32 @@ export class ReleaseNotFoundError extends StoreError {
 export class BuildNotFoundError extends StoreError {
   constructor(readonly buildId: number) {
     super(`build ${buildId} is not running: it ended already or does not exist`);
+  }
+}
+
+/** A check tried to close an event that is not open (closed meanwhile, or never existed). Nothing was stored. */
+export class EventNotOpenError extends StoreError {
+  override name = 'EventNotOpenError';
+  constructor(readonly eventId: number) {
+    super(`regression event ${eventId} is not open; nothing was stored`);
+  }
+}
+
+export class MessageNotFoundError extends StoreError {
+  override name = 'MessageNotFoundError';
+  constructor(readonly messageId: number) {
+    super(`outbox message ${messageId} is not in the store`);
+  }
+}
+
+/** An imported row is already in the store; `index` is its place in the rows given (0-based). Nothing was imported. */
+export class DuplicateResultError extends StoreError {
+  override name = 'DuplicateResultError';
+  constructor(
+    readonly index: number,
+    readonly existing: { flavor: string; version: string; test: string; threads: number; source: string; importedAt: string },
+  ) {
+    const e = existing;
+    super(`${e.flavor} ${e.version} ${e.test} with ${e.threads} threads is already in the store (imported from ${e.source} at ${e.importedAt}); nothing was imported`);
   }
 }

@@ -15,10 +15,34 @@ export type {
   TargetRef,
 } from './store.js';
 export { sessionStates } from './store.js';
+export type {
+  CheckInput,
+  CheckOutcome,
+  CheckRecord,
+  EventRecord,
+  EventState,
+  ImportedResultInput,
+  ImportedResultRecord,
+  MessageInput,
+  OutboxRecord,
+  ReleaseSampleRecord,
+  RerunRecord,
+  StoredVerdictKind,
+  TriageAction,
+  TriageInput,
+  TriageRecord,
+  TriageResult,
+  VerdictInput,
+  VerdictRecord,
+} from './check-types.js';
+export { eventStates, triageActions, verdictKinds } from './check-types.js';
 export type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
 export { buildStates } from './release-types.js';
 export {
   BuildNotFoundError,
+  DuplicateResultError,
+  EventNotOpenError,
+  MessageNotFoundError,
   DuplicateSampleError,
   HostNotFoundError,
   InvalidRecordError,

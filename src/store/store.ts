@@ -5,6 +5,21 @@
  */
 
 import type { BuildInput, BuildRecord, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
+import type {
+  CheckInput,
+  CheckRecord,
+  EventRecord,
+  EventState,
+  ImportedResultInput,
+  ImportedResultRecord,
+  OutboxRecord,
+  ReleaseSampleRecord,
+  RerunRecord,
+  TriageInput,
+  TriageRecord,
+  TriageResult,
+  VerdictRecord,
+} from './check-types.js';
 
 export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
 export type SessionState = (typeof sessionStates)[number];
@@ -159,6 +174,39 @@ export interface Store {
   failBuild(id: number, errorLines: readonly string[]): Promise<BuildRecord>;
   buildsOfRelease(releaseId: number): Promise<BuildRecord[]>;
   listBuilds(): Promise<BuildRecord[]>;
+
+  /**
+   * Records a done session as a check of a release: its verdicts, the regression events it opens and closes (each
+   * closed one with a `fixed` triage row by qpswatch) and the messages to send, in one transaction. Satisfies a
+   * rerun request for the release.
+   */
+  recordCheck(input: CheckInput): Promise<CheckRecord>;
+  /** Checks in session order, of one upstream's releases or of all. */
+  listChecks(upstream?: string): Promise<CheckRecord[]>;
+  getCheck(sessionId: number): Promise<CheckRecord | undefined>;
+  verdictsOfSession(sessionId: number): Promise<VerdictRecord[]>;
+  listEvents(query: { upstream?: string; state?: EventState }): Promise<EventRecord[]>;
+  /**
+   * A person's word on a release, with its effect, in one transaction. accept: open events of the upstream up to
+   * this release are closed as accepted. ack: the release's open events (or one test's) are acknowledged.
+   * invalid: the release's checks stop counting, the events they opened are closed as invalid, a rerun is queued.
+   */
+  triage(input: TriageInput): Promise<TriageResult>;
+  listTriage(releaseId?: number): Promise<TriageRecord[]>;
+  /** Releases sent back for another check, oldest request first. */
+  listReruns(): Promise<RerunRecord[]>;
+
+  /** Pending messages whose next attempt is due at `now` (ISO 8601), oldest first. */
+  dueMessages(now: string, limit: number): Promise<OutboxRecord[]>;
+  markMessageSent(id: number, detail: string, at: string): Promise<void>;
+  markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void>;
+  listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]>;
+
+  /** All rows or none; a row whose (flavor, version, test, threads) is stored already is refused unless `replace`. */
+  importResults(rows: readonly ImportedResultInput[], source: string, options?: { replace?: boolean }): Promise<{ added: number; replaced: number }>;
+  listImportedResults(): Promise<ImportedResultRecord[]>;
+  /** Samples of done sessions in which a side ran a release of this upstream (invalid checks left out). */
+  releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]>;
 
   /** Idempotent; later calls to other methods reject with StoreClosedError. */
   close(): Promise<void>;

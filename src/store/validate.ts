@@ -9,14 +9,14 @@ import { sessionStates, type HostInput, type SampleInput, type SessionInput, typ
  * the error names the field whatever the backend.
  */
 
-const finite = () => z.number({ error: 'expected a finite number' });
-const atLeastZero = () => finite().min(0, { error: 'expected a finite number >= 0' });
-const aboveZero = () => finite().gt(0, { error: 'expected a finite number > 0' });
-const wholeFrom = (min: number) =>
+export const finite = () => z.number({ error: 'expected a finite number' });
+export const atLeastZero = () => finite().min(0, { error: 'expected a finite number >= 0' });
+export const aboveZero = () => finite().gt(0, { error: 'expected a finite number > 0' });
+export const wholeFrom = (min: number) =>
   z.int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
-const anyText = () => z.string({ error: 'expected a string' });
-const text = () => anyText().min(1, { error: 'expected a non-empty string' });
-const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
+export const anyText = () => z.string({ error: 'expected a string' });
+export const text = () => anyText().min(1, { error: 'expected a non-empty string' });
+export const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
 
 const hostSchema = z.object({ fingerprintId: text(), fingerprint: jsonObject() });
 
@@ -91,9 +91,9 @@ const querySchema = z.object({
   state: z.enum(sessionStates, { error: `expected one of ${sessionStates.join(', ')}` }).optional(),
 });
 
-type RecordKind = InvalidRecordError['record'];
+export type RecordKind = InvalidRecordError['record'];
 
-function parse<T>(schema: z.ZodType<T>, record: RecordKind, input: unknown): T {
+export function parseRecord<T>(schema: z.ZodType<T>, record: RecordKind, input: unknown): T {
   const result = schema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -106,36 +106,36 @@ function parse<T>(schema: z.ZodType<T>, record: RecordKind, input: unknown): T {
 }
 
 export function parseHostInput(input: HostInput): HostInput {
-  return parse(hostSchema, 'host', input);
+  return parseRecord(hostSchema, 'host', input);
 }
 
 export function parseSessionInput(input: SessionInput): SessionInput {
-  return parse(sessionSchema, 'session', input);
+  return parseRecord(sessionSchema, 'session', input);
 }
 
 export function parseSampleInput(input: SampleInput): SampleInput {
-  return parse(sampleSchema, 'sample', input);
+  return parseRecord(sampleSchema, 'sample', input);
 }
 
 export function parseReleaseInputs(inputs: readonly ReleaseInput[]): ReleaseInput[] {
-  return inputs.map((input) => parse(releaseSchema, 'release', input));
+  return inputs.map((input) => parseRecord(releaseSchema, 'release', input));
 }
 
 export function parseBuildInput(input: BuildInput): BuildInput {
-  return parse(buildSchema, 'build', input);
+  return parseRecord(buildSchema, 'build', input);
 }
 
 export function parseSessionQuery(input: SessionQuery): SessionQuery {
-  return parse(querySchema, 'query', input);
+  return parseRecord(querySchema, 'query', input);
 }
 
 /** Ids come from callers that may have parsed them from argv; check them like any other field. */
 export function checkId(record: RecordKind, field: string, value: number): number {
-  return parse(z.object({ [field]: wholeFrom(1) }), record, { [field]: value })[field] as number;
+  return parseRecord(z.object({ [field]: wholeFrom(1) }), record, { [field]: value })[field] as number;
 }
 
 export function checkText(record: RecordKind, field: string, value: string): string {
-  return parse(z.object({ [field]: text() }), record, { [field]: value })[field] as string;
+  return parseRecord(z.object({ [field]: text() }), record, { [field]: value })[field] as string;
 }
 
 function pathText(path: readonly PropertyKey[]): string {

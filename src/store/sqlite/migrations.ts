@@ -122,9 +122,113 @@ CREATE TABLE builds (
 CREATE INDEX builds_release ON builds (release_id);
 `;
 
+const checksAndTriage = `
+-- A check: one session that judged a release against the last good release of its upstream.
+CREATE TABLE checks (
+  session_id            INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  release_id            INTEGER NOT NULL REFERENCES releases (id),
+  baseline_release_id   INTEGER NOT NULL REFERENCES releases (id),
+  outcome               TEXT NOT NULL CHECK (outcome IN ('ok', 'regression')),
+  invalid               INTEGER NOT NULL DEFAULT 0,
+  judged_at             TEXT NOT NULL
+);
+CREATE INDEX checks_release ON checks (release_id);
+
+CREATE TABLE verdicts (
+  session_id        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  test              TEXT NOT NULL,
+  threads           INTEGER NOT NULL,
+  kind              TEXT NOT NULL CHECK (kind IN ('ok', 'regression', 'improvement', 'unstable')),
+  relative_qps      REAL NOT NULL,
+  threshold         REAL NOT NULL,
+  p_slower          REAL NOT NULL,
+  p_faster          REAL NOT NULL,
+  baseline_spread   REAL NOT NULL,
+  hint              TEXT NOT NULL,          -- JSON array
+  PRIMARY KEY (session_id, test, threads)
+);
+
+-- One regressed test of one upstream, from the release where it started until a later release recovers it, a
+-- person accepts the new normal, or the check that opened it is found invalid.
+CREATE TABLE regression_events (
+  id                      INTEGER PRIMARY KEY,
+  upstream                TEXT NOT NULL,
+  test                    TEXT NOT NULL,
+  threads                 INTEGER NOT NULL,
+  release_id              INTEGER NOT NULL REFERENCES releases (id),
+  baseline_release_id     INTEGER NOT NULL REFERENCES releases (id),
+  session_id              INTEGER NOT NULL REFERENCES sessions (id),
+  relative_qps            REAL NOT NULL,
+  state                   TEXT NOT NULL CHECK (state IN ('open', 'fixed', 'accepted', 'invalid')),
+  acked                   INTEGER NOT NULL DEFAULT 0,
+  opened_at               TEXT NOT NULL,
+  closed_at               TEXT,
+  closed_by_release_id    INTEGER REFERENCES releases (id)
+);
+CREATE UNIQUE INDEX regression_events_one_open ON regression_events (upstream, test, threads) WHERE state = 'open';
+
+CREATE TABLE triage (
+  id          INTEGER PRIMARY KEY,
+  release_id  INTEGER NOT NULL REFERENCES releases (id),
+  action      TEXT NOT NULL CHECK (action IN ('accept', 'ack', 'invalid', 'fixed')),
+  test        TEXT,
+  threads     INTEGER,
+  who         TEXT NOT NULL,
+  reason      TEXT NOT NULL,
+  at          TEXT NOT NULL
+);
+CREATE INDEX triage_release ON triage (release_id);
+
+-- Messages are queued in the transaction that decided them, so a restart neither loses nor repeats one.
+CREATE TABLE outbox (
+  id                INTEGER PRIMARY KEY,
+  event_key         TEXT NOT NULL UNIQUE,
+  from_address      TEXT NOT NULL,
+  recipients        TEXT NOT NULL,          -- JSON array
+  subject           TEXT NOT NULL,
+  text_body         TEXT NOT NULL,
+  html_body         TEXT NOT NULL,
+  message_id        TEXT NOT NULL,
+  state             TEXT NOT NULL CHECK (state IN ('pending', 'sent')),
+  attempts          INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at   TEXT NOT NULL,
+  last_error        TEXT,
+  detail            TEXT,
+  created_at        TEXT NOT NULL,
+  sent_at           TEXT
+);
+CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+
+CREATE TABLE imported_results (
+  id                INTEGER PRIMARY KEY,
+  flavor            TEXT NOT NULL,
+  version           TEXT NOT NULL,
+  version_key       TEXT NOT NULL,
+  test              TEXT NOT NULL,
+  threads           INTEGER NOT NULL,
+  qps               REAL NOT NULL CHECK (qps > 0),
+  cpu_per_op        REAL NOT NULL,
+  cs_per_op         REAL NOT NULL,
+  reads_per_op      REAL NOT NULL,
+  read_kb_per_op    REAL NOT NULL,
+  write_kb_per_op   REAL NOT NULL,
+  source            TEXT NOT NULL,
+  imported_at       TEXT NOT NULL,
+  UNIQUE (flavor, version, test, threads)
+);
+
+-- Releases a person sent back for another check (qpswatch invalid).
+CREATE TABLE reruns (
+  release_id    INTEGER PRIMARY KEY REFERENCES releases (id) ON DELETE CASCADE,
+  reason        TEXT NOT NULL,
+  requested_at  TEXT NOT NULL
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
+  { version: 3, name: 'checks, verdicts, events, triage, outbox, imported results', sql: checksAndTriage },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -12,6 +12,25 @@ import type {
   Store,
 } from '../store.js';
 import { SqliteReleases } from './releases.js';
+import { SqliteChecks } from './checks.js';
+import { SqliteOutbox } from './outbox.js';
+import { SqliteImported } from './imported.js';
+import type {
+  CheckInput,
+  CheckRecord,
+  EventRecord,
+  EventState,
+  ImportedResultInput,
+  ImportedResultRecord,
+  OutboxRecord,
+  ReleaseSampleRecord,
+  RerunRecord,
+  TriageInput,
+  TriageRecord,
+  TriageResult,
+  VerdictRecord,
+} from '../check-types.js';
+import { parseCheckInput, parseImportedResults, parseTriageInput } from '../validate-checks.js';
 import type { BuildInput, BuildRecord, RecordReleasesResult, ReleaseInput, ReleaseRecord } from '../release-types.js';
 import { checkId, checkText, parseBuildInput, parseReleaseInputs, parseHostInput, parseSampleInput, parseSessionInput, parseSessionQuery } from '../validate.js';
 import { hostFromRow, sampleFromRow, sessionFromRow, targetColumns } from './rows.js';
@@ -29,11 +48,17 @@ export class SqliteStore implements Store {
   #db: Database.Database | undefined;
   readonly #sql: Statements;
   readonly #releases: SqliteReleases;
+  readonly #outbox: SqliteOutbox;
+  readonly #checks: SqliteChecks;
+  readonly #imported: SqliteImported;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#sql = prepareStatements(db);
     this.#releases = new SqliteReleases(db);
+    this.#outbox = new SqliteOutbox(db);
+    this.#checks = new SqliteChecks(db, this.#outbox);
+    this.#imported = new SqliteImported(db);
   }
 
   async upsertHost(input: HostInput): Promise<number> {
@@ -186,6 +211,77 @@ export class SqliteStore implements Store {
 
   async listBuilds(): Promise<BuildRecord[]> {
     return this.#read('list builds', () => this.#releases.allBuilds());
+  }
+
+  async recordCheck(input: CheckInput): Promise<CheckRecord> {
+    const check = parseCheckInput(input);
+    return this.#write('record a check', () => this.#checks.recordCheck(check, nowIso()));
+  }
+
+  async listChecks(upstream?: string): Promise<CheckRecord[]> {
+    return this.#read('list checks', () => this.#checks.checks(upstream));
+  }
+
+  async getCheck(sessionId: number): Promise<CheckRecord | undefined> {
+    checkId('check', 'sessionId', sessionId);
+    return this.#read('read a check', () => this.#checks.check(sessionId));
+  }
+
+  async verdictsOfSession(sessionId: number): Promise<VerdictRecord[]> {
+    checkId('check', 'sessionId', sessionId);
+    return this.#read('read verdicts', () => this.#checks.verdicts(sessionId));
+  }
+
+  async listEvents(query: { upstream?: string; state?: EventState }): Promise<EventRecord[]> {
+    return this.#read('list regression events', () => this.#checks.events(query));
+  }
+
+  async triage(input: TriageInput): Promise<TriageResult> {
+    const triage = parseTriageInput(input);
+    return this.#write(`record ${triage.action}`, () => this.#checks.triage(triage, nowIso()));
+  }
+
+  async listTriage(releaseId?: number): Promise<TriageRecord[]> {
+    if (releaseId !== undefined) checkId('triage', 'releaseId', releaseId);
+    return this.#read('list triage', () => this.#checks.triageOf(releaseId));
+  }
+
+  async listReruns(): Promise<RerunRecord[]> {
+    return this.#read('list reruns', () => this.#checks.reruns());
+  }
+
+  async dueMessages(now: string, limit: number): Promise<OutboxRecord[]> {
+    checkText('message', 'now', now);
+    checkId('message', 'limit', limit);
+    return this.#read('read the outbox', () => this.#outbox.due(now, limit));
+  }
+
+  async markMessageSent(id: number, detail: string, at: string): Promise<void> {
+    checkId('message', 'id', id);
+    this.#write('mark a message sent', () => this.#outbox.markSent(id, detail, checkText('message', 'at', at)));
+  }
+
+  async markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void> {
+    checkId('message', 'id', id);
+    this.#write('mark a message failed', () => this.#outbox.markFailed(id, error, checkText('message', 'nextAttemptAt', nextAttemptAt)));
+  }
+
+  async listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]> {
+    return this.#read('read the outbox', () => this.#outbox.list(state));
+  }
+
+  async importResults(rows: readonly ImportedResultInput[], source: string, options: { replace?: boolean } = {}): Promise<{ added: number; replaced: number }> {
+    const valid = parseImportedResults(rows);
+    checkText('result', 'source', source);
+    return this.#write('import results', () => this.#imported.importResults(valid, source, options.replace === true, nowIso()));
+  }
+
+  async listImportedResults(): Promise<ImportedResultRecord[]> {
+    return this.#read('list imported results', () => this.#imported.list());
+  }
+
+  async releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]> {
+    return this.#read('read release samples', () => this.#imported.releaseSamples(checkText('release', 'upstream', upstream)));
   }
 
   async close(): Promise<void> {

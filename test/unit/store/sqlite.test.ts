@@ -18,6 +18,7 @@ import { migrate } from '../../../src/store/sqlite/migrate.js';
 import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { storeContract } from './store-contract.js';
 import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
+import { checkContract } from './check-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -33,6 +34,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 const sqlite = (path: string) => openStore({ backend: 'sqlite', path });
 
 storeContract('sqlite', () => sqlite(freshPath()));
+checkContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
   test('creates its folder and opens in WAL mode at the latest schema version', async () => {
@@ -56,7 +58,7 @@ describe('sqlite backend', () => {
     const db = new Database(path, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['builds', 'db_counters', 'host_metrics', 'hosts', 'releases', 'samples', 'sessions']);
+      assert.deepEqual(tables, ['builds', 'checks', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'releases', 'reruns', 'samples', 'sessions', 'triage', 'verdicts']);
       assert.equal(db.pragma('user_version', { simple: true }), sqliteSchemaVersion);
     } finally {
       db.close();

@@ -1,0 +1,259 @@
+import type Database from 'better-sqlite3';
+import { EventNotOpenError, ReleaseNotFoundError, SessionNotFoundError, SessionStateError } from '../errors.js';
+import type {
+  CheckInput,
+  CheckOutcome,
+  CheckRecord,
+  EventRecord,
+  EventState,
+  RerunRecord,
+  StoredVerdictKind,
+  TriageAction,
+  TriageInput,
+  TriageRecord,
+  TriageResult,
+  VerdictRecord,
+} from '../check-types.js';
+import type { SqliteOutbox } from './outbox.js';
+
+interface CheckRow {
+  session_id: number;
+  release_id: number;
+  baseline_release_id: number;
+  outcome: CheckOutcome;
+  invalid: number;
+  judged_at: string;
+}
+
+interface VerdictRow {
+  session_id: number;
+  test: string;
+  threads: number;
+  kind: StoredVerdictKind;
+  relative_qps: number;
+  threshold: number;
+  p_slower: number;
+  p_faster: number;
+  baseline_spread: number;
+  hint: string;
+}
+
+interface EventRow {
+  id: number;
+  upstream: string;
+  test: string;
+  threads: number;
+  release_id: number;
+  baseline_release_id: number;
+  session_id: number;
+  relative_qps: number;
+  state: EventState;
+  acked: number;
+  opened_at: string;
+  closed_at: string | null;
+  closed_by_release_id: number | null;
+}
+
+interface TriageRow {
+  id: number;
+  release_id: number;
+  action: TriageAction;
+  test: string | null;
+  threads: number | null;
+  who: string;
+  reason: string;
+  at: string;
+}
+
+const checkFromRow = (r: CheckRow): CheckRecord => ({
+  sessionId: r.session_id,
+  releaseId: r.release_id,
+  baselineReleaseId: r.baseline_release_id,
+  outcome: r.outcome,
+  invalid: r.invalid !== 0,
+  judgedAt: r.judged_at,
+});
+
+const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
+  sessionId: r.session_id,
+  test: r.test,
+  threads: r.threads,
+  kind: r.kind,
+  relativeQps: r.relative_qps,
+  threshold: r.threshold,
+  pSlower: r.p_slower,
+  pFaster: r.p_faster,
+  baselineSpread: r.baseline_spread,
+  hint: JSON.parse(r.hint) as Record<string, unknown>[],
+});
+
+export const eventFromRow = (r: EventRow): EventRecord => ({
+  id: r.id,
+  upstream: r.upstream,
+  test: r.test,
+  threads: r.threads,
+  releaseId: r.release_id,
+  baselineReleaseId: r.baseline_release_id,
+  sessionId: r.session_id,
+  relativeQps: r.relative_qps,
+  state: r.state,
+  acked: r.acked !== 0,
+  openedAt: r.opened_at,
+  closedAt: r.closed_at,
+  closedByReleaseId: r.closed_by_release_id,
+});
+
+const triageFromRow = (r: TriageRow): TriageRecord => ({
+  id: r.id,
+  releaseId: r.release_id,
+  action: r.action,
+  test: r.test,
+  threads: r.threads,
+  who: r.who,
+  reason: r.reason,
+  at: r.at,
+});
+
+export interface EventQuery {
+  upstream?: string;
+  state?: EventState;
+}
+
+/** Checks, verdicts, regression events, triage and reruns of the SQLite backend; the store wraps each call in a transaction. */
+export class SqliteChecks {
+  readonly #sql;
+  readonly #outbox: SqliteOutbox;
+
+  constructor(db: Database.Database, outbox: SqliteOutbox) {
+    this.#outbox = outbox;
+    const p = (sql: string) => db.prepare(sql);
+    this.#sql = {
+      sessionState: p('SELECT state FROM sessions WHERE id = ?'),
+      release: p('SELECT id, upstream, version_key FROM releases WHERE id = ?'),
+      insertCheck: p(`INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, judged_at)
+        VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @at) RETURNING *`),
+      insertVerdict: p(`INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint)
+        VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread, @hint)`),
+      openEvent: p(`INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
+        VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`),
+      closeEvent: p(`UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
+        WHERE id = @id AND state = 'open' RETURNING *`),
+      ackEvent: p(`UPDATE regression_events SET acked = 1 WHERE id = ? RETURNING *`),
+      eventById: p('SELECT * FROM regression_events WHERE id = ?'),
+      events: p(`SELECT * FROM regression_events WHERE (@upstream IS NULL OR upstream = @upstream) AND (@state IS NULL OR state = @state) ORDER BY id`),
+      checks: p(`SELECT c.* FROM checks c JOIN releases r ON r.id = c.release_id
+        WHERE (@upstream IS NULL OR r.upstream = @upstream) ORDER BY c.session_id`),
+      checkOf: p('SELECT * FROM checks WHERE session_id = ?'),
+      verdicts: p('SELECT * FROM verdicts WHERE session_id = ? ORDER BY rowid'),
+      insertTriage: p(`INSERT INTO triage (release_id, action, test, threads, who, reason, at)
+        VALUES (@releaseId, @action, @test, @threads, @who, @reason, @at) RETURNING *`),
+      triageOf: p('SELECT * FROM triage WHERE (@releaseId IS NULL OR release_id = @releaseId) ORDER BY id'),
+      // Accepting a release as the new normal closes what was still open up to it in its upstream.
+      openUpTo: p(`SELECT e.* FROM regression_events e JOIN releases r ON r.id = e.release_id
+        WHERE e.state = 'open' AND e.upstream = @upstream AND r.version_key <= @versionKey ORDER BY e.id`),
+      openOfRelease: p(`SELECT * FROM regression_events WHERE state = 'open' AND release_id = @releaseId
+        AND (@test IS NULL OR test = @test) AND (@threads IS NULL OR threads = @threads) ORDER BY id`),
+      invalidateChecks: p('UPDATE checks SET invalid = 1 WHERE release_id = ? AND invalid = 0'),
+      openedByRelease: p(`SELECT * FROM regression_events WHERE state = 'open' AND release_id = ? ORDER BY id`),
+      upsertRerun: p(`INSERT INTO reruns (release_id, reason, requested_at) VALUES (?, ?, ?)
+        ON CONFLICT (release_id) DO UPDATE SET reason = excluded.reason, requested_at = excluded.requested_at`),
+      deleteRerun: p('DELETE FROM reruns WHERE release_id = ?'),
+      reruns: p('SELECT * FROM reruns ORDER BY requested_at, release_id'),
+    };
+  }
+
+  /**
+   * Records a judged session as a check of its release, with its verdicts, the events it opens and closes, and its
+   * messages, all or nothing. A rerun request for the release is satisfied by it.
+   */
+  recordCheck(input: CheckInput, at: string): CheckRecord {
+    const release = this.#release(input.releaseId);
+    this.#release(input.baselineReleaseId);
+    const state = (this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined)?.state;
+    if (state === undefined) throw new SessionNotFoundError(input.sessionId);
+    if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
+    const check = checkFromRow(this.#sql.insertCheck.get({ ...input, at }) as CheckRow);
+    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, hint: JSON.stringify(v.hint) });
+    for (const e of input.openEvents) {
+      this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
+    }
+    for (const id of input.fixedEventIds) {
+      const closed = this.#sql.closeEvent.get({ id, state: 'fixed', at, closedBy: input.releaseId }) as EventRow | undefined;
+      if (closed === undefined) throw new EventNotOpenError(id);
+      this.#triage({ releaseId: input.releaseId, action: 'fixed', test: { test: closed.test, threads: closed.threads }, who: 'qpswatch', reason: `recovered in session ${input.sessionId}` }, at);
+    }
+    for (const m of input.messages) this.#outbox.enqueue(m, at);
+    this.#sql.deleteRerun.run(input.releaseId);
+    return check;
+  }
+
+  checks(upstream: string | undefined): CheckRecord[] {
+    return (this.#sql.checks.all({ upstream: upstream ?? null }) as CheckRow[]).map(checkFromRow);
+  }
+
+  check(sessionId: number): CheckRecord | undefined {
+    const row = this.#sql.checkOf.get(sessionId) as CheckRow | undefined;
+    return row && checkFromRow(row);
+  }
+
+  verdicts(sessionId: number): VerdictRecord[] {
+    return (this.#sql.verdicts.all(sessionId) as VerdictRow[]).map(verdictFromRow);
+  }
+
+  events(query: EventQuery): EventRecord[] {
+    return (this.#sql.events.all({ upstream: query.upstream ?? null, state: query.state ?? null }) as EventRow[]).map(eventFromRow);
+  }
+
+  triageOf(releaseId: number | undefined): TriageRecord[] {
+    return (this.#sql.triageOf.all({ releaseId: releaseId ?? null }) as TriageRow[]).map(triageFromRow);
+  }
+
+  /** A person's word on a release, with its effect on events and checks, in one step. */
+  triage(input: TriageInput, at: string): TriageResult {
+    const release = this.#release(input.releaseId);
+    const triage = this.#triage(input, at);
+    if (input.action === 'ack') {
+      const open = this.#sql.openOfRelease.all({ releaseId: input.releaseId, test: input.test?.test ?? null, threads: input.test?.threads ?? null }) as EventRow[];
+      return { triage, events: open.map((e) => eventFromRow(this.#sql.ackEvent.get(e.id) as EventRow)), invalidatedChecks: 0 };
+    }
+    if (input.action === 'accept') {
+      const open = this.#sql.openUpTo.all({ upstream: release.upstream, versionKey: release.version_key }) as EventRow[];
+      return { triage, events: open.map((e) => this.#close(e.id, 'accepted', input.releaseId, at)), invalidatedChecks: 0 };
+    }
+    const invalidated = this.#sql.invalidateChecks.run(input.releaseId).changes;
+    const open = this.#sql.openedByRelease.all(input.releaseId) as EventRow[];
+    this.#sql.upsertRerun.run(input.releaseId, input.reason, at);
+    return { triage, events: open.map((e) => this.#close(e.id, 'invalid', input.releaseId, at)), invalidatedChecks: invalidated };
+  }
+
+  reruns(): RerunRecord[] {
+    return (this.#sql.reruns.all() as Array<{ release_id: number; reason: string; requested_at: string }>).map((r) => ({
+      releaseId: r.release_id,
+      reason: r.reason,
+      requestedAt: r.requested_at,
+    }));
+  }
+
+  #triage(input: Omit<TriageInput, 'action'> & { action: TriageAction }, at: string): TriageRecord {
+    const row = this.#sql.insertTriage.get({
+      releaseId: input.releaseId,
+      action: input.action,
+      test: input.test?.test ?? null,
+      threads: input.test?.threads ?? null,
+      who: input.who,
+      reason: input.reason,
+      at,
+    }) as TriageRow;
+    return triageFromRow(row);
+  }
+
+  #close(id: number, state: Exclude<EventState, 'open'>, closedBy: number, at: string): EventRecord {
+    return eventFromRow(this.#sql.closeEvent.get({ id, state, at, closedBy }) as EventRow);
+  }
+
+  #release(id: number): { id: number; upstream: string; version_key: string } {
+    const row = this.#sql.release.get(id) as { id: number; upstream: string; version_key: string } | undefined;
+    if (row === undefined) throw new ReleaseNotFoundError(String(id));
+    return row;
+  }
+}

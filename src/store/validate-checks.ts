@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { triageActions, verdictKinds, type CheckInput, type ImportedResultInput, type TriageInput } from './check-types.js';
+import { aboveZero, atLeastZero, jsonObject, parseRecord, text, wholeFrom } from './validate.js';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const line = () => text().refine((t) => !CONTROL.test(t), { error: 'expected one line without control characters' });
+
+const verdictSchema = z.object({
+  test: text(),
+  threads: wholeFrom(1),
+  kind: z.enum(verdictKinds, { error: `expected one of ${verdictKinds.join(', ')}` }),
+  // A side with no queries gives a ratio of 0 or Infinity; neither is stored as a verdict.
+  relativeQps: atLeastZero(),
+  threshold: aboveZero(),
+  pSlower: atLeastZero().max(1),
+  pFaster: atLeastZero().max(1),
+  baselineSpread: atLeastZero(),
+  hint: z.array(jsonObject()),
+});
+
+const messageSchema = z.object({
+  eventKey: text(),
+  from: line(),
+  to: z.array(line()).min(1, { error: 'expected at least one recipient' }),
+  subject: line(),
+  text: z.string(),
+  html: z.string(),
+  messageId: line(),
+});
+
+const checkSchema = z.object({
+  sessionId: wholeFrom(1),
+  releaseId: wholeFrom(1),
+  baselineReleaseId: wholeFrom(1),
+  outcome: z.enum(['ok', 'regression'], { error: 'expected "ok" or "regression"' }),
+  verdicts: z.array(verdictSchema),
+  openEvents: z.array(z.object({ test: text(), threads: wholeFrom(1), relativeQps: atLeastZero() })),
+  fixedEventIds: z.array(wholeFrom(1)),
+  messages: z.array(messageSchema),
+});
+
+const triageSchema = z.object({
+  releaseId: wholeFrom(1),
+  action: z.enum(triageActions.filter((a) => a !== 'fixed') as ['accept', 'ack', 'invalid'], { error: 'expected accept, ack or invalid' }),
+  test: z.object({ test: text(), threads: wholeFrom(1).optional() }).optional(),
+  who: line(),
+  reason: z.string().refine((t) => !CONTROL.test(t.replace(/\n/g, ' ')), { error: 'expected text without control characters' }),
+});
+
+const resultSchema = z.object({
+  flavor: text(),
+  version: text(),
+  versionKey: text(),
+  test: line(),
+  threads: wholeFrom(1),
+  qps: aboveZero(),
+  cpuPerOp: atLeastZero(),
+  csPerOp: atLeastZero(),
+  readsPerOp: atLeastZero(),
+  readKBPerOp: atLeastZero(),
+  writeKBPerOp: atLeastZero(),
+});
+
+export function parseCheckInput(input: CheckInput): CheckInput {
+  return parseRecord(checkSchema, 'check', input) as CheckInput;
+}
+
+export function parseTriageInput(input: TriageInput): TriageInput {
+  return parseRecord(triageSchema, 'triage', input) as TriageInput;
+}
+
+export function parseImportedResults(rows: readonly ImportedResultInput[]): ImportedResultInput[] {
+  return rows.map((row) => parseRecord(resultSchema, 'result', row));
+}
