@@ -2,6 +2,7 @@ import { testLabel, type ComparisonView, type SideFigures, type TargetLabel, typ
 import type { Block } from './document.js';
 import { formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { ratio, spreadPercent } from './ratio.js';
+import { relativeQpsChart } from './relative-qps-chart.js';
 import { left, makeTable, right, type Table } from './table.js';
 
 function targetLine(role: string, target: TargetLabel): string {
@@ -115,19 +116,24 @@ function testBlocks(view: ComparisonView, row: TestRow): Block[] {
   return blocks;
 }
 
+/** The report's title: the first heading, and the HTML page's title. */
+export function comparisonTitle(view: ComparisonView): string {
+  return `qpswatch comparison: ${view.candidate.name} vs ${view.baseline.name}`;
+}
+
 /** The comparison report as format-independent blocks; renderers for text, markdown (and email bodies) lay it out. */
 export function comparisonDocument(view: ComparisonView): Block[] {
-  const relative: Block =
+  const relative: Block[] =
     view.tests.length > 0
-      ? { kind: 'table', table: relativeQpsTable(view.tests) }
-      : { kind: 'lines', lines: ['(no tests in this session)'] };
+      ? [{ kind: 'table', table: relativeQpsTable(view.tests) }, relativeQpsChart(view)]
+      : [{ kind: 'lines', lines: ['(no tests in this session)'] }];
   const verdicts = verdictLines(view.tests);
   const judged = view.tests.some((row) => row.verdict !== undefined);
   return [
-    { kind: 'heading', level: 1, text: `qpswatch comparison: ${view.candidate.name} vs ${view.baseline.name}` },
+    { kind: 'heading', level: 1, text: comparisonTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
     { kind: 'heading', level: 2, text: 'Relative QPS (C/B)' },
-    relative,
+    ...relative,
     ...(judged ? [{ kind: 'heading', level: 2, text: 'Verdicts' } as const, { kind: 'lines', lines: verdicts.length > 0 ? verdicts : ['every test ok'] } as const] : []),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];

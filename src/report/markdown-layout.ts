@@ -1,4 +1,5 @@
-import type { Block } from './document.js';
+import { renderTextChart } from './chart-text.js';
+import type { Block, ChartBlock } from './document.js';
 import { alignedRows, cellWidth, type Table } from './table.js';
 
 /**
@@ -26,6 +27,14 @@ export function renderMarkdownTable(table: Table): string[] {
   return [header, delimiter, ...body].map((row) => `| ${row.join(' | ')} |`);
 }
 
+/** The text chart in a fenced code block; the fence is longer than any run of backticks in a label (CommonMark). */
+export function renderMarkdownChart(chart: ChartBlock): string[] {
+  const lines = renderTextChart(chart);
+  const longestRun = Math.max(0, ...lines.flatMap((line) => (line.match(/`+/g) ?? []).map((run) => run.length)));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return [fence, ...lines, fence];
+}
+
 function renderBlock(block: Block): string[] {
   switch (block.kind) {
     case 'heading':
@@ -34,6 +43,8 @@ function renderBlock(block: Block): string[] {
       return block.lines.map((line) => `- ${escapeMarkdown(line)}`);
     case 'table':
       return renderMarkdownTable(block.table);
+    case 'chart':
+      return renderMarkdownChart(block);
   }
 }
 

@@ -35,6 +35,15 @@ export function formatRatio(value: number | undefined): string {
   return value.toFixed(2);
 }
 
+/** Printed for a ratio over zero in the history report, as in the reference studies. */
+export const INFINITE_CELL = 'inf';
+
+/** A ratio from ratioOrOne: two decimals, "inf" for x/0, or "-" when it is not defined (a figure is missing). */
+export function formatRelative(value: number | undefined): string {
+  if (value === Number.POSITIVE_INFINITY) return INFINITE_CELL;
+  return formatRatio(value);
+}
+
 /** A percent with one decimal (2.3%), or "-" when it is not defined. */
 export function formatPercent(value: number | undefined): string {
   if (value === undefined) return UNDEFINED_CELL;

@@ -5,15 +5,22 @@ function requireFinite(value: number, what: string): void {
 }
 
 /**
- * numerator / denominator, or undefined when the ratio is not defined. 0/0 is 1, as in the reference studies: a
- * resource neither side used did not change. x/0 is undefined (printed "-"): "inf" would read as a measurement.
- * A quotient that overflows is treated as undefined for the same reason.
+ * The one place of the ratio rule of the reference studies: numerator / denominator, where 0/0 is 1 (a resource
+ * neither side used did not change) and x/0 for x > 0 is Infinity (the history report prints it "inf", JSON null).
  */
-export function ratio(numerator: number, denominator: number): number | undefined {
+export function ratioOrOne(numerator: number, denominator: number): number {
   requireFinite(numerator, 'ratio numerator');
   requireFinite(denominator, 'ratio denominator');
-  if (denominator === 0) return numerator === 0 ? 1 : undefined;
-  const quotient = numerator / denominator;
+  if (numerator === 0 && denominator === 0) return 1;
+  return numerator / denominator;
+}
+
+/**
+ * ratioOrOne, or undefined when the quotient is not finite: the comparison report prints x/0 as "-", since "inf"
+ * would read as a measurement. A quotient that overflows is treated as undefined for the same reason.
+ */
+export function ratio(numerator: number, denominator: number): number | undefined {
+  const quotient = ratioOrOne(numerator, denominator);
   return Number.isFinite(quotient) ? quotient : undefined;
 }
 

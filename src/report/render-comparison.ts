@@ -1,9 +1,10 @@
 import { checkComparisonView } from './check-view.js';
 import { comparisonCsv } from './comparison-csv.js';
-import { comparisonDocument } from './comparison-document.js';
+import { comparisonDocument, comparisonTitle } from './comparison-document.js';
 import { comparisonJson } from './comparison-json.js';
 import type { ComparisonView } from './comparison-view.js';
 import { UnknownReportFormatError } from './errors.js';
+import { renderHtmlDocument } from './html-layout.js';
 import { renderMarkdownDocument } from './markdown-layout.js';
 import { renderTextDocument } from './text-layout.js';
 
@@ -12,6 +13,7 @@ const renderers = {
   md: (view: ComparisonView) => renderMarkdownDocument(comparisonDocument(view)),
   csv: comparisonCsv,
   json: comparisonJson,
+  html: (view: ComparisonView) => renderHtmlDocument(comparisonTitle(view), comparisonDocument(view)),
 } as const satisfies Record<string, (view: ComparisonView) => string>;
 
 export type ReportFormat = keyof typeof renderers;

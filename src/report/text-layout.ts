@@ -1,14 +1,11 @@
+import { renderTextChart } from './chart-text.js';
 import type { Block } from './document.js';
+import { printable } from './printable.js';
 import { alignedRows, cellWidth, type Table } from './table.js';
 
+export { printable };
+
 const COLUMN_GAP = '  ';
-
-const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** Names are data: a newline or control character in one must not break the layout, so it is shown escaped. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (char) => NAMED_ESCAPES[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
 /** A whitespace-separated table, columns aligned, no trailing spaces: easy to read and to paste into a sheet. */
 export function renderTextTable(table: Table): string[] {
@@ -25,6 +22,8 @@ function renderBlock(block: Block): string[] {
       return block.lines.map(printable);
     case 'table':
       return renderTextTable(block.table);
+    case 'chart':
+      return renderTextChart(block);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatPercent, formatRange, formatRatio, formatSignificant, InvalidReportDataError } from '../../../src/report/index.js';
+import { formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, InvalidReportDataError } from '../../../src/report/index.js';
 
 describe('formatSignificant', () => {
   const cases: [number, number, string][] = [
@@ -69,5 +69,23 @@ describe('formatPercent and formatRange', () => {
   test('range joins min and max formatted alike', () => {
     assert.equal(formatRange(12210.2, 12480.7), '12210-12481');
     assert.equal(formatRange(0.5, 0.75), '0.5-0.75');
+  });
+});
+
+describe('formatRelative', () => {
+  const cases: [number | undefined, string][] = [
+    [undefined, '-'],
+    [1, '1.00'],
+    [0.91, '0.91'],
+    [Number.POSITIVE_INFINITY, 'inf'],
+  ];
+  for (const [value, expected] of cases) {
+    test(`${String(value)} -> ${expected}`, () => {
+      assert.equal(formatRelative(value), expected);
+    });
+  }
+
+  test('NaN is refused', () => {
+    assert.throws(() => formatRelative(Number.NaN), InvalidReportDataError);
   });
 });

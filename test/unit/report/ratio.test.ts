@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidReportDataError, ratio, spreadPercent } from '../../../src/report/index.js';
+import { InvalidReportDataError, ratio, ratioOrOne, spreadPercent } from '../../../src/report/index.js';
 
 describe('ratio', () => {
   const cases: [number, number, number | undefined, string][] = [
@@ -39,5 +39,23 @@ describe('spreadPercent', () => {
 
   test('refuses NaN', () => {
     assert.throws(() => spreadPercent(0, Number.NaN, 1), (error: unknown) => error instanceof InvalidReportDataError && error.path === 'spread max');
+  });
+});
+
+describe('ratioOrOne', () => {
+  const cases: [number, number, number, string][] = [
+    [2, 1, 2, 'plain quotient'],
+    [0, 0, 1, '0/0 is 1, as in the reference studies'],
+    [5, 0, Number.POSITIVE_INFINITY, 'x/0 is infinite (printed inf, JSON null)'],
+    [0, 5, 0, '0/x is 0'],
+  ];
+  for (const [numerator, denominator, expected, why] of cases) {
+    test(`${numerator} / ${denominator} -> ${expected} (${why})`, () => {
+      assert.equal(ratioOrOne(numerator, denominator), expected);
+    });
+  }
+
+  test('refuses NaN', () => {
+    assert.throws(() => ratioOrOne(Number.NaN, 1), InvalidReportDataError);
   });
 });

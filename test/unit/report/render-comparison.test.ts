@@ -134,19 +134,19 @@ describe('renderComparison json', () => {
 });
 
 describe('formats', () => {
-  test('the valid formats are text, md, csv and json', () => {
-    assert.deepEqual(REPORT_FORMATS, ['text', 'md', 'csv', 'json']);
-    assert.equal(parseReportFormat('md'), 'md');
+  test('the valid formats are text, md, csv, json and html', () => {
+    assert.deepEqual(REPORT_FORMATS, ['text', 'md', 'csv', 'json', 'html']);
+    assert.equal(parseReportFormat('html'), 'html');
   });
 
   test('an unknown format is a typed error listing the valid ones', () => {
     assert.throws(
-      () => renderComparison(sampleView(), 'html'),
+      () => renderComparison(sampleView(), 'pdf'),
       (error: unknown) =>
         error instanceof UnknownReportFormatError &&
-        error.format === 'html' &&
-        error.valid.join() === 'text,md,csv,json' &&
-        error.message === 'report format "html" is not known: use one of text, md, csv, json',
+        error.format === 'pdf' &&
+        error.valid.join() === 'text,md,csv,json,html' &&
+        error.message === 'report format "pdf" is not known: use one of text, md, csv, json, html',
     );
   });
 

@@ -1,0 +1,34 @@
+import { InvalidReportDataError } from './errors.js';
+import type { HistoryFigures, HistoryTest, HistoryView } from './history-view.js';
+import { HISTORY_FIELDS } from './history-figures.js';
+
+function checkFigures(figures: HistoryFigures, path: string): void {
+  for (const { field } of HISTORY_FIELDS) {
+    const value: unknown = figures[field];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new InvalidReportDataError(`${path}.${field}`, value, 'expected a finite number, 0 or more');
+    }
+  }
+}
+
+function checkTest(row: HistoryTest, path: string, versions: number): void {
+  if (!Number.isInteger(row.threads) || row.threads < 1) {
+    throw new InvalidReportDataError(`${path}.threads`, row.threads, 'expected a whole number of threads, 1 or more');
+  }
+  if (!Array.isArray(row.figures) || row.figures.length !== versions) {
+    const reason = `expected one entry per version (${versions}), null where the version was not measured`;
+    throw new InvalidReportDataError(`${path}.figures.length`, Array.isArray(row.figures) ? row.figures.length : row.figures, reason);
+  }
+  row.figures.forEach((figures, index) => {
+    if (figures !== null) checkFigures(figures, `${path}.figures[${index}]`);
+  });
+}
+
+/** Refuses a view that cannot be rendered, naming the field, before any format prints part of it. */
+export function checkHistoryView(view: HistoryView): void {
+  if (!Number.isInteger(view.baseIndex) || view.baseIndex < 0 || view.baseIndex >= view.versions.length) {
+    const reason = view.versions.length === 0 ? 'there are no versions' : `expected an index of versions, 0 to ${view.versions.length - 1}`;
+    throw new InvalidReportDataError('view.baseIndex', view.baseIndex, reason);
+  }
+  view.tests.forEach((row, index) => checkTest(row, `view.tests[${index}]`, view.versions.length));
+}

@@ -1,0 +1,36 @@
+import { relativeRow } from './history-figures.js';
+import type { HistoryFigures, HistoryView } from './history-view.js';
+
+/** A relative figure in JSON: a number, or null for x/0 (JSON has no infinity). */
+export type HistoryRelativeFigures = { [K in keyof HistoryFigures]: number | null };
+
+function orderedFigures(f: HistoryFigures): HistoryFigures {
+  return { qps: f.qps, cpuPerOp: f.cpuPerOp, csPerOp: f.csPerOp, readsPerOp: f.readsPerOp, readKBPerOp: f.readKBPerOp, writeKBPerOp: f.writeKBPerOp };
+}
+
+function jsonRelative(f: HistoryFigures | null): HistoryRelativeFigures | null {
+  if (f === null) return null;
+  const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
+  return {
+    qps: finite(f.qps), cpuPerOp: finite(f.cpuPerOp), csPerOp: finite(f.csPerOp), readsPerOp: finite(f.readsPerOp),
+    readKBPerOp: finite(f.readKBPerOp), writeKBPerOp: finite(f.writeKBPerOp),
+  };
+}
+
+/**
+ * The view in a stable key order, each test with `relative`: its figures divided by the base's, aligned with the
+ * versions (0/0 = 1, x/0 = null, null where either version was not measured). Two-space indented, newline-ended.
+ */
+export function historyJson(view: HistoryView): string {
+  const ordered = {
+    series: view.series, flavor: view.flavor, baseIndex: view.baseIndex,
+    versions: view.versions.map((v) => ({ version: v.version, label: v.label, imported: v.imported })),
+    tests: view.tests.map((row) => ({
+      test: row.test, threads: row.threads,
+      figures: row.figures.map((f) => (f === null ? null : orderedFigures(f))),
+      relative: relativeRow(view, row.figures).map(jsonRelative),
+    })),
+    host: view.host, generatedAt: view.generatedAt,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
