@@ -1,0 +1,56 @@
+import { comparisonDocument, formatRatio, formatSignificant, left, makeTable, right, testLabel, type Block, type Table, type TestRow } from '../report/index.js';
+import type { AlertContent } from './alert-content.js';
+
+function release(version: string, tag: string): string {
+  return `${version} (tag ${tag})`;
+}
+
+/** The first sentence a person reads: what happened to which release, against which, in which tests. */
+export function leadSentence(content: AlertContent, rows: readonly TestRow[]): string {
+  const judged = release(content.version, content.tag);
+  const good = release(content.comparedWith.version, content.comparedWith.tag);
+  const count = rows.length === 1 ? '1 test' : `${rows.length} tests`;
+  const labels = rows.map((row) => `${testLabel(row)} ${formatRatio(row.relativeQps)}`).join(', ');
+  return content.kind === 'regression'
+    ? `${content.flavor} ${judged} of series ${content.upstream} is slower than the last good release ${good} in ${count}: ${labels}.`
+    : `${content.flavor} ${judged} of series ${content.upstream} is back to the speed of the last good release ${good} in ${count} that had regressed: ${labels}.`;
+}
+
+/** Per-op figures and database counters that grew in C, one row each, with both values: the "why" of a regression. */
+export function hintTable(rows: readonly TestRow[]): Table {
+  const cells = rows.flatMap((row) =>
+    row.verdict?.kind === 'regression'
+      ? row.verdict.hint.map((h) => [testLabel(row), h.metric, formatSignificant(h.baseline), formatSignificant(h.candidate), h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`])
+      : [],
+  );
+  return makeTable([left('test'), left('grew'), right('B'), right('C'), right('C/B')], cells);
+}
+
+function hintBlocks(rows: readonly TestRow[]): Block[] {
+  const table = hintTable(rows);
+  const body: Block =
+    table.rows.length > 0
+      ? { kind: 'table', table }
+      : { kind: 'lines', lines: ['No per-op figure grew: the host did the same work per operation, only slower.'] };
+  return [{ kind: 'heading', level: 2, text: 'What grew per operation' }, body];
+}
+
+/** The comparison's own title becomes a section: the alert has its title already. */
+function asSection(block: Block): Block {
+  return block.kind === 'heading' && block.level === 1 ? { ...block, level: 2 } : block;
+}
+
+/**
+ * The whole body as report blocks: lead, the hint of each regressed test, the host fingerprint, then the session's
+ * comparison (relative QPS table and chart, verdicts, per-op tables). The text and HTML parts are two layouts of it.
+ */
+export function alertDocument(content: AlertContent, rows: readonly TestRow[], title: string, dashboardLine: boolean): Block[] {
+  const facts = [leadSentence(content, rows), `host fingerprint: ${content.fingerprintId}`];
+  if (dashboardLine && content.dashboardUrl !== undefined) facts.push(`dashboard: ${content.dashboardUrl}`);
+  return [
+    { kind: 'heading', level: 1, text: title },
+    { kind: 'lines', lines: facts },
+    ...(content.kind === 'regression' ? hintBlocks(rows) : []),
+    ...comparisonDocument(content.comparison).map(asSection),
+  ];
+}

@@ -1,0 +1,22 @@
+import { formatRatio, testLabel, type TestRow } from '../report/index.js';
+import type { AlertContent } from './alert-content.js';
+
+/**
+ * Data put in a header: control characters (C0, DEL, C1 and the Unicode line and paragraph separators) are removed,
+ * so a tag or test name can never break the subject into two lines or add a header.
+ */
+export function headerText(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** e.g. "qpswatch: mariadb 10.11.3 regressed: update-index.t1 at 0.24 of 10.11.2 (+3 more)" */
+export function alertSubject(content: AlertContent, rows: readonly TestRow[]): string {
+  const [worst] = rows;
+  const verb = content.kind === 'regression' ? 'regressed' : 'recovered';
+  const more = rows.length > 1 ? ` (+${rows.length - 1} more)` : '';
+  const test = worst === undefined ? '' : `: ${testLabel(worst)} at ${formatRatio(worst.relativeQps)}`;
+  return headerText(`qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ${content.comparedWith.version}${more}`);
+}

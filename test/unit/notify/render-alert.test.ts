@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { InvalidAlertError, renderAlert } from '../../../src/notify/index.js';
+import { judgedView, regressionAlert } from './sample-alert.js';
+
+/** A view with four more tests, all regressed, at the given relative QPS. */
+function manyRegressions(values: readonly number[]) {
+  const view = judgedView();
+  const template = view.tests[0]!;
+  values.forEach((value, index) => view.tests.push({ ...template, test: `write-${index}`, relativeQps: value }));
+  return view;
+}
+
+describe('renderAlert subject', () => {
+  test('names flavor, version, the worst test with two decimals and the release compared with', () => {
+    assert.equal(renderAlert(regressionAlert()).subject, 'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9');
+  });
+
+  test('the worst is the lowest relative QPS among the event tests, and the others are counted', () => {
+    const comparison = manyRegressions([0.9, 0.2412, 0.5]);
+    const tests = ['point-query', 'write-0', 'write-1', 'write-2'].map((test) => ({ test, threads: 1 }));
+    assert.equal(renderAlert(regressionAlert({ comparison, tests })).subject, 'qpswatch: mariadb 10.11.10 regressed: write-1.t1 at 0.24 of 10.11.9 (+3 more)');
+  });
+
+  test('tests of the session outside the event are not counted', () => {
+    const comparison = manyRegressions([0.1]);
+    assert.match(renderAlert(regressionAlert({ comparison })).subject, /point-query\.t1 at 0\.96 of 10\.11\.9$/);
+  });
+
+  test('a recovery names the recovered test with its new relative QPS', () => {
+    const comparison = judgedView();
+    comparison.tests[1]!.relativeQps = 0.9912;
+    const alert = regressionAlert({ kind: 'recovery', comparison, tests: [{ test: 'update-index', threads: 1 }] });
+    assert.equal(renderAlert(alert).subject, 'qpswatch: mariadb 10.11.10 recovered: update-index.t1 at 0.99 of 10.11.9');
+  });
+
+  test('control characters in data are stripped: the subject stays one line', () => {
+    const alert = regressionAlert({ flavor: 'maria\r\nBcc: victim@example.org', version: '10.11.10\u0000\u2028x', comparedWith: { tag: 't', version: '\t10.11.9\u0085' } });
+    const { subject } = renderAlert(alert);
+    assert.equal(subject, 'qpswatch: mariaBcc: victim@example.org 10.11.10x regressed: point-query.t1 at 0.96 of 10.11.9');
+    assert.doesNotMatch(subject, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+  });
+});
+
+describe('renderAlert body', () => {
+  const message = renderAlert(regressionAlert());
+
+  test('the text part has the lead, the hint, the tables, the chart, the fingerprint and the dashboard link', () => {
+    const { text } = message;
+    assert.match(text, /mariadb 10\.11\.10 \(tag mariadb-10\.11\.10\) of series mariadb-10\.11 is slower than the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test: point-query\.t1 0\.96\./);
+    assert.match(text, /^point-query\.t1 +cpu\/o +0\.000312 +0\.000331 +x1\.06$/m);
+    assert.match(text, /^point-query\.t1 +rKB\/o +0 +0\.0021 +from 0$/m);
+    assert.match(text, /^test +B\.qps +C\.qps +C\/B/m, 'relative QPS table');
+    assert.match(text, /^Per operation: update-index\.t1$/m);
+    assert.match(text, /^C\/B +1\.06 +1\.00/m, 'per-op relative row');
+    assert.match(text, /^Innodb_data_written +18121 +16404 +0\.91$/m);
+    assert.match(text, /^C\/B by test/m, 'chart');
+    assert.match(text, /^host fingerprint: fp-3f2a9c$/m);
+    assert.match(text, /^host: cores=8, cpuModel=AMD Ryzen 7 7735HS/m);
+    assert.match(text, /^dashboard: https:\/\/grafana\.example\.org\/d\/qpswatch\?var-series=mariadb-10\.11&var-version=10\.11\.10$/m);
+  });
+
+  test('the html part has the same content as markup, and the dashboard as a link', () => {
+    const { html } = message;
+    const has = (fragment: string, what: string) => assert.ok(html.includes(fragment), `html part lacks ${what}: ${fragment}`);
+    assert.ok(html.startsWith('<!DOCTYPE html>'));
+    has('<title>qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9</title>', 'the title');
+    has('<a href="https://grafana.example.org/d/qpswatch?var-series=mariadb-10.11&amp;var-version=10.11.10">', 'the dashboard link');
+    has('>What grew per operation</h2>', 'the hint heading');
+    has('>x1.06</td>', 'the hint ratio');
+    has('host fingerprint: fp-3f2a9c</p>', 'the fingerprint');
+    has('host: cores=8, cpuModel=AMD Ryzen 7 7735HS', 'the host facts');
+    has('>C/B by test</', 'the chart');
+    has('>Per operation: update-index.t1</h2>', 'a per-op heading');
+    assert.equal(html.split('<thead>').length - 1, 1 + 1 + 2 + 1, 'hint, relative QPS, two per-op tables, one counter table');
+  });
+
+  test('a recovery has no hint section', () => {
+    const alert = regressionAlert({ kind: 'recovery', tests: [{ test: 'update-index', threads: 1 }] });
+    const { text } = renderAlert(alert);
+    assert.match(text, /is back to the speed of the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test that had regressed: update-index\.t1 1\.04\./);
+    assert.doesNotMatch(text, /What grew per operation/);
+  });
+
+  test('a regression without a hint says that no per-op figure grew', () => {
+    const comparison = judgedView();
+    comparison.tests[0]!.verdict!.hint = [];
+    assert.match(renderAlert(regressionAlert({ comparison })).text, /No per-op figure grew/);
+  });
+
+  test('without a dashboard there is no link', () => {
+    const { text, html } = renderAlert(regressionAlert({ dashboardUrl: undefined }));
+    assert.doesNotMatch(text, /dashboard:/);
+    assert.ok(!html.includes('<a '));
+  });
+
+  test('a dashboard address that is not a web link is shown as text, never as an anchor', () => {
+    const { html } = renderAlert(regressionAlert({ dashboardUrl: 'javascript:alert(1)' }));
+    assert.ok(!html.includes('<a '));
+    assert.ok(html.includes('dashboard: javascript:alert(1)</p>'));
+  });
+});
+
+describe('renderAlert escaping', () => {
+  const comparison = judgedView();
+  comparison.tests[0]!.test = '<b>x</b>';
+  comparison.candidate.name = 'rel"<i>';
+  const alert = regressionAlert({ tag: '<b>x</b>', comparison, tests: [{ test: '<b>x</b>', threads: 1 }], fingerprintId: 'fp&<script>' });
+  const { subject, text, html } = renderAlert(alert);
+
+  test('names are plain in the subject and the text part', () => {
+    assert.match(subject, /regressed: <b>x<\/b>\.t1 at 0\.96/);
+    assert.match(text, /\(tag <b>x<\/b>\)/);
+    assert.match(text, /^<b>x<\/b>\.t1 +cpu\/o/m);
+    assert.match(text, /host fingerprint: fp&<script>/);
+  });
+
+  test('names are escaped in the html part: no markup comes from data', () => {
+    for (const markup of ['<b>', '<i>', '<script>']) assert.ok(!html.includes(markup), `html part holds ${markup}`);
+    for (const escaped of ['(tag &lt;b&gt;x&lt;/b&gt;)', '>&lt;b&gt;x&lt;/b&gt;.t1<', 'fp&amp;&lt;script&gt;', 'rel&quot;&lt;i&gt;']) {
+      assert.ok(html.includes(escaped), `html part lacks ${escaped}`);
+    }
+  });
+});
+
+describe('renderAlert refuses an alert that does not fit its session', () => {
+  test('no tests', () => assert.throws(() => renderAlert(regressionAlert({ tests: [] })), InvalidAlertError));
+  test('a test the session does not have', () => {
+    assert.throws(() => renderAlert(regressionAlert({ tests: [{ test: 'point-query', threads: 64 }] })), /point-query with 64 threads is not in session 42/);
+  });
+});
