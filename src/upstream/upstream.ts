@@ -26,6 +26,8 @@ export interface Upstream {
   readonly buildProfile: string;
   /** The server config profile its releases run with. */
   readonly serverProfile: string;
+  /** The fixed release reports and dashboards are relative to, as the reference studies fix an old one. */
+  readonly base?: Version;
 }
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -84,6 +86,7 @@ export const UpstreamConfigSchema = z.strictObject({
   include: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
   exclude: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
   min_version: versionText(versionProblem, '10.11.6').optional(),
+  base: versionText(versionProblem, '10.11.1').optional(),
   build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
   server_profile: z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(PROFILE_RE, 'expected a server profile name, e.g. "relaxed"'),
 });
@@ -104,5 +107,6 @@ export function parseUpstream(input: unknown): Upstream {
     ...(c.min_version !== undefined ? { minVersion: parseVersion(c.min_version) } : {}),
     buildProfile: c.build_profile,
     serverProfile: c.server_profile,
+    ...(c.base !== undefined ? { base: parseVersion(c.base) } : {}),
   };
 }

@@ -1,0 +1,89 @@
+import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
+import { median } from './median.js';
+
+/** A version's figures for one test: medians over every sample of it (or the imported row as it came). */
+export interface VersionFigures {
+  qps: number;
+  cpuPerOp: number;
+  csPerOp: number;
+  readsPerOp: number;
+  readKBPerOp: number;
+  writeKBPerOp: number;
+}
+
+export interface HistoryColumn {
+  version: string;
+  versionKey: string;
+  /** The tag for a measured release; the version for an imported one. */
+  label: string;
+  imported: boolean;
+}
+
+export interface HistoryRow {
+  test: string;
+  threads: number;
+  /** Aligned with the columns; null where the version has no result for the test. */
+  figures: Array<VersionFigures | null>;
+}
+
+export interface HistoryTable {
+  columns: HistoryColumn[];
+  rows: HistoryRow[];
+}
+
+const METRICS = ['qps', 'cpuPerOp', 'csPerOp', 'readsPerOp', 'readKBPerOp', 'writeKBPerOp'] as const;
+const testKey = (t: { test: string; threads: number }): string => `${t.test}\u0000${t.threads}`;
+
+/**
+ * History across the versions of a series: for each measured release, the median of each figure over all its
+ * samples (from every done, valid session that ran it on the chosen host); imported rows fill versions that were
+ * not measured here. Columns in version order, rows in the order tests were first seen.
+ */
+export function buildHistory(releases: readonly ReleaseRecord[], samples: readonly ReleaseSampleRecord[], imported: readonly ImportedResultRecord[]): HistoryTable {
+  const byRelease = new Map<number, ReleaseSampleRecord[]>();
+  for (const s of samples) byRelease.set(s.releaseId, [...(byRelease.get(s.releaseId) ?? []), s]);
+  const measured = releases.filter((r) => byRelease.has(r.id));
+  const measuredVersions = new Set(measured.map((r) => r.version));
+  const importedOnly = imported.filter((r) => !measuredVersions.has(r.version));
+
+  const columns: HistoryColumn[] = [
+    ...measured.map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.tag, imported: false })),
+    ...uniqueBy(importedOnly, (r) => r.version).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
+  ].sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0));
+
+  const cells = new Map<string, Map<string, VersionFigures>>();
+  const order: Array<{ test: string; threads: number }> = [];
+  const put = (t: { test: string; threads: number }, version: string, figures: VersionFigures): void => {
+    if (!cells.has(testKey(t))) {
+      cells.set(testKey(t), new Map());
+      order.push({ test: t.test, threads: t.threads });
+    }
+    cells.get(testKey(t))!.set(version, figures);
+  };
+  for (const release of measured) {
+    const groups = new Map<string, ReleaseSampleRecord[]>();
+    for (const s of byRelease.get(release.id)!) groups.set(testKey(s), [...(groups.get(testKey(s)) ?? []), s]);
+    for (const group of groups.values()) put(group[0]!, release.version, medians(group));
+  }
+  for (const row of importedOnly) put(row, row.version, pick(row));
+
+  const rows = order.map((t) => ({ ...t, figures: columns.map((c) => cells.get(testKey(t))!.get(c.version) ?? null) }));
+  return { columns, rows };
+}
+
+function medians(group: readonly ReleaseSampleRecord[]): VersionFigures {
+  const out = {} as VersionFigures;
+  for (const m of METRICS) out[m] = median(group.map((s) => s[m]));
+  return out;
+}
+
+function pick(row: VersionFigures): VersionFigures {
+  const out = {} as VersionFigures;
+  for (const m of METRICS) out[m] = row[m];
+  return out;
+}
+
+function uniqueBy<T>(items: readonly T[], by: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => (seen.has(by(item)) ? false : (seen.add(by(item)), true)));
+}

@@ -1,0 +1,34 @@
+import type { CheckRecord, ReleaseRecord, TriageRecord } from '../store/index.js';
+
+/** Why a release counts as good: its newest valid check was ok, or a person (or qpswatch, for the first) accepted it. */
+export interface GoodRelease {
+  release: ReleaseRecord;
+  reason: 'ok' | 'accepted';
+}
+
+/**
+ * The last good release of one upstream: the newest release, in version order, whose newest valid check was ok or
+ * that was accepted. A release whose newest check regressed is not good even if an older check of it was ok.
+ * `below` keeps to releases older than the one being judged, so a check never compares a release with a newer one.
+ */
+export function selectLastGood(
+  releases: readonly ReleaseRecord[],
+  checks: readonly CheckRecord[],
+  triage: readonly TriageRecord[],
+  below?: ReleaseRecord,
+): GoodRelease | undefined {
+  const candidates = releases
+    .filter((r) => below === undefined || (r.upstream === below.upstream && r.versionKey < below.versionKey))
+    .sort((a, b) => (a.versionKey < b.versionKey ? 1 : a.versionKey > b.versionKey ? -1 : 0));
+  for (const release of candidates) {
+    const reason = goodness(release, checks, triage);
+    if (reason !== undefined) return { release, reason };
+  }
+  return undefined;
+}
+
+function goodness(release: ReleaseRecord, checks: readonly CheckRecord[], triage: readonly TriageRecord[]): GoodRelease['reason'] | undefined {
+  if (triage.some((t) => t.releaseId === release.id && t.action === 'accept')) return 'accepted';
+  const newest = checks.filter((c) => c.releaseId === release.id && !c.invalid).sort((a, b) => b.sessionId - a.sessionId)[0];
+  return newest?.outcome === 'ok' ? 'ok' : undefined;
+}
