@@ -1,6 +1,6 @@
-import { buildRelease, discoverAll } from '../pipeline/index.js';
-import type { ReleaseRecord, Store } from '../store/index.js';
-import type { Command, CommandContext } from './command.js';
+import { buildRelease } from '../pipeline/index.js';
+import type { Command } from './command.js';
+import { findRelease } from './find-release.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
@@ -31,7 +31,7 @@ export const buildCommand: Command = {
     const tag = positionals[0]!;
     const store = await openStateStore(ctx);
     try {
-      const release = await findRelease(tag, values.upstream, store, ctx);
+      const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
       const outcome = await buildRelease(release, upstream, { config: ctx.config, store, log: ctx.log, signal: ctx.signal }, values.retry === true);
       const name = JSON.stringify(release.tag);
@@ -52,17 +52,3 @@ export const buildCommand: Command = {
     }
   },
 };
-
-async function findRelease(tag: string, upstreamName: string | undefined, store: Store, ctx: CommandContext): Promise<ReleaseRecord> {
-  const upstreams = ctx.upstreams.filter((u) => upstreamName === undefined || u.name === upstreamName);
-  if (upstreams.length === 0) throw new UsageError(upstreamName === undefined ? 'the config has no upstreams: add one under upstreams:' : `--upstream ${upstreamName}: no such upstream`);
-  const matching = async (): Promise<ReleaseRecord[]> => (await store.findReleasesByTag(tag)).filter((r) => upstreams.some((u) => u.name === r.upstream));
-  let found = await matching();
-  if (found.length === 0) {
-    await discoverAll(upstreams, store, ctx.log, ctx.signal);
-    found = await matching();
-  }
-  if (found.length === 0) throw new UsageError(`tag ${JSON.stringify(tag)} is not a release of ${upstreams.map((u) => u.name).join(', ')}: run \`qpswatch discover\` to list them`);
-  if (found.length > 1) throw new UsageError(`tag ${JSON.stringify(tag)} is a release of several upstreams (${found.map((r) => r.upstream).join(', ')}): name one with --upstream`);
-  return found[0]!;
-}

@@ -4,8 +4,27 @@ import { compareCommand } from './compare-command.js';
 import { configCommand } from './config-command.js';
 import { discoverCommand } from './discover-command.js';
 import { hostCommand } from './host-command.js';
+import { checkCommand } from './check-command.js';
+import { acceptCommand, ackCommand, invalidCommand } from './triage-commands.js';
+import { reportCommand } from './report-command.js';
+import { exportCommand, importCommand } from './import-export-commands.js';
+import { outboxCommand } from './outbox-command.js';
 
-export const COMMANDS: readonly Command[] = [discoverCommand, buildCommand, compareCommand, configCommand, hostCommand];
+export const COMMANDS: readonly Command[] = [
+  discoverCommand,
+  buildCommand,
+  compareCommand,
+  checkCommand,
+  reportCommand,
+  acceptCommand,
+  ackCommand,
+  invalidCommand,
+  importCommand,
+  exportCommand,
+  outboxCommand,
+  configCommand,
+  hostCommand,
+];
 
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

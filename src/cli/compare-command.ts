@@ -1,10 +1,9 @@
-import { isAbsolute, resolve } from 'node:path';
 import { runComparison } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
-import { loadSuite } from '../suite/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
-import { integerFlag, parseCommandArgs } from './parse-args.js';
+import { parseCommandArgs } from './parse-args.js';
+import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
 import { openStateStore } from './open-state-store.js';
 
@@ -21,10 +20,7 @@ Targets are named in the config (targets:); see config/quickstart.yaml.
 Options:
   --baseline NAME      target B, the reference
   --candidate NAME     target C, the one being judged
-  --suite NAME|FILE    a suite in suites_dir (default: the suite option, quick)
-  --rounds N           rounds (default: the rounds option, 4; verdicts need 4 or more)
-  --seconds N          override every test's duration (and the warm-up's)
-  --threads LIST       override every test's client threads, e.g. 1,4
+${SUITE_FLAGS_HELP}
   --format FORMAT      text (default), md, csv or json
 
 Progress goes to stderr as log lines; the report goes to stdout.
@@ -42,24 +38,14 @@ export const compareCommand: Command = {
       {
         baseline: { type: 'string' },
         candidate: { type: 'string' },
-        suite: { type: 'string' },
-        rounds: { type: 'string' },
-        seconds: { type: 'string' },
-        threads: { type: 'string' },
+        ...SUITE_FLAGS,
         format: { type: 'string' },
       },
       HELP,
     );
     if (values.baseline === undefined || values.candidate === undefined) throw new UsageError('compare needs --baseline and --candidate', HELP);
     const format = parseReportFormat(values.format ?? 'text');
-    const rounds = integerFlag('--rounds', values.rounds, 1, 100) ?? ctx.config.rounds;
-    const seconds = integerFlag('--seconds', values.seconds, 1, 86_400);
-    const threads = values.threads === undefined ? undefined : parseThreads(values.threads);
-    const suiteName = values.suite ?? ctx.config.suite;
-    const suite = loadSuite(looksLikePath(suiteName) ? resolve(ctx.cwd, suiteName) : suiteName, ctx.config.suites_dir, {
-      ...(seconds !== undefined ? { seconds } : {}),
-      ...(threads !== undefined ? { threads } : {}),
-    });
+    const { suite, rounds } = suiteFromFlags(values, ctx);
     const store = await openStateStore(ctx);
     try {
       const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
@@ -70,15 +56,3 @@ export const compareCommand: Command = {
     return EXIT_OK;
   },
 };
-
-function looksLikePath(name: string): boolean {
-  return isAbsolute(name) || name.includes('/') || name.endsWith('.yaml') || name.endsWith('.yml');
-}
-
-function parseThreads(text: string): number[] {
-  const list = text.split(',').map((t) => Number(t.trim()));
-  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1 || n > 4096)) {
-    throw new UsageError(`--threads ${JSON.stringify(text)}: expected a comma-separated list of whole numbers from 1 to 4096, e.g. 1,4`);
-  }
-  return list;
-}

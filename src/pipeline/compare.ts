@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareSession, judgeSession } from '../analysis/index.js';
+import { compareSession, judgeSession, type TestVerdict } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView } from '../report/index.js';
@@ -34,6 +34,9 @@ export interface CompareDeps {
 export interface CompareOutcome {
   sessionId: number;
   view: ComparisonView;
+  verdicts: TestVerdict[];
+  /** The host's fingerprint id: results of other ids are never compared with these. */
+  fingerprintId: string;
 }
 
 /**
@@ -83,7 +86,7 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const samples = await store.completedSamples(sessionId);
   const verdicts = judgeSession(samples, { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha });
   for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower }, `${v.test} t${v.threads}: ${v.kind}`);
-  return { sessionId, view: compareSession(session!, samples, hostSummary(fingerprint), verdicts) };
+  return { sessionId, view: compareSession(session!, samples, hostSummary(fingerprint), verdicts), verdicts, fingerprintId: fingerprintId(fingerprint) };
 }
 
 /** Each side's work folder and private socket in this session (short socket names: unix paths are limited). */

@@ -5,3 +5,6 @@ export { buildRelease, type BuildOutcome, type BuildStatus, type BuildDeps } fro
 export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
 export { TargetInstance } from './instance.js';
+export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckRequest, type CheckResult } from './check-release.js';
+export { deliverPending, mailSettings } from './deliver.js';
+export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';

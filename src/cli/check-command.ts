@@ -1,0 +1,65 @@
+import { checkRelease, type CheckResult } from '../pipeline/index.js';
+import { parseReportFormat, renderComparison } from '../report/index.js';
+import type { Command } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { findRelease } from './find-release.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: qpswatch check TAG [--upstream NAME] [options]
+
+Checks one built release against the last good release of its upstream: one comparison session (as
+\`qpswatch compare\` runs it), a verdict per test, then:
+  - a regression on a test with no open regression event opens one, and one email names them all;
+  - a test of an open event that is ok again closes it as fixed, with one recovery email;
+  - a regression that is already open goes on quietly (never emailed twice).
+Everything is stored in one step with the session; the outbox is then sent (see \`qpswatch outbox\`).
+The release becomes last good when no test regressed. The first release checked in a series has nothing
+to be compared with: it becomes the first last good without a session.
+
+Options:
+  --upstream NAME      the upstream, when several have this tag
+${SUITE_FLAGS_HELP}
+  --format FORMAT      text (default), md, csv, json or html
+
+Progress goes to stderr as log lines; the report goes to stdout.
+Exit codes: 0 checked (whatever the verdicts); 1 failed on the way; 2 bad input (unknown or unbuilt tag).
+`;
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'benchmark a built release against the last good one; verdicts, events, email',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { upstream: { type: 'string' }, format: { type: 'string' }, ...SUITE_FLAGS }, HELP, true);
+    if (positionals.length !== 1) throw new UsageError('check takes one TAG', HELP);
+    const format = parseReportFormat(values.format ?? 'text');
+    const { suite, rounds } = suiteFromFlags(values, ctx);
+    const store = await openStateStore(ctx);
+    try {
+      const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
+      const result = await checkRelease({ release, suite, rounds }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+      if (result.kind === 'checked') ctx.stdout(renderComparison(result.view, format));
+      if (format === 'text' || result.kind === 'first') ctx.stdout(`${outcomeLine(result)}\n`);
+    } finally {
+      await store.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+function outcomeLine(result: CheckResult): string {
+  if (result.kind === 'first') return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
+  const { plan } = result;
+  const parts = [
+    `${result.release.tag} against ${result.lastGood.release.tag}: ${result.check.outcome}`,
+    plan.opened.length > 0 ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}` : '',
+    plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}` : '',
+    plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${e.test}.t${e.threads}`).join(', ')}` : '',
+    `${result.messagesQueued} email(s) queued`,
+  ];
+  return parts.filter((p) => p !== '').join('; ');
+}

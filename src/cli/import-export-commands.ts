@@ -1,0 +1,133 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { seriesResults } from '../pipeline/index.js';
+import { formatResultsCsv, parseResultsCsv, type ResultRow } from '../report/index.js';
+import { DuplicateResultError, type ImportedResultInput } from '../store/index.js';
+import { parseVersion, versionKey } from '../version/index.js';
+import type { Command } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+import { seriesFromFlag } from './series-flag.js';
+import { UsageError } from './usage-error.js';
+
+const CSV_FORMAT = `The CSV has the header flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o (any order, extra
+columns allowed and ignored): flavor mariadb|mysql|percona, version such as 10.11.6 or 8.0.36-28, qps > 0,
+the per-op figures >= 0 (cpu_o = CPU busy percent of all CPUs / QPS, cs_o context switches / QPS, r_o reads,
+rkb_o KB read and wkb_o KB written per operation).`;
+
+const IMPORT_HELP = `Usage: qpswatch import FILE [--replace]
+
+Brings results measured elsewhere (an earlier study, another qpswatch store) into this store. Imported rows
+are marked as imported and fill, in \`qpswatch report\`, the versions of a series not measured here.
+All rows or none: a bad header, a bad cell, a negative QPS or a row already stored names its line and
+column, and nothing is imported.
+
+${CSV_FORMAT}
+
+Options:
+  --replace   replace rows of the same flavor, version, test and threads instead of refusing them
+Exit codes: 0 imported; 2 bad input (nothing imported).
+`;
+
+const EXPORT_HELP = `Usage: qpswatch export [--series NAME] [--output FILE]
+
+Writes results as CSV, one row per version and test: for each series (or the one named), the figures
+\`qpswatch report\` shows (medians over the valid sessions of one host), then every imported row not
+measured here. \`qpswatch import\` reads the file back into another store.
+
+${CSV_FORMAT}
+
+Options:
+  --series NAME   one upstream only (default: all, plus every imported row)
+  --output FILE   write to FILE (replaced atomically) instead of stdout
+Exit codes: 0 written; 2 bad input.
+`;
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'import results from CSV (flavor,version,test,threads,qps,cpu_o,...)',
+  help: IMPORT_HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { replace: { type: 'boolean' } }, IMPORT_HELP, true);
+    if (positionals.length !== 1) throw new UsageError('import takes one FILE', IMPORT_HELP);
+    const path = resolve(ctx.cwd, positionals[0]!);
+    const name = basename(path);
+    const rows = parseResultsCsv(readCsv(path, positionals[0]!), name);
+    const store = await openStateStore(ctx);
+    try {
+      const counts = await store.importResults(rows.map(toImported), name, { replace: values.replace === true }).catch((err: unknown) => {
+        if (!(err instanceof DuplicateResultError)) throw err;
+        // The header is line 1, so the row at index i is on line i + 2.
+        throw new UsageError(`${name} line ${err.index + 2}: ${err.message}; use --replace to replace stored rows`);
+      });
+      ctx.stdout(`imported ${rows.length} row(s) from ${name}: ${counts.added} new, ${counts.replaced} replaced\n`);
+    } finally {
+      await store.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'export results as CSV, for another store or a spreadsheet',
+  help: EXPORT_HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { series: { type: 'string' }, output: { type: 'string' } }, EXPORT_HELP, true);
+    if (positionals.length > 0) throw new UsageError(`export takes no arguments, got ${JSON.stringify(positionals[0])}`, EXPORT_HELP);
+    const upstreams = values.series !== undefined ? [seriesFromFlag(values.series, ctx)] : ctx.upstreams;
+    const store = await openStateStore(ctx);
+    let rows: ResultRow[];
+    try {
+      rows = [];
+      for (const upstream of upstreams) rows.push(...(await seriesResults(store, upstream)));
+      if (values.series === undefined) rows.push(...(await store.listImportedResults()));
+    } finally {
+      await store.close();
+    }
+    const csv = formatResultsCsv(uniqueRows(rows));
+    if (values.output === undefined) ctx.stdout(csv);
+    else writeAtomically(resolve(ctx.cwd, values.output), csv);
+    return EXIT_OK;
+  },
+};
+
+function readCsv(path: string, given: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`import ${JSON.stringify(given)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a CSV file' : `cannot read it (${code ?? 'error'})`}`);
+  }
+}
+
+function toImported(row: ResultRow): ImportedResultInput {
+  const version = parseVersion(row.version);
+  return { ...row, version: version.text, versionKey: versionKey(version) };
+}
+
+/** The first row of a (flavor, version, test, threads) wins: measured results come before imported ones. */
+function uniqueRows(rows: readonly ResultRow[]): ResultRow[] {
+  const seen = new Set<string>();
+  const out: ResultRow[] = [];
+  for (const r of rows) {
+    const key = [r.flavor, r.version, r.test, r.threads].join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ flavor: r.flavor, version: r.version, test: r.test, threads: r.threads, qps: r.qps, cpuPerOp: r.cpuPerOp, csPerOp: r.csPerOp, readsPerOp: r.readsPerOp, readKBPerOp: r.readKBPerOp, writeKBPerOp: r.writeKBPerOp });
+  }
+  return out;
+}
+
+function writeAtomically(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (err) {
+    throw new UsageError(`--output ${JSON.stringify(path)}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); choose a writable path`);
+  }
+}

@@ -1,0 +1,52 @@
+import { deliverPending, mailSettings } from '../pipeline/index.js';
+import type { OutboxRecord } from '../store/index.js';
+import type { Command } from './command.js';
+import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: qpswatch outbox [--send] [--all]
+
+Lists the emails qpswatch has queued: pending ones (with their attempts, next attempt and last error) and,
+with --all, the sent ones too. Messages are queued by \`qpswatch check\` in the same step as the regression
+they report, and sent right after; one the mail server did not take is retried with backoff (30 s,
+doubling, at most 1 h apart) by the daemon, or now with --send. With no smtp_host in the config, each
+message is written as an .eml file to outbox_dir instead.
+
+Options:
+  --send   try every pending message now, whatever its next attempt says
+  --all    list sent messages too
+Exit codes: 0 done (with --send: every pending message sent); 1 with --send, some are still pending.
+`;
+
+export const outboxCommand: Command = {
+  name: 'outbox',
+  summary: 'list queued emails; --send tries the pending ones now',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { send: { type: 'boolean' }, all: { type: 'boolean' } }, HELP, true);
+    if (positionals.length > 0) throw new UsageError(`outbox takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    const store = await openStateStore(ctx);
+    try {
+      if (values.send === true) {
+        const settings = mailSettings(ctx.config);
+        const result = await deliverPending({ config: ctx.config, store, log: ctx.log }, { now: true });
+        const where = settings.smtpHost === '' ? `written to ${settings.outboxDir}` : `sent to ${settings.smtpHost}:${settings.smtpPort}`;
+        ctx.stdout(`${result.delivered} message(s) ${where}; ${result.failed} failed and stay pending\n`);
+        if (result.failed > 0) return EXIT_FAILED;
+      }
+      const messages = await store.listMessages(values.all === true ? undefined : 'pending');
+      ctx.stdout(messages.length === 0 ? `no ${values.all === true ? '' : 'pending '}messages\n` : messages.map(line).join(''));
+    } finally {
+      await store.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+function line(m: OutboxRecord): string {
+  const state = m.state === 'sent' ? `sent ${m.sentAt} (${m.detail ?? ''})` : `pending, ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${m.lastError}` : ''}`;
+  return `#${m.id} ${m.subject}\n    to ${m.to.join(', ')}; ${state}\n`;
+}

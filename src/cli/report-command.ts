@@ -1,0 +1,47 @@
+import { seriesHistory } from '../pipeline/index.js';
+import { parseReportFormat, renderHistory } from '../report/index.js';
+import type { Command } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+import { seriesFromFlag } from './series-flag.js';
+import { UsageError } from './usage-error.js';
+
+const HELP = `Usage: qpswatch report [--series NAME] [--base VERSION] [--host ID] [--format FORMAT]
+
+History across the releases of a series (an upstream of the config), relative to a base release, in the
+layout of the reference "relative QPS" studies:
+  - relative QPS by version: one row per test, one column per version, QPS(version) / QPS(base);
+  - per test, host resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s) by version, absolute and
+    relative to the base. A ratio of 0 to 0 prints as 1.
+A version's figures are medians over every sample of every valid session that ran it on one host.
+Imported results (qpswatch import) fill versions not measured here and are marked with *.
+
+Options:
+  --series NAME     the upstream (default: the only one)
+  --base VERSION    the base release (default: the upstream's base:, else the oldest version)
+  --host ID         a host fingerprint id (default: the host of the newest session)
+  --format FORMAT   text (default), md, csv, json or html
+Exit codes: 0 printed; 2 bad input (unknown series or base, no results yet).
+`;
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'history of a series: relative QPS and per-op resources by version, against a base',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, { series: { type: 'string' }, base: { type: 'string' }, host: { type: 'string' }, format: { type: 'string' } }, HELP, true);
+    if (positionals.length > 0) throw new UsageError(`report takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    const format = parseReportFormat(values.format ?? 'text');
+    const upstream = seriesFromFlag(values.series, ctx);
+    const store = await openStateStore(ctx);
+    try {
+      const view = await seriesHistory(store, upstream, { ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
+      ctx.stdout(renderHistory(view, format));
+    } finally {
+      await store.close();
+    }
+    return EXIT_OK;
+  },
+};

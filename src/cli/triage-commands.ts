@@ -1,0 +1,119 @@
+import type { EventRecord, ReleaseRecord, Store, TriageInput, TriageResult } from '../store/index.js';
+import type { Command } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { findRelease } from './find-release.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+import { UsageError } from './usage-error.js';
+
+const COMMON = `  --by NAME         who says so (default: $SUDO_USER, $USER or $LOGNAME)
+  --upstream NAME   the upstream, when several have this tag
+Exit codes: 0 recorded; 2 bad input (unknown tag, nothing to act on); nothing is changed on a bad input.
+`;
+
+const ACCEPT_HELP = `Usage: qpswatch accept TAG [--reason TEXT] [--by NAME] [--upstream NAME]
+
+The new normal: TAG becomes the last good release of its upstream, so later releases are compared with it.
+Open regressions of the upstream up to TAG are closed as accepted (no recovery email will follow).
+Stored with who, why and when.
+
+Options:
+  --reason TEXT     why (e.g. "durability fix: slower by design")
+${COMMON}`;
+
+const ACK_HELP = `Usage: qpswatch ack TAG [TEST] [--reason TEXT] [--by NAME] [--upstream NAME]
+
+Known: the open regressions that started with TAG (or only TEST, e.g. update-index or update-index.t1) keep
+being reported, but nobody is emailed about them again, recovery included. Stored with who, why and when.
+
+Options:
+  --reason TEXT     why (e.g. "upstream bug MDEV-12345")
+${COMMON}`;
+
+const INVALID_HELP = `Usage: qpswatch invalid TAG [--reason TEXT] [--by NAME] [--upstream NAME]
+
+Noise or infrastructure: the checks of TAG stop counting (not for last good, not in reports), the regressions
+they opened are closed as invalid, and TAG is queued to be checked again. Stored with who, why and when.
+
+Options:
+  --reason TEXT     why (e.g. "backup ran during the session")
+${COMMON}`;
+
+type Action = TriageInput['action'];
+
+function triageCommand(action: Action, summary: string, help: string): Command {
+  return {
+    name: action,
+    summary,
+    help,
+    needsConfig: true,
+    async run(args, ctx) {
+      const { values, positionals } = parseCommandArgs(args, { reason: { type: 'string' }, by: { type: 'string' }, upstream: { type: 'string' } }, help, true);
+      const most = action === 'ack' ? 2 : 1;
+      if (positionals.length < 1 || positionals.length > most) throw new UsageError(`${action} takes ${action === 'ack' ? 'TAG and an optional TEST' : 'one TAG'}`, help);
+      const who = values.by ?? ctx.env['SUDO_USER'] ?? ctx.env['USER'] ?? ctx.env['LOGNAME'] ?? 'unknown';
+      if (who.trim() === '') throw new UsageError('--by is empty: name who says so, e.g. --by ana');
+      const store = await openStateStore(ctx);
+      try {
+        const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
+        const input: TriageInput = { releaseId: release.id, action, who, reason: values.reason ?? '' };
+        const test = positionals[1] === undefined ? undefined : parseTestName(positionals[1]);
+        if (test !== undefined) input.test = test;
+        await checkSomethingToDo(store, release, input);
+        const result = await store.triage(input);
+        ctx.stdout(`${summaryLine(release, result)}\n`);
+        return EXIT_OK;
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}
+
+/** "update-index.t1" names one thread count; "update-index" every thread count of the test. */
+export function parseTestName(text: string): { test: string; threads?: number } {
+  const m = /^(.+)\.t(\d{1,4})$/.exec(text);
+  if (m !== null) return { test: m[1]!, threads: Number(m[2]) };
+  if (text.trim() === '') throw new UsageError('TEST is empty: name a test such as update-index or update-index.t1');
+  return { test: text };
+}
+
+/** A triage that would change nothing is refused, so a typo in a test name does not pass silently. */
+async function checkSomethingToDo(store: Store, release: ReleaseRecord, input: TriageInput): Promise<void> {
+  const name = JSON.stringify(release.tag);
+  if (input.action === 'ack') {
+    const open = (await store.listEvents({ upstream: release.upstream, state: 'open' })).filter((e) => e.releaseId === release.id);
+    const matching = open.filter((e) => input.test === undefined || (e.test === input.test.test && (input.test.threads === undefined || e.threads === input.test.threads)));
+    if (matching.length > 0) return;
+    if (open.length === 0) throw new UsageError(`${name} has no open regression to acknowledge: see \`qpswatch report --series ${release.upstream}\``);
+    throw new UsageError(`${name} has no open regression on ${JSON.stringify(positionalTest(input))}: open ones are ${open.map(eventLabel).join(', ')}`);
+  }
+  if (input.action === 'invalid' && !(await store.listChecks(release.upstream)).some((c) => c.releaseId === release.id && !c.invalid)) {
+    throw new UsageError(`${name} has no valid check to mark invalid: nothing was changed`);
+  }
+}
+
+function positionalTest(input: TriageInput): string {
+  return input.test === undefined ? '' : input.test.threads === undefined ? input.test.test : `${input.test.test}.t${input.test.threads}`;
+}
+
+const eventLabel = (e: EventRecord): string => `${e.test}.t${e.threads}`;
+
+function summaryLine(release: ReleaseRecord, result: TriageResult): string {
+  const t = result.triage;
+  const by = `by ${t.who}${t.reason !== '' ? `: ${t.reason}` : ''}`;
+  const events = result.events.map(eventLabel).join(', ');
+  switch (t.action) {
+    case 'accept':
+      return `accepted ${release.tag} as the last good release of ${release.upstream} (${by}); ${result.events.length} open regression(s) closed${events ? `: ${events}` : ''}`;
+    case 'ack':
+      return `acknowledged ${events} of ${release.tag} (${by}): still reported, no more email`;
+    default:
+      return `marked the ${result.invalidatedChecks} check(s) of ${release.tag} invalid (${by}); ${result.events.length} regression(s) closed${events ? `: ${events}` : ''}; queued to be checked again`;
+  }
+}
+
+export const acceptCommand = triageCommand('accept', 'accept a release as the new normal: it becomes last good', ACCEPT_HELP);
+export const ackCommand = triageCommand('ack', 'acknowledge a regression: keep reporting it, stop emailing', ACK_HELP);
+export const invalidCommand = triageCommand('invalid', 'mark a release\'s checks as noise or infrastructure and queue a rerun', INVALID_HELP);
+

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../log/index.js';
+import { createMailer, deliverOutbox, type MailSettings } from '../notify/index.js';
+import type { Store } from '../store/index.js';
+
+export interface DeliverDeps {
+  config: Config;
+  store: Store;
+  log: Logger;
+}
+
+export function mailSettings(config: Config): MailSettings {
+  return {
+    smtpHost: config.smtp_host,
+    smtpPort: config.smtp_port,
+    smtpSecure: config.smtp_secure,
+    smtpUser: config.smtp_user,
+    smtpPassword: config.smtp_password,
+    outboxDir: config.outbox_dir !== '' ? config.outbox_dir : join(config.state_dir, 'outbox'),
+    timeoutMs: config.smtp_timeout_seconds * 1000,
+  };
+}
+
+/**
+ * Sends the messages of the outbox that are due (all pending ones with `now`: a person asked). A mail server that
+ * is down is not an error here: the message stays queued with its next attempt, and the log says so.
+ */
+export async function deliverPending(deps: DeliverDeps, options: { now?: boolean } = {}): Promise<{ delivered: number; failed: number }> {
+  const log = deps.log.child({ component: 'outbox' });
+  const mailer = createMailer(mailSettings(deps.config), log);
+  try {
+    const port = {
+      dueMessages: (now: string, limit: number) => deps.store.dueMessages(options.now === true ? '9999-12-31T23:59:59.999Z' : now, limit),
+      markMessageSent: (id: number, detail: string, at: string) => deps.store.markMessageSent(id, detail, at),
+      markMessageFailed: (id: number, error: string, next: string) => deps.store.markMessageFailed(id, error, next),
+    };
+    return await deliverOutbox(port, mailer, { log });
+  } finally {
+    await mailer.close();
+  }
+}

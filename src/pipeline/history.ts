@@ -1,0 +1,72 @@
+import { buildHistory, type HistoryTable } from '../analysis/index.js';
+import { InputError } from '../errors.js';
+import type { HistoryView, ResultRow } from '../report/index.js';
+import type { ImportedResultRecord, ReleaseSampleRecord, Store } from '../store/index.js';
+import type { Upstream } from '../upstream/index.js';
+import { parseVersion, rangeIncludes } from '../version/index.js';
+
+export interface HistoryOptions {
+  /** The version (or tag) every ratio is relative to; default: the upstream's base, else the oldest version. */
+  base?: string;
+  /** The host fingerprint id whose results to show; default: the host of the newest session. */
+  host?: string;
+}
+
+/** The results of one series across its versions: measured releases on one host, plus imported rows. */
+export async function seriesHistory(store: Store, upstream: Upstream, options: HistoryOptions = {}, now = new Date()): Promise<HistoryView> {
+  const { table, host } = await seriesTable(store, upstream, options.host);
+  if (table.columns.length === 0) {
+    throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
+  }
+  const base = options.base ?? upstream.base?.text ?? table.columns[0]!.version;
+  const baseIndex = table.columns.findIndex((c) => c.version === base || c.label === base);
+  if (baseIndex < 0) {
+    throw new InputError(`base ${JSON.stringify(base)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`);
+  }
+  return {
+    series: upstream.name,
+    flavor: upstream.flavor,
+    baseIndex,
+    versions: table.columns.map((c) => ({ version: c.version, label: c.label, imported: c.imported })),
+    tests: table.rows,
+    host,
+    generatedAt: now.toISOString(),
+  };
+}
+
+/** Every result of the series as CSV rows, one per version and test; a version measured here wins over an import. */
+export async function seriesResults(store: Store, upstream: Upstream): Promise<ResultRow[]> {
+  const { table } = await seriesTable(store, upstream, undefined);
+  return table.rows.flatMap((row) =>
+    table.columns.flatMap((column, i) => {
+      const f = row.figures[i];
+      return f ? [{ flavor: upstream.flavor, version: column.version, test: row.test, threads: row.threads, ...f }] : [];
+    }),
+  );
+}
+
+async function seriesTable(store: Store, upstream: Upstream, hostId: string | undefined): Promise<{ table: HistoryTable; host: string }> {
+  const [releases, samples, imported] = await Promise.all([store.listReleases(upstream.name), store.releaseSamples(upstream.name), store.listImportedResults()]);
+  const host = await chooseHost(store, samples, hostId);
+  const onHost = samples.filter((s) => s.hostId === host?.id);
+  const inSeries = imported.filter((r) => inSeriesOf(upstream, r));
+  const label = host?.fingerprintId ?? (inSeries.length > 0 ? 'imported results only' : 'none');
+  return { table: buildHistory(releases, onHost, inSeries), host: label };
+}
+
+/** Results from different hosts are never mixed: one host, the one named or the newest session's. */
+async function chooseHost(store: Store, samples: readonly ReleaseSampleRecord[], fingerprintId: string | undefined): Promise<{ id: number; fingerprintId: string } | undefined> {
+  const ids = [...new Set(samples.map((s) => s.hostId))];
+  const hosts = (await Promise.all(ids.map((id) => store.getHost(id)))).flatMap((h) => (h ? [h] : []));
+  if (fingerprintId !== undefined) {
+    const host = hosts.find((h) => h.fingerprintId === fingerprintId);
+    if (host === undefined) throw new InputError(`host ${JSON.stringify(fingerprintId)} has no results in this series: use one of ${hosts.map((h) => h.fingerprintId).join(', ') || '(none)'}`);
+    return host;
+  }
+  const newest = samples.reduce<ReleaseSampleRecord | undefined>((a, s) => (a === undefined || s.sessionId > a.sessionId ? s : a), undefined);
+  return hosts.find((h) => h.id === newest?.hostId);
+}
+
+function inSeriesOf(upstream: Upstream, row: ImportedResultRecord): boolean {
+  return row.flavor === upstream.flavor && rangeIncludes(upstream.series, parseVersion(row.version));
+}

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
+import { messageLines, runCli } from '../helpers/cli.js';
+import { freePort, makeMailFolder, readReceived, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+
+/**
+ * The whole release check on the demo upstream, through the CLI a person uses: the first release becomes last
+ * good, the slow tag is flagged on its write test with a hint while the mail server is down, the alert waits in
+ * the outbox across processes and goes out exactly once when the server is back, and the next release's recovery
+ * is emailed at once. Real mariadbd, sysbench, git, cmake and an SMTP server process on 127.0.0.1.
+ */
+let root = '';
+let mailFolder = '';
+let demo: DemoUpstream;
+let smtpPort = 0;
+let sink: SmtpSink | undefined;
+const ROUNDS = '5';
+
+const cli = (...args: string[]) => runCli(['--config', join(root, 'qpswatch.yaml'), ...args], { env: { USER: 'tester' } });
+const check = (tag: string) => cli('check', tag, '--suite', join(root, 'tiny.yaml'), '--rounds', ROUNDS);
+
+before(async () => {
+  root = await mkdtemp('/tmp/qpsw-chk-');
+  mailFolder = await makeMailFolder();
+  demo = await makeDemoUpstream(join(root, 'upstream'));
+  smtpPort = await freePort();
+  await writeFile(
+    join(root, 'qpswatch.yaml'),
+    [
+      `state_dir: ${join(root, 'state')}`,
+      `cache_dir: ${join(root, 'cache')}`,
+      'log_level: warn',
+      'min_free_bytes: 1000000',
+      'email_to: [dba@example.org, perf@example.org]',
+      'email_from: qpswatch@example.org',
+      'smtp_host: 127.0.0.1',
+      `smtp_port: ${smtpPort}`,
+      'smtp_timeout_seconds: 5',
+      'grafana_url: http://grafana.example:3000/',
+      // A wide margin for these 2-second tests, so run-to-run noise on a shared host reads as ok, not unstable;
+      // the slow tag's fsync at commit costs far more than 40% on the write test.
+      'test_thresholds: { update-index: 0.6, point-query: 0.6 }',
+      'upstreams:',
+      `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, base: "10.11.1" }`,
+      '',
+    ].join('\n'),
+  );
+  await writeFile(
+    join(root, 'tiny.yaml'),
+    'name: tiny\ndescription: one write and one read test\nload: { tables: 1, table_size: 2000 }\n' +
+      'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 2, threads: [1] }\n' +
+      'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
+  );
+});
+
+after(async () => {
+  await sink?.close();
+  await rm(root, { recursive: true, force: true });
+  await removeFolder(mailFolder);
+});
+
+describe('qpswatch check on the demo upstream, with email', () => {
+  test('the releases are discovered and built', async () => {
+    assert.equal((await cli('discover')).code, 0);
+    for (const tag of ['mariadb-10.11.1', demo.slowTag, 'mariadb-10.11.9']) {
+      const built = await cli('build', tag);
+      assert.equal(built.code, 0, built.stderr);
+    }
+  });
+
+  test('triage of a tag that does not exist, or with nothing to act on, says so and changes nothing', async () => {
+    const unknown = await cli('accept', 'mariadb-10.99.0');
+    assert.equal(unknown.code, 2);
+    assert.deepEqual(messageLines(unknown.stderr), ['qpswatch: tag "mariadb-10.99.0" is not a known release of demo: run `qpswatch discover` to list them']);
+    const nothing = await cli('ack', demo.slowTag);
+    assert.equal(nothing.code, 2);
+    assert.match(messageLines(nothing.stderr)[0] ?? '', /has no open regression to acknowledge/);
+    const notBuilt = await cli('check', 'mariadb-10.11.2');
+    assert.equal(notBuilt.code, 2);
+    assert.deepEqual(messageLines(notBuilt.stderr), ['qpswatch: release "mariadb-10.11.2" is not built: run `qpswatch build mariadb-10.11.2` first']);
+  });
+
+  test('the first release checked in the series becomes last good without a session', async () => {
+    const first = await check('mariadb-10.11.1');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /mariadb-10\.11\.1 is the first release checked in demo: it is now the last good release/);
+  });
+
+  test('the slow tag is flagged on its write test with a wKB/o hint; with the mail server down the alert waits', async () => {
+    const result = await check(demo.slowTag);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /mariadb-10\.11\.3 against mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/);
+    assert.match(result.stdout, /update-index\.t1 .*regression/);
+    assert.match(result.stdout, /update-index\.t1: regression, C\/B 0\.\d\d < 0\.60, p=[\d.e-]+; grew: .*wKB\/o x\d/, 'a hint that names wKB/o');
+    assert.match(result.stdout, /1 email\(s\) queued/);
+    const outbox = await cli('outbox');
+    assert.equal(outbox.code, 0);
+    assert.match(outbox.stdout, /qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/);
+    assert.match(outbox.stdout, /pending, 1 attempt\(s\), next .*, last error: .*ECONNREFUSED/);
+  });
+
+  test('after a restart, with the server back, the alert is delivered once: subject, recipients, both parts, chart', async () => {
+    sink = await startSmtpSink({ folder: mailFolder, port: smtpPort });
+    const sent = await cli('outbox', '--send');
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.match(sent.stdout, /^1 message\(s\) sent to 127\.0\.0\.1:\d+; 0 failed/);
+    const again = await cli('outbox', '--send');
+    assert.match(again.stdout, /^0 message\(s\) sent/);
+    const received = await readReceived(mailFolder);
+    assert.equal(received.length, 1, 'delivered exactly once');
+    const mail = received[0]!;
+    assert.deepEqual(mail.envelope.to.sort(), ['dba@example.org', 'perf@example.org']);
+    assert.equal(mail.envelope.from, 'qpswatch@example.org');
+    assert.match(mail.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/);
+    assert.match(mail.parsed.messageId ?? '', /^<qpswatch\.regression\.session-\d+@example\.org>$/);
+    const text = mail.parsed.text ?? '';
+    const html = typeof mail.parsed.html === 'string' ? mail.parsed.html : '';
+    for (const part of [text, html]) {
+      assert.match(part, /update-index\.t1/);
+      assert.match(part, /wKB\/o/);
+      assert.match(part, /cpu\/o/);
+      assert.match(part, /http:\/\/grafana\.example:3000\/d\/qpswatch-relative-qps\?var-upstream=demo/);
+    }
+    assert.match(text, /C\/B by test/, 'the text chart');
+    assert.match(html, /<table/);
+    assert.match(html, /C\/B by test/, 'the html chart');
+  });
+
+  test('the next release recovers the write test: the event is fixed and one recovery email goes out at once', async () => {
+    const result = await check('mariadb-10.11.9');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /mariadb-10\.11\.9 against mariadb-10\.11\.1: .*recovered: update-index\.t1/);
+    const received = await readReceived(mailFolder);
+    const recovery = received.filter((m) => /recovered/.test(m.parsed.subject ?? ''));
+    assert.equal(recovery.length, 1);
+    assert.match(recovery[0]!.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.9 recovered: update-index\.t1 at \d\.\d\d of 10\.11\.1/);
+    assert.equal(received.filter((m) => /mariadb 10\.11\.3 regressed/.test(m.parsed.subject ?? '')).length, 1, 'the first alert was never sent again');
+  });
+
+  test('report shows the series relative to its base, and triage is stored with who and why', async () => {
+    const report = await cli('report', '--format', 'csv');
+    assert.equal(report.code, 0, report.stderr);
+    const lines = report.stdout.trim().split(/\r?\n/);
+    const header = lines[0]!.split(',');
+    const row = (version: string, test: string) => {
+      const cells = lines.map((l) => l.split(',')).find((c) => c[header.indexOf('version')] === version && c[header.indexOf('test')] === test);
+      assert.ok(cells, `a row for ${version} ${test} in\n${report.stdout}`);
+      return (name: string) => Number(cells[header.indexOf(name)]);
+    };
+    assert.equal(row('10.11.1', 'update-index')('qps_rel'), 1);
+    assert.ok(row('10.11.3', 'update-index')('qps_rel') < 0.95);
+    assert.ok(row('10.11.3', 'update-index')('wkb_o_rel') > 1);
+    const invalid = await cli('invalid', demo.slowTag, '--reason', 'fsync test host');
+    assert.equal(invalid.code, 0, invalid.stderr);
+    assert.match(invalid.stdout, /marked the 1 check\(s\) of mariadb-10\.11\.3 invalid \(by tester: fsync test host\); 0 regression\(s\) closed; queued to be checked again/);
+    const accept = await cli('accept', 'mariadb-10.11.9', '--by', 'ana', '--reason', 'new normal');
+    assert.match(accept.stdout, /accepted mariadb-10\.11\.9 as the last good release of demo \(by ana: new normal\)/);
+  });
+});
