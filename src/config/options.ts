@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
 
+/** local@domain, no spaces or angle brackets; a bare host such as localhost is a fine domain for a local MTA. */
+const emailAddress = z.string().regex(/^[^\s@<>",;]+@[A-Za-z0-9.-]+$/, { error: 'expected an email address such as dba@example.org' });
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const targetName = z.string().regex(NAME_PATTERN);
 
@@ -192,7 +194,7 @@ export const OPTIONS = {
   }),
   email_to: defineOption({
     name: 'email_to',
-    schema: z.array(z.email({ error: 'expected an email address such as dba@example.org' })),
+    schema: z.array(emailAddress),
     default: () => [],
     doc: 'Who gets the regression and recovery emails; with none, no email is queued.',
     expected: 'a list of email addresses',
@@ -200,7 +202,7 @@ export const OPTIONS = {
   }),
   email_from: defineOption({
     name: 'email_from',
-    schema: z.email({ error: 'expected an email address such as qpswatch@example.org' }),
+    schema: emailAddress,
     default: () => 'qpswatch@localhost',
     doc: 'The sender of qpswatch\'s emails.',
     expected: 'an email address',
