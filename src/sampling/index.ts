@@ -46,3 +46,22 @@ export {
 export { hostFingerprint, type HostFingerprint, type FingerprintOptions } from './fingerprint.js';
 export { fingerprintId } from './fingerprint-id.js';
 export { topologyFromPlaces, type CpuTopology, type CpuPlace } from './cpu-topology.js';
+export { parseMeminfo, type Meminfo } from './meminfo.js';
+export { parseVmstat, type SwapCounters } from './vmstat.js';
+export { parseLoadavg, type LoadAverage } from './loadavg.js';
+export { readGovernors } from './governors.js';
+export {
+  judgeQuietHost,
+  defaultQuietHostLimits,
+  QuietHostLimitError,
+  type QuietHostLimits,
+  type QuietHostObservation,
+  type QuietHostVerdict,
+} from './quiet-host.js';
+export {
+  observeHost,
+  readQuietHost,
+  observationFromReadings,
+  type ObserveHostOptions,
+  type QuietHostReading,
+} from './observe-host.js';
