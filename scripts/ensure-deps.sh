@@ -16,6 +16,8 @@ have ccache || missing+=(ccache)
 { have gcc && have g++ && have make; } || missing+=(build-essential)
 have ninja || missing+=(ninja-build)
 have xz || missing+=(xz-utils)
+# promtool checks and unit-tests the Prometheus files under grafana/prometheus; its package's service is not started.
+have promtool || missing+=(prometheus)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -1,0 +1,101 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { allPanels, dashboardFiles, dashboardsDir, readDashboard, variableQuery, type GrafanaDashboard } from '../../helpers/grafana.js';
+
+/** The uids other parts of qpswatch link to (emails link to qpswatch-relative-qps?var-series=...). */
+const UIDS = ['qpswatch-health', 'qpswatch-per-op', 'qpswatch-qps-over-time', 'qpswatch-relative-qps'];
+const RELEASE_DASHBOARDS = ['qpswatch-per-op', 'qpswatch-qps-over-time', 'qpswatch-relative-qps'];
+const GRAFANA_VARIABLES = new Set(['__rate_interval', '__interval', '__range']);
+const DATASOURCE = '${datasource}';
+
+const dashboards = dashboardFiles().map((file) => ({ file, ...readDashboard(file) }));
+
+function usedVariables(text: string): string[] {
+  return [...text.matchAll(/\$\{(\w+)(?::\w+)?\}|\$(\w+)/g)].map((m) => (m[1] ?? m[2])!);
+}
+
+function queryPanels(d: GrafanaDashboard) {
+  return allPanels(d).filter((p) => p.type !== 'row');
+}
+
+test('the four dashboards are there, each uid once', () => {
+  assert.deepEqual(dashboards.map((d) => d.dashboard.uid).sort(), UIDS);
+});
+
+for (const { file, raw, dashboard } of dashboards) {
+  describe(`grafana/dashboards/${file}`, () => {
+    test('is a provisioned dashboard: no __inputs, no import placeholders, a recent schema', () => {
+      assert.equal('__inputs' in raw, false);
+      assert.doesNotMatch(readFileSync(join(dashboardsDir, file), 'utf8'), /\$\{DS_/);
+      assert.ok(dashboard.schemaVersion >= 36, `schemaVersion ${dashboard.schemaVersion} predates Grafana 9`);
+    });
+
+    test('has a datasource variable listing Prometheus datasources', () => {
+      const v = dashboard.templating.list.find((x) => x.name === 'datasource');
+      assert.equal(v?.type, 'datasource');
+      assert.equal(v?.query, 'prometheus');
+    });
+
+    test('panel ids are unique, rows included', () => {
+      const ids = allPanels(dashboard).map((p) => p.id);
+      assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+    });
+
+    test('every panel, target and query variable uses ${datasource}', () => {
+      const wrong: string[] = [];
+      for (const p of queryPanels(dashboard)) {
+        if (p.datasource?.uid !== DATASOURCE) wrong.push(`panel ${p.id} ${p.title}`);
+        if ((p.targets ?? []).length === 0) wrong.push(`panel ${p.id} ${p.title} has no query`);
+        for (const t of p.targets ?? []) if (t.datasource?.uid !== DATASOURCE) wrong.push(`panel ${p.id} target ${t.refId}`);
+      }
+      for (const v of dashboard.templating.list) if (v.type === 'query' && v.datasource?.uid !== DATASOURCE) wrong.push(`variable ${v.name}`);
+      assert.deepEqual(wrong, []);
+    });
+
+    test('every variable a query, title or repeat names is defined', () => {
+      const defined = new Set(dashboard.templating.list.map((v) => v.name));
+      const texts = [
+        ...queryPanels(dashboard).flatMap((p) => [p.title, ...(p.targets ?? []).map((t) => t.expr ?? '')]),
+        ...allPanels(dashboard).flatMap((p) => [p.title, p.repeat === undefined ? '' : `$${p.repeat}`]),
+        ...dashboard.templating.list.map((v) => variableQuery(v) ?? ''),
+      ];
+      const unknown = texts.flatMap(usedVariables).filter((name) => !defined.has(name) && !GRAFANA_VARIABLES.has(name));
+      assert.deepEqual([...new Set(unknown)], []);
+    });
+
+    test('tables of releases are sorted by version_key before it is hidden', () => {
+      for (const p of queryPanels(dashboard).filter((x) => (x.targets ?? []).some((t) => t.format === 'table'))) {
+        const ids = (p.transformations ?? []).map((t) => t.id);
+        const sort = (p.transformations ?? []).find((t) => t.id === 'sortBy');
+        assert.ok(sort, `panel ${p.id} ${p.title} has no sortBy transformation`);
+        assert.deepEqual(sort.options, { fields: {}, sort: [{ field: 'version_key', desc: false }] });
+        assert.ok(ids.indexOf('sortBy') < ids.indexOf('organize'), `panel ${p.id}: sortBy must come before organize drops version_key`);
+      }
+    });
+  });
+}
+
+describe('release dashboards', () => {
+  for (const { dashboard } of dashboards.filter((d) => RELEASE_DASHBOARDS.includes(d.dashboard.uid))) {
+    test(`${dashboard.uid} has the series, host and test variables from label_values`, () => {
+      for (const name of ['series', 'host', 'test']) {
+        const v = dashboard.templating.list.find((x) => x.name === name);
+        assert.equal(v?.type, 'query', `${name} variable`);
+        assert.match(variableQuery(v) ?? '', new RegExp(`^label_values\\(qpswatch_\\w+.*, ${name}\\)$`));
+      }
+    });
+  }
+
+  test('relative QPS bars are repeated per test and draw threshold lines at 0.95 and 1', () => {
+    const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
+    assert.ok(allPanels(d).some((p) => p.type === 'row' && p.repeat === 'test'));
+    const bars = queryPanels(d).filter((p) => p.type === 'barchart');
+    assert.equal(bars.length, 1);
+    const defaults = (bars[0]!['fieldConfig'] as { defaults: { thresholds: { steps: Array<{ value: number | null }> }; custom: { thresholdsStyle: { mode: string } } } }).defaults;
+    assert.deepEqual(defaults.thresholds.steps.map((s) => s.value), [null, 0.95, 1]);
+    assert.equal(defaults.custom.thresholdsStyle.mode, 'line');
+    assert.match(bars[0]!.targets![0]!.expr!, /^qpswatch_relative_qps\{/);
+  });
+});
