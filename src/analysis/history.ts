@@ -1,15 +1,9 @@
+import type { HistoryFigures } from '../report/index.js';
 import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
 import { median } from './median.js';
 
 /** A version's figures for one test: medians over every sample of it (or the imported row as it came). */
-export interface VersionFigures {
-  qps: number;
-  cpuPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
-}
+export type VersionFigures = HistoryFigures;
 
 export interface HistoryColumn {
   version: string;

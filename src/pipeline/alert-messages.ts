@@ -58,6 +58,6 @@ function message(input: AlertInput, kind: AlertContent['kind'], tests: ReadonlyA
 
 function dashboardUrl(base: string, upstream: string): string {
   const url = new URL(`d/${RELATIVE_QPS_DASHBOARD_UID}`, base.endsWith('/') ? base : `${base}/`);
-  url.searchParams.set('var-upstream', upstream);
+  url.searchParams.set('var-series', upstream);
   return url.toString();
 }

@@ -126,11 +126,8 @@ export interface OutboxRecord extends MessageInput {
   sentAt: string | null;
 }
 
-/** One row of results brought in from elsewhere (an earlier study, another store). */
-export interface ImportedResultInput {
-  flavor: string;
-  version: string;
-  versionKey: string;
+/** QPS and host resources per operation of one test run (or of a version, for imported rows). */
+export interface ResultFigures {
   test: string;
   threads: number;
   qps: number;
@@ -139,6 +136,13 @@ export interface ImportedResultInput {
   readsPerOp: number;
   readKBPerOp: number;
   writeKBPerOp: number;
+}
+
+/** One row of results brought in from elsewhere (an earlier study, another store). */
+export interface ImportedResultInput extends ResultFigures {
+  flavor: string;
+  version: string;
+  versionKey: string;
 }
 
 export interface ImportedResultRecord extends ImportedResultInput {
@@ -149,18 +153,10 @@ export interface ImportedResultRecord extends ImportedResultInput {
 }
 
 /** One sample of a done session in which one side was a release, with that release: the stuff of history. */
-export interface ReleaseSampleRecord {
+export interface ReleaseSampleRecord extends ResultFigures {
   sessionId: number;
   hostId: number;
   releaseId: number;
-  test: string;
-  threads: number;
-  qps: number;
-  cpuPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
 }
 
 export interface RerunRecord {

@@ -122,7 +122,7 @@ describe('qpswatch check on the demo upstream, with email', () => {
       assert.match(part, /update-index\.t1/);
       assert.match(part, /wKB\/o/);
       assert.match(part, /cpu\/o/);
-      assert.match(part, /http:\/\/grafana\.example:3000\/d\/qpswatch-relative-qps\?var-upstream=demo/);
+      assert.match(part, /http:\/\/grafana\.example:3000\/d\/qpswatch-relative-qps\?var-series=demo/);
     }
     assert.match(text, /C\/B by test/, 'the text chart');
     assert.match(html, /<table/);
