@@ -53,16 +53,39 @@ function commonTests(runs: readonly Run[]): string[] {
 }
 
 /**
- * The statistic is the difference of mean log QPS (the log of the ratio of geometric means). The reported relative
- * QPS stays the ratio of medians; the test uses means because medians ignore which runs sit at the extremes, so many
- * relabelings tie with the one observed and the test loses most of its power at the few runs a session has.
+ * Per run, below this spread of log QPS (1%) a test is treated as this steady: a test that happened to vary by
+ * 0.1% would otherwise turn a tiny shift into a huge statistic and dominate the maximum over tests.
+ */
+const MIN_LOG_SD = 0.01;
+
+/**
+ * The statistic is Welch's t of log QPS: the difference of mean log QPS (the log of the ratio of geometric means)
+ * over its standard error. Studentized, every test is on one scale, so the maximum over tests is not always the
+ * noisiest test's, and a clean drop on a steady test stays significant next to a test that varies by 50%.
+ * The reported relative QPS stays the ratio of medians; the test uses means because medians ignore which runs
+ * sit at the extremes, so many relabelings tie with the one observed and the test loses its power at few runs.
  */
 function logRatios(tests: readonly string[], b: readonly Run[], c: readonly Run[]): Map<string, number> {
-  return new Map(tests.map((t) => [t, meanLog(c, t) - meanLog(b, t)]));
+  return new Map(tests.map((t) => [t, studentized(logs(b, t), logs(c, t))]));
 }
 
-function meanLog(runs: readonly Run[], test: string): number {
-  return runs.reduce((sum, r) => sum + Math.log(r.get(test)!), 0) / runs.length;
+function logs(runs: readonly Run[], test: string): number[] {
+  return runs.map((r) => Math.log(r.get(test)!));
+}
+
+function studentized(b: readonly number[], c: readonly number[]): number {
+  const error = Math.sqrt(Math.max(variance(b), MIN_LOG_SD ** 2) / b.length + Math.max(variance(c), MIN_LOG_SD ** 2) / c.length);
+  return (mean(c) - mean(b)) / error;
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((a, v) => a + v, 0) / values.length;
+}
+
+function variance(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const m = mean(values);
+  return values.reduce((a, v) => a + (v - m) ** 2, 0) / (values.length - 1);
 }
 
 /** Every way to pick k of n runs as baseline when there are few enough; a seeded sample otherwise. */
