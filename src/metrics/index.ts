@@ -1,0 +1,20 @@
+export {
+  BUILD_RESULTS,
+  DAEMON_PHASES,
+  QUEUE_STATES,
+  RELEASE_LABELS,
+  type BuildResult,
+  type DaemonHealth,
+  type DaemonPhase,
+  type DaemonStatus,
+  type MetricsSource,
+  type QueueState,
+  type ReleaseFigureRow,
+  type ReleaseLabel,
+  type ReleaseLabels,
+  type StoreHealth,
+} from './source.js';
+export { RELEASE_FAMILIES } from './release-collectors.js';
+export { createMetricsRegistry } from './registry.js';
+export { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, startMetricsServer, type MetricsServer, type MetricsServerOptions } from './server.js';
+export { MetricsHostError, MetricsPortInUseError } from './errors.js';

@@ -1,0 +1,71 @@
+/**
+ * What the collectors read on each scrape. The metrics room sits below the store, so it never reads the store
+ * itself: the pipeline implements this port over the store, and the daemon adds what only it knows (its phase).
+ */
+
+/** Label names of every per-release family, in exposition order; always all of them. */
+export const RELEASE_LABELS = ['host', 'flavor', 'series', 'version', 'version_key', 'test', 'threads', 'profile'] as const;
+export type ReleaseLabel = (typeof RELEASE_LABELS)[number];
+export type ReleaseLabels = Record<ReleaseLabel, string>;
+
+/** One version's figures for one test on one host, in base units. null: no value, the sample is left out. */
+export interface ReleaseFigureRow {
+  labels: ReleaseLabels;
+  qps: number;
+  /** qps / qps of the series' base release (0/0 = 1); null when the base has no result for the test on this host. */
+  relativeQps: number | null;
+  /** Relative QPS of the version's newest valid check; null when it was never checked. */
+  relativeToLastGood: number | null;
+  /** A regression event that started with this version is open for the test (not fixed, accepted or invalid). */
+  regressionOpen: boolean;
+  /** null when the host's fingerprint does not say how many CPUs it has. */
+  cpuSecondsPerOp: number | null;
+  contextSwitchesPerOp: number;
+  readOpsPerOp: number;
+  readBytesPerOp: number;
+  writtenBytesPerOp: number;
+  latencyP95Seconds: number | null;
+}
+
+export const DAEMON_PHASES = ['idle', 'discovering', 'building', 'waiting_for_quiet_host', 'benchmarking', 'notifying'] as const;
+export type DaemonPhase = (typeof DAEMON_PHASES)[number];
+
+export const QUEUE_STATES = ['discovered', 'building', 'built', 'benchmarking', 'done', 'failed'] as const;
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+export const BUILD_RESULTS = ['built', 'failed'] as const;
+export type BuildResult = (typeof BUILD_RESULTS)[number];
+
+/** What only the running daemon knows, kept in its memory. */
+export interface DaemonStatus {
+  phase: DaemonPhase;
+  /** Releases per queue state; a state left out counts 0. */
+  queue: Partial<Record<QueueState, number>>;
+  /** Unix seconds of the last finished discovery; null before the first (exported as 0). */
+  lastPollSeconds: number | null;
+  /** The schedule's interval between polls. */
+  pollIntervalSeconds: number;
+  /** How long the current session has waited for a quiet host; 0 when not waiting. */
+  quietHostWaitSeconds: number;
+}
+
+/** What the store says about the daemon's work. */
+export interface StoreHealth {
+  /** Releases ever discovered, all upstreams. */
+  releasesDiscovered: number;
+  /** Builds that ended, by result. */
+  builds: Record<BuildResult, number>;
+  /** The newest finished build's duration; null before the first (exported as 0). */
+  lastBuildDurationSeconds: number | null;
+  /** The newest done session's duration; null before the first (exported as 0). */
+  lastSessionDurationSeconds: number | null;
+  /** Open regression events per series; a series with releases and none open counts 0. */
+  activeRegressions: ReadonlyArray<{ series: string; count: number }>;
+}
+
+export type DaemonHealth = DaemonStatus & StoreHealth;
+
+export interface MetricsSource {
+  releaseFigures(): Promise<ReleaseFigureRow[]>;
+  health(): Promise<DaemonHealth>;
+}

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createMetricsRegistry, DAEMON_PHASES, RELEASE_FAMILIES } from '../../../src/metrics/index.js';
+import { FakeSource, figureRow, health, qpswatchFamilies } from './fake-source.js';
+
+const LABELS = 'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
+
+const EXPECTED = `# HELP qpswatch_qps Median QPS (sysbench queries per second) of the version for the test.
+# TYPE qpswatch_qps gauge
+qpswatch_qps{${LABELS}} 1234.5
+
+# HELP qpswatch_relative_qps QPS relative to the series' base release (0/0 = 1).
+# TYPE qpswatch_relative_qps gauge
+qpswatch_relative_qps{${LABELS}} 0.97
+
+# HELP qpswatch_relative_to_last_good Relative QPS of the version's newest valid check, against the last good release of that time.
+# TYPE qpswatch_relative_to_last_good gauge
+qpswatch_relative_to_last_good{${LABELS}} 0.99
+
+# HELP qpswatch_regression_open Whether a regression event that started with this version is open for the test (1) or not (0).
+# TYPE qpswatch_regression_open gauge
+qpswatch_regression_open{${LABELS}} 0
+
+# HELP qpswatch_cpu_seconds_per_op Host CPU seconds per operation (median).
+# TYPE qpswatch_cpu_seconds_per_op gauge
+qpswatch_cpu_seconds_per_op{${LABELS}} 0.00025
+
+# HELP qpswatch_context_switches_per_op Host context switches per operation (median).
+# TYPE qpswatch_context_switches_per_op gauge
+qpswatch_context_switches_per_op{${LABELS}} 2.5
+
+# HELP qpswatch_read_ops_per_op Reads from the data device per operation (median).
+# TYPE qpswatch_read_ops_per_op gauge
+qpswatch_read_ops_per_op{${LABELS}} 0
+
+# HELP qpswatch_read_bytes_per_op Bytes read from the data device per operation (median).
+# TYPE qpswatch_read_bytes_per_op gauge
+qpswatch_read_bytes_per_op{${LABELS}} 0
+
+# HELP qpswatch_written_bytes_per_op Bytes written to the data device per operation (median).
+# TYPE qpswatch_written_bytes_per_op gauge
+qpswatch_written_bytes_per_op{${LABELS}} 3072
+
+# HELP qpswatch_latency_p95_seconds Median of sysbench's 95th percentile latency, in seconds.
+# TYPE qpswatch_latency_p95_seconds gauge
+qpswatch_latency_p95_seconds{${LABELS}} 0.00691
+
+# HELP qpswatch_phase 1 for the daemon's current phase, 0 for the others.
+# TYPE qpswatch_phase gauge
+qpswatch_phase{phase="idle"} 0
+qpswatch_phase{phase="discovering"} 0
+qpswatch_phase{phase="building"} 0
+qpswatch_phase{phase="waiting_for_quiet_host"} 0
+qpswatch_phase{phase="benchmarking"} 1
+qpswatch_phase{phase="notifying"} 0
+
+# HELP qpswatch_queue_releases Releases in the daemon queue, by state.
+# TYPE qpswatch_queue_releases gauge
+qpswatch_queue_releases{state="discovered"} 2
+qpswatch_queue_releases{state="building"} 0
+qpswatch_queue_releases{state="built"} 0
+qpswatch_queue_releases{state="benchmarking"} 1
+qpswatch_queue_releases{state="done"} 7
+qpswatch_queue_releases{state="failed"} 1
+
+# HELP qpswatch_releases_discovered_total Releases ever discovered, all upstreams.
+# TYPE qpswatch_releases_discovered_total counter
+qpswatch_releases_discovered_total 11
+
+# HELP qpswatch_builds_total Builds that ended, by result.
+# TYPE qpswatch_builds_total counter
+qpswatch_builds_total{result="built"} 8
+qpswatch_builds_total{result="failed"} 1
+
+# HELP qpswatch_build_failures_total Builds that failed.
+# TYPE qpswatch_build_failures_total counter
+qpswatch_build_failures_total 1
+
+# HELP qpswatch_last_build_duration_seconds The newest finished build's duration in seconds; 0 before the first.
+# TYPE qpswatch_last_build_duration_seconds gauge
+qpswatch_last_build_duration_seconds 1520.5
+
+# HELP qpswatch_last_session_duration_seconds The newest done session's duration in seconds; 0 before the first.
+# TYPE qpswatch_last_session_duration_seconds gauge
+qpswatch_last_session_duration_seconds 3300
+
+# HELP qpswatch_last_poll_timestamp_seconds Unix time of the last finished discovery; 0 before the first.
+# TYPE qpswatch_last_poll_timestamp_seconds gauge
+qpswatch_last_poll_timestamp_seconds 1750000000
+
+# HELP qpswatch_poll_interval_seconds The schedule's interval between polls, in seconds.
+# TYPE qpswatch_poll_interval_seconds gauge
+qpswatch_poll_interval_seconds 3600
+
+# HELP qpswatch_active_regressions Open regression events per series.
+# TYPE qpswatch_active_regressions gauge
+qpswatch_active_regressions{series="mariadb-10.11"} 1
+
+# HELP qpswatch_quiet_host_wait_seconds How long the current session has waited for a quiet host; 0 when not waiting.
+# TYPE qpswatch_quiet_host_wait_seconds gauge
+qpswatch_quiet_host_wait_seconds 0`;
+
+/** The samples of one family, as exposition lines. */
+function samplesOf(text: string, family: string): string[] {
+  return text.split('\n').filter((line) => line.startsWith(`${family}{`) || line.startsWith(`${family} `));
+}
+
+describe('metrics collectors', () => {
+  test('a small case is exposed exactly, every qpswatch family in contract order', async () => {
+    const registry = createMetricsRegistry(new FakeSource());
+    assert.equal(qpswatchFamilies(await registry.metrics()), EXPECTED);
+  });
+
+  test('prom-client process metrics are on the registry too', async () => {
+    const text = await createMetricsRegistry(new FakeSource()).metrics();
+    assert.match(text, /^process_resident_memory_bytes \d+$/m);
+    assert.match(text, /^# TYPE process_cpu_seconds_total counter$/m);
+  });
+
+  test('hostile label values (quote, newline, backslash) are escaped, never break a line', async () => {
+    const source = new FakeSource();
+    source.rows = [figureRow({}, { test: 'say "hi"\nqpswatch_qps{} 1e9', version: 'C:\\x' })];
+    source.state = health({ activeRegressions: [{ series: 'odd"series\n', count: 2 }] });
+    const text = await createMetricsRegistry(source).metrics();
+    const [line] = samplesOf(text, 'qpswatch_qps');
+    assert.equal(line, `qpswatch_qps{host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="C:\\\\x",version_key="010.011.009",test="say \\"hi\\"\\nqpswatch_qps{} 1e9",threads="1",profile="small-server"} 1234.5`);
+    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), ['qpswatch_active_regressions{series="odd\\"series\\n"} 2']);
+    // The injected text stays inside its label: one qpswatch_qps sample, no line of its own.
+    assert.equal(text.split('\n').filter((l) => l.startsWith('qpswatch_qps')).length, 1);
+  });
+
+  test('values are exported as given in base units; absent figures and infinite ratios leave no sample', async () => {
+    const source = new FakeSource();
+    source.rows = [
+      figureRow({ relativeToLastGood: null, latencyP95Seconds: null, cpuSecondsPerOp: null }),
+      figureRow({ relativeQps: Number.POSITIVE_INFINITY, writtenBytesPerOp: 1.5 * 1024 }, { version: '10.11.10', version_key: '010.011.010' }),
+    ];
+    const text = await createMetricsRegistry(source).metrics();
+    assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good').length, 1);
+    assert.equal(samplesOf(text, 'qpswatch_latency_p95_seconds').length, 1);
+    assert.equal(samplesOf(text, 'qpswatch_cpu_seconds_per_op').length, 1);
+    assert.deepEqual(samplesOf(text, 'qpswatch_relative_qps').map((l) => l.split(' ').at(-1)), ['0.97']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_written_bytes_per_op').map((l) => l.split(' ').at(-1)), ['3072', '1536']);
+    assert.equal(samplesOf(text, 'qpswatch_qps').length, 2);
+  });
+
+  test('one scrape reads the source once per part, and each scrape reads again', async () => {
+    const source = new FakeSource();
+    const registry = createMetricsRegistry(source);
+    await registry.metrics();
+    assert.deepEqual(source.reads, { releaseFigures: 1, health: 1 });
+    await registry.metrics();
+    assert.deepEqual(source.reads, { releaseFigures: 2, health: 2 });
+  });
+
+  test('a version that is pruned, a series whose regressions closed and a new phase show at the next scrape', async () => {
+    const source = new FakeSource();
+    source.rows = [figureRow(), figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
+    const registry = createMetricsRegistry(source);
+    assert.equal(samplesOf(await registry.metrics(), 'qpswatch_qps').length, 2);
+    source.rows = [figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
+    source.state = health({ phase: 'idle', activeRegressions: [{ series: 'mariadb-10.11', count: 0 }] });
+    const text = await registry.metrics();
+    assert.deepEqual(samplesOf(text, 'qpswatch_qps').map((l) => /version="([^"]+)"/.exec(l)?.[1]), ['10.11.10']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), ['qpswatch_active_regressions{series="mariadb-10.11"} 0']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_phase').filter((l) => l.endsWith(' 1')), ['qpswatch_phase{phase="idle"} 1']);
+  });
+
+  test('every phase is always exported, exactly one of them 1; unknown queue states and nulls read 0', async () => {
+    const source = new FakeSource();
+    source.state = health({ phase: 'waiting_for_quiet_host', queue: {}, lastPollSeconds: null, lastBuildDurationSeconds: null, lastSessionDurationSeconds: null, quietHostWaitSeconds: 42 });
+    const text = await createMetricsRegistry(source).metrics();
+    const phases = samplesOf(text, 'qpswatch_phase');
+    assert.equal(phases.length, DAEMON_PHASES.length);
+    assert.deepEqual(phases.filter((l) => l.endsWith(' 1')), ['qpswatch_phase{phase="waiting_for_quiet_host"} 1']);
+    assert.ok(samplesOf(text, 'qpswatch_queue_releases').every((l) => l.endsWith(' 0')));
+    assert.deepEqual(samplesOf(text, 'qpswatch_last_poll_timestamp_seconds'), ['qpswatch_last_poll_timestamp_seconds 0']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_last_build_duration_seconds'), ['qpswatch_last_build_duration_seconds 0']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_quiet_host_wait_seconds'), ['qpswatch_quiet_host_wait_seconds 42']);
+  });
+
+  test('a failing source fails the scrape (the server answers 500) instead of serving stale or empty figures', async () => {
+    const source = new FakeSource();
+    source.failure = new Error('database is locked');
+    await assert.rejects(createMetricsRegistry(source).metrics(), /database is locked/);
+  });
+
+  test('two registries in one process keep their own series (never the global registry)', async () => {
+    const a = new FakeSource();
+    const b = new FakeSource();
+    b.rows = [];
+    const [ta, tb] = [await createMetricsRegistry(a).metrics(), await createMetricsRegistry(b).metrics()];
+    assert.equal(samplesOf(ta, 'qpswatch_qps').length, 1);
+    assert.equal(samplesOf(tb, 'qpswatch_qps').length, 0);
+    assert.deepEqual(RELEASE_FAMILIES.map((f) => f.name).filter((n) => !tb.includes(`# TYPE ${n} gauge`)), []);
+  });
+});
