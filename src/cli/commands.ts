@@ -9,8 +9,14 @@ import { acceptCommand, ackCommand, invalidCommand } from './triage-commands.js'
 import { reportCommand } from './report-command.js';
 import { exportCommand, importCommand } from './import-export-commands.js';
 import { outboxCommand } from './outbox-command.js';
+import { daemonCommand } from './daemon-command.js';
+import { onceCommand } from './once-command.js';
+import { statusCommand } from './status-command.js';
 
 export const COMMANDS: readonly Command[] = [
+  daemonCommand,
+  onceCommand,
+  statusCommand,
   discoverCommand,
   buildCommand,
   compareCommand,

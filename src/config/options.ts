@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import cron from 'node-cron';
 import { z } from 'zod';
 import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
@@ -7,6 +8,20 @@ import { defineOption, type OptionSpec } from './option.js';
 const emailAddress = z.string().regex(/^[^\s@<>",;]+@[A-Za-z0-9.-]+$/, { error: 'expected an email address such as dba@example.org' });
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const targetName = z.string().regex(NAME_PATTERN);
+
+const CRON_EXPECTED = 'a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * * *" for hourly at minute 17';
+const cronExpression = z.string().refine((expr) => cron.validate(expr), { error: CRON_EXPECTED });
+const TIME_ZONE_EXPECTED = 'an IANA time zone name, e.g. UTC or Europe/Berlin';
+const timeZone = z.string().refine(isTimeZone, { error: TIME_ZONE_EXPECTED });
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return name !== '';
+  } catch {
+    return false;
+  }
+}
 
 
 /** A server already on the host: a basedir (e.g. /usr) or the path of its mysqld binary. */
@@ -119,9 +134,10 @@ export const OPTIONS = {
   rounds: defineOption({
     name: 'rounds',
     schema: z.number().int().min(1).max(100),
-    // 4 rounds is the fewest at which the randomization test can reach alpha 0.05 (smallest p-value 1/70).
-    default: () => 4,
-    doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating; verdicts need 4 or more.',
+    // 5 rounds is the fewest at which the randomization test can reach alpha 0.01 (smallest p-value 1/252);
+    // measured with npm run bench:aa (docs/verdicts.md).
+    default: () => 5,
+    doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating; at alpha 0.01 verdicts need 5 or more.',
     expected: 'an integer from 1 to 100',
     envFormat: 'number',
   }),
@@ -187,7 +203,8 @@ export const OPTIONS = {
   alpha: defineOption({
     name: 'alpha',
     schema: z.number().gt(0).lt(0.5),
-    default: () => 0.05,
+    // 0.01, not 0.05: a host runs many sessions, and measured A/A sessions must show no false alarm (docs/verdicts.md).
+    default: () => 0.01,
     doc: 'The chance a session may flag any test of two equal servers (family-wise, over all tests of the session).',
     expected: 'a number between 0 and 0.5',
     envFormat: 'number',
@@ -274,6 +291,78 @@ export const OPTIONS = {
     expected: 'an http(s) URL, or empty',
     envFormat: 'text',
   }),
+  schedule: defineOption({
+    name: 'schedule',
+    schema: cronExpression,
+    default: () => '17 * * * *',
+    doc: 'When the daemon polls the upstreams: a cron expression (minute hour day-of-month month day-of-week, an optional seconds field first); the default is hourly at minute 17. A daemon that was down longer than one interval polls at once when it starts.',
+    expected: CRON_EXPECTED,
+    envFormat: 'text',
+  }),
+  schedule_timezone: defineOption({
+    name: 'schedule_timezone',
+    schema: timeZone,
+    default: () => 'UTC',
+    doc: 'The time zone the schedule is read in (an IANA name such as UTC or Europe/Berlin).',
+    expected: TIME_ZONE_EXPECTED,
+    envFormat: 'text',
+  }),
+  host_lock: defineOption({
+    name: 'host_lock',
+    schema: z.string().min(1),
+    default: () => '/run/lock/qpswatch-host.lock',
+    doc: 'A lock file that keeps two daemons on one host from benchmarking at once; it holds the pid and start time of the daemon that holds it.',
+    expected: 'a file path',
+    envFormat: 'text',
+  }),
+  quiet_max_busy_percent: defineOption({
+    name: 'quiet_max_busy_percent',
+    schema: z.number().min(0).max(100),
+    default: () => 10,
+    doc: 'Quiet host: the most CPU (percent of all CPUs) other processes may use before a session; over it the session waits.',
+    expected: 'a number from 0 to 100',
+    envFormat: 'number',
+  }),
+  quiet_min_available_bytes: defineOption({
+    name: 'quiet_min_available_bytes',
+    schema: z.number().int().min(0),
+    default: () => 2 * 2 ** 30,
+    doc: 'Quiet host: the least available memory (MemAvailable) before a session; under it the session waits.',
+    expected: 'a whole number of bytes',
+    envFormat: 'number',
+  }),
+  quiet_max_swap_pages_per_second: defineOption({
+    name: 'quiet_max_swap_pages_per_second',
+    schema: z.number().min(0),
+    default: () => 10,
+    doc: 'Quiet host: the most swap pages in and out per second before a session; over it the session waits.',
+    expected: 'a number >= 0',
+    envFormat: 'number',
+  }),
+  quiet_governors: defineOption({
+    name: 'quiet_governors',
+    schema: z.array(z.string().regex(/^[a-z0-9_-]+$/)),
+    default: () => [],
+    doc: 'Quiet host: the CPU frequency governors allowed (e.g. [performance]); empty: any. Hosts without cpufreq always pass.',
+    expected: 'a list of governor names',
+    envFormat: 'json',
+  }),
+  quiet_window_seconds: defineOption({
+    name: 'quiet_window_seconds',
+    schema: z.number().min(0.1).max(600),
+    default: () => 10,
+    doc: 'Quiet host: how long each look at the host lasts; a busy host is looked at again every window.',
+    expected: 'a number of seconds from 0.1 to 600',
+    envFormat: 'number',
+  }),
+  quiet_max_wait_seconds: defineOption({
+    name: 'quiet_max_wait_seconds',
+    schema: z.number().min(0).max(7 * 86_400),
+    default: () => 1800,
+    doc: 'Quiet host: how long a session waits for a quiet host; then it runs anyway with a warning, and what the check saw is stored with the session.',
+    expected: 'a number of seconds from 0 to 604800',
+    envFormat: 'number',
+  }),
   targets: defineOption({
     name: 'targets',
     schema: z.record(targetName, installedTarget),
@@ -281,6 +370,30 @@ export const OPTIONS = {
     doc: 'Servers that compare can run, by name: { kind: installed, flavor, basedir | binary, server_profile }.',
     expected: 'a map of target name to target',
     envFormat: 'json',
+  }),
+  metrics_host: defineOption({
+    name: 'metrics_host',
+    schema: z.string().regex(/^[A-Za-z0-9.:_-]+$/),
+    default: () => '127.0.0.1',
+    doc: 'The address the daemon serves /metrics and /healthz on; 127.0.0.1 keeps them off the network (0.0.0.0: every address).',
+    expected: 'a host name or an IP address',
+    envFormat: 'text',
+  }),
+  metrics_port: defineOption({
+    name: 'metrics_port',
+    schema: z.number().int().min(0).max(65535),
+    default: () => 9467,
+    doc: 'The port of the daemon\'s metrics server; 0: no metrics server.',
+    expected: 'an integer from 0 to 65535',
+    envFormat: 'number',
+  }),
+  metrics_versions_per_series: defineOption({
+    name: 'metrics_versions_per_series',
+    schema: z.number().int().min(1).max(1000),
+    default: () => 20,
+    doc: 'Only the newest this many versions of each series are exported as metrics, so the series count stays bounded.',
+    expected: 'an integer from 1 to 1000',
+    envFormat: 'number',
   }),
 } as const;
 

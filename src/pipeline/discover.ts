@@ -11,6 +11,8 @@ export interface DiscoveryOutcome {
   result: RecordReleasesResult;
   /** Releases that passed the upstream's filters this time. */
   selected: number;
+  /** Their tags: what the daemon works on (a release the filters no longer select stays in the store, untouched). */
+  selectedTags: string[];
 }
 
 /**
@@ -26,7 +28,7 @@ export async function discoverAll(upstreams: readonly Upstream[], store: Store, 
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       log.error({ upstream: upstream.name, remote: upstream.remote, error }, 'discovery failed');
-      outcomes.push({ upstream: upstream.name, error, result: { added: [], moved: [] }, selected: 0 });
+      outcomes.push({ upstream: upstream.name, error, result: { added: [], moved: [] }, selected: 0, selectedTags: [] });
     }
   }
   return outcomes;
@@ -43,5 +45,5 @@ async function discoverOne(upstream: Upstream, store: Store, log: Logger, signal
   for (const { release, fromCommit } of result.moved) {
     log.warn({ upstream: upstream.name, tag: release.tag, from: fromCommit, to: release.commit }, 'tag moved upstream: it will be built again');
   }
-  return { upstream: upstream.name, result, selected: releases.length };
+  return { upstream: upstream.name, result, selected: releases.length, selectedTags: releases.map((r) => r.tag) };
 }

@@ -8,3 +8,8 @@ export { TargetInstance } from './instance.js';
 export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckRequest, type CheckResult } from './check-release.js';
 export { deliverPending, mailSettings } from './deliver.js';
 export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';
+export { pipelineMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
+export { storeHealth } from './store-health.js';
+export { runCycle, cyclePhases, type CycleDeps, type CycleOutcome, type CyclePhase, type PhaseDetail } from './cycle.js';
+export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
+export { stopStrayProcesses, type StrayProcess } from './stray-processes.js';

@@ -8,7 +8,7 @@ export class StoreError extends Error {
 export class InvalidRecordError extends StoreError {
   override name = 'InvalidRecordError';
   constructor(
-    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build' | 'check' | 'triage' | 'message' | 'result',
+    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build' | 'check' | 'triage' | 'message' | 'result' | 'queue' | 'daemon',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,
@@ -151,5 +151,16 @@ export class DuplicateResultError extends StoreError {
   ) {
     const e = existing;
     super(`${e.flavor} ${e.version} ${e.test} with ${e.threads} threads is already in the store (imported from ${e.source} at ${e.importedAt}); nothing was imported`);
+  }
+}
+
+/** A queue move the queue's state machine does not allow (e.g. done -> benchmarking), or a release not queued. */
+export class QueueStateError extends StoreError {
+  constructor(
+    readonly releaseId: number,
+    readonly from: string | undefined,
+    readonly to: string,
+  ) {
+    super(from === undefined ? `release ${releaseId} is not in the queue: enqueue it first` : `release ${releaseId} cannot move from ${from} to ${to} in the queue`);
   }
 }

@@ -38,6 +38,8 @@ export type {
 export { eventStates, triageActions, verdictKinds } from './check-types.js';
 export type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
 export { buildStates } from './release-types.js';
+export type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
+export { queueStates } from './queue-types.js';
 export {
   BuildNotFoundError,
   DuplicateResultError,
@@ -46,6 +48,7 @@ export {
   DuplicateSampleError,
   HostNotFoundError,
   InvalidRecordError,
+  QueueStateError,
   ReleaseNotFoundError,
   SchemaTooNewError,
   SessionNotFoundError,

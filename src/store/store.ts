@@ -20,6 +20,7 @@ import type {
   TriageResult,
   VerdictRecord,
 } from './check-types.js';
+import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
 
 export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
 export type SessionState = (typeof sessionStates)[number];
@@ -207,6 +208,26 @@ export interface Store {
   listImportedResults(): Promise<ImportedResultRecord[]>;
   /** Samples of done sessions in which a side ran a release of this upstream (invalid checks left out). */
   releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]>;
+
+  /** Adds releases to the daemon's queue as discovered; releases already queued keep their state. Returns the new rows. */
+  enqueueReleases(releaseIds: readonly number[]): Promise<QueueRecord[]>;
+  getQueued(releaseId: number): Promise<QueueRecord | undefined>;
+  /** The queue in version order (version_key, then upstream). */
+  listQueue(): Promise<QueueRecord[]>;
+  countQueue(): Promise<Record<QueueState, number>>;
+  /**
+   * One step of a release through the queue; a move the state machine does not allow (or a release not queued)
+   * rejects with QueueStateError. Entering building or benchmarking counts an attempt.
+   */
+  moveQueued(move: QueueMove): Promise<QueueRecord>;
+  /** building -> discovered and benchmarking -> built, for rows a dead daemon left half-way; returns what moved. */
+  recoverQueue(): Promise<QueueRecovery>;
+  getDaemonState(): Promise<DaemonStateRecord>;
+  /** Changes only the fields given. */
+  setDaemonState(input: DaemonStateInput): Promise<DaemonStateRecord>;
+  /** What the quiet-host check saw before a session, and how long the session waited (one row per session). */
+  recordQuietHost(input: QuietHostInput): Promise<void>;
+  getQuietHost(sessionId: number): Promise<QuietHostRecord | undefined>;
 
   /** Idempotent; later calls to other methods reject with StoreClosedError. */
   close(): Promise<void>;

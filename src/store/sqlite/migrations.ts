@@ -225,10 +225,45 @@ CREATE TABLE reruns (
 );
 `;
 
+const daemonQueue = `
+-- The daemon's queue: one row per release, so a restart resumes where the last daemon stopped.
+CREATE TABLE release_queue (
+  release_id    INTEGER PRIMARY KEY REFERENCES releases (id) ON DELETE CASCADE,
+  state         TEXT NOT NULL CHECK (state IN ('discovered', 'building', 'built', 'benchmarking', 'done', 'failed')),
+  attempts      INTEGER NOT NULL DEFAULT 0,
+  last_error    TEXT,
+  enqueued_at   TEXT NOT NULL,
+  updated_at    TEXT NOT NULL
+);
+CREATE INDEX release_queue_state ON release_queue (state);
+
+-- One row: what a restarted daemon and \`qpswatch status\` need to know of the daemon.
+CREATE TABLE daemon_state (
+  id            INTEGER PRIMARY KEY CHECK (id = 1),
+  last_poll_at  TEXT,
+  phase         TEXT NOT NULL DEFAULT 'idle',
+  phase_since   TEXT,
+  detail        TEXT,
+  pid           INTEGER,
+  updated_at    TEXT
+);
+
+-- What the quiet-host check saw right before a session, and how long the session waited for a quiet host.
+CREATE TABLE session_quiet_host (
+  session_id      INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  observation     TEXT NOT NULL,          -- JSON
+  quiet           INTEGER NOT NULL,
+  reasons         TEXT NOT NULL,          -- JSON array
+  waited_seconds  REAL NOT NULL CHECK (waited_seconds >= 0),
+  checked_at      TEXT NOT NULL
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
   { version: 3, name: 'checks, verdicts, events, triage, outbox, imported results', sql: checksAndTriage },
+  { version: 4, name: 'daemon queue, daemon state, quiet-host observations', sql: daemonQueue },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -15,6 +15,9 @@ import { SqliteReleases } from './releases.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteImported } from './imported.js';
+import { SqliteQueue } from './queue.js';
+import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from '../queue-types.js';
+import { parseDaemonState, parseQueueMove, parseQuietHostInput } from '../validate-queue.js';
 import type {
   CheckInput,
   CheckRecord,
@@ -51,6 +54,7 @@ export class SqliteStore implements Store {
   readonly #outbox: SqliteOutbox;
   readonly #checks: SqliteChecks;
   readonly #imported: SqliteImported;
+  readonly #queue: SqliteQueue;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -59,6 +63,7 @@ export class SqliteStore implements Store {
     this.#outbox = new SqliteOutbox(db);
     this.#checks = new SqliteChecks(db, this.#outbox);
     this.#imported = new SqliteImported(db);
+    this.#queue = new SqliteQueue(db);
   }
 
   async upsertHost(input: HostInput): Promise<number> {
@@ -282,6 +287,55 @@ export class SqliteStore implements Store {
 
   async releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]> {
     return this.#read('read release samples', () => this.#imported.releaseSamples(checkText('release', 'upstream', upstream)));
+  }
+
+  async enqueueReleases(releaseIds: readonly number[]): Promise<QueueRecord[]> {
+    for (const id of releaseIds) checkId('queue', 'releaseId', id);
+    return this.#write('enqueue releases', () => this.#queue.enqueue(releaseIds, nowIso()));
+  }
+
+  async getQueued(releaseId: number): Promise<QueueRecord | undefined> {
+    checkId('queue', 'releaseId', releaseId);
+    return this.#read('read the queue', () => this.#queue.get(releaseId));
+  }
+
+  async listQueue(): Promise<QueueRecord[]> {
+    return this.#read('read the queue', () => this.#queue.list());
+  }
+
+  async countQueue(): Promise<Record<QueueState, number>> {
+    return this.#read('count the queue', () => this.#queue.counts());
+  }
+
+  async moveQueued(move: QueueMove): Promise<QueueRecord> {
+    const valid = parseQueueMove(move);
+    return this.#write('move a queued release', () => this.#queue.move(valid, nowIso()));
+  }
+
+  async recoverQueue(): Promise<QueueRecovery> {
+    return this.#write('recover the queue', () => this.#queue.recover(nowIso()));
+  }
+
+  async getDaemonState(): Promise<DaemonStateRecord> {
+    return this.#read('read the daemon state', () => this.#queue.daemonState());
+  }
+
+  async setDaemonState(input: DaemonStateInput): Promise<DaemonStateRecord> {
+    const valid = parseDaemonState(input);
+    return this.#write('write the daemon state', () => this.#queue.setDaemonState(valid, nowIso()));
+  }
+
+  async recordQuietHost(input: QuietHostInput): Promise<void> {
+    const valid = parseQuietHostInput(input);
+    this.#write('record the quiet-host check', () => {
+      this.#stateOf(valid.sessionId);
+      this.#queue.recordQuietHost(valid, nowIso());
+    });
+  }
+
+  async getQuietHost(sessionId: number): Promise<QuietHostRecord | undefined> {
+    checkId('session', 'sessionId', sessionId);
+    return this.#read('read the quiet-host check', () => this.#queue.quietHost(sessionId));
   }
 
   async close(): Promise<void> {

@@ -29,7 +29,7 @@ describe('loadConfig', () => {
   test('runs on defaults without a file: state under ./var', () => {
     const config = loadConfig({ env: {}, cwd: '/srv/here' });
     assert.equal(config.state_dir, '/srv/here/var');
-    assert.equal(config.rounds, 4);
+    assert.equal(config.rounds, 5);
     assert.deepEqual(config.targets, {});
   });
 

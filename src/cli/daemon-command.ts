@@ -1,0 +1,64 @@
+import { runDaemon } from '../daemon/index.js';
+import { startMetricsServer, type MetricsServer } from '../metrics/index.js';
+import { pipelineMetricsSource } from '../pipeline/index.js';
+import type { DaemonStatus } from '../daemon/index.js';
+import type { Command, CommandContext } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { openWorker } from './daemon-setup.js';
+import { parseCommandArgs } from './parse-args.js';
+import type { Store } from '../store/index.js';
+
+const HELP = `Usage: qpswatch daemon
+
+Runs until SIGTERM or SIGINT (systemctl stop qpswatch; Ctrl-C). On the config's schedule (schedule,
+schedule_timezone; default hourly at minute 17, UTC) it runs one cycle at a time: discover every upstream,
+queue the new releases, and take each in version order through build, a wait for a quiet host and a check
+against the last good release (see \`qpswatch once\`). The queue is in the store, so a restart resumes
+where it stopped: a build or session cut off is redone, and a daemon that missed a poll while it was down
+polls at once when it starts. Prometheus metrics are served on metrics_host:metrics_port (/metrics,
+/healthz).
+
+Only one daemon benchmarks on a host: the host lock (host_lock) holds its pid. SIGTERM stops sysbench and
+mysqld by escalation, marks the running session interrupted (it is redone at the next start) and exits.
+
+Exit codes: 0 stopped by SIGTERM/SIGINT; 1 failed; 2 bad input (config, a lock held by another daemon,
+the metrics port in use).
+`;
+
+export const daemonCommand: Command = {
+  name: 'daemon',
+  summary: 'poll, build and check on a schedule until stopped; serve Prometheus metrics',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    parseCommandArgs(args, {}, HELP);
+    const worker = await openWorker(ctx);
+    let metrics: MetricsServer | undefined;
+    try {
+      // metrics_port 0 means no metrics server (for the server itself, port 0 would mean "any free port").
+      if (ctx.config.metrics_port !== 0) metrics = await startMetrics(ctx, worker.store, worker.deps.status);
+      await runDaemon(worker.deps);
+    } finally {
+      await metrics?.close();
+      await worker.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+function startMetrics(ctx: CommandContext, store: Store, status: DaemonStatus): Promise<MetricsServer> {
+  const source = pipelineMetricsSource(store, ctx.upstreams, {
+    versionsPerSeries: ctx.config.metrics_versions_per_series,
+    status: () => {
+      const s = status.get();
+      return {
+        phase: s.phase,
+        queue: s.queue,
+        lastPollSeconds: s.lastPollAt === null ? null : Date.parse(s.lastPollAt) / 1000,
+        pollIntervalSeconds: s.pollIntervalSeconds,
+        quietHostWaitSeconds: s.quietWaitSeconds,
+      };
+    },
+  });
+  return startMetricsServer({ host: ctx.config.metrics_host, port: ctx.config.metrics_port, source, log: ctx.log.child({ component: 'metrics' }) });
+}

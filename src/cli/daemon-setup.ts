@@ -1,0 +1,43 @@
+import { acquireHostLock, DaemonStatus, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
+import type { Store } from '../store/index.js';
+import type { CommandContext } from './command.js';
+import { openStateStore } from './open-state-store.js';
+import { suiteFromFlags } from './suite-flags.js';
+import { UsageError } from './usage-error.js';
+
+export interface Worker {
+  deps: WorkerDeps;
+  store: Store;
+  /** Releases the lock and closes the store; every step runs even when one throws. */
+  close(): Promise<void>;
+}
+
+/**
+ * What `daemon` and `once` share: the config's suite (checked before anything starts), the host lock, the store
+ * with what a dead daemon left put back, and the status the phases are written to.
+ */
+export async function openWorker(ctx: CommandContext): Promise<Worker> {
+  if (ctx.upstreams.length === 0) throw new UsageError('the config has no upstreams: add one under upstreams: (see config/demo.yaml)');
+  const { suite, rounds } = suiteFromFlags({}, ctx);
+  const lock: HostLock = acquireHostLock(ctx.config.host_lock);
+  let store: Store | undefined;
+  try {
+    store = await openStateStore(ctx);
+    await recoverFromDeadDaemon(ctx.config, store, ctx.log);
+    const status = new DaemonStatus(store, ctx.log);
+    const deps: WorkerDeps = { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal, suite, rounds, status };
+    const opened = store;
+    return { deps, store, close: () => closeAll(opened, lock) };
+  } catch (err) {
+    await closeAll(store, lock);
+    throw err;
+  }
+}
+
+async function closeAll(store: Store | undefined, lock: HostLock): Promise<void> {
+  try {
+    await store?.close();
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,107 @@
+import { processAlive } from '../daemon/index.js';
+import type { DaemonStateRecord, EventRecord, OutboxRecord, QueueRecord, ReleaseRecord, Store, VerdictRecord } from '../store/index.js';
+import type { Command } from './command.js';
+import { EXIT_OK } from './exit-codes.js';
+import { openStateStore } from './open-state-store.js';
+import { parseCommandArgs } from './parse-args.js';
+
+const HELP = `Usage: qpswatch status [--json]
+
+What qpswatch is doing and what it found, read from the store (the daemon need not run):
+  - the daemon: its phase (discovering, building, waiting_for_quiet_host with the reason, benchmarking,
+    notifying, idle) and since when, or that none is running; the last poll;
+  - the queue: each release in version order with its state (discovered, building, built, benchmarking,
+    done, failed), attempts and the last error;
+  - the latest verdicts of each series: its newest valid check, test by test;
+  - the active regressions (open events) and the emails still waiting in the outbox.
+
+Options:
+  --json    the same as JSON
+`;
+
+interface SeriesVerdicts {
+  upstream: string;
+  tag: string;
+  baseline: string;
+  outcome: string;
+  judgedAt: string;
+  verdicts: Array<Pick<VerdictRecord, 'test' | 'threads' | 'kind' | 'relativeQps'>>;
+}
+
+interface StatusReport {
+  daemon: DaemonStateRecord & { running: boolean };
+  queue: QueueRecord[];
+  latest: SeriesVerdicts[];
+  regressions: Array<EventRecord & { tag: string }>;
+  pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
+}
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'the daemon phase, the queue, the latest verdicts, active regressions, pending email',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
+    const store = await openStateStore(ctx);
+    try {
+      const report = await readStatus(store);
+      ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+    } finally {
+      await store.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+async function readStatus(store: Store): Promise<StatusReport> {
+  const state = await store.getDaemonState();
+  const running = state.pid !== null && processAlive(state.pid);
+  const releases = new Map((await store.listReleases()).map((r) => [r.id, r]));
+  const open = await store.listEvents({ state: 'open' });
+  const pending = await store.listMessages('pending');
+  return {
+    daemon: { ...state, running },
+    queue: await store.listQueue(),
+    latest: await latestVerdicts(store, releases),
+    regressions: open.map((e) => ({ ...e, tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}` })),
+    pendingEmails: pending.map((m) => ({ id: m.id, subject: m.subject, attempts: m.attempts, nextAttemptAt: m.nextAttemptAt, lastError: m.lastError })),
+  };
+}
+
+/** The newest valid check of each series (upstream). */
+async function latestVerdicts(store: Store, releases: ReadonlyMap<number, ReleaseRecord>): Promise<SeriesVerdicts[]> {
+  const latest = new Map<string, SeriesVerdicts>();
+  for (const check of (await store.listChecks()).filter((c) => !c.invalid)) {
+    const release = releases.get(check.releaseId);
+    if (release === undefined) continue;
+    const verdicts = (await store.verdictsOfSession(check.sessionId)).map((v) => ({ test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps }));
+    latest.set(release.upstream, { upstream: release.upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.outcome, judgedAt: check.judgedAt, verdicts });
+  }
+  return [...latest.values()];
+}
+
+function renderStatus(r: StatusReport): string {
+  const out: string[] = [];
+  const d = r.daemon;
+  // Tags, reasons and subjects are data: JSON quoting shows odd characters instead of letting them act on a terminal.
+  if (d.running) out.push(`daemon: pid ${d.pid}, ${d.phase} since ${d.phaseSince ?? '?'}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`);
+  else out.push('daemon: not running');
+  out.push(`last poll: ${d.lastPollAt ?? 'never'}`, '');
+  out.push(`queue (${r.queue.length}):`);
+  if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
+  for (const q of r.queue) {
+    out.push(`  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} attempt(s)${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`);
+  }
+  out.push('', 'latest verdicts:');
+  if (r.latest.length === 0) out.push('  (no release checked yet)');
+  for (const s of r.latest) {
+    out.push(`  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome} (${s.judgedAt})`);
+    for (const v of s.verdicts) out.push(`    ${v.test}.t${v.threads}  ${v.relativeQps.toFixed(2)}  ${v.kind}`);
+  }
+  out.push('', `active regressions (${r.regressions.length}):`);
+  for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  since ${e.openedAt}`);
+  out.push('', `pending emails (${r.pendingEmails.length}):`);
+  for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
+  return `${out.join('\n')}\n`;
+}

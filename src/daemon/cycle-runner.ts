@@ -1,0 +1,31 @@
+import { runCycle, stopStrayProcesses, type CycleDeps, type CycleOutcome } from '../pipeline/index.js';
+import type { Store } from '../store/index.js';
+import type { Logger } from '../log/index.js';
+import type { Config } from '../config/index.js';
+import type { DaemonStatus } from './status.js';
+
+export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: DaemonStatus };
+
+/**
+ * What a start finds of a daemon that died: queue rows half-way go back one step, and the processes of its
+ * interrupted session (mysqld, sysbench: in process groups of their own, so they outlive a SIGKILL) are stopped.
+ * The session rows themselves were marked interrupted when the store was opened.
+ */
+export async function recoverFromDeadDaemon(config: Config, store: Store, log: Logger): Promise<void> {
+  const { rebuilt, rebenchmarked } = await store.recoverQueue();
+  for (const row of rebuilt) log.warn({ tag: row.tag, upstream: row.upstream }, 'a build was cut off by a daemon that stopped: it starts again');
+  for (const row of rebenchmarked) log.warn({ tag: row.tag, upstream: row.upstream }, 'a benchmark was cut off by a daemon that stopped: the session is redone');
+  await stopStrayProcesses(config, store, log);
+}
+
+/** One cycle with its phases reported to the status; always ends in idle, whatever happened. */
+export async function runOneCycle(deps: WorkerDeps): Promise<CycleOutcome> {
+  const started = Date.now();
+  try {
+    const outcome = await runCycle({ ...deps, onPhase: (phase, detail) => deps.status.setPhase(phase, detail) });
+    deps.log.info({ ...outcome, seconds: (Date.now() - started) / 1000 }, 'cycle done');
+    return outcome;
+  } finally {
+    await deps.status.setPhase('idle').catch(() => undefined);
+  }
+}

@@ -1,0 +1,167 @@
+import type { QueueRecord, ReleaseRecord, Store } from '../store/index.js';
+import type { Suite } from '../suite/index.js';
+import type { Upstream } from '../upstream/index.js';
+import { buildRelease } from './build-release.js';
+import { checkRelease, lastGoodBelow } from './check-release.js';
+import type { CompareDeps } from './compare.js';
+import { deliverPending } from './deliver.js';
+import { discoverAll, type DiscoveryOutcome } from './discover.js';
+import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
+import { quietHostSettings, waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
+
+export const cyclePhases = ['idle', 'discovering', 'building', 'waiting_for_quiet_host', 'benchmarking', 'notifying'] as const;
+export type CyclePhase = (typeof cyclePhases)[number];
+
+export interface PhaseDetail {
+  /** The release being worked on. */
+  tag?: string;
+  /** Why the cycle waits (the quiet-host reasons). */
+  reason?: string;
+  waitedSeconds?: number;
+}
+
+export interface CycleDeps extends CompareDeps {
+  suite: Suite;
+  rounds: number;
+  /** Told of each phase as it starts, so status and metrics show what the daemon does. */
+  onPhase?: (phase: CyclePhase, detail?: PhaseDetail) => void | Promise<void>;
+  /** For tests: how the host is looked at before a session. */
+  observeHost?: QuietHostWaitDeps['observe'];
+}
+
+export interface CycleOutcome {
+  /** Releases added to the queue by this cycle. */
+  enqueued: number;
+  built: number;
+  buildFailures: number;
+  checked: number;
+  /** Releases whose build or check failed on the way (their queue rows say why). */
+  failed: number;
+}
+
+/**
+ * One cycle of the daemon: discover every upstream, queue what is new, then take each queued release in version
+ * order through build -> quiet-host wait -> check -> done, and send the outbox. An error of one release is logged
+ * and kept in its queue row and the cycle goes on with the next; an abort (SIGTERM) stops everything, leaving the
+ * release's row one step back so the next start redoes it.
+ */
+export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
+  const { store, log, signal } = deps;
+  const phase = async (p: CyclePhase, detail?: PhaseDetail) => deps.onPhase?.(p, detail);
+  await phase('discovering');
+  const discovered = await discoverAll(deps.upstreams, store, log, signal);
+  await store.setDaemonState({ lastPollAt: new Date().toISOString() });
+  const selected = selectedNow(discovered);
+  const outcome: CycleOutcome = { enqueued: await enqueueConfigured(deps, selected), built: 0, buildFailures: 0, checked: 0, failed: 0 };
+  await requeueReruns(store, log);
+  for (const row of await store.listQueue()) {
+    signal.throwIfAborted();
+    const upstream = deps.upstreams.find((u) => u.name === row.upstream);
+    if (upstream === undefined || (row.state !== 'discovered' && row.state !== 'built') || !isSelected(selected, row.upstream, row.tag)) continue;
+    const release = (await store.getRelease(row.releaseId))!;
+    await processRelease(row, release, upstream, deps, outcome, phase);
+  }
+  await phase('notifying');
+  await deliverPending(deps).catch((err: unknown) => log.error({ error: String(err) }, 'the outbox could not be sent; it is tried again next cycle'));
+  await phase('idle');
+  return outcome;
+}
+
+/** Per upstream, the tags its filters select now; an upstream whose discovery failed is left out (all its rows count). */
+function selectedNow(outcomes: readonly DiscoveryOutcome[]): Map<string, Set<string>> {
+  return new Map(outcomes.filter((o) => o.error === undefined).map((o) => [o.upstream, new Set(o.selectedTags)]));
+}
+
+function isSelected(selected: ReadonlyMap<string, ReadonlySet<string>>, upstream: string, tag: string): boolean {
+  return selected.get(upstream)?.has(tag) ?? true;
+}
+
+type PhaseFn = (p: CyclePhase, detail?: PhaseDetail) => Promise<void>;
+
+async function processRelease(row: QueueRecord, release: ReleaseRecord, upstream: Upstream, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<void> {
+  const log = deps.log.child({ tag: release.tag, upstream: upstream.name });
+  let state = row.state;
+  try {
+    if (state === 'discovered') {
+      state = await buildStep(row, release, upstream, deps, outcome, phase);
+      if (state === 'failed') return;
+    }
+    await checkStep(release, deps, outcome, phase);
+  } catch (err) {
+    const current = (await deps.store.getQueued(release.id))?.state;
+    if (deps.signal.aborted) {
+      // Stopped on purpose: one step back, as a restart's recovery would do, so the next start redoes it.
+      if (current === 'building') await deps.store.moveQueued({ releaseId: release.id, to: 'discovered' });
+      if (current === 'benchmarking') await deps.store.moveQueued({ releaseId: release.id, to: 'built' });
+      throw err;
+    }
+    const error = oneLine(err);
+    log.error({ error }, 'release failed; the cycle goes on with the next one');
+    outcome.failed += 1;
+    if (current !== undefined && current !== 'failed' && current !== 'done') await deps.store.moveQueued({ releaseId: release.id, to: 'failed', error });
+  }
+}
+
+async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Upstream, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<'built' | 'failed'> {
+  // The row moves first, so the phase's queue counts already show it.
+  await deps.store.moveQueued({ releaseId: release.id, to: 'building' });
+  await phase('building', { tag: release.tag });
+  // A row back in discovered after an attempt was cut off (SIGTERM, a crash): a build stopped half-way may be
+  // recorded as failed, which is not the release's fault, so its key is tried again. Real failures stay failed.
+  const built = await buildRelease(release, upstream, deps, row.attempts > 0);
+  deps.signal.throwIfAborted();
+  if (built.status === 'built' || built.status === 'already-built') {
+    if (built.status === 'built') outcome.built += 1;
+    await deps.store.moveQueued({ releaseId: release.id, to: 'built' });
+    return 'built';
+  }
+  // A failed build is not retried by the daemon: the same key fails the same way (qpswatch build --retry TAG).
+  outcome.buildFailures += 1;
+  const error = `build failed: ${built.errorLines.at(-1) ?? 'see the build log'} (${built.logFile})`;
+  await deps.store.moveQueued({ releaseId: release.id, to: 'failed', error });
+  return 'failed';
+}
+
+async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<void> {
+  const { store } = deps;
+  if (await alreadyChecked(store, release)) {
+    deps.log.info({ tag: release.tag }, 'already checked (or the first of its series): nothing to benchmark');
+    await store.moveQueued({ releaseId: release.id, to: 'done' });
+    return;
+  }
+  // The first release of a series runs no session (it becomes the last good), so there is nothing to wait for.
+  const quiet = (await lastGoodBelow(store, release)) === undefined ? undefined : await quietHost(release, deps, phase);
+  await store.moveQueued({ releaseId: release.id, to: 'benchmarking' });
+  await phase('benchmarking', { tag: release.tag });
+  const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
+  try {
+    const result = await checkRelease({ release, suite: deps.suite, rounds: deps.rounds }, deps);
+    if (result.kind === 'checked') outcome.checked += 1;
+  } finally {
+    if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
+  }
+  await store.moveQueued({ releaseId: release.id, to: 'done' });
+}
+
+async function quietHost(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn): Promise<QuietHostWait> {
+  await phase('waiting_for_quiet_host', { tag: release.tag });
+  return waitForQuietHost(quietHostSettings(deps.config), {
+    log: deps.log.child({ tag: release.tag }),
+    signal: deps.signal,
+    onBusy: (reasons, waitedSeconds) => phase('waiting_for_quiet_host', { tag: release.tag, reason: reasons.join('; '), waitedSeconds }),
+    ...(deps.observeHost !== undefined ? { observe: deps.observeHost } : {}),
+  });
+}
+
+/** The sessions this check started (one, or none when it failed before the session) get what the host check saw. */
+async function recordQuiet(store: Store, release: ReleaseRecord, afterId: number, quiet: QuietHostWait): Promise<void> {
+  const sessions = (await store.listSessions({ limit: 10 })).filter((s) => s.id > afterId && s.candidate.name === release.tag);
+  for (const s of sessions) {
+    await store.recordQuietHost({ sessionId: s.id, observation: quiet.verdict.observation, quiet: quiet.verdict.quiet, reasons: quiet.verdict.reasons, waitedSeconds: quiet.waitedSeconds });
+  }
+}
+
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0] ?? text;
+}

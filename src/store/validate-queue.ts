@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { queueStates, type DaemonStateInput, type QueueMove, type QuietHostInput } from './queue-types.js';
+import { anyText, atLeastZero, jsonObject, parseRecord, text, wholeFrom } from './validate.js';
+
+const moveSchema = z.object({
+  releaseId: wholeFrom(1),
+  to: z.enum(queueStates, { error: `expected one of ${queueStates.join(', ')}` }),
+  error: text().optional(),
+});
+
+const iso = () => text().refine((t) => !Number.isNaN(Date.parse(t)), { error: 'expected an ISO 8601 time' });
+
+const daemonSchema = z.object({
+  lastPollAt: iso().nullable().optional(),
+  phase: text().optional(),
+  phaseSince: iso().nullable().optional(),
+  detail: anyText().nullable().optional(),
+  pid: wholeFrom(1).nullable().optional(),
+});
+
+const quietSchema = z.object({
+  sessionId: wholeFrom(1),
+  observation: jsonObject(),
+  quiet: z.boolean({ error: 'expected true or false' }),
+  reasons: z.array(text()),
+  waitedSeconds: atLeastZero(),
+});
+
+export function parseQueueMove(input: QueueMove): QueueMove {
+  return parseRecord(moveSchema, 'queue', input) as QueueMove;
+}
+
+export function parseDaemonState(input: DaemonStateInput): DaemonStateInput {
+  return parseRecord(daemonSchema, 'daemon', input) as DaemonStateInput;
+}
+
+export function parseQuietHostInput(input: QuietHostInput): QuietHostInput {
+  return parseRecord(quietSchema, 'session', input);
+}

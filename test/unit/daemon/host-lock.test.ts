@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { acquireHostLock, HostLockError, HostLockHeldError } from '../../../src/daemon/index.js';
+import { InputError } from '../../../src/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'qpswatch-lock-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const lockPath = () => join(dir, `host-${++n}.lock`);
+const at = () => new Date('2026-03-01T10:00:00.000Z');
+
+test('a fresh lock is created with the pid and start time, and removed on release (twice is fine)', () => {
+  const path = lockPath();
+  const lock = acquireHostLock(path, { pid: 1234, now: at });
+  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), { pid: 1234, startedAt: '2026-03-01T10:00:00.000Z' });
+  lock.release();
+  lock.release();
+  assert.equal(existsSync(path), false);
+});
+
+test('a lock held by a live pid is a typed input error naming the path, the pid and the fix', () => {
+  const path = lockPath();
+  const first = acquireHostLock(path, { pid: 1234, now: at });
+  assert.throws(() => acquireHostLock(path, { pid: 5678, isAlive: (pid) => pid === 1234 }), (err: unknown) => {
+    assert.ok(err instanceof HostLockHeldError);
+    assert.ok(err instanceof InputError, 'the CLI prints it alone and exits 2');
+    assert.equal(err.pid, 1234);
+    assert.equal(
+      err.message,
+      `host lock ${path} is held by pid 1234 (started 2026-03-01T10:00:00.000Z): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`,
+    );
+    return true;
+  });
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 1234, 'the holder keeps its lock');
+  first.release();
+});
+
+test('a stale lock (its pid is dead) is taken over', () => {
+  const path = lockPath();
+  writeFileSync(path, JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z' }));
+  const lock = acquireHostLock(path, { pid: 4321, isAlive: () => false });
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 4321);
+  lock.release();
+});
+
+test('an empty or garbled lock file (a daemon killed while writing it) is taken over', () => {
+  for (const content of ['', 'not json', '{"pid":"x"}']) {
+    const path = lockPath();
+    writeFileSync(path, content);
+    const lock = acquireHostLock(path, { pid: 4321, isAlive: () => true });
+    assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 4321);
+    lock.release();
+  }
+});
+
+test('release leaves alone a lock that another daemon took over meanwhile', () => {
+  const path = lockPath();
+  const lock = acquireHostLock(path, { pid: 1111 });
+  writeFileSync(path, JSON.stringify({ pid: 2222, startedAt: '2026-03-01T11:00:00.000Z' }));
+  lock.release();
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 2222);
+});
+
+test('a lock in a folder that does not exist names the path and the option', () => {
+  const path = join(dir, 'missing', 'host.lock');
+  assert.throws(() => acquireHostLock(path), (err: unknown) => err instanceof HostLockError && err.message.startsWith(`host lock ${path} cannot be created (ENOENT)`) && /set host_lock/.test(err.message));
+});
+
+test('the real pid check: this process is alive', () => {
+  const path = lockPath();
+  writeFileSync(path, JSON.stringify({ pid: process.pid, startedAt: '2026-03-01T10:00:00.000Z' }));
+  assert.throws(() => acquireHostLock(path, { pid: process.pid + 1 }), HostLockHeldError);
+});
