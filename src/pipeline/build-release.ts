@@ -87,6 +87,9 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     log.info({ tag: release.tag, key, seconds, installDir: result.installDir }, 'built');
     return { status: 'built', release, key, installDir: result.installDir, logFile: result.logFile, errorLines: [], seconds };
   } catch (err) {
+    // Stopped on purpose (SIGTERM, Ctrl-C): not a failure of the release. The row stays unfinished, and the next
+    // build of this key replaces it instead of saying "failed before".
+    if (signal.aborted) throw err;
     if (record !== undefined && !(err instanceof BuildFailedError)) await store.failBuild(record.id, [err instanceof Error ? err.message : String(err)]);
     if (!(err instanceof BuildFailedError) || record === undefined) throw err;
     const failed = await store.failBuild(record.id, err.errorLines.length > 0 ? err.errorLines : err.lines);

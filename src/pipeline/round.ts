@@ -37,6 +37,7 @@ export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: Ro
   const { load } = suite;
   ctx.log.info({ target: instance.target.name, tables: load.tables, rows: load.tables * load.tableSize }, `loading ${load.tables * load.tableSize} rows into ${instance.target.name}`);
   await instance.initialise();
+  ctx.signal.throwIfAborted();
   await withServer(instance, async (server) => {
     await server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
     await prepareSysbench(prepareArgv(suite, connection(server)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal });
@@ -47,6 +48,8 @@ export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: Ro
 /** One round of one target: a fresh copy of the loaded datadir, the warm-up run, then every test at every thread count. */
 export async function runRound(instance: TargetInstance, role: SampleRole, round: number, suite: Suite, ctx: RoundContext): Promise<void> {
   await instance.restoreSnapshot();
+  // A stop asked for while the datadir was copied: no server is started just to be stopped again.
+  ctx.signal.throwIfAborted();
   await withServer(instance, async (server) => {
     const conn = connection(server);
     ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
