@@ -46,7 +46,7 @@ export const daemonCommand: Command = {
   },
 };
 
-function startMetrics(ctx: CommandContext, store: Store, status: DaemonStatus): Promise<MetricsServer> {
+async function startMetrics(ctx: CommandContext, store: Store, status: DaemonStatus): Promise<MetricsServer> {
   const source = pipelineMetricsSource(store, ctx.upstreams, {
     versionsPerSeries: ctx.config.metrics_versions_per_series,
     status: () => {
@@ -60,5 +60,10 @@ function startMetrics(ctx: CommandContext, store: Store, status: DaemonStatus): 
       };
     },
   });
-  return startMetricsServer({ host: ctx.config.metrics_host, port: ctx.config.metrics_port, source, log: ctx.log.child({ component: 'metrics' }) });
+  const log = ctx.log.child({ component: 'metrics' });
+  const server = await startMetricsServer({ host: ctx.config.metrics_host, port: ctx.config.metrics_port, source, log });
+  // The first read fills the cache of done sessions' samples (seconds on a large store): done now, in the
+  // background, so the first scrape is as fast as the others.
+  source.releaseFigures().catch((err: unknown) => log.warn({ error: err instanceof Error ? err.message : String(err) }, 'warming the metrics cache failed; the first scrape will read the store'));
+  return server;
 }
