@@ -1,6 +1,9 @@
 import type { CheckRecord, ReleaseRecord, TriageRecord } from '../store/index.js';
 
-/** Why a release counts as good: its newest valid check was ok, or a person (or qpswatch, for the first) accepted it. */
+/**
+ * Why a release counts as good: its newest valid check was ok and conclusive (no test dropped under its threshold
+ * without the drop being significant), or a person (or qpswatch, for the first) accepted it.
+ */
 export interface GoodRelease {
   release: ReleaseRecord;
   reason: 'ok' | 'accepted';
@@ -30,5 +33,5 @@ export function selectLastGood(
 function goodness(release: ReleaseRecord, checks: readonly CheckRecord[], triage: readonly TriageRecord[]): GoodRelease['reason'] | undefined {
   if (triage.some((t) => t.releaseId === release.id && t.action === 'accept')) return 'accepted';
   const newest = checks.filter((c) => c.releaseId === release.id && !c.invalid).sort((a, b) => b.sessionId - a.sessionId)[0];
-  return newest?.outcome === 'ok' ? 'ok' : undefined;
+  return newest?.outcome === 'ok' && newest.conclusive ? 'ok' : undefined;
 }

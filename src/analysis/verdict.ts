@@ -93,6 +93,8 @@ interface Evidence {
 export function classify(e: Evidence): VerdictKind {
   if (e.relativeQps < e.threshold && e.pSlower <= e.alpha) return 'regression';
   if (e.relativeQps > 1 / e.threshold && e.pFaster <= e.alpha) return 'improvement';
+  // A drop under the threshold that the rounds taken cannot call significant is not "ok": rerun, do not trust it.
+  if (e.relativeQps < e.threshold) return 'unstable';
   if (e.baselineSpread > 1 - e.threshold) return 'unstable';
   return 'ok';
 }

@@ -76,7 +76,7 @@ async function latestVerdicts(store: Store, releases: ReadonlyMap<number, Releas
     const release = releases.get(check.releaseId);
     if (release === undefined) continue;
     const verdicts = (await store.verdictsOfSession(check.sessionId)).map((v) => ({ test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps }));
-    latest.set(release.upstream, { upstream: release.upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.outcome, judgedAt: check.judgedAt, verdicts });
+    latest.set(release.upstream, { upstream: release.upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.conclusive ? check.outcome : `${check.outcome}, inconclusive`, judgedAt: check.judgedAt, verdicts });
   }
   return [...latest.values()];
 }

@@ -44,6 +44,11 @@ export interface CheckInput {
   releaseId: number;
   baselineReleaseId: number;
   outcome: CheckOutcome;
+  /**
+   * False when a test dropped under its threshold without the drop being significant (verdict unstable): the
+   * release may be slower, so it does not become last good on this check.
+   */
+  conclusive: boolean;
   verdicts: VerdictInput[];
   /** Tests that regressed with no open event for them in the upstream: each opens one. */
   openEvents: Array<{ test: string; threads: number; relativeQps: number }>;
@@ -57,6 +62,7 @@ export interface CheckRecord {
   releaseId: number;
   baselineReleaseId: number;
   outcome: CheckOutcome;
+  conclusive: boolean;
   /** Set by `qpswatch invalid`: the check never counts for last good. */
   invalid: boolean;
   judgedAt: string;

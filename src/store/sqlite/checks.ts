@@ -21,6 +21,7 @@ interface CheckRow {
   release_id: number;
   baseline_release_id: number;
   outcome: CheckOutcome;
+  conclusive: number;
   invalid: number;
   judged_at: string;
 }
@@ -70,6 +71,7 @@ const checkFromRow = (r: CheckRow): CheckRecord => ({
   releaseId: r.release_id,
   baselineReleaseId: r.baseline_release_id,
   outcome: r.outcome,
+  conclusive: r.conclusive !== 0,
   invalid: r.invalid !== 0,
   judgedAt: r.judged_at,
 });
@@ -130,8 +132,8 @@ export class SqliteChecks {
     this.#sql = {
       sessionState: p('SELECT state FROM sessions WHERE id = ?'),
       release: p('SELECT id, upstream, version_key FROM releases WHERE id = ?'),
-      insertCheck: p(`INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, judged_at)
-        VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @at) RETURNING *`),
+      insertCheck: p(`INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
+        VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`),
       insertVerdict: p(`INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint)
         VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread, @hint)`),
       openEvent: p(`INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
@@ -172,7 +174,7 @@ export class SqliteChecks {
     const state = (this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined)?.state;
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
-    const check = checkFromRow(this.#sql.insertCheck.get({ ...input, at }) as CheckRow);
+    const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive: input.conclusive ? 1 : 0, at }) as CheckRow);
     for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
       this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });

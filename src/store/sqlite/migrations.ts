@@ -259,11 +259,17 @@ CREATE TABLE session_quiet_host (
 );
 `;
 
+// A check with a drop it could not call significant either way says nothing about whether the release is good.
+const checkConclusive = `
+ALTER TABLE checks ADD COLUMN conclusive INTEGER NOT NULL DEFAULT 1;
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
   { version: 3, name: 'checks, verdicts, events, triage, outbox, imported results', sql: checksAndTriage },
   { version: 4, name: 'daemon queue, daemon state, quiet-host observations', sql: daemonQueue },
+  { version: 5, name: 'checks say whether they were conclusive', sql: checkConclusive },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

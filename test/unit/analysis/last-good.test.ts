@@ -17,11 +17,12 @@ const release = (id: number, version: string): ReleaseRecord => ({
   movedAt: null,
 });
 const releases = [release(1, '10.11.1'), release(2, '10.11.2'), release(3, '10.11.3'), release(9, '10.11.9'), release(10, '10.11.10')];
-const check = (sessionId: number, releaseId: number, outcome: CheckRecord['outcome'], invalid = false): CheckRecord => ({
+const check = (sessionId: number, releaseId: number, outcome: CheckRecord['outcome'], invalid = false, conclusive = true): CheckRecord => ({
   sessionId,
   releaseId,
   baselineReleaseId: 1,
   outcome,
+  conclusive,
   invalid,
   judgedAt: '2026-01-01T00:00:00.000Z',
 });
@@ -36,6 +37,7 @@ describe('selectLastGood', () => {
     ['an invalid ok check does not count', [check(1, 2, 'ok'), check(2, 3, 'ok', true)], [], undefined, '10.11.2'],
     ['the newest valid check decides: ok then regression is not good', [check(1, 3, 'ok'), check(2, 3, 'regression')], [accept(1)], undefined, '10.11.1'],
     ['an accepted regression is good (the new normal)', [check(1, 3, 'regression')], [accept(3)], undefined, '10.11.3'],
+    ['an ok check with an inconclusive drop does not make a release good', [check(1, 2, 'ok'), check(2, 3, 'ok', false, false)], [], undefined, '10.11.2'],
     ['below a release: only older ones', [check(1, 2, 'ok'), check(2, 9, 'ok')], [], release(9, '10.11.9'), '10.11.2'],
   ];
   for (const [name, checks, triage, below, expected] of cases) {

@@ -26,7 +26,7 @@ describe('classify', () => {
   const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, baselineSpread: 0.01 };
   const cases: Array<[string, Partial<typeof base> & { relativeQps: number }, string]> = [
     ['a significant drop under the threshold', { relativeQps: 0.8, pSlower: 0.01 }, 'regression'],
-    ['a drop that is not significant, on a steady baseline', { relativeQps: 0.9, pSlower: 0.3 }, 'ok'],
+    ['a drop under the threshold that is not significant, on a steady baseline: inconclusive', { relativeQps: 0.9, pSlower: 0.3 }, 'unstable'],
     ['a drop that is not significant, on a noisy baseline', { relativeQps: 0.9, pSlower: 0.3, baselineSpread: 0.1 }, 'unstable'],
     ['a significant drop inside the threshold', { relativeQps: 0.97, pSlower: 0.01 }, 'ok'],
     ['a significant gain over 1/threshold', { relativeQps: 1.2, pFaster: 0.01 }, 'improvement'],

@@ -67,7 +67,7 @@ const message = (eventKey: string): MessageInput => ({
 });
 
 function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
-  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
+  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', conclusive: true, verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
 }
 
 const result = (version: string, test: string, qps: number): ImportedResultInput => ({
