@@ -4,10 +4,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { defaultSqlitePath, openStore, type QueueRecord, type Store } from '../../src/store/index.js';
 import { messageLines, type CliResult } from '../helpers/cli.js';
+import { freePort } from '../helpers/smtp.js';
 
 /**
  * The daemon through the CLI a person (or systemd) uses, on the demo upstream with real git, cmake, mariadbd and
@@ -68,6 +69,9 @@ function runCli(args: readonly string[], opts: { env?: Record<string, string> } 
 
 const cli = (...args: string[]) => runCli(['--config', configFile(), ...args]);
 
+/** Daemons still running: a test that fails half way must not leave its daemon holding the lock for the next. */
+const running = new Set<DaemonProcess>();
+
 /** The daemon as systemd runs it: a child process whose log lines (JSON on stderr) the test reads. */
 class DaemonProcess {
   readonly child: ChildProcess;
@@ -79,9 +83,11 @@ class DaemonProcess {
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.log += d));
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.log += d));
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
+    running.add(this);
+    void this.exited.then(() => running.delete(this));
   }
 
-  /** The /metrics address the daemon logged (metrics_port 0 takes a free port). */
+  /** The metrics server's address, as the daemon logged it. */
   metricsUrl(): string {
     const line = this.log.split('\n').find((l) => l.includes('"metrics server listening"'));
     return (JSON.parse(line!) as { url: string }).url;
@@ -141,6 +147,15 @@ before(async () => {
     `defaults: { seconds: ${seconds}, threads: [1] }\ntests:\n${tests}`;
   await writeFile(join(root, 'tiny.yaml'), suite('tiny', 1, '  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n'));
   await writeFile(join(root, 'long.yaml'), suite('long', 120, '  - { name: point-query, script: oltp_point_select }\n'));
+});
+
+afterEach(async () => {
+  for (const daemon of running) {
+    daemon.child.kill('SIGTERM');
+    const killer = setTimeout(() => daemon.child.kill('SIGKILL'), 60_000);
+    await daemon.exited;
+    clearTimeout(killer);
+  }
 });
 
 after(async () => {
@@ -277,7 +292,9 @@ describe('qpswatch daemon and once on the demo upstream', () => {
   });
 
   test('SIGTERM in the middle of a test: exit 0 well within TimeoutStopSec, mysqld stopped, the session interrupted and queued again', async (t) => {
-    await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.3', 'mariadb-10.11.9', 'mariadb-10.11.10'], suite: 'long.yaml', schedule: '*/2 * * * * *' });
+    // metrics_port 0 means no metrics server: this test scrapes one, on a port nothing holds.
+    const metricsPort = await freePort();
+    await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.3', 'mariadb-10.11.9', 'mariadb-10.11.10'], suite: 'long.yaml', schedule: '*/2 * * * * *', extra: [`metrics_port: ${metricsPort}`] });
     const daemon = new DaemonProcess();
     await until('the long test of 10.11.10 running', () => (daemon.messages().includes('test 1 of 1: point-query t1') ? true : undefined));
     const sessionId = await withStore(async (s) => (await s.listSessions({ limit: 1 }))[0]!.id);
