@@ -61,6 +61,11 @@ export function verdictLines(tests: readonly TestRow[]): string[] {
       case 'improvement':
         return [`${head} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}`];
       case 'unstable':
+        // Two reasons lead here (analysis/verdict.ts classify): a drop the rounds cannot call significant, or a
+        // baseline that varies more than the margin.
+        if (row.relativeQps < v.threshold) {
+          return [`${head} < ${formatRatio(v.threshold)}, but the rounds taken cannot call the drop significant (p=${formatSignificant(v.pSlower)}): inconclusive; rerun with more rounds or longer tests`];
+        }
         return [`${head}: the baseline varies ${formatPercent(v.baselineSpread * 100)} between rounds, more than the ${formatPercent((1 - v.threshold) * 100)} margin; rerun with more rounds or longer tests`];
     }
   });

@@ -101,6 +101,14 @@ describe('verdicts', () => {
     assert.match(text, /^update-index\.t1: unstable, C\/B 1\.04: the baseline varies 12(\.0)?% between rounds, more than the 5(\.0)?% margin; rerun/m);
   });
 
+  test('an unstable test under the threshold says the drop was not significant, not that the baseline varies', () => {
+    const view = judged();
+    const second = view.tests[1]!;
+    second.relativeQps = 0.8;
+    second.verdict = { kind: 'unstable', threshold: 0.95, pSlower: 0.04, pFaster: 0.9, baselineSpread: 0.01, hint: [] };
+    assert.match(renderComparison(view, 'text'), /^update-index\.t1: unstable, C\/B 0\.80 < 0\.95, but the rounds taken cannot call the drop significant \(p=0\.04\): inconclusive; rerun/m);
+  });
+
   test('json keeps the verdict; csv names it on both records of the test', () => {
     const view = judged();
     assert.deepEqual(JSON.parse(renderComparison(view, 'json')), view);
