@@ -1,21 +1,16 @@
 import { InputError } from '../errors.js';
 import { FLAVORS, isFlavor, parseVersion, VersionParseError } from '../version/index.js';
 import { csvRecord } from './csv.js';
+import type { HistoryFigures } from './history-view.js';
 import { InvalidReportDataError } from './errors.js';
 import { printable } from './text-layout.js';
 
 /** One measured result: a test of one release of one flavor at one thread count, with its per-op figures. */
-export interface ResultRow {
+export interface ResultRow extends HistoryFigures {
   flavor: string;
   version: string;
   test: string;
   threads: number;
-  qps: number;
-  cpuPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
 }
 
 export const RESULTS_CSV_HEADER = ['flavor', 'version', 'test', 'threads', 'qps', 'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o'] as const;
