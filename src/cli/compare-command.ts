@@ -21,7 +21,7 @@ Options:
   --baseline NAME      target B, the reference
   --candidate NAME     target C, the one being judged
 ${SUITE_FLAGS_HELP}
-  --format FORMAT      text (default), md, csv or json
+  --format FORMAT      text (default), md, csv, json or html
 
 Progress goes to stderr as log lines; the report goes to stdout.
 Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input.
