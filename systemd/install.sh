@@ -11,10 +11,11 @@ Run as root from a qpswatch source folder.
   (no option)   install or upgrade: system user and group qpswatch, the program in $QPSWATCH_PREFIX
                 (npm packages and the compiled TypeScript), the unit in /etc/systemd/system, and
                 /etc/qpswatch/qpswatch.yaml and qpswatch.env when they do not exist yet (an existing
-                config is never overwritten); then systemctl daemon-reload
+                config is never overwritten), and the command qpswatch on PATH (a link
+                /usr/local/bin/qpswatch -> $QPSWATCH_PREFIX/bin/qpswatch.js); then systemctl daemon-reload
   --no-build    copy the files only, without npm ci and tsc (the program folder must then be built
                 by hand before the service can start: see docs/operating.md)
-  --uninstall   stop and disable the service, remove the unit and $QPSWATCH_PREFIX; keep the config
+  --uninstall   stop and disable the service, remove the unit, the link and $QPSWATCH_PREFIX; keep the config
                 (/etc/qpswatch), the results (/var/lib/qpswatch), the cache and the logs
   --purge       with --uninstall: also remove /etc/qpswatch, /var/lib/qpswatch, /var/cache/qpswatch,
                 /var/log/qpswatch, local unit drop-ins and the qpswatch user and group
@@ -33,6 +34,8 @@ PREFIX=${QPSWATCH_PREFIX:-/opt/qpswatch}
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UNIT=qpswatch.service
 NAME=qpswatch
+# The command on PATH: root's and the operators' shells find it without naming node or the prefix.
+BIN_LINK=/usr/local/bin/qpswatch
 
 say() { printf 'qpswatch install: %s\n' "$*"; }
 fail() {
@@ -171,6 +174,29 @@ install_unit() {
   say "unit installed in $dir/$UNIT"
 }
 
+# The link is made, or replaced, only where there is no other file of that name.
+install_link() {
+  local link
+  link=$(at "$BIN_LINK")
+  mkdir -p "$(dirname "$link")"
+  if [ -e "$link" ] && [ ! -L "$link" ]; then
+    say "kept $link: it is not a link made by this script; run $PREFIX/bin/qpswatch.js by its path"
+    return
+  fi
+  ln -sfn "$PREFIX/bin/qpswatch.js" "$link"
+  say "linked $link -> $PREFIX/bin/qpswatch.js"
+}
+
+# Only a link to this prefix's program is removed; anything else of that name is someone else's.
+remove_link() {
+  local link
+  link=$(at "$BIN_LINK")
+  if [ -L "$link" ] && [ "$(readlink "$link")" = "$PREFIX/bin/qpswatch.js" ]; then
+    rm -f "$link"
+    say "removed $link"
+  fi
+}
+
 # A person's config is never overwritten: each file is written only when absent.
 install_config() {
   local dir yaml env
@@ -204,6 +230,7 @@ do_install() {
   install_program
   install_unit "$node"
   install_config
+  install_link
   systemctl_do daemon-reload
   cat <<EOF
 
@@ -211,6 +238,7 @@ Installed. Next:
   edit /etc/qpswatch/qpswatch.yaml (and secrets in /etc/qpswatch/qpswatch.env)
   systemctl enable --now qpswatch     start now and at every boot
   systemctl status qpswatch           is it running
+  qpswatch status                     what it does and found (members of group qpswatch may read it)
   journalctl -u qpswatch -f           its log
 After an upgrade of a running service: systemctl restart qpswatch
 EOF
@@ -221,6 +249,7 @@ do_uninstall() {
   unit_file=$(at "/etc/systemd/system/$UNIT")
   if [ -e "$unit_file" ]; then systemctl_do disable --now "$UNIT"; fi
   rm -f "$unit_file"
+  remove_link
   rm -rf "$(at "$PREFIX")" "$(at "$PREFIX").new" "$(at "$PREFIX").old"
   say "removed the unit and $(at "$PREFIX")"
   if [ "$PURGE" = yes ]; then

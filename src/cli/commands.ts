@@ -40,12 +40,16 @@ with host resources per operation (cpu/o, cs/o, r/o, rKB/o, wKB/o).
 
 Usage: qpswatch [--config FILE] [--log-level LEVEL] [--log-format auto|json|pretty] COMMAND [ARGS]
        qpswatch COMMAND --help
+       qpswatch --version
 
 Commands:
 ${rows}
 
-The config file may also be named by QPSWATCH_CONFIG; every option can be set by QPSWATCH_<OPTION>
+The config file may also be named by QPSWATCH_CONFIG; without either, the service's config
+/etc/qpswatch/qpswatch.yaml is read when it exists, and state and cache then default to the service's
+/var/lib/qpswatch and /var/cache/qpswatch. Every option can be set by QPSWATCH_<OPTION>
 (see \`qpswatch config options\`). Without a config file qpswatch runs on the defaults.
+status, report, export and outbox (without --send) only read the store: a user who may read it can run them.
 
 Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input (usage, config, names).
 `;

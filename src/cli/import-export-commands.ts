@@ -79,7 +79,7 @@ export const exportCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, { series: { type: 'string' }, output: { type: 'string' } }, EXPORT_HELP, true);
     if (positionals.length > 0) throw new UsageError(`export takes no arguments, got ${JSON.stringify(positionals[0])}`, EXPORT_HELP);
     const upstreams = values.series !== undefined ? [seriesFromFlag(values.series, ctx)] : ctx.upstreams;
-    const store = await openStateStore(ctx);
+    const store = await openStateStore(ctx, { readonly: true });
     let rows: ResultRow[];
     try {
       rows = [];

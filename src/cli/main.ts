@@ -1,10 +1,11 @@
 import { InputError } from '../errors.js';
 import { parseUpstream } from '../upstream/index.js';
-import { ConfigError, LOG_LEVELS, loadConfig, type Config } from '../config/index.js';
+import { ConfigError, LOG_LEVELS, findConfigFile, loadConfig, type Config } from '../config/index.js';
 import { createLogger, resolveLogFormat, setRootLogger, type LogFormat, type Logger } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS, mainHelp } from './commands.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
+import { packageVersion } from './package-version.js';
 import { takeGlobalOptions, type GlobalOptions } from './global-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,9 +24,13 @@ export async function main(argv: readonly string[], io: MainIO): Promise<number>
   try {
     const globals = takeGlobalOptions(argv);
     const [name, ...args] = globals.rest;
+    if (name === '--version' || name === '-V') {
+      io.stdout(`qpswatch ${packageVersion()}\n`);
+      return 0;
+    }
     if (name === undefined || name === 'help') {
       io.stdout(mainHelp());
-      return name === undefined && !globals.help ? EXIT_BAD_INPUT : 0;
+      return 0;
     }
     const command = COMMANDS.find((c) => c.name === name);
     if (command === undefined) throw new UsageError(`unknown command '${name}': run \`qpswatch --help\` for the list`);
@@ -42,7 +47,7 @@ export async function main(argv: readonly string[], io: MainIO): Promise<number>
 }
 
 function buildContext(command: Command, globals: GlobalOptions, io: MainIO): CommandContext {
-  const configFile = globals.configFile ?? io.env['QPSWATCH_CONFIG'];
+  const configFile = findConfigFile(globals.configFile, io.env);
   const overrides: Partial<Config> = {};
   if (globals.logLevel !== undefined) overrides.log_level = globals.logLevel as Config['log_level'];
   if (globals.logFormat !== undefined) overrides.log_format = globals.logFormat as Config['log_format'];

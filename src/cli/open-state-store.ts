@@ -1,12 +1,50 @@
-import { defaultSqlitePath, openStore, type Store } from '../store/index.js';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { InputError } from '../errors.js';
+import { SERVICE_CONFIG } from '../config/index.js';
+import { defaultSqlitePath, openStore, SchemaTooOldError, type Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 
+export interface OpenStateStoreOptions {
+  /**
+   * For commands that only read (status, report, export, outbox): the store is opened read-only, so an operator who
+   * may read but not write it can use them, and nothing is created, migrated or recovered.
+   */
+  readonly?: boolean;
+}
+
 /** A process that died mid-session left it `running`; that is fixed first, so nothing reads it as live. */
-export async function openStateStore(ctx: CommandContext): Promise<Store> {
-  const store = await openStore({ backend: ctx.config.store_backend, path: defaultSqlitePath(ctx.config.state_dir) });
+export async function openStateStore(ctx: CommandContext, options: OpenStateStoreOptions = {}): Promise<Store> {
+  const path = defaultSqlitePath(ctx.config.state_dir);
+  if (options.readonly === true) return openReadOnly(ctx, path);
+  const store = await openStore({ backend: ctx.config.store_backend, path });
   const interrupted = await store.recoverInterrupted(isAlive);
   if (interrupted > 0) ctx.log.warn({ sessions: interrupted }, 'sessions left running by a process that is gone are now marked interrupted');
   return store;
+}
+
+async function openReadOnly(ctx: CommandContext, path: string): Promise<Store> {
+  if (!existsSync(path)) {
+    const config = ctx.configFile ?? `none (no --config, no QPSWATCH_CONFIG, no ${SERVICE_CONFIG})`;
+    throw new InputError(`no store at ${path}: nothing was recorded with state_dir ${ctx.config.state_dir} (config: ${config}); name the config the daemon uses with --config`);
+  }
+  try {
+    return await openStore({ backend: ctx.config.store_backend, path, readonly: true });
+  } catch (err) {
+    // A store from an older qpswatch is migrated when this user may write it, as any other command would.
+    if (err instanceof SchemaTooOldError && canWrite(path)) return openStateStore(ctx);
+    throw err;
+  }
+}
+
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isAlive(pid: number): boolean {

@@ -28,7 +28,7 @@ export const outboxCommand: Command = {
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { send: { type: 'boolean' }, all: { type: 'boolean' } }, HELP, true);
     if (positionals.length > 0) throw new UsageError(`outbox takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
-    const store = await openStateStore(ctx);
+    const store = await openStateStore(ctx, { readonly: values.send !== true });
     try {
       if (values.send === true) {
         const settings = mailSettings(ctx.config);

@@ -35,7 +35,7 @@ export const reportCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`report takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const upstream = seriesFromFlag(values.series, ctx);
-    const store = await openStateStore(ctx);
+    const store = await openStateStore(ctx, { readonly: true });
     try {
       const view = await seriesHistory(store, upstream, { ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
       ctx.stdout(renderHistory(view, format));

@@ -43,7 +43,7 @@ export const statusCommand: Command = {
   needsConfig: true,
   async run(args, ctx) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
-    const store = await openStateStore(ctx);
+    const store = await openStateStore(ctx, { readonly: true });
     try {
       const report = await readStatus(store);
       ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));

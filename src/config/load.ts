@@ -7,6 +7,7 @@ import { describeIssues, showValue } from './describe-issues.js';
 import { ConfigError } from './errors.js';
 import { envName, type DefaultContext, type OptionSpec } from './option.js';
 import { OPTIONS, type Config } from './options.js';
+import { isServiceConfig, servicePaths } from './service-paths.js';
 
 export interface LoadConfigInput {
   /** A YAML file; without one qpswatch runs on defaults and the environment. */
@@ -26,6 +27,7 @@ const PATH_OPTIONS = new Set(['state_dir', 'suites_dir', 'server_profiles_dir', 
 /** Layers, weakest first: defaults < file < environment < command line. */
 export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS): Config {
   const ctx: DefaultContext = { env: input.env, cwd: input.cwd, projectRoot };
+  if (isServiceConfig(input.file, input.cwd, input.env)) ctx.service = servicePaths(input.env);
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(table)) values[name] = spec.default(ctx);

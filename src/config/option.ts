@@ -5,6 +5,8 @@ export interface DefaultContext {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   projectRoot: string;
+  /** Set when the config file is the installed service's: state and cache then default to the service's folders. */
+  service?: { stateDir: string; cacheDir: string };
 }
 
 export interface OptionSpec<T> {

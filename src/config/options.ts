@@ -51,8 +51,8 @@ export const OPTIONS = {
   state_dir: defineOption({
     name: 'state_dir',
     schema: z.string().min(1),
-    default: (ctx) => ctx.env['STATE_DIRECTORY']?.split(':')[0] ?? resolve(ctx.cwd, 'var'),
-    defaultDoc: './var, or $STATE_DIRECTORY when systemd sets it',
+    default: (ctx) => ctx.env['STATE_DIRECTORY']?.split(':')[0] ?? ctx.service?.stateDir ?? resolve(ctx.cwd, 'var'),
+    defaultDoc: '$STATE_DIRECTORY when systemd sets it, else /var/lib/qpswatch with the service\'s config (/etc/qpswatch/qpswatch.yaml), else ./var',
     doc: 'Folder for the store, work folders (datadirs, sockets, logs) and the outbox; systemd sets STATE_DIRECTORY.',
     expected: 'a folder path',
     envFormat: 'text',
@@ -162,8 +162,8 @@ export const OPTIONS = {
   cache_dir: defineOption({
     name: 'cache_dir',
     schema: z.string().min(1),
-    default: (ctx) => ctx.env['CACHE_DIRECTORY']?.split(':')[0] ?? resolve(ctx.cwd, 'var', 'cache'),
-    defaultDoc: './var/cache, or $CACHE_DIRECTORY when systemd sets it',
+    default: (ctx) => ctx.env['CACHE_DIRECTORY']?.split(':')[0] ?? ctx.service?.cacheDir ?? resolve(ctx.cwd, 'var', 'cache'),
+    defaultDoc: '$CACHE_DIRECTORY when systemd sets it, else /var/cache/qpswatch with the service\'s config, else ./var/cache',
     doc: 'Folder for what can be rebuilt: the git mirrors and the ccache of builds.',
     expected: 'a folder path',
     envFormat: 'text',

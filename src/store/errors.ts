@@ -42,6 +42,21 @@ export class SchemaTooNewError extends StoreError {
   }
 }
 
+/** A read-only open found a file from an older qpswatch: reading it needs a migration, which needs write access. */
+export class SchemaTooOldError extends StoreError {
+  override name = 'SchemaTooOldError';
+  constructor(
+    readonly path: string,
+    readonly fileVersion: number,
+    readonly knownVersion: number,
+  ) {
+    super(
+      `store ${path} has schema version ${fileVersion}, older than this qpswatch's ${knownVersion}, and this command may not ` +
+        'migrate it: restart the daemon (systemctl restart qpswatch) or run a command that writes, as a user who can write the store',
+    );
+  }
+}
+
 /** The store could not be opened (not a database, not a qpswatch store, unwritable folder). */
 export class StoreOpenError extends StoreError {
   override name = 'StoreOpenError';

@@ -51,6 +51,7 @@ export {
   QueueStateError,
   ReleaseNotFoundError,
   SchemaTooNewError,
+  SchemaTooOldError,
   SessionNotFoundError,
   SessionStateError,
   StoreClosedError,

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { StoreError, StoreOpenError } from '../errors.js';
+import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
-import { checkSchemaVersion, migrate } from './migrate.js';
+import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
+import { latestVersion } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
 export interface SqliteStoreOptions {
@@ -12,6 +13,11 @@ export interface SqliteStoreOptions {
   path: string;
   /** How long a write waits for another process's lock before failing; default 10 s. */
   busyTimeoutMs?: number;
+  /**
+   * Opens an existing file for reading only: nothing is created, migrated or recovered, and a user who may only
+   * read the file (not its folder) can use it. Writes then fail with SQLITE_READONLY.
+   */
+  readonly?: boolean;
 }
 
 export const defaultBusyTimeoutMs = 10_000;
@@ -19,6 +25,7 @@ export const defaultBusyTimeoutMs = 10_000;
 /** Opens (creating when missing) and migrates an SQLite store. */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const path = resolve(options.path);
+  if (options.readonly === true) return openReadOnly(path);
   const db = connect(path);
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? defaultBusyTimeoutMs))}`);
@@ -40,6 +47,45 @@ function connect(path: string): Database.Database {
     return new Database(path);
   } catch (error) {
     throw new StoreOpenError(path, describe(error), { cause: error });
+  }
+}
+
+function openReadOnly(path: string): Store {
+  let db: Database.Database | undefined;
+  try {
+    db = connectReadOnly(path);
+    checkSchemaVersion(db, path);
+    const version = schemaVersion(db);
+    if (version < latestVersion) throw new SchemaTooOldError(path, version, latestVersion);
+    return new SqliteStore(db);
+  } catch (error) {
+    db?.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreOpenError(path, describe(error), { cause: error });
+  }
+}
+
+/**
+ * A reader of a WAL file needs its -shm file, and creates it (in the file's folder) when the last writer has closed.
+ * A user who cannot write that folder then reads a copy in memory instead: with no -wal file, the last writer
+ * checkpointed everything into the main file. The copy's header says "rollback journal" (bytes 18 and 19), since
+ * an in-memory database cannot be in WAL mode; the file itself is never touched.
+ */
+function connectReadOnly(path: string): Database.Database {
+  if (!existsSync(path)) throw new StoreOpenError(path, 'it does not exist');
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    schemaVersion(db);
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    const noSharedMemory = code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN';
+    if (!noSharedMemory || existsSync(`${path}-wal`)) throw error;
+    const copy = readFileSync(path);
+    if (copy.length >= 20 && copy[18] === 2 && copy[19] === 2) copy.fill(1, 18, 20);
+    return new Database(copy, { readonly: true });
   }
 }
 

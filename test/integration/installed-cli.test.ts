@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openStore, sqliteSchemaVersion, type Store } from '../../src/store/index.js';
+import { parseVersion, versionKey } from '../../src/version/index.js';
+import { runCli } from '../helpers/cli.js';
+import { projectRoot } from '../helpers/paths.js';
+
+/**
+ * The operator's view of an installed service: install.sh into a throw-away root (QPSWATCH_ROOT), its config in
+ * place, the daemon's store in the service's state folder, then `qpswatch` run from another folder as `nobody`,
+ * who may read the store but write neither it nor its folder. It must show the daemon's store and create nothing.
+ */
+const work = mkdtempSync(join(tmpdir(), 'qpswatch-installed-'));
+// mkdtemp makes a 0700 folder; nobody must be able to walk into the staged root.
+chmodSync(work, 0o755);
+after(() => rmSync(work, { recursive: true, force: true }));
+const root = join(work, 'root');
+mkdirSync(root);
+const at = (path: string): string => join(root, path);
+const stateDir = at('var/lib/qpswatch');
+const storePath = join(stateDir, 'qpswatch.sqlite');
+const elsewhere = join(work, 'elsewhere');
+
+const isRoot = process.getuid?.() === 0;
+const hasRunuser = spawnSync('runuser', ['--help']).error === undefined;
+const SKIP = !isRoot || !hasRunuser ? 'needs root and runuser (util-linux) to run qpswatch as nobody' : undefined;
+
+function sh(cmd: string, args: readonly string[], opts: { env?: Record<string, string>; cwd?: string } = {}): SpawnSyncReturns<string> {
+  const result = spawnSync(cmd, args, { encoding: 'utf8', cwd: opts.cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opts.env }, timeout: 120_000 });
+  if (result.error !== undefined) throw result.error;
+  return result;
+}
+
+/** What the link on PATH runs, found inside the staged root (the link itself names /opt/qpswatch as on the host). */
+const program = (): string => at(readlinkSync(at('usr/local/bin/qpswatch')));
+
+/** `qpswatch ARGS` as nobody, from a folder nobody may write (so a stray ./var would show), with a clean environment. */
+function asNobody(args: readonly string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
+  const vars = Object.entries({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', QPSWATCH_ROOT: root, QPSWATCH_LOG_FORMAT: 'json', ...env }).map(([k, v]) => `${k}=${v}`);
+  return sh('runuser', ['-u', 'nobody', '--', 'env', '-i', ...vars, process.execPath, program(), ...args], { cwd: elsewhere });
+}
+
+/** Every path under the folders a command might write to, symlinks not followed. */
+function tree(...dirs: string[]): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return lstatSync(path).isDirectory() ? [path, ...walk(path)] : [path];
+    });
+  return dirs.flatMap(walk).sort();
+}
+
+async function seedDaemonStore(): Promise<void> {
+  mkdirSync(stateDir, { recursive: true });
+  const store = await openStore({ backend: 'sqlite', path: storePath });
+  try {
+    const { added } = await store.recordReleases([
+      { upstream: 'mariadb-10.11', flavor: 'mariadb', tag: 'mariadb-10.11.9', commit: 'a'.repeat(40), version: '10.11.9', versionKey: versionKey(parseVersion('10.11.9')) },
+    ]);
+    await store.enqueueReleases(added.map((r) => r.id));
+    // This test's own process stands in for the daemon: alive, and owned by another user than nobody.
+    await store.setDaemonState({ pid: process.pid, phase: 'building', phaseSince: new Date().toISOString(), lastPollAt: new Date().toISOString() });
+  } finally {
+    await store.close();
+  }
+}
+
+describe('an installed qpswatch, used by an operator who may only read', { skip: SKIP }, () => {
+  before(async () => {
+    const install = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--no-build'], { env: { QPSWATCH_ROOT: root } });
+    assert.equal(install.status, 0, install.stderr);
+    // The stand-in for the build install.sh leaves out with --no-build: this checkout's compiled program and packages.
+    symlinkSync(join(projectRoot, 'dist'), at('opt/qpswatch/dist'));
+    symlinkSync(join(projectRoot, 'node_modules'), at('opt/qpswatch/node_modules'));
+    await seedDaemonStore();
+    mkdirSync(elsewhere);
+    chownSync(elsewhere, 65534, 65534);
+  });
+
+  test('install.sh links qpswatch onto PATH, to the program it installed', () => {
+    assert.equal(readlinkSync(at('usr/local/bin/qpswatch')), '/opt/qpswatch/bin/qpswatch.js');
+    assert.ok(existsSync(program()));
+  });
+
+  test('status from another folder reads the service config and shows the daemon\'s store, creating nothing', () => {
+    const before = tree(root + '/etc', root + '/var', elsewhere);
+    const status = asNobody(['status']);
+    assert.equal(status.status, 0, status.stderr);
+    assert.match(status.stdout, new RegExp(`^daemon: pid ${process.pid}, building since `, 'm'));
+    assert.match(status.stdout, /^ {2}mariadb-10\.11 {2}"mariadb-10\.11\.9" {2}discovered, 0 attempt\(s\)$/m);
+    assert.deepEqual(tree(root + '/etc', root + '/var', elsewhere), before);
+    assert.equal(lstatSync(storePath).uid, 0, 'the store still belongs to its owner');
+  });
+
+  test('status also reads while the daemon holds the store open (its -wal and -shm files exist)', async () => {
+    let store: Store | undefined;
+    try {
+      store = await openStore({ backend: 'sqlite', path: storePath });
+      await store.setDaemonState({ phase: 'benchmarking', phaseSince: new Date().toISOString() });
+      assert.ok(existsSync(`${storePath}-shm`));
+      const before = tree(root + '/var', elsewhere);
+      const status = asNobody(['status', '--json']);
+      assert.equal(status.status, 0, status.stderr);
+      assert.equal((JSON.parse(status.stdout) as { daemon: { phase: string } }).daemon.phase, 'benchmarking');
+      assert.deepEqual(tree(root + '/var', elsewhere), before);
+    } finally {
+      await store?.close();
+    }
+  });
+
+  test('outbox and export read the store as well', () => {
+    const outbox = asNobody(['outbox']);
+    assert.equal(outbox.status, 0, outbox.stderr);
+    assert.equal(outbox.stdout, 'no pending messages\n');
+    const exported = asNobody(['export']);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stdout, /^flavor,version,test,threads,qps/);
+    assert.deepEqual(readdirSync(elsewhere), []);
+  });
+
+  test('a store from an older qpswatch: one line saying how to migrate it, and the file is left as it was', () => {
+    const oldDir = join(work, 'old-state');
+    mkdirSync(oldDir);
+    const db = new Database(join(oldDir, 'qpswatch.sqlite'));
+    db.exec('CREATE TABLE hosts (id INTEGER PRIMARY KEY)');
+    db.pragma(`user_version = ${sqliteSchemaVersion - 1}`);
+    db.close();
+    const bytes = readFileSync(join(oldDir, 'qpswatch.sqlite'));
+    const status = asNobody(['status'], { QPSWATCH_STATE_DIR: oldDir });
+    assert.equal(status.status, 1);
+    const lines = status.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, status.stderr);
+    assert.match(lines[0]!, new RegExp(`^qpswatch: store .*qpswatch\\.sqlite has schema version ${sqliteSchemaVersion - 1}, older than this qpswatch's ${sqliteSchemaVersion}, .*restart the daemon`));
+    assert.deepEqual(readFileSync(join(oldDir, 'qpswatch.sqlite')), bytes);
+    assert.deepEqual(readdirSync(oldDir), ['qpswatch.sqlite']);
+  });
+
+  test('no store where the config points: one line naming the path and the fix, exit 2, nothing created', () => {
+    const status = asNobody(['status'], { QPSWATCH_STATE_DIR: join(work, 'nowhere') });
+    assert.equal(status.status, 2);
+    assert.match(status.stderr, /^qpswatch: no store at .*nowhere\/qpswatch\.sqlite: nothing was recorded with state_dir .*nowhere \(config: .*etc\/qpswatch\/qpswatch\.yaml\); name the config the daemon uses with --config\n$/);
+    assert.equal(existsSync(join(work, 'nowhere')), false);
+  });
+
+  test('--uninstall removes the link with the program', () => {
+    const result = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--uninstall'], { env: { QPSWATCH_ROOT: root } });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(lstatSync(at('usr/local/bin/qpswatch'), { throwIfNoEntry: false }), undefined);
+    assert.ok(existsSync(storePath), 'the results stay');
+  });
+});
+
+describe('qpswatch with no command, and --version', () => {
+  test('bare qpswatch prints the help to stdout and exits 0', async () => {
+    const result = await runCli([], { env: { QPSWATCH_ROOT: work } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Usage: qpswatch /m);
+    assert.equal(result.stderr, '');
+  });
+
+  test('--version prints the version of package.json and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+    const result = await runCli(['--version'], { env: { QPSWATCH_ROOT: work } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, `qpswatch ${version}\n`);
+  });
+});
