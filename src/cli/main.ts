@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js';
 import { parseUpstream } from '../upstream/index.js';
 import { ConfigError, LOG_LEVELS, findConfigFile, loadConfig, type Config } from '../config/index.js';
-import { createLogger, resolveLogFormat, setRootLogger, type LogFormat, type Logger } from '../log/index.js';
+import { createLogger, resolveLogFormat, setRootLogger, withPriority, type LogFormat, type Logger } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS, mainHelp } from './commands.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
@@ -15,6 +15,8 @@ export interface MainIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stderrIsTTY: boolean;
+  /** stderr is the stream systemd connected to journald (JOURNAL_STREAM names it): log lines carry priorities. */
+  stderrIsJournal?: boolean;
   signal: AbortSignal;
 }
 
@@ -42,7 +44,9 @@ export async function main(argv: readonly string[], io: MainIO): Promise<number>
     log = ctx.log;
     return await command.run(args, ctx);
   } catch (err) {
-    return reportError(err, io, log);
+    // Under journald the last words are filed as errors too, not at the stream's default priority.
+    const stderr = io.stderrIsJournal === true ? (text: string) => io.stderr(withPriority(text, 3)) : io.stderr;
+    return reportError(err, { ...io, stderr }, log);
   }
 }
 
@@ -54,7 +58,7 @@ function buildContext(command: Command, globals: GlobalOptions, io: MainIO): Com
   const file = command.needsConfig ? configFile : undefined;
   const config = loadConfig({ file, env: io.env, cwd: io.cwd, overrides });
   checkLogOverrides(config);
-  const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY));
+  const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY), { journal: io.stderrIsJournal === true });
   setRootLogger(log);
   const upstreams = config.upstreams.map(parseUpstream);
   return { config, configFile: file, upstreams, log, env: io.env, cwd: io.cwd, stdout: io.stdout, signal: io.signal };

@@ -1,3 +1,5 @@
+import { fstatSync } from 'node:fs';
+import { isJournalStream } from '../log/index.js';
 import { main } from './main.js';
 
 /** The process edge: the only place that reads process.argv and process.env and sets the exit code. */
@@ -18,5 +20,14 @@ process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
+  stderrIsJournal: isJournalStream(process.env['JOURNAL_STREAM'], stderrIdentity()),
   signal: controller.signal,
 });
+
+function stderrIdentity(): { dev: number; ino: number } | undefined {
+  try {
+    return fstatSync(2);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,8 +1,15 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
+import { withSyslogPrefix } from './journal.js';
 
 export type { Logger };
 export type LogFormat = 'auto' | 'json' | 'pretty';
+export { isJournalStream, syslogPriority, withPriority, withSyslogPrefix } from './journal.js';
+
+export interface JournalOutput {
+  /** stderr is journald's stream: each JSON line starts with its syslog priority (`<4>` for a warning). */
+  journal?: boolean;
+}
 
 /** Keys whose values never reach a log line, wherever they sit in the logged object. */
 const REDACTED_PATHS = ['password', '*.password', '*.*.password', 'secret', '*.secret', 'smtpPassword', '*.smtpPassword'];
@@ -17,8 +24,10 @@ export function resolveLogFormat(format: LogFormat, env: NodeJS.ProcessEnv, stde
   return stderrIsTTY ? 'pretty' : 'json';
 }
 
-export function createLogger(level: string, format: 'json' | 'pretty'): Logger {
+export function createLogger(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): Logger {
   const options: LoggerOptions = { level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  // Only JSON lines get the prefix: pino-pretty parses what it is given, and its lines are for terminals.
+  if (format === 'json' && output.journal === true) options.hooks = { streamWrite: withSyslogPrefix };
   if (format === 'pretty') {
     return pino(options, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
   }
