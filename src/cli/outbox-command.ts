@@ -17,6 +17,8 @@ message is written as an .eml file to outbox_dir instead.
 Options:
   --send   try every pending message now, whatever its next attempt says
   --all    list sent messages too
+One message may take at most smtp_timeout_seconds in all (a server that trickles bytes is cut off), and SIGTERM
+or Ctrl-C stops the one being sent at once; it stays pending.
 Exit codes: 0 done (with --send: every pending message sent); 1 with --send, some are still pending.
 `;
 
@@ -32,9 +34,13 @@ export const outboxCommand: Command = {
     try {
       if (values.send === true) {
         const settings = mailSettings(ctx.config);
-        const result = await deliverPending({ config: ctx.config, store, log: ctx.log }, { now: true });
+        const result = await deliverPending({ config: ctx.config, store, log: ctx.log, signal: ctx.signal }, { now: true });
         const where = settings.smtpHost === '' ? `written to ${settings.outboxDir}` : `sent to ${settings.smtpHost}:${settings.smtpPort}`;
         ctx.stdout(`${result.delivered} message(s) ${where}; ${result.failed} failed and stay pending\n`);
+        if (ctx.signal.aborted) {
+          ctx.stdout('stopped before every message was tried; the others stay pending\n');
+          return EXIT_FAILED;
+        }
         if (result.failed > 0) return EXIT_FAILED;
       }
       const messages = await store.listMessages(values.all === true ? undefined : 'pending');

@@ -2,6 +2,6 @@ export { createMailer, mailerKind, type Mailer, type MailerKind, type MailSettin
 export { emlFileName, subjectSlug } from './eml-mailer.js';
 export { deliverOutbox, retryDelaySeconds, type DeliverOptions, type DeliveryResult, type OutboxEntry, type OutboxPort } from './outbox.js';
 export { errorLine } from './error-line.js';
-export { InvalidAlertError, MailSettingsError } from './errors.js';
+export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
 export type { AlertContent, RenderedMessage } from './alert-content.js';
 export { renderAlert } from './render-alert.js';

@@ -23,6 +23,8 @@ export interface DeliverOptions {
   log: Logger;
   /** messages taken per call; the rest wait for the next one */
   limit?: number;
+  /** SIGTERM: the message being sent is cut short and stays due (not counted as an attempt), the rest wait */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryResult {
@@ -49,8 +51,11 @@ export async function deliverOutbox(port: OutboxPort, mailer: Mailer, opts: Deli
   const now = opts.now ?? (() => new Date());
   const due = await port.dueMessages(now().toISOString(), opts.limit ?? DEFAULT_LIMIT);
   const result: DeliveryResult = { delivered: 0, failed: 0 };
+  const aborted = (): boolean => opts.signal?.aborted === true;
   for (const entry of due) {
-    const outcome = await attempt(mailer, entry);
+    if (aborted()) break;
+    const outcome = await attempt(mailer, entry, opts.signal);
+    if (!outcome.ok && aborted()) break;
     if (outcome.ok) {
       await port.markMessageSent(entry.id, outcome.detail, now().toISOString());
       opts.log.info({ id: entry.id, mailer: mailer.kind, detail: outcome.detail }, 'message delivered');
@@ -68,9 +73,9 @@ export async function deliverOutbox(port: OutboxPort, mailer: Mailer, opts: Deli
 
 type Outcome = { ok: true; detail: string } | { ok: false; error: string };
 
-async function attempt(mailer: Mailer, entry: OutboxEntry): Promise<Outcome> {
+async function attempt(mailer: Mailer, entry: OutboxEntry, signal: AbortSignal | undefined): Promise<Outcome> {
   try {
-    return { ok: true, detail: await mailer.send(entry) };
+    return { ok: true, detail: await mailer.send(entry, signal) };
   } catch (err) {
     return { ok: false, error: errorLine(err) };
   }

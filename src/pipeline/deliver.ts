@@ -8,6 +8,8 @@ export interface DeliverDeps {
   config: Config;
   store: Store;
   log: Logger;
+  /** SIGTERM cuts the message being sent short; it stays due */
+  signal?: AbortSignal;
 }
 
 export function mailSettings(config: Config): MailSettings {
@@ -17,6 +19,7 @@ export function mailSettings(config: Config): MailSettings {
     smtpSecure: config.smtp_secure,
     smtpUser: config.smtp_user,
     smtpPassword: config.smtp_password,
+    smtpAllowPlaintextAuth: config.smtp_allow_plaintext_auth,
     outboxDir: config.outbox_dir !== '' ? config.outbox_dir : join(config.state_dir, 'outbox'),
     timeoutMs: config.smtp_timeout_seconds * 1000,
   };
@@ -35,7 +38,7 @@ export async function deliverPending(deps: DeliverDeps, options: { now?: boolean
       markMessageSent: (id: number, detail: string, at: string) => deps.store.markMessageSent(id, detail, at),
       markMessageFailed: (id: number, error: string, next: string) => deps.store.markMessageFailed(id, error, next),
     };
-    return await deliverOutbox(port, mailer, { log });
+    return await deliverOutbox(port, mailer, { log, signal: deps.signal });
   } finally {
     await mailer.close();
   }

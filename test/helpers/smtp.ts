@@ -7,6 +7,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 
 /** The compiled fixture sits beside this helper's compiled file, whatever the output folder. */
 const SINK = fileURLToPath(new URL('../fixtures/notify/smtp-sink.js', import.meta.url));
+const TRICKLE = fileURLToPath(new URL('../fixtures/notify/smtp-trickle.js', import.meta.url));
 
 export interface ReceivedMail {
   file: string;
@@ -21,6 +22,8 @@ export interface SmtpSink {
   /** where each received message is saved raw */
   readonly folder: string;
   received(): Promise<ReceivedMail[]>;
+  /** every byte clients have sent so far, as the server read it off the socket ('' when none) */
+  wire(): Promise<string>;
   /** Stops the server and waits for it to exit; idempotent. The folder stays (it may be reused by a later sink). */
   close(): Promise<void>;
 }
@@ -46,13 +49,29 @@ export async function removeFolder(folder: string): Promise<void> {
 
 /** Starts the fixture SMTP server (test/fixtures/notify/smtp-sink.ts) on 127.0.0.1; port 0 picks a free one. */
 export async function startSmtpSink(opts: { folder: string; port?: number }): Promise<SmtpSink> {
-  const child = spawn(process.execPath, [SINK, String(opts.port ?? 0), opts.folder], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const { port, close } = await startFixture(SINK, [String(opts.port ?? 0), opts.folder]);
+  const wire = (): Promise<string> => readFile(join(opts.folder, 'wire.log'), 'latin1').catch(() => '');
+  return { port, folder: opts.folder, received: () => readReceived(opts.folder), wire, close };
+}
+
+export interface TrickleServer {
+  readonly port: number;
+  /** Stops the server and waits for it to exit; idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts the trickling SMTP server (test/fixtures/notify/smtp-trickle.ts): one byte every `intervalMs`. */
+export function startTrickleServer(opts: { intervalMs: number }): Promise<TrickleServer> {
+  return startFixture(TRICKLE, ['0', String(opts.intervalMs)]);
+}
+
+async function startFixture(script: string, args: string[]): Promise<{ port: number; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= stopChild(child, exited));
   try {
-    const port = await listeningPort(child);
-    return { port, folder: opts.folder, received: () => readReceived(opts.folder), close };
+    return { port: await listeningPort(child), close };
   } catch (err) {
     await close();
     throw err;
@@ -63,7 +82,7 @@ function listeningPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`smtp sink did not start in 10 s: ${stderr}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`smtp fixture did not start in 10 s: ${stderr}`)), 10_000);
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
@@ -74,7 +93,7 @@ function listeningPort(child: ChildProcess): Promise<number> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`smtp sink exited with ${String(code)} before listening: ${stderr}`));
+      reject(new Error(`smtp fixture exited with ${String(code)} before listening: ${stderr}`));
     });
   });
 }

@@ -6,15 +6,15 @@ import { after, before, describe, test } from 'node:test';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { pino } from 'pino';
 import { logger } from '../../src/log/index.js';
-import { createMailer, deliverOutbox, renderAlert, type MailSettings, type OutgoingMessage } from '../../src/notify/index.js';
-import { freePort, makeMailFolder, parseMailFile, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { createMailer, deliverOutbox, PlaintextAuthRefusedError, renderAlert, type MailSettings, type OutgoingMessage } from '../../src/notify/index.js';
+import { freePort, makeMailFolder, parseMailFile, removeFolder, startSmtpSink, startTrickleServer, type SmtpSink } from '../helpers/smtp.js';
 import { MemoryOutbox } from '../unit/notify/fakes.js';
 import { regressionAlert } from '../unit/notify/sample-alert.js';
 
 const log = logger('test');
 
 function smtpSettings(port: number): MailSettings {
-  return { smtpHost: '127.0.0.1', smtpPort: port, smtpSecure: false, smtpUser: 'qpswatch', smtpPassword: 'not-a-secret', outboxDir: '', timeoutMs: 5000 };
+  return { smtpHost: '127.0.0.1', smtpPort: port, smtpSecure: false, smtpUser: 'qpswatch', smtpPassword: 'not-a-secret', smtpAllowPlaintextAuth: false, outboxDir: '', timeoutMs: 5000 };
 }
 
 function alertMessage(id: number): OutgoingMessage {
@@ -53,7 +53,8 @@ describe('the SMTP mailer against a real SMTP server', () => {
   test('an alert arrives once, with its subject, recipients, both parts and its Message-ID', async () => {
     const lines: string[] = [];
     const debugLog = pino({ level: 'debug' }, { write: (line: string) => lines.push(line) });
-    const mailer = createMailer(smtpSettings(sink!.port), debugLog);
+    // This sink has no STARTTLS: a login over plain text only because the option allows it (a relay on this host).
+    const mailer = createMailer({ ...smtpSettings(sink!.port), smtpAllowPlaintextAuth: true }, debugLog);
     const sent = alertMessage(1);
     const detail = await mailer.send(sent);
     await mailer.close();
@@ -75,6 +76,101 @@ describe('the SMTP mailer against a real SMTP server', () => {
     assert.ok(html.includes('>C/B by test</'), 'chart in the html part');
     assert.equal(html.split('<thead>').length - 1, 5, 'hint, relative QPS, per-op and counter tables in the html part');
     assert.ok(!mail!.raw.includes('not-a-secret'), 'the password is not in the message');
+    assert.match(await sink!.wire(), /^AUTH PLAIN /m, 'the wire record shows the login that the option allowed');
+  });
+});
+
+/** Every form in which the password could cross the wire: as written, and in AUTH PLAIN's and AUTH LOGIN's base64. */
+function passwordForms(user: string, password: string): string[] {
+  const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+  return [password, b64(password), b64(`\0${user}\0${password}`), b64(`${user}\0${user}\0${password}`)];
+}
+
+describe('a login against a server that offers no STARTTLS', () => {
+  let folder = '';
+  let sink: SmtpSink | undefined;
+  before(async () => {
+    folder = await makeMailFolder();
+    sink = await startSmtpSink({ folder });
+  });
+  after(async () => {
+    await sink?.close();
+    await removeFolder(folder);
+  });
+
+  test('is refused before AUTH with one line naming smtp_allow_plaintext_auth; the password never crosses the wire', async () => {
+    const password = 'wire-secret-5f1c';
+    const lines: string[] = [];
+    const debugLog = pino({ level: 'debug' }, { write: (line: string) => lines.push(line) });
+    const mailer = createMailer({ ...smtpSettings(sink!.port), smtpPassword: password }, debugLog);
+    const outbox = new MemoryOutbox();
+    outbox.add(alertMessage(11), '2026-03-01T08:00:00.000Z');
+    try {
+      await assert.rejects(mailer.send(alertMessage(12)), (err: unknown) => {
+        assert.ok(err instanceof PlaintextAuthRefusedError);
+        assert.equal(err.message, `SMTP server 127.0.0.1:${sink!.port} offers no STARTTLS, so the login (smtp_user) would cross the network in plain text and was not sent: use smtp_secure: true or a server with STARTTLS, or set smtp_allow_plaintext_auth: true for a relay on this host`);
+        return true;
+      });
+      assert.deepEqual(await deliverOutbox(outbox, mailer, { now: () => new Date('2026-03-01T08:00:00.000Z'), log: debugLog }), { delivered: 0, failed: 1 });
+    } finally {
+      await mailer.close();
+    }
+    const pending = outbox.get(11);
+    assert.equal(pending.state, 'pending');
+    assert.match(pending.lastError ?? '', /^SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, .* set smtp_allow_plaintext_auth: true for a relay on this host$/);
+
+    const wire = await sink!.wire();
+    assert.equal(wire.match(/^EHLO /gm)?.length, 2, 'both attempts reached the server');
+    assert.equal(wire.match(/^STARTTLS\r$/gm)?.length, 2, 'each asked for STARTTLS');
+    assert.doesNotMatch(wire, /^(AUTH|MAIL FROM)/m, 'no login and no message was sent');
+    for (const form of passwordForms('qpswatch', password)) {
+      assert.ok(!wire.includes(form), `the password (${form === password ? 'as written' : 'base64'}) is not on the wire`);
+      assert.ok(!lines.join('').includes(form), 'nor in a log line');
+    }
+    assert.deepEqual(await sink!.received(), []);
+  });
+});
+
+describe('a server that trickles one byte every 1.5 s', () => {
+  test('a message is given up at the timeout for the whole send, not kept alive by each byte', async () => {
+    const trickle = await startTrickleServer({ intervalMs: 1500 });
+    const outbox = new MemoryOutbox();
+    outbox.add(alertMessage(21), '2026-03-01T08:00:00.000Z');
+    const mailer = createMailer({ ...smtpSettings(trickle.port), smtpUser: '', timeoutMs: 1000 }, log);
+    try {
+      const started = Date.now();
+      const result = await deliverOutbox(outbox, mailer, { now: () => new Date('2026-03-01T08:00:00.000Z'), log });
+      const elapsed = Date.now() - started;
+      assert.deepEqual(result, { delivered: 0, failed: 1 });
+      assert.ok(elapsed >= 900 && elapsed < 2500, `gave up after ${elapsed} ms`);
+      assert.equal(outbox.get(21).lastError, `SMTP server 127.0.0.1:${trickle.port} did not take the message within smtp_timeout_seconds (1 s); it is tried again later`);
+      assert.equal(outbox.get(21).state, 'pending');
+    } finally {
+      await mailer.close();
+      await trickle.close();
+    }
+  });
+
+  test('an abort (SIGTERM) cuts the send short, and the message stays due without a counted attempt', async () => {
+    const trickle = await startTrickleServer({ intervalMs: 1500 });
+    const outbox = new MemoryOutbox();
+    outbox.add(alertMessage(22), '2026-03-01T08:00:00.000Z');
+    outbox.add(alertMessage(23), '2026-03-01T08:00:00.000Z');
+    const mailer = createMailer({ ...smtpSettings(trickle.port), smtpUser: '', timeoutMs: 60_000 }, log);
+    const controller = new AbortController();
+    try {
+      const started = Date.now();
+      setTimeout(() => controller.abort(new Error('stopped by SIGTERM')), 300);
+      const result = await deliverOutbox(outbox, mailer, { now: () => new Date('2026-03-01T08:00:00.000Z'), log, signal: controller.signal });
+      const elapsed = Date.now() - started;
+      assert.deepEqual(result, { delivered: 0, failed: 0 });
+      assert.ok(elapsed < 1500, `stopped after ${elapsed} ms`);
+      for (const id of [22, 23]) assert.deepEqual([outbox.get(id).state, outbox.get(id).attempts], ['pending', 0]);
+      await assert.rejects(mailer.send(alertMessage(24), controller.signal), /stopped by SIGTERM/);
+    } finally {
+      await mailer.close();
+      await trickle.close();
+    }
   });
 });
 
@@ -163,7 +259,7 @@ describe('a server that takes the connection and never greets', () => {
       const elapsed = Date.now() - started;
       assert.deepEqual(result, { delivered: 0, failed: 1 });
       assert.ok(elapsed >= 250 && elapsed < 5000, `gave up after ${elapsed} ms`);
-      assert.match(outbox.get(9).lastError ?? '', /^Greeting never received$/);
+      assert.ok(outbox.get(9).lastError?.startsWith(`SMTP server 127.0.0.1:${port} did not take the message within smtp_timeout_seconds (0.3 s)`));
       assert.equal(outbox.get(9).state, 'pending');
     } finally {
       await mailer.close();

@@ -9,7 +9,7 @@ import { message } from './fakes.js';
 const log = logger('test');
 
 function settings(over: Partial<MailSettings> = {}): MailSettings {
-  return { smtpHost: '', smtpPort: 587, smtpSecure: false, smtpUser: '', smtpPassword: '', outboxDir: '/nonexistent', timeoutMs: 5000, ...over };
+  return { smtpHost: '', smtpPort: 587, smtpSecure: false, smtpUser: '', smtpPassword: '', smtpAllowPlaintextAuth: false, outboxDir: '/nonexistent', timeoutMs: 5000, ...over };
 }
 
 describe('subjectSlug', () => {
