@@ -5,3 +5,7 @@ export { maxTPermutationTest, type Run, type PermutationResult } from './permuta
 export { selectLastGood, type GoodRelease } from './last-good.js';
 export { planEvents, type EventPlan } from './events.js';
 export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type VersionFigures } from './history.js';
+export { judgePairedSession, testKey } from './verdict.js';
+export { replayLooks, pairsAtLook, alphaAtLook, estimatePairs, type PairSeries, type PairedJudgement } from './sequential.js';
+export { signFlipMaxT } from './sign-flip.js';
+export { studentQuantile, studentCdf } from './student-t.js';

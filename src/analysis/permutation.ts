@@ -1,3 +1,5 @@
+import { mulberry32 } from './random.js';
+
 /**
  * One run of a target in a session: the QPS of every test (keyed "name.tN") measured on one fresh server.
  * Runs are the unit that is exchangeable under "no difference": all tests of a run share its server start,
@@ -123,16 +125,4 @@ function shuffle(n: number, random: () => number): number[] {
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
-}
-
-/** A small seeded generator: verdicts are reproducible from the stored samples. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,6 +1,8 @@
 import type { SampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { maxTPermutationTest, type Run } from './permutation.js';
+import { intervalAndReach, replayLooks, type PairSeries } from './sequential.js';
+import { MIN_LOG_SD } from './sign-flip.js';
 
 export type VerdictKind = 'ok' | 'regression' | 'improvement' | 'unstable';
 
@@ -11,6 +13,8 @@ export interface VerdictSettings {
   testThresholds: Readonly<Record<string, number>>;
   /** The family-wise false-alarm rate a session may have. */
   alpha: number;
+  /** Of the interval reported per test (default 0.95): "ok" needs its lower end above the threshold. */
+  confidence?: number;
 }
 
 /** One per-op figure that grew: the hint of why a test got slower. */
@@ -33,6 +37,16 @@ export interface TestVerdict {
   pFaster: number;
   /** The baseline's robust relative spread: 1.4826 x MAD / median of its QPS over the rounds. */
   baselineSpread: number;
+  /** The interval of relative QPS at `confidence`: "ok" means its lower end clears the threshold. */
+  low: number;
+  high: number;
+  confidence: number;
+  /** The smallest drop (0.05 = 5%) this session would have caught 4 times in 5 at its alpha. */
+  detectableDrop: number;
+  /** Pairs measured (paired design) or rounds (whole-run design) behind the verdict. */
+  pairs: number;
+  /** Standard deviation of the log ratio of one pair (paired) or of log QPS of one run (whole runs). */
+  noise: number;
   /** Per-op figures of C that grew by 5% or more over B, largest first (set for regressions). */
   hint: HintItem[];
 }
@@ -46,7 +60,9 @@ const PER_OP: ReadonlyArray<[string, (s: SampleRecord) => number]> = [
 ];
 const HINT_GROWTH = 1.05;
 
-const key = (s: Pick<SampleRecord, 'test' | 'threads'>): string => `${s.test}\u0000${s.threads}`;
+/** The one key of a test at a thread count, wherever tests are grouped. */
+export const testKey = (s: Pick<SampleRecord, 'test' | 'threads'>): string => `${s.test}\u0000${s.threads}`;
+const key = testKey;
 
 /**
  * Judges every test of a finished session (see docs/verdicts.md): a regression needs relative QPS under the
@@ -55,10 +71,59 @@ const key = (s: Pick<SampleRecord, 'test' | 'threads'>): string => `${s.test}\u0
  */
 export function judgeSession(samples: readonly SampleRecord[], settings: VerdictSettings): TestVerdict[] {
   const test = maxTPermutationTest(runsOf(samples, 'baseline'), runsOf(samples, 'candidate'));
+  const groups = groupByTest(samples);
+  return [...groups.entries()].map(([k, group]) => judgeTest(group, settings, test.slower.get(k) ?? 1, test.faster.get(k) ?? 1, groups.size));
+}
+
+/**
+ * Judges a session of the paired design (docs/verdicts.md): each test's pairs, sweep by sweep, replayed through the
+ * session's looks. `final` false gives the verdicts of the tests decided so far only, which is what a running
+ * session asks to know which tests still need pairs.
+ */
+export function judgePairedSession(samples: readonly SampleRecord[], settings: VerdictSettings, final = true): { verdicts: TestVerdict[]; pending: string[]; nextPairs: number } {
+  const groups = groupByTest(samples);
+  const series = [...groups.entries()].map(([k, group]) => pairSeries(k, group));
+  const replay = replayLooks(series, { alpha: settings.alpha, confidence: confidenceOf(settings), thresholdOf: (t) => thresholdOf(settings, t) }, final);
+  const verdicts = replay.decided.map((j) => {
+    const group = groups.get(j.key)!;
+    const rounds = new Set(pairedRounds(group).slice(0, j.pairs));
+    const [b, c] = (['baseline', 'candidate'] as const).map((role) => group.filter((s) => s.role === role && rounds.has(s.round)));
+    const first = group[0]!;
+    return {
+      test: first.test, threads: first.threads, kind: j.kind, relativeQps: j.relativeQps, threshold: thresholdOf(settings, first.test),
+      pSlower: j.pSlower, pFaster: j.pFaster, baselineSpread: robustSpread(b!.map((s) => s.qps)),
+      low: j.low, high: j.high, confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: j.noise,
+      hint: j.kind === 'regression' ? hintOf(b!, c!) : [],
+    };
+  });
+  return { verdicts: sortLike(verdicts, [...groups.keys()]), pending: replay.pending, nextPairs: replay.nextPairs };
+}
+
+/** Rounds (sweeps) in which both halves of the test's pair were measured, in order. */
+function pairedRounds(group: readonly SampleRecord[]): number[] {
+  const b = new Set(group.filter((s) => s.role === 'baseline').map((s) => s.round));
+  return [...new Set(group.filter((s) => s.role === 'candidate' && b.has(s.round)).map((s) => s.round))].sort((x, y) => x - y);
+}
+
+function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
+  const qps = (role: SampleRecord['role'], round: number): number => Math.max(group.find((s) => s.role === role && s.round === round)!.qps, 1e-6);
+  const logRatios = pairedRounds(group).map((r) => Math.log(qps('candidate', r) / qps('baseline', r)));
+  return { key: k, test: group[0]!.test, logRatios };
+}
+
+function sortLike(verdicts: TestVerdict[], keys: readonly string[]): TestVerdict[] {
+  return [...verdicts].sort((a, b) => keys.indexOf(key(a)) - keys.indexOf(key(b)));
+}
+
+function groupByTest(samples: readonly SampleRecord[]): Map<string, SampleRecord[]> {
   const groups = new Map<string, SampleRecord[]>();
   for (const s of samples) groups.set(key(s), [...(groups.get(key(s)) ?? []), s]);
-  return [...groups.entries()].map(([k, group]) => judgeTest(group, settings, test.slower.get(k) ?? 1, test.faster.get(k) ?? 1));
+  return groups;
 }
+
+const DEFAULT_CONFIDENCE = 0.95;
+const confidenceOf = (settings: VerdictSettings): number => settings.confidence ?? DEFAULT_CONFIDENCE;
+const thresholdOf = (settings: VerdictSettings, test: string): number => settings.testThresholds[test] ?? settings.threshold;
 
 function runsOf(samples: readonly SampleRecord[], role: SampleRecord['role']): Run[] {
   const rounds = new Map<number, Map<string, number>>();
@@ -70,15 +135,36 @@ function runsOf(samples: readonly SampleRecord[], role: SampleRecord['role']): R
   return [...rounds.values()];
 }
 
-function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pSlower: number, pFaster: number): TestVerdict {
+function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pSlower: number, pFaster: number, family: number): TestVerdict {
   const first = group[0]!;
   const b = group.filter((s) => s.role === 'baseline');
   const c = group.filter((s) => s.role === 'candidate');
   const relativeQps = median(c.map((s) => s.qps)) / median(b.map((s) => s.qps));
-  const threshold = settings.testThresholds[first.test] ?? settings.threshold;
+  const threshold = thresholdOf(settings, first.test);
   const baselineSpread = robustSpread(b.map((s) => s.qps));
-  const kind = classify({ relativeQps, threshold, pSlower, pFaster, alpha: settings.alpha, baselineSpread });
-  return { test: first.test, threads: first.threads, kind, relativeQps, threshold, pSlower, pFaster, baselineSpread, hint: kind === 'regression' ? hintOf(b, c) : [] };
+  const spread = runsEstimate(b.map((s) => s.qps), c.map((s) => s.qps), settings, family);
+  const kind = classify({ relativeQps, threshold, pSlower, pFaster, alpha: settings.alpha, low: spread.low });
+  return { test: first.test, threads: first.threads, kind, relativeQps, threshold, pSlower, pFaster, baselineSpread, ...spread, confidence: confidenceOf(settings), hint: kind === 'regression' ? hintOf(b, c) : [] };
+}
+
+/**
+ * Whole runs: the interval and detectable drop from the difference of mean log QPS (Student's t with the two sides'
+ * pooled spread, since runs are not paired); the reported relative QPS stays the ratio of medians.
+ */
+function runsEstimate(b: readonly number[], c: readonly number[], settings: VerdictSettings, family: number): Pick<TestVerdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise'> {
+  const [lb, lc] = [b.map(Math.log), c.map(Math.log)];
+  const df = Math.max(lb.length + lc.length - 2, 1);
+  const noise = Math.sqrt((sumSquares(lb) + sumSquares(lc)) / df);
+  const se = Math.max(noise, MIN_LOG_SD) * Math.sqrt(1 / lb.length + 1 / lc.length);
+  const e = intervalAndReach(meanOf(lc) - meanOf(lb), se, df, settings.alpha / family, confidenceOf(settings));
+  return { low: e.low, high: e.high, detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise };
+}
+
+const meanOf = (values: readonly number[]): number => values.reduce((a, v) => a + v, 0) / Math.max(values.length, 1);
+
+function sumSquares(values: readonly number[]): number {
+  const m = meanOf(values);
+  return values.reduce((a, v) => a + (v - m) ** 2, 0);
 }
 
 interface Evidence {
@@ -87,16 +173,17 @@ interface Evidence {
   pSlower: number;
   pFaster: number;
   alpha: number;
-  baselineSpread: number;
+  /** The lower end of the interval of relative QPS. */
+  low: number;
 }
 
 export function classify(e: Evidence): VerdictKind {
   if (e.relativeQps < e.threshold && e.pSlower <= e.alpha) return 'regression';
   if (e.relativeQps > 1 / e.threshold && e.pFaster <= e.alpha) return 'improvement';
-  // A drop under the threshold that the rounds taken cannot call significant is not "ok": rerun, do not trust it.
-  if (e.relativeQps < e.threshold) return 'unstable';
-  if (e.baselineSpread > 1 - e.threshold) return 'unstable';
-  return 'ok';
+  // "ok" is a statement: no drop larger than the threshold's margin, at the interval's confidence. A drop the
+  // session cannot call significant, or an interval too wide to rule one out, is not ok: unstable.
+  if (e.low >= e.threshold) return 'ok';
+  return 'unstable';
 }
 
 /** 1.4826 x MAD / median: a standard deviation relative to the median that one odd round cannot inflate. */

@@ -37,11 +37,11 @@ export const checkCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, { upstream: { type: 'string' }, format: { type: 'string' }, ...SUITE_FLAGS }, HELP, true);
     if (positionals.length !== 1) throw new UsageError('check takes one TAG', HELP);
     const format = parseReportFormat(values.format ?? 'text');
-    const { suite, rounds } = suiteFromFlags(values, ctx);
+    const { suite, rounds, shape } = suiteFromFlags(values, ctx);
     const store = await openStateStore(ctx);
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
-      const result = await checkRelease({ release, suite, rounds }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+      const result = await checkRelease({ release, suite, rounds, ...shape }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       if (result.kind === 'checked') ctx.stdout(renderComparison(result.view, format));
       if (format === 'text' || result.kind === 'first') ctx.stdout(`${outcomeLine(result)}\n`);
     } finally {

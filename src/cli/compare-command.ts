@@ -9,12 +9,15 @@ import { openStateStore } from './open-state-store.js';
 
 const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
 
-Runs one comparison session on this host: both targets are loaded once, then run in rounds in the
-order B C, C B, B C ... on a fresh copy of the loaded datadir each round, so every sample is an
-independent run. Prints relative QPS (median C / median B) per test, then per test the host resources
-per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline, and a verdict per
-test: regression, improvement, unstable or ok (threshold, test_thresholds and alpha in the config;
-see docs/verdicts.md).
+Runs one comparison session on this host. Paired design (default): both targets are loaded, both
+servers run side by side on fresh copies of their loaded datadirs, and every test is measured as
+short alternating pairs seconds apart (B C, C B, ...) while the other server is paused; pairs are
+added to the tests not yet decided until all are decided or the budget is spent. Whole-run design
+(--design runs or --rounds N): whole-suite runs in rounds, one server at a time.
+Prints relative QPS per test with its interval, the smallest drop the session could detect, and a
+verdict: regression, improvement, ok ("no drop larger than X%") or unstable; then per test the host
+resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline
+(threshold, test_thresholds, alpha and confidence in the config; see docs/verdicts.md).
 Targets are named in the config (targets:); see config/quickstart.yaml.
 
 Options:
@@ -45,10 +48,10 @@ export const compareCommand: Command = {
     );
     if (values.baseline === undefined || values.candidate === undefined) throw new UsageError('compare needs --baseline and --candidate', HELP);
     const format = parseReportFormat(values.format ?? 'text');
-    const { suite, rounds } = suiteFromFlags(values, ctx);
+    const { suite, rounds, shape } = suiteFromFlags(values, ctx);
     const store = await openStateStore(ctx);
     try {
-      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       ctx.stdout(renderComparison(outcome.view, format));
     } finally {
       await store.close();

@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
 import { suiteFromFlags } from './suite-flags.js';
-import { UsageError } from './usage-error.js';
+import { noUpstreamsError } from './no-upstreams.js';
 
 export interface Worker {
   deps: WorkerDeps;
@@ -17,7 +17,7 @@ export interface Worker {
  * with what a dead daemon left put back, and the status the phases are written to.
  */
 export async function openWorker(ctx: CommandContext): Promise<Worker> {
-  if (ctx.upstreams.length === 0) throw new UsageError('the config has no upstreams: add one under upstreams: (see config/demo.yaml)');
+  if (ctx.upstreams.length === 0) throw noUpstreamsError(ctx);
   const { suite, rounds } = suiteFromFlags({}, ctx);
   const lock: HostLock = acquireHostLock(ctx.config.host_lock);
   let store: Store | undefined;

@@ -5,6 +5,7 @@ import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { releaseStates } from './release-states.js';
+import { noUpstreamsError } from './no-upstreams.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `Usage: qpswatch discover [--upstream NAME] [--json]
@@ -28,7 +29,7 @@ export const discoverCommand: Command = {
   async run(args, ctx) {
     const { values } = parseCommandArgs(args, { upstream: { type: 'string' }, json: { type: 'boolean' } }, HELP);
     const upstreams = ctx.upstreams.filter((u) => values.upstream === undefined || u.name === values.upstream);
-    if (ctx.upstreams.length === 0) throw new UsageError('the config has no upstreams: add one under upstreams: (see config/demo.yaml)', HELP);
+    if (ctx.upstreams.length === 0) throw noUpstreamsError(ctx, HELP);
     if (upstreams.length === 0) throw new UsageError(`--upstream ${values.upstream}: no such upstream; use one of ${ctx.upstreams.map((u) => u.name).join(', ')}`);
     const store = await openStateStore(ctx);
     try {

@@ -6,7 +6,7 @@ import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: qpswatch outbox [--send] [--all]
+const HELP = `Usage: qpswatch outbox [--send] [--all] [--json]
 
 Lists the emails qpswatch has queued: pending ones (with their attempts, next attempt and last error) and,
 with --all, the sent ones too. Messages are queued by \`qpswatch check\` in the same step as the regression
@@ -15,6 +15,8 @@ doubling, at most 1 h apart) by the daemon, or now with --send. With no smtp_hos
 message is written as an .eml file to outbox_dir instead.
 
 Options:
+  --json   the messages as one JSON array: id, subject, to, state, attempts, nextAttemptAt, lastError,
+           sentAt, detail (with --all, the sent ones too); not with --send
   --send   try every pending message now, whatever its next attempt says
   --all    list sent messages too
 One message may take at most smtp_timeout_seconds in all (a server that trickles bytes is cut off), and SIGTERM
@@ -28,8 +30,9 @@ export const outboxCommand: Command = {
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { send: { type: 'boolean' }, all: { type: 'boolean' } }, HELP, true);
+    const { values, positionals } = parseCommandArgs(args, { send: { type: 'boolean' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, HELP, true);
     if (positionals.length > 0) throw new UsageError(`outbox takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    if (values.json === true && values.send === true) throw new UsageError('--json lists, --send sends: run `qpswatch outbox --send`, then `qpswatch outbox --json`', HELP);
     const store = await openStateStore(ctx, { readonly: values.send !== true });
     try {
       if (values.send === true) {
@@ -44,7 +47,8 @@ export const outboxCommand: Command = {
         if (result.failed > 0) return EXIT_FAILED;
       }
       const messages = await store.listMessages(values.all === true ? undefined : 'pending');
-      ctx.stdout(messages.length === 0 ? `no ${values.all === true ? '' : 'pending '}messages\n` : messages.map(line).join(''));
+      if (values.json === true) ctx.stdout(`${JSON.stringify(messages.map(asJson), null, 2)}\n`);
+      else ctx.stdout(messages.length === 0 ? `no ${values.all === true ? '' : 'pending '}messages\n` : messages.map(line).join(''));
     } finally {
       await store.close();
     }
@@ -55,4 +59,9 @@ export const outboxCommand: Command = {
 function line(m: OutboxRecord): string {
   const state = m.state === 'sent' ? `sent ${m.sentAt} (${m.detail ?? ''})` : `pending, ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${m.lastError}` : ''}`;
   return `#${m.id} ${m.subject}\n    to ${m.to.join(', ')}; ${state}\n`;
+}
+
+/** What a person or a script needs to follow a message; the bodies stay in the store. */
+function asJson(m: OutboxRecord): Pick<OutboxRecord, 'id' | 'subject' | 'to' | 'state' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'detail'> {
+  return { id: m.id, subject: m.subject, to: m.to, state: m.state, attempts: m.attempts, nextAttemptAt: m.nextAttemptAt, lastError: m.lastError, sentAt: m.sentAt, detail: m.detail };
 }

@@ -4,19 +4,20 @@ import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
+import { relativeTime } from './relative-time.js';
 
 const HELP = `Usage: qpswatch status [--json]
 
 What qpswatch is doing and what it found, read from the store (the daemon need not run):
   - the daemon: its phase (discovering, building, waiting_for_quiet_host with the reason, benchmarking,
-    notifying, idle) and since when, or that none is running; the last poll;
+    notifying, idle) and since when ("12 min ago"), or that none is running; the last poll;
   - the queue: each release in version order with its state (discovered, building, built, benchmarking,
     done, failed), attempts and the last error;
   - the latest verdicts of each series: its newest valid check, test by test;
   - the active regressions (open events) and the emails still waiting in the outbox.
 
 Options:
-  --json    the same as JSON
+  --json    the same as JSON, with ISO 8601 times
 `;
 
 interface SeriesVerdicts {
@@ -46,7 +47,7 @@ export const statusCommand: Command = {
     const store = await openStateStore(ctx, { readonly: true });
     try {
       const report = await readStatus(store);
-      ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+      ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report, new Date()));
     } finally {
       await store.close();
     }
@@ -81,13 +82,15 @@ async function latestVerdicts(store: Store, releases: ReadonlyMap<number, Releas
   return [...latest.values()];
 }
 
-function renderStatus(r: StatusReport): string {
+/** Times as people read them ("12 min ago"); --json keeps the ISO times. */
+function renderStatus(r: StatusReport, now: Date): string {
+  const ago = (iso: string | null, none: string): string => (iso === null ? none : relativeTime(iso, now));
   const out: string[] = [];
   const d = r.daemon;
   // Tags, reasons and subjects are data: JSON quoting shows odd characters instead of letting them act on a terminal.
-  if (d.running) out.push(`daemon: pid ${d.pid}, ${d.phase} since ${d.phaseSince ?? '?'}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`);
+  if (d.running) out.push(`daemon: pid ${d.pid}, ${d.phase}, started ${ago(d.phaseSince, '?')}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`);
   else out.push('daemon: not running');
-  out.push(`last poll: ${d.lastPollAt ?? 'never'}`, '');
+  out.push(`last poll: ${ago(d.lastPollAt, 'never')}`, '');
   out.push(`queue (${r.queue.length}):`);
   if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
   for (const q of r.queue) {
@@ -96,12 +99,12 @@ function renderStatus(r: StatusReport): string {
   out.push('', 'latest verdicts:');
   if (r.latest.length === 0) out.push('  (no release checked yet)');
   for (const s of r.latest) {
-    out.push(`  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome} (${s.judgedAt})`);
+    out.push(`  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome} (judged ${relativeTime(s.judgedAt, now)})`);
     for (const v of s.verdicts) out.push(`    ${v.test}.t${v.threads}  ${v.relativeQps.toFixed(2)}  ${v.kind}`);
   }
   out.push('', `active regressions (${r.regressions.length}):`);
-  for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  since ${e.openedAt}`);
+  for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);
   out.push('', `pending emails (${r.pendingEmails.length}):`);
-  for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
+  for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
   return `${out.join('\n')}\n`;
 }

@@ -39,6 +39,10 @@ export interface ChildHandle {
   exited: Promise<RunResult>;
   /** SIGTERM to the group, then SIGKILL after graceMs; resolves when the child is gone, whatever its exit. */
   stop(graceMs?: number): Promise<RunResult>;
+  /** SIGSTOP to the group: it uses no CPU and does nothing until resumed (the idle server of a paired session). */
+  pause(): void;
+  /** SIGCONT to the group. */
+  resume(): void;
   tail(): string[];
 }
 
@@ -109,6 +113,8 @@ class Child {
       pid: this.child.pid ?? -1,
       exited,
       stop: (graceMs) => this.stop(graceMs ?? this.opts.killGraceMs ?? DEFAULT_GRACE_MS),
+      pause: () => this.signalGroup('SIGSTOP'),
+      resume: () => this.signalGroup('SIGCONT'),
       tail: () => this.combined.tail(),
     };
   }
@@ -177,6 +183,8 @@ class Child {
     const settledQuietly = this.settled.catch((err: unknown) => this.failedStart(err));
     if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return settledQuietly;
     this.signalGroup('SIGTERM');
+    // A paused group would hold SIGTERM until it runs again.
+    this.signalGroup('SIGCONT');
     const gone = await Promise.race([settledQuietly.then(() => true), delay(graceMs).then(() => false)]);
     if (!gone) {
       logger('exec').warn({ argv: this.argv, graceMs }, 'child ignored SIGTERM; sending SIGKILL');

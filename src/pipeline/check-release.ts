@@ -4,11 +4,11 @@ import type { ComparisonView } from '../report/index.js';
 import type { CheckRecord, ReleaseRecord, Store } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
-import { runComparison, type CompareDeps } from './compare.js';
+import { runComparison, type CompareDeps, type CompareRequest } from './compare.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 
-export interface CheckRequest {
+export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMinutes' | 'maxPairs'> {
   release: ReleaseRecord;
   suite: Suite;
   rounds: number;
@@ -53,7 +53,12 @@ export async function checkRelease(request: CheckRequest, deps: CompareDeps): Pr
     return { kind: 'first', release };
   }
   log.info({ tag: release.tag, lastGood: lastGood.release.tag }, `checking ${release.tag} against the last good release ${lastGood.release.tag}`);
-  const outcome = await runComparison({ baseline: lastGood.release.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds }, deps);
+  // The upstream's own budget wins over the config's and the suite's, unless the person running the check gave one.
+  const budgetMinutes = request.budgetMinutes ?? upstream.budgetMinutes;
+  const outcome = await runComparison(
+    { baseline: lastGood.release.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds, ...(request.design !== undefined ? { design: request.design } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}), ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}) },
+    deps,
+  );
   const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
   const plan = planEvents(outcome.verdicts, open);
   const messages = alertMessages({ config: deps.config, upstream, release, lastGood: lastGood.release, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan });
@@ -94,6 +99,12 @@ function storedVerdict(v: TestVerdict) {
     pSlower: v.pSlower,
     pFaster: v.pFaster,
     baselineSpread: v.baselineSpread,
+    low: v.low,
+    high: v.high,
+    confidence: v.confidence,
+    detectableDrop: v.detectableDrop,
+    pairs: v.pairs,
+    noise: v.noise,
     hint: v.hint.map((h) => ({ ...h, ratio: Number.isFinite(h.ratio) ? h.ratio : null })),
   };
 }

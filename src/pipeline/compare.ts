@@ -1,24 +1,46 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareSession, judgeSession, type TestVerdict } from '../analysis/index.js';
+import { compareSession, judgePairedSession, judgeSession, type TestVerdict, type VerdictSettings } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView } from '../report/index.js';
-import { findDataDevice, fingerprintId, hostFingerprint, type DataDevice, type HostFingerprint } from '../sampling/index.js';
+import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type DataDevice, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
-import type { SampleRole, Store } from '../store/index.js';
+import type { SampleRecord, SampleRole, Store } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { TargetInstance } from './instance.js';
 import { loadTarget, runRound } from './round.js';
 import { roundOrder } from './round-order.js';
+import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
 import type { Upstream } from '../upstream/index.js';
+
+export type SessionDesign = 'paired' | 'runs';
 
 export interface CompareRequest {
   baseline: string;
   candidate: string;
   suite: Suite;
+  /** Whole-run design: rounds of both targets. */
   rounds: number;
+  /** Default: the config's design. */
+  design?: SessionDesign;
+  /** Paired design: minutes of pairs; default the config's budget_minutes, else the suite's. */
+  budgetMinutes?: number;
+  /** Paired design: the most pairs per test; default the config's max_pairs. */
+  maxPairs?: number;
+}
+
+/** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
+export interface SessionPlan {
+  design: SessionDesign;
+  budgetMinutes: number;
+  maxPairs: number;
+  idleServer: IdleServerMode;
+  idleStatesHeld: boolean;
+  /** Why the idle states were not held, when they were not. */
+  idleHoldReason: string;
+  verdicts: VerdictSettings;
 }
 
 export interface CompareDeps {
@@ -37,12 +59,16 @@ export interface CompareOutcome {
   verdicts: TestVerdict[];
   /** The host's fingerprint id: results of other ids are never compared with these. */
   fingerprintId: string;
+  plan: SessionPlan;
+  /** Paired design: how the measuring ended. */
+  paired?: PairedOutcome;
 }
 
 /**
- * One comparison session: both targets are loaded once, then run in `rounds` rounds in alternating order, each
- * round on a fresh copy of the loaded datadir. Every sample is stored as it is measured; only a session that ends
- * `done` is read back for the report.
+ * One comparison session. Paired design (the default): both targets are loaded, both servers run side by side and
+ * every test is measured in alternating pairs until it is decided or the budget is spent. Whole-run design: both
+ * targets are loaded once, then run in `rounds` rounds in alternating order, each round on a fresh copy of the
+ * loaded datadir. Every sample is stored as it is measured; only a session that ends `done` is read back.
  */
 export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
   const { config, store, log } = deps;
@@ -55,7 +81,19 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const workDir = join(config.state_dir, 'work');
   await mkdir(join(config.state_dir, 'run'), { recursive: true });
   await mkdir(workDir, { recursive: true });
-  const fingerprint = await hostFingerprint(workDir);
+  const hold = config.hold_idle_states ? holdIdleStates() : noIdleStateHold();
+  try {
+    if (!hold.held && config.hold_idle_states) log.warn({ reason: hold.reason }, 'idle states not held: QPS at low concurrency will drift with the host (run as root, or set hold_idle_states: false to silence this)');
+    return await runHeldSession(request, deps, targets, workDir, hold);
+  } finally {
+    hold.release();
+  }
+}
+
+async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold): Promise<CompareOutcome> {
+  const { config, store, log } = deps;
+  const plan = sessionPlan(request, config, hold);
+  const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const sessionId = await store.createSession({
     kind: 'compare',
@@ -63,19 +101,32 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
     baseline: targets.baseline.ref,
     candidate: targets.candidate.ref,
     suite: request.suite.name,
-    rounds: request.rounds,
+    rounds: plan.design === 'paired' ? plan.maxPairs : request.rounds,
     pid: process.pid,
-    settings: { suiteFile: request.suite.file, tests: request.suite.tests.map((t) => ({ name: t.name, seconds: t.seconds, threads: t.threads })) },
+    settings: {
+      suiteFile: request.suite.file,
+      tests: request.suite.tests.map((t) => ({ name: t.name, seconds: t.seconds, threads: t.threads })),
+      design: plan.design,
+      budgetMinutes: plan.budgetMinutes,
+      maxPairs: plan.maxPairs,
+      idleServer: plan.idleServer,
+      idleStatesHeld: plan.idleStatesHeld,
+      idleHoldReason: plan.idleHoldReason,
+    },
   });
   const sessionLog = log.child({ sessionId });
-  sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, rounds: request.rounds }, 'session started');
+  const shape = plan.design === 'paired' ? { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer } : { rounds: request.rounds };
+  sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, design: plan.design, ...shape, idleStatesHeld: hold.held }, 'session started');
 
-  const instances = targetInstances(config, sessionId, targets);
+  const instances = targetInstances(config, sessionId, targets, plan.design);
+  let paired: PairedOutcome | undefined;
   try {
     const device = findDataDevice(workDir);
-    await runSessionRounds(request, instances, { ...deps, log: sessionLog, sessionId, device });
+    const ctx = { ...deps, log: sessionLog, sessionId, device };
+    if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts }, ctx);
+    else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);
-    sessionLog.info('session done');
+    sessionLog.info({ ...paired }, 'session done');
   } catch (err) {
     await recordFailure(store, sessionId, err, deps.signal);
     throw err;
@@ -84,18 +135,38 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   }
   const session = await store.getSession(sessionId);
   const samples = await store.completedSamples(sessionId);
-  const verdicts = judgeSession(samples, { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha });
-  for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower }, `${v.test} t${v.threads}: ${v.kind}`);
-  return { sessionId, view: compareSession(session!, samples, hostSummary(fingerprint), verdicts), verdicts, fingerprintId: fingerprintId(fingerprint) };
+  const verdicts = judgeStored(plan, samples);
+  for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower, detectableDrop: v.detectableDrop }, `${v.test} t${v.threads}: ${v.kind}`);
+  const view = compareSession(session!, samples, hostSummary(fingerprint), verdicts);
+  return { sessionId, view, verdicts, fingerprintId: fingerprintId(fingerprint), plan, ...(paired !== undefined ? { paired } : {}) };
+}
+
+/** The verdicts of a finished session, by its design. */
+export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samples: readonly SampleRecord[]): TestVerdict[] {
+  return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
+}
+
+function sessionPlan(request: CompareRequest, config: Config, hold: IdleStateHold): SessionPlan {
+  return {
+    design: request.design ?? config.design,
+    budgetMinutes: request.budgetMinutes ?? config.budget_minutes ?? request.suite.budgetMinutes,
+    maxPairs: request.maxPairs ?? config.max_pairs,
+    idleServer: config.idle_server,
+    idleStatesHeld: hold.held,
+    idleHoldReason: hold.reason,
+    verdicts: { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha, confidence: config.confidence },
+  };
 }
 
 /** Each side's work folder and private socket in this session (short socket names: unix paths are limited). */
-function targetInstances(config: Config, sessionId: number, targets: Record<SampleRole, PreparedTarget>): Record<SampleRole, TargetInstance> {
+function targetInstances(config: Config, sessionId: number, targets: Record<SampleRole, PreparedTarget>, design: SessionDesign): Record<SampleRole, TargetInstance> {
   const sessionDir = join(config.state_dir, 'work', `session-${sessionId}`);
-  const network: ServerNetwork | undefined = config.server_port > 0 ? { port: config.server_port, bindAddress: '127.0.0.1' } : undefined;
   const user = config.server_user === '' ? undefined : config.server_user;
   const instance = (role: SampleRole): TargetInstance => {
     const socket = join(config.state_dir, 'run', `${sessionId}-${role[0]}.sock`);
+    // Paired sessions run both servers at once: the candidate listens on the next port.
+    const port = config.server_port + (design === 'paired' && role === 'candidate' ? 1 : 0);
+    const network: ServerNetwork | undefined = config.server_port > 0 ? { port, bindAddress: '127.0.0.1' } : undefined;
     return new TargetInstance(targets[role], join(sessionDir, role), socket, network, user, config.server_start_timeout_seconds * 1000);
   };
   return { baseline: instance('baseline'), candidate: instance('candidate') };

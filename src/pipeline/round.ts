@@ -18,7 +18,7 @@ const DATABASE = 'sbtest';
 /** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
 const LOAD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
-function connection(server: RunningServer): SysbenchConnection {
+export function connection(server: RunningServer): SysbenchConnection {
   return { socket: server.socket, user: 'root', database: DATABASE };
 }
 

@@ -5,6 +5,7 @@ import { ExecNotFoundError, run } from '../exec/index.js';
 import { readCpuTopology, type CpuTopology } from './cpu-topology.js';
 import { describeDataDevice, findDataDevice, type DataDeviceOptions } from './data-device.js';
 import { defaultHostPaths, type HostPaths } from './host-paths.js';
+import { readCpuidle } from './idle-states.js';
 
 /** What a result depends on besides the server: results from different fingerprints are never compared. */
 export interface HostFingerprint {
@@ -23,10 +24,17 @@ export interface HostFingerprint {
   filesystem: string;
   /** First line of `cc --version`, or 'none'. */
   compiler: string;
+  /** The cpuidle driver and governor ('none' without cpuidle): they set how fast an idle CPU answers. */
+  cpuidleDriver: string;
+  cpuidleGovernor: string;
+  /** Whether the session held the idle states steady (PM QoS latency 0): results with and without differ by times. */
+  idleStatesHeld: boolean;
 }
 
 export interface FingerprintOptions extends DataDeviceOptions {
   compilerArgv?: readonly string[];
+  /** Whether this session holds the idle states (see holdIdleStates); default false. */
+  idleStatesHeld?: boolean;
 }
 
 /**
@@ -52,7 +60,14 @@ export async function hostFingerprint(dataDir: string, opts: FingerprintOptions 
     dataDevice: describeDataDevice(device),
     filesystem: device.mount?.fsType ?? 'unknown',
     compiler,
+    ...cpuidleFacts(paths.sysCpu),
+    idleStatesHeld: opts.idleStatesHeld ?? false,
   };
+}
+
+function cpuidleFacts(sysCpu: string): Pick<HostFingerprint, 'cpuidleDriver' | 'cpuidleGovernor'> {
+  const { driver, governor } = readCpuidle(sysCpu);
+  return { cpuidleDriver: driver, cpuidleGovernor: governor };
 }
 
 async function cpuFacts(paths: HostPaths): Promise<CpuTopology & { cpuModel: string }> {

@@ -65,3 +65,5 @@ export {
   type ObserveHostOptions,
   type QuietHostReading,
 } from './observe-host.js';
+export { readCpuidle, holdIdleStates, noIdleStateHold, CPU_DMA_LATENCY, type CpuidleFacts, type IdleStateHold } from './idle-states.js';
+export { processCpuSeconds } from './process-cpu.js';

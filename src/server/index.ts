@@ -22,3 +22,4 @@ export {
   DatadirInitError,
   DatadirNotEmptyError,
 } from './errors.js';
+export { expectedServerBytes } from './memory-need.js';

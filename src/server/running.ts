@@ -28,6 +28,10 @@ export interface RunningServer {
   /** Settles when the process ends for any reason: a crash mid-session shows up here. */
   readonly exited: Promise<ServerExit>;
   isRunning(): boolean;
+  /** Freezes the server (SIGSTOP): it takes no CPU and does no background work until resumed. Idempotent. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). Idempotent. */
+  resume(): void;
   /** SHUTDOWN, wait, then SIGTERM and SIGKILL by escalation. Idempotent; resolves when no process is left. */
   stop(): Promise<ServerExit>;
 }
@@ -73,6 +77,14 @@ export class RunningServerImpl implements RunningServer {
     return this.running;
   }
 
+  pause(): void {
+    if (this.running) this.parts.handle.pause();
+  }
+
+  resume(): void {
+    this.parts.handle.resume();
+  }
+
   async query<T extends RowDataPacket[] | ResultSetHeader = RowDataPacket[]>(sql: string, values?: unknown[]): Promise<T> {
     const conn = await this.adminConnection();
     const [rows] = await conn.query<T>(sql, values);
@@ -84,6 +96,8 @@ export class RunningServerImpl implements RunningServer {
   }
 
   stop(): Promise<ServerExit> {
+    // A paused server would never answer SHUTDOWN.
+    this.resume();
     this.stopping ??= this.shutdown();
     return this.stopping;
   }

@@ -16,14 +16,33 @@ export interface VerdictInput {
   pSlower: number;
   pFaster: number;
   baselineSpread: number;
+  /** The interval of relative QPS at `confidence`. */
+  low: number;
+  high: number;
+  confidence: number;
+  /** The smallest drop (0.05 = 5%) the session would have caught 4 times in 5. */
+  detectableDrop: number;
+  /** Pairs (paired design) or rounds (whole runs) behind the verdict. */
+  pairs: number;
+  /** Standard deviation of one pair's log ratio (or one run's log QPS). */
+  noise: number;
   /** The per-op figures that grew, as analysis gave them (plain JSON). */
   hint: object[];
 }
 
-export interface VerdictRecord extends Omit<VerdictInput, 'hint'> {
+/** Verdicts stored before migration 6 have no interval or detectable drop: those fields are null. */
+export interface VerdictRecord extends Omit<VerdictInput, 'hint' | VerdictReachField> {
   sessionId: number;
   hint: Record<string, unknown>[];
+  low: number | null;
+  high: number | null;
+  confidence: number | null;
+  detectableDrop: number | null;
+  pairs: number | null;
+  noise: number | null;
 }
+
+type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise';
 
 /** The outcome of a whole check: regression when any test regressed, ok otherwise (see docs/verdicts.md). */
 export type CheckOutcome = 'ok' | 'regression';

@@ -15,6 +15,14 @@ const verdictSchema = z.object({
   pSlower: atLeastZero().max(1),
   pFaster: atLeastZero().max(1),
   baselineSpread: atLeastZero(),
+  low: atLeastZero(),
+  // An interval of a single pair has no upper end.
+  high: z.number({ error: 'expected a number' }).min(0, { error: 'expected a number >= 0' }),
+  confidence: aboveZero().max(1),
+  detectableDrop: atLeastZero().max(1),
+  pairs: wholeFrom(0),
+  // The noise of fewer than two pairs is unknown (NaN): stored as NULL.
+  noise: z.number({ error: 'expected a number' }).or(z.nan()),
   hint: z.array(jsonObject()),
 });
 

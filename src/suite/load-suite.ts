@@ -5,7 +5,7 @@ import { defaultScriptDirs, lookUpScript } from './script-lookup.js';
 import { formatPath, valueAt } from '../config/index.js';
 import { describeIssue } from './suite-issues.js';
 import { SuiteFileSchema, type SuiteFile } from './suite-schema.js';
-import { SuiteError, type ScriptArgs, type Suite, type SuiteLoad, type SuiteOverrides, type SuiteTest, type SuiteWarmup } from './suite.js';
+import { DEFAULT_BUDGET_MINUTES, SuiteError, type ScriptArgs, type Suite, type SuiteLoad, type SuiteOverrides, type SuiteTest, type SuiteWarmup } from './suite.js';
 import { isOwnedOption, optionName } from './sysbench-args.js';
 
 /**
@@ -66,7 +66,7 @@ function build(parsed: SuiteFile, file: string, scriptDirs: readonly string[]): 
     load,
   }));
   checkUniqueNames(ctx, tests);
-  return { name: parsed.name, description: parsed.description.trim(), file, load, warmup, tests };
+  return { name: parsed.name, description: parsed.description.trim(), file, load, warmup, tests, budgetMinutes: parsed.budget_minutes ?? DEFAULT_BUDGET_MINUTES };
 }
 
 interface Context {

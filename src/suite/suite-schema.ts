@@ -18,6 +18,8 @@ const args = z.record(
 export const SuiteFileSchema = z.strictObject({
   name,
   description: z.string({ error: 'expected a text' }),
+  /** Paired design: the minutes a session may spend measuring pairs, unless the config or an upstream says otherwise. */
+  budget_minutes: z.number({ error: 'expected a number of minutes' }).gt(0, { error: 'expected a number of minutes greater than 0' }).optional(),
   load: z.strictObject({
     tables: positiveInt,
     table_size: positiveInt,

@@ -44,7 +44,12 @@ export interface Suite {
   load: SuiteLoad;
   warmup: SuiteWarmup;
   tests: readonly SuiteTest[];
+  /** Paired design: the suite's own budget for measuring pairs, in minutes (see DEFAULT_BUDGET_MINUTES). */
+  budgetMinutes: number;
 }
+
+/** A suite file that names no budget gets this many minutes of pairs per session. */
+export const DEFAULT_BUDGET_MINUTES = 30;
 
 /** What a caller may change for one session, e.g. short runs for a demo. */
 export interface SuiteOverrides {

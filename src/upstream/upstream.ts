@@ -28,6 +28,8 @@ export interface Upstream {
   readonly serverProfile: string;
   /** The fixed release reports and dashboards are relative to, as the reference studies fix an old one. */
   readonly base?: Version;
+  /** Paired design: minutes a check of this upstream may spend on pairs, over the config's and the suite's. */
+  readonly budgetMinutes?: number;
 }
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -89,6 +91,7 @@ export const UpstreamConfigSchema = z.strictObject({
   base: versionText(versionProblem, '10.11.1').optional(),
   build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
   server_profile: z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(PROFILE_RE, 'expected a server profile name, e.g. "relaxed"'),
+  budget_minutes: z.number({ error: 'expected a number of minutes, e.g. 240' }).gt(0, 'expected a number of minutes greater than 0, e.g. 240').max(10080, 'expected at most 10080 minutes (a week)').optional(),
 });
 export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 
@@ -108,5 +111,6 @@ export function parseUpstream(input: unknown): Upstream {
     buildProfile: c.build_profile,
     serverProfile: c.server_profile,
     ...(c.base !== undefined ? { base: parseVersion(c.base) } : {}),
+    ...(c.budget_minutes !== undefined ? { budgetMinutes: c.budget_minutes } : {}),
   };
 }

@@ -91,8 +91,9 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
     const before = tree(root + '/etc', root + '/var', elsewhere);
     const status = asNobody(['status']);
     assert.equal(status.status, 0, status.stderr);
-    assert.match(status.stdout, new RegExp(`^daemon: pid ${process.pid}, building since `, 'm'));
+    assert.match(status.stdout, new RegExp(`^daemon: pid ${process.pid}, building, started \\d+ s ago$`, 'm'));
     assert.match(status.stdout, /^ {2}mariadb-10\.11 {2}"mariadb-10\.11\.9" {2}discovered, 0 attempt\(s\)$/m);
+    assert.match(status.stdout, /^last poll: \d+ s ago$/m);
     assert.deepEqual(tree(root + '/etc', root + '/var', elsewhere), before);
     assert.equal(lstatSync(storePath).uid, 0, 'the store still belongs to its owner');
   });

@@ -36,6 +36,12 @@ interface VerdictRow {
   p_slower: number;
   p_faster: number;
   baseline_spread: number;
+  low: number | null;
+  high: number | null;
+  confidence: number | null;
+  detectable_drop: number | null;
+  pairs: number | null;
+  noise: number | null;
   hint: string;
 }
 
@@ -86,6 +92,12 @@ const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
   pSlower: r.p_slower,
   pFaster: r.p_faster,
   baselineSpread: r.baseline_spread,
+  low: r.low,
+  high: r.high,
+  confidence: r.confidence,
+  detectableDrop: r.detectable_drop,
+  pairs: r.pairs,
+  noise: r.noise,
   hint: JSON.parse(r.hint) as Record<string, unknown>[],
 });
 
@@ -134,8 +146,10 @@ export class SqliteChecks {
       release: p('SELECT id, upstream, version_key FROM releases WHERE id = ?'),
       insertCheck: p(`INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
         VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`),
-      insertVerdict: p(`INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint)
-        VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread, @hint)`),
+      insertVerdict: p(`INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread,
+          low, high, confidence, detectable_drop, pairs, noise, hint)
+        VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
+          @low, @high, @confidence, @detectableDrop, @pairs, @noise, @hint)`),
       openEvent: p(`INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
         VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`),
       closeEvent: p(`UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
@@ -175,7 +189,9 @@ export class SqliteChecks {
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive: input.conclusive ? 1 : 0, at }) as CheckRow);
-    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, hint: JSON.stringify(v.hint) });
+    // An interval of one pair has no upper end and no noise: kept as NULL, which SQLite can hold.
+    const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, high: finiteOrNull(v.high), noise: finiteOrNull(v.noise), hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
       this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
     }

@@ -264,12 +264,24 @@ const checkConclusive = `
 ALTER TABLE checks ADD COLUMN conclusive INTEGER NOT NULL DEFAULT 1;
 `;
 
+// Every verdict says what its session could have caught: its interval, the drop it would detect 4 times in 5, and
+// the pairs (or rounds) and the noise of one pair behind it. Verdicts judged before have none (NULL).
+const verdictReach = `
+ALTER TABLE verdicts ADD COLUMN low REAL;
+ALTER TABLE verdicts ADD COLUMN high REAL;
+ALTER TABLE verdicts ADD COLUMN confidence REAL;
+ALTER TABLE verdicts ADD COLUMN detectable_drop REAL;
+ALTER TABLE verdicts ADD COLUMN pairs INTEGER;
+ALTER TABLE verdicts ADD COLUMN noise REAL;
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
   { version: 3, name: 'checks, verdicts, events, triage, outbox, imported results', sql: checksAndTriage },
   { version: 4, name: 'daemon queue, daemon state, quiet-host observations', sql: daemonQueue },
   { version: 5, name: 'checks say whether they were conclusive', sql: checkConclusive },
+  { version: 6, name: 'verdicts carry their interval and detectable drop', sql: verdictReach },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -49,7 +49,7 @@ describe('selectLastGood', () => {
   });
 });
 
-const verdict = (test: string, kind: TestVerdict['kind']): TestVerdict => ({ test, threads: 1, kind, relativeQps: kind === 'regression' ? 0.5 : 1, threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.01, hint: [] });
+const verdict = (test: string, kind: TestVerdict['kind']): TestVerdict => ({ test, threads: 1, kind, relativeQps: kind === 'regression' ? 0.5 : 1, threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.01, low: 0.97, high: 1.03, confidence: 0.95, detectableDrop: 0.05, pairs: 8, noise: 0.03, hint: [] });
 const event = (id: number, test: string): EventRecord => ({
   id,
   upstream: 'demo',

@@ -23,13 +23,13 @@ function session(rounds: number, tests: Record<string, { b: number[]; c: number[
 }
 
 describe('classify', () => {
-  const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, baselineSpread: 0.01 };
+  const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, low: 0.97 };
   const cases: Array<[string, Partial<typeof base> & { relativeQps: number }, string]> = [
-    ['a significant drop under the threshold', { relativeQps: 0.8, pSlower: 0.01 }, 'regression'],
-    ['a drop under the threshold that is not significant, on a steady baseline: inconclusive', { relativeQps: 0.9, pSlower: 0.3 }, 'unstable'],
-    ['a drop that is not significant, on a noisy baseline', { relativeQps: 0.9, pSlower: 0.3, baselineSpread: 0.1 }, 'unstable'],
-    ['a significant drop inside the threshold', { relativeQps: 0.97, pSlower: 0.01 }, 'ok'],
-    ['a significant gain over 1/threshold', { relativeQps: 1.2, pFaster: 0.01 }, 'improvement'],
+    ['a significant drop under the threshold', { relativeQps: 0.8, pSlower: 0.01, low: 0.75 }, 'regression'],
+    ['a drop under the threshold that is not significant: inconclusive', { relativeQps: 0.9, pSlower: 0.3, low: 0.8 }, 'unstable'],
+    ['no drop, but an interval too wide to rule out one larger than the margin', { relativeQps: 1, pSlower: 0.5, low: 0.9 }, 'unstable'],
+    ['a significant drop inside the threshold whose interval clears it', { relativeQps: 0.97, pSlower: 0.01, low: 0.96 }, 'ok'],
+    ['a significant gain over 1/threshold', { relativeQps: 1.2, pFaster: 0.01, low: 1.1 }, 'improvement'],
   ];
   for (const [name, evidence, expected] of cases) test(name, () => assert.equal(classify({ ...base, ...evidence }), expected));
 });

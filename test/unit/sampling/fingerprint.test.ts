@@ -74,6 +74,9 @@ describe('fingerprintId', () => {
     dataDevice: 'vda',
     filesystem: 'ext4',
     compiler: 'cc (Debian 12.2.0-14+deb12u1) 12.2.0',
+    cpuidleDriver: 'haltpoll',
+    cpuidleGovernor: 'haltpoll',
+    idleStatesHeld: true,
   };
 
   test('is 16 hex digits and does not depend on key order', () => {
@@ -84,13 +87,13 @@ describe('fingerprintId', () => {
   });
 
   test('is sha256 of the sorted-key JSON (checked with Python), so it stays stable across releases', () => {
-    assert.equal(fingerprintId(fp), '5c04be88add5c3ae');
+    assert.equal(fingerprintId(fp), 'b442dd8795a1cc50');
   });
 
   test('ignores a few MB of MemTotal, but not a different host', () => {
     const id = fingerprintId(fp);
     assert.equal(fingerprintId({ ...fp, memoryBytes: fp.memoryBytes - 50 * 2 ** 20 }), id);
-    for (const change of [{ memoryBytes: 2 * fp.memoryBytes }, { kernel: '6.19.0' }, { smt: 'on' as const }, { filesystem: 'xfs' }, { governor: 'powersave' }]) {
+    for (const change of [{ memoryBytes: 2 * fp.memoryBytes }, { kernel: '6.19.0' }, { smt: 'on' as const }, { filesystem: 'xfs' }, { governor: 'powersave' }, { idleStatesHeld: false }, { cpuidleDriver: 'acpi_idle' }]) {
       assert.notEqual(fingerprintId({ ...fp, ...change }), id, JSON.stringify(change));
     }
   });

@@ -53,6 +53,12 @@ const verdict = (test: string, kind: VerdictInput['kind'], relativeQps: number):
   pSlower: kind === 'regression' ? 0.004 : 0.5,
   pFaster: 0.9,
   baselineSpread: 0.02,
+  low: relativeQps * 0.97,
+  high: relativeQps * 1.03,
+  confidence: 0.95,
+  detectableDrop: 0.041,
+  pairs: 12,
+  noise: 0.028,
   hint: kind === 'regression' ? [{ metric: 'wKB/o', baseline: 0.01, candidate: 0.5, ratio: 50 }] : [],
 });
 
@@ -113,6 +119,8 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const verdicts = await store.verdictsOfSession(sessionId);
         assert.deepEqual(verdicts.map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'regression', 0.24], ['point-query', 'ok', 0.99]]);
         assert.deepEqual(verdicts[0]?.hint, [{ metric: 'wKB/o', baseline: 0.01, candidate: 0.5, ratio: 50 }]);
+        const reach = verdicts[1]!;
+        assert.deepEqual([reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise], [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028], 'the interval and detectable drop are stored');
         const events = await store.listEvents({ upstream: 'mariadb-10.11', state: 'open' });
         assert.deepEqual(events.map((e) => [e.test, e.threads, e.releaseId, e.baselineReleaseId, e.acked]), [['update-index', 1, ids.get('10.11.3'), ids.get('10.11.2'), false]]);
         const pending = await store.listMessages('pending');

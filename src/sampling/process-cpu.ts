@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+
+/** USER_HZ: the unit of utime and stime in /proc/PID/stat, 100 on every Linux architecture qpswatch runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system, all threads) a process has used so far, from /proc/PID/stat; undefined once it is
+ * gone. The command name in field 2 may hold spaces and parentheses, so fields are counted after its last ")".
+ */
+export function processCpuSeconds(pid: number, procDir = '/proc'): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`${procDir}/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3, so utime (14) and stime (15) sit at 11 and 12.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
+  return (utime + stime) / TICKS_PER_SECOND;
+}
