@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, OPTIONS, optionsAsMarkdown, optionsAsText, type Config, type OptionSpec } from '../config/index.js';
+import { redactUrlCredentials } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
@@ -23,7 +24,7 @@ export const configCommand: Command = {
       case 'check':
         return check(rest, ctx);
       case 'show':
-        ctx.stdout(`${JSON.stringify(withoutSecrets(ctx.config), null, 2)}\n`);
+        ctx.stdout(showConfig(ctx.config));
         return EXIT_OK;
       case 'options':
         ctx.stdout(rest.includes('--markdown') ? optionsAsMarkdown() : optionsAsText());
@@ -44,11 +45,18 @@ async function check(args: string[], ctx: CommandContext): Promise<number> {
   return EXIT_OK;
 }
 
-/** Secrets are shown as set or not, never printed. */
-function withoutSecrets(config: Config): Record<string, unknown> {
+/**
+ * The effective config as JSON. Secrets are shown as set or not, never printed (an empty value is not set), and a
+ * password or token in a URL (a remote such as https://user:token@host/...) is hidden.
+ */
+export function showConfig(config: Config): string {
   const shown: Record<string, unknown> = { ...config };
   for (const option of Object.values(OPTIONS) as OptionSpec<unknown>[]) {
-    if (option.secret === true) shown[option.name] = shown[option.name] === undefined ? '(not set)' : '(set)';
+    if (option.secret === true) shown[option.name] = isSet(shown[option.name]) ? '(set)' : '(not set)';
   }
-  return shown;
+  return redactUrlCredentials(`${JSON.stringify(shown, null, 2)}\n`);
+}
+
+function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
 }

@@ -1,10 +1,12 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { withSyslogPrefix } from './journal.js';
+import { redactUrlCredentials } from './redact.js';
 
 export type { Logger };
 export type LogFormat = 'auto' | 'json' | 'pretty';
 export { isJournalStream, syslogPriority, withPriority, withSyslogPrefix } from './journal.js';
+export { redactUrlCredentials } from './redact.js';
 
 export interface JournalOutput {
   /** stderr is journald's stream: each JSON line starts with its syslog priority (`<4>` for a warning). */
@@ -24,10 +26,19 @@ export function resolveLogFormat(format: LogFormat, env: NodeJS.ProcessEnv, stde
   return stderrIsTTY ? 'pretty' : 'json';
 }
 
-export function createLogger(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): Logger {
-  const options: LoggerOptions = { level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+/**
+ * What every logger of qpswatch redacts, in one place: secret keys by path, and the password or token of any URL
+ * in the whole written line (a remote in a field, a git argv, an error message, a child logger's bindings).
+ */
+export function loggerOptions(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): LoggerOptions {
   // Only JSON lines get the prefix: pino-pretty parses what it is given, and its lines are for terminals.
-  if (format === 'json' && output.journal === true) options.hooks = { streamWrite: withSyslogPrefix };
+  const journal = format === 'json' && output.journal === true;
+  const streamWrite = journal ? (line: string) => withSyslogPrefix(redactUrlCredentials(line)) : redactUrlCredentials;
+  return { level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, hooks: { streamWrite } };
+}
+
+export function createLogger(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): Logger {
+  const options = loggerOptions(level, format, output);
   if (format === 'pretty') {
     return pino(options, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
   }

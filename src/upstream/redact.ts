@@ -1,7 +1,10 @@
+import { redactUrlCredentials } from '../log/index.js';
+
 /**
- * Hides the user part of http(s) URLs: people put tokens there (https://TOKEN@github.com/...), and remotes end up
- * in messages and logs. ssh's "git@" is a user name, not a secret, and stays.
+ * Hides the secret of a URL's user part (https://TOKEN@..., https://user:token@..., ssh://user:password@...) in
+ * text that names a remote: error messages and their fields. Log lines get the same treatment from the logger
+ * itself; ssh's "git@" is a user name, not a secret, and stays.
  */
 export function redactUrls(text: string): string {
-  return text.replace(/(https?:\/\/)[^/@\s]+@/gi, '$1***@');
+  return redactUrlCredentials(text);
 }
