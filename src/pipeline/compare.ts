@@ -29,6 +29,8 @@ export interface CompareRequest {
   budgetMinutes?: number;
   /** Paired design: the most pairs per test; default the config's max_pairs. */
   maxPairs?: number;
+  /** Paired design: false measures every test in every sweep, deciding nothing early (calibration, benchmark pools). */
+  sequential?: boolean;
 }
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
@@ -123,7 +125,7 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   try {
     const device = findDataDevice(workDir);
     const ctx = { ...deps, log: sessionLog, sessionId, device };
-    if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts }, ctx);
+    if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts, sequential: request.sequential !== false }, ctx);
     else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);
     sessionLog.info({ ...paired }, 'session done');

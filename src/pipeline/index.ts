@@ -1,4 +1,4 @@
-export { runComparison, type CompareRequest, type CompareDeps, type CompareOutcome } from './compare.js';
+export { runComparison, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
 export { prepareTarget, resolveTarget, UnknownTargetError, type PreparedTarget } from './target.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
 export { buildRelease, type BuildOutcome, type BuildStatus, type BuildDeps } from './build-release.js';

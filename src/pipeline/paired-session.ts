@@ -19,6 +19,8 @@ export interface PairedPlan {
   maxPairs: number;
   idleServer: IdleServerMode;
   verdicts: VerdictSettings;
+  /** false: every test gets a pair in every sweep until the budget or max_pairs (calibration, benchmarks' pools). */
+  sequential?: boolean;
 }
 
 export type PairedStop = 'decided' | 'budget' | 'max_pairs';
@@ -168,7 +170,7 @@ async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: R
       pairMs.set(run.key, Date.now() - pairStarted);
     }
     const outcome = (stoppedBy: PairedStop): PairedOutcome => ({ sweeps: sweep, stoppedBy, minutes: (Date.now() - started) / 60_000 });
-    if (sweep >= nextLook) {
+    if (plan.sequential !== false && sweep >= nextLook) {
       const judged = judgePairedSession(samples, plan.verdicts, false);
       const decided = open.filter((r) => !judged.pending.includes(r.key));
       if (decided.length > 0) ctx.log.info({ sweep, decided: decided.map((r) => `${r.test.name}.t${r.threads}`) }, `look at ${sweep} pairs: ${decided.length} test(s) decided`);
