@@ -9,3 +9,18 @@ export { judgePairedSession, testKey } from './verdict.js';
 export { replayLooks, pairsAtLook, alphaAtLook, estimatePairs, type PairSeries, type PairedJudgement } from './sequential.js';
 export { signFlipMaxT } from './sign-flip.js';
 export { studentQuantile, studentCdf } from './student-t.js';
+export {
+  calibrateTest,
+  calibrationInputs,
+  detectableDropAt,
+  expectationAtBudget,
+  lookOfPairs,
+  pairNoise,
+  pairsForDrop,
+  CALIBRATION_DROP,
+  MAX_CALIBRATION_PAIRS,
+  type BudgetExpectation,
+  type CalibrationFigure,
+  type CalibrationInput,
+  type CalibrationSettings,
+} from './calibration.js';
