@@ -36,7 +36,7 @@ export async function checkFreeSpace(dir: string, minBytes: number): Promise<Fre
       free.freeBytes,
       minBytes,
       `not enough free disk space in ${free.dir}: ${describeBytes(free.freeBytes)} free, ${describeBytes(minBytes)} needed to build; ` +
-        `free some space (prune old builds) or lower the minimum free space for builds (min_free_bytes)`,
+        `free some space (\`qpswatch prune\` deletes old installed builds) or lower the minimum free space for builds (min_free_bytes)`,
     );
   }
   return free;

@@ -11,6 +11,7 @@ import { exportCommand, importCommand } from './import-export-commands.js';
 import { outboxCommand } from './outbox-command.js';
 import { daemonCommand } from './daemon-command.js';
 import { onceCommand } from './once-command.js';
+import { pruneCommand } from './prune-command.js';
 import { statusCommand } from './status-command.js';
 
 export const COMMANDS: readonly Command[] = [
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   discoverCommand,
   buildCommand,
+  pruneCommand,
   compareCommand,
   checkCommand,
   reportCommand,

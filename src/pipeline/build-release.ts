@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, type BuildProfile } from '../build/index.js';
+import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, readInstallRecord, type BuildProfile } from '../build/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
@@ -42,7 +42,10 @@ export async function buildRelease(release: ReleaseRecord, upstream: Upstream, d
   const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler });
   const known = await store.getBuild(key);
   const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
-  if (known?.state === 'built') {
+  // `qpswatch prune` deletes installs that are not kept; the store still says built, the install marker is gone.
+  const pruned = known?.state === 'built' && (await readInstallRecord(config.state_dir, key)) === undefined;
+  if (pruned) log.info({ tag: release.tag, key }, 'built before, but its install was pruned: building it again');
+  else if (known?.state === 'built') {
     log.info({ tag: release.tag, key }, 'already built: the same commit, profile and compiler were built before; nothing to do');
     return { ...base, status: 'already-built', errorLines: [] };
   }

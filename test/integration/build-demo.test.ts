@@ -179,7 +179,7 @@ describe('the demo upstream built with the demo profile', () => {
   test('the disk guard refuses an absurd minimum and names the free and the needed bytes', async () => {
     await assert.rejects(checkFreeSpace(stateDir(), 2 ** 60), (err: unknown) => {
       assert.ok(err instanceof DiskSpaceError);
-      assert.match(err.message, /^not enough free disk space in \/tmp\/qpsw-bld-\w+(\/state)?: \d+\.\d [KMGT]iB \(\d+ bytes\) free, 1\.0 EiB \(1152921504606846976 bytes\) needed to build; free some space \(prune old builds\) or lower the minimum/);
+      assert.match(err.message, /^not enough free disk space in \/tmp\/qpsw-bld-\w+(\/state)?: \d+\.\d [KMGT]iB \(\d+ bytes\) free, 1\.0 EiB \(1152921504606846976 bytes\) needed to build; free some space \(`qpswatch prune` deletes old installed builds\) or lower the minimum/);
       assert.ok(err.freeBytes > 0);
       return true;
     });

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { selectLastGood } from '../analysis/index.js';
+import { applyPrune, planPrune, type BuildEntry } from '../build/index.js';
+import type { Logger } from '../log/index.js';
+import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
+import type { Upstream } from '../upstream/index.js';
+import { compareVersions, parseVersion } from '../version/index.js';
+
+export type PruneKeepReason = 'base' | 'last good' | 'newest';
+
+export interface PrunedBuild {
+  upstream: string;
+  tag: string;
+  version: string;
+  key: string;
+  installDir: string;
+  /** When the build ended. */
+  builtAt: string;
+}
+
+export interface PruneSelection {
+  keep: Array<PrunedBuild & { reasons: PruneKeepReason[] }>;
+  /** Least recently built first. */
+  remove: PrunedBuild[];
+}
+
+/**
+ * Which installs to delete, per upstream: all but the newest `keepBuilds` versions, the upstream's base release
+ * (reports are relative to it) and its last good release (the next check's baseline). Only good builds whose
+ * install folder is still there count; failed builds keep their log for people to read.
+ */
+export async function selectPrune(store: Store, upstreams: readonly Upstream[], keepBuilds: number): Promise<PruneSelection> {
+  const [builds, checks, triage] = await Promise.all([store.listBuilds(), store.listChecks(), store.listTriage()]);
+  const selection: PruneSelection = { keep: [], remove: [] };
+  for (const upstream of upstreams) {
+    const releases = await store.listReleases(upstream.name);
+    const byId = new Map(releases.map((r) => [r.id, r]));
+    const installed = builds.filter((b) => b.state === 'built' && byId.has(b.releaseId) && existsSync(b.installDir));
+    const protectedKeys = protectedBuilds(upstream, releases, installed, selectLastGood(releases, checks, triage)?.release);
+    const described = new Map(installed.map((b) => [b.buildKey, describe(upstream, b, byId.get(b.releaseId)!)]));
+    const plan = planPrune({ builds: [...described.values()].map(asEntry), keep: new Set(protectedKeys.keys()), keepLatest: keepBuilds });
+    const newest = newestVersions([...described.values()], keepBuilds);
+    for (const { build } of plan.keep) {
+      const reasons = [...(protectedKeys.get(build.key) ?? []), ...(newest.has(parseVersion(build.version).text) ? (['newest'] as const) : [])];
+      selection.keep.push({ ...described.get(build.key)!, reasons });
+    }
+    selection.remove.push(...plan.remove.map((e) => described.get(e.key)!));
+  }
+  return selection;
+}
+
+/** Deletes what selectPrune chose; returns the folders removed. */
+export async function pruneBuilds(store: Store, upstreams: readonly Upstream[], keepBuilds: number, log: Logger): Promise<{ selection: PruneSelection; removed: string[] }> {
+  const selection = await selectPrune(store, upstreams, keepBuilds);
+  const removed = await applyPrune({ keep: [], remove: selection.remove.map(asEntry) });
+  for (const b of selection.remove) log.info({ upstream: b.upstream, tag: b.tag, key: b.key }, 'install pruned: it is built again if it is needed');
+  return { selection, removed };
+}
+
+function describe(upstream: Upstream, build: BuildRecord, release: ReleaseRecord): PrunedBuild {
+  return { upstream: upstream.name, tag: release.tag, version: release.version, key: build.buildKey, installDir: build.installDir, builtAt: build.endedAt ?? build.startedAt };
+}
+
+function asEntry(b: PrunedBuild): BuildEntry {
+  return { key: b.key, version: b.version, installDir: b.installDir, lastUsedAt: b.builtAt };
+}
+
+function newestVersions(builds: readonly PrunedBuild[], n: number): Set<string> {
+  const versions = [...new Map(builds.map((b) => [b.version, parseVersion(b.version)])).values()].sort((a, b) => compareVersions(b, a));
+  return new Set(versions.slice(0, n).map((v) => v.text));
+}
+
+function protectedBuilds(upstream: Upstream, releases: readonly ReleaseRecord[], installed: readonly BuildRecord[], lastGood: ReleaseRecord | undefined): Map<string, PruneKeepReason[]> {
+  const reasons = new Map<string, PruneKeepReason[]>();
+  const add = (release: ReleaseRecord | undefined, reason: PruneKeepReason): void => {
+    if (release === undefined) return;
+    for (const b of installed.filter((b) => b.releaseId === release.id)) reasons.set(b.buildKey, [...(reasons.get(b.buildKey) ?? []), reason]);
+  };
+  const base = upstream.base;
+  add(base === undefined ? undefined : releases.find((r) => compareVersions(parseVersion(r.version), base) === 0), 'base');
+  add(lastGood, 'last good');
+  return reasons;
+}
