@@ -7,3 +7,4 @@ export { describeIssues, showValue, valueAt } from './describe-issues.js';
 export { optionsAsMarkdown, optionsAsText } from './options-doc.js';
 export { listNamedFiles, readNamedFile, type NamedFileProblem } from './named-file.js';
 export { formatPath, parseYamlFile, type YamlProblem } from './yaml-file.js';
+export { kindOfValue, parseYamlText, type YamlText } from './yaml-text.js';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { projectRoot } from '../paths.js';
 import { closestName } from './closest-name.js';
 import { describeIssues, showValue } from './describe-issues.js';
 import { ConfigError } from './errors.js';
+import { kindOfValue, parseYamlText } from './yaml-text.js';
 import { envName, type DefaultContext, type OptionSpec } from './option.js';
 import { OPTIONS, type Config } from './options.js';
 import { isServiceConfig, servicePaths } from './service-paths.js';
@@ -79,19 +79,20 @@ function parseYamlFile(file: string): Record<string, unknown> {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ConfigError([`config file ${file} cannot be read (${code ?? String(err)}): check the path given to --config or QPSWATCH_CONFIG`]);
   }
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new ConfigError(doc.errors.map((e) => `config file ${file}: not valid YAML at line ${e.linePos?.[0].line ?? '?'}: ${e.message.split('\n')[0]}`));
-  }
-  const raw: unknown = doc.toJS();
+  // Never the file's own lines in a message: it may be any file (an env file with a password, /etc/passwd).
+  const parsed = parseYamlText(text);
+  if (!parsed.ok) throw new ConfigError(parsed.problems.map((p) => `config file ${file}: ${p}`));
+  const raw = parsed.value;
   if (raw === null || raw === undefined) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError([`config file ${file}: the top level must be a map of option: value, found ${showValue(raw)}`]);
+    throw new ConfigError([`config file ${file}: line ${parsed.line}: the top level must be a map of option: value (e.g. "state_dir: /var/lib/qpswatch"), found ${kindOfValue(raw)}`]);
   }
   return raw as Record<string, unknown>;
 }
 
 function unknownKeyProblem(source: string, key: string, table: OptionTable): string {
+  // A key that is no option name at all (a line of some other file) is not quoted back.
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key)) return `${source}: a key that is not an option name (${key.length} characters): see \`qpswatch config options\` for the valid ones`;
   const guess = closestName(key, Object.keys(table));
   const hint = guess !== undefined ? `did you mean '${guess}'?` : 'see `qpswatch config options` for the valid ones';
   return `${source}: unknown option '${key}': ${hint}`;

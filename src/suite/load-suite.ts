@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { defaultScriptDirs, lookUpScript } from './script-lookup.js';
-import { formatPath, valueAt } from '../config/index.js';
+import { formatPath, kindOfValue, parseYamlText, valueAt } from '../config/index.js';
 import { describeIssue } from './suite-issues.js';
 import { SuiteFileSchema, type SuiteFile } from './suite-schema.js';
 import { DEFAULT_BUDGET_MINUTES, SuiteError, type ScriptArgs, type Suite, type SuiteLoad, type SuiteOverrides, type SuiteTest, type SuiteWarmup } from './suite.js';
@@ -28,13 +27,20 @@ function suiteFile(nameOrPath: string, suitesDir: string): string {
   throw new SuiteError(`suite "${nameOrPath}" not found: no file ${file}; ${listing}`, file);
 }
 
+/** A suite may be any path: its problems name the line, never quote it (it could be /etc/passwd). */
 function readYaml(file: string): unknown {
+  let text: string;
   try {
-    return parseYaml(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new SuiteError(`${file}: not valid YAML: ${message}`, file);
+    throw new SuiteError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): name a suite file`, file);
   }
+  const parsed = parseYamlText(text);
+  if (!parsed.ok) throw new SuiteError(`${file}: ${parsed.problems[0]!}`, file);
+  if (parsed.value !== null && (typeof parsed.value !== 'object' || Array.isArray(parsed.value))) {
+    throw new SuiteError(`${file}: line ${parsed.line}: a suite is a map of settings (name:, tests: ...), found ${kindOfValue(parsed.value)}`, file);
+  }
+  return parsed.value;
 }
 
 function parseSuiteFile(file: string, raw: unknown): SuiteFile {

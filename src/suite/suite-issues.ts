@@ -1,4 +1,4 @@
-import { formatPath as fieldName, valueAt } from '../config/index.js';
+import { formatPath as fieldName, showValue, valueAt } from '../config/index.js';
 import type { z } from 'zod';
 
 /** One line per zod issue: `<file>: <field> = <value>: <what is expected>`. */
@@ -8,6 +8,7 @@ export function describeIssue(file: string, raw: unknown, issue: z.core.$ZodIssu
     return `${file}: ${field === '' ? 'top level' : field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
   }
   const value = valueAt(raw, issue.path);
-  const shown = value === undefined ? '(missing)' : JSON.stringify(value);
+  // Short, so a long text (a file that is no suite) is never printed back whole.
+  const shown = showValue(value);
   return `${file}: ${field === '' ? 'the file' : field} = ${shown}: ${issue.message}`;
 }

@@ -81,7 +81,7 @@ describe('loadConfig errors name the source, the field, the value and what is ex
       yaml: 'targets:\n  a:\n    kind: installed\n    flavor: mariadb\n    basdir: /usr\n    binary: /usr/sbin/mariadbd\n    server_profile: relaxed\n',
       expected: /targets\.a: unknown key 'basdir'/,
     },
-    { name: 'not YAML', yaml: 'a: [1, 2\n', expected: /not valid YAML at line/ },
+    { name: 'not YAML', yaml: 'a: [1, 2\n', expected: /: line 2: not valid YAML \(/ },
     { name: 'not a map', yaml: '- 1\n- 2\n', expected: /top level must be a map/ },
   ];
   for (const c of cases) {
