@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import { FLAVORS, isFlavor, parseVersion, VersionParseError } from '../version/index.js';
-import { csvRecord } from './csv.js';
+import { csvRecord, unneutralizeFormula } from './csv.js';
 import type { HistoryFigures } from './history-view.js';
 import { InvalidReportDataError } from './errors.js';
 import { printable } from './text-layout.js';
@@ -275,7 +275,8 @@ function parseRow(record: CsvRecord, header: readonly string[], index: Record<Re
   if (record.fields.length !== header.length) throw fieldCountError(record, header, file);
   const row: Record<string, string | number> = {};
   for (const column of RESULTS_CSV_HEADER) {
-    const text = record.fields[index[column]]!;
+    // What formatResultsCsv neutralized for spreadsheets ('=x) reads back as written (=x).
+    const text = unneutralizeFormula(record.fields[index[column]]!);
     const checked = CHECKS[column](text);
     if (!checked.ok) {
       throw new ResultsCsvError({ ...where, column, value: text }, `${file} line ${record.line}, column ${column}: ${shown(text)} ${checked.problem}`);
