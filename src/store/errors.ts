@@ -8,7 +8,7 @@ export class StoreError extends Error {
 export class InvalidRecordError extends StoreError {
   override name = 'InvalidRecordError';
   constructor(
-    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build' | 'check' | 'triage' | 'message' | 'result' | 'queue' | 'daemon',
+    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build' | 'check' | 'triage' | 'message' | 'result' | 'queue' | 'daemon' | 'calibration',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,

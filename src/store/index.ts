@@ -40,6 +40,7 @@ export type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, Release
 export { buildStates } from './release-types.js';
 export type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
 export { queueStates } from './queue-types.js';
+export type { CalibrationInput, CalibrationRecord, CalibrationTestFigure } from './calibration-types.js';
 export {
   BuildNotFoundError,
   DuplicateResultError,

@@ -20,6 +20,7 @@ import type {
   TriageResult,
   VerdictRecord,
 } from './check-types.js';
+import type { CalibrationInput, CalibrationRecord } from './calibration-types.js';
 import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
 
 export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
@@ -228,6 +229,13 @@ export interface Store {
   /** What the quiet-host check saw before a session, and how long the session waited (one row per session). */
   recordQuietHost(input: QuietHostInput): Promise<void>;
   getQuietHost(sessionId: number): Promise<QuietHostRecord | undefined>;
+
+  /** Stores what `qpswatch calibrate` found; the session must be done. */
+  recordCalibration(input: CalibrationInput): Promise<CalibrationRecord>;
+  /** The newest calibration of the host with this fingerprint id for the suite. */
+  latestCalibration(fingerprintId: string, suite: string): Promise<CalibrationRecord | undefined>;
+  /** Every calibration of the host with this fingerprint id, newest first. */
+  calibrationsOfHost(fingerprintId: string): Promise<CalibrationRecord[]>;
 
   /** Idempotent; later calls to other methods reject with StoreClosedError. */
   close(): Promise<void>;

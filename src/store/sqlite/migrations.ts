@@ -275,6 +275,22 @@ ALTER TABLE verdicts ADD COLUMN pairs INTEGER;
 ALTER TABLE verdicts ADD COLUMN noise REAL;
 `;
 
+// What `qpswatch calibrate` found on a host for a suite: the noise of a pair per test and what a 5% detectable
+// drop costs there. The daemon and `status` read the newest of a host and suite.
+const calibrations = `
+CREATE TABLE calibrations (
+  id          INTEGER PRIMARY KEY,
+  host_id     INTEGER NOT NULL REFERENCES hosts (id),
+  suite       TEXT NOT NULL,
+  session_id  INTEGER NOT NULL REFERENCES sessions (id),
+  target      TEXT NOT NULL,
+  settings    TEXT NOT NULL,            -- JSON: alpha, family, drop, budgets
+  tests       TEXT NOT NULL,            -- JSON array: per test noise, pair seconds, pairs and minutes needed
+  created_at  TEXT NOT NULL
+);
+CREATE INDEX calibrations_latest ON calibrations (host_id, suite, id);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -282,6 +298,7 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'daemon queue, daemon state, quiet-host observations', sql: daemonQueue },
   { version: 5, name: 'checks say whether they were conclusive', sql: checkConclusive },
   { version: 6, name: 'verdicts carry their interval and detectable drop', sql: verdictReach },
+  { version: 7, name: 'host calibrations per suite', sql: calibrations },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -16,6 +16,9 @@ import { SqliteChecks } from './checks.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteImported } from './imported.js';
 import { SqliteQueue } from './queue.js';
+import { SqliteCalibrations } from './calibrations.js';
+import type { CalibrationInput, CalibrationRecord } from '../calibration-types.js';
+import { parseCalibrationInput } from '../validate-calibration.js';
 import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from '../queue-types.js';
 import { parseDaemonState, parseQueueMove, parseQuietHostInput } from '../validate-queue.js';
 import type {
@@ -55,6 +58,7 @@ export class SqliteStore implements Store {
   readonly #checks: SqliteChecks;
   readonly #imported: SqliteImported;
   readonly #queue: SqliteQueue;
+  readonly #calibrations: SqliteCalibrations;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -64,6 +68,7 @@ export class SqliteStore implements Store {
     this.#checks = new SqliteChecks(db, this.#outbox);
     this.#imported = new SqliteImported(db);
     this.#queue = new SqliteQueue(db);
+    this.#calibrations = new SqliteCalibrations(db);
   }
 
   async upsertHost(input: HostInput): Promise<number> {
@@ -336,6 +341,22 @@ export class SqliteStore implements Store {
   async getQuietHost(sessionId: number): Promise<QuietHostRecord | undefined> {
     checkId('session', 'sessionId', sessionId);
     return this.#read('read the quiet-host check', () => this.#queue.quietHost(sessionId));
+  }
+
+  async recordCalibration(input: CalibrationInput): Promise<CalibrationRecord> {
+    const valid = parseCalibrationInput(input);
+    return this.#write('record a calibration', () => this.#calibrations.record(valid, nowIso()));
+  }
+
+  async latestCalibration(fingerprintId: string, suite: string): Promise<CalibrationRecord | undefined> {
+    checkText('calibration', 'fingerprintId', fingerprintId);
+    checkText('calibration', 'suite', suite);
+    return this.#read('read a calibration', () => this.#calibrations.latest(fingerprintId, suite));
+  }
+
+  async calibrationsOfHost(fingerprintId: string): Promise<CalibrationRecord[]> {
+    checkText('calibration', 'fingerprintId', fingerprintId);
+    return this.#read('read calibrations', () => this.#calibrations.ofHost(fingerprintId));
   }
 
   async close(): Promise<void> {

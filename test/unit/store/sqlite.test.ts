@@ -20,6 +20,7 @@ import { storeContract } from './store-contract.js';
 import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
 import { checkContract } from './check-contract.js';
 import { queueContract } from './queue-contract.js';
+import { calibrationContract } from './calibration-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -37,6 +38,7 @@ const sqlite = (path: string) => openStore({ backend: 'sqlite', path });
 storeContract('sqlite', () => sqlite(freshPath()));
 checkContract('sqlite', () => sqlite(freshPath()));
 queueContract('sqlite', () => sqlite(freshPath()));
+calibrationContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
   test('creates its folder and opens in WAL mode at the latest schema version', async () => {
@@ -60,7 +62,7 @@ describe('sqlite backend', () => {
     const db = new Database(path, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['builds', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'samples', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
+      assert.deepEqual(tables, ['builds', 'calibrations', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'samples', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
       assert.equal(db.pragma('user_version', { simple: true }), sqliteSchemaVersion);
     } finally {
       db.close();
