@@ -1,4 +1,4 @@
-import type { ComparisonView, PerOpFigures, SideFigures, TargetLabel, TestRow } from '../report/index.js';
+import type { ComparisonView, PerOpFigures, SessionDesignName, SideFigures, TargetLabel, TestRow } from '../report/index.js';
 import type { SampleRecord, SampleRole, SessionRecord, TargetRef } from '../store/index.js';
 import { median } from './median.js';
 import type { TestVerdict } from './verdict.js';
@@ -13,7 +13,8 @@ interface TestSamples {
 
 /**
  * Builds the comparison of one finished session: per test, the median of each side and relative QPS = median(C) /
- * median(B); per-op figures are medians too, so one odd round moves nothing. Tests keep the order they ran in.
+ * median(B), or the verdict's estimate when the test was judged; per-op figures are medians too, so one odd round
+ * moves nothing. Tests keep the order they ran in.
  */
 export function compareSession(
   session: SessionRecord,
@@ -28,6 +29,7 @@ export function compareSession(
     sessionId: session.id,
     suite: session.suite,
     rounds: session.rounds,
+    ...(designOf(session) !== undefined ? { design: designOf(session)! } : {}),
     startedAt: session.startedAt,
     finishedAt: session.endedAt ?? '',
     baseline: label(session.baseline),
@@ -37,11 +39,27 @@ export function compareSession(
   };
 }
 
+/**
+ * The row takes the verdict's figures, its relative QPS included: for a paired session that is the geometric mean of
+ * the pair ratios the verdict was decided on, not the ratio of medians. An interval without an upper end (a single
+ * pair) and an undefined noise are null, which every format can hold.
+ */
 function withVerdict(row: TestRow, verdict: TestVerdict | undefined): TestRow {
   if (verdict === undefined) return row;
-  const { kind, threshold, pSlower, pFaster, baselineSpread } = verdict;
-  const hint = verdict.hint.map((h) => ({ ...h, ratio: Number.isFinite(h.ratio) ? h.ratio : null }));
-  return { ...row, verdict: { kind, threshold, pSlower, pFaster, baselineSpread, hint } };
+  const { kind, threshold, pSlower, pFaster, baselineSpread, low, confidence, detectableDrop, pairs } = verdict;
+  const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  const hint = verdict.hint.map((h) => ({ ...h, ratio: finiteOrNull(h.ratio) }));
+  return {
+    ...row,
+    relativeQps: verdict.relativeQps,
+    verdict: { kind, threshold, pSlower, pFaster, baselineSpread, low, high: finiteOrNull(verdict.high), confidence, detectableDrop, pairs, noise: finiteOrNull(verdict.noise), hint },
+  };
+}
+
+/** The session's design as its settings recorded it (sessions before the paired design have none). */
+function designOf(session: SessionRecord): SessionDesignName | undefined {
+  const design = session.settings['design'];
+  return design === 'paired' || design === 'runs' ? design : undefined;
 }
 
 function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {

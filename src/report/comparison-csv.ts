@@ -4,6 +4,7 @@ import { csvRecord } from './csv.js';
 export const COMPARISON_CSV_HEADER = [
   'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
   'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o', 'verdict',
+  'low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise',
 ] as const;
 
 type Role = 'baseline' | 'candidate';
@@ -14,9 +15,17 @@ function sideRecord(view: ComparisonView, row: TestRow, role: Role, target: Targ
   return csvRecord([
     view.suite, row.test, row.threads, role, target.name, target.flavor, target.version, side.qps, relativeQps,
     perOp.cpuPerOp, perOp.csPerOp, perOp.readsPerOp, perOp.readKBPerOp, perOp.writeKBPerOp, perOp.cpuMicrosPerOp,
-    // The verdict is the test's, given on both records; empty when the session was not judged.
+    // The verdict is the test's, given on both records; empty when the session was not judged (and high or noise
+    // when not defined: a single pair). low-high is the interval of relative QPS at `confidence`.
     row.verdict?.kind ?? '',
+    ...verdictFigures(row),
   ]);
+}
+
+function verdictFigures(row: TestRow): (string | number)[] {
+  const v = row.verdict;
+  if (v === undefined) return ['', '', '', '', '', ''];
+  return [v.low, v.high ?? '', v.confidence, v.detectableDrop, v.pairs, v.noise ?? ''];
 }
 
 /**

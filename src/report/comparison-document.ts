@@ -1,6 +1,6 @@
-import { testLabel, type ComparisonView, type SideFigures, type TargetLabel, type TestRow } from './comparison-view.js';
+import { testLabel, type ComparisonView, type RowVerdict, type SessionDesignName, type SideFigures, type TargetLabel, type TestRow } from './comparison-view.js';
 import type { Block } from './document.js';
-import { formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
+import { formatConfidence, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { ratio, spreadPercent } from './ratio.js';
 import { relativeQpsChart } from './relative-qps-chart.js';
 import { left, makeTable, right, type Table } from './table.js';
@@ -16,28 +16,56 @@ function hostLine(host: ComparisonView['host']): string {
   return `host: ${facts.length > 0 ? facts.join(', ') : '(not recorded)'}`;
 }
 
+/** What the session measured, for the header: whole runs in rounds, or alternating pairs up to a maximum. */
+function designPhrase(view: ComparisonView): string {
+  return view.design === 'paired' ? `paired design, ${view.rounds} pairs at most per test` : `${view.rounds} rounds`;
+}
+
 function headerLines(view: ComparisonView): string[] {
   return [
-    `session ${view.sessionId}, suite ${view.suite}, ${view.rounds} rounds, ${view.startedAt} to ${view.finishedAt}`,
+    `session ${view.sessionId}, suite ${view.suite}, ${designPhrase(view)}, ${view.startedAt} to ${view.finishedAt}`,
     targetLine('baseline  B', view.baseline),
     targetLine('candidate C', view.candidate),
     hostLine(view.host),
   ];
 }
 
+/** What a verdict's `pairs` counts: pairs in the paired design, rounds in the whole-run design (and old sessions). */
+function countUnit(design: SessionDesignName | undefined): string {
+  return design === 'paired' ? 'pair' : 'round';
+}
+
+function counted(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** The interval's header: "95% interval" when every judged test has the same confidence, else "interval". */
+function intervalHeader(tests: readonly TestRow[]): string {
+  const confidences = new Set(tests.flatMap((row) => (row.verdict !== undefined ? [row.verdict.confidence] : [])));
+  return confidences.size === 1 ? `${formatConfidence([...confidences][0]!)} interval` : 'interval';
+}
+
 /**
  * One row per test: the headline table of the reference studies, plus each side's min-max over its samples and,
- * when the session was judged, the verdict.
+ * when the session was judged, the interval of C/B, the smallest drop the session could detect, the pairs (or
+ * rounds) behind it, and the verdict.
  */
-export function relativeQpsTable(tests: readonly TestRow[]): Table {
+export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesignName): Table {
   const judged = tests.some((row) => row.verdict !== undefined);
-  const columns = [left('test'), ...['B.qps', 'C.qps', 'C/B', 'B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right), ...(judged ? [left('verdict')] : [])];
+  const judgedColumns = judged ? [right(intervalHeader(tests)), right('detect'), right(`${countUnit(design)}s`)] : [];
+  const columns = [
+    left('test'), ...['B.qps', 'C.qps', 'C/B'].map(right), ...judgedColumns,
+    ...['B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right), ...(judged ? [left('verdict')] : []),
+  ];
   const spread = (side: SideFigures): string => formatPercent(spreadPercent(side.qpsMin, side.qpsMax, side.qps));
+  const judgedCells = (v: RowVerdict | undefined): string[] =>
+    v === undefined ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL] : [formatInterval(v.low, v.high), formatDropPercent(v.detectableDrop), String(v.pairs)];
   const rows = tests.map((row) => [
     testLabel(row),
     formatSignificant(row.baseline.qps),
     formatSignificant(row.candidate.qps),
     formatRatio(row.relativeQps),
+    ...(judged ? judgedCells(row.verdict) : []),
     formatRange(row.baseline.qpsMin, row.baseline.qpsMax),
     formatRange(row.candidate.qpsMin, row.candidate.qpsMax),
     spread(row.baseline),
@@ -47,26 +75,40 @@ export function relativeQpsTable(tests: readonly TestRow[]): Table {
   return makeTable(columns, rows);
 }
 
-/** One line per test that is not ok: why, and for a regression which per-op figures grew (the hint). */
-export function verdictLines(tests: readonly TestRow[]): string[] {
+/**
+ * One line per judged test (docs/verdicts.md): ok states the largest drop its interval leaves possible; unstable
+ * gives its interval, that it cannot rule out a drop larger than the margin, and the smallest drop it could detect;
+ * a regression names the per-op figures that grew (the hint). Every line carries the interval and the pairs.
+ */
+export function verdictLines(tests: readonly TestRow[], design?: SessionDesignName): string[] {
+  const unit = countUnit(design);
   return tests.flatMap((row) => {
     const v = row.verdict;
-    if (v === undefined || v.kind === 'ok') return [];
-    const head = `${testLabel(row)}: ${v.kind}, C/B ${formatRatio(row.relativeQps)}`;
+    if (v === undefined) return [];
+    const interval = `${formatConfidence(v.confidence)} interval ${formatInterval(v.low, v.high)}`;
+    const basis = `${interval}, ${counted(v.pairs, unit)}`;
+    const head = `${testLabel(row)}: ${v.kind}`;
+    const relative = `C/B ${formatRatio(row.relativeQps)}`;
     switch (v.kind) {
+      case 'ok':
+        // "ok" is a statement about the interval's lower end: no drop larger than 1 - low (none when low >= 1).
+        return [`${head}, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`];
       case 'regression': {
         const grew = v.hint.map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`).join(', ');
-        return [`${head} < ${formatRatio(v.threshold)}, p=${formatSignificant(v.pSlower)}; grew: ${grew || 'no per-op figure (the host did the same work per operation, slower)'}`];
+        return [`${head}, ${relative} < ${formatRatio(v.threshold)}, p=${formatSignificant(v.pSlower)}; grew: ${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ${basis}`];
       }
       case 'improvement':
-        return [`${head} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}`];
-      case 'unstable':
-        // Two reasons lead here (analysis/verdict.ts classify): a drop the rounds cannot call significant, or a
-        // baseline that varies more than the margin.
-        if (row.relativeQps < v.threshold) {
-          return [`${head} < ${formatRatio(v.threshold)}, but the rounds taken cannot call the drop significant (p=${formatSignificant(v.pSlower)}): inconclusive; rerun with more rounds or longer tests`];
-        }
-        return [`${head}: the baseline varies ${formatPercent(v.baselineSpread * 100)} between rounds, more than the ${formatPercent((1 - v.threshold) * 100)} margin; rerun with more rounds or longer tests`];
+        return [`${head}, ${relative} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}; ${basis}`];
+      case 'unstable': {
+        // Undecided: the interval reaches below the threshold and the drop is not significant (or the budget ran out).
+        const drop = row.relativeQps < v.threshold ? ` < ${formatRatio(v.threshold)} (p=${formatSignificant(v.pSlower)}, not significant)` : '';
+        const bound = v.low <= 0 ? ' (it rules out no drop)' : v.low < v.threshold ? ` (it rules out only drops larger than ${formatDropPercent(1 - v.low)})` : '';
+        const more = design === 'paired' ? 'a larger budget (budget_minutes, max_pairs) would narrow it' : 'more rounds, or the paired design, would narrow it';
+        return [
+          `${head}, ${relative}${drop}, ${interval}: cannot rule out a drop larger than the ${formatDropPercent(1 - v.threshold)} margin${bound}; ` +
+            `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`,
+        ];
+      }
     }
   });
 }
@@ -130,16 +172,16 @@ export function comparisonTitle(view: ComparisonView): string {
 export function comparisonDocument(view: ComparisonView): Block[] {
   const relative: Block[] =
     view.tests.length > 0
-      ? [{ kind: 'table', table: relativeQpsTable(view.tests) }, relativeQpsChart(view)]
+      ? [{ kind: 'table', table: relativeQpsTable(view.tests, view.design) }, relativeQpsChart(view)]
       : [{ kind: 'lines', lines: ['(no tests in this session)'] }];
-  const verdicts = verdictLines(view.tests);
+  const verdicts = verdictLines(view.tests, view.design);
   const judged = view.tests.some((row) => row.verdict !== undefined);
   return [
     { kind: 'heading', level: 1, text: comparisonTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
     { kind: 'heading', level: 2, text: 'Relative QPS (C/B)' },
     ...relative,
-    ...(judged ? [{ kind: 'heading', level: 2, text: 'Verdicts' } as const, { kind: 'lines', lines: verdicts.length > 0 ? verdicts : ['every test ok'] } as const] : []),
+    ...(judged ? [{ kind: 'heading', level: 2, text: 'Verdicts' } as const, { kind: 'lines', lines: verdicts } as const] : []),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

@@ -28,6 +28,7 @@ function orderedSide(s: SideFigures): SideFigures {
 function orderedVerdict(v: RowVerdict): RowVerdict {
   return {
     kind: v.kind, threshold: v.threshold, pSlower: v.pSlower, pFaster: v.pFaster, baselineSpread: v.baselineSpread,
+    low: v.low, high: v.high, confidence: v.confidence, detectableDrop: v.detectableDrop, pairs: v.pairs, noise: v.noise,
     hint: v.hint.map((h) => ({ metric: h.metric, baseline: h.baseline, candidate: h.candidate, ratio: h.ratio })),
   };
 }
@@ -43,7 +44,8 @@ function orderedRow(r: TestRow): TestRow {
 /** The view itself as JSON with a stable key order, two-space indented, ending with a newline. */
 export function comparisonJson(view: ComparisonView): string {
   const ordered: ComparisonView = {
-    sessionId: view.sessionId, suite: view.suite, rounds: view.rounds, startedAt: view.startedAt, finishedAt: view.finishedAt,
+    sessionId: view.sessionId, suite: view.suite, rounds: view.rounds, ...(view.design !== undefined ? { design: view.design } : {}),
+    startedAt: view.startedAt, finishedAt: view.finishedAt,
     baseline: orderedTarget(view.baseline), candidate: orderedTarget(view.candidate), host: sortedRecord(view.host),
     tests: view.tests.map(orderedRow),
   };

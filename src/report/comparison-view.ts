@@ -49,6 +49,17 @@ export interface RowVerdict {
   pFaster: number;
   /** the baseline's robust relative spread (1.4826 x MAD / median) */
   baselineSpread: number;
+  /** the interval of relative QPS at `confidence` (0.95 = 95%): "ok" means no drop larger than 1 - low */
+  low: number;
+  /** null when the interval has no upper end (a single pair) */
+  high: number | null;
+  confidence: number;
+  /** the smallest drop (0.05 = 5%) the session would have caught 4 times in 5 at its alpha */
+  detectableDrop: number;
+  /** pairs measured (paired design) or rounds (whole runs) behind the verdict */
+  pairs: number;
+  /** standard deviation of one pair's log ratio (or of one run's log QPS); null when not defined (a single pair) */
+  noise: number | null;
   hint: HintFigure[];
 }
 
@@ -57,7 +68,8 @@ export interface TestRow {
   threads: number;
   baseline: SideFigures;
   candidate: SideFigures;
-  /** median(C) / median(B), as decided by analysis */
+  /** C/B as decided by analysis: the verdict's estimate when judged (paired: geometric mean of the pair ratios),
+   * else median(C) / median(B) */
   relativeQps: number;
   /** absent when the session was not judged */
   verdict?: RowVerdict;
@@ -70,10 +82,15 @@ export interface TargetLabel {
   serverProfile: string;
 }
 
+export type SessionDesignName = 'paired' | 'runs';
+
 export interface ComparisonView {
   sessionId: number;
   suite: string;
+  /** rounds (whole-run design), or the most pairs per test (paired design) */
   rounds: number;
+  /** how the session measured, when known: 'paired' (alternating pairs) or 'runs' (whole runs in rounds) */
+  design?: SessionDesignName;
   /** ISO 8601 timestamps, printed as given */
   startedAt: string;
   finishedAt: string;

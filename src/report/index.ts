@@ -1,4 +1,4 @@
-export type { ComparisonView, HintFigure, PerOpFigures, RowVerdict, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
+export type { ComparisonView, HintFigure, PerOpFigures, RowVerdict, SessionDesignName, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
 export { testLabel } from './comparison-view.js';
 export { InvalidReportDataError, UnknownReportFormatError } from './errors.js';
 export { isReportFormat, parseReportFormat, renderComparison, REPORT_FORMATS, type ReportFormat } from './render-comparison.js';
@@ -24,6 +24,6 @@ export { renderHtmlChart, TONE_COLORS } from './html-chart.js';
 export { renderTextChart, TEXT_BAR_WIDTH } from './chart-text.js';
 export { TONE_MARKERS } from './chart-scale.js';
 export { csvField, csvRecord } from './csv.js';
-export { formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, INFINITE_CELL, UNDEFINED_CELL } from './number-format.js';
+export { formatConfidence, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, INFINITE_CELL, UNDEFINED_CELL } from './number-format.js';
 export { ratio, ratioOrOne, spreadPercent } from './ratio.js';
 export { formatResultsCsv, parseResultsCsv, ResultsCsvError, RESULTS_CSV_HEADER, type ResultRow } from './results-csv.js';

@@ -55,3 +55,24 @@ export function formatPercent(value: number | undefined): string {
 export function formatRange(min: number, max: number): string {
   return `${formatSignificant(min)}-${formatSignificant(max)}`;
 }
+
+/**
+ * A drop given as a fraction (0.043) as a whole percent rounded up (5%): "no drop larger than X%" and "it could
+ * detect drops of X% or more" must stay true as printed. Negative fractions (no drop at all) print 0%.
+ */
+export function formatDropPercent(fraction: number): string {
+  requireFinite(fraction, 'drop');
+  // The tolerance keeps 1 - 0.95 (0.05000000000000004) at 5%.
+  return `${Math.max(0, Math.ceil(fraction * 100 - 1e-9))}%`;
+}
+
+/** An interval of relative QPS, e.g. 0.96-1.03; "inf" when it has no upper end. */
+export function formatInterval(low: number, high: number | null): string {
+  return `${formatRatio(low)}-${high === null ? INFINITE_CELL : formatRatio(high)}`;
+}
+
+/** A confidence as a percent without needless decimals: 0.95 as 95%, 0.975 as 97.5%. */
+export function formatConfidence(confidence: number): string {
+  requireFinite(confidence, 'confidence');
+  return `${Number((confidence * 100).toFixed(1))}%`;
+}

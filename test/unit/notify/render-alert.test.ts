@@ -75,6 +75,25 @@ describe('renderAlert body', () => {
     assert.equal(html.split('<thead>').length - 1, 1 + 1 + 2 + 1, 'hint, relative QPS, two per-op tables, one counter table');
   });
 
+  test('both parts carry each test\'s interval, detectable drop and pairs, and the verdict lines that state them', () => {
+    const { text, html } = message;
+    assert.match(text, /^test +B\.qps +C\.qps +C\/B +95% interval +detect +pairs +.*verdict$/m);
+    assert.match(text, /^point-query\.t1 +12345 +11800 +0\.96 +0\.94-0\.97 +3% +14 +.*regression$/m);
+    assert.match(text, /^point-query\.t1: regression, C\/B 0\.96 < 0\.97, p=0\.012; grew: cpu\/o x1\.06, rKB\/o from 0; 95% interval 0\.94-0\.97, 14 pairs$/m);
+    assert.match(text, /^update-index\.t1: ok, no drop larger than 2% \(95% interval 0\.98-1\.10, 14 pairs\)$/m);
+    assert.match(text, /paired design, 3 pairs at most per test/);
+    assert.match(html, /<th align="right"[^>]*>95% interval<\/th><th align="right"[^>]*>detect<\/th><th align="right"[^>]*>pairs<\/th>/);
+    assert.match(html, />0\.94-0\.97<\/td><td align="right"[^>]*>3%<\/td><td align="right"[^>]*>14<\/td>/);
+    assert.ok(html.includes('update-index.t1: ok, no drop larger than 2% (95% interval 0.98-1.10, 14 pairs)'), 'the ok line in the html part');
+  });
+
+  test('an unstable test in the email says what it could not rule out and what it could detect', () => {
+    const comparison = judgedView();
+    comparison.tests[1]!.verdict = { ...comparison.tests[1]!.verdict!, kind: 'unstable', low: 0.9, high: 1.2, detectableDrop: 0.11, pairs: 6 };
+    const { text } = renderAlert(regressionAlert({ comparison }));
+    assert.match(text, /^update-index\.t1: unstable, C\/B 1\.04, 95% interval 0\.90-1\.20: cannot rule out a drop larger than the 3% margin \(it rules out only drops larger than 10%\); it could detect drops of 11% or more \(6 pairs\)/m);
+  });
+
   test('a recovery has no hint section', () => {
     const alert = regressionAlert({ kind: 'recovery', tests: [{ test: 'update-index', threads: 1 }] });
     const { text } = renderAlert(alert);

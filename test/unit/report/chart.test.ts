@@ -8,7 +8,7 @@ import {
   TEXT_BAR_WIDTH,
   type ChartBlock,
 } from '../../../src/report/index.js';
-import { sampleView } from './sample-view.js';
+import { rowVerdict, sampleView } from './sample-view.js';
 
 function chart(bars: ChartBlock['bars'], references: number[] = []): ChartBlock {
   return { kind: 'chart', title: 'C/B by test', bars, references };
@@ -85,8 +85,8 @@ describe('relativeQpsChart', () => {
 
   test('tones from the verdicts, references at the threshold and 1', () => {
     const view = sampleView();
-    view.tests[0]!.verdict = { kind: 'regression', threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.02, hint: [] };
-    view.tests[1]!.verdict = { kind: 'unstable', threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.2, hint: [] };
+    view.tests[0]!.verdict = rowVerdict('regression', { pSlower: 0.01, pFaster: 1 });
+    view.tests[1]!.verdict = rowVerdict('unstable', { low: 0.88, high: 1.2 });
     const block = relativeQpsChart(view);
     assert.equal(block.kind, 'chart');
     if (block.kind !== 'chart') return;

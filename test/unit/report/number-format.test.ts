@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, InvalidReportDataError } from '../../../src/report/index.js';
+import { formatConfidence, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, InvalidReportDataError } from '../../../src/report/index.js';
 
 describe('formatSignificant', () => {
   const cases: [number, number, string][] = [
@@ -87,5 +87,33 @@ describe('formatRelative', () => {
 
   test('NaN is refused', () => {
     assert.throws(() => formatRelative(Number.NaN), InvalidReportDataError);
+  });
+});
+
+describe('formatDropPercent: whole percents rounded up, so a stated bound stays true', () => {
+  const cases: [number, string][] = [
+    [0.04, '4%'],
+    [0.0388, '4%'],
+    [0.0401, '5%'],
+    [1 - 0.95, '5%'],
+    [1 - 0.97, '3%'],
+    [0, '0%'],
+    [-0.02, '0%'],
+    [1, '100%'],
+  ];
+  for (const [value, expected] of cases) test(`${value} -> ${expected}`, () => assert.equal(formatDropPercent(value), expected));
+
+  test('NaN is refused', () => assert.throws(() => formatDropPercent(Number.NaN), InvalidReportDataError));
+});
+
+describe('formatInterval and formatConfidence', () => {
+  test('two decimals each end; inf for an interval without an upper end', () => {
+    assert.equal(formatInterval(0.9612, 1.034), '0.96-1.03');
+    assert.equal(formatInterval(0, null), '0.00-inf');
+  });
+
+  test('a confidence as a percent without needless decimals', () => {
+    assert.equal(formatConfidence(0.95), '95%');
+    assert.equal(formatConfidence(0.975), '97.5%');
   });
 });

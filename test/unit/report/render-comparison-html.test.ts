@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderComparison, type ComparisonView } from '../../../src/report/index.js';
-import { sampleView } from './sample-view.js';
+import { rowVerdict, sampleView } from './sample-view.js';
 
 function judged(): ComparisonView {
   const view = sampleView();
   const [first, second] = view.tests;
-  first!.verdict = { kind: 'regression', threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.02, hint: [] };
-  second!.verdict = { kind: 'ok', threshold: 0.95, pSlower: 0.9, pFaster: 0.1, baselineSpread: 0.02, hint: [] };
+  first!.verdict = rowVerdict('regression', { pSlower: 0.01, pFaster: 1, low: 0.93, high: 0.98 });
+  second!.verdict = rowVerdict('ok', { pSlower: 0.9, pFaster: 0.1 });
   return view;
 }
 

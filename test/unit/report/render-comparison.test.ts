@@ -2,16 +2,19 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
+  escapeHtml,
+  escapeMarkdown,
   InvalidReportDataError,
   parseReportFormat,
   renderComparison,
   REPORT_FORMATS,
   UnknownReportFormatError,
   type ComparisonView,
+  type RowVerdict,
 } from '../../../src/report/index.js';
 import { fixturePath } from '../../helpers/paths.js';
 import { parseCsv } from './csv-parse.js';
-import { sampleView } from './sample-view.js';
+import { rowVerdict, sampleView } from './sample-view.js';
 
 const AWKWARD_TEST = 'read, "hot"\nrows|x';
 
@@ -67,16 +70,17 @@ describe('renderComparison csv', () => {
     assert.deepEqual(records[0], [
       'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
       'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o', 'verdict',
+      'low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise',
     ]);
     assert.equal(records.length, 1 + 2 * 2);
-    assert.deepEqual(records[1], ['small-server', 'point-query', '1', 'baseline', 'mariadb-10.11.9', 'mariadb', '10.11.9', '12345.4', '1', '0.000312', '5.1', '0', '0', '0.00312', '24.96', '']);
+    assert.deepEqual(records[1], ['small-server', 'point-query', '1', 'baseline', 'mariadb-10.11.9', 'mariadb', '10.11.9', '12345.4', '1', '0.000312', '5.1', '0', '0', '0.00312', '24.96', '', '', '', '', '', '', '']);
     assert.deepEqual(records[2]?.slice(3, 9), ['candidate', 'mariadb-10.11.10', 'mariadb', '10.11.10', '11800.2', String(11800.2 / 12345.4)]);
   });
 
   test('names with commas, quotes and newlines read back unchanged', () => {
     const records = parseCsv(renderComparison(awkwardView(), 'csv'));
     assert.equal(records.length, 5);
-    for (const record of records.slice(1)) assert.equal(record.length, 16);
+    for (const record of records.slice(1)) assert.equal(record.length, 22);
     assert.deepEqual(records[1]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
     assert.deepEqual(records[2]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
   });
@@ -85,39 +89,99 @@ describe('renderComparison csv', () => {
 describe('verdicts', () => {
   const judged = (): ComparisonView => {
     const view = sampleView();
+    view.design = 'paired';
     const [first, second] = view.tests;
-    first!.verdict = {
-      kind: 'regression', threshold: 0.95, pSlower: 0.0143, pFaster: 1, baselineSpread: 0.02,
+    first!.verdict = rowVerdict('regression', {
+      pSlower: 0.0143, pFaster: 1, low: 0.93, high: 0.98, detectableDrop: 0.031, pairs: 10,
       hint: [{ metric: 'wKB/o', baseline: 0.5, candidate: 15, ratio: 30 }, { metric: 'r/o', baseline: 0, candidate: 0.1, ratio: null }],
-    };
-    second!.verdict = { kind: 'unstable', threshold: 0.95, pSlower: 0.4, pFaster: 0.6, baselineSpread: 0.12, hint: [] };
+    });
+    second!.verdict = rowVerdict('unstable', { pSlower: 0.4, pFaster: 0.6, low: 0.88, high: 1.21, detectableDrop: 0.12, pairs: 8 });
     return view;
   };
 
-  test('text shows the verdict column and a line per test that is not ok, with the hint', () => {
+  test('text shows the interval, detectable drop, pairs and verdict columns', () => {
     const text = renderComparison(judged(), 'text');
-    assert.match(text, /^test\s+B\.qps.*verdict$/m);
-    assert.match(text, /^point-query\.t1: regression, C\/B 0\.96 < 0\.95, p=0\.0143; grew: wKB\/o x30\.00, r\/o from 0$/m);
-    assert.match(text, /^update-index\.t1: unstable, C\/B 1\.04: the baseline varies 12(\.0)?% between rounds, more than the 5(\.0)?% margin; rerun/m);
+    assert.match(text, /^test +B\.qps +C\.qps +C\/B +95% interval +detect +pairs +B\.min-max +C\.min-max +B\.spread +C\.spread +verdict$/m);
+    assert.match(text, /^point-query\.t1 +12345 +11800 +0\.96 +0\.93-0\.98 +4% +10 +12210-12480 .* regression$/m);
+    assert.match(text, /^update-index\.t1 +2510 +2611 +1\.04 +0\.88-1\.21 +12% +8 +.* unstable$/m);
   });
 
-  test('an unstable test under the threshold says the drop was not significant, not that the baseline varies', () => {
-    const view = judged();
-    const second = view.tests[1]!;
-    second.relativeQps = 0.8;
-    second.verdict = { kind: 'unstable', threshold: 0.95, pSlower: 0.04, pFaster: 0.9, baselineSpread: 0.01, hint: [] };
-    assert.match(renderComparison(view, 'text'), /^update-index\.t1: unstable, C\/B 0\.80 < 0\.95, but the rounds taken cannot call the drop significant \(p=0\.04\): inconclusive; rerun/m);
+  test('the header names the paired design and its most pairs; a whole-run session its rounds', () => {
+    assert.match(renderComparison(judged(), 'text'), /^session 42, suite small-server, paired design, 3 pairs at most per test, 2024-05-01T10:00:00Z/m);
+    const runs = judged();
+    runs.design = 'runs';
+    const text = renderComparison(runs, 'text');
+    assert.match(text, /^session 42, suite small-server, 3 rounds, 2024/m);
+    assert.match(text, /^test +B\.qps +C\.qps +C\/B +95% interval +detect +rounds +B\.min-max/m);
+    assert.match(text, /^update-index\.t1: unstable, .*\(8 rounds\); more rounds, or the paired design, would narrow it$/m);
   });
 
-  test('json keeps the verdict; csv names it on both records of the test', () => {
+  // One line per judged test, whatever its verdict: [what, verdict, relative QPS, the line].
+  const lines: [string, RowVerdict, number, RegExp][] = [
+    ['ok states the bound its interval gives', rowVerdict('ok', { low: 0.9612, high: 1.03, pairs: 12 }), 1.0,
+      /^update-index\.t1: ok, no drop larger than 4% \(95% interval 0\.96-1\.03, 12 pairs\)$/m],
+    ['ok above 1 rules out any drop', rowVerdict('ok', { low: 1.02, high: 1.09, pairs: 6 }), 1.05,
+      /^update-index\.t1: ok, no drop larger than 0% \(95% interval 1\.02-1\.09, 6 pairs\)$/m],
+    ['ok rounds the bound up, never down', rowVerdict('ok', { low: 0.951, high: 1.01, pairs: 20, confidence: 0.9 }), 0.98,
+      /^update-index\.t1: ok, no drop larger than 5% \(90% interval 0\.95-1\.01, 20 pairs\)$/m],
+    ['unstable gives interval, margin, bound, detectable drop and what would help', rowVerdict('unstable', { low: 0.88, high: 1.06, detectableDrop: 0.12, pairs: 8 }), 0.97,
+      /^update-index\.t1: unstable, C\/B 0\.97, 95% interval 0\.88-1\.06: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 12%\); it could detect drops of 12% or more \(8 pairs\); a larger budget \(budget_minutes, max_pairs\) would narrow it$/m],
+    ['unstable under the threshold gives the p-value it could not call significant', rowVerdict('unstable', { pSlower: 0.04, low: 0.7, high: 0.95, detectableDrop: 0.2, pairs: 4 }), 0.8,
+      /^update-index\.t1: unstable, C\/B 0\.80 < 0\.95 \(p=0\.04, not significant\), 95% interval 0\.70-0\.95: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 30%\); it could detect drops of 20% or more \(4 pairs\)/m],
+    ['unstable after a single pair: no upper end, no drop ruled out', rowVerdict('unstable', { low: 0, high: null, detectableDrop: 1, pairs: 1, noise: null }), 0.99,
+      /^update-index\.t1: unstable, C\/B 0\.99, 95% interval 0\.00-inf: cannot rule out a drop larger than the 5% margin \(it rules out no drop\); it could detect drops of 100% or more \(1 pair\)/m],
+    ['regression keeps its matchable head and adds interval and pairs after the hint', rowVerdict('regression', { threshold: 0.6, pSlower: 0.00012, low: 0.2, high: 0.27, pairs: 5, hint: [{ metric: 'wKB/o', baseline: 1, candidate: 3.1, ratio: 3.1 }] }), 0.2333,
+      /^update-index\.t1: regression, C\/B 0\.23 < 0\.60, p=0\.00012; grew: wKB\/o x3\.10; 95% interval 0\.20-0\.27, 5 pairs$/m],
+    ['regression without a per-op figure that grew', rowVerdict('regression', { pSlower: 0.001, low: 0.8, high: 0.9, pairs: 9 }), 0.85,
+      /^update-index\.t1: regression, C\/B 0\.85 < 0\.95, p=0\.001; grew: no per-op figure \(the host did the same work per operation, slower\); 95% interval 0\.80-0\.90, 9 pairs$/m],
+    ['improvement', rowVerdict('improvement', { pFaster: 0.002, low: 1.1, high: 1.3, pairs: 7 }), 1.2,
+      /^update-index\.t1: improvement, C\/B 1\.20 > 1\.05, p=0\.002; 95% interval 1\.10-1\.30, 7 pairs$/m],
+  ];
+  for (const [what, verdict, relativeQps, line] of lines) {
+    test(`verdict line: ${what}`, () => {
+      const view = judged();
+      const second = view.tests[1]!;
+      second.relativeQps = relativeQps;
+      second.verdict = verdict;
+      const text = renderComparison(view, 'text');
+      assert.match(text, line);
+      assert.doesNotMatch(text, /baseline varies|rerun with more rounds/);
+      // The same line in markdown and html (escaped), where people read the report and the email.
+      const written = line.exec(text)![0];
+      assert.ok(renderComparison(view, 'md').includes(escapeMarkdown(written)), `md lacks ${escapeMarkdown(written)}`);
+      assert.ok(renderComparison(view, 'html').includes(escapeHtml(written)), `html lacks ${escapeHtml(written)}`);
+    });
+  }
+
+  test('every judged test gets a line, the regression first as it ran', () => {
+    const text = renderComparison(judged(), 'text');
+    const section = text.slice(text.indexOf('Verdicts\n'), text.indexOf('Per operation'));
+    assert.deepEqual(section.split('\n').filter((l) => /^\S+\.t1: /.test(l)).map((l) => l.split(':')[0]), ['point-query.t1', 'update-index.t1']);
+    assert.match(section, /^point-query\.t1: regression, C\/B 0\.96 < 0\.95, p=0\.0143; grew: wKB\/o x30\.00, r\/o from 0; 95% interval 0\.93-0\.98, 10 pairs$/m);
+  });
+
+  test('json keeps every verdict figure; csv gives them on both records of the test', () => {
     const view = judged();
+    view.tests[1]!.verdict = rowVerdict('unstable', { low: 0, high: null, detectableDrop: 1, pairs: 1, noise: null });
     assert.deepEqual(JSON.parse(renderComparison(view, 'json')), view);
     const records = parseCsv(renderComparison(view, 'csv'));
-    assert.deepEqual(records.slice(1).map((r) => r.at(-1)), ['regression', 'regression', 'unstable', 'unstable']);
+    const header = records[0]!;
+    const at = (record: string[], name: string): string => record[header.indexOf(name)]!;
+    assert.deepEqual(records.slice(1).map((r) => at(r, 'verdict')), ['regression', 'regression', 'unstable', 'unstable']);
+    assert.deepEqual(['low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise'].map((n) => at(records[1]!, n)), ['0.93', '0.98', '0.95', '0.031', '10', '0.03']);
+    assert.deepEqual(['low', 'high', 'detectable_drop', 'pairs', 'noise'].map((n) => at(records[4]!, n)), ['0', '', '1', '1', '']);
+  });
+
+  test('html shows the interval and detectable drop cells, and the lines', () => {
+    const html = renderComparison(judged(), 'html');
+    assert.match(html, /<th align="right"[^>]*>95% interval<\/th><th align="right"[^>]*>detect<\/th><th align="right"[^>]*>pairs<\/th>/);
+    assert.match(html, />0\.96<\/td><td align="right"[^>]*>0\.93-0\.98<\/td><td align="right"[^>]*>4%<\/td><td align="right"[^>]*>10<\/td>/);
+    assert.ok(html.includes('update-index.t1: unstable, C/B 1.04, 95% interval 0.88-1.21: cannot rule out a drop larger than the 5% margin'));
   });
 
   test('a session without verdicts has no verdict column', () => {
-    assert.doesNotMatch(renderComparison(sampleView(), 'text'), /verdict/);
+    const text = renderComparison(sampleView(), 'text');
+    assert.doesNotMatch(text, /verdict|interval|detect/);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ComparisonView, SideFigures } from '../../../src/report/index.js';
+import type { ComparisonView, RowVerdict, SideFigures } from '../../../src/report/index.js';
 
 /** A small hand-made session: a read test where C is slower and a write test with database counters. */
 export function sampleView(): ComparisonView {
@@ -32,4 +32,13 @@ export function sampleView(): ComparisonView {
 
 function side(qps: number, qpsMin: number, qpsMax: number, perOp: SideFigures['perOp'], dbPerOp: Record<string, number> = {}): SideFigures {
   return { qps, samples: 3, qpsMin, qpsMax, perOp, dbPerOp };
+}
+
+/** A judged test's verdict: a paired session's figures (12 pairs, 95% interval 0.96-1.03, 4% detectable), changed by `over`. */
+export function rowVerdict(kind: RowVerdict['kind'], over: Partial<RowVerdict> = {}): RowVerdict {
+  return {
+    kind, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.02,
+    low: 0.96, high: 1.03, confidence: 0.95, detectableDrop: 0.04, pairs: 12, noise: 0.03, hint: [],
+    ...over,
+  };
 }
