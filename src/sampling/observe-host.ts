@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CounterWrapError, SamplingIntervalError } from './errors.js';
 import { readGovernors } from './governors.js';
+import { readCpuidle, type CpuidleFacts } from './idle-states.js';
 import { parseLoadavg } from './loadavg.js';
 import { parseMeminfo } from './meminfo.js';
 import { CPU_FIELDS, parseProcStat, type CpuJiffies } from './proc-stat.js';
@@ -18,6 +19,7 @@ export interface QuietHostReading {
   swapPages: number;
   load1: number;
   governors: string[];
+  cpuidle: CpuidleFacts;
 }
 
 export interface ObserveHostOptions {
@@ -59,6 +61,7 @@ export function readQuietHost(procDir: string, sysDir: string): QuietHostReading
     swapPages: swap.pswpin + swap.pswpout,
     load1: load.load1,
     governors: readGovernors(join(sysDir, 'devices', 'system', 'cpu')),
+    cpuidle: readCpuidle(join(sysDir, 'devices', 'system', 'cpu')),
   };
 }
 
@@ -77,6 +80,8 @@ export function observationFromReadings(before: QuietHostReading, after: QuietHo
     // A governor switched during the window shows up as both.
     governors: [...new Set([...before.governors, ...after.governors])].sort(),
     loadAverage1: after.load1,
+    cpuidleDriver: after.cpuidle.driver,
+    cpuidleGovernor: after.cpuidle.governor,
   };
 }
 

@@ -36,6 +36,8 @@ async function writeConfig({ tags, suite = 'tiny.yaml', schedule = '17 * * * *',
     ['min_free_bytes', '1000000'],
     ['host_lock', lockFile()],
     ['suite', join(root, suite)],
+    // The whole-run design at 2 rounds keeps these cycles short; the paired design is tested by check and compare.
+    ['design', 'runs'],
     ['rounds', '2'],
     ['schedule', `"${schedule}"`],
     // The test host is shared: the quiet-host check looks briefly and lets the session run.

@@ -88,6 +88,9 @@ before(async () => {
       // Far away: the cycle this test waits for is the catch-up cycle at start (nothing was ever polled).
       'schedule: "0 0 1 1 *"',
       `suite: ${join(root, 'tiny.yaml')}`,
+      // Whole runs, 5 rounds: the regression this test alerts on is flagged at p = 1/252 (the paired design is tested
+      // by the check and compare tests).
+      'design: runs',
       'rounds: 5',
       'metrics_host: 127.0.0.1',
       `metrics_port: ${metricsPort}`,

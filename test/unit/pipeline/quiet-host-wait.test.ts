@@ -6,7 +6,7 @@ import type { QuietHostObservation } from '../../../src/sampling/index.js';
 
 const log = createLogger('silent', 'json');
 const settings: QuietHostSettings = { limits: { maxBusyPercent: 10, minAvailableBytes: 1e9, maxSwapPagesPerSecond: 10, governors: [] }, windowSeconds: 5, maxWaitSeconds: 20 };
-const obs = (busyPercent: number): QuietHostObservation => ({ windowSeconds: 5, busyPercent, availableBytes: 4e9, swapPagesPerSecond: 0, governors: ['none'], loadAverage1: 0.5 });
+const obs = (busyPercent: number): QuietHostObservation => ({ windowSeconds: 5, busyPercent, availableBytes: 4e9, swapPagesPerSecond: 0, governors: ['none'], loadAverage1: 0.5, cpuidleDriver: 'none', cpuidleGovernor: 'menu' });
 
 /** A fake host: each look takes its window on a fake clock and returns the next observation of the list. */
 function fakeHost(busy: number[]) {

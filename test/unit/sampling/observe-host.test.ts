@@ -36,6 +36,10 @@ function fakeHost(governors: Array<string | undefined>): { procDir: string; sysD
     mkdirSync(join(cpu, 'cpufreq'));
     writeFileSync(join(cpu, 'cpufreq', 'scaling_governor'), `${g}\n`);
   });
+  const cpuidle = join(sysDir, 'devices', 'system', 'cpu', 'cpuidle');
+  mkdirSync(cpuidle, { recursive: true });
+  writeFileSync(join(cpuidle, 'current_driver'), 'haltpoll\n');
+  writeFileSync(join(cpuidle, 'current_governor_ro'), 'haltpoll\n');
   return { procDir, sysDir };
 }
 
@@ -68,6 +72,7 @@ describe('observeHost on a fake /proc and /sys', () => {
     assert.ok(Math.abs(obs.swapPagesPerSecond - 60 / obs.windowSeconds) < 1e-9);
     assert.deepEqual(obs.governors, ['performance', 'powersave']);
     assert.equal(obs.loadAverage1, 0.75);
+    assert.deepEqual([obs.cpuidleDriver, obs.cpuidleGovernor], ['haltpoll', 'haltpoll'], 'the cpuidle driver and governor are reported');
 
     const verdict = judgeQuietHost(obs, { ...defaultQuietHostLimits(), governors: ['performance'] });
     assert.equal(verdict.quiet, false);

@@ -19,6 +19,8 @@ function obs(over: Partial<QuietHostObservation> = {}): QuietHostObservation {
     swapPagesPerSecond: 0,
     governors: ['none'],
     loadAverage1: 0.1,
+    cpuidleDriver: 'none',
+    cpuidleGovernor: 'menu',
     ...over,
   };
 }

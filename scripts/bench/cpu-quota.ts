@@ -1,0 +1,78 @@
+// CPU quotas through the cgroup v1 cpu controller: a real, repeatable slowdown of one server (bench:power) or of both
+// at once (the drift test). Root only. The servers are found by the pid files qpswatch writes in a session's folders.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = '/sys/fs/cgroup/cpu';
+const PERIOD_US = 100_000;
+
+export interface CpuGroup {
+  readonly dir: string;
+  /** The share of one CPU the group may use per period, in percent; 0 or less lifts the limit. */
+  setQuota(percentOfOneCpu: number): void;
+  add(pid: number): void;
+  /** Moves what is left back to the root group and removes this one; idempotent. */
+  remove(): void;
+}
+
+export function cpuQuotaAvailable(): boolean {
+  return existsSync(join(ROOT, 'cpu.cfs_quota_us')) && process.getuid?.() === 0;
+}
+
+export function createCpuGroup(name: string): CpuGroup {
+  if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`cpu group name ${JSON.stringify(name)}: expected lower-case letters, digits and -`);
+  const dir = join(ROOT, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
+  let removed = false;
+  return {
+    dir,
+    setQuota(percent) {
+      writeFileSync(join(dir, 'cpu.cfs_quota_us'), percent > 0 ? String(Math.round((PERIOD_US * percent) / 100)) : '-1');
+    },
+    add(pid) {
+      writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+    },
+    remove() {
+      if (removed) return;
+      removed = true;
+      for (const pid of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+        try {
+          writeFileSync(join(ROOT, 'cgroup.procs'), pid);
+        } catch {
+          // Gone already.
+        }
+      }
+      rmdirSync(dir);
+    },
+  };
+}
+
+/** Waits for the server pid files of the newest session under stateDir: { baseline, candidate } pids. */
+export async function serverPids(stateDir: string, timeoutMs: number, signal?: AbortSignal): Promise<{ baseline: number; candidate: number }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    signal?.throwIfAborted();
+    const found = { baseline: pidOf(stateDir, 'baseline'), candidate: pidOf(stateDir, 'candidate') };
+    if (found.baseline !== undefined && found.candidate !== undefined) return { baseline: found.baseline, candidate: found.candidate };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no baseline and candidate server pid files under ${stateDir}/work within ${timeoutMs / 1000} s`);
+}
+
+function pidOf(stateDir: string, role: string): number | undefined {
+  const work = join(stateDir, 'work');
+  if (!existsSync(work)) return undefined;
+  const sessions = readdirSync(work).filter((d) => d.startsWith('session-')).sort((a, b) => Number(b.slice(8)) - Number(a.slice(8)));
+  for (const session of sessions.slice(0, 1)) {
+    const roleDir = join(work, session, role);
+    if (!existsSync(roleDir)) continue;
+    for (const target of readdirSync(roleDir)) {
+      const file = join(roleDir, target, 'mysqld.pid');
+      if (!existsSync(file)) continue;
+      const pid = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && existsSync(`/proc/${pid}`)) return pid;
+    }
+  }
+  return undefined;
+}

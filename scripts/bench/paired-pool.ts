@@ -1,0 +1,99 @@
+// A pool of real pairs of one server against itself, and sessions drawn from it: what bench:aa and bench:power judge.
+// The pool is one paired session that measures every test in every sweep (no early decisions); a drawn session
+// takes the pool's sweeps in a random order and replays the sequential rule on them, exactly as a real session
+// decides: a test stops getting pairs once decided, and the budget counts the time each sweep would have taken.
+import { judgePairedSession, pairsAtLook, testKey, type TestVerdict, type VerdictSettings } from '../../src/analysis/index.js';
+import type { SampleRecord } from '../../src/store/index.js';
+
+export interface PairPool {
+  /** sweeps[i] maps a test key to its pair in that sweep. */
+  sweeps: Array<Map<string, { b: SampleRecord; c: SampleRecord }>>;
+  keys: string[];
+  /** Seconds one pair of each test took in the pool, on average. */
+  pairSeconds: Map<string, number>;
+  suite: string;
+  seconds: number;
+}
+
+export function poolFromSamples(samples: readonly SampleRecord[], suite: string, seconds: number): PairPool {
+  const bySweep = new Map<number, Map<string, { b?: SampleRecord; c?: SampleRecord }>>();
+  for (const s of samples) {
+    const sweep = bySweep.get(s.round) ?? new Map<string, { b?: SampleRecord; c?: SampleRecord }>();
+    const pair = sweep.get(testKey(s)) ?? {};
+    if (s.role === 'baseline') pair.b = s;
+    else pair.c = s;
+    sweep.set(testKey(s), pair);
+    bySweep.set(s.round, sweep);
+  }
+  const keys = [...new Set(samples.map(testKey))];
+  const complete = [...bySweep.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, sweep]) => sweep)
+    .filter((sweep) => keys.every((k) => sweep.get(k)?.b !== undefined && sweep.get(k)?.c !== undefined))
+    .map((sweep) => new Map([...sweep].map(([k, p]) => [k, { b: p.b!, c: p.c! }])));
+  // Time per pair, split between tests by their measured seconds (a test's two runs plus its share of overhead).
+  const runSeconds = new Map(keys.map((k) => [k, samples.filter((s) => testKey(s) === k).reduce((a, s) => a + s.seconds, 0)]));
+  const totalRun = [...runSeconds.values()].reduce((a, v) => a + v, 0);
+  const pairSeconds = new Map(keys.map((k) => [k, (seconds * runSeconds.get(k)!) / totalRun / Math.max(complete.length, 1)]));
+  return { sweeps: complete, keys, pairSeconds, suite, seconds };
+}
+
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface DrawnSession {
+  verdicts: TestVerdict[];
+  /** Minutes the session would have measured pairs. */
+  minutes: number;
+  pairs: number;
+  /** The pool ran out of sweeps before the rule or the budget ended the session. */
+  poolShort: boolean;
+}
+
+/**
+ * One session drawn from the pool: its sweeps in a random order (the same order for every test, which keeps what
+ * tests of one sweep share), candidate QPS multiplied by (1 - drop) where a drop is injected, replayed under the
+ * sequential rule within the budget.
+ */
+export function drawSession(pool: PairPool, settings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
+  const order = pool.sweeps.map((sweep) => ({ sweep, key: random() })).sort((a, b) => a.key - b.key).map((o) => o.sweep);
+  let open = [...pool.keys];
+  const samples: SampleRecord[] = [];
+  let seconds = 0;
+  let nextLook = pairsAtLook(1);
+  for (let k = 1; ; k++) {
+    const sweep = order[k - 1];
+    if (sweep === undefined) return finish(samples, settings, seconds, k - 1, true);
+    for (const key of open) {
+      const { b, c } = sweep.get(key)!;
+      const factor = 1 - (drop.get(key) ?? 0);
+      samples.push({ ...b, round: k }, { ...c, round: k, qps: c.qps * factor });
+      seconds += pool.pairSeconds.get(key)!;
+    }
+    if (k >= nextLook) {
+      const judged = judgePairedSession(samples, settings, false);
+      open = open.filter((key) => judged.pending.includes(key));
+      nextLook = judged.nextPairs;
+    }
+    if (open.length === 0) return finish(samples, settings, seconds, k, false);
+    const next = open.reduce((a, key) => a + pool.pairSeconds.get(key)!, 0);
+    if (seconds + next > budgetMinutes * 60) return finish(samples, settings, seconds, k, false);
+  }
+}
+
+function finish(samples: readonly SampleRecord[], settings: VerdictSettings, seconds: number, pairs: number, poolShort: boolean): DrawnSession {
+  return { verdicts: judgePairedSession(samples, settings, true).verdicts, minutes: seconds / 60, pairs, poolShort };
+}
+
+/** "point-query\u00001" as people read it: point-query.t1. */
+export function keyLabel(key: string): string {
+  const [test, threads] = key.split('\u0000');
+  return `${test}.t${threads}`;
+}

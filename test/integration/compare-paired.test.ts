@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { ComparisonView } from '../../src/report/index.js';
+import { defaultSqlitePath, openStore, type SampleRecord, type SessionRecord } from '../../src/store/index.js';
+import { runCli } from '../helpers/cli.js';
+
+/**
+ * The paired design end to end, as a user runs it: real mariadbd and sysbench, relaxed commits against fsync at every
+ * commit, both servers up at once, each test measured in alternating pairs until the first look decides it.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'qpswatch-paired-'));
+const stateDir = join(dir, 'state');
+const configFile = join(dir, 'qpswatch.yaml');
+const suiteFile = join(dir, 'tiny.yaml');
+
+writeFileSync(
+  configFile,
+  `state_dir: ${stateDir}
+log_level: info
+# A wide margin for the read test on a shared CI host: it must be decided ok at the first look.
+test_thresholds: { point-query: 0.8 }
+targets:
+  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
+  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
+`,
+);
+writeFileSync(
+  suiteFile,
+  `name: tiny-paired
+description: one write and one read test, pairs of 1-second runs
+load: { tables: 1, table_size: 2000 }
+warmup: { script: oltp_read_only, seconds: 1, threads: 1 }
+defaults: { seconds: 1, threads: [1] }
+tests:
+  - name: update-index
+    script: oltp_update_index
+  - name: point-query
+    script: oltp_point_select
+`,
+);
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('qpswatch compare, paired design', () => {
+  let view: ComparisonView;
+  let samples: SampleRecord[];
+  let session: SessionRecord;
+  let stderr = '';
+
+  before(async () => {
+    const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '12', '--format', 'json']);
+    assert.equal(result.code, 0, result.stderr);
+    stderr = result.stderr;
+    view = JSON.parse(result.stdout) as ComparisonView;
+    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+    try {
+      samples = await store.completedSamples(view.sessionId);
+      session = (await store.getSession(view.sessionId))!;
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the write test is a regression and the read test is ok, each decided at the first look (8 pairs)', () => {
+    const verdict = (name: string) => view.tests.find((t) => t.test === name)?.verdict;
+    assert.equal(verdict('update-index')?.kind, 'regression');
+    assert.equal(verdict('point-query')?.kind, 'ok');
+    for (const name of ['update-index', 'point-query']) {
+      const pairs = samples.filter((s) => s.test === name);
+      assert.equal(pairs.length, 16, `${name}: 8 pairs of two runs`);
+    }
+  });
+
+  test('every verdict states its interval and the drop the session could detect', () => {
+    for (const row of view.tests) {
+      const v = row.verdict!;
+      assert.ok(v.low > 0 && v.low <= row.relativeQps && row.relativeQps <= (v.high ?? Infinity), `${row.test}: ${v.low} <= ${row.relativeQps} <= ${v.high}`);
+      assert.ok(v.detectableDrop > 0 && v.detectableDrop < 1, `${row.test}: detectable drop ${v.detectableDrop}`);
+      assert.equal(v.pairs, 8);
+    }
+  });
+
+  test('the two halves of each pair alternate in order, sweep by sweep', () => {
+    const firstRole = (name: string, sweep: number) => samples.filter((s) => s.test === name && s.round === sweep).sort((a, b) => a.id - b.id)[0]!.role;
+    for (const name of ['update-index', 'point-query']) {
+      const order = Array.from({ length: 8 }, (_, i) => firstRole(name, i + 1));
+      assert.deepEqual(order.slice(0, 4), order[0] === 'baseline' ? ['baseline', 'candidate', 'baseline', 'candidate'] : ['candidate', 'baseline', 'candidate', 'baseline'], name);
+    }
+  });
+
+  test('both servers were started once for the whole session, and the session records its design and idle-state hold', () => {
+    const sessionDir = join(stateDir, 'work', `session-${view.sessionId}`);
+    for (const role of ['baseline', 'candidate']) {
+      const [target] = readdirSync(join(sessionDir, role));
+      const log = readFileSync(join(sessionDir, role, target!, 'error.log'), 'utf8');
+      // One start to load the tables, one for the measured session.
+      assert.equal(log.match(/ready for connections/g)?.length, 2, `${role}: ${log.match(/ready for connections/g)?.length} starts`);
+    }
+    assert.equal(session.settings['design'], 'paired');
+    assert.equal(session.settings['idleServer'], 'pause');
+    assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
+    if (process.getuid?.() === 0) assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
+    assert.match(stderr, /look at 8 pairs: 2 test\(s\) decided/);
+  });
+});

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { ComparisonView } from '../../src/report/index.js';
+import { cpuQuotaAvailable, createCpuGroup, serverPids } from '../../scripts/bench/cpu-quota.js';
+import { runCli } from '../helpers/cli.js';
+
+/**
+ * Drift, injected for real: one server against itself, both servers held by one CPU quota that is cut to a quarter of
+ * a CPU mid-session (the cgroup v1 cpu controller). QPS falls by times on both sides at once; pairs seconds apart see
+ * the same host, so the session must still call every test ok, not unstable. Root only (cgroups, as CI runs).
+ */
+const dir = mkdtempSync(join(tmpdir(), 'qpswatch-drift-'));
+const stateDir = join(dir, 'state');
+const configFile = join(dir, 'qpswatch.yaml');
+const suiteFile = join(dir, 'tiny.yaml');
+writeFileSync(configFile, `state_dir: ${stateDir}\nlog_level: warn\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
+writeFileSync(
+  suiteFile,
+  'name: drift\ndescription: two read tests, pairs of 1-second runs\nload: { tables: 1, table_size: 2000 }\n' +
+    'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\n' +
+    'tests:\n  - { name: point-query, script: oltp_point_select }\n  - { name: read-only, script: oltp_read_only, args: { range_size: 10 } }\n',
+);
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a drift that slows both servers alike', { skip: cpuQuotaAvailable() ? false : 'needs root and the cgroup v1 cpu controller' }, () => {
+  test('an A/A session whose CPU quota is cut mid-session is ok, not unstable', async () => {
+    const group = createCpuGroup(`qpswatch-drift-${process.pid}`);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    try {
+      const session = runCli(['--config', configFile, 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', suiteFile, '--pairs', '27', '--format', 'json']);
+      const drift = serverPids(stateDir, 180_000, controller.signal).then(async (pids) => {
+        group.add(pids.baseline);
+        group.add(pids.candidate);
+        await new Promise((resolve) => setTimeout(resolve, 15_000));
+        group.setQuota(25);
+        seen.push('quota cut');
+      });
+      const result = await session;
+      controller.abort();
+      await drift.catch(() => undefined);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(seen, ['quota cut'], 'the quota was cut while the session ran');
+      const view = JSON.parse(result.stdout) as ComparisonView;
+      for (const row of view.tests) {
+        assert.equal(row.verdict?.kind, 'ok', `${row.test}: ${row.verdict?.kind}, C/B ${row.relativeQps.toFixed(3)} [${row.verdict?.low.toFixed(3)}, ${row.verdict?.high?.toFixed(3)}]`);
+      }
+      const spread = (row: ComparisonView['tests'][number]) => row.baseline.qpsMax / row.baseline.qpsMin;
+      assert.ok(view.tests.some((row) => spread(row) > 1.5), `the drift moved QPS by ${view.tests.map((r) => spread(r).toFixed(2)).join(', ')}x`);
+    } finally {
+      controller.abort();
+      group.remove();
+    }
+  });
+});
