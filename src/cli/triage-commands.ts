@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { showValue } from '../config/index.js';
 import type { EventRecord, ReleaseRecord, Store, TriageInput, TriageResult } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -6,7 +8,7 @@ import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
-const COMMON = `  --by NAME         who says so (default: $SUDO_USER, $USER or $LOGNAME)
+const COMMON = `  --by NAME         who says so (default: $SUDO_USER, $USER or $LOGNAME); one line, at most 100 characters
   --upstream NAME   the upstream, when several have this tag
 Exit codes: 0 recorded; 2 bad input (unknown tag, nothing to act on); nothing is changed on a bad input.
 `;
@@ -18,7 +20,7 @@ Open regressions of the upstream up to TAG are closed as accepted (no recovery e
 Stored with who, why and when.
 
 Options:
-  --reason TEXT     why (e.g. "durability fix: slower by design")
+  --reason TEXT     why (e.g. "durability fix: slower by design"); at most 1000 characters
 ${COMMON}`;
 
 const ACK_HELP = `Usage: qpswatch ack TAG [TEST] [--reason TEXT] [--by NAME] [--upstream NAME]
@@ -27,7 +29,7 @@ Known: the open regressions that started with TAG (or only TEST, e.g. update-ind
 being reported, but nobody is emailed about them again, recovery included. Stored with who, why and when.
 
 Options:
-  --reason TEXT     why (e.g. "upstream bug MDEV-12345")
+  --reason TEXT     why (e.g. "upstream bug MDEV-12345"); at most 1000 characters
 ${COMMON}`;
 
 const INVALID_HELP = `Usage: qpswatch invalid TAG [--reason TEXT] [--by NAME] [--upstream NAME]
@@ -36,7 +38,7 @@ Noise or infrastructure: the checks of TAG stop counting (not for last good, not
 they opened are closed as invalid, and TAG is queued to be checked again. Stored with who, why and when.
 
 Options:
-  --reason TEXT     why (e.g. "backup ran during the session")
+  --reason TEXT     why (e.g. "backup ran during the session"); at most 1000 characters
 ${COMMON}`;
 
 type Action = TriageInput['action'];
@@ -51,12 +53,12 @@ function triageCommand(action: Action, summary: string, help: string): Command {
       const { values, positionals } = parseCommandArgs(args, { reason: { type: 'string' }, by: { type: 'string' }, upstream: { type: 'string' } }, help, true);
       const most = action === 'ack' ? 2 : 1;
       if (positionals.length < 1 || positionals.length > most) throw new UsageError(`${action} takes ${action === 'ack' ? 'TAG and an optional TEST' : 'one TAG'}`, help);
-      const who = values.by ?? ctx.env['SUDO_USER'] ?? ctx.env['USER'] ?? ctx.env['LOGNAME'] ?? 'unknown';
-      if (who.trim() === '') throw new UsageError('--by is empty: name who says so, e.g. --by ana');
+      const who = checkedBy(values.by ?? ctx.env['SUDO_USER'] ?? ctx.env['USER'] ?? ctx.env['LOGNAME'] ?? 'unknown', values.by !== undefined);
+      const reason = checkedReason(values.reason ?? '');
       const store = await openStateStore(ctx);
       try {
         const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
-        const input: TriageInput = { releaseId: release.id, action, who, reason: values.reason ?? '' };
+        const input: TriageInput = { releaseId: release.id, action, who, reason };
         const test = positionals[1] === undefined ? undefined : parseTestName(positionals[1]);
         if (test !== undefined) input.test = test;
         await checkSomethingToDo(store, release, input);
@@ -68,6 +70,34 @@ function triageCommand(action: Action, summary: string, help: string): Command {
       }
     },
   };
+}
+
+export const MAX_BY_LENGTH = 100;
+export const MAX_REASON_LENGTH = 1000;
+
+// Control characters would break the one-line summaries and log lines the triage shows up in; a reason may hold newlines.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const BySchema = z
+  .string()
+  .refine((t) => t.trim() !== '', { error: 'is empty: name who says so, e.g. --by ana' })
+  .refine((t) => t.length <= MAX_BY_LENGTH, { error: `is longer than ${MAX_BY_LENGTH} characters: give a name, e.g. --by ana` })
+  .refine((t) => !CONTROL.test(t), { error: 'holds a control character or a line break: give a name on one line, e.g. --by ana' });
+const ReasonSchema = z
+  .string()
+  .refine((t) => t.length <= MAX_REASON_LENGTH, { error: `is longer than ${MAX_REASON_LENGTH} characters: say why in short and link to the details (e.g. "MDEV-12345")` })
+  .refine((t) => !CONTROL.test(t.replace(/\r?\n/g, ' ')), { error: 'holds a control character: write plain text' });
+
+/** Who says so, checked at the edge: a bad --by (or $USER) is a usage error (exit 2), never a store failure. */
+export function checkedBy(who: string, fromFlag: boolean): string {
+  const parsed = BySchema.safeParse(who);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(`${fromFlag ? '--by' : 'the user name from $SUDO_USER, $USER or $LOGNAME'} ${showValue(who)} ${parsed.error.issues[0]!.message}`);
+}
+
+export function checkedReason(reason: string): string {
+  const parsed = ReasonSchema.safeParse(reason);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(`--reason (${reason.length} characters) ${parsed.error.issues[0]!.message}`);
 }
 
 /** "update-index.t1" names one thread count; "update-index" every thread count of the test. */
