@@ -1,10 +1,13 @@
 import { processAlive } from '../daemon/index.js';
-import type { DaemonStateRecord, EventRecord, OutboxRecord, QueueRecord, ReleaseRecord, Store, VerdictRecord } from '../store/index.js';
+import { thisHostCalibrations } from '../pipeline/index.js';
+import { calibrationSummary, newestPerSuite } from './calibration-text.js';
+import type { CalibrationRecord, DaemonStateRecord, EventRecord, OutboxRecord, QueueRecord, ReleaseRecord, Store, VerdictRecord } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { relativeTime } from './relative-time.js';
+import { verdictSummary } from './verdict-summary.js';
 
 const HELP = `Usage: qpswatch status [--json]
 
@@ -13,8 +16,11 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
     notifying, idle) and since when ("12 min ago"), or that none is running; the last poll;
   - the queue: each release in version order with its state (discovered, building, built, benchmarking,
     done, failed), attempts and the last error;
-  - the latest verdicts of each series: its newest valid check, test by test;
-  - the active regressions (open events) and the emails still waiting in the outbox.
+  - the latest verdicts of each series: its newest valid check, test by test, with the interval and the
+    smallest drop the session could detect ("ok, no drop larger than 4%");
+  - the active regressions (open events) and the emails still waiting in the outbox;
+  - the newest calibration of this host per suite (qpswatch calibrate): its pair noise and what a 5%
+    detectable drop costs.
 
 Options:
   --json    the same as JSON, with ISO 8601 times
@@ -26,7 +32,10 @@ interface SeriesVerdicts {
   baseline: string;
   outcome: string;
   judgedAt: string;
-  verdicts: Array<Pick<VerdictRecord, 'test' | 'threads' | 'kind' | 'relativeQps'>>;
+  sessionId: number;
+  /** What the verdicts' `pairs` count: pairs (paired design) or rounds (whole runs, and sessions before the design). */
+  design: 'paired' | 'runs';
+  verdicts: Array<Pick<VerdictRecord, 'test' | 'threads' | 'kind' | 'relativeQps' | 'threshold' | 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs'>>;
 }
 
 interface StatusReport {
@@ -35,6 +44,8 @@ interface StatusReport {
   latest: SeriesVerdicts[];
   regressions: Array<EventRecord & { tag: string }>;
   pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
+  /** This host's newest calibration per suite. */
+  calibrations: CalibrationRecord[];
 }
 
 export const statusCommand: Command = {
@@ -46,7 +57,7 @@ export const statusCommand: Command = {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const report = await readStatus(store);
+      const report: StatusReport = { ...(await readStatus(store)), calibrations: newestPerSuite(await thisHostCalibrations(ctx.config, store)) };
       ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report, new Date()));
     } finally {
       await store.close();
@@ -55,7 +66,7 @@ export const statusCommand: Command = {
   },
 };
 
-async function readStatus(store: Store): Promise<StatusReport> {
+async function readStatus(store: Store): Promise<Omit<StatusReport, 'calibrations'>> {
   const state = await store.getDaemonState();
   const running = state.pid !== null && processAlive(state.pid);
   const releases = new Map((await store.listReleases()).map((r) => [r.id, r]));
@@ -76,9 +87,13 @@ async function latestVerdicts(store: Store, releases: ReadonlyMap<number, Releas
   for (const check of (await store.listChecks()).filter((c) => !c.invalid)) {
     const release = releases.get(check.releaseId);
     if (release === undefined) continue;
-    const verdicts = (await store.verdictsOfSession(check.sessionId)).map((v) => ({ test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps }));
-    latest.set(release.upstream, { upstream: release.upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.conclusive ? check.outcome : `${check.outcome}, inconclusive`, judgedAt: check.judgedAt, verdicts });
+    const verdicts = (await store.verdictsOfSession(check.sessionId)).map((v) => ({
+      test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps,
+      threshold: v.threshold, low: v.low, high: v.high, confidence: v.confidence, detectableDrop: v.detectableDrop, pairs: v.pairs,
+    }));
+    latest.set(release.upstream, { upstream: release.upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.conclusive ? check.outcome : `${check.outcome}, inconclusive`, judgedAt: check.judgedAt, sessionId: check.sessionId, design: 'runs', verdicts });
   }
+  for (const s of latest.values()) if ((await store.getSession(s.sessionId))?.settings['design'] === 'paired') s.design = 'paired';
   return [...latest.values()];
 }
 
@@ -100,11 +115,14 @@ function renderStatus(r: StatusReport, now: Date): string {
   if (r.latest.length === 0) out.push('  (no release checked yet)');
   for (const s of r.latest) {
     out.push(`  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome} (judged ${relativeTime(s.judgedAt, now)})`);
-    for (const v of s.verdicts) out.push(`    ${v.test}.t${v.threads}  ${v.relativeQps.toFixed(2)}  ${v.kind}`);
+    for (const v of s.verdicts) out.push(`    ${v.test}.t${v.threads}  ${v.relativeQps.toFixed(2)}  ${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`);
   }
   out.push('', `active regressions (${r.regressions.length}):`);
   for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);
   out.push('', `pending emails (${r.pendingEmails.length}):`);
   for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
+  out.push('', `calibrations of this host (${r.calibrations.length}):`);
+  if (r.calibrations.length === 0) out.push('  (none: run qpswatch calibrate to learn how small a drop a session can catch here)');
+  for (const c of r.calibrations) out.push(`  ${calibrationSummary(c, now)}`);
   return `${out.join('\n')}\n`;
 }
