@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { VerdictSettings } from '../src/analysis/index.js';
 import { openStore, defaultSqlitePath } from '../src/store/index.js';
-import { drawSession, keyLabel, seededRandom, type PairPool } from './bench/paired-pool.js';
+import { drawSession, keyLabel, pairNoise, seededRandom, type PairPool } from './bench/paired-pool.js';
 import { cleanUp, defaultConfig, keptPool, poolDirs, runPool, stateDirFor } from './bench/pool-store.js';
 import { loadSuite } from '../src/suite/index.js';
 
@@ -14,7 +14,9 @@ const HELP = `Usage: npm run bench:aa -- [--pool-pairs N] [--sessions N] [--suit
 
 Measures how often a session of one server against itself gets any regression verdict (the goal: none), and how
 many tests it leaves unstable. A pool of --pool-pairs sweeps (default 24) runs this host's MariaDB (profile
-relaxed) against itself in the paired design, every test in every sweep; then --sessions sessions (default 40)
+relaxed) against itself in the paired design, every test in every sweep (with the config's idle_server and
+hold_idle_states: QPSWATCH_IDLE_SERVER=drain or QPSWATCH_HOLD_IDLE_STATES=false measure the alternatives); then
+--sessions sessions (default 40)
 are drawn from it (its sweeps in a random order) and replayed under the sequential rule within --budget minutes
 (default: the suite's budget), with the default threshold, alpha and confidence. Progress goes to stderr, the
 figures to stdout.
@@ -28,6 +30,8 @@ function whole(flag: string, text: string | undefined, fallback: number, min: nu
   if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
   return n;
 }
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
 function report(pool: PairPool, sessions: number, seed: number, budget: number, settings: VerdictSettings): string[] {
   const random = seededRandom(seed);
@@ -51,8 +55,11 @@ function report(pool: PairPool, sessions: number, seed: number, budget: number, 
   }
   bounds.sort((a, b) => a - b);
   minutes.sort((a, b) => a - b);
-  const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+  const noise = [...pairNoise(pool)].map(([k, s]) => `${keyLabel(k)} ${pct(s)}`);
+  const sorted = [...pairNoise(pool).values()].sort((a, b) => a - b);
   return [
+    `pool measured with idle_server ${String(pool.settings['idleServer'] ?? '?')}, idle states held: ${String(pool.settings['idleStatesHeld'] ?? '?')}`,
+    `pair noise (sd of the log ratio of a pair): median ${pct(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN)}; ${noise.join(', ')}`,
     `pool: ${pool.sweeps.length} sweeps of the ${pool.suite} suite (${pool.keys.length} tests: ${pool.keys.map(keyLabel).join(', ')}), ${(pool.seconds / 60).toFixed(1)} min of pairs`,
     `sessions drawn: ${sessions}, budget ${budget} min, threshold ${settings.threshold}, alpha ${settings.alpha}, confidence ${settings.confidence}`,
     `sessions with any regression verdict (false alarms): ${alarmed} of ${sessions}${alarms.size > 0 ? ` (${[...alarms].map(([t, n]) => `${t} x${n}`).join(', ')})` : ''}`,

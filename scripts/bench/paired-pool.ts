@@ -3,9 +3,12 @@
 // takes the pool's sweeps in a random order and replays the sequential rule on them, exactly as a real session
 // decides: a test stops getting pairs once decided, and the budget counts the time each sweep would have taken.
 import { judgePairedSession, pairsAtLook, testKey, type TestVerdict, type VerdictSettings } from '../../src/analysis/index.js';
+import { clipOutliers } from '../../src/analysis/sequential.js';
 import type { SampleRecord } from '../../src/store/index.js';
 
 export interface PairPool {
+  /** How the pool was measured: the session's settings (idle server mode, idle-state hold). */
+  settings: Record<string, unknown>;
   /** sweeps[i] maps a test key to its pair in that sweep. */
   sweeps: Array<Map<string, { b: SampleRecord; c: SampleRecord }>>;
   keys: string[];
@@ -15,7 +18,7 @@ export interface PairPool {
   seconds: number;
 }
 
-export function poolFromSamples(samples: readonly SampleRecord[], suite: string, seconds: number): PairPool {
+export function poolFromSamples(samples: readonly SampleRecord[], suite: string, seconds: number, settings: Record<string, unknown> = {}): PairPool {
   const bySweep = new Map<number, Map<string, { b?: SampleRecord; c?: SampleRecord }>>();
   for (const s of samples) {
     const sweep = bySweep.get(s.round) ?? new Map<string, { b?: SampleRecord; c?: SampleRecord }>();
@@ -35,7 +38,7 @@ export function poolFromSamples(samples: readonly SampleRecord[], suite: string,
   const runSeconds = new Map(keys.map((k) => [k, samples.filter((s) => testKey(s) === k).reduce((a, s) => a + s.seconds, 0)]));
   const totalRun = [...runSeconds.values()].reduce((a, v) => a + v, 0);
   const pairSeconds = new Map(keys.map((k) => [k, (seconds * runSeconds.get(k)!) / totalRun / Math.max(complete.length, 1)]));
-  return { sweeps: complete, keys, pairSeconds, suite, seconds };
+  return { settings, sweeps: complete, keys, pairSeconds, suite, seconds };
 }
 
 export function seededRandom(seed: number): () => number {
@@ -96,4 +99,15 @@ function finish(samples: readonly SampleRecord[], settings: VerdictSettings, sec
 export function keyLabel(key: string): string {
   const [test, threads] = key.split('\u0000');
   return `${test}.t${threads}`;
+}
+
+/** Per test, the standard deviation of one pair's log ratio over the whole pool (outliers clipped as verdicts clip). */
+export function pairNoise(pool: PairPool): Map<string, number> {
+  return new Map(
+    pool.keys.map((key) => {
+      const d = clipOutliers(pool.sweeps.map((sweep) => Math.log(sweep.get(key)!.c.qps / sweep.get(key)!.b.qps)));
+      const mean = d.reduce((a, x) => a + x, 0) / d.length;
+      return [key, Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(d.length - 1, 1))];
+    }),
+  );
 }

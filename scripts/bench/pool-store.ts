@@ -64,7 +64,8 @@ export async function runPool(stateDir: string, store: Store, suiteName: string,
     { baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', maxPairs: pairs, budgetMinutes: 10080, sequential: false },
     { config, store, log, upstreams: [], signal: controller.signal },
   );
-  return poolFromSamples(await store.completedSamples(outcome.sessionId), suiteName, (Date.now() - started) / 1000 - loadSeconds(outcome.paired?.minutes, started));
+  const session = await store.getSession(outcome.sessionId);
+  return poolFromSamples(await store.completedSamples(outcome.sessionId), suiteName, (Date.now() - started) / 1000 - loadSeconds(outcome.paired?.minutes, started), session?.settings ?? {});
 }
 
 /** Only the measuring counts towards a pair's time: loading and warm-up are paid once per session. */
@@ -78,5 +79,5 @@ export async function keptPool(store: Store): Promise<PairPool> {
   if (session === undefined) throw new Error('the store has no finished session; keep a pool first with --keep DIR');
   const samples = await store.completedSamples(session.id);
   const seconds = samples.length < 2 ? 0 : (Date.parse(samples.at(-1)!.createdAt) - Date.parse(samples[0]!.createdAt)) / 1000;
-  return poolFromSamples(samples, session.suite, seconds);
+  return poolFromSamples(samples, session.suite, seconds, session.settings);
 }
