@@ -17,6 +17,11 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
     value: (r) => r.relativeToLastGood,
   },
   {
+    name: 'qpswatch_detectable_drop_ratio',
+    help: "Smallest drop (0.05 = 5%) the version's newest valid check could detect for the test, 4 times in 5 at its alpha.",
+    value: (r) => r.detectableDrop,
+  },
+  {
     name: 'qpswatch_regression_open',
     help: 'Whether a regression event that started with this version is open for the test (1) or not (0).',
     value: (r) => (r.regressionOpen ? 1 : 0),

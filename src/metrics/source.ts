@@ -16,6 +16,11 @@ export interface ReleaseFigureRow {
   relativeQps: number | null;
   /** Relative QPS of the version's newest valid check; null when it was never checked. */
   relativeToLastGood: number | null;
+  /**
+   * The smallest drop (a ratio: 0.05 = 5%) the version's newest valid check could have detected for the test at 80%
+   * power; null when it was never checked, or checked before verdicts carried it.
+   */
+  detectableDrop: number | null;
   /** A regression event that started with this version is open for the test (not fixed, accepted or invalid). */
   regressionOpen: boolean;
   /** null when the host's fingerprint does not say how many CPUs it has. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { median } from '../analysis/index.js';
 import type { DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { ratioOrOne } from '../report/index.js';
-import type { CheckRecord, ReleaseRecord, SampleRole, SessionRecord, Store } from '../store/index.js';
+import type { CheckRecord, ReleaseRecord, SampleRole, SessionRecord, Store, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { FIGURE_FIELDS, SessionCache, testKey, type SideFigures } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
@@ -64,7 +64,7 @@ async function seriesFigures(store: Store, upstream: Upstream, sessions: readonl
   const kept = newestReleases(sides.map((s) => s.release), limit);
   const groups = await groupFigures(sides, cache);
   const hosts = await hostFacts(store, groups);
-  const lastGood = await checkedRatios(cache, checks, sessions, kept);
+  const checked = await checkedFigures(cache, checks, sessions, kept);
   const bases = baseReleases(upstream, groups);
   const rows: ReleaseFigureRow[] = [];
   for (const group of groups.values()) {
@@ -77,7 +77,8 @@ async function seriesFigures(store: Store, upstream: Upstream, sessions: readonl
       labels: labelsOf(upstream, host.fingerprintId, group),
       qps: m.qps,
       relativeQps: base === undefined ? null : ratioOrOne(m.qps, medians.of(base).qps),
-      relativeToLastGood: lastGood.get(group.key) ?? null,
+      relativeToLastGood: checked.get(group.key)?.relativeQps ?? null,
+      detectableDrop: checked.get(group.key)?.detectableDrop ?? null,
       regressionOpen: open.has(`${group.release.id}\u0000${testKey(group.test, group.threads)}`),
       // cpu/o is a percent of all CPUs per operation: / 100 x CPUs gives CPU seconds per operation.
       cpuSecondsPerOp: host.cpus === undefined ? null : (m.cpuPerOp / 100) * host.cpus,
@@ -191,8 +192,8 @@ async function hostFacts(store: Store, groups: ReadonlyMap<string, Group>): Prom
   return facts;
 }
 
-/** Relative QPS per test of each kept release's newest valid check on each host. */
-async function checkedRatios(cache: SessionCache, checks: readonly CheckRecord[], sessions: readonly SessionRecord[], kept: ReadonlySet<number>): Promise<Map<string, number>> {
+/** Relative QPS and detectable drop per test of each kept release's newest valid check on each host. */
+async function checkedFigures(cache: SessionCache, checks: readonly CheckRecord[], sessions: readonly SessionRecord[], kept: ReadonlySet<number>): Promise<Map<string, Pick<VerdictRecord, 'relativeQps' | 'detectableDrop'>>> {
   const hostOf = new Map(sessions.map((s) => [s.id, s.hostId]));
   const newest = new Map<string, { hostId: number; check: CheckRecord }>();
   for (const check of checks) {
@@ -201,11 +202,11 @@ async function checkedRatios(cache: SessionCache, checks: readonly CheckRecord[]
     // listChecks is in session order: a later check of the release on the host replaces an earlier one.
     newest.set(`${hostId}\u0000${check.releaseId}`, { hostId, check });
   }
-  const ratios = new Map<string, number>();
+  const figures = new Map<string, Pick<VerdictRecord, 'relativeQps' | 'detectableDrop'>>();
   for (const { hostId, check } of newest.values()) {
-    for (const v of await cache.verdicts(check.sessionId)) ratios.set(groupKey(hostId, check.releaseId, v.test, v.threads), v.relativeQps);
+    for (const v of await cache.verdicts(check.sessionId)) figures.set(groupKey(hostId, check.releaseId, v.test, v.threads), { relativeQps: v.relativeQps, detectableDrop: v.detectableDrop });
   }
-  return ratios;
+  return figures;
 }
 
 function labelsOf(upstream: Upstream, host: string, group: Group): ReleaseFigureRow['labels'] {

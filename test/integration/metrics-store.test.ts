@@ -102,7 +102,7 @@ describe('metrics served from a real SQLite store', () => {
     await session(store, hostId, mysql, my('8.0.35', 2200), my('8.0.36', 2000));
     await session(store, hostId, mysql, my('8.0.36', 2000), my('8.0.37', 1900));
 
-    const verdict = (test: string, kind: 'ok' | 'regression', relativeQps: number) => ({ test, threads: 1, kind, relativeQps, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: relativeQps - 0.02, high: relativeQps + 0.02, confidence: 0.95, detectableDrop: 0.04, pairs: 12, noise: 0.03, hint: [] });
+    const verdict = (test: string, kind: 'ok' | 'regression', relativeQps: number, detectableDrop = 0.04) => ({ test, threads: 1, kind, relativeQps, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: relativeQps - 0.02, high: relativeQps + 0.02, confidence: 0.95, detectableDrop, pairs: 12, noise: 0.03, hint: [] });
     const check = { conclusive: true, openEvents: [], fixedEventIds: [], messages: [] };
     await store.recordCheck({ ...check, sessionId: s1, releaseId: id('mariadb-10.11.3'), baselineReleaseId: id('mariadb-10.11.2'), outcome: 'ok', verdicts: [verdict('update-index', 'ok', 0.96), verdict('point-query', 'ok', 1)] });
     await store.recordCheck({
@@ -111,7 +111,7 @@ describe('metrics served from a real SQLite store', () => {
       releaseId: id('mariadb-10.11.4'),
       baselineReleaseId: id('mariadb-10.11.3'),
       outcome: 'regression',
-      verdicts: [verdict('update-index', 'regression', 0.82), verdict('point-query', 'ok', 1)],
+      verdicts: [verdict('update-index', 'regression', 0.82, 0.07), verdict('point-query', 'ok', 1)],
       openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.82 }],
     });
     const build = { buildKey: 'k1', profile: 'mariadb-rel', compiler: 'cc 12', installDir: '/b/1', logFile: '/b/1.log', pid: 1 };
@@ -174,6 +174,13 @@ describe('metrics served from a real SQLite store', () => {
       const got = samples(await scrape(server));
       const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_relative_to_last_good${labels(mariadb, v, t)}`);
       assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.96, 0.82, undefined, 1]);
+    }));
+
+  test("the detectable drop comes from the same check's verdicts; never-checked versions have none", () =>
+    withServer(async (server) => {
+      const got = samples(await scrape(server));
+      const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, v, t)}`);
+      assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.04, 0.07, undefined, 0.04]);
     }));
 
   test("the daemon's health: store totals and the status passed in", () =>
@@ -258,6 +265,7 @@ describe('metrics served from a real SQLite store', () => {
       // 10.11.3 keeps only its first session: 900, 1000.
       assert.equal(got.get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`), 950);
       assert.equal(got.get(`qpswatch_relative_to_last_good${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
+      assert.equal(got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
       assert.equal(got.get(`qpswatch_relative_to_last_good${labels(mariadb, '10.11.3', 'update-index')}`), 0.96);
       assert.equal(got.get('qpswatch_active_regressions{series="mariadb-10.11"}'), 0);
     });

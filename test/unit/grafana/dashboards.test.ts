@@ -91,11 +91,24 @@ describe('release dashboards', () => {
   test('relative QPS bars are repeated per test and draw threshold lines at 0.95 and 1', () => {
     const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
     assert.ok(allPanels(d).some((p) => p.type === 'row' && p.repeat === 'test'));
-    const bars = queryPanels(d).filter((p) => p.type === 'barchart');
+    const bars = queryPanels(d).filter((p) => p.type === 'barchart' && /^qpswatch_relative_qps\{/.test(p.targets?.[0]?.expr ?? ''));
     assert.equal(bars.length, 1);
     const defaults = (bars[0]!['fieldConfig'] as { defaults: { thresholds: { steps: Array<{ value: number | null }> }; custom: { thresholdsStyle: { mode: string } } } }).defaults;
     assert.deepEqual(defaults.thresholds.steps.map((s) => s.value), [null, 0.95, 1]);
     assert.equal(defaults.custom.thresholdsStyle.mode, 'line');
     assert.match(bars[0]!.targets![0]!.expr!, /^qpswatch_relative_qps\{/);
+  });
+
+  test('the detectable drop of each release\'s check is a bar chart in percent beside it, a line at the 5% margin', () => {
+    const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
+    const bars = queryPanels(d).filter((p) => p.type === 'barchart' && /^qpswatch_detectable_drop_ratio\{/.test(p.targets?.[0]?.expr ?? ''));
+    assert.equal(bars.length, 1);
+    const panel = bars[0]!;
+    assert.match(panel.title, /detectable drop by version$/);
+    assert.equal(panel.repeat, 'threads');
+    assert.match(panel.targets![0]!.expr!, /host=~"\$host", series=~"\$series", test=~"\$test", threads=~"\$threads"/);
+    const defaults = (panel['fieldConfig'] as { defaults: { unit: string; thresholds: { steps: Array<{ value: number | null }> } } }).defaults;
+    assert.equal(defaults.unit, 'percentunit');
+    assert.deepEqual(defaults.thresholds.steps.map((s) => s.value), [null, 0.05, 0.1]);
   });
 });

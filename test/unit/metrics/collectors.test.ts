@@ -17,6 +17,10 @@ qpswatch_relative_qps{${LABELS}} 0.97
 # TYPE qpswatch_relative_to_last_good gauge
 qpswatch_relative_to_last_good{${LABELS}} 0.99
 
+# HELP qpswatch_detectable_drop_ratio Smallest drop (0.05 = 5%) the version's newest valid check could detect for the test, 4 times in 5 at its alpha.
+# TYPE qpswatch_detectable_drop_ratio gauge
+qpswatch_detectable_drop_ratio{${LABELS}} 0.045
+
 # HELP qpswatch_regression_open Whether a regression event that started with this version is open for the test (1) or not (0).
 # TYPE qpswatch_regression_open gauge
 qpswatch_regression_open{${LABELS}} 0
@@ -132,11 +136,12 @@ describe('metrics collectors', () => {
   test('values are exported as given in base units; absent figures and infinite ratios leave no sample', async () => {
     const source = new FakeSource();
     source.rows = [
-      figureRow({ relativeToLastGood: null, latencyP95Seconds: null, cpuSecondsPerOp: null }),
+      figureRow({ relativeToLastGood: null, detectableDrop: null, latencyP95Seconds: null, cpuSecondsPerOp: null }),
       figureRow({ relativeQps: Number.POSITIVE_INFINITY, writtenBytesPerOp: 1.5 * 1024 }, { version: '10.11.10', version_key: '010.011.010' }),
     ];
     const text = await createMetricsRegistry(source).metrics();
     assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good').length, 1);
+    assert.deepEqual(samplesOf(text, 'qpswatch_detectable_drop_ratio').map((l) => l.split(' ').at(-1)), ['0.045'], 'a check without it (old verdicts, never checked) leaves no sample');
     assert.equal(samplesOf(text, 'qpswatch_latency_p95_seconds').length, 1);
     assert.equal(samplesOf(text, 'qpswatch_cpu_seconds_per_op').length, 1);
     assert.deepEqual(samplesOf(text, 'qpswatch_relative_qps').map((l) => l.split(' ').at(-1)), ['0.97']);

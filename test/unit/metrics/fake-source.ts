@@ -17,6 +17,7 @@ export function figureRow(overrides: Partial<ReleaseFigureRow> = {}, labels: Par
     qps: 1234.5,
     relativeQps: 0.97,
     relativeToLastGood: 0.99,
+    detectableDrop: 0.045,
     regressionOpen: false,
     cpuSecondsPerOp: 0.00025,
     contextSwitchesPerOp: 2.5,
