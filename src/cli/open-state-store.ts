@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { InputError } from '../errors.js';
+import { processAlive } from '../exec/index.js';
 import { SERVICE_CONFIG } from '../config/index.js';
 import { defaultSqlitePath, openStore, SchemaTooOldError, type Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
@@ -18,7 +19,8 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
   const path = defaultSqlitePath(ctx.config.state_dir);
   if (options.readonly === true) return openReadOnly(ctx, path);
   const store = await openStore({ backend: ctx.config.store_backend, path });
-  const interrupted = await store.recoverInterrupted(isAlive);
+  // Sessions record a pid only: a pid reused since counts as alive, and the session is recovered on a later open.
+  const interrupted = await store.recoverInterrupted((pid) => processAlive(pid));
   if (interrupted > 0) ctx.log.warn({ sessions: interrupted }, 'sessions left running by a process that is gone are now marked interrupted');
   return store;
 }
@@ -44,15 +46,5 @@ function canWrite(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,0 +1,95 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What /proc says about a process, for the questions "is the process that wrote this pid still alive?" (host
+ * lock, sessions left running) and "is this process ours?" (stray-process cleanup). A pid alone is not enough:
+ * pids are reused, so a process is named by its pid and its start time.
+ */
+
+/** Linux's USER_HZ: /proc/PID/stat counts start times in these ticks; 100 on every architecture Node runs on. */
+export const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface ProcessIdentity {
+  pid: number;
+  /** field 22 of /proc/PID/stat: clock ticks after boot at which the process started */
+  startTicks: number;
+}
+
+/** The fields of /proc/PID/stat after the command name, which may itself hold spaces and parentheses. */
+function statFields(pid: number, procDir: string): string[] | undefined {
+  try {
+    const stat = readFileSync(join(procDir, String(pid), 'stat'), 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The start time of a live process (undefined: no such process), as field 22 of /proc/PID/stat. */
+export function processStartTicks(pid: number, procDir = '/proc'): number | undefined {
+  const fields = statFields(pid, procDir);
+  // field 3 (state) is index 0, so field 22 is index 19
+  const ticks = Number(fields?.[19]);
+  return fields !== undefined && Number.isSafeInteger(ticks) ? ticks : undefined;
+}
+
+/** A zombie holds nothing any more: it only waits for its parent (or init) to reap it. */
+export function isZombie(pid: number, procDir = '/proc'): boolean {
+  const state = statFields(pid, procDir)?.[0];
+  return state === undefined || state === 'Z' || state === 'X';
+}
+
+/** The process group of a live process (undefined: gone). */
+export function processGroup(pid: number, procDir = '/proc'): number | undefined {
+  const group = Number(statFields(pid, procDir)?.[2]);
+  return Number.isSafeInteger(group) ? group : undefined;
+}
+
+/** The real user id the process runs as: the owner of its /proc folder (undefined: gone). */
+export function processUid(pid: number, procDir = '/proc'): number | undefined {
+  try {
+    return statSync(join(procDir, String(pid))).uid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When the process started, in ms since the epoch (from boot time and its start ticks); undefined: gone. */
+export function processStartMs(pid: number, procDir = '/proc'): number | undefined {
+  const ticks = processStartTicks(pid, procDir);
+  const boot = bootTimeMs(procDir);
+  return ticks === undefined || boot === undefined ? undefined : boot + (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+function bootTimeMs(procDir: string): number | undefined {
+  try {
+    const line = /^btime (\d+)$/m.exec(readFileSync(join(procDir, 'stat'), 'utf8'));
+    return line === null ? undefined : Number(line[1]) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a process is alive, and when `startTicks` is given, whether it is the same process (not another that
+ * got its pid since). Signal 0 answers for processes of other users too (EPERM: it exists).
+ */
+export function processAlive(pid: number, startTicks?: number, procDir = '/proc'): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const fields = statFields(pid, procDir);
+  // It exists (signal 0 said so) but /proc hides it (mounted with hidepid): its start time cannot be compared.
+  if (fields === undefined) return true;
+  if (fields[0] === 'Z' || fields[0] === 'X') return false;
+  return startTicks === undefined || Number(fields[19]) === startTicks;
+}
+
+/** This process, as a lock or a pid file records it. */
+export function selfIdentity(procDir = '/proc'): ProcessIdentity {
+  return { pid: process.pid, startTicks: processStartTicks(process.pid, procDir) ?? 0 };
+}
