@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import { buildCommand } from './build-command.js';
 import { compareCommand } from './compare-command.js';
+import { calibrateCommand } from './calibrate-command.js';
 import { configCommand } from './config-command.js';
 import { discoverCommand } from './discover-command.js';
 import { hostCommand } from './host-command.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   buildCommand,
   pruneCommand,
   compareCommand,
+  calibrateCommand,
   checkCommand,
   reportCommand,
   acceptCommand,

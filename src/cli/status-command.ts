@@ -1,5 +1,7 @@
 import { processAlive } from '../daemon/index.js';
-import type { DaemonStateRecord, EventRecord, OutboxRecord, QueueRecord, ReleaseRecord, Store, VerdictRecord } from '../store/index.js';
+import { thisHostCalibrations } from '../pipeline/index.js';
+import { calibrationSummary, newestPerSuite } from './calibration-text.js';
+import type { CalibrationRecord, DaemonStateRecord, EventRecord, OutboxRecord, QueueRecord, ReleaseRecord, Store, VerdictRecord } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
@@ -16,7 +18,9 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
     done, failed), attempts and the last error;
   - the latest verdicts of each series: its newest valid check, test by test, with the interval and the
     smallest drop the session could detect ("ok, no drop larger than 4%");
-  - the active regressions (open events) and the emails still waiting in the outbox.
+  - the active regressions (open events) and the emails still waiting in the outbox;
+  - the newest calibration of this host per suite (qpswatch calibrate): its pair noise and what a 5%
+    detectable drop costs.
 
 Options:
   --json    the same as JSON, with ISO 8601 times
@@ -40,6 +44,8 @@ interface StatusReport {
   latest: SeriesVerdicts[];
   regressions: Array<EventRecord & { tag: string }>;
   pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
+  /** This host's newest calibration per suite. */
+  calibrations: CalibrationRecord[];
 }
 
 export const statusCommand: Command = {
@@ -51,7 +57,7 @@ export const statusCommand: Command = {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const report = await readStatus(store);
+      const report: StatusReport = { ...(await readStatus(store)), calibrations: newestPerSuite(await thisHostCalibrations(ctx.config, store)) };
       ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report, new Date()));
     } finally {
       await store.close();
@@ -60,7 +66,7 @@ export const statusCommand: Command = {
   },
 };
 
-async function readStatus(store: Store): Promise<StatusReport> {
+async function readStatus(store: Store): Promise<Omit<StatusReport, 'calibrations'>> {
   const state = await store.getDaemonState();
   const running = state.pid !== null && processAlive(state.pid);
   const releases = new Map((await store.listReleases()).map((r) => [r.id, r]));
@@ -115,5 +121,8 @@ function renderStatus(r: StatusReport, now: Date): string {
   for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);
   out.push('', `pending emails (${r.pendingEmails.length}):`);
   for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
+  out.push('', `calibrations of this host (${r.calibrations.length}):`);
+  if (r.calibrations.length === 0) out.push('  (none: run qpswatch calibrate to learn how small a drop a session can catch here)');
+  for (const c of r.calibrations) out.push(`  ${calibrationSummary(c, now)}`);
   return `${out.join('\n')}\n`;
 }

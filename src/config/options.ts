@@ -428,6 +428,15 @@ export const OPTIONS = {
     expected: 'a map of target name to target',
     envFormat: 'json',
   }),
+  calibrate_target: defineOption({
+    name: 'calibrate_target',
+    schema: z.string().min(1).optional(),
+    default: () => undefined,
+    defaultDoc: 'the first of targets',
+    doc: 'The target `qpswatch calibrate` runs against itself to measure the noise of a pair on this host (a name in targets, or a built release tag).',
+    expected: 'a target name or a built release tag',
+    envFormat: 'text',
+  }),
   metrics_host: defineOption({
     name: 'metrics_host',
     schema: z.string().regex(/^[A-Za-z0-9.:_-]+$/),

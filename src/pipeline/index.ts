@@ -14,3 +14,4 @@ export { runCycle, cyclePhases, type CycleDeps, type CycleOutcome, type CyclePha
 export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
 export { stopStrayProcesses, type StrayProcess } from './stray-processes.js';
 export { selectPrune, pruneBuilds, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
+export { runCalibration, calibrationTarget, releaseBudget, thisHostCalibration, thisHostCalibrations, calibrationExpectation, logCalibratedExpectation, percentRange, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
