@@ -18,6 +18,14 @@ export interface HistoryRow {
   threads: number;
   /** Aligned with the columns; null where the version has no result for the test. */
   figures: Array<VersionFigures | null>;
+  /** Aligned with the columns: the detectable drop of the release's newest valid check; null where there is none. */
+  detectableDrop: Array<number | null>;
+}
+
+/** The verdicts of one release's newest valid check on the history's host (store VerdictRecord fits). */
+export interface ReleaseCheckVerdicts {
+  releaseId: number;
+  verdicts: ReadonlyArray<{ test: string; threads: number; detectableDrop: number | null }>;
 }
 
 export interface HistoryTable {
@@ -33,7 +41,12 @@ const testKey = (t: { test: string; threads: number }): string => `${t.test}\u00
  * samples (from every done, valid session that ran it on the chosen host); imported rows fill versions that were
  * not measured here. Columns in version order, rows in the order tests were first seen.
  */
-export function buildHistory(releases: readonly ReleaseRecord[], samples: readonly ReleaseSampleRecord[], imported: readonly ImportedResultRecord[]): HistoryTable {
+export function buildHistory(
+  releases: readonly ReleaseRecord[],
+  samples: readonly ReleaseSampleRecord[],
+  imported: readonly ImportedResultRecord[],
+  checks: readonly ReleaseCheckVerdicts[] = [],
+): HistoryTable {
   const byRelease = new Map<number, ReleaseSampleRecord[]>();
   for (const s of samples) byRelease.set(s.releaseId, [...(byRelease.get(s.releaseId) ?? []), s]);
   const measured = releases.filter((r) => byRelease.has(r.id));
@@ -61,7 +74,19 @@ export function buildHistory(releases: readonly ReleaseRecord[], samples: readon
   }
   for (const row of importedOnly) put(row, row.version, pick(row));
 
-  const rows = order.map((t) => ({ ...t, figures: columns.map((c) => cells.get(testKey(t))!.get(c.version) ?? null) }));
+  // A check belongs to a measured column (an imported one has no check here): keyed by version, as the columns are.
+  const drops = new Map<string, number>();
+  const versionOf = new Map(measured.map((r) => [r.id, r.version]));
+  for (const check of checks) {
+    const version = versionOf.get(check.releaseId);
+    if (version === undefined) continue;
+    for (const v of check.verdicts) if (v.detectableDrop !== null) drops.set(`${testKey(v)}\u0000${version}`, v.detectableDrop);
+  }
+  const rows = order.map((t) => ({
+    ...t,
+    figures: columns.map((c) => cells.get(testKey(t))!.get(c.version) ?? null),
+    detectableDrop: columns.map((c) => (c.imported ? null : (drops.get(`${testKey(t)}\u0000${c.version}`) ?? null))),
+  }));
   return { columns, rows };
 }
 

@@ -4,7 +4,7 @@ export { judgeSession, classify, robustSpread, type TestVerdict, type VerdictKin
 export { maxTPermutationTest, type Run, type PermutationResult } from './permutation.js';
 export { selectLastGood, type GoodRelease } from './last-good.js';
 export { planEvents, type EventPlan } from './events.js';
-export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type VersionFigures } from './history.js';
+export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts, type VersionFigures } from './history.js';
 export { judgePairedSession, testKey } from './verdict.js';
 export { replayLooks, pairsAtLook, alphaAtLook, estimatePairs, type PairSeries, type PairedJudgement } from './sequential.js';
 export { signFlipMaxT } from './sign-flip.js';

@@ -1,4 +1,4 @@
-import { buildHistory, type HistoryTable } from '../analysis/index.js';
+import { buildHistory, type HistoryTable, type ReleaseCheckVerdicts } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { HistoryView, ResultRow } from '../report/index.js';
 import type { ImportedResultRecord, ReleaseSampleRecord, Store } from '../store/index.js';
@@ -14,7 +14,7 @@ export interface HistoryOptions {
 
 /** The results of one series across its versions: measured releases on one host, plus imported rows. */
 export async function seriesHistory(store: Store, upstream: Upstream, options: HistoryOptions = {}, now = new Date()): Promise<HistoryView> {
-  const { table, host } = await seriesTable(store, upstream, options.host);
+  const { table, host } = await seriesTable(store, upstream, options.host, true);
   if (table.columns.length === 0) {
     throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
   }
@@ -45,13 +45,22 @@ export async function seriesResults(store: Store, upstream: Upstream): Promise<R
   );
 }
 
-async function seriesTable(store: Store, upstream: Upstream, hostId: string | undefined): Promise<{ table: HistoryTable; host: string }> {
+async function seriesTable(store: Store, upstream: Upstream, hostId: string | undefined, withChecks = false): Promise<{ table: HistoryTable; host: string }> {
   const [releases, samples, imported] = await Promise.all([store.listReleases(upstream.name), store.releaseSamples(upstream.name), store.listImportedResults()]);
   const host = await chooseHost(store, samples, hostId);
   const onHost = samples.filter((s) => s.hostId === host?.id);
   const inSeries = imported.filter((r) => inSeriesOf(upstream, r));
   const label = host?.fingerprintId ?? (inSeries.length > 0 ? 'imported results only' : 'none');
-  return { table: buildHistory(releases, onHost, inSeries), host: label };
+  const checks = withChecks ? await newestChecks(store, upstream, new Set(onHost.map((s) => s.sessionId))) : [];
+  return { table: buildHistory(releases, onHost, inSeries, checks), host: label };
+}
+
+/** Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per version. */
+async function newestChecks(store: Store, upstream: Upstream, sessions: ReadonlySet<number>): Promise<ReleaseCheckVerdicts[]> {
+  const newest = new Map<number, number>();
+  // listChecks is in session order: a later check of the release replaces an earlier one.
+  for (const check of await store.listChecks(upstream.name)) if (!check.invalid && sessions.has(check.sessionId)) newest.set(check.releaseId, check.sessionId);
+  return Promise.all([...newest.entries()].map(async ([releaseId, sessionId]) => ({ releaseId, verdicts: await store.verdictsOfSession(sessionId) })));
 }
 
 /** Results from different hosts are never mixed: one host, the one named or the newest session's. */

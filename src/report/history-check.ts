@@ -22,6 +22,16 @@ function checkTest(row: HistoryTest, path: string, versions: number): void {
   row.figures.forEach((figures, index) => {
     if (figures !== null) checkFigures(figures, `${path}.figures[${index}]`);
   });
+  if (row.detectableDrop === undefined) return;
+  if (!Array.isArray(row.detectableDrop) || row.detectableDrop.length !== versions) {
+    const reason = `expected one entry per version (${versions}), null where the release was not checked`;
+    throw new InvalidReportDataError(`${path}.detectableDrop.length`, Array.isArray(row.detectableDrop) ? row.detectableDrop.length : row.detectableDrop, reason);
+  }
+  row.detectableDrop.forEach((drop: unknown, index) => {
+    if (drop !== null && (typeof drop !== 'number' || !Number.isFinite(drop) || drop < 0 || drop > 1)) {
+      throw new InvalidReportDataError(`${path}.detectableDrop[${index}]`, drop, 'expected a ratio from 0 to 1, or null');
+    }
+  });
 }
 
 /** Refuses a view that cannot be rendered, naming the field, before any format prints part of it. */

@@ -7,6 +7,7 @@ export const HISTORY_CSV_HEADER = [
   'series', 'flavor', 'base_version', 'col', 'version', 'label', 'imported', 'test', 'threads',
   ...HISTORY_FIELDS.map(({ csv }) => csv),
   ...HISTORY_FIELDS.map(({ csv }) => `${csv}_rel`),
+  'detectable_drop',
 ] as const;
 
 // Full precision (csv is for machines); empty fields when a version was not measured; x/0 as "inf", which
@@ -19,7 +20,10 @@ function cells(figures: HistoryFigures | null | undefined): (string | number)[] 
   });
 }
 
-/** Long format: one record per (version, test, threads), absolute figures then the same relative to the base. */
+/**
+ * Long format: one record per (version, test, threads), absolute figures then the same relative to the base, then
+ * the smallest drop the release's newest valid check could detect.
+ */
 export function historyCsv(view: HistoryView): string {
   const base = view.versions[view.baseIndex]?.version ?? '';
   const relative = view.tests.map((row) => relativeRow(view, row.figures));
@@ -29,6 +33,8 @@ export function historyCsv(view: HistoryView): string {
         view.series, view.flavor, base, columnName(index), version.version, version.label, String(version.imported), row.test, row.threads,
         ...cells(row.figures[index]),
         ...cells(relative[testIndex]?.[index]),
+        // The newest valid check of the release: empty where it was not checked here.
+        row.detectableDrop?.[index] ?? '',
       ]),
     ),
   );

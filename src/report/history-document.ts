@@ -2,7 +2,7 @@ import { testLabel } from './comparison-view.js';
 import type { Block } from './document.js';
 import { columnName, HISTORY_FIELDS, IMPORTED_FOOTNOTE, relativeRow, versionCell } from './history-figures.js';
 import type { HistoryFigures, HistoryTest, HistoryView } from './history-view.js';
-import { formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
+import { formatDropPercent, formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { left, makeTable, right, type Table } from './table.js';
 
 export function historyTitle(view: HistoryView): string {
@@ -32,6 +32,24 @@ function headerLines(view: HistoryView): string[] {
 export function historyRelativeQpsTable(view: HistoryView): Table {
   const columns = [left('test'), ...view.versions.map((_, index) => right(columnName(index)))];
   const rows = view.tests.map((row) => [testLabel(row), ...relativeRow(view, row.figures).map((relative) => formatRelative(relative?.qps))]);
+  return makeTable(columns, rows);
+}
+
+/** Whether any version of any test has a detectable drop: histories of imports or old checks have none. */
+function hasDetectableDrops(view: HistoryView): boolean {
+  return view.tests.some((row) => (row.detectableDrop ?? []).some((drop) => drop !== null));
+}
+
+/**
+ * One row per test, one column per version: the smallest drop the newest valid check of that release could detect
+ * (so how small a regression its verdict could have caught); "-" where it was not checked here.
+ */
+export function historyDetectableDropTable(view: HistoryView): Table {
+  const columns = [left('test'), ...view.versions.map((_, index) => right(columnName(index)))];
+  const rows = view.tests.map((row) => [testLabel(row), ...view.versions.map((_, index) => {
+    const drop = row.detectableDrop?.[index] ?? null;
+    return drop === null ? UNDEFINED_CELL : formatDropPercent(drop);
+  })]);
   return makeTable(columns, rows);
 }
 
@@ -83,11 +101,15 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
     view.tests.length > 0
       ? [{ kind: 'table', table: historyRelativeQpsTable(view) }, ...(options.chart === true ? [historyQpsChart(view)] : [])]
       : [{ kind: 'lines', lines: ['(no tests in this history)'] }];
+  const drops: Block[] = hasDetectableDrops(view)
+    ? [{ kind: 'heading', level: 2, text: 'Detectable drop (the newest valid check of each version)' }, { kind: 'table', table: historyDetectableDropTable(view) }]
+    : [];
   return [
     { kind: 'heading', level: 1, text: historyTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
     { kind: 'heading', level: 2, text: `Relative QPS (version / ${baseVersion(view)})` },
     ...relative,
+    ...drops,
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

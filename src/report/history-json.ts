@@ -29,6 +29,7 @@ export function historyJson(view: HistoryView): string {
       test: row.test, threads: row.threads,
       figures: row.figures.map((f) => (f === null ? null : orderedFigures(f))),
       relative: relativeRow(view, row.figures).map(jsonRelative),
+      ...(row.detectableDrop !== undefined ? { detectableDrop: [...row.detectableDrop] } : {}),
     })),
     host: view.host, generatedAt: view.generatedAt,
   };

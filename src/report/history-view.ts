@@ -25,6 +25,12 @@ export interface HistoryTest {
   threads: number;
   /** aligned with HistoryView.versions; null = not measured */
   figures: ReadonlyArray<HistoryFigures | null>;
+  /**
+   * aligned with HistoryView.versions: the smallest drop (0.05 = 5%) the newest valid check of that release could
+   * detect for the test; null where the release was not checked here (a base, an import, a check before verdicts
+   * carried it). Absent: not known for any version.
+   */
+  detectableDrop?: ReadonlyArray<number | null>;
 }
 
 export interface HistoryView {

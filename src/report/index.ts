@@ -10,7 +10,7 @@ export { checkHistoryView } from './history-check.js';
 // Building blocks for other reports (history across versions, email bodies).
 export type { Block, ChartBar, ChartBlock, ChartTone } from './document.js';
 export { relativeQpsChart } from './relative-qps-chart.js';
-export { historyDocument, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle } from './history-document.js';
+export { historyDetectableDropTable, historyDocument, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle } from './history-document.js';
 export { columnName, HISTORY_FIELDS, IMPORTED_FOOTNOTE, relativeFigures, relativeRow, versionCell } from './history-figures.js';
 export { HISTORY_CSV_HEADER, historyCsv } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';

@@ -128,4 +128,20 @@ describe('buildHistory', () => {
     assert.deepEqual(table.columns.map((c) => [c.version, c.imported]), [['10.11.1', false]]);
     assert.equal(table.rows[0]?.figures[0]?.qps, 1000);
   });
+
+  test('each measured version carries its check\'s detectable drop per test; imports, unchecked versions and old verdicts have none', () => {
+    const table = buildHistory(
+      releases,
+      [sample(1, 'update', 1000, 0.5), sample(3, 'update', 300, 14), sample(3, 'point', 5000, 0)],
+      [imported],
+      [
+        { releaseId: 1, verdicts: [{ test: 'update', threads: 1, detectableDrop: null }] },
+        { releaseId: 3, verdicts: [{ test: 'update', threads: 1, detectableDrop: 0.06 }, { test: 'point', threads: 1, detectableDrop: 0.03 }, { test: 'point', threads: 8, detectableDrop: 0.5 }] },
+        { releaseId: 99, verdicts: [{ test: 'update', threads: 1, detectableDrop: 0.2 }] },
+      ],
+    );
+    assert.deepEqual(table.columns.map((c) => c.version), ['10.11.0', '10.11.1', '10.11.3']);
+    assert.deepEqual(table.rows.find((r) => r.test === 'update')!.detectableDrop, [null, null, 0.06]);
+    assert.deepEqual(table.rows.find((r) => r.test === 'point')!.detectableDrop, [null, null, 0.03]);
+  });
 });

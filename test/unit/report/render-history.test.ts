@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidReportDataError, renderHistory, REPORT_FORMATS, UnknownReportFormatError, type HistoryView, type ReportFormat } from '../../../src/report/index.js';
 import { parseCsv } from './csv-parse.js';
-import { sampleHistory } from './sample-history.js';
+import { checkedHistory, sampleHistory } from './sample-history.js';
 
 /** Cells of the text line that starts with `start`, split on runs of spaces. */
 function textRow(text: string, start: string): string[] {
@@ -71,18 +71,69 @@ describe('renderHistory md', () => {
   });
 });
 
+describe('renderHistory detectable drop', () => {
+  test('a table per version: the newest valid check\'s detectable drop, whole percents rounded up, "-" where not checked', () => {
+    const text = renderHistory(checkedHistory(), 'text');
+    assert.match(text, /^Detectable drop \(the newest valid check of each version\)$/m);
+    const section = text.slice(text.indexOf('Detectable drop'));
+    const row = (start: string): string[] => textRow(section, start);
+    assert.deepEqual(row('test '), ['test', 'col-1', 'col-2', 'col-3']);
+    assert.deepEqual(row('point-query.t1 '), ['point-query.t1', '-', '5%', '12%']);
+    assert.deepEqual(row('insert.t16 '), ['insert.t16', '-', '-', '5%']);
+  });
+
+  test('md and html carry the same table', () => {
+    assert.match(renderHistory(checkedHistory(), 'md'), /^\| point-query\.t1 +\| +- \| +5% \| +12% \|$/m);
+    assert.match(renderHistory(checkedHistory(), 'html'), />point-query\.t1<\/td><td align="right"[^>]*>-<\/td><td align="right"[^>]*>5%<\/td><td align="right"[^>]*>12%<\/td>/);
+  });
+
+  test('a history without any checked version has no such table', () => {
+    assert.doesNotMatch(renderHistory(sampleHistory(), 'text'), /Detectable drop/);
+    const view = sampleHistory();
+    for (const t of view.tests) t.detectableDrop = [null, null, null];
+    assert.doesNotMatch(renderHistory(view, 'text'), /Detectable drop/);
+  });
+
+  test('json keeps it aligned with the versions, null where not checked', () => {
+    const parsed = JSON.parse(renderHistory(checkedHistory(), 'json')) as { tests: Array<{ detectableDrop: Array<number | null> }> };
+    assert.deepEqual(parsed.tests.map((t) => t.detectableDrop), [[null, 0.043, 0.12], [null, null, 0.05]]);
+  });
+
+  const broken: Array<[string, Array<number | null>, string]> = [
+    ['one entry short', [null, 0.05], 'view.tests[0].detectableDrop.length'],
+    ['above 1', [null, 1.5, null], 'view.tests[0].detectableDrop[1]'],
+    ['NaN', [null, null, Number.NaN], 'view.tests[0].detectableDrop[2]'],
+  ];
+  for (const [what, drops, path] of broken) {
+    test(`a detectable drop ${what} is refused, naming ${path}`, () => {
+      const view = checkedHistory();
+      view.tests[0]!.detectableDrop = drops;
+      assert.throws(() => renderHistory(view, 'text'), (e: unknown) => e instanceof InvalidReportDataError && e.path === path);
+    });
+  }
+});
+
 describe('renderHistory csv', () => {
   test('long format: one record per version and test, absolute then relative, full precision', () => {
     const records = parseCsv(renderHistory(sampleHistory(), 'csv'));
     assert.deepEqual(records[0], [
       'series', 'flavor', 'base_version', 'col', 'version', 'label', 'imported', 'test', 'threads',
-      'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel',
+      'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel', 'detectable_drop',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', 'col-1', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1']);
-    assert.deepEqual(records[3]?.slice(3), ['col-2', '10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91']);
-    assert.deepEqual(records[4]?.slice(7), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '']);
-    assert.deepEqual(records[5]?.slice(-6).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
+    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', 'col-1', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '']);
+    assert.deepEqual(records[3]?.slice(3), ['col-2', '10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '']);
+    assert.deepEqual(records[4]?.slice(7), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '']);
+    assert.deepEqual(records[5]?.slice(-7, -1).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
+  });
+
+  test('the detectable drop of each checked version, full precision; empty where it was not checked', () => {
+    const records = parseCsv(renderHistory(checkedHistory(), 'csv'));
+    assert.deepEqual(records.slice(1).map((r) => [r[4], r[7], r.at(-1)]), [
+      ['10.2.30', 'point-query', ''], ['10.2.30', 'insert', ''],
+      ['10.3.39', 'point-query', '0.043'], ['10.3.39', 'insert', ''],
+      ['10.11.9', 'point-query', '0.12'], ['10.11.9', 'insert', '0.05'],
+    ]);
   });
 });
 

@@ -39,3 +39,10 @@ export function sampleHistory(): HistoryView {
     generatedAt: '2024-06-01T00:00:00Z',
   };
 }
+
+/** The sample history with the checked versions' detectable drops: 10.3.39 checked point-query only, 10.11.9 both. */
+export function checkedHistory(): HistoryView {
+  const view = sampleHistory();
+  const [pointQuery, insert] = view.tests;
+  return { ...view, tests: [{ ...pointQuery!, detectableDrop: [null, 0.043, 0.12] }, { ...insert!, detectableDrop: [null, null, 0.05] }] };
+}
