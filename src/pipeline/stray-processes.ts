@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.js';
+import { isZombie, processGroup, processUid } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { Store } from '../store/index.js';
 
@@ -11,46 +12,108 @@ export interface StrayProcess {
   sessionId: number;
   /** The program, for the log: mariadbd, sysbench, mariadb-install-db... */
   program: string;
+  uid: number;
 }
 
 export interface StrayOptions {
   procDir?: string;
   /** How long SIGTERM has before SIGKILL; mysqld needs a few seconds to shut InnoDB down. */
   graceMs?: number;
+  /** How long a process may take to go after SIGKILL before it is given up on (it may hang in the kernel). */
+  killWaitMs?: number;
 }
+
+/** The programs qpswatch starts with a session's paths on their command line; nothing else is ever stopped. */
+export const STRAY_PROGRAMS: ReadonlySet<string> = new Set([
+  'mysqld',
+  'mariadbd',
+  'mysqld_safe',
+  'mariadbd-safe',
+  'mariadb-install-db',
+  'mysql_install_db',
+  'sysbench',
+]);
+// A script (mariadb-install-db is one) shows its interpreter first and its own path second.
+const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'perl', 'env']);
 
 /**
  * A daemon killed with SIGKILL leaves its session's mysqld and sysbench running: exec starts each in its own
- * process group, so they are not killed with the daemon and are adopted by init. They are found again by their
- * command lines, which name the session's work folder (--defaults-file) or its socket, and stopped by escalation;
- * only sessions that are no longer running are touched, so a live `qpswatch compare` keeps its servers.
+ * process group, so they are not killed with the daemon and are adopted by init. They are found again and stopped
+ * by escalation, and a process counts only when all of these hold, so nobody else's process is ever touched (such
+ * as a person's `tail -f` of a session's error log):
+ * - it runs as the user qpswatch runs as, or as server_user;
+ * - its command line names a session's work folder (--defaults-file) or its socket, of a session no longer running;
+ * - it is one of the programs qpswatch starts (STRAY_PROGRAMS);
+ * - it leads its own process group, or its group leader is such a process too: exec starts every child as the
+ *   leader of a new group, and what a child starts (mariadb-install-db's mariadbd) stays in that group.
+ * A process this user may not signal (EPERM) is given up on with a warning, never waited for.
  */
 export async function stopStrayProcesses(config: Config, store: Store, log: Logger, opts: StrayOptions = {}): Promise<StrayProcess[]> {
   const running = new Set((await store.listSessions({ limit: 1000, state: 'running' })).map((s) => s.id));
-  const strays = findStrays(config, opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
+  const strays = findStrays(config.state_dir, ownUids(config.server_user), opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
   if (strays.length === 0) return [];
-  for (const p of strays) log.warn({ pid: p.pid, sessionId: p.sessionId, program: p.program }, 'a process of an interrupted session is still running: stopping it');
-  await Promise.all(strays.map((p) => stopProcess(p.pid, opts.procDir ?? '/proc', opts.graceMs ?? 60_000, log)));
+  for (const p of strays) log.warn({ strayPid: p.pid, sessionId: p.sessionId, program: p.program }, 'a process of an interrupted session is still running: stopping it');
+  const stopped = await Promise.all(strays.map((p) => stopProcess(p, opts, log)));
   // Their datadirs are big and of no use; the logs stay for people to read.
-  for (const sessionId of new Set(strays.map((p) => p.sessionId))) await removeSessionData(join(config.state_dir, 'work', `session-${sessionId}`));
-  return strays;
+  const done = strays.filter((_, i) => stopped[i]);
+  for (const sessionId of new Set(done.map((p) => p.sessionId))) await removeSessionData(join(config.state_dir, 'work', `session-${sessionId}`));
+  return done;
 }
 
-function findStrays(config: Config, procDir: string): StrayProcess[] {
-  const patterns = [
-    new RegExp(`${escape(join(config.state_dir, 'work'))}/session-(\\d+)/`),
-    new RegExp(`${escape(join(config.state_dir, 'run'))}/(\\d+)-[a-z]\\.sock`),
-  ];
-  const out: StrayProcess[] = [];
-  for (const name of readdirSync(procDir)) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    const argv = readArgv(join(procDir, name));
-    if (argv === undefined || isZombie(join(procDir, name))) continue;
-    const line = argv.join(' ');
-    const match = patterns.map((p) => p.exec(line)).find((m) => m !== null);
-    if (match) out.push({ pid: Number(name), sessionId: Number(match[1]), program: argv[0]?.split('/').pop() ?? '?' });
+/** The users whose processes may be qpswatch's: the one it runs as, and server_user (mysqld's --user). */
+export function ownUids(serverUser: string): Set<number> {
+  const uids = new Set<number>();
+  const self = process.getuid?.();
+  if (self !== undefined) uids.add(self);
+  const server = serverUser === '' ? undefined : uidOf(serverUser);
+  if (server !== undefined) uids.add(server);
+  return uids;
+}
+
+function uidOf(user: string): number | undefined {
+  if (/^\d+$/.test(user)) return Number(user);
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [name, , uid] = line.split(':');
+      if (name === user && uid !== undefined) return Number(uid);
+    }
+  } catch {
+    // No passwd file: only qpswatch's own uid counts.
   }
-  return out;
+  return undefined;
+}
+
+interface Candidate extends StrayProcess {
+  group: number | undefined;
+}
+
+/** The processes of `uids` under `stateDir` that qpswatch started (see stopStrayProcesses), in pid order. */
+export function findStrays(stateDir: string, uids: ReadonlySet<number>, procDir = '/proc'): StrayProcess[] {
+  const patterns = [new RegExp(`${escape(join(stateDir, 'work'))}/session-(\\d+)/`), new RegExp(`${escape(join(stateDir, 'run'))}/(\\d+)-[a-z]\\.sock`)];
+  const candidates = new Map<number, Candidate>();
+  for (const name of readdirSync(procDir)) {
+    const pid = Number(name);
+    if (!/^\d+$/.test(name) || pid === process.pid) continue;
+    const uid = processUid(pid, procDir);
+    if (uid === undefined || !uids.has(uid)) continue;
+    const argv = readArgv(join(procDir, name));
+    if (argv === undefined || isZombie(pid, procDir)) continue;
+    const program = programOf(argv);
+    if (!STRAY_PROGRAMS.has(program)) continue;
+    const match = patterns.map((p) => p.exec(argv.join(' '))).find((m) => m !== null);
+    if (match) candidates.set(pid, { pid, sessionId: Number(match[1]), program, uid, group: processGroup(pid, procDir) });
+  }
+  return [...candidates.values()]
+    .filter((c) => c.group !== undefined && (c.group === c.pid || candidates.has(c.group)))
+    .map(({ pid, sessionId, program, uid }) => ({ pid, sessionId, program, uid }));
+}
+
+/** The program a command line runs: its first word, or the script an interpreter runs. */
+function programOf(argv: readonly string[]): string {
+  const first = basename(argv[0] ?? '');
+  if (!INTERPRETERS.has(first)) return first;
+  const script = argv.slice(1).find((a) => !a.startsWith('-'));
+  return script === undefined ? first : basename(script);
 }
 
 function readArgv(dir: string): string[] | undefined {
@@ -62,33 +125,41 @@ function readArgv(dir: string): string[] | undefined {
   }
 }
 
-/** A stopped orphan stays a zombie until init reaps it; it holds nothing any more. */
-function isZombie(dir: string): boolean {
-  try {
-    const stat = readFileSync(join(dir, 'stat'), 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
+type Sent = 'sent' | 'gone' | 'denied';
+
+/** SIGTERM, a grace time, SIGKILL, a bounded wait. False when the process could not be stopped (EPERM, a hang). */
+export async function stopProcess(p: StrayProcess, opts: StrayOptions, log: Logger): Promise<boolean> {
+  const procDir = opts.procDir ?? '/proc';
+  const graceMs = opts.graceMs ?? 60_000;
+  const term = signal(p.pid, 'SIGTERM');
+  if (term === 'gone') return true;
+  if (term === 'denied') {
+    log.warn({ strayPid: p.pid, program: p.program, uid: p.uid }, 'not allowed to stop a stray process (EPERM): leaving it; stop it as its owner or as root');
+    return false;
   }
+  if (await gone(p.pid, procDir, graceMs)) return true;
+  log.warn({ strayPid: p.pid, graceMs }, 'the stray process ignored SIGTERM; sending SIGKILL');
+  if (signal(p.pid, 'SIGKILL') === 'denied') return false;
+  if (await gone(p.pid, procDir, opts.killWaitMs ?? 30_000)) return true;
+  log.warn({ strayPid: p.pid, program: p.program }, 'the stray process did not go after SIGKILL (stuck in the kernel?): leaving it');
+  return false;
 }
 
-async function stopProcess(pid: number, procDir: string, graceMs: number, log: Logger): Promise<void> {
-  signal(pid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    if (isZombie(join(procDir, String(pid)))) return;
+async function gone(pid: number, procDir: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (isZombie(pid, procDir)) return true;
+    if (Date.now() >= deadline) return false;
     await sleep(100);
   }
-  log.warn({ pid, graceMs }, 'the stray process ignored SIGTERM; sending SIGKILL');
-  signal(pid, 'SIGKILL');
-  while (!isZombie(join(procDir, String(pid)))) await sleep(100);
 }
 
-function signal(pid: number, name: NodeJS.Signals): void {
+function signal(pid: number, name: NodeJS.Signals): Sent {
   try {
     process.kill(pid, name);
-  } catch {
-    // Gone already.
+    return 'sent';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'denied' : 'gone';
   }
 }
 
