@@ -121,7 +121,7 @@ export class RunningServerImpl implements RunningServer {
       const accepted = await this.sendShutdown();
       const ended = accepted && (await Promise.race([this.exited.then(() => true), delay(this.parts.stopTimeoutMs).then(() => false)]));
       if (!ended) {
-        log.warn({ pid: this.pid, accepted, waitedMs: this.parts.stopTimeoutMs }, 'server did not shut down; stopping it by signal');
+        log.warn({ serverPid: this.pid, accepted, waitedMs: this.parts.stopTimeoutMs }, 'server did not shut down; stopping it by signal');
         this.forced = true;
         // SIGTERM is mysqld's own clean shutdown; exec sends SIGKILL if that does not end it in time.
         await this.parts.handle.stop();
@@ -140,7 +140,7 @@ export class RunningServerImpl implements RunningServer {
       return true;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      logger('server').debug({ pid: this.pid, code, err: (err as Error).message }, 'SHUTDOWN statement failed');
+      logger('server').debug({ serverPid: this.pid, code, err: (err as Error).message }, 'SHUTDOWN statement failed');
       return code === 'PROTOCOL_CONNECTION_LOST' || code === 'ECONNRESET';
     }
   }

@@ -53,7 +53,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     await handle.stop();
     throw err;
   }
-  log.info({ pid: handle.pid, socket: opts.paths.socket }, 'server ready');
+  log.info({ serverPid: handle.pid, socket: opts.paths.socket }, 'server ready');
   return new RunningServerImpl({ handle, exited, admin, socket: opts.paths.socket, errorLog: opts.paths.errorLog, version: opts.binaries.version, stopTimeoutMs: stopMs, ...(opts.network ? { port: opts.network.port } : {}) });
 }
 
