@@ -103,7 +103,9 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
         // Undecided: the interval reaches below the threshold and the drop is not significant (or the budget ran out).
         const drop = row.relativeQps < v.threshold ? ` < ${formatRatio(v.threshold)} (p=${formatSignificant(v.pSlower)}, not significant)` : '';
         const bound = v.low <= 0 ? ' (it rules out no drop)' : v.low < v.threshold ? ` (it rules out only drops larger than ${formatDropPercent(1 - v.low)})` : '';
-        const more = design === 'paired' ? 'a larger budget (budget_minutes, max_pairs) would narrow it' : 'more rounds, or the paired design, would narrow it';
+        const more = design === 'paired'
+          ? 'calibrate the host (qpswatch calibrate) or give it a larger budget (budget_minutes, max_pairs)'
+          : 'more rounds, or the paired design, would narrow it';
         return [
           `${head}, ${relative}${drop}, ${interval}: cannot rule out a drop larger than the ${formatDropPercent(1 - v.threshold)} margin${bound}; ` +
             `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`,

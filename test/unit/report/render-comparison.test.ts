@@ -125,7 +125,7 @@ describe('verdicts', () => {
     ['ok rounds the bound up, never down', rowVerdict('ok', { low: 0.951, high: 1.01, pairs: 20, confidence: 0.9 }), 0.98,
       /^update-index\.t1: ok, no drop larger than 5% \(90% interval 0\.95-1\.01, 20 pairs\)$/m],
     ['unstable gives interval, margin, bound, detectable drop and what would help', rowVerdict('unstable', { low: 0.88, high: 1.06, detectableDrop: 0.12, pairs: 8 }), 0.97,
-      /^update-index\.t1: unstable, C\/B 0\.97, 95% interval 0\.88-1\.06: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 12%\); it could detect drops of 12% or more \(8 pairs\); a larger budget \(budget_minutes, max_pairs\) would narrow it$/m],
+      /^update-index\.t1: unstable, C\/B 0\.97, 95% interval 0\.88-1\.06: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 12%\); it could detect drops of 12% or more \(8 pairs\); calibrate the host \(qpswatch calibrate\) or give it a larger budget \(budget_minutes, max_pairs\)$/m],
     ['unstable under the threshold gives the p-value it could not call significant', rowVerdict('unstable', { pSlower: 0.04, low: 0.7, high: 0.95, detectableDrop: 0.2, pairs: 4 }), 0.8,
       /^update-index\.t1: unstable, C\/B 0\.80 < 0\.95 \(p=0\.04, not significant\), 95% interval 0\.70-0\.95: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 30%\); it could detect drops of 20% or more \(4 pairs\)/m],
     ['unstable after a single pair: no upper end, no drop ruled out', rowVerdict('unstable', { low: 0, high: null, detectableDrop: 1, pairs: 1, noise: null }), 0.99,
