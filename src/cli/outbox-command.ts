@@ -21,7 +21,8 @@ Options:
   --all    list sent messages too
 One message may take at most smtp_timeout_seconds in all (a server that trickles bytes is cut off), and SIGTERM
 or Ctrl-C stops the one being sent at once; it stays pending.
-Exit codes: 0 done (with --send: every pending message sent); 1 with --send, some are still pending.
+Exit codes: 0 done (with --send: every pending message sent); 1 with --send, some are still pending (listed,
+each with its last error).
 `;
 
 export const outboxCommand: Command = {
@@ -44,7 +45,11 @@ export const outboxCommand: Command = {
           ctx.stdout('stopped before every message was tried; the others stay pending\n');
           return EXIT_FAILED;
         }
-        if (result.failed > 0) return EXIT_FAILED;
+        if (result.failed > 0) {
+          // What is still pending, each with its last error: the one line that says why (and which option helps).
+          ctx.stdout((await store.listMessages('pending')).map(line).join(''));
+          return EXIT_FAILED;
+        }
       }
       const messages = await store.listMessages(values.all === true ? undefined : 'pending');
       if (values.json === true) ctx.stdout(`${JSON.stringify(messages.map(asJson), null, 2)}\n`);

@@ -6,18 +6,20 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 import { projectRoot } from '../helpers/paths.js';
-import { startTrickleServer, type TrickleServer } from '../helpers/smtp.js';
+import { makeMailFolder, removeFolder, startSmtpSink, startTrickleServer, type TrickleServer } from '../helpers/smtp.js';
 
 /**
- * `qpswatch outbox --send` against a real SMTP server on 127.0.0.1 that trickles one byte every 1.5 s: the send is
+ * `qpswatch outbox --send` against real SMTP servers on 127.0.0.1. One trickles one byte every 1.5 s: the send is
  * bounded by smtp_timeout_seconds as a whole, and SIGTERM stops it at once; the message stays pending either way.
+ * One offers no STARTTLS: a configured login is refused with one line naming smtp_allow_plaintext_auth, and the
+ * password never crosses the wire nor reaches the output.
  */
 let root = '';
 let trickle: TrickleServer | undefined;
 
-async function writeConfig(timeoutSeconds: number): Promise<string> {
-  const file = join(root, `qpswatch-${timeoutSeconds}.yaml`);
-  const lines = [`state_dir: ${join(root, 'state')}`, 'log_level: warn', 'email_to: [dba@example.org]', 'smtp_host: 127.0.0.1', `smtp_port: ${trickle!.port}`, `smtp_timeout_seconds: ${timeoutSeconds}`, ''];
+async function writeConfig(timeoutSeconds: number, port = trickle!.port, extra: string[] = []): Promise<string> {
+  const file = join(root, `qpswatch-${timeoutSeconds}-${port}.yaml`);
+  const lines = [`state_dir: ${join(root, 'state')}`, 'log_level: warn', 'email_to: [dba@example.org]', 'smtp_host: 127.0.0.1', `smtp_port: ${port}`, `smtp_timeout_seconds: ${timeoutSeconds}`, ...extra, ''];
   await writeFile(file, lines.join('\n'));
   return file;
 }
@@ -70,5 +72,31 @@ describe('outbox --send against a server that trickles bytes', () => {
     const listed = await runCli(['--config', config, 'outbox'], { timeoutMs: 60_000 });
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^#\d+ qpswatch: trickle test\n +to dba@example\.org; pending, 1 attempt\(s\), /m, 'only the attempt of the first test counts');
+  });
+});
+
+describe('outbox --send with a login, against a server without STARTTLS', () => {
+  test('exits 1 with one line naming smtp_allow_plaintext_auth; no AUTH and no password on the wire or in the output', async () => {
+    const folder = await makeMailFolder();
+    const sink = await startSmtpSink({ folder });
+    const password = 'cli-wire-secret-81d2';
+    try {
+      const config = await writeConfig(10, sink.port, ['smtp_user: qpswatch']);
+      const result = await runCli(['--config', config, 'outbox', '--send'], { env: { QPSWATCH_SMTP_PASSWORD: password }, timeoutMs: 60_000 });
+      assert.equal(result.code, 1, result.stderr);
+      const reasons = result.stdout.split('\n').filter((l) => l.includes('smtp_allow_plaintext_auth'));
+      assert.equal(reasons.length, 1, result.stdout);
+      assert.match(reasons[0]!, /last error: SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, so the login \(smtp_user\) would cross the network in plain text and was not sent: .* set smtp_allow_plaintext_auth: true for a relay on this host$/);
+      const wire = await sink.wire();
+      assert.match(wire, /^STARTTLS\r$/m);
+      assert.doesNotMatch(wire, /^AUTH/m);
+      for (const form of [password, Buffer.from(password).toString('base64'), Buffer.from(`\0qpswatch\0${password}`).toString('base64')]) {
+        assert.ok(!wire.includes(form) && !result.stdout.includes(form) && !result.stderr.includes(form), 'the password is nowhere');
+      }
+      assert.deepEqual(await sink.received(), []);
+    } finally {
+      await sink.close();
+      await removeFolder(folder);
+    }
   });
 });
