@@ -102,11 +102,12 @@ function storedVerdict(v: TestVerdict) {
     pFaster: v.pFaster,
     baselineSpread: v.baselineSpread,
     low: v.low,
-    high: v.high,
+    // One pair has no upper end and no noise: stored as null, never as Infinity or NaN.
+    high: Number.isFinite(v.high) ? v.high : null,
     confidence: v.confidence,
     detectableDrop: v.detectableDrop,
     pairs: v.pairs,
-    noise: v.noise,
+    noise: Number.isFinite(v.noise) ? v.noise : null,
     hint: v.hint.map((h) => ({ ...h, ratio: Number.isFinite(h.ratio) ? h.ratio : null })),
   };
 }

@@ -16,16 +16,16 @@ export interface VerdictInput {
   pSlower: number;
   pFaster: number;
   baselineSpread: number;
-  /** The interval of relative QPS at `confidence`. */
+  /** The interval of relative QPS at `confidence`; null high: one pair has no upper end. */
   low: number;
-  high: number;
+  high: number | null;
   confidence: number;
   /** The smallest drop (0.05 = 5%) the session would have caught 4 times in 5. */
   detectableDrop: number;
   /** Pairs (paired design) or rounds (whole runs) behind the verdict. */
   pairs: number;
-  /** Standard deviation of one pair's log ratio (or one run's log QPS). */
-  noise: number;
+  /** Standard deviation of one pair's log ratio (or one run's log QPS); null for fewer than two pairs. */
+  noise: number | null;
   /** The per-op figures that grew, as analysis gave them (plain JSON). */
   hint: object[];
 }

@@ -16,13 +16,12 @@ const verdictSchema = z.object({
   pFaster: atLeastZero().max(1),
   baselineSpread: atLeastZero(),
   low: atLeastZero(),
-  // An interval of a single pair has no upper end.
-  high: z.number({ error: 'expected a number' }).min(0, { error: 'expected a number >= 0' }),
+  // An interval of a single pair has no upper end, and its noise is unknown: both null.
+  high: atLeastZero().nullable(),
   confidence: aboveZero().max(1),
   detectableDrop: atLeastZero().max(1),
   pairs: wholeFrom(0),
-  // The noise of fewer than two pairs is unknown (NaN): stored as NULL.
-  noise: z.number({ error: 'expected a number' }).or(z.nan()),
+  noise: atLeastZero().nullable(),
   hint: z.array(jsonObject()),
 });
 

@@ -189,9 +189,7 @@ export class SqliteChecks {
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive: input.conclusive ? 1 : 0, at }) as CheckRow);
-    // An interval of one pair has no upper end and no noise: kept as NULL, which SQLite can hold.
-    const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
-    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, high: finiteOrNull(v.high), noise: finiteOrNull(v.noise), hint: JSON.stringify(v.hint) });
+    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
       this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
     }

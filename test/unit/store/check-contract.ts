@@ -129,6 +129,20 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         assert.deepEqual((await store.listChecks('mariadb-10.11')).map((c) => c.sessionId), [sessionId]);
       }));
 
+    test('a verdict of a single pair keeps its unknown upper end and noise as null; Infinity and NaN are refused', () =>
+      withStore(async (store) => {
+        const ids = await releases(store, '10.11.2', '10.11.3');
+        const sessionId = await doneSession(store, '10.11.2', '10.11.3');
+        const one = { ...verdict('point-query', 'unstable', 0.97), pairs: 1, high: null, noise: null };
+        await assert.rejects(
+          store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [{ ...one, high: Number.POSITIVE_INFINITY }] })),
+          /verdicts\[0\]\.high/,
+        );
+        await store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [one] }));
+        const [stored] = await store.verdictsOfSession(sessionId);
+        assert.deepEqual([stored?.pairs, stored?.high, stored?.noise], [1, null, null]);
+      }));
+
     test('a check that fails half way stores nothing: no check, no verdict, no event, no message', () =>
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3');
