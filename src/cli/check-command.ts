@@ -60,7 +60,7 @@ function outcomeLine(result: CheckResult): string {
     plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}` : '',
     plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${e.test}.t${e.threads}`).join(', ')}` : '',
     `${result.messagesQueued} email(s) queued`,
-    result.check.conclusive ? '' : 'inconclusive: a test dropped under its threshold without a significant difference, so this release does not become last good; qpswatch calibrate says what budget would decide it (budget_minutes, or the upstream's own)',
+    result.check.conclusive ? '' : 'inconclusive: a test dropped under its threshold without a significant difference, so this release does not become last good; qpswatch calibrate says what budget would decide it (budget_minutes, or the budget_minutes of the upstream)',
   ];
   return parts.filter((p) => p !== '').join('; ');
 }
