@@ -117,21 +117,23 @@ describe('loadSuite', () => {
 });
 
 describe('shipped suites', () => {
-  test('quick: small load, 1 and 2 threads, 3 s, the required tests, all scripts found', () => {
+  test('quick: small load, 1 and 2 threads, pairs of 1-second runs within 8 minutes, the required tests, all scripts found', () => {
     const suite = loadSuite('quick', shippedDir);
     assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);
     const names = suite.tests.map((t) => t.name);
     for (const required of ['point-query', 'read-only_range=100', 'update-index', 'update-nonindex', 'insert', 'delete']) {
       assert.ok(names.includes(required), `quick lacks ${required}`);
     }
+    assert.equal(suite.budgetMinutes, 8);
     for (const t of suite.tests) {
-      assert.equal(t.seconds, 3, t.name);
+      assert.equal(t.seconds, 1, t.name);
       assert.deepEqual(t.threads, [1, 2], t.name);
     }
   });
 
-  test('small-server: one table, one client, long runs, writes then reads then insert and delete', () => {
+  test('small-server: one table, one client, pairs of 15-30 s runs within 4 hours, writes then reads then insert and delete', () => {
     const suite = loadSuite('small-server', shippedDir);
+    assert.equal(suite.budgetMinutes, 240);
     assert.equal(suite.load.tables, 1);
     assert.ok(suite.load.tableSize >= 1_000_000);
     const names = suite.tests.map((t) => t.name);
@@ -146,7 +148,7 @@ describe('shipped suites', () => {
     assert.ok(!names.some((n) => n.includes('zipf')), 'sysbench 1.0.20 has no zipfian distribution');
     for (const t of suite.tests) {
       assert.deepEqual(t.threads, [1], t.name);
-      assert.ok(t.seconds >= 300, `${t.name} runs ${t.seconds} s`);
+      assert.ok(t.seconds >= 15 && t.seconds <= 30, `${t.name} runs ${t.seconds} s`);
     }
   });
 });
