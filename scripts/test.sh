@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: unit tests and integration tests against real mariadbd and sysbench.
+# The whole test suite: the lint, then unit tests and integration tests against real mariadbd and sysbench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# The lint (eslint.config.js): a floating or misused promise fails the run before any test starts.
+npx eslint .
 mapfile -t files < <(find dist/test -name '*.test.js' | sort)
 exec node --test --test-reporter=spec "${files[@]}"
