@@ -1,4 +1,5 @@
-export { createMailer, mailerKind, type Mailer, type MailerKind, type MailSettings, type OutgoingMessage } from './mailer.js';
+export { createMailer, mailerKind } from './create-mailer.js';
+export type { Mailer, MailerKind, MailSettings, OutgoingMessage } from './mailer.js';
 export { emlFileName, subjectSlug } from './eml-mailer.js';
 export { deliverOutbox, retryDelaySeconds, type DeliverOptions, type DeliveryResult, type OutboxEntry, type OutboxPort } from './outbox.js';
 export { errorLine } from './error-line.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from './store.js';
+import type { JsonObject } from './json-object.js';
 
 /** One test of a calibration (`qpswatch calibrate`): how noisy a pair is on this host and what a 5% drop costs. */
 export interface CalibrationTestFigure {

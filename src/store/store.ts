@@ -21,6 +21,7 @@ import type {
   VerdictRecord,
 } from './check-types.js';
 import type { CalibrationInput, CalibrationRecord } from './calibration-types.js';
+import type { JsonObject } from './json-object.js';
 import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
 
 export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
@@ -29,8 +30,7 @@ export type SessionState = (typeof sessionStates)[number];
 export type SampleRole = 'baseline' | 'candidate';
 export type SessionKind = 'compare';
 
-/** A JSON object as stored and read back; inputs accept any plain object (interfaces have no index signature). */
-export type JsonObject = Record<string, unknown>;
+export type { JsonObject };
 
 export interface HostInput {
   /** Stable id derived from the fingerprint: results from different ids are never compared. */

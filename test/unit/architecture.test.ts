@@ -19,7 +19,37 @@ function sourceFiles(dir: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+  return [...readFileSync(file, 'utf8').matchAll(/^(?:(?:import|export)[^'"]*from\s+|import\s+)'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+}
+
+/** The files of src/ each file imports (type-only imports too), by path relative to src/, .ts for .js. */
+function importGraph(src: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(src)) {
+    graph.set(relative(src, file), importsOf(file).map((spec) => relative(src, join(file, '..', spec)).replace(/\.js$/, '.ts')));
+  }
+  return graph;
+}
+
+/** The import cycles a depth-first walk meets, each as the path that closes it (a.ts -> b.ts -> a.ts); none only when there is none. */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), file].join(' -> '));
+      return;
+    }
+    if (done.has(file) || !graph.has(file)) return;
+    path.push(file);
+    for (const next of graph.get(file)!) visit(next);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) visit(file);
+  return cycles;
 }
 
 test('rooms import only rooms below them, through their index', () => {
@@ -37,6 +67,17 @@ test('rooms import only rooms below them, through their index', () => {
     }
   }
   assert.deepEqual(problems, []);
+});
+
+test('no file of src imports itself through others: no import cycle, even of types only', () => {
+  assert.deepEqual(importCycles(importGraph(join(projectRoot, 'src'))), []);
+});
+
+test('the cycle check finds a cycle of two and one of three, and passes a diamond', () => {
+  const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
+  assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['a.ts'] })), ['a.ts -> b.ts -> a.ts']);
+  assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'] })), ['a.ts -> b.ts -> c.ts -> a.ts']);
+  assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['d.ts'], 'c.ts': ['d.ts'], 'd.ts': [] })), []);
 });
 
 test('every folder under src is a known room', () => {
