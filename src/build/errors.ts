@@ -1,3 +1,4 @@
+import { ProfileError } from '../config/index.js';
 import { InputError } from '../errors.js';
 
 /** The three steps of a build, in order. */
@@ -5,17 +6,8 @@ export const BUILD_PHASES = ['configure', 'build', 'install'] as const;
 export type BuildPhase = (typeof BUILD_PHASES)[number];
 
 /** A build profile file that cannot be used; `field` is a dotted path inside the file. */
-export class BuildProfileError extends InputError {
-  constructor(
-    readonly file: string,
-    readonly field: string,
-    readonly value: unknown,
-    readonly problem: string,
-    readonly fix: string,
-  ) {
-    super(`build profile ${file}: ${field || '(top level)'} = ${showValue(value)}: ${problem}; ${fix}`);
-    this.name = new.target.name;
-  }
+export class BuildProfileError extends ProfileError {
+  static override readonly profileKind = 'build profile';
 }
 
 /** A program the build needs is not installed. */
@@ -45,28 +37,11 @@ export interface BuildFailure {
 
 /** cmake configure, build or install failed or ran out of time. A release that does not build is data, not a crash. */
 export class BuildFailedError extends Error {
-  readonly worktree: string;
-  readonly phase: BuildPhase;
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly timedOut: boolean;
-  readonly lines: readonly string[];
-  readonly errorLines: readonly string[];
-  readonly logFile: string;
-
-  constructor(failure: BuildFailure) {
+  constructor(readonly failure: BuildFailure) {
     const how = failure.timedOut ? 'ran out of time' : failure.signal !== null ? `was killed by ${failure.signal}` : `exited with code ${failure.exitCode}`;
     const first = failure.errorLines[0] ?? failure.lines.at(-1);
     super(`build of ${failure.worktree} failed in ${failure.phase}: cmake ${how}` + (first !== undefined ? `: ${first}` : '') + `; full log: ${failure.logFile}`);
     this.name = new.target.name;
-    this.worktree = failure.worktree;
-    this.phase = failure.phase;
-    this.exitCode = failure.exitCode;
-    this.signal = failure.signal;
-    this.timedOut = failure.timedOut;
-    this.lines = failure.lines;
-    this.errorLines = failure.errorLines;
-    this.logFile = failure.logFile;
   }
 }
 
@@ -118,11 +93,4 @@ export class TarballUnpackError extends InputError {
     super(`tarball ${file}: ${problem}${lines.length > 0 ? ` (${lines.join(' | ')})` : ''}`);
     this.name = new.target.name;
   }
-}
-
-/** Shows a value the way a person wrote it in YAML: short, quoted when text. */
-export function showValue(value: unknown): string {
-  if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 
-/** Shows a value the way a person wrote it in YAML: short, quoted when text. */
-export function showValue(value: unknown): string {
+/** Shows a value the way a person wrote it in YAML: quoted when text, cut to `maxLength` characters. */
+export function showValue(value: unknown, maxLength = 60): string {
   if (value === undefined) return '(missing)';
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > maxLength ? `${text.slice(0, maxLength - 3)}...` : text;
 }
 
 /** The value at a zod issue's path inside the raw input, to show what was written. */

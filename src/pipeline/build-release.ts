@@ -95,8 +95,9 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     if (signal.aborted) throw err;
     if (record !== undefined && !(err instanceof BuildFailedError)) await store.failBuild(record.id, [err instanceof Error ? err.message : String(err)]);
     if (!(err instanceof BuildFailedError) || record === undefined) throw err;
-    const failed = await store.failBuild(record.id, err.errorLines.length > 0 ? err.errorLines : err.lines);
-    log.error({ tag: release.tag, key, phase: err.phase, lines: failed.errorLines }, 'build failed');
+    const { failure } = err;
+    const failed = await store.failBuild(record.id, failure.errorLines.length > 0 ? failure.errorLines : failure.lines);
+    log.error({ tag: release.tag, key, phase: failure.phase, lines: failed.errorLines }, 'build failed');
     return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, errorLines: failed.errorLines };
   } finally {
     await removeWorktree(mirror, worktree).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));

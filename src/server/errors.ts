@@ -1,17 +1,9 @@
 import { summarizeErrorLines } from './error-log.js';
+import { ProfileError } from '../config/index.js';
 import { InputError } from '../errors.js';
 /** A server config profile file that cannot be used; `field` is a dotted path inside the file. */
-export class ServerProfileError extends InputError {
-  constructor(
-    readonly file: string,
-    readonly field: string,
-    readonly value: unknown,
-    readonly problem: string,
-    readonly fix: string,
-  ) {
-    super(`server profile ${file}: ${field || '(top level)'} = ${show(value)}: ${problem}; ${fix}`);
-    this.name = new.target.name;
-  }
+export class ServerProfileError extends ProfileError {
+  static override readonly profileKind = 'server profile';
 }
 
 /** No server binary where the target said it would be. */
@@ -104,12 +96,6 @@ export class ServerOptionsError extends InputError {
     );
     this.name = new.target.name;
   }
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** A datadir could not be created. */

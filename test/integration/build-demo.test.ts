@@ -151,12 +151,12 @@ describe('the demo upstream built with the demo profile', () => {
       buildWorktree({ worktree, profile, buildDir, installDir: join(dir, 'install'), logFile: join(dir, 'build.log'), cacheDir: cacheDir() }),
       (err: unknown) => {
         assert.ok(err instanceof BuildFailedError, String(err));
-        assert.equal(err.phase, 'build');
-        assert.equal(err.timedOut, false);
-        assert.notEqual(err.exitCode, 0);
+        assert.equal(err.failure.phase, 'build');
+        assert.equal(err.failure.timedOut, false);
+        assert.notEqual(err.failure.exitCode, 0);
         // gcc quotes with ‘’ under a UTF-8 locale.
-        assert.match(err.errorLines[0] ?? '', /mariadbd\.c:\d+:\d+: error: expected [‘']?;[’']? before [‘']?\}[’']? token/);
-        assert.ok(err.lines.length > 0);
+        assert.match(err.failure.errorLines[0] ?? '', /mariadbd\.c:\d+:\d+: error: expected [‘']?;[’']? before [‘']?\}[’']? token/);
+        assert.ok(err.failure.lines.length > 0);
         assert.match(err.message, /failed in build: cmake exited with code \d+: .*mariadbd\.c:\d+:\d+: error: expected .*; full log: .*build\.log$/);
         return true;
       },

@@ -66,9 +66,9 @@ describe('buildWorktree', () => {
     const worktree = await project('message(FATAL_ERROR "needs libfoo: install libfoo-dev")');
     await assert.rejects(buildWorktree(options(worktree, '')), (err: unknown) => {
       assert.ok(err instanceof BuildFailedError, String(err));
-      assert.equal(err.phase, 'configure');
-      assert.equal(err.exitCode, 1);
-      assert.deepEqual(err.errorLines, ['CMake Error at CMakeLists.txt:6 (message):', 'needs libfoo: install libfoo-dev']);
+      assert.equal(err.failure.phase, 'configure');
+      assert.equal(err.failure.exitCode, 1);
+      assert.deepEqual(err.failure.errorLines, ['CMake Error at CMakeLists.txt:6 (message):', 'needs libfoo: install libfoo-dev']);
       assert.match(err.message, /failed in configure: cmake exited with code 1: CMake Error at CMakeLists\.txt:6 \(message\):; full log: /);
       return true;
     });
@@ -78,8 +78,8 @@ describe('buildWorktree', () => {
     const worktree = await project('install(CODE "message(FATAL_ERROR \\"disk says no\\")")');
     await assert.rejects(buildWorktree(options(worktree, '')), (err: unknown) => {
       assert.ok(err instanceof BuildFailedError, String(err));
-      assert.equal(err.phase, 'install');
-      assert.ok(err.lines.some((l) => l.includes('disk says no')), err.lines.join('\n'));
+      assert.equal(err.failure.phase, 'install');
+      assert.ok(err.failure.lines.some((l) => l.includes('disk says no')), err.failure.lines.join('\n'));
       return true;
     });
   });
@@ -91,8 +91,8 @@ describe('buildWorktree', () => {
     // 0.02 minutes: 1.2 seconds for the whole build.
     await assert.rejects(buildWorktree(options(worktree, 'timeout_minutes: 0.02\n')), (err: unknown) => {
       assert.ok(err instanceof BuildFailedError, String(err));
-      assert.equal(err.phase, 'configure');
-      assert.equal(err.timedOut, true);
+      assert.equal(err.failure.phase, 'configure');
+      assert.equal(err.failure.timedOut, true);
       assert.match(err.message, /failed in configure: cmake ran out of time/);
       return true;
     });
