@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -53,6 +53,37 @@ export function processUid(pid: number, procDir = '/proc'): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The command line of a process, word by word (undefined: gone, or not this user's to read). */
+export function processArgv(pid: number, procDir = '/proc'): string[] | undefined {
+  try {
+    return readFileSync(join(procDir, String(pid), 'cmdline'), 'utf8').split('\0').filter((a) => a !== '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pids of every process /proc shows, but this one's, in the order /proc lists them. */
+export function otherPids(procDir = '/proc'): number[] {
+  return readdirSync(procDir)
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid);
+}
+
+/** The user id of a user name (or of a number written as text); undefined when /etc/passwd has no such user. */
+export function userId(user: string, passwdFile = '/etc/passwd'): number | undefined {
+  if (/^\d+$/.test(user)) return Number(user);
+  try {
+    for (const line of readFileSync(passwdFile, 'utf8').split('\n')) {
+      const [name, , uid] = line.split(':');
+      if (name === user && uid !== undefined) return Number(uid);
+    }
+  } catch {
+    // No passwd file: the user is unknown.
+  }
+  return undefined;
 }
 
 /** When the process started, in ms since the epoch (from boot time and its start ticks); undefined: gone. */

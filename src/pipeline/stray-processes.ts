@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.js';
-import { isZombie, processGroup, processUid } from '../exec/index.js';
+import { isZombie, otherPids, processArgv, processGroup, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { Store } from '../store/index.js';
 
@@ -15,13 +14,8 @@ export interface StrayProcess {
   uid: number;
 }
 
-export interface StrayOptions {
-  procDir?: string;
-  /** How long SIGTERM has before SIGKILL; mysqld needs a few seconds to shut InnoDB down. */
-  graceMs?: number;
-  /** How long a process may take to go after SIGKILL before it is given up on (it may hang in the kernel). */
-  killWaitMs?: number;
-}
+/** Where /proc is, and the grace times of the escalation (exec's stopProcess). */
+export type StrayOptions = StopProcessOptions;
 
 /** The programs qpswatch starts with a session's paths on their command line; nothing else is ever stopped. */
 export const STRAY_PROGRAMS: ReadonlySet<string> = new Set([
@@ -53,7 +47,7 @@ export async function stopStrayProcesses(config: Config, store: Store, log: Logg
   const strays = findStrays(config.state_dir, ownUids(config.server_user), opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
   if (strays.length === 0) return [];
   for (const p of strays) log.warn({ strayPid: p.pid, sessionId: p.sessionId, program: p.program }, 'a process of an interrupted session is still running: stopping it');
-  const stopped = await Promise.all(strays.map((p) => stopProcess(p, opts, log)));
+  const stopped = await Promise.all(strays.map((p) => stopStray(p, opts, log)));
   // Their datadirs are big and of no use; the logs stay for people to read.
   const done = strays.filter((_, i) => stopped[i]);
   for (const sessionId of new Set(done.map((p) => p.sessionId))) await removeSessionData(join(config.state_dir, 'work', `session-${sessionId}`));
@@ -65,22 +59,9 @@ export function ownUids(serverUser: string): Set<number> {
   const uids = new Set<number>();
   const self = process.getuid?.();
   if (self !== undefined) uids.add(self);
-  const server = serverUser === '' ? undefined : uidOf(serverUser);
+  const server = serverUser === '' ? undefined : userId(serverUser);
   if (server !== undefined) uids.add(server);
   return uids;
-}
-
-function uidOf(user: string): number | undefined {
-  if (/^\d+$/.test(user)) return Number(user);
-  try {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , uid] = line.split(':');
-      if (name === user && uid !== undefined) return Number(uid);
-    }
-  } catch {
-    // No passwd file: only qpswatch's own uid counts.
-  }
-  return undefined;
 }
 
 interface Candidate extends StrayProcess {
@@ -91,12 +72,10 @@ interface Candidate extends StrayProcess {
 export function findStrays(stateDir: string, uids: ReadonlySet<number>, procDir = '/proc'): StrayProcess[] {
   const patterns = [new RegExp(`${escape(join(stateDir, 'work'))}/session-(\\d+)/`), new RegExp(`${escape(join(stateDir, 'run'))}/(\\d+)-[a-z]\\.sock`)];
   const candidates = new Map<number, Candidate>();
-  for (const name of readdirSync(procDir)) {
-    const pid = Number(name);
-    if (!/^\d+$/.test(name) || pid === process.pid) continue;
+  for (const pid of otherPids(procDir)) {
     const uid = processUid(pid, procDir);
     if (uid === undefined || !uids.has(uid)) continue;
-    const argv = readArgv(join(procDir, name));
+    const argv = processArgv(pid, procDir);
     if (argv === undefined || isZombie(pid, procDir)) continue;
     const program = programOf(argv);
     if (!STRAY_PROGRAMS.has(program)) continue;
@@ -116,51 +95,13 @@ function programOf(argv: readonly string[]): string {
   return script === undefined ? first : basename(script);
 }
 
-function readArgv(dir: string): string[] | undefined {
-  try {
-    return readFileSync(join(dir, 'cmdline'), 'utf8').split('\0').filter((a) => a !== '');
-  } catch {
-    // Gone meanwhile, or not ours to read.
-    return undefined;
-  }
-}
-
-type Sent = 'sent' | 'gone' | 'denied';
-
-/** SIGTERM, a grace time, SIGKILL, a bounded wait. False when the process could not be stopped (EPERM, a hang). */
-export async function stopProcess(p: StrayProcess, opts: StrayOptions, log: Logger): Promise<boolean> {
-  const procDir = opts.procDir ?? '/proc';
-  const graceMs = opts.graceMs ?? 60_000;
-  const term = signal(p.pid, 'SIGTERM');
-  if (term === 'gone') return true;
-  if (term === 'denied') {
-    log.warn({ strayPid: p.pid, program: p.program, uid: p.uid }, 'not allowed to stop a stray process (EPERM): leaving it; stop it as its owner or as root');
-    return false;
-  }
-  if (await gone(p.pid, procDir, graceMs)) return true;
-  log.warn({ strayPid: p.pid, graceMs }, 'the stray process ignored SIGTERM; sending SIGKILL');
-  if (signal(p.pid, 'SIGKILL') === 'denied') return false;
-  if (await gone(p.pid, procDir, opts.killWaitMs ?? 30_000)) return true;
-  log.warn({ strayPid: p.pid, program: p.program }, 'the stray process did not go after SIGKILL (stuck in the kernel?): leaving it');
-  return false;
-}
-
-async function gone(pid: number, procDir: string, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (isZombie(pid, procDir)) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(100);
-  }
-}
-
-function signal(pid: number, name: NodeJS.Signals): Sent {
-  try {
-    process.kill(pid, name);
-    return 'sent';
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'denied' : 'gone';
-  }
+/** Stops one stray by escalation (exec's stopProcess); false, with a warning, when it could not be stopped. */
+export async function stopStray(p: StrayProcess, opts: StrayOptions, log: Logger): Promise<boolean> {
+  const strayLog = log.child({ strayPid: p.pid, program: p.program });
+  const outcome = await stopProcess(p.pid, opts, strayLog);
+  if (outcome === 'denied') strayLog.warn({ uid: p.uid }, 'not allowed to stop a stray process (EPERM): leaving it; stop it as its owner or as root');
+  if (outcome === 'stuck') strayLog.warn('the stray process did not go after SIGKILL (stuck in the kernel?): leaving it');
+  return outcome === 'stopped';
 }
 
 async function removeSessionData(sessionDir: string): Promise<void> {
