@@ -1,6 +1,7 @@
 // The lint STYLE.md asks for: no floating or misused promises (type-aware, through tsconfig.json). Import cycles
 // are forbidden by test/unit/architecture.test.ts, beside the other room rules. Other rules stay off: this lint
 // guards against bugs, it is not a formatter.
+import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -9,7 +10,7 @@ export default tseslint.config(
     files: ['**/*.ts'],
     languageOptions: {
       parser: tseslint.parser,
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: fileURLToPath(new URL('.', import.meta.url)) },
     },
     plugins: { '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
