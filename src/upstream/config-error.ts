@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { showValue, valueAt } from '../config/index.js';
 import { InputError } from '../errors.js';
 
 const KEYS = 'name, remote, flavor, series, build_profile, server_profile, include, exclude, min_version';
@@ -27,19 +28,7 @@ function describe(input: unknown, issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}: the keys are ${KEYS}`;
   if (issue.path.length === 0) return `expected a map with the keys ${KEYS}`;
   const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
-  return `${field} = ${show(valueAt(input, issue.path))}: ${issue.message}`;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let value = root;
-  for (const key of path) value = isRecord(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-  return value;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return `${field} = ${showValue(valueAt(input, issue.path))}: ${issue.message}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
