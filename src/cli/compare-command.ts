@@ -11,7 +11,7 @@ const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
 
 Runs one comparison session on this host. Paired design (default): both targets are loaded, both
 servers run side by side on fresh copies of their loaded datadirs, and every test is measured as
-short alternating pairs seconds apart (B C, C B, ...) while the other server is paused; pairs are
+short alternating pairs seconds apart (B C, C B, ...), the other server idle and settled; pairs are
 added to the tests not yet decided until all are decided or the budget is spent. Whole-run design
 (--design runs or --rounds N): whole-suite runs in rounds, one server at a time.
 Prints relative QPS per test with its interval, the smallest drop the session could detect, and a

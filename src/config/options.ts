@@ -237,8 +237,9 @@ export const OPTIONS = {
   idle_server: defineOption({
     name: 'idle_server',
     schema: z.enum(['pause', 'drain']),
-    default: () => 'pause' as const,
-    doc: 'Paired design: what the server not being measured does. pause: frozen by SIGSTOP; drain: left running, and each measurement waits until its CPU use has settled.',
+    // Measured with bench:aa on this project's VM (docs/verdicts.md): drain halved the pair noise of 1-thread tests.
+    default: () => 'drain' as const,
+    doc: 'Paired design: what the server not being measured does. drain: left running, and each measurement waits until its CPU use has settled; pause: frozen by SIGSTOP (it then pays its deferred background work in its own next run, which measured noisier).',
     expected: 'pause or drain',
     envFormat: 'text',
   }),

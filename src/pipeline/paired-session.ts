@@ -56,7 +56,7 @@ interface OpenRun {
 /**
  * A session of the paired design: both targets are loaded, then both servers run side by side, each on its own fresh
  * copy of its loaded datadir. Every test is measured as pairs seconds apart (B C, then C B, ...), sweep after sweep
- * over the tests still open, while the server not being measured is paused (or drained). At each look the pairs so far
+ * over the tests still open, while the server not being measured is drained (or paused). At each look the pairs so far
  * are judged, and decided tests get no more pairs; the session ends when every test is decided, at max_pairs, or when
  * the next sweep would overrun the budget.
  */
@@ -122,8 +122,8 @@ async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleSe
 }
 
 /**
- * Lets `role` run and keeps the other side out of its way: paused by SIGSTOP, or (drain) running but given time to
- * finish its background work (purge, page flushing) before the measurement starts.
+ * Lets `role` run and keeps the other side out of its way: drain (the default) leaves it running but gives it time
+ * to finish its background work (purge, page flushing) before the measurement starts; pause freezes it by SIGSTOP.
  */
 async function activate(sides: Sides, role: SampleRole, mode: IdleServerMode, ctx: RoundContext): Promise<void> {
   const other = sides[role === 'baseline' ? 'candidate' : 'baseline'];

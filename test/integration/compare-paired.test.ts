@@ -100,7 +100,7 @@ describe('qpswatch compare, paired design', () => {
       assert.equal(log.match(/ready for connections/g)?.length, 2, `${role}: ${log.match(/ready for connections/g)?.length} starts`);
     }
     assert.equal(session.settings['design'], 'paired');
-    assert.equal(session.settings['idleServer'], 'pause');
+    assert.equal(session.settings['idleServer'], 'drain');
     assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
     if (process.getuid?.() === 0) assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
     assert.match(stderr, /look at 8 pairs: 2 test\(s\) decided/);
