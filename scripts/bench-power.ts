@@ -5,14 +5,14 @@
 // Real: --real-quota P runs one session in which the candidate server is held to P% of one CPU by the cgroup v1
 // cpu controller, to check the synthetic figures against a slowdown the server really suffers.
 import { parseArgs } from 'node:util';
-import type { VerdictSettings } from '../src/analysis/index.js';
+import { lookOfPairs, pairsAtLook, pairsForDrop, type VerdictSettings } from '../src/analysis/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger, setRootLogger } from '../src/log/index.js';
 import { runComparison } from '../src/pipeline/index.js';
 import { defaultSqlitePath, openStore } from '../src/store/index.js';
 import { loadSuite } from '../src/suite/index.js';
 import { cpuQuotaAvailable, createCpuGroup, serverPids } from './bench/cpu-quota.js';
-import { drawSession, keyLabel, seededRandom, type PairPool } from './bench/paired-pool.js';
+import { drawSession, keyLabel, pairNoise, seededRandom, type PairPool } from './bench/paired-pool.js';
 import { cleanUp, defaultConfig, keptPool, poolDirs, runPool, stateDirFor } from './bench/pool-store.js';
 
 const HELP = `Usage: npm run bench:power -- [--from DIR | --keep DIR] [--pool-pairs N] [--sessions N] [--suite NAME]
@@ -85,7 +85,24 @@ function synthetic(pool: PairPool, drops: readonly number[], sessions: number, b
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [...lines, 'detection rate (share of sessions flagging the test as a regression):', ...all.map(line), ...medians];
+  return [...lines, 'detection rate (share of sessions flagging the test as a regression):', ...all.map(line), ...medians, ...budgetFor(pool, 0.1, settings)];
+}
+
+/**
+ * The budget at which every test would catch a drop of `drop` 4 times in 5: from each test's pair noise in the pool,
+ * the pairs that bring its detectable drop down to `drop` (calibrate's arithmetic), rounded up to the look that
+ * reaches them, times what a sweep of the tests costs (every test measured until its own look).
+ */
+function budgetFor(pool: PairPool, drop: number, settings: VerdictSettings): string[] {
+  const noise = pairNoise(pool);
+  const needed = pool.keys.map((k) => ({ k, n: pairsForDrop(noise.get(k)!, { alpha: settings.alpha, family: pool.keys.length, drop }) }));
+  if (needed.some((x) => x.n === null)) return [`a ${(drop * 100).toFixed(0)}% drop is out of reach for ${needed.filter((x) => x.n === null).map((x) => keyLabel(x.k)).join(', ')} at any budget on this pool's noise`];
+  const atLook = needed.map((x) => ({ ...x, n: pairsAtLook(lookOfPairs(x.n!)) }));
+  const seconds = atLook.reduce((sum, x) => sum + x.n * pool.pairSeconds.get(x.k)!, 0);
+  return [
+    `pairs each test needs for 80% power at a ${(drop * 100).toFixed(0)}% drop (from its pair noise, rounded up to a look): ${atLook.map((x) => `${keyLabel(x.k)} ${x.n}`).join(', ')}`,
+    `a budget of about ${Math.ceil(seconds / 60)} min of pairs reaches that for every test`,
+  ];
 }
 
 /** One real session: the candidate server held to `quota`% of one CPU from the moment it is up. */
