@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config/index.js';
 import { createLogger, setRootLogger } from '../src/log/index.js';
 import { runComparison } from '../src/pipeline/index.js';
 import { defaultSqlitePath, openStore } from '../src/store/index.js';
+import { processCpuSeconds } from '../src/sampling/index.js';
 import { loadSuite } from '../src/suite/index.js';
 import { cpuQuotaAvailable, createCpuGroup, serverPids } from './bench/cpu-quota.js';
 import { drawSession, keyLabel, pairNoise, seededRandom, type PairPool } from './bench/paired-pool.js';
@@ -122,13 +123,28 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
       setRootLogger(log);
       config.targets = { b: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' }, c: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' } };
       const suite = loadSuite(suiteName, config.suites_dir);
-      const watcher = serverPids(stateDir, 600_000, controller.signal).then((pids) => group.add(pids.candidate));
+      // The baseline is the same server, free: the CPU it uses while measured says what the quota takes from the
+      // candidate (a server that needs U of a CPU and gets P% runs at about P/100/U of its speed).
+      const cpu = { first: undefined as number | undefined, last: undefined as number | undefined };
+      const watcher = serverPids(stateDir, 600_000, controller.signal).then(async (pids) => {
+        group.add(pids.candidate);
+        cpu.first = processCpuSeconds(pids.baseline);
+        while (!controller.signal.aborted) {
+          cpu.last = processCpuSeconds(pids.baseline) ?? cpu.last;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      });
       const started = Date.now();
-      const outcome = await runComparison({ baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', ...(budget !== undefined ? { budgetMinutes: Number(budget) } : {}) }, { config, store, log, upstreams: [], signal: controller.signal });
+      const outcome = await runComparison({ baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', ...(budget !== undefined ? { budgetMinutes: Number(budget) } : {}) }, { config, store, log, upstreams: [], signal: new AbortController().signal });
+      controller.abort();
       await watcher.catch(() => undefined);
       const minutes = (Date.now() - started) / 60_000;
+      const measured = (await store.completedSamples(outcome.sessionId)).filter((x) => x.role === 'baseline').reduce((sum, x) => sum + x.seconds, suite.warmup.seconds);
+      const used = cpu.first !== undefined && cpu.last !== undefined ? (cpu.last - cpu.first) / measured : Number.NaN;
+      const geo = Math.exp(outcome.verdicts.reduce((sum, v) => sum + Math.log(v.relativeQps), 0) / Math.max(outcome.verdicts.length, 1));
       return [
         `real slowdown: candidate server held to ${quota}% of one CPU (cgroup v1 cpu.cfs_quota_us), baseline free; ${minutes.toFixed(1)} min, ${outcome.paired?.sweeps ?? 0} sweeps, stopped by ${outcome.paired?.stoppedBy ?? '?'}`,
+        `the free baseline server used ${used.toFixed(2)} of a CPU while measured: the quota should leave the candidate about ${Math.min(1, quota / 100 / used).toFixed(2)} of its speed; the tests' geometric mean C/B is ${geo.toFixed(2)}`,
         ...outcome.verdicts.map((v) => `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} [${v.low.toFixed(3)}, ${v.high.toFixed(3)}], ${v.pairs} pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`),
       ];
     } finally {

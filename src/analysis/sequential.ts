@@ -84,7 +84,9 @@ export function replayLooks(series: readonly PairSeries[], settings: SequentialS
     if (available < wanted && !final) return { decided, pending: pending.map((s) => s.key), nextPairs: wanted };
     const n = Math.min(wanted, available);
     const judged = judgeLook(pending, n, look, settings);
-    const lastLook = final && n === available;
+    // The session's last look is the one past which no open test has pairs; a test decided at an earlier look has
+    // fewer pairs than those still open, and must not end the replay for them.
+    const lastLook = final && pending.every((s) => s.logRatios.length <= n);
     for (const j of judged) if (j.kind !== 'unstable' || lastLook) decided.push(j);
     pending = pending.filter((s) => !decided.some((d) => d.key === s.key));
     if (lastLook || n < 2) {

@@ -8,7 +8,7 @@ import { cpuQuotaAvailable, createCpuGroup, serverPids } from '../../scripts/ben
 import { runCli } from '../helpers/cli.js';
 
 /**
- * Drift, injected for real: one server against itself, both servers held by one CPU quota that is cut to a quarter of
+ * Drift, injected for real: one server against itself, both servers held by one CPU quota that is cut to a tenth of
  * a CPU mid-session (the cgroup v1 cpu controller). QPS falls by times on both sides at once; pairs seconds apart see
  * the same host, so the session must still call every test ok, not unstable. Root only (cgroups, as CI runs).
  */
@@ -31,12 +31,12 @@ describe('a drift that slows both servers alike', { skip: cpuQuotaAvailable() ? 
     const controller = new AbortController();
     const seen: string[] = [];
     try {
-      const session = runCli(['--config', configFile, 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', suiteFile, '--pairs', '27', '--format', 'json']);
+      const session = runCli(['--config', configFile, 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', suiteFile, '--pairs', '41', '--format', 'json']);
       const drift = serverPids(stateDir, 180_000, controller.signal).then(async (pids) => {
         group.add(pids.baseline);
         group.add(pids.candidate);
         await new Promise((resolve) => setTimeout(resolve, 15_000));
-        group.setQuota(25);
+        group.setQuota(10);
         seen.push('quota cut');
       });
       const result = await session;

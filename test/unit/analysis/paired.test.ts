@@ -123,3 +123,15 @@ describe('judgePairedSession', () => {
     }
   });
 });
+
+describe('replayLooks of a finished session', () => {
+  test('a test decided at the first look does not end the replay for one measured on to a later look', () => {
+    const decidedEarly = series('steady', noise(11, 8, 0.005));
+    const measuredOn = series('noisy', [...noise(12, 8, 0.3), ...noise(13, 10, 0.01)]);
+    const replay = replayLooks([decidedEarly, measuredOn], settings, true);
+    const byKey = Object.fromEntries(replay.decided.map((j) => [j.key, j]));
+    assert.equal(byKey['steady']?.pairs, 8);
+    assert.equal(byKey['noisy']?.pairs, 18, 'judged on all 18 of its pairs');
+    assert.equal(byKey['noisy']?.look, 3);
+  });
+});
