@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { judgePairedSession, testKey, type VerdictSettings } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import { observerCost, parseMeminfo, processCpuSeconds, readGlobalStatus, type ObserverCost } from '../sampling/index.js';
+import { observerCost, parseMeminfo, processCpuSeconds, processWriteBytes, readGlobalStatus, type ObserverCost } from '../sampling/index.js';
 import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
 import type { JsonObject, SampleRecord, SampleRole } from '../store/index.js';
 import { runSysbench, warmupArgv, type Suite, type SuiteTest } from '../suite/index.js';
@@ -132,21 +132,33 @@ async function activate(sides: Sides, role: SampleRole, mode: IdleServerMode, ct
   else await waitUntilIdle(other.server, ctx.signal);
 }
 
-/** A server is idle when it used under 2% of one CPU over the last quarter second; after 15 s the wait gives up. */
+/**
+ * A server is idle when, over the last quarter second, it used under 2% of one CPU and wrote under 64 KiB: page
+ * flushing takes little CPU but competes with the measured server for the disk. After 15 s the wait gives up.
+ */
 const IDLE_CPU_SHARE = 0.02;
+const IDLE_WRITE_BYTES = 64 * 1024;
 const IDLE_WINDOW_MS = 250;
 const IDLE_MAX_WAIT_MS = 15_000;
 
 async function waitUntilIdle(server: RunningServer, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + IDLE_MAX_WAIT_MS;
-  let before = processCpuSeconds(server.pid);
+  let before = activity(server.pid);
   while (before !== undefined && Date.now() < deadline) {
     signal.throwIfAborted();
     await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
-    const after = processCpuSeconds(server.pid);
-    if (after === undefined || (after - before) / (IDLE_WINDOW_MS / 1000) < IDLE_CPU_SHARE) return;
+    const after = activity(server.pid);
+    if (after === undefined) return;
+    const cpuShare = (after.cpu - before.cpu) / (IDLE_WINDOW_MS / 1000);
+    if (cpuShare < IDLE_CPU_SHARE && after.written - before.written < IDLE_WRITE_BYTES) return;
     before = after;
   }
+}
+
+/** CPU seconds and bytes written so far; a process whose io file cannot be read counts as writing nothing. */
+function activity(pid: number): { cpu: number; written: number } | undefined {
+  const cpu = processCpuSeconds(pid);
+  return cpu === undefined ? undefined : { cpu, written: processWriteBytes(pid) ?? 0 };
 }
 
 async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: RoundContext): Promise<PairedOutcome> {

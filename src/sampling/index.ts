@@ -66,4 +66,4 @@ export {
   type QuietHostReading,
 } from './observe-host.js';
 export { readCpuidle, holdIdleStates, noIdleStateHold, CPU_DMA_LATENCY, type CpuidleFacts, type IdleStateHold } from './idle-states.js';
-export { processCpuSeconds } from './process-cpu.js';
+export { processCpuSeconds, processWriteBytes } from './process-cpu.js';

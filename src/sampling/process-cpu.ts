@@ -21,3 +21,18 @@ export function processCpuSeconds(pid: number, procDir = '/proc'): number | unde
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
   return (utime + stime) / TICKS_PER_SECOND;
 }
+
+/**
+ * Bytes a process has caused to be written to storage so far (write_bytes of /proc/PID/io: page cache write-back
+ * and direct I/O alike); undefined once it is gone or when the file cannot be read.
+ */
+export function processWriteBytes(pid: number, procDir = '/proc'): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`${procDir}/${pid}/io`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const match = /^write_bytes:\s*(\d+)$/m.exec(text);
+  return match === null ? undefined : Number(match[1]);
+}
