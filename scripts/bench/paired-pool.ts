@@ -2,7 +2,7 @@
 // The pool is one paired session that measures every test in every sweep (no early decisions); a drawn session
 // takes the pool's sweeps in a random order and replays the sequential rule on them, exactly as a real session
 // decides: a test stops getting pairs once decided, and the budget counts the time each sweep would have taken.
-import { judgePairedSession, pairsAtLook, testKey, type TestVerdict, type VerdictSettings } from '../../src/analysis/index.js';
+import { judgePairedSession, mulberry32, pairsAtLook, testKey, type TestVerdict, type VerdictSettings } from '../../src/analysis/index.js';
 import { clipOutliers } from '../../src/analysis/sequential.js';
 import type { SampleRecord } from '../../src/store/index.js';
 
@@ -41,15 +41,8 @@ export function poolFromSamples(samples: readonly SampleRecord[], suite: string,
   return { settings, sweeps: complete, keys, pairSeconds, suite, seconds };
 }
 
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The analysis room's seeded generator, so a drawn session is the same on every run with the same seed. */
+export const seededRandom = mulberry32;
 
 export interface DrawnSession {
   verdicts: TestVerdict[];

@@ -1,4 +1,4 @@
-import { median } from '../../src/analysis/index.js';
+import { median, mulberry32 } from '../../src/analysis/index.js';
 
 /** The QPS of one run without qpswatch's samplers and one run with them, taken back to back. */
 export interface RunPair {
@@ -73,17 +73,8 @@ export function bootstrapInterval(pairs: readonly RunPair[], statistic: (pairs: 
   return { low: values[Math.floor(tail * resamples)]!, high: values[Math.ceil((1 - tail) * resamples) - 1]! };
 }
 
-/** mulberry32: a small, fast generator whose sequence depends only on the seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the analysis room's): a small, fast generator whose sequence depends only on the seed. */
+export const seededRandom = mulberry32;
 
 /** Where a goal (e.g. ratio >= 0.99) stands against an interval: met, missed, or not resolved by the noise. */
 export function judgeGoal(interval: Interval, goal: number): 'met' | 'missed' | 'within noise' {

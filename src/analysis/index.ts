@@ -24,3 +24,4 @@ export {
   type CalibrationInput,
   type CalibrationSettings,
 } from './calibration.js';
+export { mulberry32 } from './random.js';
