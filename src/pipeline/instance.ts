@@ -44,10 +44,14 @@ export class TargetInstance {
    */
   async initialise(): Promise<void> {
     await mkdir(this.paths.tmpdir, { recursive: true });
-    const cnf = renderMyCnf(this.target.profile, this.target.binaries, this.paths, this.network);
-    await writeFile(this.myCnfPath, cnf);
+    await writeFile(this.myCnfPath, this.myCnfText());
     await checkServerOptions(this.target.binaries, this.myCnfPath);
     await initDatadir({ binaries: this.target.binaries, myCnfPath: this.myCnfPath, paths: this.paths, logFile: join(this.dir, 'init.log'), ...(this.user !== undefined ? { user: this.user } : {}) });
+  }
+
+  /** The my.cnf this target runs with, as initialise() writes it. */
+  myCnfText(): string {
+    return renderMyCnf(this.target.profile, this.target.binaries, this.paths, this.network);
   }
 
   start(): Promise<RunningServer> {

@@ -61,11 +61,12 @@ interface OpenRun {
  * the next sweep would overrun the budget.
  */
 export async function runPairedSession(suite: Suite, instances: Record<SampleRole, TargetInstance>, plan: PairedPlan, ctx: RoundContext): Promise<PairedOutcome> {
+  // Before any loading: a small-server load takes an hour per target.
+  checkMemoryFits(instances);
   for (const role of ROLES) {
     ctx.signal.throwIfAborted();
     await loadTarget(instances[role], suite, ctx);
   }
-  checkMemoryFits(instances);
   const sides: Partial<Sides> = {};
   try {
     for (const role of ROLES) sides[role] = await startSide(role, instances[role], ctx);
@@ -79,7 +80,7 @@ export async function runPairedSession(suite: Suite, instances: Record<SampleRol
 
 /** Both servers stay up for the whole session, so both must fit in memory at once, with room to spare. */
 function checkMemoryFits(instances: Record<SampleRole, TargetInstance>): void {
-  const need = ROLES.reduce((sum, role) => sum + expectedServerBytes(readFileSync(instances[role].myCnfPath, 'utf8')), 0);
+  const need = ROLES.reduce((sum, role) => sum + expectedServerBytes(instances[role].myCnfText()), 0);
   const available = parseMeminfo(readFileSync('/proc/meminfo', 'utf8')).availableBytes;
   if (need > available * 0.9) {
     const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;

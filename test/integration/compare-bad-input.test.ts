@@ -31,6 +31,7 @@ tests:
 );
 mkdirSync(profilesDir);
 writeFileSync(join(profilesDir, 'plain.yaml'), 'description: defaults only\nsettings:\n  innodb_buffer_pool_size: 64M\n');
+writeFileSync(join(profilesDir, 'huge.yaml'), 'description: a buffer pool no host here has\nsettings:\n  innodb_buffer_pool_size: 4000G\n');
 writeFileSync(join(profilesDir, 'typo.yaml'), 'description: an option no server knows\nsettings:\n  innodb_foo: 1\n');
 
 function config(name: string, text: string): string {
@@ -45,6 +46,7 @@ const good = config(
   a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }
   typo: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: typo }
   gone: { kind: installed, flavor: mariadb, basedir: /nonexistent/mariadb, server_profile: plain }
+  huge: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: huge }
 `,
 );
 
@@ -73,6 +75,11 @@ before(async () => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bad input', () => {
+  test('two servers that do not fit in memory side by side: refused before anything is loaded, with the way out', async () => {
+    const result = await runCli(['--config', good, 'compare', '--baseline', 'huge', '--candidate', 'huge', '--suite', suiteFile, '--pairs', '8']);
+    assertOneLine(result, 2, /the two servers of a paired session need about 8000\.\d GiB together .* this host has [\d.]+ GiB available: use a server profile with a smaller innodb_buffer_pool_size, or the whole-run design \(--design runs\)/);
+  });
+
   test('a config value of the wrong type', async () => {
     const file = config('wrong-type.yaml', 'rounds: many\n');
     assertOneLine(await compare(file, 'a', 'a'), 2, /wrong-type\.yaml: rounds = "many": expected an integer from 1 to 100/);
@@ -84,7 +91,7 @@ describe('bad input', () => {
   });
 
   test('a target that is not defined', async () => {
-    assertOneLine(await compare(good, 'a', 'b'), 2, /target 'b' is not defined and is not a built release: use one of a, typo, gone/);
+    assertOneLine(await compare(good, 'a', 'b'), 2, /target 'b' is not defined and is not a built release: use one of a, typo, gone, huge/);
   });
 
   test('a missing server binary', async () => {
