@@ -82,6 +82,8 @@ class Child {
   private readonly child: ChildProcess;
   private readonly started = Date.now();
   private timedOut = false;
+  /** Stopped by pause() and not resumed since. */
+  private paused = false;
   private stopping?: Promise<RunResult>;
   private readonly settled: Promise<RunResult>;
   private timer?: NodeJS.Timeout;
@@ -113,8 +115,15 @@ class Child {
       pid: this.child.pid ?? -1,
       exited,
       stop: (graceMs) => this.stop(graceMs ?? this.opts.killGraceMs ?? DEFAULT_GRACE_MS),
-      pause: () => this.signalGroup('SIGSTOP'),
-      resume: () => this.signalGroup('SIGCONT'),
+      pause: () => {
+        this.paused = true;
+        this.signalGroup('SIGSTOP');
+      },
+      resume: () => {
+        if (!this.paused) return;
+        this.paused = false;
+        this.signalGroup('SIGCONT');
+      },
       tail: () => this.combined.tail(),
     };
   }
@@ -183,8 +192,8 @@ class Child {
     const settledQuietly = this.settled.catch((err: unknown) => this.failedStart(err));
     if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return settledQuietly;
     this.signalGroup('SIGTERM');
-    // A paused group would hold SIGTERM until it runs again.
-    this.signalGroup('SIGCONT');
+    // A group this handle paused would hold SIGTERM until it runs again; one stopped by anyone else is left to SIGKILL.
+    if (this.paused) this.signalGroup('SIGCONT');
     const gone = await Promise.race([settledQuietly.then(() => true), delay(graceMs).then(() => false)]);
     if (!gone) {
       logger('exec').warn({ argv: this.argv, graceMs }, 'child ignored SIGTERM; sending SIGKILL');

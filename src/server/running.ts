@@ -30,7 +30,7 @@ export interface RunningServer {
   isRunning(): boolean;
   /** Freezes the server (SIGSTOP): it takes no CPU and does no background work until resumed. Idempotent. */
   pause(): void;
-  /** Lets a paused server run again (SIGCONT). Idempotent. */
+  /** Lets a server paused by pause() run again (SIGCONT). Idempotent; a server it did not pause is left alone. */
   resume(): void;
   /** SHUTDOWN, wait, then SIGTERM and SIGKILL by escalation. Idempotent; resolves when no process is left. */
   stop(): Promise<ServerExit>;
@@ -96,7 +96,7 @@ export class RunningServerImpl implements RunningServer {
   }
 
   stop(): Promise<ServerExit> {
-    // A paused server would never answer SHUTDOWN.
+    // A server this session paused would never answer SHUTDOWN (resume does nothing to one it did not pause).
     this.resume();
     this.stopping ??= this.shutdown();
     return this.stopping;
