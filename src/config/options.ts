@@ -137,7 +137,7 @@ export const OPTIONS = {
     // 5 rounds is the fewest at which the randomization test can reach alpha 0.01 (smallest p-value 1/252);
     // measured with npm run bench:aa (docs/verdicts.md).
     default: () => 5,
-    doc: 'Rounds of a session: each round runs both targets on a fresh copy of the loaded datadir, order alternating; at alpha 0.01 verdicts need 5 or more.',
+    doc: 'Whole-run design (design: runs) only: rounds of a session, each running both targets on a fresh copy of the loaded datadir, order alternating; at alpha 0.01 verdicts need 5 or more.',
     expected: 'an integer from 1 to 100',
     envFormat: 'number',
   }),
