@@ -6,7 +6,7 @@ import { parseUpstream, type Upstream } from '../../src/upstream/index.js';
 export const BENCH_TESTS = [
   'point-query', 'points-covered-pk', 'points-covered-si', 'points-notcovered-pk', 'points-notcovered-si', 'random-points',
   'range-covered-pk', 'range-covered-si', 'range-notcovered-pk', 'range-notcovered-si', 'read-only', 'read-write',
-  'update-index', 'update-nonindex', 'delete', 'insert',
+  'update-index', 'update-nonindex', 'delete-insert', 'insert',
 ] as const;
 
 const VERSIONS = 20;

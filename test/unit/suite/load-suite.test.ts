@@ -121,7 +121,7 @@ describe('shipped suites', () => {
     const suite = loadSuite('quick', shippedDir);
     assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);
     const names = suite.tests.map((t) => t.name);
-    for (const required of ['point-query', 'read-only_range=100', 'update-index', 'update-nonindex', 'insert', 'delete']) {
+    for (const required of ['point-query', 'read-only_range=100', 'update-index', 'update-nonindex', 'insert', 'delete-insert']) {
       assert.ok(names.includes(required), `quick lacks ${required}`);
     }
     assert.equal(suite.budgetMinutes, 8);
@@ -131,14 +131,14 @@ describe('shipped suites', () => {
     }
   });
 
-  test('small-server: one table, one client, pairs of 15-30 s runs within 4 hours, writes then reads then insert and delete', () => {
+  test('small-server: one table, one client, pairs of 15-30 s runs within 4 hours, writes then reads then insert and delete-insert', () => {
     const suite = loadSuite('small-server', shippedDir);
     assert.equal(suite.budgetMinutes, 240);
     assert.equal(suite.load.tables, 1);
     assert.ok(suite.load.tableSize >= 1_000_000);
     const names = suite.tests.map((t) => t.name);
     assert.deepEqual(names.slice(0, 5), ['update-inlist', 'update-index', 'update-nonindex', 'update-one', 'write-only']);
-    assert.deepEqual(names.slice(-2), ['insert', 'delete']);
+    assert.deepEqual(names.slice(-2), ['insert', 'delete-insert']);
     for (const read of ['point-query', 'points-covered-pk', 'points-covered-si', 'points-notcovered-pk', 'points-notcovered-si',
       'random-points_range=10', 'random-points_range=100', 'random-points_range=1000', 'range-covered-pk', 'range-covered-si',
       'range-notcovered-pk', 'range-notcovered-si', 'read-only_range=10', 'read-only_range=100', 'read-only_range=10000', 'hot-points', 'scan']) {
