@@ -4,7 +4,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileS
 import { join } from 'node:path';
 
 const ROOT = '/sys/fs/cgroup/cpu';
-const PERIOD_US = 100_000;
+// 25 ms periods. What was tried for the drift test (two servers, each in its own group, cut to a share of a CPU
+// mid-session, pairs of 1-second runs), by the noise of a pair once throttled:
+// - 10 ms at 10% (1 ms): both servers stalled for up to a second per run for half a minute after the cut;
+// - 20 ms at 20% and 50 ms at 20%: about 10%;
+// - 100 ms (the kernel's default) at 10%: 2 to 5%, but a run's start within a period then decides whether it
+//   waits out most of one (up to 90 ms of a 1-second run), and the pairs drifted apart;
+// - 25 ms at 20% (5 ms, the kernel's default bandwidth slice): 3%, 40 periods per 1-second run.
+const PERIOD_US = 25_000;
 
 export interface CpuGroup {
   readonly dir: string;
