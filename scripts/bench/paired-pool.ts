@@ -1,7 +1,8 @@
 // A pool of real pairs of one server against itself, and sessions drawn from it: what bench:aa and bench:power judge.
 // The pool is one paired session that measures every test in every sweep (no early decisions); a drawn session
-// takes the pool's sweeps in a random order and replays the sequential rule on them, exactly as a real session
-// decides: a test stops getting pairs once decided, and the budget counts the time each sweep would have taken.
+// takes the pool's sweeps in a random order that keeps a real session's alternation of which server runs first, and
+// replays the sequential rule on them, exactly as a real session decides: a test stops getting pairs once decided,
+// and the budget counts the time each sweep would have taken.
 import { judgePairedSession, mulberry32, pairsAtLook, testKey, type TestVerdict, type VerdictSettings } from '../../src/analysis/index.js';
 import { clipOutliers } from '../../src/analysis/sequential.js';
 import type { SampleRecord } from '../../src/store/index.js';
@@ -11,6 +12,8 @@ export interface PairPool {
   settings: Record<string, unknown>;
   /** sweeps[i] maps a test key to its pair in that sweep. */
   sweeps: Array<Map<string, { b: SampleRecord; c: SampleRecord }>>;
+  /** rounds[i]: the pool session's sweep number of sweeps[i]; its parity says which server ran first in each pair. */
+  rounds: number[];
   keys: string[];
   /** Seconds one pair of each test took in the pool, on average. */
   pairSeconds: Map<string, number>;
@@ -29,16 +32,16 @@ export function poolFromSamples(samples: readonly SampleRecord[], suite: string,
     bySweep.set(s.round, sweep);
   }
   const keys = [...new Set(samples.map(testKey))];
-  const complete = [...bySweep.entries()]
+  const completeEntries = [...bySweep.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([, sweep]) => sweep)
-    .filter((sweep) => keys.every((k) => sweep.get(k)?.b !== undefined && sweep.get(k)?.c !== undefined))
-    .map((sweep) => new Map([...sweep].map(([k, p]) => [k, { b: p.b!, c: p.c! }])));
+    .filter(([, sweep]) => keys.every((k) => sweep.get(k)?.b !== undefined && sweep.get(k)?.c !== undefined));
+  const complete = completeEntries.map(([, sweep]) => new Map([...sweep].map(([k, p]) => [k, { b: p.b!, c: p.c! }])));
+  const rounds = completeEntries.map(([round]) => round);
   // Time per pair, split between tests by their measured seconds (a test's two runs plus its share of overhead).
   const runSeconds = new Map(keys.map((k) => [k, samples.filter((s) => testKey(s) === k).reduce((a, s) => a + s.seconds, 0)]));
   const totalRun = [...runSeconds.values()].reduce((a, v) => a + v, 0);
   const pairSeconds = new Map(keys.map((k) => [k, (seconds * runSeconds.get(k)!) / totalRun / Math.max(complete.length, 1)]));
-  return { settings, sweeps: complete, keys, pairSeconds, suite, seconds };
+  return { settings, sweeps: complete, rounds, keys, pairSeconds, suite, seconds };
 }
 
 /** The analysis room's seeded generator, so a drawn session is the same on every run with the same seed. */
@@ -59,7 +62,7 @@ export interface DrawnSession {
  * sequential rule within the budget.
  */
 export function drawSession(pool: PairPool, settings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
-  const order = pool.sweeps.map((sweep) => ({ sweep, key: random() })).sort((a, b) => a.key - b.key).map((o) => o.sweep);
+  const order = alternatingOrder(pool, random);
   let open = [...pool.keys];
   const samples: SampleRecord[] = [];
   let seconds = 0;
@@ -82,6 +85,25 @@ export function drawSession(pool: PairPool, settings: VerdictSettings, budgetMin
     const next = open.reduce((a, key) => a + pool.pairSeconds.get(key)!, 0);
     if (seconds + next > budgetMinutes * 60) return finish(samples, settings, seconds, k, false);
   }
+}
+
+/**
+ * A random order of the pool's sweeps in which odd and even pool sweeps alternate, as a real session alternates
+ * which server runs first. A plain shuffle can put six pairs of one order among the first eight, and a write test
+ * whose second run pays for the first one's flushing then shows that order effect as a drop.
+ */
+function alternatingOrder(pool: PairPool, random: () => number): PairPool['sweeps'] {
+  const shuffled = (parity: number) =>
+    pool.sweeps
+      .filter((_, i) => pool.rounds[i]! % 2 === parity)
+      .map((sweep) => ({ sweep, key: random() }))
+      .sort((a, b) => a.key - b.key)
+      .map((o) => o.sweep);
+  const first = random() < 0.5 ? 0 : 1;
+  const [a, b] = [shuffled(first), shuffled(1 - first)];
+  const order: PairPool['sweeps'] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) order.push(...(a[i] !== undefined ? [a[i]!] : []), ...(b[i] !== undefined ? [b[i]!] : []));
+  return order;
 }
 
 function finish(samples: readonly SampleRecord[], settings: VerdictSettings, seconds: number, pairs: number, poolShort: boolean): DrawnSession {
