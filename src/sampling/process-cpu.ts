@@ -8,12 +8,8 @@ const TICKS_PER_SECOND = 100;
  * gone. The command name in field 2 may hold spaces and parentheses, so fields are counted after its last ")".
  */
 export function processCpuSeconds(pid: number, procDir = '/proc'): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`${procDir}/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readProcFile(pid, 'stat', procDir);
+  if (text === undefined) return undefined;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // After the name: state is field 3, so utime (14) and stime (15) sit at 11 and 12.
   const utime = Number(fields[11]);
@@ -27,12 +23,17 @@ export function processCpuSeconds(pid: number, procDir = '/proc'): number | unde
  * and direct I/O alike); undefined once it is gone or when the file cannot be read.
  */
 export function processWriteBytes(pid: number, procDir = '/proc'): number | undefined {
-  let text: string;
+  const text = readProcFile(pid, 'io', procDir);
+  if (text === undefined) return undefined;
+  const match = /^write_bytes:\s*(\d+)$/m.exec(text);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** A file of /proc/PID, or undefined once the process is gone (or the file is not ours to read). */
+function readProcFile(pid: number, name: string, procDir: string): string | undefined {
   try {
-    text = readFileSync(`${procDir}/${pid}/io`, 'utf8');
+    return readFileSync(`${procDir}/${pid}/${name}`, 'utf8');
   } catch {
     return undefined;
   }
-  const match = /^write_bytes:\s*(\d+)$/m.exec(text);
-  return match === null ? undefined : Number(match[1]);
 }
