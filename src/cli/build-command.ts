@@ -44,7 +44,7 @@ export const buildCommand: Command = {
           return EXIT_OK;
         case 'failed':
         case 'failed-before':
-          ctx.stdout(`build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.errorLines.map((l) => `  ${l}\n`).join('')}`);
+          ctx.stdout(`build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${l}\n`).join('')}`);
           return EXIT_FAILED;
       }
     } finally {

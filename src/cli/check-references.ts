@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { prepareTarget } from '../pipeline/index.js';
-import { loadBuildProfile } from '../build/index.js';
+import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
 import { parseUpstream } from '../upstream/index.js';
 import { loadSuite } from '../suite/index.js';

@@ -1,7 +1,7 @@
 import { runDaemon } from '../daemon/index.js';
 import { startMetricsServer, type MetricsServer } from '../metrics/index.js';
 import { pipelineMetricsSource } from '../pipeline/index.js';
-import type { DaemonStatus } from '../daemon/index.js';
+import type { StatusTracker } from '../daemon/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openWorker } from './daemon-setup.js';
@@ -46,7 +46,7 @@ export const daemonCommand: Command = {
   },
 };
 
-async function startMetrics(ctx: CommandContext, store: Store, status: DaemonStatus): Promise<MetricsServer> {
+async function startMetrics(ctx: CommandContext, store: Store, status: StatusTracker): Promise<MetricsServer> {
   const source = pipelineMetricsSource(store, ctx.upstreams, {
     versionsPerSeries: ctx.config.metrics_versions_per_series,
     status: () => {

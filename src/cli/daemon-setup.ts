@@ -1,4 +1,4 @@
-import { acquireHostLock, DaemonStatus, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
+import { acquireHostLock, StatusTracker, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
@@ -24,7 +24,7 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
   try {
     store = await openStateStore(ctx);
     await recoverFromDeadDaemon(ctx.config, store, ctx.log);
-    const status = new DaemonStatus(store, ctx.log);
+    const status = new StatusTracker(store, ctx.log);
     const deps: WorkerDeps = { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal, suite, rounds, status };
     const opened = store;
     return { deps, store, close: () => closeAll(opened, lock) };

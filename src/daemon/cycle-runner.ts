@@ -2,9 +2,9 @@ import { runCycle, stopStrayProcesses, type CycleDeps, type CycleOutcome } from 
 import type { Store } from '../store/index.js';
 import type { Logger } from '../log/index.js';
 import type { Config } from '../config/index.js';
-import type { DaemonStatus } from './status.js';
+import type { StatusTracker } from './status-tracker.js';
 
-export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: DaemonStatus };
+export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: StatusTracker };
 
 /**
  * What a start finds of a daemon that died: queue rows half-way go back one step, and the processes of its

@@ -2,7 +2,7 @@ export { createMailer, mailerKind } from './create-mailer.js';
 export type { Mailer, MailerKind, MailSettings, OutgoingMessage } from './mailer.js';
 export { emlFileName, subjectSlug } from './eml-mailer.js';
 export { deliverOutbox, retryDelaySeconds, type DeliverOptions, type DeliveryResult, type OutboxEntry, type OutboxPort } from './outbox.js';
-export { errorLine } from './error-line.js';
+export { describeAttemptError } from './attempt-error.js';
 export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
 export type { AlertContent, RenderedMessage } from './alert-content.js';
 export { renderAlert } from './render-alert.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/index.js';
-import { errorLine } from './error-line.js';
+import { describeAttemptError } from './attempt-error.js';
 import type { Mailer, OutgoingMessage } from './mailer.js';
 
 export interface OutboxEntry extends OutgoingMessage {
@@ -77,6 +77,6 @@ async function attempt(mailer: Mailer, entry: OutboxEntry, signal: AbortSignal |
   try {
     return { ok: true, detail: await mailer.send(entry, signal) };
   } catch (err) {
-    return { ok: false, error: errorLine(err) };
+    return { ok: false, error: describeAttemptError(err) };
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, readInstallRecord, type BuildProfile } from '../build/index.js';
+import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, readInstallRecord, type BuildProfile } from '../compile/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
@@ -15,7 +15,7 @@ export interface BuildOutcome {
   installDir: string;
   logFile: string;
   /** The last lines of the log of a failed build. */
-  errorLines: readonly string[];
+  failureLines: readonly string[];
   seconds?: number;
 }
 
@@ -47,11 +47,11 @@ export async function buildRelease(release: ReleaseRecord, upstream: Upstream, d
   if (pruned) log.info({ tag: release.tag, key }, 'built before, but its install was pruned: building it again');
   else if (known?.state === 'built') {
     log.info({ tag: release.tag, key }, 'already built: the same commit, profile and compiler were built before; nothing to do');
-    return { ...base, status: 'already-built', errorLines: [] };
+    return { ...base, status: 'already-built', failureLines: [] };
   }
   if (known?.state === 'failed' && !retry) {
     log.info({ tag: release.tag, key }, 'build failed before with this key; not retried (qpswatch build --retry TAG)');
-    return { ...base, status: 'failed-before', errorLines: known.errorLines };
+    return { ...base, status: 'failed-before', failureLines: known.failureLines };
   }
   return buildNow(release, upstream, { profile, key, compiler }, deps);
 }
@@ -88,7 +88,7 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     await store.finishBuild(record.id);
     const seconds = (Date.now() - started) / 1000;
     log.info({ tag: release.tag, key, seconds, installDir: result.installDir }, 'built');
-    return { status: 'built', release, key, installDir: result.installDir, logFile: result.logFile, errorLines: [], seconds };
+    return { status: 'built', release, key, installDir: result.installDir, logFile: result.logFile, failureLines: [], seconds };
   } catch (err) {
     // Stopped on purpose (SIGTERM, Ctrl-C): not a failure of the release. The row stays unfinished, and the next
     // build of this key replaces it instead of saying "failed before".
@@ -96,9 +96,9 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     if (record !== undefined && !(err instanceof BuildFailedError)) await store.failBuild(record.id, [err instanceof Error ? err.message : String(err)]);
     if (!(err instanceof BuildFailedError) || record === undefined) throw err;
     const { failure } = err;
-    const failed = await store.failBuild(record.id, failure.errorLines.length > 0 ? failure.errorLines : failure.lines);
-    log.error({ tag: release.tag, key, phase: failure.phase, lines: failed.errorLines }, 'build failed');
-    return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, errorLines: failed.errorLines };
+    const failed = await store.failBuild(record.id, failure.failureLines.length > 0 ? failure.failureLines : failure.lines);
+    log.error({ tag: release.tag, key, phase: failure.phase, lines: failed.failureLines }, 'build failed');
+    return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, failureLines: failed.failureLines };
   } finally {
     await removeWorktree(mirror, worktree).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));
   }

@@ -8,7 +8,7 @@ import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleS
 import type { ServerNetwork } from '../server/index.js';
 import type { SampleRecord, SampleRole, Store } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
-import { TargetInstance } from './instance.js';
+import { TargetInstance } from './target-instance.js';
 import { loadTarget, runRound } from './round.js';
 import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';

@@ -118,7 +118,7 @@ async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Ups
   }
   // A failed build is not retried by the daemon: the same key fails the same way (qpswatch build --retry TAG).
   outcome.buildFailures += 1;
-  const error = `build failed: ${built.errorLines.at(-1) ?? 'see the build log'} (${built.logFile})`;
+  const error = `build failed: ${built.failureLines.at(-1) ?? 'see the build log'} (${built.logFile})`;
   await deps.store.moveQueued({ releaseId: release.id, to: 'failed', error });
   return 'failed';
 }

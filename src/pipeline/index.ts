@@ -4,7 +4,7 @@ export { discoverAll, type DiscoveryOutcome } from './discover.js';
 export { buildRelease, type BuildOutcome, type BuildStatus, type BuildDeps } from './build-release.js';
 export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
-export { TargetInstance } from './instance.js';
+export { TargetInstance } from './target-instance.js';
 export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckRequest, type CheckResult } from './check-release.js';
 export { deliverPending, mailSettings } from './deliver.js';
 export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';

@@ -5,7 +5,7 @@ import { observerCost, parseMeminfo, processCpuSeconds, processWriteBytes, readG
 import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
 import type { JsonObject, SampleRecord, SampleRole } from '../store/index.js';
 import { runSysbench, warmupArgv, type Suite, type SuiteTest } from '../suite/index.js';
-import type { TargetInstance } from './instance.js';
+import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
 import { connection, loadTarget, type RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { selectLastGood } from '../analysis/index.js';
-import { applyPrune, planPrune, type BuildEntry } from '../build/index.js';
+import { applyPrune, planPrune, type BuildEntry } from '../compile/index.js';
 import type { Logger } from '../log/index.js';
 import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';

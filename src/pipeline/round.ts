@@ -3,7 +3,7 @@ import { observerCost, readGlobalStatus, type DataDevice } from '../sampling/ind
 import type { RunningServer } from '../server/index.js';
 import type { SampleRole, Store } from '../store/index.js';
 import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
-import type { TargetInstance } from './instance.js';
+import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
 
 export interface RoundContext {

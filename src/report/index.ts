@@ -2,10 +2,10 @@ export type { ComparisonView, HintFigure, PerOpFigures, RowVerdict, SessionDesig
 export { testLabel } from './comparison-view.js';
 export { InvalidReportDataError, UnknownReportFormatError } from './errors.js';
 export { isReportFormat, parseReportFormat, renderComparison, REPORT_FORMATS, type ReportFormat } from './render-comparison.js';
-export { checkComparisonView } from './check-view.js';
+export { checkComparisonView } from './validate-comparison.js';
 export type { HistoryFigures, HistoryTest, HistoryVersion, HistoryView } from './history-view.js';
 export { renderHistory } from './render-history.js';
-export { checkHistoryView } from './history-check.js';
+export { checkHistoryView } from './validate-history.js';
 
 // Building blocks for other reports (history across versions, email bodies).
 export type { Block, ChartBar, ChartBlock, ChartTone } from './document.js';

@@ -1,4 +1,4 @@
-import { checkComparisonView } from './check-view.js';
+import { checkComparisonView } from './validate-comparison.js';
 import { comparisonCsv } from './comparison-csv.js';
 import { comparisonDocument, comparisonTitle } from './comparison-document.js';
 import { comparisonJson } from './comparison-json.js';

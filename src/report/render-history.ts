@@ -1,5 +1,5 @@
 import { UnknownReportFormatError } from './errors.js';
-import { checkHistoryView } from './history-check.js';
+import { checkHistoryView } from './validate-history.js';
 import { historyCsv } from './history-csv.js';
 import { historyDocument, historyTitle } from './history-document.js';
 import { historyJson } from './history-json.js';

@@ -1,4 +1,4 @@
-import { summarizeErrorLines } from './error-log.js';
+import { summarizeLogErrors } from './log-tail.js';
 import { ProfileError } from '../config/index.js';
 import { InputError } from '../errors.js';
 /** A server config profile file that cannot be used; `field` is a dotted path inside the file. */
@@ -72,13 +72,13 @@ export class PortInUseError extends InputError {
 export class ServerStartError extends Error {
   constructor(
     readonly reason: 'exited' | 'timeout' | 'no-datadir',
-    readonly errorLines: readonly string[],
+    readonly logErrors: readonly string[],
     readonly errorLog: string,
     detail: string,
     /** The process that failed, already gone; undefined when none was started. */
     readonly pid?: number,
   ) {
-    const lines = errorLines.length > 0 ? `: ${summarizeErrorLines(errorLines)}` : '';
+    const lines = logErrors.length > 0 ? `: ${summarizeLogErrors(logErrors)}` : '';
     super(`server did not start (${detail})${lines}; see ${errorLog}`);
     this.name = new.target.name;
   }
@@ -88,10 +88,10 @@ export class ServerStartError extends Error {
 export class ServerOptionsError extends InputError {
   constructor(
     readonly myCnfPath: string,
-    readonly errorLines: readonly string[],
+    readonly logErrors: readonly string[],
   ) {
     super(
-      `the server refuses ${myCnfPath}: ${summarizeErrorLines(errorLines)}: ` +
+      `the server refuses ${myCnfPath}: ${summarizeLogErrors(logErrors)}: ` +
         `remove the option from the server profile, or add an override that removes or renames it for this version`,
     );
     this.name = new.target.name;
@@ -102,11 +102,11 @@ export class ServerOptionsError extends InputError {
 export class DatadirInitError extends Error {
   constructor(
     readonly datadir: string,
-    readonly errorLines: readonly string[],
+    readonly logErrors: readonly string[],
     readonly logFile: string,
     detail: string,
   ) {
-    super(`datadir ${datadir} could not be initialised: ${detail}: ${summarizeErrorLines(errorLines)}; see ${logFile}`);
+    super(`datadir ${datadir} could not be initialised: ${detail}: ${summarizeLogErrors(logErrors)}; see ${logFile}`);
     this.name = new.target.name;
   }
 }

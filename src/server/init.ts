@@ -4,7 +4,7 @@ import { logger } from '../log/index.js';
 import { compareVersions, parseVersion, type Version } from '../version/index.js';
 import type { ServerBinaries } from './binaries.js';
 import { DatadirInitError, DatadirNotEmptyError } from './errors.js';
-import { errorLines, logSize, readLogSince } from './error-log.js';
+import { pickLogErrors, logSize, readLogSince } from './log-tail.js';
 import { prepareServerDirs, type ServerPaths } from './paths.js';
 import { defaultServerUser } from './user.js';
 
@@ -72,7 +72,7 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
     await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs ?? 10 * 60 * 1000 });
   } catch (err) {
     if (!(err instanceof ExecError)) throw err;
-    const lines = errorLines(err.tail.join('\n'), await readLogSince(paths.errorLog, offset));
+    const lines = pickLogErrors(err.tail.join('\n'), await readLogSince(paths.errorLog, offset));
     throw new DatadirInitError(paths.datadir, lines, opts.logFile, `${argv[0]} exited with ${err.signal ?? `code ${err.exitCode}`}`);
   }
 }

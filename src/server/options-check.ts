@@ -1,6 +1,6 @@
 import { run } from '../exec/index.js';
 import type { ServerBinaries } from './binaries.js';
-import { errorLines } from './error-log.js';
+import { pickLogErrors } from './log-tail.js';
 import { ServerOptionsError } from './errors.js';
 import { defaultServerUser } from './user.js';
 
@@ -18,7 +18,7 @@ export async function checkServerOptions(binaries: ServerBinaries, myCnfPath: st
   const argv = [binaries.mysqld, `--defaults-file=${myCnfPath}`, ...(user !== undefined ? [`--user=${user}`] : []), '--verbose', '--help'];
   const result = await run({ argv, allowFailure: true, timeoutMs: 60_000 });
   if (result.exitCode !== 0) {
-    const lines = errorLines(result.stderr);
+    const lines = pickLogErrors(result.stderr);
     throw new ServerOptionsError(myCnfPath, lines.length > 0 ? lines : [`${binaries.mysqld} exited with code ${result.exitCode}`]);
   }
   const warnings = result.stderr.split('\n').filter((l) => /\[Warning\]/i.test(l) && /removed|deprecated|ignored/i.test(l));

@@ -3,7 +3,7 @@ import { start, type ChildHandle, type RunResult } from '../exec/index.js';
 import { logger } from '../log/index.js';
 import type { ServerBinaries } from './binaries.js';
 import { connectRoot, type Connection } from './connection.js';
-import { errorLines, logSize, readLogSince } from './error-log.js';
+import { pickLogErrors, logSize, readLogSince } from './log-tail.js';
 import { ServerStartError } from './errors.js';
 import { checkSocketPath, prepareServerDirs, type ServerNetwork, type ServerPaths } from './paths.js';
 import { assertPortFree, assertSocketFree } from './preflight.js';
@@ -99,7 +99,7 @@ async function startError(
   tail: readonly string[],
   offset: number,
 ): Promise<ServerStartError> {
-  const lines = errorLines(tail.join('\n'), await readLogSince(opts.paths.errorLog, offset));
+  const lines = pickLogErrors(tail.join('\n'), await readLogSince(opts.paths.errorLog, offset));
   return new ServerStartError(reason, lines, opts.paths.errorLog, detail, handle.pid);
 }
 

@@ -41,7 +41,7 @@ export interface BuildRecord extends BuildInput {
   id: number;
   state: BuildState;
   /** The last lines of the build log when it failed. */
-  errorLines: string[];
+  failureLines: string[];
   startedAt: string;
   endedAt: string | null;
   durationSeconds: number | null;

@@ -173,7 +173,7 @@ export interface Store {
   startBuild(input: BuildInput): Promise<BuildRecord>;
   finishBuild(id: number): Promise<BuildRecord>;
   /** Keeps the last lines of the log, so the failure is explained without the log file. */
-  failBuild(id: number, errorLines: readonly string[]): Promise<BuildRecord>;
+  failBuild(id: number, failureLines: readonly string[]): Promise<BuildRecord>;
   buildsOfRelease(releaseId: number): Promise<BuildRecord[]>;
   listBuilds(): Promise<BuildRecord[]>;
 

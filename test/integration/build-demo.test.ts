@@ -18,7 +18,7 @@ import {
   type BuildProgress,
   WORKTREE_BUILD_DIR,
   type EnsureBuildResult,
-} from '../../src/build/index.js';
+} from '../../src/compile/index.js';
 import { defaultEnv, run } from '../../src/exec/index.js';
 import { checkServerOptions, initDatadir, loadServerProfile, renderMyCnf, resolveServerBinaries, serverPaths, startServer } from '../../src/server/index.js';
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
@@ -155,7 +155,7 @@ describe('the demo upstream built with the demo profile', () => {
         assert.equal(err.failure.timedOut, false);
         assert.notEqual(err.failure.exitCode, 0);
         // gcc quotes with ‘’ under a UTF-8 locale.
-        assert.match(err.failure.errorLines[0] ?? '', /mariadbd\.c:\d+:\d+: error: expected [‘']?;[’']? before [‘']?\}[’']? token/);
+        assert.match(err.failure.failureLines[0] ?? '', /mariadbd\.c:\d+:\d+: error: expected [‘']?;[’']? before [‘']?\}[’']? token/);
         assert.ok(err.failure.lines.length > 0);
         assert.match(err.message, /failed in build: cmake exited with code \d+: .*mariadbd\.c:\d+:\d+: error: expected .*; full log: .*build\.log$/);
         return true;

@@ -10,7 +10,7 @@ import {
   parseBuildProfile,
   type BuildProgress,
   type BuildWorktreeOptions,
-} from '../../src/build/index.js';
+} from '../../src/compile/index.js';
 import { run } from '../../src/exec/index.js';
 
 let root = '';
@@ -68,7 +68,7 @@ describe('buildWorktree', () => {
       assert.ok(err instanceof BuildFailedError, String(err));
       assert.equal(err.failure.phase, 'configure');
       assert.equal(err.failure.exitCode, 1);
-      assert.deepEqual(err.failure.errorLines, ['CMake Error at CMakeLists.txt:6 (message):', 'needs libfoo: install libfoo-dev']);
+      assert.deepEqual(err.failure.failureLines, ['CMake Error at CMakeLists.txt:6 (message):', 'needs libfoo: install libfoo-dev']);
       assert.match(err.message, /failed in configure: cmake exited with code 1: CMake Error at CMakeLists\.txt:6 \(message\):; full log: /);
       return true;
     });

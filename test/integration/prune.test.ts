@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { INSTALL_MARKER } from '../../src/build/index.js';
+import { INSTALL_MARKER } from '../../src/compile/index.js';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { parseVersion, versionKey } from '../../src/version/index.js';
 import { runCli } from '../helpers/cli.js';

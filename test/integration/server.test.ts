@@ -155,7 +155,7 @@ describe('startServer with the real mariadbd', () => {
     await assert.rejects(startIn(t, inst), (err: unknown) => {
       assert.ok(err instanceof ServerStartError, String(err));
       assert.equal(err.reason, 'exited');
-      assert.ok(err.errorLines.some((l) => l.includes("[ERROR] /usr/sbin/mariadbd: unknown variable 'foo=1'")), err.message);
+      assert.ok(err.logErrors.some((l) => l.includes("[ERROR] /usr/sbin/mariadbd: unknown variable 'foo=1'")), err.message);
       assert.ok(err.message.includes("unknown variable 'foo=1'"));
       assert.ok(err.message.includes(inst.paths.errorLog));
       assert.equal(alive(err.pid!), false);

@@ -8,7 +8,7 @@ import { projectRoot } from '../helpers/paths.js';
  * The rooms of src/, highest first (docs/architecture.md). A room may import rooms below it, never above, and only
  * through their index.ts. The files at the top of src/ (paths.ts, errors.ts) are shared by all.
  */
-const ROOMS = ['cli', 'daemon', 'pipeline', 'upstream', 'build', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log'];
+const ROOMS = ['cli', 'daemon', 'pipeline', 'upstream', 'compile', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

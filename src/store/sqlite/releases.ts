@@ -57,7 +57,7 @@ function buildFromRow(row: BuildRow): BuildRecord {
     installDir: row.install_dir,
     logFile: row.log_file,
     pid: row.pid,
-    errorLines: JSON.parse(row.error_lines) as string[],
+    failureLines: JSON.parse(row.error_lines) as string[],
     startedAt: row.started_at,
     endedAt: row.ended_at,
     durationSeconds: row.duration_seconds,
@@ -85,7 +85,7 @@ export class SqliteReleases {
         INSERT INTO builds (release_id, build_key, profile, compiler, state, install_dir, log_file, pid, started_at)
         VALUES (@releaseId, @buildKey, @profile, @compiler, 'building', @installDir, @logFile, @pid, @at) RETURNING *`),
       endBuild: p(`
-        UPDATE builds SET state = @state, error_lines = @errorLines, ended_at = @at,
+        UPDATE builds SET state = @state, error_lines = @failureLines, ended_at = @at,
           duration_seconds = (julianday(@at) - julianday(started_at)) * 86400.0
         WHERE id = @id AND state = 'building' RETURNING *`),
       buildsOfRelease: p('SELECT * FROM builds WHERE release_id = ? ORDER BY id'),
@@ -134,8 +134,8 @@ export class SqliteReleases {
     return buildFromRow(this.#sql.insertBuild.get({ ...input, at }) as BuildRow);
   }
 
-  endBuild(id: number, state: Exclude<BuildState, 'building'>, errorLines: readonly string[], at: string): BuildRecord {
-    const row = this.#sql.endBuild.get({ id, state, errorLines: JSON.stringify(errorLines), at }) as BuildRow | undefined;
+  endBuild(id: number, state: Exclude<BuildState, 'building'>, failureLines: readonly string[], at: string): BuildRecord {
+    const row = this.#sql.endBuild.get({ id, state, failureLines: JSON.stringify(failureLines), at }) as BuildRow | undefined;
     if (row === undefined) throw new BuildNotFoundError(id);
     return buildFromRow(row);
   }

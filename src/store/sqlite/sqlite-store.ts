@@ -209,9 +209,9 @@ export class SqliteStore implements Store {
     return this.#write('finish a build', () => this.#releases.endBuild(id, 'built', [], nowIso()));
   }
 
-  async failBuild(id: number, errorLines: readonly string[]): Promise<BuildRecord> {
+  async failBuild(id: number, failureLines: readonly string[]): Promise<BuildRecord> {
     checkId('build', 'buildId', id);
-    return this.#write('fail a build', () => this.#releases.endBuild(id, 'failed', errorLines, nowIso()));
+    return this.#write('fail a build', () => this.#releases.endBuild(id, 'failed', failureLines, nowIso()));
   }
 
   async buildsOfRelease(releaseId: number): Promise<BuildRecord[]> {

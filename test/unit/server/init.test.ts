@@ -132,7 +132,7 @@ describe('initDatadir', () => {
     const logFile = join(dir, 'init.log');
     await assert.rejects(initDatadir({ binaries: bins, myCnfPath: CNF, paths, logFile }), (err: unknown) => {
       assert.ok(err instanceof DatadirInitError);
-      assert.deepEqual(err.errorLines, ['2026-01-01 0 [ERROR] InnoDB: data file is too small']);
+      assert.deepEqual(err.logErrors, ['2026-01-01 0 [ERROR] InnoDB: data file is too small']);
       assert.ok(err.message.includes(logFile));
       return true;
     });

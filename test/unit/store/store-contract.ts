@@ -397,7 +397,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           assert.equal(started.state, 'building');
           const failed = await store.failBuild(started.id, ['main.c:3: error: expected ;']);
           assert.equal(failed.state, 'failed');
-          assert.deepEqual(failed.errorLines, ['main.c:3: error: expected ;']);
+          assert.deepEqual(failed.failureLines, ['main.c:3: error: expected ;']);
           assert.ok((failed.durationSeconds ?? -1) >= 0);
           await assert.rejects(store.failBuild(started.id, []), BuildNotFoundError);
           const retried = await store.startBuild(input);

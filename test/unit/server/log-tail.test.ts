@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { errorLines, logSize, readLogSince } from '../../../src/server/error-log.js';
+import { pickLogErrors, logSize, readLogSince } from '../../../src/server/log-tail.js';
 
-describe('errorLines', () => {
+describe('logErrors', () => {
   test('keeps the [ERROR] lines, MariaDB and MySQL style, once each', () => {
     const log = [
       '2026-11-30  0:22:55 0 [Note] Starting MariaDB 10.11.19',
@@ -13,7 +13,7 @@ describe('errorLines', () => {
       '2026-11-30  0:22:55 0 [ERROR] Aborting',
     ].join('\n');
     const mysql = "2024-01-01T00:00:00.000000Z 0 [ERROR] [MY-000067] [Server] unknown variable 'foo=1'.";
-    assert.deepEqual(errorLines(log, log, mysql), [
+    assert.deepEqual(pickLogErrors(log, log, mysql), [
       "2026-11-30  0:22:55 0 [ERROR] /usr/sbin/mariadbd: unknown variable 'foo=1'",
       '2026-11-30  0:22:55 0 [ERROR] Aborting',
       mysql,
@@ -22,7 +22,7 @@ describe('errorLines', () => {
 
   test('without [ERROR] lines, the last lines say what happened', () => {
     const crash = ['a', 'b', '', 'mysqld got signal 11 ;', 'Attempting backtrace.', 'stack_bottom = 0x0', 'x', 'y'].join('\n');
-    assert.deepEqual(errorLines(crash), ['mysqld got signal 11 ;', 'Attempting backtrace.', 'stack_bottom = 0x0', 'x', 'y']);
+    assert.deepEqual(pickLogErrors(crash), ['mysqld got signal 11 ;', 'Attempting backtrace.', 'stack_bottom = 0x0', 'x', 'y']);
   });
 });
 

@@ -28,7 +28,7 @@ const emptyQueue = (): Record<QueueState, number> => Object.fromEntries(queueSta
  * What the daemon is doing, in memory for metrics and logs, and written to the store's daemon state (one small row
  * per phase change) so `qpswatch status` in another process can show it.
  */
-export class DaemonStatus {
+export class StatusTracker {
   #snapshot: DaemonStatusSnapshot = { phase: 'idle', since: new Date(), tag: null, waitingReason: null, quietWaitSeconds: 0, queue: emptyQueue(), pollIntervalSeconds: 0, nextPoll: null, lastPollAt: null };
 
   constructor(

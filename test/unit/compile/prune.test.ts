@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { access, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyPrune, INSTALL_MARKER, planPrune, type BuildEntry } from '../../../src/build/index.js';
+import { applyPrune, INSTALL_MARKER, planPrune, type BuildEntry } from '../../../src/compile/index.js';
 
 function entry(key: string, version: string, lastUsedAt: BuildEntry['lastUsedAt']): BuildEntry {
   return { key, version, installDir: `/s/builds/${key}/install`, lastUsedAt };

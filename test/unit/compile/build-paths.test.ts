@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildPathsFor, installDirFor, isInstallComplete, markInstallComplete, readInstallRecord, type InstallRecord } from '../../../src/build/index.js';
+import { buildPathsFor, installDirFor, isInstallComplete, markInstallComplete, readInstallRecord, type InstallRecord } from '../../../src/compile/index.js';
 
 const KEY = '0123456789abcdef';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildEnv, ccacheBaseDir, cmakeCommands, parseBuildProfile } from '../../../src/build/index.js';
+import { buildEnv, ccacheBaseDir, cmakeCommands, parseBuildProfile } from '../../../src/compile/index.js';
 
 const SETUP = { worktree: '/s/wt/10.11.9', buildDir: '/s/wt/10.11.9/.qpswatch-build', installDir: '/s/builds/k/install', cacheDir: '/c', jobs: 6 };
 const BASE_ENV = { PATH: '/usr/bin', HOME: '/root', LANG: 'C.UTF-8' };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BuildProfileError, cmakeFlagName, expandCmakeFlags, listBuildProfiles, loadBuildProfile, parseBuildProfile } from '../../../src/build/index.js';
+import { BuildProfileError, cmakeFlagName, expandCmakeFlags, listBuildProfiles, loadBuildProfile, parseBuildProfile } from '../../../src/compile/index.js';
 
 const SOURCE = '/x/p.yaml';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildKey, canonicalJson, compilerVersion, parseBuildProfile, profileHash, type BuildProfile } from '../../../src/build/index.js';
+import { buildKey, canonicalJson, compilerVersion, parseBuildProfile, profileHash, type BuildProfile } from '../../../src/compile/index.js';
 
 const COMMIT = 'a'.repeat(40);
 const GCC = 'cc (Debian 12.2.0-14+deb12u1) 12.2.0';

@@ -31,7 +31,7 @@ export interface BuildFailure {
   /** The last lines the phase printed (stdout and stderr together). */
   readonly lines: readonly string[];
   /** Compiler and CMake error lines picked from the whole phase output: where the fault is. */
-  readonly errorLines: readonly string[];
+  readonly failureLines: readonly string[];
   readonly logFile: string;
 }
 
@@ -39,7 +39,7 @@ export interface BuildFailure {
 export class BuildFailedError extends Error {
   constructor(readonly failure: BuildFailure) {
     const how = failure.timedOut ? 'ran out of time' : failure.signal !== null ? `was killed by ${failure.signal}` : `exited with code ${failure.exitCode}`;
-    const first = failure.errorLines[0] ?? failure.lines.at(-1);
+    const first = failure.failureLines[0] ?? failure.lines.at(-1);
     super(`build of ${failure.worktree} failed in ${failure.phase}: cmake ${how}` + (first !== undefined ? `: ${first}` : '') + `; full log: ${failure.logFile}`);
     this.name = new.target.name;
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkFreeSpace, describeBytes, DiskSpaceError, formatBytes, freeSpace } from '../../../src/build/index.js';
+import { checkFreeSpace, describeBytes, DiskSpaceError, formatBytes, freeSpace } from '../../../src/compile/index.js';
 
 describe('formatBytes', () => {
   const cases: Array<[number, string]> = [

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { DaemonStatus } from '../../../src/daemon/index.js';
+import { StatusTracker } from '../../../src/daemon/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { openStore } from '../../../src/store/index.js';
 
@@ -15,7 +15,7 @@ test('the phase is kept in memory and written to the store, with the wait reason
   try {
     const { added } = await store.recordReleases([{ upstream: 'demo', flavor: 'mariadb', tag: 'mariadb-10.11.1', commit: 'a'.repeat(40), version: '10.11.1', versionKey: '010.011.001' }]);
     await store.enqueueReleases(added.map((r) => r.id));
-    const status = new DaemonStatus(store, createLogger('silent', 'json'), 4242);
+    const status = new StatusTracker(store, createLogger('silent', 'json'), 4242);
     await status.setPhase('waiting_for_quiet_host', { tag: 'mariadb-10.11.1' });
     const since = status.get().since;
     await status.setPhase('waiting_for_quiet_host', { tag: 'mariadb-10.11.1', reason: 'CPU busy 80% over 10 s, limit 10%', waitedSeconds: 10 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTarballName, TarballNameError, TarballUnpackError, unpackTarball } from '../../../src/build/index.js';
+import { parseTarballName, TarballNameError, TarballUnpackError, unpackTarball } from '../../../src/compile/index.js';
 import { run } from '../../../src/exec/index.js';
 
 describe('parseTarballName', () => {

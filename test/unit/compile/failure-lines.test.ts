@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pickErrorLines } from '../../../src/build/index.js';
+import { pickFailureLines } from '../../../src/compile/index.js';
 
 test("picks compiler, linker and CMake errors in output order, then make's and ninja's", () => {
   const output = [
@@ -18,7 +18,7 @@ test("picks compiler, linker and CMake errors in output order, then make's and n
     '',
     'error handling improved in this release (a log line, not an error)',
   ].join('\n');
-  assert.deepEqual(pickErrorLines(output), [
+  assert.deepEqual(pickFailureLines(output), [
     '../x.c:9:3: error: expected ‘;’ before ‘}’ token',
     '../b.h:2:10: fatal error: c.h: No such file or directory',
     "x.c:(.text+0x1b): undefined reference to `missing_fn'",
@@ -31,11 +31,11 @@ test("picks compiler, linker and CMake errors in output order, then make's and n
 
 test('keeps at most a dozen lines: the first ones are the cause, the rest fallout', () => {
   const output = ['FAILED: f.c.o', ...Array.from({ length: 50 }, (_, i) => `f.c:${i + 1}:1: error: e${i}`)].join('\n');
-  const picked = pickErrorLines(output);
+  const picked = pickFailureLines(output);
   assert.equal(picked.length, 12);
   assert.equal(picked[0], 'f.c:1:1: error: e0');
 });
 
 test('nothing to pick in a clean log', () => {
-  assert.deepEqual(pickErrorLines('-- Configuring done\n-- Generating done\n'), []);
+  assert.deepEqual(pickFailureLines('-- Configuring done\n-- Generating done\n'), []);
 });

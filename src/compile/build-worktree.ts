@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { defaultEnv, ExecNotFoundError, ExecTimeoutError, run, type RunResult } from '../exec/index.js';
 import { logger } from '../log/index.js';
 import { buildEnv, cmakeCommands } from './cmake-argv.js';
-import { pickErrorLines } from './error-lines.js';
+import { pickFailureLines } from './failure-lines.js';
 import { BUILD_PHASES, BuildAbortedError, BuildFailedError, BuildToolMissingError, type BuildPhase } from './errors.js';
 import type { BuildProfile } from './profile.js';
 
@@ -99,19 +99,19 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
   }
   failed();
   if (isAborted(opts.signal)) throw new BuildAbortedError(opts.worktree, phase);
-  const errorLines = pickErrorLines(`${result.stderr}\n${result.stdout}`);
-  log.warn({ phase, exitCode: result.exitCode, signal: result.signal, first: errorLines[0] }, 'build phase failed');
-  throw exitFailure(opts, phase, result, errorLines);
+  const failureLines = pickFailureLines(`${result.stderr}\n${result.stdout}`);
+  log.warn({ phase, exitCode: result.exitCode, signal: result.signal, first: failureLines[0] }, 'build phase failed');
+  throw exitFailure(opts, phase, result, failureLines);
 }
 
-function exitFailure(opts: BuildWorktreeOptions, phase: BuildPhase, result: RunResult, errorLines: string[]): BuildFailedError {
-  return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: result.exitCode, signal: result.signal, timedOut: false, lines: result.tail, errorLines, logFile: opts.logFile });
+function exitFailure(opts: BuildWorktreeOptions, phase: BuildPhase, result: RunResult, failureLines: string[]): BuildFailedError {
+  return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: result.exitCode, signal: result.signal, timedOut: false, lines: result.tail, failureLines, logFile: opts.logFile });
 }
 
 /** exec throws for a timeout and a program that is not there; anything else is not ours to translate. */
 function thrownFailure(opts: BuildWorktreeOptions, phase: BuildPhase, err: unknown): unknown {
   if (err instanceof ExecTimeoutError) {
-    return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: null, signal: err.signal, timedOut: true, lines: err.tail, errorLines: [], logFile: opts.logFile });
+    return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: null, signal: err.signal, timedOut: true, lines: err.tail, failureLines: [], logFile: opts.logFile });
   }
   if (err instanceof ExecNotFoundError) return new BuildToolMissingError(err.program, 'cmake');
   return err;

@@ -28,7 +28,7 @@ export async function readLogSince(file: string, offset: number): Promise<string
  * The lines that say why: the last [ERROR] lines (MariaDB "[ERROR] mariadbd: unknown variable 'foo=1'", MySQL
  * "[ERROR] [MY-000067] [Server] unknown variable"); without any, the last lines (a crash prints a signal report).
  */
-export function errorLines(...texts: string[]): string[] {
+export function pickLogErrors(...texts: string[]): string[] {
   // The same line may reach both the error log and the captured output.
   const lines = [...new Set(texts.flatMap((t) => t.split('\n')).map((l) => l.trimEnd()).filter((l) => l.trim() !== ''))];
   const errors = lines.filter((l) => l.includes('[ERROR]'));
@@ -39,7 +39,7 @@ export function errorLines(...texts: string[]): string[] {
  * The error lines as one line for a message: timestamps and thread ids dropped, mysqld's closing "Aborting" left out
  * (it says nothing the line before it did not). The full lines stay in the error's fields and in the log.
  */
-export function summarizeErrorLines(lines: readonly string[]): string {
+export function summarizeLogErrors(lines: readonly string[]): string {
   const cleaned = lines
     .map((l) => l.replace(/^\d{4}-\d{2}-\d{2}[ T]+\d{1,2}:\d{2}:\d{2}(\.\d+)?Z?\s+(\d+\s+)?/, '').trim())
     .filter((l) => !/^\[ERROR\] Aborting$/.test(l));

@@ -9,7 +9,7 @@ const MAX_ERROR_LINES = 12;
  * The lines that say where a build broke, at most a dozen: the compiler's, linker's and CMake's first, in output
  * order, then make's and ninja's notes on which target failed. The first line is usually the cause.
  */
-export function pickErrorLines(output: string): string[] {
+export function pickFailureLines(output: string): string[] {
   const lines = output.split('\n').map((l) => l.trimEnd());
   const causes: string[] = [];
   const tools: string[] = [];
