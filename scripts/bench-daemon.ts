@@ -7,11 +7,14 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { median } from '../src/analysis/index.js';
 import { InputError } from '../src/errors.js';
-import { createLogger, logger, resolveLogFormat, setRootLogger } from '../src/log/index.js';
+import { createLogger, resolveLogFormat } from '../src/log/index.js';
 import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../src/metrics/index.js';
 import { pipelineMetricsSource } from '../src/pipeline/index.js';
 import { BENCH_TESTS, BENCH_UPSTREAMS, fillStore } from './bench/daemon-store.js';
 import { daemonAvailable, measureIdleDaemon } from './bench/daemon-idle.js';
+
+/** The metrics server logs here (warnings only): stdout is the report. */
+const log = createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY));
 
 const HELP = `Usage: npm run bench:daemon -- [--samples N] [--scrapes N] [--idle-seconds N] [--dir DIR] [--no-daemon]
 
@@ -95,7 +98,7 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
   const fillSeconds = (performance.now() - fillStart) / 1000;
   say(`filled in ${fillSeconds.toFixed(1)} s`);
   const source = pipelineMetricsSource(filled.store, BENCH_UPSTREAMS, { versionsPerSeries: 20, status: () => STATUS });
-  const server = await startMetricsServer({ host: '127.0.0.1', port: 0, source, log: logger('metrics') });
+  const server = await startMetricsServer({ host: '127.0.0.1', port: 0, source, log: log.child({ component: 'metrics' }) });
   try {
     const first = await timedScrape(server);
     const times: number[] = [];
@@ -133,7 +136,6 @@ async function daemonPart(dir: string, opts: Options): Promise<string[]> {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  setRootLogger(createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY)));
   let dir: string | undefined;
   try {
     const opts = parseOptions(argv);

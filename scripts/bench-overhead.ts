@@ -5,13 +5,16 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/index.js';
 import { InputError } from '../src/errors.js';
-import { createLogger, resolveLogFormat, setRootLogger } from '../src/log/index.js';
+import { createLogger, resolveLogFormat } from '../src/log/index.js';
 // measureTest is what a compare round runs per test.
 import { measureTest } from '../src/pipeline/index.js';
 import { loadSuite, runArgv, runSysbench, type SuiteTest } from '../src/suite/index.js';
 import { BenchServer } from './bench/bench-server.js';
 import { renderOverheadReport, type MeasuredPair } from './bench/report.js';
 import { timeSamplers } from './bench/sampler-cost.js';
+
+/** exec, server and sysbench log here (warnings only): stdout is the report. */
+const log = createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY));
 
 const GOAL = 0.99;
 const SUITE = 'quick';
@@ -100,10 +103,10 @@ async function runPairs(server: BenchServer, test: SuiteTest, opts: BenchOptions
   const conn = server.connection;
   const device = server.dataDevice();
   const status = server.status;
-  const sysbenchOpts = { logFile: server.sysbenchLog, timeoutMs: opts.seconds * 1000 + 120_000, signal };
+  const sysbenchOpts = { logFile: server.sysbenchLog, timeoutMs: opts.seconds * 1000 + 120_000, signal, log };
   const without = (): Promise<number> => runSysbench(runArgv(test, opts.threads, conn), sysbenchOpts).then((r) => r.qps);
   const withSamplers = (pair: number): Promise<number> =>
-    measureTest({ status, observer: {}, conn, device, test, threads: opts.threads, round: pair, role: 'candidate', targetName: server.target.name, sysbenchLog: server.sysbenchLog, signal }).then((s) => s.qps);
+    measureTest({ status, observer: {}, conn, device, test, threads: opts.threads, round: pair, role: 'candidate', targetName: server.target.name, sysbenchLog: server.sysbenchLog, signal, log }).then((s) => s.qps);
 
   say(`settling run: ${test.name}, ${opts.threads} thread(s), ${opts.seconds} s (not counted)`);
   await timed(signal, without);
@@ -126,7 +129,7 @@ async function bench(opts: BenchOptions, signal: AbortSignal): Promise<{ report:
   // Set-up (init, load, 5 s warm-up) takes about 15 s; a run its seconds plus some 50 ms to start sysbench.
   const minutes = ((opts.pairs * 2 + 1) * (opts.seconds + 0.05) + 15) / 60;
   say(`${opts.pairs} pairs of ${opts.seconds} s runs of ${test.name}, ${opts.threads} thread(s): about ${minutes.toFixed(1)} minutes; load average ${loadavg()[0]!.toFixed(2)} (other work on the host adds noise)`);
-  const server = await BenchServer.create({ profile: PROFILE, basedir: BASEDIR, signal, say });
+  const server = await BenchServer.create({ profile: PROFILE, basedir: BASEDIR, signal, say, log });
   let report: string;
   let clean = false;
   try {
@@ -161,7 +164,6 @@ function abortOnSignals(controller: AbortController): () => void {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  setRootLogger(createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY)));
   const controller = new AbortController();
   const release = abortOnSignals(controller);
   try {

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { lookOfPairs, pairsAtLook, pairsForDrop, type VerdictSettings } from '../src/analysis/index.js';
 import { loadConfig } from '../src/config/index.js';
-import { createLogger, setRootLogger } from '../src/log/index.js';
+import { createLogger } from '../src/log/index.js';
 import { runComparison } from '../src/pipeline/index.js';
 import { defaultSqlitePath, openStore } from '../src/store/index.js';
 import { processCpuSeconds } from '../src/sampling/index.js';
@@ -120,7 +120,6 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
     try {
       const config = loadConfig({ env: { ...process.env, QPSWATCH_STATE_DIR: stateDir }, cwd: process.cwd() });
       const log = createLogger('info', 'json');
-      setRootLogger(log);
       config.targets = { b: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' }, c: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' } };
       const suite = loadSuite(suiteName, config.suites_dir);
       // The baseline is the same server, free: the CPU it uses while measured says what the quota takes from the
@@ -145,7 +144,7 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
       return [
         `real slowdown: candidate server held to ${quota}% of one CPU (cgroup v1 cpu.cfs_quota_us), baseline free; ${minutes.toFixed(1)} min, ${outcome.paired?.sweeps ?? 0} sweeps, stopped by ${outcome.paired?.stoppedBy ?? '?'}`,
         `the free baseline server used ${used.toFixed(2)} of a CPU while measured: the quota should leave the candidate about ${Math.min(1, quota / 100 / used).toFixed(2)} of its speed; the tests' geometric mean C/B is ${geo.toFixed(2)}`,
-        ...outcome.verdicts.map((v) => `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} [${v.low.toFixed(3)}, ${v.high.toFixed(3)}], ${v.pairs} pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`),
+        ...outcome.verdicts.map((v) => `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} [${v.low.toFixed(3)}, ${v.high?.toFixed(3) ?? "none"}], ${v.pairs} pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`),
       ];
     } finally {
       await store.close();

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/index.js';
+import type { Logger } from '../../src/log/index.js';
 // The benchmark drives one target the way a compare round does.
 import { prepareTarget, TargetInstance, type PreparedTarget } from '../../src/pipeline/index.js';
 import { findDataDevice, type DataDevice } from '../../src/sampling/index.js';
@@ -16,6 +17,7 @@ export interface BenchServerOptions {
   signal: AbortSignal;
   /** Progress for a person, one line each. */
   say: (line: string) => void;
+  log: Logger;
 }
 
 const TARGET = 'bench';
@@ -89,13 +91,13 @@ export class BenchServer {
     const target = await prepareTarget(TARGET, this.config);
     this.instance = new TargetInstance(target, this.dir, join(this.dir, 'mysqld.sock'), undefined, undefined, this.config.server_start_timeout_seconds * 1000);
     say(`initialising a datadir for ${target.ref.flavor} ${target.ref.version} (profile ${target.ref.serverProfile}) in ${this.dir}`);
-    await this.instance.initialise();
+    await this.instance.initialise(this.opts.log);
     signal.throwIfAborted();
-    this.server = await this.instance.start();
+    this.server = await this.instance.start(this.opts.log);
     signal.throwIfAborted();
     say(`server up (pid ${this.server.pid}); loading ${suite.load.tables} x ${suite.load.tableSize} rows`);
     await this.server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
-    await prepareSysbench(prepareArgv(suite, this.connection), { logFile: this.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal });
+    await prepareSysbench(prepareArgv(suite, this.connection), { logFile: this.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal, log: this.opts.log });
     this.statusConn = await this.server.connect();
   }
 
@@ -103,7 +105,7 @@ export class BenchServer {
   async warmUp(suite: Suite): Promise<void> {
     this.opts.signal.throwIfAborted();
     this.opts.say(`warm-up: ${suite.warmup.script}, ${suite.warmup.seconds} s`);
-    await runSysbench(warmupArgv(suite.warmup, this.connection), { logFile: this.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: this.opts.signal });
+    await runSysbench(warmupArgv(suite.warmup, this.connection), { logFile: this.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: this.opts.signal, log: this.opts.log });
   }
 
   /** Resolves true when every step succeeded; a failed step is said (with what is left behind) and the next still runs. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config/index.js';
 import { loadConfig } from '../../src/config/index.js';
-import { createLogger, setRootLogger } from '../../src/log/index.js';
+import { createLogger } from '../../src/log/index.js';
 import { runComparison } from '../../src/pipeline/index.js';
 import { defaultSqlitePath, type Store } from '../../src/store/index.js';
 import { loadSuite } from '../../src/suite/index.js';
@@ -53,7 +53,6 @@ export function defaultConfig(): Config {
 export async function runPool(stateDir: string, store: Store, suiteName: string, pairs: number, targets: { baseline?: string; candidate?: string } = {}): Promise<PairPool> {
   const config = loadConfig({ env: { ...process.env, QPSWATCH_STATE_DIR: stateDir }, cwd: process.cwd() });
   const log = createLogger('info', process.stderr.isTTY === true ? 'pretty' : 'json');
-  setRootLogger(log);
   const target = (binary: string | undefined) => (binary === undefined ? { kind: 'installed' as const, flavor: 'mariadb' as const, basedir: '/usr', server_profile: 'relaxed' } : { kind: 'installed' as const, flavor: 'mariadb' as const, binary, server_profile: 'relaxed' });
   config.targets = { b: target(targets.baseline), c: target(targets.candidate) };
   const controller = new AbortController();

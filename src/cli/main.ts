@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js';
 import { parseUpstream } from '../upstream/index.js';
 import { ConfigError, LOG_LEVELS, findConfigFile, loadConfig, type Config } from '../config/index.js';
-import { createLogger, resolveLogFormat, setRootLogger, withPriority, type LogFormat, type Logger } from '../log/index.js';
+import { createLogger, resolveLogFormat, withPriority, type LogFormat, type Logger } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS, mainHelp } from './commands.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
@@ -59,7 +59,6 @@ function buildContext(command: Command, globals: GlobalOptions, io: MainIO): Com
   const config = loadConfig({ file, env: io.env, cwd: io.cwd, overrides });
   checkLogOverrides(config);
   const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY), { journal: io.stderrIsJournal === true });
-  setRootLogger(log);
   const upstreams = config.upstreams.map(parseUpstream);
   return { config, configFile: file, upstreams, log, env: io.env, cwd: io.cwd, stdout: io.stdout, signal: io.signal };
 }

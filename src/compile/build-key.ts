@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { defaultEnv, ExecNotFoundError, run } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
 import { BuildToolMissingError } from './errors.js';
 import type { BuildProfile } from './profile.js';
 
@@ -41,12 +42,12 @@ export function buildKey(input: BuildKeyInput): string {
  * makes new builds. The C compiler stands for the toolchain; a profile that picks other compilers names them
  * in env (CC, CXX), which the profile hash covers.
  */
-export async function compilerVersion(profile: Pick<BuildProfile, 'env'>): Promise<string> {
+export async function compilerVersion(profile: Pick<BuildProfile, 'env'>, log?: Logger): Promise<string> {
   const env = { ...defaultEnv(), ...profile.env };
   // CC may carry arguments ("gcc -m64"); its first word is the program.
   const cc = (env['CC'] ?? 'cc').trim().split(/\s+/)[0] || 'cc';
   try {
-    const result = await run({ argv: [cc, '--version'], env, timeoutMs: 30_000 });
+    const result = await run({ argv: [cc, '--version'], env, timeoutMs: 30_000, log });
     const line = result.stdout.split('\n').find((l) => l.trim() !== '');
     if (line === undefined) throw new TypeError(`${cc} --version printed nothing`);
     return line.trim();

@@ -2,7 +2,7 @@ import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defaultEnv, ExecNotFoundError, ExecTimeoutError, run, type RunResult } from '../exec/index.js';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { buildEnv, cmakeCommands } from './cmake-argv.js';
 import { pickFailureLines } from './failure-lines.js';
 import { BUILD_PHASES, BuildAbortedError, BuildFailedError, BuildToolMissingError, type BuildPhase } from './errors.js';
@@ -29,6 +29,8 @@ export interface BuildWorktreeOptions {
   readonly cacheDir: string;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BuildProgress) => void;
+  /** Phases are logged as component build; each child's exit through exec. */
+  readonly log: Logger;
 }
 
 export interface BuildResult {
@@ -53,7 +55,7 @@ export async function buildWorktree(options: BuildWorktreeOptions): Promise<Buil
   const setup = { worktree: opts.worktree, buildDir: opts.buildDir, installDir: opts.installDir, cacheDir: opts.cacheDir, jobs };
   const env = buildEnv(profile, setup, defaultEnv());
   const commands = cmakeCommands(profile, setup);
-  await checkTools(profile, env);
+  await checkTools(profile, env, opts.log);
   await mkdir(opts.buildDir, { recursive: true });
   await mkdir(dirname(opts.logFile), { recursive: true });
   await rm(opts.installDir, { recursive: true, force: true });
@@ -66,13 +68,13 @@ export async function buildWorktree(options: BuildWorktreeOptions): Promise<Buil
     durations[phase] = await runPhase(opts, phase, commands[phase], env, deadline);
   }
   const totalMs = Date.now() - started;
-  logger('build').info({ worktree: opts.worktree, profile: profile.name, durationsMs: durations, totalMs }, 'build installed');
+  opts.log.child({ component: 'build' }).info({ worktree: opts.worktree, profile: profile.name, durationsMs: durations, totalMs }, 'build installed');
   return { durationsMs: durations as Record<BuildPhase, number>, totalMs, jobs };
 }
 
 async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: string[], env: Record<string, string>, deadline: number): Promise<number> {
   if (isAborted(opts.signal)) throw new BuildAbortedError(opts.worktree, phase);
-  const log = logger('build');
+  const log = opts.log.child({ component: 'build' });
   log.info({ phase, argv }, 'build phase started');
   opts.onProgress?.({ phase, event: 'start', argv });
   await appendFile(opts.logFile, `\n=== qpswatch ${phase}: ${argv.join(' ')}\n`);
@@ -86,6 +88,7 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
     timeoutMs: Math.max(1000, deadline - Date.now()),
     allowFailure: true,
     tailLines: TAIL_LINES,
+    log: opts.log,
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   }).catch((err: unknown) => {
     failed();
@@ -118,14 +121,14 @@ function thrownFailure(opts: BuildWorktreeOptions, phase: BuildPhase, err: unkno
 }
 
 /** Missing tools fail in a second with the package to install, instead of half way through a configure. */
-async function checkTools(profile: BuildProfile, env: Record<string, string>): Promise<void> {
+async function checkTools(profile: BuildProfile, env: Record<string, string>, log: Logger): Promise<void> {
   const tools: Array<[string, string]> = [['cmake', 'cmake']];
   if (profile.generator === 'Ninja') tools.push(['ninja', 'ninja-build']);
   if (profile.generator === 'Unix Makefiles') tools.push(['make', 'make']);
   if (profile.ccache) tools.push(['ccache', 'ccache']);
   for (const [program, pkg] of tools) {
     try {
-      await run({ argv: [program, '--version'], env, timeoutMs: TOOL_CHECK_MS });
+      await run({ argv: [program, '--version'], env, timeoutMs: TOOL_CHECK_MS, log });
     } catch (err) {
       if (err instanceof ExecNotFoundError) throw new BuildToolMissingError(program, pkg);
       throw err;

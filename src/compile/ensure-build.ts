@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { buildPathsFor, markInstallComplete, readInstallRecord, removeInstallMarker, type InstallRecord } from './build-paths.js';
 import { buildWorktree, type BuildProgress } from './build-worktree.js';
 import { checkFreeSpace } from './disk-guard.js';
@@ -19,6 +19,7 @@ export interface EnsureBuildOptions {
   readonly keepBuildDir?: boolean;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BuildProgress) => void;
+  readonly log: Logger;
 }
 
 export interface EnsureBuildResult {
@@ -49,7 +50,7 @@ export async function ensureBuild(opts: EnsureBuildOptions): Promise<EnsureBuild
   if (done !== undefined) return { key: opts.key, installDir: paths.installDir, logFile: paths.logFile, built: false, record: done };
   if (opts.minFreeBytes !== undefined) await checkFreeSpace(opts.stateDir, opts.minFreeBytes);
   await removeInstallMarker(paths);
-  logger('build').info({ key: opts.key, worktree: opts.worktree, profile: opts.profile.name }, 'building');
+  opts.log.child({ component: 'build' }).info({ key: opts.key, worktree: opts.worktree, profile: opts.profile.name }, 'building');
   const result = await buildWorktree({
     worktree: opts.worktree,
     profile: opts.profile,
@@ -57,6 +58,7 @@ export async function ensureBuild(opts: EnsureBuildOptions): Promise<EnsureBuild
     installDir: paths.installDir,
     logFile: paths.logFile,
     cacheDir: opts.cacheDir,
+    log: opts.log,
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
     ...(opts.onProgress !== undefined ? { onProgress: opts.onProgress } : {}),
   });

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { ExecError, ExecNotFoundError, run } from '../exec/index.js';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { parseVersion, VersionParseError, type Flavor, type Version } from '../version/index.js';
 import { BuildToolMissingError, TarballNameError, TarballUnpackError } from './errors.js';
 
@@ -47,7 +47,7 @@ interface UnpackRecord {
  * Unpacks an official binary tarball into <targetsDir>/<flavor>-<version>/, once: a marker beside the folder,
  * written last, says it is complete; a folder without it (an interrupted unpack) is unpacked again.
  */
-export async function unpackTarball(tarballPath: string, targetsDir: string, opts: { signal?: AbortSignal } = {}): Promise<UnpackedTarball> {
+export async function unpackTarball(tarballPath: string, targetsDir: string, opts: { signal?: AbortSignal; log: Logger }): Promise<UnpackedTarball> {
   const tarball = resolve(tarballPath);
   const { flavor, version } = parseTarballName(tarball);
   const basedir = join(resolve(targetsDir), `${flavor}-${version.text}`);
@@ -59,8 +59,8 @@ export async function unpackTarball(tarballPath: string, targetsDir: string, opt
   await rm(basedir, { recursive: true, force: true });
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
-  logger('build').info({ tarball, basedir }, 'unpacking tarball');
-  await untar(tarball, partial, opts.signal);
+  opts.log.child({ component: 'build' }).info({ tarball, basedir }, 'unpacking tarball');
+  await untar(tarball, partial, opts);
   const entries = await readdir(partial);
   if (entries.length === 0) {
     await rm(partial, { recursive: true, force: true });
@@ -79,10 +79,10 @@ async function isUnpacked(marker: string, basedir: string): Promise<boolean> {
 }
 
 /** GNU tar finds the compression (gzip, xz, zstd) from the file itself; the top folder of the tarball is dropped. */
-async function untar(tarball: string, into: string, signal?: AbortSignal): Promise<void> {
+async function untar(tarball: string, into: string, { signal, log }: { signal?: AbortSignal; log: Logger }): Promise<void> {
   const argv = ['tar', '-x', '-f', tarball, '-C', into, '--strip-components=1', '--no-same-owner'];
   try {
-    await run({ argv, timeoutMs: UNPACK_TIMEOUT_MS, ...(signal !== undefined ? { signal } : {}) });
+    await run({ argv, timeoutMs: UNPACK_TIMEOUT_MS, log, ...(signal !== undefined ? { signal } : {}) });
   } catch (err) {
     await rm(into, { recursive: true, force: true });
     if (err instanceof ExecNotFoundError) throw new BuildToolMissingError('tar', 'tar');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { ExecError, ExecNotFoundError, ExecTimeoutError } from './errors.js';
 import { OutputCollector } from './output.js';
 
@@ -21,6 +21,8 @@ export interface RunOptions {
   allowFailure?: boolean;
   /** Lines kept for error messages. */
   tailLines?: number;
+  /** Where the exit (debug) and a SIGKILL after an ignored SIGTERM (warn) are logged, as component exec; none when left out. */
+  log?: Logger;
 }
 
 export interface RunResult {
@@ -79,6 +81,7 @@ class Child {
   private readonly stderr: OutputCollector;
   private readonly combined: OutputCollector;
   private readonly log?: WriteStream;
+  private readonly logger: Logger | undefined;
   private readonly child: ChildProcess;
   private readonly started = Date.now();
   private timedOut = false;
@@ -96,6 +99,7 @@ class Child {
     this.stderr = new OutputCollector(MAX_CAPTURED_BYTES, tailLines);
     this.combined = new OutputCollector(0, tailLines);
     if (opts.logFile !== undefined) this.log = createWriteStream(opts.logFile, { flags: 'a' });
+    this.logger = opts.log?.child({ component: 'exec' });
     this.child = spawn(this.argv[0]!, this.argv.slice(1), {
       cwd: opts.cwd,
       env: opts.env ?? defaultEnv(),
@@ -168,7 +172,7 @@ class Child {
 
   private result(code: number | null, signal: NodeJS.Signals | null): RunResult {
     const durationMs = Date.now() - this.started;
-    logger('exec').debug({ argv: this.argv, exitCode: code, signal, durationMs }, 'child exited');
+    this.logger?.debug({ argv: this.argv, exitCode: code, signal, durationMs }, 'child exited');
     return { argv: this.argv, exitCode: code, signal, stdout: this.stdout.text(), stderr: this.stderr.text(), tail: this.combined.tail(), durationMs };
   }
 
@@ -196,7 +200,7 @@ class Child {
     if (this.paused) this.signalGroup('SIGCONT');
     const gone = await Promise.race([settledQuietly.then(() => true), delay(graceMs).then(() => false)]);
     if (!gone) {
-      logger('exec').warn({ argv: this.argv, graceMs }, 'child ignored SIGTERM; sending SIGKILL');
+      this.logger?.warn({ argv: this.argv, graceMs }, 'child ignored SIGTERM; sending SIGKILL');
       this.signalGroup('SIGKILL');
     }
     return settledQuietly;

@@ -44,14 +44,3 @@ export function createLogger(level: string, format: 'json' | 'pretty', output: J
   }
   return pino(options, pino.destination({ dest: 2, sync: true }));
 }
-
-let rootLogger: Logger = pino({ level: 'silent' });
-
-/** The CLI sets the root logger once at start-up; modules take child loggers from it. */
-export function setRootLogger(logger: Logger): void {
-  rootLogger = logger;
-}
-
-export function logger(component: string): Logger {
-  return rootLogger.child({ component });
-}

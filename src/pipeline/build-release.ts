@@ -38,7 +38,7 @@ function mirrorDirFor(config: Config, remote: string): string {
 export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false): Promise<BuildOutcome> {
   const { config, store, log } = deps;
   const profile = await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
-  const compiler = await compilerVersion(profile);
+  const compiler = await compilerVersion(profile, log);
   const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler });
   const known = await store.getBuild(key);
   const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
@@ -66,12 +66,12 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
   const { config, store, log, signal } = deps;
   const mirror = mirrorDirFor(config, upstream.remote);
   log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
-  await syncMirror(upstream.remote, mirror, { signal });
+  await syncMirror(upstream.remote, mirror, { signal, log });
   const worktree = join(config.cache_dir, 'worktrees', key);
-  await addWorktree(mirror, release.commit, worktree, { signal });
+  await addWorktree(mirror, release.commit, worktree, { signal, log });
   let record: BuildRecord | undefined;
   try {
-    if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal });
+    if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });
     const paths = { installDir: join(config.state_dir, 'builds', key, 'install'), logFile: join(config.state_dir, 'builds', key, 'build.log') };
     record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: profile.name, compiler, ...paths, pid: process.pid });
     const started = Date.now();
@@ -83,6 +83,7 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
       profile,
       minFreeBytes: config.min_free_bytes,
       signal,
+      log,
       onProgress: (p) => log.info({ tag: release.tag, ...p }, 'build progress'),
     });
     await store.finishBuild(record.id);
@@ -100,6 +101,6 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     log.error({ tag: release.tag, key, phase: failure.phase, lines: failed.failureLines }, 'build failed');
     return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, failureLines: failed.failureLines };
   } finally {
-    await removeWorktree(mirror, worktree).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));
+    await removeWorktree(mirror, worktree, { log }).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));
   }
 }

@@ -35,8 +35,8 @@ export async function discoverAll(upstreams: readonly Upstream[], store: Store, 
 }
 
 async function discoverOne(upstream: Upstream, store: Store, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome> {
-  const tags = await listRemoteTags(upstream.remote, signal !== undefined ? { signal } : {});
-  const releases = selectReleases(upstream, tags);
+  const tags = await listRemoteTags(upstream.remote, { log, ...(signal !== undefined ? { signal } : {}) });
+  const releases = selectReleases(upstream, tags, log);
   if (releases.length === 0) log.warn({ upstream: upstream.name }, describeEmptySelection(upstream, tags));
   const result = await store.recordReleases(
     releases.map((r) => ({ upstream: upstream.name, flavor: upstream.flavor, tag: r.tag, commit: r.commit, version: r.version.text, versionKey: versionKey(r.version) })),

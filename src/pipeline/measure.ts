@@ -1,5 +1,6 @@
 import { diffHostSnapshots, perOperation, readGlobalStatus, statusDelta, takeHostSnapshot, type DataDevice, type ObserverCost, type StatusConnection } from '../sampling/index.js';
 import type { SampleInput, SampleRole } from '../store/index.js';
+import type { Logger } from '../log/index.js';
 import { runArgv, runSysbench, type SuiteTest, type SysbenchConnection } from '../suite/index.js';
 
 export interface MeasureInput {
@@ -16,6 +17,8 @@ export interface MeasureInput {
   targetName: string;
   sysbenchLog: string;
   signal: AbortSignal;
+  /** sysbench's exit is logged through exec. */
+  log: Logger;
 }
 
 /** sysbench gets its run time plus this much to connect, start threads and report before it counts as hung. */
@@ -29,7 +32,7 @@ export async function measureTest(input: MeasureInput): Promise<SampleInput> {
   const argv = runArgv(input.test, input.threads, input.conn);
   const statusBefore = await readGlobalStatus(input.status);
   const hostBefore = takeHostSnapshot(input.device);
-  const result = await runSysbench(argv, { logFile: input.sysbenchLog, timeoutMs: input.test.seconds * 1000 + SYSBENCH_GRACE_MS, signal: input.signal });
+  const result = await runSysbench(argv, { logFile: input.sysbenchLog, timeoutMs: input.test.seconds * 1000 + SYSBENCH_GRACE_MS, signal: input.signal, log: input.log });
   const hostAfter = takeHostSnapshot(input.device);
   const statusAfter = await readGlobalStatus(input.status);
   const host = diffHostSnapshots(hostBefore, hostAfter);

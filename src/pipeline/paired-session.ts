@@ -94,7 +94,7 @@ function checkMemoryFits(instances: Record<SampleRole, TargetInstance>): void {
 async function startSide(role: SampleRole, instance: TargetInstance, ctx: RoundContext): Promise<Side> {
   await instance.restoreSnapshot();
   ctx.signal.throwIfAborted();
-  const server = await instance.start();
+  const server = await instance.start(ctx.log);
   try {
     const status = await server.connect();
     const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
@@ -119,7 +119,7 @@ async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleSe
   await activate(sides, role, mode, ctx);
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
-  await runSysbench(warmupArgv(suite.warmup, connection(side.server)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal });
+  await runSysbench(warmupArgv(suite.warmup, connection(side.server)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
 }
 
 /**
@@ -211,6 +211,7 @@ async function measureSide(side: Side, run: OpenRun, sweep: number, ctx: RoundCo
     targetName: side.instance.target.name,
     sysbenchLog: side.instance.sysbenchLog,
     signal: ctx.signal,
+    log: ctx.log,
   });
   await ctx.store.addSample(ctx.sessionId, sample);
   ctx.log.debug({ sweep, role: side.role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads} ${side.role}: ${sample.qps.toFixed(0)} qps`);

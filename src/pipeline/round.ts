@@ -23,8 +23,8 @@ export function connection(server: RunningServer): SysbenchConnection {
 }
 
 /** Runs fn with the instance's server started, and always stops it, whatever fn does. */
-async function withServer<T>(instance: TargetInstance, fn: (server: RunningServer) => Promise<T>): Promise<T> {
-  const server = await instance.start();
+async function withServer<T>(instance: TargetInstance, log: Logger, fn: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await instance.start(log);
   try {
     return await fn(server);
   } finally {
@@ -36,11 +36,11 @@ async function withServer<T>(instance: TargetInstance, fn: (server: RunningServe
 export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<void> {
   const { load } = suite;
   ctx.log.info({ target: instance.target.name, tables: load.tables, rows: load.tables * load.tableSize }, `loading ${load.tables * load.tableSize} rows into ${instance.target.name}`);
-  await instance.initialise();
+  await instance.initialise(ctx.log);
   ctx.signal.throwIfAborted();
-  await withServer(instance, async (server) => {
+  await withServer(instance, ctx.log, async (server) => {
     await server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
-    await prepareSysbench(prepareArgv(suite, connection(server)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal });
+    await prepareSysbench(prepareArgv(suite, connection(server)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal, log: ctx.log });
   });
   await instance.keepAsSnapshot();
 }
@@ -50,10 +50,10 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
   await instance.restoreSnapshot();
   // A stop asked for while the datadir was copied: no server is started just to be stopped again.
   ctx.signal.throwIfAborted();
-  await withServer(instance, async (server) => {
+  await withServer(instance, ctx.log, async (server) => {
     const conn = connection(server);
     ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
-    await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal });
+    await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
     const status = await server.connect();
     try {
       const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
@@ -61,7 +61,7 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
       for (const [i, { test, threads }] of runs.entries()) {
         ctx.signal.throwIfAborted();
         ctx.log.info({ round, role, test: test.name, threads, seconds: test.seconds }, `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`);
-        const sample = await measureTest({ status, observer, conn, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal });
+        const sample = await measureTest({ status, observer, conn, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal, log: ctx.log });
         await ctx.store.addSample(ctx.sessionId, sample);
         ctx.log.info({ round, role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`);
       }

@@ -1,6 +1,7 @@
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkServerOptions, renderMyCnf, startServer, initDatadir, checkSocketPath, type RunningServer, type ServerNetwork, type ServerPaths } from '../server/index.js';
+import type { Logger } from '../log/index.js';
 import type { PreparedTarget } from './target.js';
 
 /**
@@ -42,11 +43,11 @@ export class TargetInstance {
    * Writes the my.cnf, has the server binary check it (an option it does not know fails here in a second, with its
    * own error line), and initialises an empty datadir.
    */
-  async initialise(): Promise<void> {
+  async initialise(log: Logger): Promise<void> {
     await mkdir(this.paths.tmpdir, { recursive: true });
     await writeFile(this.myCnfPath, this.myCnfText());
-    await checkServerOptions(this.target.binaries, this.myCnfPath);
-    await initDatadir({ binaries: this.target.binaries, myCnfPath: this.myCnfPath, paths: this.paths, logFile: join(this.dir, 'init.log'), ...(this.user !== undefined ? { user: this.user } : {}) });
+    await checkServerOptions(this.target.binaries, this.myCnfPath, log);
+    await initDatadir({ binaries: this.target.binaries, myCnfPath: this.myCnfPath, paths: this.paths, logFile: join(this.dir, 'init.log'), log, ...(this.user !== undefined ? { user: this.user } : {}) });
   }
 
   /** The my.cnf this target runs with, as initialise() writes it. */
@@ -54,7 +55,7 @@ export class TargetInstance {
     return renderMyCnf(this.target.profile, this.target.binaries, this.paths, this.network);
   }
 
-  start(): Promise<RunningServer> {
+  start(log: Logger): Promise<RunningServer> {
     return startServer({
       binaries: this.target.binaries,
       myCnfPath: this.myCnfPath,
@@ -63,6 +64,7 @@ export class TargetInstance {
       logFile: this.serverLog,
       ...(this.user !== undefined ? { user: this.user } : {}),
       readyTimeoutMs: this.readyTimeoutMs,
+      log,
     });
   }
 

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { run } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
 import { compareVersions, parseVersion, VersionParseError, type Flavor, type Version } from '../version/index.js';
 import { ServerBinaryMissingError, ServerVersionError } from './errors.js';
 
@@ -40,7 +41,7 @@ const INSTALL_DB_NAMES: Record<Flavor, readonly string[]> = {
  * Finds the server of an installation: a basedir or install prefix (/usr, builds/<key>, an unpacked tarball), or
  * the server binary itself. Runs `mysqld --version` to learn the version.
  */
-export async function resolveServerBinaries(flavor: Flavor, basedirOrBinary: string): Promise<ServerBinaries> {
+export async function resolveServerBinaries(flavor: Flavor, basedirOrBinary: string, log?: Logger): Promise<ServerBinaries> {
   const given = resolve(basedirOrBinary);
   const isFile = await stat(given).then((s) => s.isFile(), () => false);
   const basedir = isFile ? prefixOf(given) : given;
@@ -48,7 +49,7 @@ export async function resolveServerBinaries(flavor: Flavor, basedirOrBinary: str
   if (mysqld === undefined) {
     throw new ServerBinaryMissingError(`${flavor} server`, isFile ? [given] : SERVER_NAMES[flavor].map((n) => join(basedir, n)));
   }
-  const info = await serverVersion(mysqld);
+  const info = await serverVersion(mysqld, log);
   checkFlavor(flavor, mysqld, info);
   const installDb = usesInstallDb(flavor, info.version) ? await findInstallDb(flavor, basedir) : undefined;
   return { flavor, basedir, mysqld, version: info.version, versionText: info.text, ...(installDb !== undefined ? { installDb } : {}) };
@@ -93,8 +94,8 @@ async function executable(path: string): Promise<string | undefined> {
 }
 
 /** `mysqld --version`, e.g. "mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu" -> 10.11.19. */
-export async function serverVersion(mysqld: string): Promise<ServerVersionInfo> {
-  const result = await run({ argv: [mysqld, '--version'], timeoutMs: 30_000 });
+export async function serverVersion(mysqld: string, log?: Logger): Promise<ServerVersionInfo> {
+  const result = await run({ argv: [mysqld, '--version'], timeoutMs: 30_000, log });
   return parseServerVersionOutput(mysqld, result.stdout + result.stderr);
 }
 

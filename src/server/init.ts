@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { ExecError, run } from '../exec/index.js';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { compareVersions, parseVersion, type Version } from '../version/index.js';
 import type { ServerBinaries } from './binaries.js';
 import { DatadirInitError, DatadirNotEmptyError } from './errors.js';
@@ -55,6 +55,7 @@ export interface InitDatadirOptions {
   readonly logFile: string;
   readonly user?: string;
   readonly timeoutMs?: number;
+  readonly log: Logger;
 }
 
 /** Creates a fresh datadir. The datadir must be missing or empty: a round never reuses old data by accident. */
@@ -67,9 +68,9 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
   await prepareServerDirs(paths);
   const argv = initDatadirArgv({ binaries: opts.binaries, myCnfPath: opts.myCnfPath, datadir: paths.datadir, user: opts.user ?? defaultServerUser() });
   const offset = await logSize(paths.errorLog);
-  logger('server').info({ argv, datadir: paths.datadir }, 'initialising datadir');
+  opts.log.child({ component: 'server' }).info({ argv, datadir: paths.datadir }, 'initialising datadir');
   try {
-    await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs ?? 10 * 60 * 1000 });
+    await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs ?? 10 * 60 * 1000, log: opts.log });
   } catch (err) {
     if (!(err instanceof ExecError)) throw err;
     const lines = pickLogErrors(err.tail.join('\n'), await readLogSince(paths.errorLog, offset));

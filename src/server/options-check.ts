@@ -1,4 +1,5 @@
 import { run } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
 import type { ServerBinaries } from './binaries.js';
 import { pickLogErrors } from './log-tail.js';
 import { ServerOptionsError } from './errors.js';
@@ -13,10 +14,10 @@ export interface ServerOptionsCheck {
  * Asks the server binary whether it accepts a my.cnf (`mysqld --defaults-file=... --verbose --help` reads every
  * option and stops): an unknown option fails here in a second instead of after a datadir init.
  */
-export async function checkServerOptions(binaries: ServerBinaries, myCnfPath: string): Promise<ServerOptionsCheck> {
+export async function checkServerOptions(binaries: ServerBinaries, myCnfPath: string, log?: Logger): Promise<ServerOptionsCheck> {
   const user = defaultServerUser();
   const argv = [binaries.mysqld, `--defaults-file=${myCnfPath}`, ...(user !== undefined ? [`--user=${user}`] : []), '--verbose', '--help'];
-  const result = await run({ argv, allowFailure: true, timeoutMs: 60_000 });
+  const result = await run({ argv, allowFailure: true, timeoutMs: 60_000, log });
   if (result.exitCode !== 0) {
     const lines = pickLogErrors(result.stderr);
     throw new ServerOptionsError(myCnfPath, lines.length > 0 ? lines : [`${binaries.mysqld} exited with code ${result.exitCode}`]);

@@ -1,6 +1,6 @@
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { ChildHandle, RunResult } from '../exec/index.js';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import type { Version } from '../version/index.js';
 import { connectRoot, type Connection } from './connection.js';
 
@@ -45,6 +45,8 @@ export interface RunningServerParts {
   readonly errorLog: string;
   readonly version: Version;
   readonly stopTimeoutMs: number;
+  /** The server's logger (component server). */
+  readonly log: Logger;
 }
 
 export class RunningServerImpl implements RunningServer {
@@ -116,7 +118,7 @@ export class RunningServerImpl implements RunningServer {
   }
 
   private async shutdown(): Promise<ServerExit> {
-    const log = logger('server');
+    const { log } = this.parts;
     if (this.running) {
       const accepted = await this.sendShutdown();
       const ended = accepted && (await Promise.race([this.exited.then(() => true), delay(this.parts.stopTimeoutMs).then(() => false)]));
@@ -140,7 +142,7 @@ export class RunningServerImpl implements RunningServer {
       return true;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      logger('server').debug({ serverPid: this.pid, code, err: (err as Error).message }, 'SHUTDOWN statement failed');
+      this.parts.log.debug({ serverPid: this.pid, code, err: (err as Error).message }, 'SHUTDOWN statement failed');
       return code === 'PROTOCOL_CONNECTION_LOST' || code === 'ECONNRESET';
     }
   }

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { start, type ChildHandle, type RunResult } from '../exec/index.js';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import type { ServerBinaries } from './binaries.js';
 import { connectRoot, type Connection } from './connection.js';
 import { pickLogErrors, logSize, readLogSince } from './log-tail.js';
@@ -25,6 +25,8 @@ export interface StartServerOptions {
   readonly readyTimeoutMs?: number;
   /** After SHUTDOWN, how long to wait before SIGTERM; after SIGTERM, before SIGKILL. Default 2 minutes each. */
   readonly stopTimeoutMs?: number;
+  /** Start, readiness and a forced stop are logged as component server; mysqld's exit through exec. */
+  readonly log: Logger;
 }
 
 const DEFAULT_READY_MS = 120_000;
@@ -42,9 +44,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   // --defaults-file must come first: mysqld reads it before any other option.
   const argv = [opts.binaries.mysqld, `--defaults-file=${opts.myCnfPath}`, `--basedir=${opts.binaries.basedir}`, ...(user !== undefined ? [`--user=${user}`] : [])];
   const stopMs = opts.stopTimeoutMs ?? DEFAULT_STOP_MS;
-  const log = logger('server');
+  const log = opts.log.child({ component: 'server' });
   log.info({ argv, socket: opts.paths.socket }, 'starting server');
-  const handle = start({ argv, logFile: opts.logFile, timeoutMs: SERVER_LIFETIME_MS, killGraceMs: stopMs });
+  const handle = start({ argv, logFile: opts.logFile, timeoutMs: SERVER_LIFETIME_MS, killGraceMs: stopMs, log: opts.log });
   const exited = settle(handle);
   let admin: Connection;
   try {
@@ -54,7 +56,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     throw err;
   }
   log.info({ serverPid: handle.pid, socket: opts.paths.socket }, 'server ready');
-  return new RunningServerImpl({ handle, exited, admin, socket: opts.paths.socket, errorLog: opts.paths.errorLog, version: opts.binaries.version, stopTimeoutMs: stopMs, ...(opts.network ? { port: opts.network.port } : {}) });
+  return new RunningServerImpl({ handle, exited, admin, socket: opts.paths.socket, errorLog: opts.paths.errorLog, version: opts.binaries.version, stopTimeoutMs: stopMs, log, ...(opts.network ? { port: opts.network.port } : {}) });
 }
 
 async function preflight(opts: StartServerOptions): Promise<void> {

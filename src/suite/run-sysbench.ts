@@ -1,4 +1,5 @@
 import { run, type RunResult } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
 import { findSysbench } from './find-sysbench.js';
 import { parseSysbenchOutput, type SysbenchResult } from './sysbench-output.js';
 
@@ -9,6 +10,8 @@ export interface SysbenchRunOptions {
   signal?: AbortSignal;
   /** The sysbench program; by default found on PATH (findSysbench). */
   sysbench?: string;
+  /** Given to exec: sysbench's exit, and a SIGKILL after an ignored SIGTERM, are logged there. */
+  log?: Logger;
 }
 
 /** sysbench exited non-zero or was killed; the last lines of its output say why. */
@@ -45,7 +48,7 @@ export async function prepareSysbench(args: readonly string[], opts: SysbenchRun
 
 async function execSysbench(args: readonly string[], opts: SysbenchRunOptions): Promise<RunResult> {
   const argv = [opts.sysbench ?? findSysbench(), ...args];
-  const result = await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs, signal: opts.signal, allowFailure: true });
+  const result = await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs, signal: opts.signal, allowFailure: true, log: opts.log });
   if (result.exitCode !== 0) throw new SysbenchRunError(argv, result.exitCode, result.signal, result.tail, opts.logFile);
   return result;
 }

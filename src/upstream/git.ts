@@ -9,6 +9,7 @@ import {
   RemoteUnreachableError,
 } from './errors.js';
 import { localPathOf } from './remote.js';
+import type { Logger } from '../log/index.js';
 
 export interface GitOptions {
   /** The git program: a name on PATH or an absolute path. Default "git". */
@@ -16,6 +17,8 @@ export interface GitOptions {
   timeoutMs?: number;
   /** Abort stops git by escalation and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Given to exec: each git child's exit is logged there. */
+  log?: Logger;
 }
 
 // ext:: runs a command and is off by default; saying so again costs nothing. A detached auto-gc would outlive the
@@ -49,6 +52,7 @@ export async function runGit(call: GitCall): Promise<RunResult> {
       killGraceMs: 2000,
       allowFailure: true,
       ...(call.signal !== undefined ? { signal: call.signal } : {}),
+      ...(call.log !== undefined ? { log: call.log } : {}),
     });
   } catch (err) {
     if (err instanceof ExecNotFoundError) throw new GitNotFoundError(git);

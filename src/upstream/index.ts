@@ -4,7 +4,7 @@ export { parseReleaseTag, classifyTag, TAG_SHAPES, type ReleaseTag, type TagVerd
 export { selectReleases, describeEmptySelection, byVersion, type Release } from './select.js';
 export { globToRegExp } from './glob.js';
 export { listRemoteTags, parseLsRemote, type RemoteTag } from './ls-remote.js';
-export { syncMirror, type SyncResult } from './mirror.js';
+export { syncMirror, type MirrorOptions, type SyncResult } from './mirror.js';
 export { addWorktree, removeWorktree, updateSubmodules, isCommitId, type Worktree } from './worktree.js';
 export { detectMovedTags, type MovedTag } from './moved-tags.js';
 export { isRemoteText } from './remote.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { GitCommandError, MirrorFolderError } from './errors.js';
 import { runGit, type GitOptions } from './git.js';
 import { redactUrls } from './redact.js';
@@ -12,6 +12,10 @@ export interface SyncResult {
   /** True when this call made the mirror (the first, long fetch). */
   readonly created: boolean;
   readonly durationMs: number;
+}
+
+export interface MirrorOptions extends GitOptions {
+  log: Logger;
 }
 
 const FETCH_TIMEOUT_MS = 2 * 60 * 60 * 1000;
@@ -25,7 +29,7 @@ const LOCAL_TIMEOUT_MS = 60_000;
  * goes). The URL is given on each fetch, so a remote changed in the config takes effect at once; it is also stored as
  * origin, against which relative submodule URLs resolve.
  */
-export async function syncMirror(remote: string, mirrorDir: string, opts: GitOptions = {}): Promise<SyncResult> {
+export async function syncMirror(remote: string, mirrorDir: string, opts: MirrorOptions): Promise<SyncResult> {
   assertRemote(remote);
   const started = Date.now();
   const dir = resolve(mirrorDir);
@@ -38,7 +42,7 @@ export async function syncMirror(remote: string, mirrorDir: string, opts: GitOpt
     defaultTimeoutMs: FETCH_TIMEOUT_MS,
   });
   const durationMs = Date.now() - started;
-  logger('upstream').info({ remote: redactUrls(remote), mirrorDir: dir, created, durationMs }, 'mirror synced');
+  opts.log.child({ component: 'upstream' }).info({ remote: redactUrls(remote), mirrorDir: dir, created, durationMs }, 'mirror synced');
   return { mirrorDir: dir, created, durationMs };
 }
 

@@ -1,4 +1,4 @@
-import { logger } from '../log/index.js';
+import type { Logger } from '../log/index.js';
 import { compareVersions, rangeIncludes } from '../version/index.js';
 import { globToRegExp, matchesAny } from './glob.js';
 import type { RemoteTag } from './ls-remote.js';
@@ -15,8 +15,8 @@ export interface Release extends ReleaseTag {
  * A tag is kept when it is a release tag of the flavor, its version is in the series and at or above min_version,
  * it matches an include glob (when there are any) and no exclude glob. Every other tag is skipped with a debug line.
  */
-export function selectReleases(upstream: Upstream, tags: readonly RemoteTag[]): Release[] {
-  const log = logger('upstream');
+export function selectReleases(upstream: Upstream, tags: readonly RemoteTag[], log: Logger): Release[] {
+  const tagLog = log.child({ component: 'upstream' });
   const include = upstream.include.map(globToRegExp);
   const exclude = upstream.exclude.map(globToRegExp);
   const releases: Release[] = [];
@@ -24,7 +24,7 @@ export function selectReleases(upstream: Upstream, tags: readonly RemoteTag[]): 
     const verdict = classifyTag(upstream.flavor, tag);
     const skip = 'skip' in verdict ? verdict.skip : filterReason(upstream, verdict.release, include, exclude);
     if (skip !== undefined) {
-      log.debug({ upstream: upstream.name, tag, reason: skip }, 'tag skipped');
+      tagLog.debug({ upstream: upstream.name, tag, reason: skip }, 'tag skipped');
       continue;
     }
     if ('release' in verdict) releases.push({ ...verdict.release, commit });

@@ -10,6 +10,7 @@ import {
   type RunningServer,
   type ServerExit,
 } from '../../src/server/index.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 /** The distribution MariaDB server every integration test on this host runs against. */
 export const MARIADB_BASEDIR = '/usr';
@@ -51,8 +52,8 @@ export async function startScratchServer(opts: ScratchServerOptions): Promise<Sc
     await mkdir(join(root, 'server'), { recursive: true });
     const myCnfPath = join(root, 'server', 'my.cnf');
     await writeFile(myCnfPath, renderMyCnf(profile, binaries, paths));
-    await initDatadir({ binaries, myCnfPath, paths, logFile: join(root, 'init.log') });
-    server = await startServer({ binaries, myCnfPath, paths, logFile: join(root, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
+    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(root, 'init.log') });
+    server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(root, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
     return { server, socket: paths.socket, root, close };
   } catch (err) {
     await close();

@@ -22,6 +22,7 @@ import {
 import { defaultEnv, run } from '../../src/exec/index.js';
 import { checkServerOptions, initDatadir, loadServerProfile, renderMyCnf, resolveServerBinaries, serverPaths, startServer } from '../../src/server/index.js';
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 let root = '';
 let demo: DemoUpstream;
@@ -50,7 +51,7 @@ function release(pick: (r: DemoTaggedRelease) => boolean): DemoTaggedRelease {
 
 async function build(r: DemoTaggedRelease, progress: BuildProgress[] = []): Promise<EnsureBuildResult> {
   const key = buildKey({ commit: r.commit, profile, compilerVersion: compiler });
-  return ensureBuild({ stateDir: stateDir(), cacheDir: cacheDir(), key, worktree: await worktreeOf(r), profile, onProgress: (p) => progress.push(p) });
+  return ensureBuild({ log: silentLog, stateDir: stateDir(), cacheDir: cacheDir(), key, worktree: await worktreeOf(r), profile, onProgress: (p) => progress.push(p) });
 }
 
 /** ccache's own counters for the test's cache folder. */
@@ -131,8 +132,8 @@ describe('the demo upstream built with the demo profile', () => {
     // relaxed does not fsync at commit: the release's own settings must win over it.
     await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
     await checkServerOptions(binaries, myCnfPath);
-    await initDatadir({ binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({ binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
+    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+    const server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
     try {
       const [row] = await server.query('SELECT VERSION() AS v, @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS sync');
       assert.deepEqual({ ...row }, { v: '10.11.3-MariaDB-qpswatch-demo', flush: 1, sync: 1 });
@@ -148,7 +149,7 @@ describe('the demo upstream built with the demo profile', () => {
     // Built where ensureBuild builds, so the engine comes from ccache and only the launcher is compiled.
     const buildDir = join(worktree, WORKTREE_BUILD_DIR);
     await assert.rejects(
-      buildWorktree({ worktree, profile, buildDir, installDir: join(dir, 'install'), logFile: join(dir, 'build.log'), cacheDir: cacheDir() }),
+      buildWorktree({ log: silentLog, worktree, profile, buildDir, installDir: join(dir, 'install'), logFile: join(dir, 'build.log'), cacheDir: cacheDir() }),
       (err: unknown) => {
         assert.ok(err instanceof BuildFailedError, String(err));
         assert.equal(err.failure.phase, 'build');

@@ -12,6 +12,7 @@ import {
   type BuildWorktreeOptions,
 } from '../../src/compile/index.js';
 import { run } from '../../src/exec/index.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 let root = '';
 let counter = 0;
@@ -32,7 +33,7 @@ async function project(extra = ''): Promise<string> {
 
 function options(worktree: string, profileYaml: string, extra: Partial<BuildWorktreeOptions> = {}): BuildWorktreeOptions {
   const profile = parseBuildProfile(`description: test\n${profileYaml}`, 'test', join(root, 'test.yaml'));
-  return { worktree, profile, buildDir: join(worktree, '.qpswatch-build'), installDir: join(worktree, 'install'), logFile: join(worktree, 'build.log'), cacheDir: join(root, 'cache'), ...extra };
+  return { worktree, profile, buildDir: join(worktree, '.qpswatch-build'), installDir: join(worktree, 'install'), logFile: join(worktree, 'build.log'), cacheDir: join(root, 'cache'), log: silentLog, ...extra };
 }
 
 before(async () => {

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { pino } from 'pino';
-import { logger } from '../../src/log/index.js';
 import { createMailer, deliverOutbox, PlaintextAuthRefusedError, renderAlert, type MailSettings, type OutgoingMessage } from '../../src/notify/index.js';
 import { freePort, makeMailFolder, parseMailFile, removeFolder, startSmtpSink, startTrickleServer, type SmtpSink } from '../helpers/smtp.js';
 import { MemoryOutbox } from '../unit/notify/fakes.js';
 import { regressionAlert } from '../unit/notify/sample-alert.js';
+import { silentLog } from '../helpers/silent-log.js';
 
-const log = logger('test');
+const log = silentLog;
 
 function smtpSettings(port: number): MailSettings {
   return { smtpHost: '127.0.0.1', smtpPort: port, smtpSecure: false, smtpUser: 'qpswatch', smtpPassword: 'not-a-secret', smtpAllowPlaintextAuth: false, outboxDir: '', timeoutMs: 5000 };

@@ -13,6 +13,7 @@ import {
   startServer,
   type ServerBinaries,
 } from '../../src/server/index.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 let root = '';
 let binaries: ServerBinaries;
@@ -48,8 +49,8 @@ describe('shipped profiles against the installed mariadbd', () => {
 
   test('relaxed initialises and starts, with the settings it promises', async (t) => {
     const { dir, myCnfPath, paths } = await writeCnf('relaxed');
-    await initDatadir({ binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({ binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out') });
+    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+    const server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out') });
     t.after(() => server.stop());
     const [row] = await server.query(
       'SELECT @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS sync, @@log_bin AS binlog, ' +

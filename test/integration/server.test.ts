@@ -24,6 +24,7 @@ import {
   type ServerPaths,
   type ServerProfile,
 } from '../../src/server/index.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 const BASEDIR = '/usr';
 const SMALL = `
@@ -69,7 +70,7 @@ async function instance(which: ServerProfile = profile, network?: ServerNetwork)
 }
 
 async function startIn(t: TestContext, inst: Instance, network?: ServerNetwork): Promise<RunningServer> {
-  const server = await startServer({ binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000, ...(network ? { network } : {}) });
+  const server = await startServer({ log: silentLog, binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000, ...(network ? { network } : {}) });
   t.after(() => server.stop());
   return server;
 }
@@ -83,7 +84,7 @@ before(async () => {
   await mkdir(join(root, 'template'), { recursive: true });
   const myCnfPath = join(root, 'template', 'my.cnf');
   await writeFile(myCnfPath, renderMyCnf(profile, binaries, paths));
-  await initDatadir({ binaries, myCnfPath, paths, logFile: join(root, 'template', 'init.log') });
+  await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(root, 'template', 'init.log') });
   template = paths.datadir;
 });
 
@@ -203,7 +204,7 @@ describe('startServer with the real mariadbd', () => {
   test('a missing datadir says to initialise it', async (t) => {
     const paths = serverPaths(join(root, 'never-initialised'));
     await assert.rejects(
-      startServer({ binaries, myCnfPath: '/nonexistent.cnf', paths, logFile: join(root, 'never.out') }).then((s) => t.after(() => s.stop())),
+      startServer({ log: silentLog, binaries, myCnfPath: '/nonexistent.cnf', paths, logFile: join(root, 'never.out') }).then((s) => t.after(() => s.stop())),
       (err: unknown) => err instanceof ServerStartError && err.reason === 'no-datadir' && err.message.includes('initDatadir'),
     );
   });
@@ -211,7 +212,7 @@ describe('startServer with the real mariadbd', () => {
   test('a server that does not answer in time is stopped', async (t) => {
     const inst = await instance();
     await assert.rejects(
-      startServer({ binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), readyTimeoutMs: 1, stopTimeoutMs: 30_000 }).then((s) =>
+      startServer({ log: silentLog, binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), readyTimeoutMs: 1, stopTimeoutMs: 30_000 }).then((s) =>
         t.after(() => s.stop()),
       ),
       (err: unknown) => {
@@ -235,7 +236,7 @@ describe('startServer with the real mariadbd', () => {
 
   test('a hung server is stopped by escalation, SIGKILL at the end', async (t) => {
     const inst = await instance();
-    const server = await startServer({ binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), stopTimeoutMs: 500 });
+    const server = await startServer({ log: silentLog, binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), stopTimeoutMs: 500 });
     t.after(() => {
       if (alive(server.pid)) process.kill(server.pid, 'SIGCONT');
       return server.stop();

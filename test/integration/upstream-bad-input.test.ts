@@ -21,6 +21,7 @@ import {
 } from '../../src/upstream/index.js';
 import { InputError } from '../../src/errors.js';
 import { git, makeRepo, tempRoot } from '../unit/upstream/git-fixture.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 let root = '';
 
@@ -113,11 +114,11 @@ describe('remotes that cannot be read', () => {
   test('syncMirror from an unreachable remote fails the same way, and a later sync from a good one works', async () => {
     const mirrorDir = join(root, 'mirror.git');
     const bad = 'http://127.0.0.1:9/x.git';
-    await assert.rejects(syncMirror(bad, mirrorDir), remoteError(RemoteUnreachableError, bad, /unreachable/));
+    await assert.rejects(syncMirror(bad, mirrorDir, { log: silentLog }), remoteError(RemoteUnreachableError, bad, /unreachable/));
     const good = join(root, 'good');
     await makeRepo(good, [{ VERSION: '1' }]);
     await git(good, 'tag', 'mariadb-10.11.9');
-    const result = await syncMirror(good, mirrorDir);
+    const result = await syncMirror(good, mirrorDir, { log: silentLog });
     assert.equal(result.created, false);
     assert.match(await git(root, '--git-dir', mirrorDir, 'tag', '--list'), /^mariadb-10\.11\.9$/);
   });
@@ -127,7 +128,7 @@ describe('remotes that cannot be read', () => {
     test(`remote text ${JSON.stringify(remote)} is refused before any git runs`, async () => {
       // A git that does not exist proves git never ran: the remote is judged first.
       await assert.rejects(listRemoteTags(remote, { git: '/nonexistent/git' }), (err: unknown) => err instanceof InvalidRemoteError && err.remote === remote);
-      await assert.rejects(syncMirror(remote, join(root, 'never'), { git: '/nonexistent/git' }), InvalidRemoteError);
+      await assert.rejects(syncMirror(remote, join(root, 'never'), { git: '/nonexistent/git', log: silentLog }), InvalidRemoteError);
     });
   }
   test('no folder was made for a refused remote', () => {
@@ -155,7 +156,7 @@ describe('a series filter that matches nothing', () => {
     await git(repo, 'tag', 'mysql-8.4.3', 'HEAD');
     const upstream = parseUpstream({ name: 'mysql-5.7', remote: repo, flavor: 'mysql', series: '5.7', build_profile: 'mysql-rel', server_profile: 'relaxed' });
     const tags = await listRemoteTags(repo);
-    assert.deepEqual(selectReleases(upstream, tags), []);
+    assert.deepEqual(selectReleases(upstream, tags, silentLog), []);
     assert.equal(
       describeEmptySelection(upstream, tags),
       `upstream "mysql-5.7" (mysql, series "5.7") selects no release from ${repo}: ` +

@@ -24,6 +24,7 @@ import {
 } from '../../src/upstream/index.js';
 import { projectRoot } from '../helpers/paths.js';
 import { commitOf, git, makeRepo, tempRoot } from '../unit/upstream/git-fixture.js';
+import { silentLog } from '../helpers/silent-log.js';
 
 /**
  * Real repositories in a temp folder: tags made by git, hostile tag names made with update-ref (git refuses spaces in
@@ -90,7 +91,7 @@ describe('discovery on a local repository', () => {
 
   test('selectReleases keeps the series releases only: no preview, no hostile name', async () => {
     const upstream = parseUpstream({ name: 'mariadb-10.11', remote: src, flavor: 'mariadb', series: '10.11', build_profile: 'demo', server_profile: 'relaxed' });
-    const releases = selectReleases(upstream, await listRemoteTags(src));
+    const releases = selectReleases(upstream, await listRemoteTags(src), silentLog);
     assert.deepEqual(releases.map((r) => [r.tag, r.commit]), [
       ['mariadb-10.11.9', commits[0]],
       ['mariadb-10.11.10', commits[1]],
@@ -101,12 +102,12 @@ describe('discovery on a local repository', () => {
 
 describe('mirror and worktrees', () => {
   test('the first sync creates a bare mirror with every tag; the next one reuses it', async () => {
-    const first = await syncMirror(src, mirror);
+    const first = await syncMirror(src, mirror, { log: silentLog });
     assert.equal(first.created, true);
     assert.equal(first.mirrorDir, mirror);
     assert.equal(await git(root, '--git-dir', mirror, 'rev-parse', '--is-bare-repository'), 'true');
     assert.deepEqual(await mirrorTags(), tagMap(await listRemoteTags(src)));
-    const second = await syncMirror(src, mirror);
+    const second = await syncMirror(src, mirror, { log: silentLog });
     assert.equal(second.created, false);
   });
 
@@ -163,7 +164,7 @@ describe('mirror and worktrees', () => {
     const other = join(root, 'not-a-mirror');
     await mkdir(other);
     await writeFile(join(other, 'notes.txt'), 'x');
-    await assert.rejects(syncMirror(src, other), (err: unknown) => err instanceof MirrorFolderError && err.mirrorDir === other);
+    await assert.rejects(syncMirror(src, other, { log: silentLog }), (err: unknown) => err instanceof MirrorFolderError && err.mirrorDir === other);
     assert.deepEqual(readdirSync(other), ['notes.txt']);
   });
 
@@ -173,7 +174,7 @@ describe('mirror and worktrees', () => {
     await git(src, 'tag', '-d', 'mariadb-10.11.9');
     const now = await listRemoteTags(src);
     assert.deepEqual(detectMovedTags(before, now), [{ tag: 'mariadb-10.11.10', knownCommit: commits[1], remoteCommit: commits[2] }]);
-    await syncMirror(src, mirror);
+    await syncMirror(src, mirror, { log: silentLog });
     const tags = await mirrorTags();
     assert.equal(tags.get('mariadb-10.11.10'), commits[2]);
     assert.equal(tags.has('mariadb-10.11.9'), false);
@@ -227,7 +228,7 @@ describe('a network remote (git daemon) with a submodule', () => {
     const tags = tagMap(await listRemoteTags(remote));
     assert.equal(tags.get('mariadb-10.11.12'), await commitOf(src, 'mariadb-10.11.12'));
     const netMirror = join(root, 'cache', 'net.git');
-    assert.equal((await syncMirror(remote, netMirror)).created, true);
+    assert.equal((await syncMirror(remote, netMirror, { log: silentLog })).created, true);
     assert.equal(await git(root, '--git-dir', netMirror, 'config', 'remote.origin.url'), remote);
   });
 

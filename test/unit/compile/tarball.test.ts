@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTarballName, TarballNameError, TarballUnpackError, unpackTarball } from '../../../src/compile/index.js';
 import { run } from '../../../src/exec/index.js';
+import { silentLog } from '../../helpers/silent-log.js';
 
 describe('parseTarballName', () => {
   const cases: Array<[string, string, string]> = [
@@ -56,10 +57,10 @@ describe('unpackTarball', () => {
   test('unpacks into <targets>/<flavor>-<version> once', async () => {
     const tarball = await makeTarball('mariadb-10.11.9-linux-systemd-x86_64.tar.gz', '-z');
     const targets = join(root, 'targets');
-    const first = await unpackTarball(tarball, targets);
+    const first = await unpackTarball(tarball, targets, { log: silentLog });
     assert.deepEqual({ ...first, version: first.version.text }, { basedir: join(targets, 'mariadb-10.11.9'), flavor: 'mariadb', version: '10.11.9', unpacked: true });
     assert.deepEqual((await readdir(first.basedir)).sort(), ['README', 'bin']);
-    const again = await unpackTarball(tarball, targets);
+    const again = await unpackTarball(tarball, targets, { log: silentLog });
     assert.equal(again.unpacked, false);
     assert.equal(again.basedir, first.basedir);
   });
@@ -70,7 +71,7 @@ describe('unpackTarball', () => {
     const leftover = join(targets, 'mysql-8.0.36');
     await mkdir(leftover, { recursive: true });
     await writeFile(join(leftover, 'half-written'), '');
-    const result = await unpackTarball(tarball, targets);
+    const result = await unpackTarball(tarball, targets, { log: silentLog });
     assert.equal(result.unpacked, true);
     assert.deepEqual((await readdir(result.basedir)).sort(), ['README', 'bin']);
     assert.equal(await readFile(join(result.basedir, 'README'), 'utf8'), 'mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz');
@@ -80,7 +81,7 @@ describe('unpackTarball', () => {
     const file = join(root, 'mariadb-10.11.8-linux-systemd-x86_64.tar.gz');
     await writeFile(file, 'not a tarball');
     const targets = join(root, 'targets');
-    await assert.rejects(unpackTarball(file, targets), (err: unknown) => err instanceof TarballUnpackError && err.message.startsWith(`tarball ${file}: tar could not unpack it (`));
+    await assert.rejects(unpackTarball(file, targets, { log: silentLog }), (err: unknown) => err instanceof TarballUnpackError && err.message.startsWith(`tarball ${file}: tar could not unpack it (`));
     assert.equal((await readdir(targets)).some((n) => n.includes('10.11.8')), false);
   });
 });

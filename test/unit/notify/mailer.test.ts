@@ -3,10 +3,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createMailer, emlFileName, MailSettingsError, subjectSlug, type MailSettings } from '../../../src/notify/index.js';
-import { logger } from '../../../src/log/index.js';
+import { silentLog } from '../../helpers/silent-log.js';
 import { message } from './fakes.js';
 
-const log = logger('test');
+const log = silentLog;
 
 function settings(over: Partial<MailSettings> = {}): MailSettings {
   return { smtpHost: '', smtpPort: 587, smtpSecure: false, smtpUser: '', smtpPassword: '', smtpAllowPlaintextAuth: false, outboxDir: '/nonexistent', timeoutMs: 5000, ...over };

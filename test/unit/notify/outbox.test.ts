@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deliverOutbox, retryDelaySeconds } from '../../../src/notify/index.js';
-import { logger } from '../../../src/log/index.js';
+import { silentLog } from '../../helpers/silent-log.js';
 import { FakeMailer, MemoryOutbox, message } from './fakes.js';
 
-const log = logger('test');
+const log = silentLog;
 const T0 = '2026-01-01T00:00:00.000Z';
 const clock = (iso: string) => () => new Date(iso);
 

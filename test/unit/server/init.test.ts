@@ -13,6 +13,7 @@ import {
   type ServerBinaries,
 } from '../../../src/server/index.js';
 import { parseVersion, type Flavor } from '../../../src/version/index.js';
+import { silentLog } from '../../helpers/silent-log.js';
 
 function binaries(flavor: Flavor, version: string, basedir: string, mysqld: string, installDb?: string): ServerBinaries {
   return { flavor, basedir, mysqld, version: parseVersion(version), versionText: `mysqld Ver ${version}`, ...(installDb ? { installDb } : {}) };
@@ -113,7 +114,7 @@ describe('initDatadir', () => {
     await mkdir(paths.datadir, { recursive: true });
     await writeFile(join(paths.datadir, 'ibdata1'), '');
     const bins = binaries('mariadb', '10.11.9', '/nonexistent', '/nonexistent/sbin/mariadbd', '/nonexistent/bin/mariadb-install-db');
-    await assert.rejects(initDatadir({ binaries: bins, myCnfPath: CNF, paths, logFile: join(dir, 'init.log') }), (err: unknown) => {
+    await assert.rejects(initDatadir({ log: silentLog, binaries: bins, myCnfPath: CNF, paths, logFile: join(dir, 'init.log') }), (err: unknown) => {
       assert.ok(err instanceof DatadirNotEmptyError);
       assert.equal(err.datadir, paths.datadir);
       assert.ok(err.message.includes('ibdata1') && err.message.includes('remove it first'), err.message);
@@ -130,7 +131,7 @@ describe('initDatadir', () => {
     const bins = binaries('mariadb', '10.11.9', dir, join(dir, 'mariadbd'), script);
     const paths = serverPaths(join(dir, 'state'));
     const logFile = join(dir, 'init.log');
-    await assert.rejects(initDatadir({ binaries: bins, myCnfPath: CNF, paths, logFile }), (err: unknown) => {
+    await assert.rejects(initDatadir({ log: silentLog, binaries: bins, myCnfPath: CNF, paths, logFile }), (err: unknown) => {
       assert.ok(err instanceof DatadirInitError);
       assert.deepEqual(err.logErrors, ['2026-01-01 0 [ERROR] InnoDB: data file is too small']);
       assert.ok(err.message.includes(logFile));

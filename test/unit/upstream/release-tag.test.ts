@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parseReleaseTag, selectReleases, parseUpstream, type Upstream } from '../../../src/upstream/index.js';
 import { FLAVORS, type Flavor } from '../../../src/version/index.js';
 import { readTagList } from './git-fixture.js';
+import { silentLog } from '../../helpers/silent-log.js';
 
 const COMMIT = 'a'.repeat(40);
 
@@ -12,7 +13,7 @@ function everything(flavor: Flavor): Upstream {
 }
 
 function selectedTags(flavor: Flavor, tags: readonly string[]): string[] {
-  return selectReleases(everything(flavor), tags.map((tag) => ({ tag, commit: COMMIT }))).map((r) => r.tag);
+  return selectReleases(everything(flavor), tags.map((tag) => ({ tag, commit: COMMIT })), silentLog).map((r) => r.tag);
 }
 
 describe('parseReleaseTag', () => {

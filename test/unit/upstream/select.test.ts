@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEmptySelection, parseUpstream, selectReleases, type RemoteTag } from '../../../src/upstream/index.js';
 import { readTagList } from './git-fixture.js';
+import { silentLog } from '../../helpers/silent-log.js';
 
 /** Each tag gets its own fake commit, so a test can check that the commit travels with its tag. */
 function remoteTags(names: readonly string[]): RemoteTag[] {
@@ -17,7 +18,7 @@ function upstream(fields: Record<string, unknown>) {
 }
 
 function tags(fields: Record<string, unknown>, from: readonly RemoteTag[]): string[] {
-  return selectReleases(upstream(fields), from).map((r) => r.tag);
+  return selectReleases(upstream(fields), from, silentLog).map((r) => r.tag);
 }
 
 describe('selectReleases', () => {
@@ -29,7 +30,7 @@ describe('selectReleases', () => {
   });
 
   test('each release keeps the commit of its own tag', () => {
-    const [first] = selectReleases(upstream({}), MARIADB);
+    const [first] = selectReleases(upstream({}), MARIADB, silentLog);
     assert.deepEqual(first?.commit, MARIADB.find((t) => t.tag === 'mariadb-10.11.1')?.commit);
     assert.equal(first?.version.text, '10.11.1');
   });
@@ -99,7 +100,7 @@ describe('selectReleases', () => {
 describe('describeEmptySelection', () => {
   test('a series that matches nothing: names the upstream, the series and the newest release tag seen', () => {
     const u = upstream({ name: 'mariadb-12', series: '12.0' });
-    assert.deepEqual(selectReleases(u, MARIADB), []);
+    assert.deepEqual(selectReleases(u, MARIADB, silentLog), []);
     const line = describeEmptySelection(u, MARIADB);
     assert.equal(
       line,
@@ -110,7 +111,7 @@ describe('describeEmptySelection', () => {
 
   test('the wrong flavor for the remote: no release tag at all, with an example tag', () => {
     const u = upstream({ name: 'ps', flavor: 'percona', series: '8.0' });
-    assert.deepEqual(selectReleases(u, MARIADB), []);
+    assert.deepEqual(selectReleases(u, MARIADB, silentLog), []);
     const line = describeEmptySelection(u, MARIADB);
     assert.match(line, /^upstream "ps" \(percona, series "8\.0"\) selects no release from \S+: none of its \d+ tags is a percona release tag \(Percona-Server-X\.Y\.Z-N\), e\.g\. "mariadb-11\.4\.4"; check the flavor and the remote$/);
   });
