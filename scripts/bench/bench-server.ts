@@ -88,7 +88,7 @@ export class BenchServer {
    */
   async start(suite: Suite): Promise<void> {
     const { signal, say } = this.opts;
-    const target = await prepareTarget(TARGET, this.config);
+    const target = await prepareTarget(TARGET, this.config.targets[TARGET]!, this.config.server_profiles_dir, { log: this.opts.log });
     this.instance = new TargetInstance(target, this.dir, join(this.dir, 'mysqld.sock'), undefined, undefined, this.config.server_start_timeout_seconds * 1000);
     say(`initialising a datadir for ${target.ref.flavor} ${target.ref.version} (profile ${target.ref.serverProfile}) in ${this.dir}`);
     await this.instance.initialise(this.opts.log);

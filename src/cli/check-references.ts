@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config } from '../config/index.js';
+import type { Config, TargetConfig } from '../config/index.js';
+import type { Logger } from '../log/index.js';
 import { prepareTarget } from '../pipeline/index.js';
 import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
@@ -13,14 +14,14 @@ import { loadSuite } from '../suite/index.js';
  * server itself reads it (`mysqld --help` rejects unknown options without starting), and the default suite.
  * Returns one line per problem.
  */
-export async function checkReferences(config: Config, source: string): Promise<string[]> {
+export async function checkReferences(config: Config, source: string, log: Logger): Promise<string[]> {
   const problems: string[] = [];
   const note = (err: unknown, what: string): void => {
     problems.push(`${source}: ${what}: ${err instanceof Error ? err.message : String(err)}`);
   };
-  for (const name of Object.keys(config.targets)) {
+  for (const [name, target] of Object.entries(config.targets)) {
     try {
-      await checkTarget(name, config);
+      await checkTarget(name, target, config.server_profiles_dir, log);
     } catch (err) {
       note(err, `targets.${name}`);
     }
@@ -42,14 +43,14 @@ export async function checkReferences(config: Config, source: string): Promise<s
   return problems;
 }
 
-async function checkTarget(name: string, config: Config): Promise<void> {
-  const target = await prepareTarget(name, config);
+async function checkTarget(name: string, config: TargetConfig, serverProfilesDir: string, log: Logger): Promise<void> {
+  const target = await prepareTarget(name, config, serverProfilesDir, { log });
   const dir = await mkdtemp(join(tmpdir(), 'qpswatch-check-'));
   try {
     const paths = { datadir: join(dir, 'data'), socket: join(dir, 's.sock'), pidFile: join(dir, 'pid'), errorLog: join(dir, 'error.log'), tmpdir: dir };
     const cnf = join(dir, 'my.cnf');
     await writeFile(cnf, renderMyCnf(target.profile, target.binaries, paths));
-    await checkServerOptions(target.binaries, cnf);
+    await checkServerOptions(target.binaries, cnf, log);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

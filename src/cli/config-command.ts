@@ -39,7 +39,7 @@ async function check(args: string[], ctx: CommandContext): Promise<number> {
   const file = args[0] ?? ctx.configFile;
   if (file === undefined || args.length > 1) throw new UsageError('config check takes one FILE', HELP);
   const config = loadConfig({ file, env: ctx.env, cwd: ctx.cwd });
-  const problems = await checkReferences(config, file);
+  const problems = await checkReferences(config, file, ctx.log);
   if (problems.length > 0) throw new ConfigError(problems);
   ctx.stdout(`${file}: ok (${Object.keys(config.targets).length} targets)\n`);
   return EXIT_OK;

@@ -76,8 +76,8 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const { config, store, log } = deps;
   // Everything a person can get wrong is checked before a session exists or a server starts.
   const targets = {
-    baseline: await resolveTarget(request.baseline, config, deps.upstreams, store),
-    candidate: await resolveTarget(request.candidate, config, deps.upstreams, store),
+    baseline: await resolveTarget(request.baseline, { targets: config.targets, serverProfilesDir: config.server_profiles_dir, upstreams: deps.upstreams, store, log }),
+    candidate: await resolveTarget(request.candidate, { targets: config.targets, serverProfilesDir: config.server_profiles_dir, upstreams: deps.upstreams, store, log }),
   };
   findSysbench();
   const workDir = join(config.state_dir, 'work');

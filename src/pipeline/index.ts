@@ -1,5 +1,5 @@
 export { runComparison, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
-export { prepareTarget, resolveTarget, UnknownTargetError, type PreparedTarget } from './target.js';
+export { prepareTarget, resolveTarget, UnknownTargetError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
 export { buildRelease, type BuildOutcome, type BuildStatus, type BuildDeps } from './build-release.js';
 export { roundOrder } from './round-order.js';

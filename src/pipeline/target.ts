@@ -1,5 +1,6 @@
-import type { Config, TargetConfig } from '../config/index.js';
+import type { TargetConfig } from '../config/index.js';
 import { InputError } from '../errors.js';
+import type { Logger } from '../log/index.js';
 import { loadServerProfile, resolveServerBinaries, type ServerBinaries, type ServerProfile } from '../server/index.js';
 import type { Store, TargetRef } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -25,36 +26,55 @@ export class UnknownTargetError extends InputError {
   }
 }
 
+/** Where a target name is looked up: the config's targets, then the releases qpswatch built. */
+export interface TargetSources {
+  /** The config's targets:. */
+  targets: Readonly<Record<string, TargetConfig>>;
+  /** server_profiles_dir: where each target's server profile is found. */
+  serverProfilesDir: string;
+  /** Built releases of these upstreams can be named by their tag. */
+  upstreams: readonly Upstream[];
+  store: Store;
+  /** `mysqld --version` runs through exec, which logs its exit here. */
+  log?: Logger;
+}
+
+export interface PrepareTargetOptions {
+  /** What the session records of the target; by default its kind, basedir and version line. */
+  description?: TargetRef['description'];
+  log?: Logger;
+}
+
 /**
  * A name is a target of the config, or the tag of a release built by qpswatch: that one runs from its install
  * folder with its upstream's server profile.
  */
-export async function resolveTarget(name: string, config: Config, upstreams: readonly Upstream[], store: Store): Promise<PreparedTarget> {
-  if (config.targets[name] !== undefined) return prepareTarget(name, config);
+export async function resolveTarget(name: string, sources: TargetSources): Promise<PreparedTarget> {
+  const { store, log } = sources;
+  const configured = sources.targets[name];
+  if (configured !== undefined) return prepareTarget(name, configured, sources.serverProfilesDir, { log });
   for (const release of await store.findReleasesByTag(name)) {
-    const upstream = upstreams.find((u) => u.name === release.upstream);
+    const upstream = sources.upstreams.find((u) => u.name === release.upstream);
     const built = (await store.buildsOfRelease(release.id)).filter((b) => b.state === 'built').at(-1);
     if (upstream === undefined || built === undefined) continue;
     const target: TargetConfig = { kind: 'installed', flavor: upstream.flavor, basedir: built.installDir, server_profile: upstream.serverProfile };
-    const prepared = await prepareTarget(name, { ...config, targets: { ...config.targets, [name]: target } });
-    prepared.ref.description = { kind: 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey };
-    return prepared;
+    const description = { kind: 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey };
+    return prepareTarget(name, target, sources.serverProfilesDir, { description, log });
   }
-  throw new UnknownTargetError(name, Object.keys(config.targets));
+  throw new UnknownTargetError(name, Object.keys(sources.targets));
 }
 
-export async function prepareTarget(name: string, config: Config): Promise<PreparedTarget> {
-  const target: TargetConfig | undefined = config.targets[name];
-  if (target === undefined) throw new UnknownTargetError(name, Object.keys(config.targets));
-  const binaries = await resolveServerBinaries(target.flavor, target.basedir ?? target.binary ?? '');
-  const profile = await loadServerProfile(target.server_profile, config.server_profiles_dir);
+/** One target: its binaries found, its version read from the binary, its server profile loaded from the folder. */
+export async function prepareTarget(name: string, target: TargetConfig, serverProfilesDir: string, opts: PrepareTargetOptions = {}): Promise<PreparedTarget> {
+  const binaries = await resolveServerBinaries(target.flavor, target.basedir ?? target.binary ?? '', opts.log);
+  const profile = await loadServerProfile(target.server_profile, serverProfilesDir);
   const ref: TargetRef = {
     name,
     flavor: target.flavor,
     version: binaries.version.text,
     binary: binaries.mysqld,
     serverProfile: target.server_profile,
-    description: { kind: target.kind, basedir: binaries.basedir, versionText: binaries.versionText },
+    description: opts.description ?? { kind: target.kind, basedir: binaries.basedir, versionText: binaries.versionText },
   };
   return { name, binaries, profile, ref };
 }
