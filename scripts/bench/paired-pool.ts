@@ -3,7 +3,8 @@
 // takes the pool's sweeps in a random order that keeps a real session's alternation of which server runs first, and
 // replays the sequential rule on them, exactly as a real session decides: a test stops getting pairs once decided,
 // and the budget counts the time each sweep would have taken.
-import { judgePairedSession, mulberry32, pairsAtLook, testKey, type TestVerdict, type VerdictSettings } from '../../src/analysis/index.js';
+import { judgePairedSession, mulberry32, pairsAtLook, type VerdictSettings } from '../../src/analysis/index.js';
+import { testKey, type Verdict } from '../../src/model/index.js';
 import { clipOutliers } from '../../src/analysis/sequential.js';
 import type { SampleRecord } from '../../src/store/index.js';
 
@@ -48,7 +49,7 @@ export function poolFromSamples(samples: readonly SampleRecord[], suite: string,
 export const seededRandom = mulberry32;
 
 export interface DrawnSession {
-  verdicts: TestVerdict[];
+  verdicts: Verdict[];
   /** Minutes the session would have measured pairs. */
   minutes: number;
   pairs: number;

@@ -1,3 +1,4 @@
+import { testKey, type CalibrationFigure } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
 import { alphaAtLook, clipOutliers, pairsAtLook } from './sequential.js';
 import { MIN_LOG_SD } from './sign-flip.js';
@@ -38,21 +39,6 @@ export interface CalibrationInput {
   pairSeconds: number;
 }
 
-export interface CalibrationFigure {
-  test: string;
-  threads: number;
-  /** Pairs the calibration measured. */
-  pairs: number;
-  /** Standard deviation of one pair's log ratio after clipOutliers; null under 2 pairs. */
-  noise: number | null;
-  pairSeconds: number;
-  /** The fewest pairs whose detectable drop is at most `drop`; null when out of reach (or no noise figure). */
-  pairsNeeded: number | null;
-  /** pairsNeeded x pairSeconds, in minutes; null with pairsNeeded. */
-  minutesNeeded: number | null;
-  /** The drop this calibration's own pairs could detect. */
-  detectableDrop: number;
-}
 
 /** The first look (1-based) by which a sequential session has n pairs. */
 export function lookOfPairs(n: number): number {
@@ -142,7 +128,7 @@ export function calibrationInputs(samples: readonly SampleRecord[]): Calibration
   }
   const groups = new Map<string, SampleRecord[]>();
   for (const s of ordered) {
-    const k = `${s.test}\u0000${s.threads}`;
+    const k = testKey(s);
     groups.set(k, [...(groups.get(k) ?? []), s]);
   }
   return [...groups.values()].map((group) => {

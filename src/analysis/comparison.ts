@@ -1,7 +1,7 @@
-import type { ComparisonView, PerOpFigures, SessionDesignName, SideFigures, TargetLabel, TestRow } from '../report/index.js';
-import type { SampleRecord, SampleRole, SessionRecord, TargetRef } from '../store/index.js';
+import type { ComparisonView, SidePerOp, SessionDesignName, SideSummary, TargetLabel, TestRow, SampleRole } from '../model/index.js';
+import type { SampleRecord, SessionRecord, TargetRef } from '../store/index.js';
 import { median } from './median.js';
-import type { TestVerdict } from './verdict.js';
+import { testKey, type Verdict } from '../model/index.js';
 
 /** Samples of one test at one thread count, split by side. */
 interface TestSamples {
@@ -20,7 +20,7 @@ export function compareSession(
   session: SessionRecord,
   samples: readonly SampleRecord[],
   host: Record<string, string | number | boolean>,
-  verdicts: readonly TestVerdict[] = [],
+  verdicts: readonly Verdict[] = [],
 ): ComparisonView {
   const tests = groupByTest(samples)
     .filter((t) => t.baseline.length > 0 && t.candidate.length > 0)
@@ -41,19 +41,12 @@ export function compareSession(
 
 /**
  * The row takes the verdict's figures, its relative QPS included: for a paired session that is the geometric mean of
- * the pair ratios the verdict was decided on, not the ratio of medians. An interval without an upper end (a single
- * pair) and an undefined noise are null, which every format can hold.
+ * the pair ratios the verdict was decided on, not the ratio of medians.
  */
-function withVerdict(row: TestRow, verdict: TestVerdict | undefined): TestRow {
+function withVerdict(row: TestRow, verdict: Verdict | undefined): TestRow {
   if (verdict === undefined) return row;
-  const { kind, threshold, pSlower, pFaster, baselineSpread, low, confidence, detectableDrop, pairs } = verdict;
-  const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
-  const hint = verdict.hint.map((h) => ({ ...h, ratio: finiteOrNull(h.ratio) }));
-  return {
-    ...row,
-    relativeQps: verdict.relativeQps,
-    verdict: { kind, threshold, pSlower, pFaster, baselineSpread, low, high: finiteOrNull(verdict.high), confidence, detectableDrop, pairs, noise: finiteOrNull(verdict.noise), hint },
-  };
+  const { test: _test, threads: _threads, relativeQps, ...rowVerdict } = verdict;
+  return { ...row, relativeQps, verdict: rowVerdict };
 }
 
 /** The session's design as its settings recorded it (sessions before the paired design have none). */
@@ -65,7 +58,7 @@ function designOf(session: SessionRecord): SessionDesignName | undefined {
 function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {
   const groups = new Map<string, TestSamples>();
   for (const sample of samples) {
-    const key = `${sample.test}\u0000${sample.threads}`;
+    const key = testKey(sample);
     let group = groups.get(key);
     if (group === undefined) {
       group = { test: sample.test, threads: sample.threads, baseline: [], candidate: [] };
@@ -82,10 +75,10 @@ function toRow(group: TestSamples): TestRow {
   return { test: group.test, threads: group.threads, baseline, candidate, relativeQps: candidate.qps / baseline.qps };
 }
 
-function side(samples: readonly SampleRecord[]): SideFigures {
+function side(samples: readonly SampleRecord[]): SideSummary {
   const qps = samples.map((s) => s.qps);
   const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
-  const perOp: PerOpFigures = {
+  const perOp: SidePerOp = {
     cpuPerOp: of((s) => s.cpuPerOp),
     csPerOp: of((s) => s.csPerOp),
     readsPerOp: of((s) => s.readsPerOp),

@@ -1,9 +1,6 @@
-import type { HistoryFigures } from '../report/index.js';
+import { mapFigures, testKey, type Figures, type TestId } from '../model/index.js';
 import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
 import { median } from './median.js';
-
-/** A version's figures for one test: medians over every sample of it (or the imported row as it came). */
-export type VersionFigures = HistoryFigures;
 
 export interface HistoryColumn {
   version: string;
@@ -13,11 +10,10 @@ export interface HistoryColumn {
   imported: boolean;
 }
 
-export interface HistoryRow {
-  test: string;
-  threads: number;
-  /** Aligned with the columns; null where the version has no result for the test. */
-  figures: Array<VersionFigures | null>;
+export interface HistoryRow extends TestId {
+  /** Aligned with the columns: a version's medians over every sample of the test (or the imported row as it
+   * came); null where the version has no result for the test. */
+  figures: Array<Figures | null>;
   /** Aligned with the columns: the detectable drop of the release's newest valid check; null where there is none. */
   detectableDrop: Array<number | null>;
 }
@@ -25,16 +21,13 @@ export interface HistoryRow {
 /** The verdicts of one release's newest valid check on the history's host (store VerdictRecord fits). */
 export interface ReleaseCheckVerdicts {
   releaseId: number;
-  verdicts: ReadonlyArray<{ test: string; threads: number; detectableDrop: number | null }>;
+  verdicts: ReadonlyArray<TestId & { detectableDrop: number | null }>;
 }
 
 export interface HistoryTable {
   columns: HistoryColumn[];
   rows: HistoryRow[];
 }
-
-const METRICS = ['qps', 'cpuPerOp', 'csPerOp', 'readsPerOp', 'readKBPerOp', 'writeKBPerOp'] as const;
-const testKey = (t: { test: string; threads: number }): string => `${t.test}\u0000${t.threads}`;
 
 /**
  * History across the versions of a series: for each measured release, the median of each figure over all its
@@ -58,9 +51,9 @@ export function buildHistory(
     ...uniqueBy(importedOnly, (r) => r.version).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
   ].sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0));
 
-  const cells = new Map<string, Map<string, VersionFigures>>();
-  const order: Array<{ test: string; threads: number }> = [];
-  const put = (t: { test: string; threads: number }, version: string, figures: VersionFigures): void => {
+  const cells = new Map<string, Map<string, Figures>>();
+  const order: TestId[] = [];
+  const put = (t: TestId, version: string, figures: Figures): void => {
     if (!cells.has(testKey(t))) {
       cells.set(testKey(t), new Map());
       order.push({ test: t.test, threads: t.threads });
@@ -90,16 +83,12 @@ export function buildHistory(
   return { columns, rows };
 }
 
-function medians(group: readonly ReleaseSampleRecord[]): VersionFigures {
-  const out = {} as VersionFigures;
-  for (const m of METRICS) out[m] = median(group.map((s) => s[m]));
-  return out;
+function medians(group: readonly ReleaseSampleRecord[]): Figures {
+  return mapFigures((field) => median(group.map((s) => s[field])));
 }
 
-function pick(row: VersionFigures): VersionFigures {
-  const out = {} as VersionFigures;
-  for (const m of METRICS) out[m] = row[m];
-  return out;
+function pick(row: Figures): Figures {
+  return mapFigures((field) => row[field]);
 }
 
 function uniqueBy<T>(items: readonly T[], by: (item: T) => string): T[] {

@@ -1,11 +1,11 @@
 export { compareSession } from './comparison.js';
 export { median } from './median.js';
-export { judgeSession, classify, robustSpread, type TestVerdict, type VerdictKind, type VerdictSettings, type HintItem } from './verdict.js';
+export { judgeSession, classify, robustSpread, type VerdictSettings } from './verdict.js';
 export { maxTPermutationTest, type Run, type PermutationResult } from './permutation.js';
 export { selectLastGood, type GoodRelease } from './last-good.js';
 export { planEvents, type EventPlan } from './events.js';
-export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts, type VersionFigures } from './history.js';
-export { judgePairedSession, testKey } from './verdict.js';
+export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts } from './history.js';
+export { judgePairedSession } from './verdict.js';
 export { replayLooks, pairsAtLook, alphaAtLook, estimatePairs, type PairSeries, type PairedJudgement } from './sequential.js';
 export { signFlipMaxT } from './sign-flip.js';
 export { studentQuantile, studentCdf } from './student-t.js';
@@ -20,7 +20,6 @@ export {
   CALIBRATION_DROP,
   MAX_CALIBRATION_PAIRS,
   type BudgetExpectation,
-  type CalibrationFigure,
   type CalibrationInput,
   type CalibrationSettings,
 } from './calibration.js';

@@ -1,10 +1,9 @@
+import { PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type VerdictKind } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { maxTPermutationTest, type Run } from './permutation.js';
 import { intervalAndReach, replayLooks, type PairSeries } from './sequential.js';
 import { MIN_LOG_SD } from './sign-flip.js';
-
-export type VerdictKind = 'ok' | 'regression' | 'improvement' | 'unstable';
 
 export interface VerdictSettings {
   /** Relative QPS under this is a regression when significant; over 1 / threshold an improvement. */
@@ -17,51 +16,8 @@ export interface VerdictSettings {
   confidence?: number;
 }
 
-/** One per-op figure that grew: the hint of why a test got slower. */
-export interface HintItem {
-  metric: string;
-  baseline: number;
-  candidate: number;
-  /** candidate / baseline; Infinity when the baseline was 0. */
-  ratio: number;
-}
-
-export interface TestVerdict {
-  test: string;
-  threads: number;
-  kind: VerdictKind;
-  relativeQps: number;
-  threshold: number;
-  /** Family-wise p-values of the max-T randomization test. */
-  pSlower: number;
-  pFaster: number;
-  /** The baseline's robust relative spread: 1.4826 x MAD / median of its QPS over the rounds. */
-  baselineSpread: number;
-  /** The interval of relative QPS at `confidence`: "ok" means its lower end clears the threshold. */
-  low: number;
-  high: number;
-  confidence: number;
-  /** The smallest drop (0.05 = 5%) this session would have caught 4 times in 5 at its alpha. */
-  detectableDrop: number;
-  /** Pairs measured (paired design) or rounds (whole-run design) behind the verdict. */
-  pairs: number;
-  /** Standard deviation of the log ratio of one pair (paired) or of log QPS of one run (whole runs). */
-  noise: number;
-  /** Per-op figures of C that grew by 5% or more over B, largest first (set for regressions). */
-  hint: HintItem[];
-}
-
-const PER_OP: ReadonlyArray<[string, (s: SampleRecord) => number]> = [
-  ['cpu/o', (s) => s.cpuPerOp],
-  ['cs/o', (s) => s.csPerOp],
-  ['r/o', (s) => s.readsPerOp],
-  ['rKB/o', (s) => s.readKBPerOp],
-  ['wKB/o', (s) => s.writeKBPerOp],
-];
 const HINT_GROWTH = 1.05;
 
-/** The one key of a test at a thread count, wherever tests are grouped. */
-export const testKey = (s: Pick<SampleRecord, 'test' | 'threads'>): string => `${s.test}\u0000${s.threads}`;
 const key = testKey;
 
 /**
@@ -69,7 +25,7 @@ const key = testKey;
  * threshold AND a drop the randomization test finds significant at the session's family-wise alpha; unstable
  * when that does not hold and the baseline's own spread is wider than the threshold's margin (rerun, do not alert).
  */
-export function judgeSession(samples: readonly SampleRecord[], settings: VerdictSettings): TestVerdict[] {
+export function judgeSession(samples: readonly SampleRecord[], settings: VerdictSettings): Verdict[] {
   const test = maxTPermutationTest(runsOf(samples, 'baseline'), runsOf(samples, 'candidate'));
   const groups = groupByTest(samples);
   return [...groups.entries()].map(([k, group]) => judgeTest(group, settings, test.slower.get(k) ?? 1, test.faster.get(k) ?? 1, groups.size));
@@ -80,7 +36,7 @@ export function judgeSession(samples: readonly SampleRecord[], settings: Verdict
  * session's looks. `final` false gives the verdicts of the tests decided so far only, which is what a running
  * session asks to know which tests still need pairs.
  */
-export function judgePairedSession(samples: readonly SampleRecord[], settings: VerdictSettings, final = true): { verdicts: TestVerdict[]; pending: string[]; nextPairs: number } {
+export function judgePairedSession(samples: readonly SampleRecord[], settings: VerdictSettings, final = true): { verdicts: Verdict[]; pending: string[]; nextPairs: number } {
   const groups = groupByTest(samples);
   const series = [...groups.entries()].map(([k, group]) => pairSeries(k, group));
   const replay = replayLooks(series, { alpha: settings.alpha, confidence: confidenceOf(settings), thresholdOf: (t) => thresholdOf(settings, t) }, final);
@@ -92,7 +48,7 @@ export function judgePairedSession(samples: readonly SampleRecord[], settings: V
     return {
       test: first.test, threads: first.threads, kind: j.kind, relativeQps: j.relativeQps, threshold: thresholdOf(settings, first.test),
       pSlower: j.pSlower, pFaster: j.pFaster, baselineSpread: robustSpread(b!.map((s) => s.qps)),
-      low: j.low, high: j.high, confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: j.noise,
+      low: j.low, high: finiteOrNull(j.high), confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: finiteOrNull(j.noise),
       hint: j.kind === 'regression' ? hintOf(b!, c!) : [],
     };
   });
@@ -111,7 +67,7 @@ function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
   return { key: k, test: group[0]!.test, logRatios };
 }
 
-function sortLike(verdicts: TestVerdict[], keys: readonly string[]): TestVerdict[] {
+function sortLike(verdicts: Verdict[], keys: readonly string[]): Verdict[] {
   return [...verdicts].sort((a, b) => keys.indexOf(key(a)) - keys.indexOf(key(b)));
 }
 
@@ -135,7 +91,7 @@ function runsOf(samples: readonly SampleRecord[], role: SampleRecord['role']): R
   return [...rounds.values()];
 }
 
-function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pSlower: number, pFaster: number, family: number): TestVerdict {
+function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pSlower: number, pFaster: number, family: number): Verdict {
   const first = group[0]!;
   const b = group.filter((s) => s.role === 'baseline');
   const c = group.filter((s) => s.role === 'candidate');
@@ -151,13 +107,13 @@ function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pS
  * Whole runs: the interval and detectable drop from the difference of mean log QPS (Student's t with the two sides'
  * pooled spread, since runs are not paired); the reported relative QPS stays the ratio of medians.
  */
-function runsEstimate(b: readonly number[], c: readonly number[], settings: VerdictSettings, family: number): Pick<TestVerdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise'> {
+function runsEstimate(b: readonly number[], c: readonly number[], settings: VerdictSettings, family: number): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise'> {
   const [lb, lc] = [b.map(Math.log), c.map(Math.log)];
   const df = Math.max(lb.length + lc.length - 2, 1);
   const noise = Math.sqrt((sumSquares(lb) + sumSquares(lc)) / df);
   const se = Math.max(noise, MIN_LOG_SD) * Math.sqrt(1 / lb.length + 1 / lc.length);
   const e = intervalAndReach(meanOf(lc) - meanOf(lb), se, df, settings.alpha / family, confidenceOf(settings));
-  return { low: e.low, high: e.high, detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise };
+  return { low: e.low, high: finiteOrNull(e.high), detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise: finiteOrNull(noise) };
 }
 
 const meanOf = (values: readonly number[]): number => values.reduce((a, v) => a + v, 0) / Math.max(values.length, 1);
@@ -192,18 +148,24 @@ export function robustSpread(values: readonly number[]): number {
   return (1.4826 * median(values.map((v) => Math.abs(v - m)))) / m;
 }
 
-function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintItem[] {
-  const items: HintItem[] = PER_OP.map(([metric, pick]) => item(metric, median(b.map(pick)), median(c.map(pick))));
+/** A hint item before it is reported: its ratio is Infinity when the baseline was 0, so it sorts first. */
+type Growth = HintFigure & { ratio: number };
+
+function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintFigure[] {
+  const items: Growth[] = PER_OP_FIGURES.map(({ header, field }) => item(header, median(b.map((s) => s[field])), median(c.map((s) => s[field]))));
   const counters = new Set([...b, ...c].flatMap((s) => Object.keys(s.dbCounters)));
   for (const name of counters) {
     const values = (side: readonly SampleRecord[]): number[] => side.flatMap((s) => (s.dbCounters[name] !== undefined ? [s.dbCounters[name]!.perOp] : []));
     const [vb, vc] = [values(b), values(c)];
     if (vb.length > 0 && vc.length > 0) items.push(item(name, median(vb), median(vc)));
   }
-  return items.filter((i) => i.ratio >= HINT_GROWTH).sort((x, y) => y.ratio - x.ratio);
+  return items.filter((i) => i.ratio >= HINT_GROWTH).sort((x, y) => y.ratio - x.ratio).map((i) => ({ ...i, ratio: finiteOrNull(i.ratio) }));
 }
 
-function item(metric: string, baseline: number, candidate: number): HintItem {
+function item(metric: string, baseline: number, candidate: number): Growth {
   const ratio = baseline === 0 ? (candidate === 0 ? 1 : Number.POSITIVE_INFINITY) : candidate / baseline;
   return { metric, baseline, candidate, ratio };
 }
+
+/** Infinity (no upper end) and NaN (no spread from one pair) are reported as null, which every format can hold. */
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);

@@ -1,5 +1,6 @@
 import type { BudgetExpectation } from '../analysis/index.js';
-import type { CalibrationRecord, CalibrationTestFigure } from '../store/index.js';
+import type { CalibrationRecord } from '../store/index.js';
+import type { CalibrationFigure } from '../model/index.js';
 import { relativeTime } from './relative-time.js';
 
 const pct = (x: number | null, digits = 1): string => (x === null || !Number.isFinite(x) ? '?' : `${(x * 100).toFixed(digits)}%`);
@@ -18,7 +19,7 @@ function range(values: readonly number[], unit: string, scale = 1): string {
  */
 export function calibrationSummary(c: CalibrationRecord, now: Date): string {
   const noises = c.tests.map((t) => t.noise).filter((n): n is number => n !== null);
-  const needed = c.tests.filter((t): t is CalibrationTestFigure & { pairsNeeded: number; minutesNeeded: number } => t.pairsNeeded !== null && t.minutesNeeded !== null);
+  const needed = c.tests.filter((t): t is CalibrationFigure & { pairsNeeded: number; minutesNeeded: number } => t.pairsNeeded !== null && t.minutesNeeded !== null);
   const minutes = needed.reduce((a, t) => a + t.minutesNeeded, 0);
   const outOfReach = c.tests.length - needed.length;
   const reach = needed.length === 0 ? '5% detectable in no affordable number of pairs' : `5% detectable in ${range(needed.map((t) => t.pairsNeeded), ' pairs')} (~${Math.ceil(minutes)} min)`;

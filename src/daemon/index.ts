@@ -3,4 +3,4 @@ export { runDaemon, type DaemonOptions } from './daemon.js';
 export { runOneCycle, recoverFromDeadDaemon, type WorkerDeps } from './cycle-runner.js';
 export { acquireHostLock, processAlive, HostLockError, HostLockHeldError, HostLockStuckError, type HostLock, type LockOptions } from './host-lock.js';
 export { needsCatchUp, pollIntervalMs, startSchedule, ScheduleError, type Schedule } from './schedule.js';
-export { StatusTracker, type DaemonPhase, type DaemonStatusSnapshot } from './status-tracker.js';
+export { StatusTracker, type DaemonStatusSnapshot } from './status-tracker.js';

@@ -1,11 +1,11 @@
-import type { CyclePhase, PhaseDetail } from '../pipeline/index.js';
-import { queueStates, type QueueState, type Store } from '../store/index.js';
+import type { PhaseDetail } from '../pipeline/index.js';
+import { queueStates, type CyclePhase, type QueueState } from '../model/index.js';
+import type { Store } from '../store/index.js';
 import type { Logger } from '../log/index.js';
 
-export type DaemonPhase = CyclePhase;
 
 export interface DaemonStatusSnapshot {
-  phase: DaemonPhase;
+  phase: CyclePhase;
   /** When the phase started. */
   since: Date;
   /** The release being worked on, if any. */
@@ -41,7 +41,7 @@ export class StatusTracker {
     return { ...this.#snapshot, queue: { ...this.#snapshot.queue } };
   }
 
-  get phase(): DaemonPhase {
+  get phase(): CyclePhase {
     return this.#snapshot.phase;
   }
 
@@ -50,7 +50,7 @@ export class StatusTracker {
   }
 
   /** A new phase (or a new wait reason in the same phase); the queue counts are refreshed with it. */
-  async setPhase(phase: DaemonPhase, detail: PhaseDetail = {}): Promise<void> {
+  async setPhase(phase: CyclePhase, detail: PhaseDetail = {}): Promise<void> {
     const samePhase = phase === this.#snapshot.phase && (detail.tag ?? null) === this.#snapshot.tag;
     const since = samePhase ? this.#snapshot.since : new Date();
     const waitingReason = detail.reason ?? null;

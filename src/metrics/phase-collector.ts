@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { HealthRead } from './health-read.js';
-import { DAEMON_PHASES } from './source.js';
+import { cyclePhases } from '../model/index.js';
 
 const LABELS = ['phase'] as const;
 
@@ -13,7 +13,7 @@ export function registerPhaseCollector(registry: Registry, read: HealthRead): vo
     registers: [registry],
     async collect() {
       const { phase } = await read();
-      for (const p of DAEMON_PHASES) this.set({ phase: p }, p === phase ? 1 : 0);
+      for (const p of cyclePhases) this.set({ phase: p }, p === phase ? 1 : 0);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { HealthRead } from './health-read.js';
-import { QUEUE_STATES } from './source.js';
+import { queueStates } from '../model/index.js';
 
 const LABELS = ['state'] as const;
 
@@ -12,7 +12,7 @@ export function registerQueueCollector(registry: Registry, read: HealthRead): vo
     registers: [registry],
     async collect() {
       const { queue } = await read();
-      for (const state of QUEUE_STATES) this.set({ state }, queue[state] ?? 0);
+      for (const state of queueStates) this.set({ state }, queue[state] ?? 0);
     },
   });
 }

@@ -2,6 +2,7 @@
  * What the collectors read on each scrape. The metrics room sits below the store, so it never reads the store
  * itself: the pipeline implements this port over the store, and the daemon adds what only it knows (its phase).
  */
+import type { CyclePhase, QueueState } from '../model/index.js';
 
 /** Label names of every per-release family, in exposition order; always all of them. */
 export const RELEASE_LABELS = ['host', 'flavor', 'series', 'version', 'version_key', 'test', 'threads', 'profile'] as const;
@@ -32,18 +33,12 @@ export interface ReleaseFigureRow {
   latencyP95Seconds: number | null;
 }
 
-export const DAEMON_PHASES = ['idle', 'discovering', 'building', 'waiting_for_quiet_host', 'benchmarking', 'notifying'] as const;
-export type DaemonPhase = (typeof DAEMON_PHASES)[number];
-
-export const QUEUE_STATES = ['discovered', 'building', 'built', 'benchmarking', 'done', 'failed'] as const;
-export type QueueState = (typeof QUEUE_STATES)[number];
-
 export const BUILD_RESULTS = ['built', 'failed'] as const;
 export type BuildResult = (typeof BUILD_RESULTS)[number];
 
 /** What only the running daemon knows, kept in its memory. */
 export interface DaemonStatus {
-  phase: DaemonPhase;
+  phase: CyclePhase;
   /** Releases per queue state; a state left out counts 0. */
   queue: Partial<Record<QueueState, number>>;
   /** Unix seconds of the last finished discovery; null before the first (exported as 0). */

@@ -1,4 +1,4 @@
-import type { ComparisonView } from '../report/index.js';
+import type { ComparisonView } from '../model/index.js';
 
 /** One regression event (or its recovery) of one release, as the pipeline hands it to rendering. */
 export interface AlertContent {

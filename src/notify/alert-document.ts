@@ -1,4 +1,5 @@
-import { comparisonDocument, formatRatio, formatSignificant, left, makeTable, right, testLabel, type Block, type Table, type TestRow } from '../report/index.js';
+import { comparisonDocument, formatRatio, formatSignificant, left, makeTable, right, type Block, type Table } from '../report/index.js';
+import { testLabel, type TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 
 function release(version: string, tag: string): string {

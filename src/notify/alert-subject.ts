@@ -1,4 +1,5 @@
-import { formatRatio, testLabel, type TestRow } from '../report/index.js';
+import { formatRatio } from '../report/index.js';
+import { testLabel, type TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 
 /**

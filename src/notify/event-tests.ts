@@ -1,4 +1,4 @@
-import type { TestRow } from '../report/index.js';
+import type { TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 import { InvalidAlertError } from './errors.js';
 

@@ -1,7 +1,7 @@
 import type { EventPlan } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
 import { renderAlert, type AlertContent } from '../notify/index.js';
-import type { ComparisonView } from '../report/index.js';
+import type { ComparisonView } from '../model/index.js';
 import type { MessageInput, ReleaseRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CALIBRATION_DROP, calibrateTest, calibrationInputs, expectationAtBudget, type BudgetExpectation, type CalibrationFigure, type CalibrationSettings } from '../analysis/index.js';
+import { CALIBRATION_DROP, calibrateTest, calibrationInputs, expectationAtBudget, type BudgetExpectation, type CalibrationSettings } from '../analysis/index.js';
+import type { CalibrationFigure } from '../model/index.js';
 import type { Config } from '../config/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';

@@ -1,6 +1,6 @@
-import { planEvents, selectLastGood, type EventPlan, type GoodRelease, type TestVerdict } from '../analysis/index.js';
+import { planEvents, selectLastGood, type EventPlan, type GoodRelease } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import type { ComparisonView } from '../report/index.js';
+import type { ComparisonView, Verdict } from '../model/index.js';
 import type { CheckRecord, ReleaseRecord, Store } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -24,7 +24,7 @@ export type CheckResult =
       lastGood: GoodRelease;
       sessionId: number;
       view: ComparisonView;
-      verdicts: TestVerdict[];
+      verdicts: Verdict[];
       check: CheckRecord;
       plan: EventPlan;
       messagesQueued: number;
@@ -70,7 +70,7 @@ export async function checkRelease(request: CheckRequest, deps: CompareDeps): Pr
     baselineReleaseId: lastGood.release.id,
     outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
     conclusive: !outcome.verdicts.some((v) => v.kind === 'unstable' && v.relativeQps < v.threshold),
-    verdicts: outcome.verdicts.map(storedVerdict),
+    verdicts: outcome.verdicts,
     openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
     fixedEventIds: plan.fixed.map((e) => e.id),
     messages,
@@ -88,28 +88,6 @@ async function isBuilt(store: Store, release: ReleaseRecord): Promise<boolean> {
 export async function lastGoodBelow(store: Store, release: ReleaseRecord): Promise<GoodRelease | undefined> {
   const [releases, checks, triage] = await Promise.all([store.listReleases(release.upstream), store.listChecks(release.upstream), store.listTriage()]);
   return selectLastGood(releases, checks, triage, release);
-}
-
-/** Verdicts as stored: an infinite hint ratio (the baseline was 0) is kept as null, which JSON can hold. */
-function storedVerdict(v: TestVerdict) {
-  return {
-    test: v.test,
-    threads: v.threads,
-    kind: v.kind,
-    relativeQps: v.relativeQps,
-    threshold: v.threshold,
-    pSlower: v.pSlower,
-    pFaster: v.pFaster,
-    baselineSpread: v.baselineSpread,
-    low: v.low,
-    // One pair has no upper end and no noise: stored as null, never as Infinity or NaN.
-    high: Number.isFinite(v.high) ? v.high : null,
-    confidence: v.confidence,
-    detectableDrop: v.detectableDrop,
-    pairs: v.pairs,
-    noise: Number.isFinite(v.noise) ? v.noise : null,
-    hint: v.hint.map((h) => ({ ...h, ratio: Number.isFinite(h.ratio) ? h.ratio : null })),
-  };
 }
 
 function logPlan(deps: CompareDeps, upstream: Upstream, plan: EventPlan): void {

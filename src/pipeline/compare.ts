@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareSession, judgePairedSession, judgeSession, type TestVerdict, type VerdictSettings } from '../analysis/index.js';
+import { compareSession, judgePairedSession, judgeSession, type VerdictSettings } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import type { ComparisonView } from '../report/index.js';
+import type { ComparisonView, Verdict, SampleRole } from '../model/index.js';
 import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type DataDevice, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
-import type { SampleRecord, SampleRole, Store } from '../store/index.js';
+import type { SampleRecord, Store } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { TargetInstance } from './target-instance.js';
 import { loadTarget, runRound } from './round.js';
@@ -58,7 +58,7 @@ export interface CompareDeps {
 export interface CompareOutcome {
   sessionId: number;
   view: ComparisonView;
-  verdicts: TestVerdict[];
+  verdicts: Verdict[];
   /** The host's fingerprint id: results of other ids are never compared with these. */
   fingerprintId: string;
   plan: SessionPlan;
@@ -144,7 +144,7 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
 }
 
 /** The verdicts of a finished session, by its design. */
-export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samples: readonly SampleRecord[]): TestVerdict[] {
+export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samples: readonly SampleRecord[]): Verdict[] {
   return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
 }
 

@@ -1,3 +1,4 @@
+import type { CyclePhase } from '../model/index.js';
 import type { QueueRecord, ReleaseRecord, Store } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -10,8 +11,6 @@ import { pruneBuilds } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
 import { quietHostSettings, waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
 
-export const cyclePhases = ['idle', 'discovering', 'building', 'waiting_for_quiet_host', 'benchmarking', 'notifying'] as const;
-export type CyclePhase = (typeof cyclePhases)[number];
 
 export interface PhaseDetail {
   /** The release being worked on. */

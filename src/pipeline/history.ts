@@ -1,6 +1,7 @@
 import { buildHistory, type HistoryTable, type ReleaseCheckVerdicts } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import type { HistoryView, ResultRow } from '../report/index.js';
+import type { ResultRow } from '../report/index.js';
+import type { HistoryView } from '../model/index.js';
 import type { ImportedResultRecord, ReleaseSampleRecord, Store } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { parseVersion, rangeIncludes } from '../version/index.js';

@@ -10,7 +10,7 @@ export { deliverPending, mailSettings } from './deliver.js';
 export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';
 export { pipelineMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
 export { storeHealth } from './store-health.js';
-export { runCycle, cyclePhases, type CycleDeps, type CycleOutcome, type CyclePhase, type PhaseDetail } from './cycle.js';
+export { runCycle, type CycleDeps, type CycleOutcome, type PhaseDetail } from './cycle.js';
 export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
 export { stopStrayProcesses, type StrayProcess } from './stray-processes.js';
 export { selectPrune, pruneBuilds, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';

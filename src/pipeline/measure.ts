@@ -1,5 +1,6 @@
 import { diffHostSnapshots, perOperation, readGlobalStatus, statusDelta, takeHostSnapshot, type DataDevice, type ObserverCost, type StatusConnection } from '../sampling/index.js';
-import type { SampleInput, SampleRole } from '../store/index.js';
+import type { SampleInput } from '../store/index.js';
+import type { SampleRole } from '../model/index.js';
 import type { Logger } from '../log/index.js';
 import { runArgv, runSysbench, type SuiteTest, type SysbenchConnection } from '../suite/index.js';
 

@@ -1,4 +1,5 @@
-import type { SampleRecord, SampleRole, Store, VerdictRecord } from '../store/index.js';
+import type { SampleRecord, Store, VerdictRecord } from '../store/index.js';
+import type { SampleRole } from '../model/index.js';
 
 /** One side's samples of one test in one session, figure by figure, as the metrics need them. */
 export interface SideFigures {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { judgePairedSession, testKey, type VerdictSettings } from '../analysis/index.js';
+import { judgePairedSession, type VerdictSettings } from '../analysis/index.js';
+import { testKey, type SampleRole } from '../model/index.js';
 import { InputError } from '../errors.js';
 import { observerCost, parseMeminfo, processCpuSeconds, processWriteBytes, readGlobalStatus, type ObserverCost } from '../sampling/index.js';
 import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
-import type { JsonObject, SampleRecord, SampleRole } from '../store/index.js';
+import type { JsonObject, SampleRecord } from '../store/index.js';
 import { runSysbench, warmupArgv, type Suite, type SuiteTest } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';

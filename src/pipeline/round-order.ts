@@ -1,4 +1,4 @@
-import type { SampleRole } from '../store/index.js';
+import type { SampleRole } from '../model/index.js';
 
 /**
  * Which side runs first in a round: B C, C B, B C, ... so over the session each side runs first as often as the

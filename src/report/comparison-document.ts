@@ -1,4 +1,4 @@
-import { testLabel, type ComparisonView, type RowVerdict, type SessionDesignName, type SideFigures, type TargetLabel, type TestRow } from './comparison-view.js';
+import { TABLE_FIGURES, testLabel, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
 import type { Block } from './document.js';
 import { formatConfidence, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { ratio, spreadPercent } from './ratio.js';
@@ -57,7 +57,7 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
     left('test'), ...['B.qps', 'C.qps', 'C/B'].map(right), ...judgedColumns,
     ...['B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right), ...(judged ? [left('verdict')] : []),
   ];
-  const spread = (side: SideFigures): string => formatPercent(spreadPercent(side.qpsMin, side.qpsMax, side.qps));
+  const spread = (side: SideSummary): string => formatPercent(spreadPercent(side.qpsMin, side.qpsMax, side.qps));
   const judgedCells = (v: RowVerdict | undefined): string[] =>
     v === undefined ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL] : [formatInterval(v.low, v.high), formatDropPercent(v.detectableDrop), String(v.pairs)];
   const rows = tests.map((row) => [
@@ -115,20 +115,13 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
   });
 }
 
-const PER_OP_FIELDS = [
-  ['cpu/o', 'cpuPerOp'],
-  ['cs/o', 'csPerOp'],
-  ['r/o', 'readsPerOp'],
-  ['rKB/o', 'readKBPerOp'],
-  ['wKB/o', 'writeKBPerOp'],
-  ['o/s', 'qps'],
-  ['cpuµs/o', 'cpuMicrosPerOp'],
-] as const;
+/** The reference studies' columns, then CPU time per operation, which reads better than cpu/o's tiny numbers. */
+const PER_OP_FIELDS: ReadonlyArray<readonly [string, keyof SidePerOp]> = [...TABLE_FIGURES.map((f) => [f.header, f.field] as const), ['cpuµs/o', 'cpuMicrosPerOp']];
 
 /** Absolute figures of B and C, then C relative to B: the per-test table of the reference studies. */
 export function perOpTable(row: TestRow, baseline: TargetLabel, candidate: TargetLabel): Table {
   const columns = [left('role'), ...PER_OP_FIELDS.map(([header]) => right(header)), left('target')];
-  const absolute = (side: SideFigures): string[] => PER_OP_FIELDS.map(([, field]) => formatSignificant(side.perOp[field]));
+  const absolute = (side: SideSummary): string[] => PER_OP_FIELDS.map(([, field]) => formatSignificant(side.perOp[field]));
   const relative = PER_OP_FIELDS.map(([, field]) => formatRatio(ratio(row.candidate.perOp[field], row.baseline.perOp[field])));
   return makeTable(columns, [
     ['B', ...absolute(row.baseline), baseline.name],

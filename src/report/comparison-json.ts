@@ -1,4 +1,4 @@
-import type { ComparisonView, PerOpFigures, RowVerdict, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
+import { mapPerOp, type ComparisonView, type RowVerdict, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
 
 // Each object is rebuilt field by field so the key order is the interfaces' order whatever order the input had;
 // records (host facts, counters) are sorted by key. Unknown extra fields are dropped.
@@ -11,14 +11,11 @@ function orderedTarget(t: TargetLabel): TargetLabel {
   return { name: t.name, flavor: t.flavor, version: t.version, serverProfile: t.serverProfile };
 }
 
-function orderedPerOp(p: PerOpFigures): PerOpFigures {
-  return {
-    cpuPerOp: p.cpuPerOp, csPerOp: p.csPerOp, readsPerOp: p.readsPerOp, readKBPerOp: p.readKBPerOp,
-    writeKBPerOp: p.writeKBPerOp, qps: p.qps, cpuMicrosPerOp: p.cpuMicrosPerOp,
-  };
+function orderedPerOp(p: SidePerOp): SidePerOp {
+  return { ...mapPerOp((field) => p[field]), qps: p.qps, cpuMicrosPerOp: p.cpuMicrosPerOp };
 }
 
-function orderedSide(s: SideFigures): SideFigures {
+function orderedSide(s: SideSummary): SideSummary {
   return {
     qps: s.qps, samples: s.samples, qpsMin: s.qpsMin, qpsMax: s.qpsMax,
     perOp: orderedPerOp(s.perOp), dbPerOp: sortedRecord(s.dbPerOp),

@@ -1,19 +1,20 @@
 import { csvRecord } from './csv.js';
-import { columnName, HISTORY_FIELDS, relativeRow } from './history-figures.js';
-import type { HistoryFigures, HistoryView } from './history-view.js';
+import { columnName, relativeRow } from './history-figures.js';
+import { TABLE_FIGURES } from '../model/index.js';
+import type { Figures, HistoryView } from '../model/index.js';
 import { INFINITE_CELL } from './number-format.js';
 
 export const HISTORY_CSV_HEADER = [
   'series', 'flavor', 'base_version', 'col', 'version', 'label', 'imported', 'test', 'threads',
-  ...HISTORY_FIELDS.map(({ csv }) => csv),
-  ...HISTORY_FIELDS.map(({ csv }) => `${csv}_rel`),
+  ...TABLE_FIGURES.map(({ csv }) => csv),
+  ...TABLE_FIGURES.map(({ csv }) => `${csv}_rel`),
   'detectable_drop',
 ] as const;
 
 // Full precision (csv is for machines); empty fields when a version was not measured; x/0 as "inf", which
 // spreadsheets and pandas read as infinity, so it is not confused with a missing figure.
-function cells(figures: HistoryFigures | null | undefined): (string | number)[] {
-  return HISTORY_FIELDS.map(({ field }) => {
+function cells(figures: Figures | null | undefined): (string | number)[] {
+  return TABLE_FIGURES.map(({ field }) => {
     if (figures === null || figures === undefined) return '';
     const value = figures[field];
     return value === Number.POSITIVE_INFINITY ? INFINITE_CELL : value;

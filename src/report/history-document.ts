@@ -1,7 +1,6 @@
-import { testLabel } from './comparison-view.js';
+import { TABLE_FIGURES, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 import type { Block } from './document.js';
-import { columnName, HISTORY_FIELDS, IMPORTED_FOOTNOTE, relativeRow, versionCell } from './history-figures.js';
-import type { HistoryFigures, HistoryTest, HistoryView } from './history-view.js';
+import { columnName, IMPORTED_FOOTNOTE, relativeRow, versionCell } from './history-figures.js';
 import { formatDropPercent, formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { left, makeTable, right, type Table } from './table.js';
 
@@ -53,8 +52,8 @@ export function historyDetectableDropTable(view: HistoryView): Table {
   return makeTable(columns, rows);
 }
 
-function figureCells(figures: HistoryFigures | null, format: (value: number) => string): string[] {
-  return HISTORY_FIELDS.map(({ field }) => (figures === null ? UNDEFINED_CELL : format(figures[field])));
+function figureCells(figures: Figures | null, format: (value: number) => string): string[] {
+  return TABLE_FIGURES.map(({ field }) => (figures === null ? UNDEFINED_CELL : format(figures[field])));
 }
 
 /**
@@ -63,9 +62,9 @@ function figureCells(figures: HistoryFigures | null, format: (value: number) => 
  */
 export function historyPerOpTable(view: HistoryView, row: HistoryTest): Table {
   const columns = [
-    ...HISTORY_FIELDS.map(({ header }) => right(header)),
+    ...TABLE_FIGURES.map(({ header }) => right(header)),
     left('version'),
-    ...HISTORY_FIELDS.map(({ header }) => right(`rel.${header}`)),
+    ...TABLE_FIGURES.map(({ header }) => right(`rel.${header}`)),
   ];
   const relative = relativeRow(view, row.figures);
   const rows = view.versions.map((version, index) => [

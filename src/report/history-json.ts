@@ -1,20 +1,16 @@
 import { relativeRow } from './history-figures.js';
-import type { HistoryFigures, HistoryView } from './history-view.js';
+import { FIGURE_FIELDS, mapFigures, type Figures, type HistoryView } from '../model/index.js';
 
 /** A relative figure in JSON: a number, or null for x/0 (JSON has no infinity). */
-export type HistoryRelativeFigures = { [K in keyof HistoryFigures]: number | null };
+export type HistoryRelativeFigures = { [K in keyof Figures]: number | null };
 
-function orderedFigures(f: HistoryFigures): HistoryFigures {
-  return { qps: f.qps, cpuPerOp: f.cpuPerOp, csPerOp: f.csPerOp, readsPerOp: f.readsPerOp, readKBPerOp: f.readKBPerOp, writeKBPerOp: f.writeKBPerOp };
+function orderedFigures(f: Figures): Figures {
+  return mapFigures((field) => f[field]);
 }
 
-function jsonRelative(f: HistoryFigures | null): HistoryRelativeFigures | null {
+function jsonRelative(f: Figures | null): HistoryRelativeFigures | null {
   if (f === null) return null;
-  const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
-  return {
-    qps: finite(f.qps), cpuPerOp: finite(f.cpuPerOp), csPerOp: finite(f.csPerOp), readsPerOp: finite(f.readsPerOp),
-    readKBPerOp: finite(f.readKBPerOp), writeKBPerOp: finite(f.writeKBPerOp),
-  };
+  return Object.fromEntries(FIGURE_FIELDS.map((field) => [field, Number.isFinite(f[field]) ? f[field] : null])) as HistoryRelativeFigures;
 }
 
 /**

@@ -1,9 +1,6 @@
-export type { ComparisonView, HintFigure, PerOpFigures, RowVerdict, SessionDesignName, SideFigures, TargetLabel, TestRow } from './comparison-view.js';
-export { testLabel } from './comparison-view.js';
 export { InvalidReportDataError, UnknownReportFormatError } from './errors.js';
 export { isReportFormat, parseReportFormat, renderComparison, REPORT_FORMATS, type ReportFormat } from './render-comparison.js';
 export { checkComparisonView } from './validate-comparison.js';
-export type { HistoryFigures, HistoryTest, HistoryVersion, HistoryView } from './history-view.js';
 export { renderHistory } from './render-history.js';
 export { checkHistoryView } from './validate-history.js';
 
@@ -11,7 +8,7 @@ export { checkHistoryView } from './validate-history.js';
 export type { Block, ChartBar, ChartBlock, ChartTone } from './document.js';
 export { relativeQpsChart } from './relative-qps-chart.js';
 export { historyDetectableDropTable, historyDocument, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle } from './history-document.js';
-export { columnName, HISTORY_FIELDS, IMPORTED_FOOTNOTE, relativeFigures, relativeRow, versionCell } from './history-figures.js';
+export { columnName, IMPORTED_FOOTNOTE, relativeFigures, relativeRow, versionCell } from './history-figures.js';
 export { HISTORY_CSV_HEADER, historyCsv } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';
 export { comparisonDocument, comparisonTitle, dbCounterTable, perOpTable, relativeQpsTable, verdictLines } from './comparison-document.js';

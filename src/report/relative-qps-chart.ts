@@ -1,4 +1,4 @@
-import { testLabel, type ComparisonView } from './comparison-view.js';
+import { testLabel, type ComparisonView } from '../model/index.js';
 import type { Block } from './document.js';
 
 /**

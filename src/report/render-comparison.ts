@@ -2,7 +2,7 @@ import { checkComparisonView } from './validate-comparison.js';
 import { comparisonCsv } from './comparison-csv.js';
 import { comparisonDocument, comparisonTitle } from './comparison-document.js';
 import { comparisonJson } from './comparison-json.js';
-import type { ComparisonView } from './comparison-view.js';
+import type { ComparisonView } from '../model/index.js';
 import { UnknownReportFormatError } from './errors.js';
 import { renderHtmlDocument } from './html-layout.js';
 import { renderMarkdownDocument } from './markdown-layout.js';

@@ -3,7 +3,7 @@ import { checkHistoryView } from './validate-history.js';
 import { historyCsv } from './history-csv.js';
 import { historyDocument, historyTitle } from './history-document.js';
 import { historyJson } from './history-json.js';
-import type { HistoryView } from './history-view.js';
+import type { HistoryView } from '../model/index.js';
 import { renderHtmlDocument } from './html-layout.js';
 import { renderMarkdownDocument } from './markdown-layout.js';
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from './render-comparison.js';

@@ -1,32 +1,28 @@
 import { InputError } from '../errors.js';
 import { FLAVORS, isFlavor, parseVersion, VersionParseError } from '../version/index.js';
 import { csvRecord, unneutralizeFormula } from './csv.js';
-import type { HistoryFigures } from './history-view.js';
+import { PER_OP_FIGURES, type Figures } from '../model/index.js';
 import { InvalidReportDataError } from './errors.js';
 import { printable } from './text-layout.js';
 
 /** One measured result: a test of one release of one flavor at one thread count, with its per-op figures. */
-export interface ResultRow extends HistoryFigures {
+export interface ResultRow extends Figures {
   flavor: string;
   version: string;
   test: string;
   threads: number;
 }
 
-export const RESULTS_CSV_HEADER = ['flavor', 'version', 'test', 'threads', 'qps', 'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o'] as const;
-type ResultsColumn = (typeof RESULTS_CSV_HEADER)[number];
+const KEY_COLUMNS = ['flavor', 'version', 'test', 'threads', 'qps'] as const;
+type ResultsColumn = (typeof KEY_COLUMNS)[number] | PerOpCsv;
+type PerOpCsv = (typeof PER_OP_FIGURES)[number]['csv'];
 
-const FIELD_OF: Record<ResultsColumn, keyof ResultRow> = {
-  flavor: 'flavor',
-  version: 'version',
-  test: 'test',
-  threads: 'threads',
-  qps: 'qps',
-  cpu_o: 'cpuPerOp',
-  cs_o: 'csPerOp',
-  r_o: 'readsPerOp',
-  rkb_o: 'readKBPerOp',
-  wkb_o: 'writeKBPerOp',
+/** The key of a result and its QPS, then one column per figure of the figure table. */
+export const RESULTS_CSV_HEADER: readonly ResultsColumn[] = [...KEY_COLUMNS, ...PER_OP_FIGURES.map((f) => f.csv)];
+
+const FIELD_OF = {
+  ...(Object.fromEntries(KEY_COLUMNS.map((column) => [column, column])) as Record<(typeof KEY_COLUMNS)[number], keyof ResultRow>),
+  ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, f.field])) as Record<PerOpCsv, keyof ResultRow>),
 };
 
 /**
@@ -178,11 +174,7 @@ const CHECKS: Record<ResultsColumn, (text: string) => Checked> = {
   test: checkTest,
   threads: (text) => (/^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text)) ? ok(Number(text)) : bad('is not a whole number of at least 1; give the thread count, e.g. 4')),
   qps: (text) => checkNumber(text, 'QPS must be a number greater than 0', true),
-  cpu_o: perOp('cpu_o'),
-  cs_o: perOp('cs_o'),
-  r_o: perOp('r_o'),
-  rkb_o: perOp('rkb_o'),
-  wkb_o: perOp('wkb_o'),
+  ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, perOp(f.csv)])) as Record<PerOpCsv, (text: string) => Checked>),
 };
 
 const rowKey = (row: ResultRow): string => JSON.stringify([row.flavor, row.version, row.test, row.threads]);

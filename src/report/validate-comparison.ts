@@ -1,4 +1,4 @@
-import type { ComparisonView, SideFigures } from './comparison-view.js';
+import type { ComparisonView, SideSummary } from '../model/index.js';
 import { InvalidReportDataError } from './errors.js';
 
 /** Every number anywhere in the data must be finite: JSON would turn NaN into null and tables into "NaN". */
@@ -12,7 +12,7 @@ function checkNumbers(value: unknown, path: string): void {
   }
 }
 
-function checkSide(side: SideFigures, path: string): void {
+function checkSide(side: SideSummary, path: string): void {
   if (side.qpsMin < 0) throw new InvalidReportDataError(`${path}.qpsMin`, side.qpsMin, 'QPS cannot be negative');
   if (!(side.qpsMin <= side.qps && side.qps <= side.qpsMax)) {
     const reason = `the median must lie within qpsMin ${side.qpsMin} and qpsMax ${side.qpsMax}`;

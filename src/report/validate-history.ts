@@ -1,9 +1,8 @@
 import { InvalidReportDataError } from './errors.js';
-import type { HistoryFigures, HistoryTest, HistoryView } from './history-view.js';
-import { HISTORY_FIELDS } from './history-figures.js';
+import { TABLE_FIGURES, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 
-function checkFigures(figures: HistoryFigures, path: string): void {
-  for (const { field } of HISTORY_FIELDS) {
+function checkFigures(figures: Figures, path: string): void {
+  for (const { field } of TABLE_FIGURES) {
     const value: unknown = figures[field];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new InvalidReportDataError(`${path}.${field}`, value, 'expected a finite number, 0 or more');

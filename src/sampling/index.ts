@@ -25,7 +25,7 @@ export {
 } from './data-device.js';
 export { takeHostSnapshot, snapshotFromText, type HostSnapshot, type DiskCounters } from './host-snapshot.js';
 export { diffHostSnapshots, type HostUsage } from './host-usage.js';
-export { perOperation, type PerOp } from './per-op.js';
+export { perOperation, type PerOpSample } from './per-op.js';
 export {
   readGlobalStatus,
   parseGlobalStatus,

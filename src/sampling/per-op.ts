@@ -1,25 +1,16 @@
+import { cpuMicrosPerOp, type PerOp } from '../model/index.js';
 import { InvalidRateError } from './errors.js';
 import type { HostUsage } from './host-usage.js';
 
-/** Host resources per query, as in the reference "relative QPS" tables. */
-export interface PerOp {
-  /** cpuBusyPct / QPS: the studies' cpu/o. Tiny numbers; cpuMicrosPerOp reads better. */
-  cpuPerOp: number;
-  /** CPU time per query in microseconds: cpu/o x CPUs x 1e4. */
-  cpuMicrosPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
-}
+/** Host resources per query (the model's figure table), and CPU time per query. */
+export type PerOpSample = PerOp & { cpuMicrosPerOp: number };
 
-export function perOperation(usage: HostUsage, qps: number): PerOp {
+export function perOperation(usage: HostUsage, qps: number): PerOpSample {
   if (!Number.isFinite(qps) || qps <= 0) throw new InvalidRateError('qps', qps);
   const cpuPerOp = usage.cpuBusyPct / qps;
   return {
     cpuPerOp,
-    // percent of all CPUs x CPUs / 100 = CPU-seconds per second; x 1e6 = microseconds: hence x 1e4.
-    cpuMicrosPerOp: cpuPerOp * usage.cpus * 1e4,
+    cpuMicrosPerOp: cpuMicrosPerOp(cpuPerOp, usage.cpus),
     csPerOp: usage.csPerSec / qps,
     readsPerOp: usage.readsPerSec / qps,
     readKBPerOp: usage.readKBPerSec / qps,

@@ -3,46 +3,13 @@
  * people's triage and the messages waiting to be sent. A check is one session that judged a release against the
  * last good release of its upstream.
  */
+import type { Figures, TestId, Verdict, VerdictReachField } from '../model/index.js';
 
-export const verdictKinds = ['ok', 'regression', 'improvement', 'unstable'] as const;
-export type StoredVerdictKind = (typeof verdictKinds)[number];
-
-export interface VerdictInput {
-  test: string;
-  threads: number;
-  kind: StoredVerdictKind;
-  relativeQps: number;
-  threshold: number;
-  pSlower: number;
-  pFaster: number;
-  baselineSpread: number;
-  /** The interval of relative QPS at `confidence`; null high: one pair has no upper end. */
-  low: number;
-  high: number | null;
-  confidence: number;
-  /** The smallest drop (0.05 = 5%) the session would have caught 4 times in 5. */
-  detectableDrop: number;
-  /** Pairs (paired design) or rounds (whole runs) behind the verdict. */
-  pairs: number;
-  /** Standard deviation of one pair's log ratio (or one run's log QPS); null for fewer than two pairs. */
-  noise: number | null;
-  /** The per-op figures that grew, as analysis gave them (plain JSON). */
-  hint: object[];
-}
+/** A verdict as a check stores it: analysis's verdict, whole. */
+export type VerdictInput = Verdict;
 
 /** Verdicts stored before migration 6 have no interval or detectable drop: those fields are null. */
-export interface VerdictRecord extends Omit<VerdictInput, 'hint' | VerdictReachField> {
-  sessionId: number;
-  hint: Record<string, unknown>[];
-  low: number | null;
-  high: number | null;
-  confidence: number | null;
-  detectableDrop: number | null;
-  pairs: number | null;
-  noise: number | null;
-}
-
-type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise';
+export type VerdictRecord = Omit<Verdict, VerdictReachField> & { [K in VerdictReachField]: Verdict[K] | null } & { sessionId: number };
 
 /** The outcome of a whole check: regression when any test regressed, ok otherwise (see docs/verdicts.md). */
 export type CheckOutcome = 'ok' | 'regression';
@@ -152,16 +119,7 @@ export interface OutboxRecord extends MessageInput {
 }
 
 /** QPS and host resources per operation of one test run (or of a version, for imported rows). */
-export interface ResultFigures {
-  test: string;
-  threads: number;
-  qps: number;
-  cpuPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
-}
+export type ResultFigures = TestId & Figures;
 
 /** One row of results brought in from elsewhere (an earlier study, another store). */
 export interface ImportedResultInput extends ResultFigures {

@@ -5,7 +5,6 @@ export type {
   JsonObject,
   SampleInput,
   SampleRecord,
-  SampleRole,
   SessionInput,
   SessionKind,
   SessionQuery,
@@ -27,7 +26,6 @@ export type {
   OutboxRecord,
   ReleaseSampleRecord,
   RerunRecord,
-  StoredVerdictKind,
   TriageAction,
   TriageInput,
   TriageRecord,
@@ -35,12 +33,11 @@ export type {
   VerdictInput,
   VerdictRecord,
 } from './check-types.js';
-export { eventStates, triageActions, verdictKinds } from './check-types.js';
+export { eventStates, triageActions } from './check-types.js';
 export type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
 export { buildStates } from './release-types.js';
-export type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
-export { queueStates } from './queue-types.js';
-export type { CalibrationInput, CalibrationRecord, CalibrationTestFigure } from './calibration-types.js';
+export type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QuietHostInput, QuietHostRecord } from './queue-types.js';
+export type { CalibrationInput, CalibrationRecord } from './calibration-types.js';
 export {
   BuildNotFoundError,
   DuplicateResultError,

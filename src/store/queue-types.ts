@@ -2,13 +2,7 @@
  * The daemon's persistent work queue, its own small state, and what the quiet-host check saw before a session. A
  * killed daemon resumes from these rows: nothing of the daemon's progress lives only in memory.
  */
-
-/**
- * discovered -> building -> built -> benchmarking -> done; building or benchmarking may end in failed. A dead daemon
- * leaves building or benchmarking behind; the next start puts those back one step (recoverQueue).
- */
-export const queueStates = ['discovered', 'building', 'built', 'benchmarking', 'done', 'failed'] as const;
-export type QueueState = (typeof queueStates)[number];
+import type { QueueState } from '../model/index.js';
 
 export interface QueueRecord {
   releaseId: number;

@@ -4,6 +4,7 @@
  * passes the same contract tests, which is why every method returns a Promise even where SQLite is synchronous.
  */
 
+import type { PerOp, QueueState, SampleRole, TestId } from '../model/index.js';
 import type { BuildInput, BuildRecord, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
 import type {
   CheckInput,
@@ -22,12 +23,11 @@ import type {
 } from './check-types.js';
 import type { CalibrationInput, CalibrationRecord } from './calibration-types.js';
 import type { JsonObject } from './json-object.js';
-import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from './queue-types.js';
+import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QuietHostInput, QuietHostRecord } from './queue-types.js';
 
 export const sessionStates = ['running', 'done', 'interrupted', 'failed'] as const;
 export type SessionState = (typeof sessionStates)[number];
 
-export type SampleRole = 'baseline' | 'candidate';
 export type SessionKind = 'compare';
 
 export type { JsonObject };
@@ -97,12 +97,10 @@ export interface DbCounterValue {
   perOp: number;
 }
 
-export interface SampleInput {
+export interface SampleInput extends TestId, PerOp {
   round: number;
   role: SampleRole;
   targetName: string;
-  test: string;
-  threads: number;
   seconds: number;
   qps: number;
   tps: number;
@@ -111,12 +109,8 @@ export interface SampleInput {
   latencyMaxMs: number;
   errors: number;
   reconnects: number;
-  cpuPerOp: number;
+  /** cpu/o x CPUs x 1e4: CPU microseconds per operation */
   cpuMicrosPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
   /** The raw host usage of the measured interval, kept whole so later questions can be asked of it. */
   host: object;
   dbCounters: Record<string, DbCounterValue>;

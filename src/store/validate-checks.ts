@@ -1,9 +1,18 @@
 import { z } from 'zod';
-import { triageActions, verdictKinds, type CheckInput, type ImportedResultInput, type TriageInput } from './check-types.js';
-import { aboveZero, atLeastZero, jsonObject, parseRecord, text, wholeFrom } from './validate.js';
+import { verdictKinds } from '../model/index.js';
+import { triageActions, type CheckInput, type ImportedResultInput, type TriageInput } from './check-types.js';
+import { aboveZero, atLeastZero, finite, parseRecord, perOpShape, text, wholeFrom } from './validate.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const line = () => text().refine((t) => !CONTROL.test(t), { error: 'expected one line without control characters' });
+
+const hintSchema = z.object({
+  metric: text(),
+  baseline: finite(),
+  candidate: finite(),
+  // null: the baseline was 0 and the candidate was not.
+  ratio: atLeastZero().nullable(),
+});
 
 const verdictSchema = z.object({
   test: text(),
@@ -22,7 +31,7 @@ const verdictSchema = z.object({
   detectableDrop: atLeastZero().max(1),
   pairs: wholeFrom(0),
   noise: atLeastZero().nullable(),
-  hint: z.array(jsonObject()),
+  hint: z.array(hintSchema),
 });
 
 const messageSchema = z.object({
@@ -62,11 +71,7 @@ const resultSchema = z.object({
   test: line(),
   threads: wholeFrom(1),
   qps: aboveZero(),
-  cpuPerOp: atLeastZero(),
-  csPerOp: atLeastZero(),
-  readsPerOp: atLeastZero(),
-  readKBPerOp: atLeastZero(),
-  writeKBPerOp: atLeastZero(),
+  ...perOpShape(),
 });
 
 export function parseCheckInput(input: CheckInput): CheckInput {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { queueStates, type DaemonStateInput, type QueueMove, type QuietHostInput } from './queue-types.js';
+import { queueStates } from '../model/index.js';
+import type { DaemonStateInput, QueueMove, QuietHostInput } from './queue-types.js';
 import { anyText, atLeastZero, jsonObject, parseRecord, text, wholeFrom } from './validate.js';
 
 const moveSchema = z.object({

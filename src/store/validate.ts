@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PER_OP_FIGURES, type PerOpField } from '../model/index.js';
 import { InvalidRecordError } from './errors.js';
 import { findJsonProblem, isPlainObject } from './json-value.js';
 import type { BuildInput, ReleaseInput } from './release-types.js';
@@ -17,6 +18,8 @@ export const wholeFrom = (min: number) =>
 export const anyText = () => z.string({ error: 'expected a string' });
 export const text = () => anyText().min(1, { error: 'expected a non-empty string' });
 export const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
+/** Every per-op figure of the figure table: a finite number, 0 or more. */
+export const perOpShape = () => Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, atLeastZero()])) as Record<PerOpField, ReturnType<typeof atLeastZero>>;
 
 const hostSchema = z.object({ fingerprintId: text(), fingerprint: jsonObject() });
 
@@ -54,12 +57,8 @@ const sampleSchema = z.object({
   latencyMaxMs: atLeastZero(),
   errors: wholeFrom(0),
   reconnects: wholeFrom(0),
-  cpuPerOp: atLeastZero(),
+  ...perOpShape(),
   cpuMicrosPerOp: atLeastZero(),
-  csPerOp: atLeastZero(),
-  readsPerOp: atLeastZero(),
-  readKBPerOp: atLeastZero(),
-  writeKBPerOp: atLeastZero(),
   host: jsonObject(),
   // Gauges such as Threads_running can fall during a run, so a counter delta may be negative, never non-finite.
   dbCounters: z.record(text(), z.object({ delta: finite(), perOp: finite() })),

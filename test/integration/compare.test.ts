@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { ComparisonView } from '../../src/report/index.js';
+import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SampleRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 

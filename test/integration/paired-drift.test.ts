@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { ComparisonView } from '../../src/report/index.js';
+import type { ComparisonView } from '../../src/model/index.js';
 import { cpuQuotaAvailable, createCpuGroup, serverPids } from '../../scripts/bench/cpu-quota.js';
 import { runCli } from '../helpers/cli.js';
 

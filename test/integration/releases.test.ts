@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run } from '../../src/exec/index.js';
-import type { ComparisonView } from '../../src/report/index.js';
+import type { ComparisonView } from '../../src/model/index.js';
 import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';

@@ -8,7 +8,7 @@ import { projectRoot } from '../helpers/paths.js';
  * The rooms of src/, highest first (docs/architecture.md). A room may import rooms below it, never above, and only
  * through their index.ts. The files at the top of src/ (paths.ts, errors.ts) are shared by all.
  */
-const ROOMS = ['cli', 'daemon', 'pipeline', 'upstream', 'compile', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log'];
+const ROOMS = ['cli', 'daemon', 'pipeline', 'upstream', 'compile', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log', 'model'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -78,6 +78,14 @@ test('the cycle check finds a cycle of two and one of three, and passes a diamon
   assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['a.ts'] })), ['a.ts -> b.ts -> a.ts']);
   assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'] })), ['a.ts -> b.ts -> c.ts -> a.ts']);
   assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['d.ts'], 'c.ts': ['d.ts'], 'd.ts': [] })), []);
+});
+
+test('the vocabulary room (model) is at the bottom: it imports no other file of src', () => {
+  assert.equal(ROOMS.at(-1), 'model');
+  const src = join(projectRoot, 'src');
+  const outside = sourceFiles(join(src, 'model')).flatMap((file) =>
+    importsOf(file).filter((spec) => !relative(src, join(file, '..', spec)).startsWith('model/')).map((spec) => `${relative(src, file)} imports ${spec}`));
+  assert.deepEqual(outside, []);
 });
 
 test('every folder under src is a known room', () => {

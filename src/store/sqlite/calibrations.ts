@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { CalibrationInput, CalibrationRecord, CalibrationTestFigure } from '../calibration-types.js';
+import type { CalibrationFigure } from '../../model/index.js';
+import type { CalibrationInput, CalibrationRecord } from '../calibration-types.js';
 import { HostNotFoundError, InvalidRecordError, SessionNotFoundError } from '../errors.js';
 import type { JsonObject } from '../store.js';
 
@@ -23,7 +24,7 @@ const calibrationFromRow = (r: CalibrationRow): CalibrationRecord => ({
   suite: r.suite,
   target: r.target,
   settings: JSON.parse(r.settings) as JsonObject,
-  tests: JSON.parse(r.tests) as CalibrationTestFigure[],
+  tests: JSON.parse(r.tests) as CalibrationFigure[],
   createdAt: r.created_at,
 });
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { HintFigure, VerdictKind } from '../../model/index.js';
 import { EventNotOpenError, ReleaseNotFoundError, SessionNotFoundError, SessionStateError } from '../errors.js';
 import type {
   CheckInput,
@@ -7,7 +8,6 @@ import type {
   EventRecord,
   EventState,
   RerunRecord,
-  StoredVerdictKind,
   TriageAction,
   TriageInput,
   TriageRecord,
@@ -30,7 +30,7 @@ interface VerdictRow {
   session_id: number;
   test: string;
   threads: number;
-  kind: StoredVerdictKind;
+  kind: VerdictKind;
   relative_qps: number;
   threshold: number;
   p_slower: number;
@@ -98,7 +98,7 @@ const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
   detectableDrop: r.detectable_drop,
   pairs: r.pairs,
   noise: r.noise,
-  hint: JSON.parse(r.hint) as Record<string, unknown>[],
+  hint: JSON.parse(r.hint) as HintFigure[],
 });
 
 export const eventFromRow = (r: EventRow): EventRecord => ({

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { DuplicateResultError } from '../errors.js';
 import type { ImportedResultInput, ImportedResultRecord, ReleaseSampleRecord } from '../check-types.js';
+import { perOpColumns, perOpFromRow, perOpParamNames, perOpParams, type PerOpRow } from './figure-columns.js';
 
-interface ImportedRow {
+interface ImportedRow extends PerOpRow {
   id: number;
   flavor: string;
   version: string;
@@ -10,11 +11,6 @@ interface ImportedRow {
   test: string;
   threads: number;
   qps: number;
-  cpu_per_op: number;
-  cs_per_op: number;
-  reads_per_op: number;
-  read_kb_per_op: number;
-  write_kb_per_op: number;
   source: string;
   imported_at: string;
 }
@@ -27,11 +23,7 @@ const importedFromRow = (r: ImportedRow): ImportedResultRecord => ({
   test: r.test,
   threads: r.threads,
   qps: r.qps,
-  cpuPerOp: r.cpu_per_op,
-  csPerOp: r.cs_per_op,
-  readsPerOp: r.reads_per_op,
-  readKBPerOp: r.read_kb_per_op,
-  writeKBPerOp: r.write_kb_per_op,
+  ...perOpFromRow(r),
   source: r.source,
   importedAt: r.imported_at,
 });
@@ -42,7 +34,7 @@ const importedFromRow = (r: ImportedRow): ImportedResultRecord => ({
  */
 const releaseSideSql = (role: 'baseline' | 'candidate') => `
   SELECT s.id AS session_id, s.host_id, r.id AS release_id, x.test, x.threads, x.qps,
-         h.cpu_per_op, h.cs_per_op, h.reads_per_op, h.read_kb_per_op, h.write_kb_per_op
+         ${perOpColumns('h.')}
   FROM sessions s
   JOIN releases r ON r.upstream = json_extract(s.${role}_description, '$.upstream')
                  AND r.tag = json_extract(s.${role}_description, '$.tag')
@@ -61,9 +53,8 @@ export class SqliteImported {
     this.#sql = {
       find: p('SELECT * FROM imported_results WHERE flavor = @flavor AND version = @version AND test = @test AND threads = @threads'),
       remove: p('DELETE FROM imported_results WHERE id = ?'),
-      insert: p(`INSERT INTO imported_results (flavor, version, version_key, test, threads, qps, cpu_per_op, cs_per_op, reads_per_op,
-        read_kb_per_op, write_kb_per_op, source, imported_at)
-        VALUES (@flavor, @version, @versionKey, @test, @threads, @qps, @cpuPerOp, @csPerOp, @readsPerOp, @readKBPerOp, @writeKBPerOp, @source, @at)`),
+      insert: p(`INSERT INTO imported_results (flavor, version, version_key, test, threads, qps, ${perOpColumns()}, source, imported_at)
+        VALUES (@flavor, @version, @versionKey, @test, @threads, @qps, ${perOpParamNames()}, @source, @at)`),
       all: p('SELECT * FROM imported_results ORDER BY flavor, version_key, test, threads'),
       releaseSamples: p(`SELECT * FROM (${releaseSideSql('baseline')} UNION ALL ${releaseSideSql('candidate')}) ORDER BY session_id, release_id, test, threads`),
     };
@@ -79,7 +70,8 @@ export class SqliteImported {
         this.#sql.remove.run(existing.id);
         replaced += 1;
       }
-      this.#sql.insert.run({ ...row, source, at });
+      const { flavor, version, versionKey, test, threads, qps } = row;
+      this.#sql.insert.run({ flavor, version, versionKey, test, threads, qps, ...perOpParams(row), source, at });
     }
     return { added: rows.length - replaced, replaced };
   }
@@ -96,11 +88,7 @@ export class SqliteImported {
       test: String(r['test']),
       threads: Number(r['threads']),
       qps: Number(r['qps']),
-      cpuPerOp: Number(r['cpu_per_op']),
-      csPerOp: Number(r['cs_per_op']),
-      readsPerOp: Number(r['reads_per_op']),
-      readKBPerOp: Number(r['read_kb_per_op']),
-      writeKBPerOp: Number(r['write_kb_per_op']),
+      ...perOpFromRow(r),
     }));
   }
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { QueueStateError, ReleaseNotFoundError } from '../errors.js';
-import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from '../queue-types.js';
+import type { QueueState } from '../../model/index.js';
+import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QuietHostInput, QuietHostRecord } from '../queue-types.js';
 
 interface QueueRow {
   release_id: number;

@@ -1,4 +1,5 @@
 import type { HostRecord, JsonObject, SampleRecord, SessionKind, SessionRecord, SessionState, TargetRef } from '../store.js';
+import { perOpFromRow, type PerOpRow } from './figure-columns.js';
 
 /** Rows as better-sqlite3 returns them; only this file knows the column names. */
 
@@ -29,7 +30,7 @@ export interface SessionRow extends TargetColumns<'baseline'>, TargetColumns<'ca
   ended_at: string | null;
 }
 
-export interface SampleRow {
+export interface SampleRow extends PerOpRow {
   id: number;
   session_id: number;
   round: number;
@@ -46,12 +47,7 @@ export interface SampleRow {
   errors: number;
   reconnects: number;
   created_at: string;
-  cpu_per_op: number;
   cpu_micros_per_op: number;
-  cs_per_op: number;
-  reads_per_op: number;
-  read_kb_per_op: number;
-  write_kb_per_op: number;
   host_usage: string;
 }
 
@@ -129,12 +125,8 @@ export function sampleFromRow(row: SampleRow, counters: readonly CounterRow[]): 
     latencyMaxMs: row.latency_max_ms,
     errors: row.errors,
     reconnects: row.reconnects,
-    cpuPerOp: row.cpu_per_op,
+    ...perOpFromRow(row),
     cpuMicrosPerOp: row.cpu_micros_per_op,
-    csPerOp: row.cs_per_op,
-    readsPerOp: row.reads_per_op,
-    readKBPerOp: row.read_kb_per_op,
-    writeKBPerOp: row.write_kb_per_op,
     host: parseJsonObject(row.host_usage),
     dbCounters: Object.fromEntries(counters.map((c) => [c.name, { delta: c.delta, perOp: c.per_op }])),
     createdAt: row.created_at,

@@ -1,4 +1,5 @@
 import type { SampleInput } from '../store.js';
+import { perOpParams } from './figure-columns.js';
 
 /** Splits a checked sample into the named parameters of its samples row and its host_metrics row. */
 export function sampleParams(sessionId: number, sample: SampleInput, createdAt: string) {
@@ -21,12 +22,8 @@ export function sampleParams(sessionId: number, sample: SampleInput, createdAt: 
       created_at: createdAt,
     },
     hostMetrics: {
-      cpu_per_op: sample.cpuPerOp,
+      ...perOpParams(sample),
       cpu_micros_per_op: sample.cpuMicrosPerOp,
-      cs_per_op: sample.csPerOp,
-      reads_per_op: sample.readsPerOp,
-      read_kb_per_op: sample.readKBPerOp,
-      write_kb_per_op: sample.writeKBPerOp,
       host_usage: JSON.stringify(sample.host),
     },
   };

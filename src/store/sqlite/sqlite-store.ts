@@ -19,7 +19,8 @@ import { SqliteQueue } from './queue.js';
 import { SqliteCalibrations } from './calibrations.js';
 import type { CalibrationInput, CalibrationRecord } from '../calibration-types.js';
 import { parseCalibrationInput } from '../validate-calibration.js';
-import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QueueState, QuietHostInput, QuietHostRecord } from '../queue-types.js';
+import type { QueueState } from '../../model/index.js';
+import type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QuietHostInput, QuietHostRecord } from '../queue-types.js';
 import { parseDaemonState, parseQueueMove, parseQuietHostInput } from '../validate-queue.js';
 import type {
   CheckInput,

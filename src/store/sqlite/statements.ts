@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { perOpColumns, perOpParamNames } from './figure-columns.js';
 
 /** All SQL of the SQLite backend, prepared once per connection. */
 export function prepareStatements(db: Database.Database) {
@@ -35,14 +36,11 @@ export function prepareStatements(db: Database.Database) {
       VALUES (@session_id, @round, @role, @target_name, @test, @threads, @seconds, @qps, @tps,
         @latency_avg_ms, @latency_p95_ms, @latency_max_ms, @errors, @reconnects, @created_at)`),
     insertHostMetrics: p(`
-      INSERT INTO host_metrics (sample_id, cpu_per_op, cpu_micros_per_op, cs_per_op, reads_per_op, read_kb_per_op,
-        write_kb_per_op, host_usage)
-      VALUES (@sample_id, @cpu_per_op, @cpu_micros_per_op, @cs_per_op, @reads_per_op, @read_kb_per_op,
-        @write_kb_per_op, @host_usage)`),
+      INSERT INTO host_metrics (sample_id, ${perOpColumns()}, cpu_micros_per_op, host_usage)
+      VALUES (@sample_id, ${perOpParamNames()}, @cpu_micros_per_op, @host_usage)`),
     insertCounter: p('INSERT INTO db_counters (sample_id, name, delta, per_op) VALUES (?, ?, ?, ?)'),
     samplesOfSession: p(`
-      SELECT s.*, h.cpu_per_op, h.cpu_micros_per_op, h.cs_per_op, h.reads_per_op, h.read_kb_per_op,
-        h.write_kb_per_op, h.host_usage
+      SELECT s.*, ${perOpColumns('h.')}, h.cpu_micros_per_op, h.host_usage
       FROM samples s JOIN host_metrics h ON h.sample_id = s.id
       WHERE s.session_id = ? ORDER BY s.id`),
     countersOfSession: p(`

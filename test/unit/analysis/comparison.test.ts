@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareSession, type TestVerdict } from '../../../src/analysis/index.js';
+import { compareSession } from '../../../src/analysis/index.js';
+import type { Verdict } from '../../../src/model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../../../src/store/index.js';
 import { sampleInput } from '../store/store-inputs.js';
 
@@ -24,7 +25,7 @@ function samples(): SampleRecord[] {
   );
 }
 
-const verdict = (over: Partial<TestVerdict> = {}): TestVerdict => ({
+const verdict = (over: Partial<Verdict> = {}): Verdict => ({
   test: 'point-query', threads: 1, kind: 'ok', relativeQps: 0.9967, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0,
   low: 0.96, high: 1.04, confidence: 0.95, detectableDrop: 0.045, pairs: 3, noise: 0.1, hint: [], ...over,
 });
@@ -49,8 +50,8 @@ describe('compareSession', () => {
     assert.equal('design' in view, false);
   });
 
-  test('an interval without an upper end and an undefined noise (one pair) become null', () => {
-    const view = compareSession(session({ design: 'runs' }), samples(), {}, [verdict({ kind: 'unstable', low: 0, high: Number.POSITIVE_INFINITY, noise: Number.NaN, detectableDrop: 1, pairs: 1 })]);
+  test('a verdict without an upper end and without noise (one pair) keeps them null in the row', () => {
+    const view = compareSession(session({ design: 'runs' }), samples(), {}, [verdict({ kind: 'unstable', low: 0, high: null, noise: null, detectableDrop: 1, pairs: 1 })]);
     assert.equal(view.design, 'runs');
     assert.equal(view.tests[0]!.verdict!.high, null);
     assert.equal(view.tests[0]!.verdict!.noise, null);

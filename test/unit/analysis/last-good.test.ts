@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildHistory, planEvents, selectLastGood, type TestVerdict } from '../../../src/analysis/index.js';
+import { buildHistory, planEvents, selectLastGood } from '../../../src/analysis/index.js';
+import type { Verdict } from '../../../src/model/index.js';
 import type { CheckRecord, EventRecord, ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord, TriageRecord } from '../../../src/store/index.js';
 
 const key = (v: string): string => v.split('.').map((p) => p.padStart(3, '0')).join('.');
@@ -49,7 +50,7 @@ describe('selectLastGood', () => {
   });
 });
 
-const verdict = (test: string, kind: TestVerdict['kind']): TestVerdict => ({ test, threads: 1, kind, relativeQps: kind === 'regression' ? 0.5 : 1, threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.01, low: 0.97, high: 1.03, confidence: 0.95, detectableDrop: 0.05, pairs: 8, noise: 0.03, hint: [] });
+const verdict = (test: string, kind: Verdict['kind']): Verdict => ({ test, threads: 1, kind, relativeQps: kind === 'regression' ? 0.5 : 1, threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.01, low: 0.97, high: 1.03, confidence: 0.95, detectableDrop: 0.05, pairs: 8, noise: 0.03, hint: [] });
 const event = (id: number, test: string): EventRecord => ({
   id,
   upstream: 'demo',

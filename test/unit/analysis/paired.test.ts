@@ -117,10 +117,24 @@ describe('judgePairedSession', () => {
     assert.equal(read.kind, 'ok');
     for (const v of verdicts) {
       assert.equal(v.pairs, 8);
-      assert.ok(v.low < v.relativeQps && v.relativeQps < v.high);
+      assert.ok(v.high !== null && v.low < v.relativeQps && v.relativeQps < v.high);
       assert.ok(v.detectableDrop > 0 && v.detectableDrop < 0.2, `${v.test}: ${v.detectableDrop}`);
-      assert.ok(v.noise > 0);
+      assert.ok(v.noise !== null && v.noise > 0);
     }
+  });
+
+  test('one pair has no upper end and no noise, and a figure grown from 0 has no ratio: each is null, never Infinity or NaN', () => {
+    const fromZero = (s: SampleRecord): SampleRecord => ({ ...s, readsPerOp: s.role === 'candidate' ? 2 : 0 });
+    const samples = [sample('baseline', 1, 'write', 1000), sample('candidate', 1, 'write', 500)].map(fromZero);
+    const [v] = judgePairedSession(samples, { threshold: 0.95, testThresholds: {}, alpha: 0.01 }).verdicts;
+    assert.equal(v!.pairs, 1);
+    assert.equal(v!.high, null);
+    assert.equal(v!.noise, null);
+    const grown = judgePairedSession([...samples, ...[2, 3, 4, 5, 6, 7, 8].flatMap((r) => [sample('baseline', r, 'write', 1000), sample('candidate', r, 'write', 500)].map(fromZero))], { threshold: 0.95, testThresholds: {}, alpha: 0.01 });
+    const hint = grown.verdicts[0]!.hint;
+    assert.equal(grown.verdicts[0]!.kind, 'regression');
+    assert.deepEqual(hint.find((h) => h.metric === 'r/o'), { metric: 'r/o', baseline: 0, candidate: 2, ratio: null });
+    assert.equal(hint[0]!.metric, 'r/o', 'a figure grown from 0 leads the hint');
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createMetricsRegistry, DAEMON_PHASES, RELEASE_FAMILIES } from '../../../src/metrics/index.js';
+import { cyclePhases } from '../../../src/model/index.js';
+import { createMetricsRegistry, RELEASE_FAMILIES } from '../../../src/metrics/index.js';
 import { FakeSource, figureRow, health, qpswatchFamilies } from './fake-source.js';
 
 const LABELS = 'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
@@ -176,7 +177,7 @@ describe('metrics collectors', () => {
     source.state = health({ phase: 'waiting_for_quiet_host', queue: {}, lastPollSeconds: null, lastBuildDurationSeconds: null, lastSessionDurationSeconds: null, quietHostWaitSeconds: 42 });
     const text = await createMetricsRegistry(source).metrics();
     const phases = samplesOf(text, 'qpswatch_phase');
-    assert.equal(phases.length, DAEMON_PHASES.length);
+    assert.equal(phases.length, cyclePhases.length);
     assert.deepEqual(phases.filter((l) => l.endsWith(' 1')), ['qpswatch_phase{phase="waiting_for_quiet_host"} 1']);
     assert.ok(samplesOf(text, 'qpswatch_queue_releases').every((l) => l.endsWith(' 0')));
     assert.deepEqual(samplesOf(text, 'qpswatch_last_poll_timestamp_seconds'), ['qpswatch_last_poll_timestamp_seconds 0']);

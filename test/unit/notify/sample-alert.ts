@@ -1,5 +1,5 @@
 import type { AlertContent } from '../../../src/notify/index.js';
-import type { ComparisonView, RowVerdict } from '../../../src/report/index.js';
+import type { ComparisonView, RowVerdict } from '../../../src/model/index.js';
 import { sampleView } from '../report/sample-view.js';
 
 function verdict(kind: RowVerdict['kind'], hint: RowVerdict['hint'] = []): RowVerdict {

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderComparison, type ComparisonView } from '../../../src/report/index.js';
+import { renderComparison } from '../../../src/report/index.js';
+import type { ComparisonView } from '../../../src/model/index.js';
 import { rowVerdict, sampleView } from './sample-view.js';
 
 function judged(): ComparisonView {

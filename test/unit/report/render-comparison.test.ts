@@ -1,17 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  escapeHtml,
-  escapeMarkdown,
-  InvalidReportDataError,
-  parseReportFormat,
-  renderComparison,
-  REPORT_FORMATS,
-  UnknownReportFormatError,
-  type ComparisonView,
-  type RowVerdict,
-} from '../../../src/report/index.js';
+import { escapeHtml, escapeMarkdown, InvalidReportDataError, parseReportFormat, renderComparison, REPORT_FORMATS, UnknownReportFormatError } from '../../../src/report/index.js';
+import type { ComparisonView, RowVerdict } from '../../../src/model/index.js';
 import { fixturePath } from '../../helpers/paths.js';
 import { parseCsv } from './csv-parse.js';
 import { rowVerdict, sampleView } from './sample-view.js';

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidReportDataError, renderHistory, REPORT_FORMATS, UnknownReportFormatError, type HistoryView, type ReportFormat } from '../../../src/report/index.js';
+import { InvalidReportDataError, renderHistory, REPORT_FORMATS, UnknownReportFormatError, type ReportFormat } from '../../../src/report/index.js';
+import type { HistoryView } from '../../../src/model/index.js';
 import { parseCsv } from './csv-parse.js';
 import { checkedHistory, sampleHistory } from './sample-history.js';
 

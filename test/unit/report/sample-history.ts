@@ -1,4 +1,4 @@
-import type { HistoryView } from '../../../src/report/index.js';
+import type { HistoryView } from '../../../src/model/index.js';
 
 /**
  * A small hand-made history: base 10.2.30 (imported), 10.3.39, 10.11.9. Relative QPS of point-query.t1 is

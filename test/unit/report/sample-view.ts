@@ -1,4 +1,4 @@
-import type { ComparisonView, RowVerdict, SideFigures } from '../../../src/report/index.js';
+import type { ComparisonView, RowVerdict, SideSummary } from '../../../src/model/index.js';
 
 /** A small hand-made session: a read test where C is slower and a write test with database counters. */
 export function sampleView(): ComparisonView {
@@ -30,7 +30,7 @@ export function sampleView(): ComparisonView {
   };
 }
 
-function side(qps: number, qpsMin: number, qpsMax: number, perOp: SideFigures['perOp'], dbPerOp: Record<string, number> = {}): SideFigures {
+function side(qps: number, qpsMin: number, qpsMax: number, perOp: SideSummary['perOp'], dbPerOp: Record<string, number> = {}): SideSummary {
   return { qps, samples: 3, qpsMin, qpsMax, perOp, dbPerOp };
 }
 

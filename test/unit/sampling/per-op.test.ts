@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidRateError, perOperation, type HostUsage, type PerOp } from '../../../src/sampling/index.js';
+import { InvalidRateError, perOperation, type HostUsage, type PerOpSample } from '../../../src/sampling/index.js';
 
 function usage(over: Partial<HostUsage>): HostUsage {
   return {
@@ -23,7 +23,7 @@ function usage(over: Partial<HostUsage>): HostUsage {
 describe('perOperation', () => {
   // Each expected value worked out by hand from the definitions:
   // cpu/o = busy% / qps; us/op = cpu/o x cpus x 1e4; the rest are rate / qps.
-  const cases: Array<[string, Partial<HostUsage>, number, PerOp]> = [
+  const cases: Array<[string, Partial<HostUsage>, number, PerOpSample]> = [
     [
       'half of 2 CPUs busy at 10000 qps: 100 us of CPU per query',
       { cpus: 2, cpuBusyPct: 50, csPerSec: 20000, readsPerSec: 100, readKBPerSec: 1600, writeKBPerSec: 5000 },
@@ -52,7 +52,7 @@ describe('perOperation', () => {
   for (const [name, over, qps, expected] of cases) {
     test(name, () => {
       const got = perOperation(usage(over), qps);
-      for (const key of Object.keys(expected) as Array<keyof PerOp>) {
+      for (const key of Object.keys(expected) as Array<keyof PerOpSample>) {
         assert.ok(Math.abs(got[key] - expected[key]) <= 1e-12 * Math.max(1, expected[key]), `${key}: ${got[key]} != ${expected[key]}`);
       }
     });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HostNotFoundError, InvalidRecordError, SessionNotFoundError, type CalibrationInput, type CalibrationTestFigure, type Store } from '../../../src/store/index.js';
+import { HostNotFoundError, InvalidRecordError, SessionNotFoundError, type CalibrationInput, type Store } from '../../../src/store/index.js';
+import type { CalibrationFigure } from '../../../src/model/index.js';
 import { hostInput, sessionInput } from './store-inputs.js';
 
-function figure(overrides: Partial<CalibrationTestFigure> = {}): CalibrationTestFigure {
+function figure(overrides: Partial<CalibrationFigure> = {}): CalibrationFigure {
   return { test: 'point-query', threads: 1, pairs: 12, noise: 0.048, pairSeconds: 6.8, pairsNeeded: 24, minutesNeeded: 2.72, detectableDrop: 0.061, ...overrides };
 }
 

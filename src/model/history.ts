@@ -1,17 +1,10 @@
-/**
- * The input of a history report, as in the reference "relative QPS" studies: many versions of one series measured
- * on one host, each relative to one base release. Plain data from the rooms above; this room only renders it.
- */
+import type { Figures } from './figures.js';
+import type { TestId } from './tests.js';
 
-/** One version's figures for one test: QPS and host resources per operation (see DESIGN "Measuring"). */
-export interface HistoryFigures {
-  qps: number;
-  cpuPerOp: number;
-  csPerOp: number;
-  readsPerOp: number;
-  readKBPerOp: number;
-  writeKBPerOp: number;
-}
+/**
+ * A series' history, as in the reference "relative QPS" studies: many versions of one series measured on one host,
+ * each relative to one base release. Analysis builds it; report renders it.
+ */
 
 export interface HistoryVersion {
   version: string;
@@ -20,11 +13,9 @@ export interface HistoryVersion {
   imported: boolean;
 }
 
-export interface HistoryTest {
-  test: string;
-  threads: number;
+export interface HistoryTest extends TestId {
   /** aligned with HistoryView.versions; null = not measured */
-  figures: ReadonlyArray<HistoryFigures | null>;
+  figures: ReadonlyArray<Figures | null>;
   /**
    * aligned with HistoryView.versions: the smallest drop (0.05 = 5%) the newest valid check of that release could
    * detect for the test; null where the release was not checked here (a base, an import, a check before verdicts

@@ -1,0 +1,65 @@
+import type { Figures } from './figures.js';
+import type { TestId } from './tests.js';
+import type { Verdict } from './verdict.js';
+
+/**
+ * One session, baseline B against candidate C, as analysis sums it up and report renders it. Plain data: report
+ * never recomputes a verdict.
+ */
+
+/** The medians of a side's per-op figures and the QPS they were normalised by, plus CPU time per operation. */
+export type SidePerOp = Figures & {
+  /** cpu/o x CPUs x 1e4: CPU microseconds per operation */
+  cpuMicrosPerOp: number;
+};
+
+/** One side's summary of one test: its QPS over the samples and the medians of its figures. */
+export interface SideSummary {
+  /** median QPS over the samples */
+  qps: number;
+  samples: number;
+  qpsMin: number;
+  qpsMax: number;
+  perOp: SidePerOp;
+  /** database status counter deltas per operation, keyed by counter name (e.g. Innodb_rows_read) */
+  dbPerOp: Record<string, number>;
+}
+
+/** A verdict as a table row carries it: the test and its relative QPS are the row's own. */
+export type RowVerdict = Omit<Verdict, keyof TestId | 'relativeQps'>;
+
+export interface TestRow extends TestId {
+  baseline: SideSummary;
+  candidate: SideSummary;
+  /** C/B as decided by analysis: the verdict's estimate when judged, else median(C) / median(B) */
+  relativeQps: number;
+  /** absent when the session was not judged */
+  verdict?: RowVerdict;
+}
+
+export interface TargetLabel {
+  name: string;
+  flavor: string;
+  version: string;
+  serverProfile: string;
+}
+
+export const sessionDesigns = ['paired', 'runs'] as const;
+export type SessionDesignName = (typeof sessionDesigns)[number];
+
+export interface ComparisonView {
+  sessionId: number;
+  suite: string;
+  /** rounds (whole-run design), or the most pairs per test (paired design) */
+  rounds: number;
+  /** how the session measured, when known: 'paired' (alternating pairs) or 'runs' (whole runs in rounds) */
+  design?: SessionDesignName;
+  /** ISO 8601 timestamps, printed as given */
+  startedAt: string;
+  finishedAt: string;
+  baseline: TargetLabel;
+  candidate: TargetLabel;
+  /** host fingerprint facts, printed as key=value in key order */
+  host: Record<string, string | number | boolean>;
+  tests: TestRow[];
+}

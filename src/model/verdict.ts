@@ -1,0 +1,44 @@
+import type { TestId } from './tests.js';
+
+/** What a session decided for one test (docs/verdicts.md). */
+export const verdictKinds = ['ok', 'regression', 'improvement', 'unstable'] as const;
+export type VerdictKind = (typeof verdictKinds)[number];
+
+/** A per-op figure of C that grew over B: part of the hint of why a test got slower. */
+export interface HintFigure {
+  /** the figure's table header, e.g. wKB/o, or a database counter's name */
+  metric: string;
+  baseline: number;
+  candidate: number;
+  /** candidate / baseline; null when the baseline was 0 and the candidate was not */
+  ratio: number | null;
+}
+
+/** The verdict on one test and the figures it rests on, as analysis gives it and the store keeps it. */
+export interface Verdict extends TestId {
+  kind: VerdictKind;
+  /** C/B: paired sessions the geometric mean of the pair ratios, whole runs the ratio of medians */
+  relativeQps: number;
+  threshold: number;
+  /** family-wise p-values of the randomization test: C slower, C faster */
+  pSlower: number;
+  pFaster: number;
+  /** the baseline's robust relative spread (1.4826 x MAD / median) */
+  baselineSpread: number;
+  /** the interval of relative QPS at `confidence` (0.95 = 95%): "ok" means no drop larger than 1 - low */
+  low: number;
+  /** null when the interval has no upper end (a single pair) */
+  high: number | null;
+  confidence: number;
+  /** the smallest drop (0.05 = 5%) the session would have caught 4 times in 5 at its alpha */
+  detectableDrop: number;
+  /** pairs measured (paired design) or rounds (whole runs) behind the verdict */
+  pairs: number;
+  /** standard deviation of one pair's log ratio (or of one run's log QPS); null when not defined (a single pair) */
+  noise: number | null;
+  /** per-op figures of C that grew by 5% or more over B, largest first (regressions only) */
+  hint: HintFigure[];
+}
+
+/** The fields that say how far a session could see: verdicts stored before they existed have none. */
+export type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise';
