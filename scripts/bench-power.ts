@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { lookOfPairs, pairsAtLook, pairsForDrop, type VerdictSettings } from '../src/analysis/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log/index.js';
-import { runComparison } from '../src/pipeline/index.js';
+import { compareSettings, runComparison } from '../src/pipeline/index.js';
 import { defaultSqlitePath, openStore } from '../src/store/index.js';
 import { processCpuSeconds } from '../src/sampling/index.js';
 import { loadSuite } from '../src/suite/index.js';
@@ -134,7 +134,7 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
         }
       });
       const started = Date.now();
-      const outcome = await runComparison({ baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', ...(budget !== undefined ? { budgetMinutes: Number(budget) } : {}) }, { config, store, log, upstreams: [], signal: new AbortController().signal });
+      const outcome = await runComparison({ baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', ...(budget !== undefined ? { budgetMinutes: Number(budget) } : {}) }, { settings: compareSettings(config), store, log, upstreams: [], signal: new AbortController().signal });
       controller.abort();
       await watcher.catch(() => undefined);
       const minutes = (Date.now() - started) / 60_000;

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { runComparison } from '../../src/pipeline/index.js';
+import { compareSettings, runComparison } from '../../src/pipeline/index.js';
 import { defaultSqlitePath, type Store } from '../../src/store/index.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { poolFromSamples, type PairPool } from './paired-pool.js';
@@ -61,7 +61,7 @@ export async function runPool(stateDir: string, store: Store, suiteName: string,
   const started = Date.now();
   const outcome = await runComparison(
     { baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', maxPairs: pairs, budgetMinutes: 10080, sequential: false },
-    { config, store, log, upstreams: [], signal: controller.signal },
+    { settings: compareSettings(config), store, log, upstreams: [], signal: controller.signal },
   );
   const session = await store.getSession(outcome.sessionId);
   return poolFromSamples(await store.completedSamples(outcome.sessionId), suiteName, (Date.now() - started) / 1000 - loadSeconds(outcome.paired?.minutes, started), session?.settings ?? {});

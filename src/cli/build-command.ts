@@ -1,4 +1,4 @@
-import { buildRelease } from '../pipeline/index.js';
+import { buildRelease, buildSettings } from '../pipeline/index.js';
 import type { Command } from './command.js';
 import { findRelease } from './find-release.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
@@ -33,7 +33,7 @@ export const buildCommand: Command = {
     try {
       const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
-      const outcome = await buildRelease(release, upstream, { config: ctx.config, store, log: ctx.log, signal: ctx.signal }, values.retry === true);
+      const outcome = await buildRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal }, values.retry === true);
       const name = JSON.stringify(release.tag);
       switch (outcome.status) {
         case 'built':

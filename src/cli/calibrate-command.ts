@@ -1,4 +1,4 @@
-import { calibrationTarget, runCalibration } from '../pipeline/index.js';
+import { calibrationTarget, compareSettings, runCalibration } from '../pipeline/index.js';
 import { renderCalibration } from './calibration-text.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -50,7 +50,7 @@ export const calibrateCommand: Command = {
     try {
       const outcome = await runCalibration(
         { suite, target, ...(shape.budgetMinutes !== undefined ? { budgetMinutes: shape.budgetMinutes } : {}) },
-        { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
+        { settings: compareSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
       );
       ctx.stdout(renderCalibration({ ...outcome, fingerprintId: outcome.record.fingerprintId }));
     } finally {

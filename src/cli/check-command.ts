@@ -1,4 +1,4 @@
-import { checkRelease, type CheckResult } from '../pipeline/index.js';
+import { checkRelease, checkSettings, type CheckResult } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -41,7 +41,7 @@ export const checkCommand: Command = {
     const store = await openStateStore(ctx);
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
-      const result = await checkRelease({ release, suite, rounds, ...shape }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+      const result = await checkRelease({ release, suite, rounds, ...shape }, { settings: checkSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       if (result.kind === 'checked') ctx.stdout(renderComparison(result.view, format));
       if (format === 'text' || result.kind === 'first') ctx.stdout(`${outcomeLine(result)}\n`);
     } finally {

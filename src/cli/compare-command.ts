@@ -1,4 +1,4 @@
-import { runComparison } from '../pipeline/index.js';
+import { compareSettings, runComparison } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -51,7 +51,7 @@ export const compareCommand: Command = {
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
     const store = await openStateStore(ctx);
     try {
-      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { settings: compareSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       ctx.stdout(renderComparison(outcome.view, format));
     } finally {
       await store.close();

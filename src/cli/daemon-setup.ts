@@ -1,4 +1,5 @@
 import { acquireHostLock, StatusTracker, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
+import { cycleSettings } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
@@ -25,7 +26,17 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
     store = await openStateStore(ctx);
     await recoverFromDeadDaemon(ctx.config, store, ctx.log);
     const status = new StatusTracker(store, ctx.log);
-    const deps: WorkerDeps = { config: ctx.config, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal, suite, rounds, status };
+    const deps: WorkerDeps = {
+      settings: cycleSettings(ctx.config),
+      schedule: { cron: ctx.config.schedule, timezone: ctx.config.schedule_timezone },
+      store,
+      log: ctx.log,
+      upstreams: ctx.upstreams,
+      signal: ctx.signal,
+      suite,
+      rounds,
+      status,
+    };
     const opened = store;
     return { deps, store, close: () => closeAll(opened, lock) };
   } catch (err) {

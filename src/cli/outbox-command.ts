@@ -38,7 +38,7 @@ export const outboxCommand: Command = {
     try {
       if (values.send === true) {
         const settings = mailSettings(ctx.config);
-        const result = await deliverPending({ config: ctx.config, store, log: ctx.log, signal: ctx.signal }, { now: true });
+        const result = await deliverPending({ mail: settings, store, log: ctx.log, signal: ctx.signal }, { now: true });
         const where = settings.smtpHost === '' ? `written to ${settings.outboxDir}` : `sent to ${settings.smtpHost}:${settings.smtpPort}`;
         ctx.stdout(`${result.delivered} message(s) ${where}; ${result.failed} failed and stay pending\n`);
         if (ctx.signal.aborted) {

@@ -57,7 +57,7 @@ export const statusCommand: Command = {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const report: StatusReport = { ...(await readStatus(store)), calibrations: newestPerSuite(await thisHostCalibrations(ctx.config, store)) };
+      const report: StatusReport = { ...(await readStatus(store)), calibrations: newestPerSuite(await thisHostCalibrations(ctx.config.state_dir, store)) };
       ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report, new Date()));
     } finally {
       await store.close();

@@ -4,7 +4,13 @@ import type { Logger } from '../log/index.js';
 import type { Config } from '../config/index.js';
 import type { StatusTracker } from './status-tracker.js';
 
-export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: StatusTracker };
+/** The schedule's cron expression and its time zone (schedule, schedule_timezone). */
+export interface ScheduleSettings {
+  cron: string;
+  timezone: string;
+}
+
+export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: StatusTracker; schedule: ScheduleSettings };
 
 /**
  * What a start finds of a daemon that died: queue rows half-way go back one step, and the processes of its

@@ -10,9 +10,9 @@ export interface DaemonOptions {
  * catch-up cycle at once. Resolves when the running cycle (if any) has stopped its children and recorded itself.
  */
 export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Promise<void> {
-  const { config, store, log, signal, status } = deps;
+  const { schedule: when, store, log, signal, status } = deps;
   const now = opts.now ?? Date.now;
-  const intervalMs = pollIntervalMs(config.schedule, config.schedule_timezone);
+  const intervalMs = pollIntervalMs(when.cron, when.timezone);
   let running: Promise<void> | undefined;
   const cycle = (reason: string): Promise<void> => {
     if (running !== undefined) {
@@ -33,11 +33,11 @@ export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Pro
       });
     return running;
   };
-  const schedule = startSchedule(config.schedule, config.schedule_timezone, () => cycle('schedule'), log);
+  const schedule = startSchedule(when.cron, when.timezone, () => cycle('schedule'), log);
   status.setSchedule(intervalMs / 1000, schedule.nextRun());
   await status.setPhase('idle');
   const { lastPollAt } = await store.getDaemonState();
-  log.info({ schedule: config.schedule, timezone: config.schedule_timezone, intervalSeconds: intervalMs / 1000, lastPollAt, nextPoll: schedule.nextRun() }, 'daemon started');
+  log.info({ schedule: when.cron, timezone: when.timezone, intervalSeconds: intervalMs / 1000, lastPollAt, nextPoll: schedule.nextRun() }, 'daemon started');
   if (needsCatchUp(lastPollAt, now(), intervalMs)) void cycle(lastPollAt === null ? 'first start' : `catch-up: the last poll (${lastPollAt}) is older than one interval`);
   await abortedSignal(signal);
   const stopping = Date.now();

@@ -1,6 +1,6 @@
 // The daemon room: the schedule, one cycle at a time, the host lock, the phase for status and metrics.
 export { runDaemon, type DaemonOptions } from './daemon.js';
-export { runOneCycle, recoverFromDeadDaemon, type WorkerDeps } from './cycle-runner.js';
+export { runOneCycle, recoverFromDeadDaemon, type ScheduleSettings, type WorkerDeps } from './cycle-runner.js';
 export { acquireHostLock, processAlive, HostLockError, HostLockHeldError, HostLockStuckError, type HostLock, type LockOptions } from './host-lock.js';
 export { needsCatchUp, pollIntervalMs, startSchedule, ScheduleError, type Schedule } from './schedule.js';
 export { StatusTracker, type DaemonStatusSnapshot } from './status-tracker.js';

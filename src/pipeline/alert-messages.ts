@@ -5,8 +5,19 @@ import type { ComparisonView } from '../model/index.js';
 import type { MessageInput, ReleaseRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 
+/** Who gets the emails, from whom, and the Grafana that links point to ('' for none). */
+export interface AlertSettings {
+  emailTo: readonly string[];
+  emailFrom: string;
+  grafanaUrl: string;
+}
+
+export function alertSettings(config: Config): AlertSettings {
+  return { emailTo: config.email_to, emailFrom: config.email_from, grafanaUrl: config.grafana_url };
+}
+
 export interface AlertInput {
-  config: Config;
+  alerts: AlertSettings;
   upstream: Upstream;
   release: ReleaseRecord;
   lastGood: ReleaseRecord;
@@ -24,7 +35,7 @@ export const RELATIVE_QPS_DASHBOARD_UID = 'qpswatch-relative-qps';
  * acknowledged. None when nobody is to be emailed. The event key makes each message unique in the outbox.
  */
 export function alertMessages(input: AlertInput): MessageInput[] {
-  if (input.config.email_to.length === 0) return [];
+  if (input.alerts.emailTo.length === 0) return [];
   const messages: MessageInput[] = [];
   if (input.plan.opened.length > 0) messages.push(message(input, 'regression', input.plan.opened));
   const recovered = input.plan.fixed.filter((e) => !e.acked);
@@ -33,7 +44,7 @@ export function alertMessages(input: AlertInput): MessageInput[] {
 }
 
 function message(input: AlertInput, kind: AlertContent['kind'], tests: ReadonlyArray<{ test: string; threads: number }>): MessageInput {
-  const { config, upstream, release, lastGood } = input;
+  const { alerts, upstream, release, lastGood } = input;
   const rendered = renderAlert({
     kind,
     flavor: upstream.flavor,
@@ -44,13 +55,13 @@ function message(input: AlertInput, kind: AlertContent['kind'], tests: ReadonlyA
     tests: tests.map((t) => ({ test: t.test, threads: t.threads })),
     comparison: input.view,
     fingerprintId: input.fingerprintId,
-    ...(config.grafana_url !== '' ? { dashboardUrl: dashboardUrl(config.grafana_url, upstream.name) } : {}),
+    ...(alerts.grafanaUrl !== '' ? { dashboardUrl: dashboardUrl(alerts.grafanaUrl, upstream.name) } : {}),
   });
-  const domain = config.email_from.split('@')[1] ?? 'localhost';
+  const domain = alerts.emailFrom.split('@')[1] ?? 'localhost';
   return {
     eventKey: `${kind}/${upstream.name}/${release.tag}/session-${input.sessionId}`,
-    from: config.email_from,
-    to: [...config.email_to],
+    from: alerts.emailFrom,
+    to: [...alerts.emailTo],
     ...rendered,
     messageId: `<qpswatch.${kind}.session-${input.sessionId}@${domain}>`,
   };

@@ -19,16 +19,30 @@ export interface BuildOutcome {
   seconds?: number;
 }
 
+/** What a build reads of the config (buildSettings). */
+export interface BuildSettings {
+  buildProfilesDir: string;
+  /** Mirrors and worktrees live under it. */
+  cacheDir: string;
+  /** Installs and build logs live under builds/ in it. */
+  stateDir: string;
+  minFreeBytes: number;
+}
+
+export function buildSettings(config: Config): BuildSettings {
+  return { buildProfilesDir: config.build_profiles_dir, cacheDir: config.cache_dir, stateDir: config.state_dir, minFreeBytes: config.min_free_bytes };
+}
+
 export interface BuildDeps {
-  config: Config;
+  settings: BuildSettings;
   store: Store;
   log: Logger;
   signal: AbortSignal;
 }
 
 /** One bare mirror per remote, named by a hash of it, so two upstreams on one remote share their objects. */
-function mirrorDirFor(config: Config, remote: string): string {
-  return join(config.cache_dir, 'mirrors', createHash('sha256').update(remote).digest('hex').slice(0, 16));
+function mirrorDirFor(cacheDir: string, remote: string): string {
+  return join(cacheDir, 'mirrors', createHash('sha256').update(remote).digest('hex').slice(0, 16));
 }
 
 /**
@@ -36,14 +50,14 @@ function mirrorDirFor(config: Config, remote: string): string {
  * asked for. The commit is checked out from the mirror by id, never by tag name: tags are data.
  */
 export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false): Promise<BuildOutcome> {
-  const { config, store, log } = deps;
-  const profile = await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
+  const { settings, store, log } = deps;
+  const profile = await loadBuildProfile(upstream.buildProfile, settings.buildProfilesDir);
   const compiler = await compilerVersion(profile, log);
   const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler });
   const known = await store.getBuild(key);
   const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
   // `qpswatch prune` deletes installs that are not kept; the store still says built, the install marker is gone.
-  const pruned = known?.state === 'built' && (await readInstallRecord(config.state_dir, key)) === undefined;
+  const pruned = known?.state === 'built' && (await readInstallRecord(settings.stateDir, key)) === undefined;
   if (pruned) log.info({ tag: release.tag, key }, 'built before, but its install was pruned: building it again');
   else if (known?.state === 'built') {
     log.info({ tag: release.tag, key }, 'already built: the same commit, profile and compiler were built before; nothing to do');
@@ -63,25 +77,25 @@ interface KeyedProfile {
 }
 
 async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, key, compiler }: KeyedProfile, deps: BuildDeps): Promise<BuildOutcome> {
-  const { config, store, log, signal } = deps;
-  const mirror = mirrorDirFor(config, upstream.remote);
+  const { settings, store, log, signal } = deps;
+  const mirror = mirrorDirFor(settings.cacheDir, upstream.remote);
   log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
   await syncMirror(upstream.remote, mirror, { signal, log });
-  const worktree = join(config.cache_dir, 'worktrees', key);
+  const worktree = join(settings.cacheDir, 'worktrees', key);
   await addWorktree(mirror, release.commit, worktree, { signal, log });
   let record: BuildRecord | undefined;
   try {
     if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });
-    const paths = { installDir: join(config.state_dir, 'builds', key, 'install'), logFile: join(config.state_dir, 'builds', key, 'build.log') };
+    const paths = { installDir: join(settings.stateDir, 'builds', key, 'install'), logFile: join(settings.stateDir, 'builds', key, 'build.log') };
     record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: profile.name, compiler, ...paths, pid: process.pid });
     const started = Date.now();
     const result = await ensureBuild({
-      stateDir: config.state_dir,
-      cacheDir: config.cache_dir,
+      stateDir: settings.stateDir,
+      cacheDir: settings.cacheDir,
       key,
       worktree,
       profile,
-      minFreeBytes: config.min_free_bytes,
+      minFreeBytes: settings.minFreeBytes,
       signal,
       log,
       onProgress: (p) => log.info({ tag: release.tag, ...p }, 'build progress'),

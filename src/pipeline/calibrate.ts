@@ -9,10 +9,11 @@ import { fingerprintId, hostFingerprint } from '../sampling/index.js';
 import type { CalibrationRecord, Store } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import { runComparison, type CompareDeps } from './compare.js';
+import type { CompareSettings } from './settings.js';
 
 export interface CalibrateRequest {
-  /** Default: calibrationTarget(config). */
-  target?: string;
+  /** The target run against itself (the CLI takes calibrationTarget(config) when none is named). */
+  target: string;
   suite: Suite;
   /** Minutes of pairs for the calibration itself; default the suite's budget. */
   budgetMinutes?: number;
@@ -55,8 +56,8 @@ export function calibrationTarget(config: Config): string {
 }
 
 /** The budget a release's session of this suite gets, as the daemon and check compute it without an upstream's own. */
-export function releaseBudget(config: Config, suite: Suite): number {
-  return config.budget_minutes ?? suite.budgetMinutes;
+export function releaseBudget(settings: Pick<CompareSettings, 'budgetMinutes'>, suite: Suite): number {
+  return settings.budgetMinutes ?? suite.budgetMinutes;
 }
 
 /**
@@ -65,30 +66,30 @@ export function releaseBudget(config: Config, suite: Suite): number {
  * detectable drop costs; stored for the daemon and `status`.
  */
 export async function runCalibration(request: CalibrateRequest, deps: CompareDeps): Promise<CalibrationOutcome> {
-  const { config, store } = deps;
-  const target = request.target ?? calibrationTarget(config);
+  const { settings, store } = deps;
+  const { target } = request;
   const budgetMinutes = request.budgetMinutes ?? request.suite.budgetMinutes;
   deps.log.info({ target, suite: request.suite.name, budgetMinutes }, `calibrating: ${target} against itself, ${request.suite.name} suite, ${budgetMinutes} min of pairs`);
   const outcome = await runComparison({ baseline: target, candidate: target, suite: request.suite, rounds: 1, design: 'paired', budgetMinutes, sequential: false }, deps);
   const session = await store.getSession(outcome.sessionId);
   const samples = await store.completedSamples(outcome.sessionId);
   const inputs = calibrationInputs(samples);
-  const settings: CalibrationSettings = { alpha: config.alpha, family: inputs.length, drop: CALIBRATION_DROP };
-  const figures = inputs.map((i) => calibrateTest(i, settings));
+  const calibration: CalibrationSettings = { alpha: settings.verdicts.alpha, family: inputs.length, drop: CALIBRATION_DROP };
+  const figures = inputs.map((i) => calibrateTest(i, calibration));
   const stored: StoredCalibrationSettings = {
-    alpha: config.alpha,
+    alpha: settings.verdicts.alpha,
     family: inputs.length,
     drop: CALIBRATION_DROP,
     budgetMinutes,
-    releaseBudgetMinutes: releaseBudget(config, request.suite),
-    maxPairs: config.max_pairs,
+    releaseBudgetMinutes: releaseBudget(settings, request.suite),
+    maxPairs: settings.maxPairs,
     idleStatesHeld: outcome.plan.idleStatesHeld,
   };
   const record = await store.recordCalibration({ hostId: session!.hostId, sessionId: outcome.sessionId, suite: request.suite.name, target, settings: stored, tests: figures });
   return {
     record,
     figures,
-    expectation: expectationAtBudget(figures, stored.releaseBudgetMinutes, config.max_pairs, settings),
+    expectation: expectationAtBudget(figures, stored.releaseBudgetMinutes, settings.maxPairs, calibration),
     minutes: outcome.paired?.minutes ?? 0,
     sweeps: outcome.paired?.sweeps ?? 0,
   };
@@ -98,17 +99,17 @@ export async function runCalibration(request: CalibrateRequest, deps: CompareDep
  * The newest calibration of this host for a suite. The fingerprint records whether the idle states were held, so
  * both readings of this host are looked up and the newer wins. Undefined when the host cannot be fingerprinted.
  */
-export async function thisHostCalibration(config: Config, store: Store, suite: string): Promise<CalibrationRecord | undefined> {
-  const all = await thisHostCalibrations(config, store);
+export async function thisHostCalibration(stateDir: string, store: Store, suite: string): Promise<CalibrationRecord | undefined> {
+  const all = await thisHostCalibrations(stateDir, store);
   return all.find((c) => c.suite === suite);
 }
 
 /** Every calibration of this host (either idle-state reading), newest first. */
-export async function thisHostCalibrations(config: Config, store: Store): Promise<CalibrationRecord[]> {
-  const work = join(config.state_dir, 'work');
+export async function thisHostCalibrations(stateDir: string, store: Store): Promise<CalibrationRecord[]> {
+  const work = join(stateDir, 'work');
   let fp;
   try {
-    fp = await hostFingerprint(existsSync(work) ? work : config.state_dir);
+    fp = await hostFingerprint(existsSync(work) ? work : stateDir);
   } catch {
     return [];
   }
@@ -129,11 +130,11 @@ const warnedUncalibrated = new Set<string>();
  * Before a check's session: the detectable drop per test this host's calibration promises at the session's budget,
  * or, once per suite and process, a warning that the host was never calibrated for it.
  */
-export async function logCalibratedExpectation(deps: { config: Config; store: Store; log: Logger }, suite: Suite, budgetMinutes: number): Promise<void> {
-  const { config, log } = deps;
+export async function logCalibratedExpectation(deps: { settings: CompareSettings; store: Store; log: Logger }, suite: Suite, budgetMinutes: number): Promise<void> {
+  const { settings, log } = deps;
   let record: CalibrationRecord | undefined;
   try {
-    record = await thisHostCalibration(config, deps.store, suite.name);
+    record = await thisHostCalibration(settings.stateDir, deps.store, suite.name);
   } catch (err) {
     log.debug({ error: String(err) }, 'the calibration of this host could not be read');
     return;
@@ -144,7 +145,7 @@ export async function logCalibratedExpectation(deps: { config: Config; store: St
     log.warn({ suite: suite.name }, `this host has no calibration for the ${suite.name} suite: how small a drop a session can catch here is unknown; run qpswatch calibrate --suite ${suite.name}`);
     return;
   }
-  const e = calibrationExpectation(record, budgetMinutes, config.max_pairs, config.alpha);
+  const e = calibrationExpectation(record, budgetMinutes, settings.maxPairs, settings.verdicts.alpha);
   const drops = e.drops.map((d) => d.detectableDrop);
   const detectable = Object.fromEntries(e.drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
   log.info(

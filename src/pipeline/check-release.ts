@@ -8,11 +8,17 @@ import { runComparison, type CompareDeps, type CompareRequest } from './compare.
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import { logCalibratedExpectation } from './calibrate.js';
+import type { CheckSettings } from './settings.js';
 
 export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMinutes' | 'maxPairs'> {
   release: ReleaseRecord;
   suite: Suite;
   rounds: number;
+}
+
+export interface CheckDeps extends CompareDeps {
+  /** A session's settings plus who is emailed and how (checkSettings). */
+  settings: CheckSettings;
 }
 
 export type CheckResult =
@@ -41,7 +47,7 @@ export class ReleaseNotBuiltError extends InputError {
  * opens and closes, and their emails, recorded in one transaction; then the outbox is sent. Regressions that
  * already have an open event go on without another email.
  */
-export async function checkRelease(request: CheckRequest, deps: CompareDeps): Promise<CheckResult> {
+export async function checkRelease(request: CheckRequest, deps: CheckDeps): Promise<CheckResult> {
   const { store, log } = deps;
   const release = request.release;
   const upstream = deps.upstreams.find((u) => u.name === release.upstream);
@@ -56,14 +62,14 @@ export async function checkRelease(request: CheckRequest, deps: CompareDeps): Pr
   log.info({ tag: release.tag, lastGood: lastGood.release.tag }, `checking ${release.tag} against the last good release ${lastGood.release.tag}`);
   // The upstream's own budget wins over the config's and the suite's, unless the person running the check gave one.
   const budgetMinutes = request.budgetMinutes ?? upstream.budgetMinutes;
-  if ((request.design ?? deps.config.design) === 'paired') await logCalibratedExpectation(deps, request.suite, budgetMinutes ?? deps.config.budget_minutes ?? request.suite.budgetMinutes);
+  if ((request.design ?? deps.settings.design) === 'paired') await logCalibratedExpectation(deps, request.suite, budgetMinutes ?? deps.settings.budgetMinutes ?? request.suite.budgetMinutes);
   const outcome = await runComparison(
     { baseline: lastGood.release.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds, ...(request.design !== undefined ? { design: request.design } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}), ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}) },
     deps,
   );
   const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
   const plan = planEvents(outcome.verdicts, open);
-  const messages = alertMessages({ config: deps.config, upstream, release, lastGood: lastGood.release, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan });
+  const messages = alertMessages({ alerts: deps.settings.alerts, upstream, release, lastGood: lastGood.release, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan });
   const check = await store.recordCheck({
     sessionId: outcome.sessionId,
     releaseId: release.id,
@@ -76,7 +82,7 @@ export async function checkRelease(request: CheckRequest, deps: CompareDeps): Pr
     messages,
   });
   logPlan(deps, upstream, plan);
-  await deliverPending(deps);
+  await deliverPending({ mail: deps.settings.mail, store, log, signal: deps.signal });
   return { kind: 'checked', release, lastGood, sessionId: outcome.sessionId, view: outcome.view, verdicts: outcome.verdicts, check, plan, messagesQueued: messages.length };
 }
 

@@ -1,15 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareSession, judgePairedSession, judgeSession, type VerdictSettings } from '../analysis/index.js';
-import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView, Verdict, SampleRole } from '../model/index.js';
-import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type DataDevice, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
+import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
 import type { SampleRecord, Store } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { TargetInstance } from './target-instance.js';
-import { loadTarget, runRound } from './round.js';
+import { loadTarget, runRound, type RoundContext } from './round.js';
+import type { CompareSettings } from './settings.js';
 import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
@@ -46,7 +46,8 @@ export interface SessionPlan {
 }
 
 export interface CompareDeps {
-  config: Config;
+  /** What a session reads of the config, built once by the CLI (compareSettings). */
+  settings: CompareSettings;
   store: Store;
   log: Logger;
   /** Built releases of these upstreams can be named as targets by their tag. */
@@ -73,19 +74,19 @@ export interface CompareOutcome {
  * loaded datadir. Every sample is stored as it is measured; only a session that ends `done` is read back.
  */
 export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
-  const { config, store, log } = deps;
+  const { settings, store, log } = deps;
   // Everything a person can get wrong is checked before a session exists or a server starts.
   const targets = {
-    baseline: await resolveTarget(request.baseline, { targets: config.targets, serverProfilesDir: config.server_profiles_dir, upstreams: deps.upstreams, store, log }),
-    candidate: await resolveTarget(request.candidate, { targets: config.targets, serverProfilesDir: config.server_profiles_dir, upstreams: deps.upstreams, store, log }),
+    baseline: await resolveTarget(request.baseline, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, upstreams: deps.upstreams, store, log }),
+    candidate: await resolveTarget(request.candidate, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, upstreams: deps.upstreams, store, log }),
   };
   findSysbench();
-  const workDir = join(config.state_dir, 'work');
-  await mkdir(join(config.state_dir, 'run'), { recursive: true });
+  const workDir = join(settings.stateDir, 'work');
+  await mkdir(join(settings.stateDir, 'run'), { recursive: true });
   await mkdir(workDir, { recursive: true });
-  const hold = config.hold_idle_states ? holdIdleStates() : noIdleStateHold();
+  const hold = settings.holdIdleStates ? holdIdleStates() : noIdleStateHold();
   try {
-    if (!hold.held && config.hold_idle_states) log.warn({ reason: hold.reason }, 'idle states not held: QPS at low concurrency will drift with the host (run as root, or set hold_idle_states: false to silence this)');
+    if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, 'idle states not held: QPS at low concurrency will drift with the host (run as root, or set hold_idle_states: false to silence this)');
     return await runHeldSession(request, deps, targets, workDir, hold);
   } finally {
     hold.release();
@@ -93,8 +94,8 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
 }
 
 async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold): Promise<CompareOutcome> {
-  const { config, store, log } = deps;
-  const plan = sessionPlan(request, config, hold);
+  const { settings, store, log } = deps;
+  const plan = sessionPlan(request, settings, hold);
   const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const sessionId = await store.createSession({
@@ -120,11 +121,11 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   const shape = plan.design === 'paired' ? { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer } : { rounds: request.rounds };
   sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, design: plan.design, ...shape, idleStatesHeld: hold.held }, 'session started');
 
-  const instances = targetInstances(config, sessionId, targets, plan.design);
+  const instances = targetInstances(settings, sessionId, targets, plan.design);
   let paired: PairedOutcome | undefined;
   try {
     const device = findDataDevice(workDir);
-    const ctx = { ...deps, log: sessionLog, sessionId, device };
+    const ctx: RoundContext = { store, log: sessionLog, signal: deps.signal, sessionId, device };
     if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts, sequential: request.sequential !== false }, ctx);
     else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);
@@ -148,38 +149,32 @@ export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samp
   return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
 }
 
-function sessionPlan(request: CompareRequest, config: Config, hold: IdleStateHold): SessionPlan {
+function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
   return {
-    design: request.design ?? config.design,
-    budgetMinutes: request.budgetMinutes ?? config.budget_minutes ?? request.suite.budgetMinutes,
-    maxPairs: request.maxPairs ?? config.max_pairs,
-    idleServer: config.idle_server,
+    design: request.design ?? settings.design,
+    budgetMinutes: request.budgetMinutes ?? settings.budgetMinutes ?? request.suite.budgetMinutes,
+    maxPairs: request.maxPairs ?? settings.maxPairs,
+    idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,
-    verdicts: { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha, confidence: config.confidence },
+    verdicts: settings.verdicts,
   };
 }
 
 /** Each side's work folder and private socket in this session (short socket names: unix paths are limited). */
-function targetInstances(config: Config, sessionId: number, targets: Record<SampleRole, PreparedTarget>, design: SessionDesign): Record<SampleRole, TargetInstance> {
-  const sessionDir = join(config.state_dir, 'work', `session-${sessionId}`);
-  const user = config.server_user === '' ? undefined : config.server_user;
+function targetInstances(settings: CompareSettings, sessionId: number, targets: Record<SampleRole, PreparedTarget>, design: SessionDesign): Record<SampleRole, TargetInstance> {
+  const sessionDir = join(settings.stateDir, 'work', `session-${sessionId}`);
   const instance = (role: SampleRole): TargetInstance => {
-    const socket = join(config.state_dir, 'run', `${sessionId}-${role[0]}.sock`);
+    const socket = join(settings.stateDir, 'run', `${sessionId}-${role[0]}.sock`);
     // Paired sessions run both servers at once: the candidate listens on the next port.
-    const port = config.server_port + (design === 'paired' && role === 'candidate' ? 1 : 0);
-    const network: ServerNetwork | undefined = config.server_port > 0 ? { port, bindAddress: '127.0.0.1' } : undefined;
-    return new TargetInstance(targets[role], join(sessionDir, role), socket, network, user, config.server_start_timeout_seconds * 1000);
+    const port = settings.serverPort + (design === 'paired' && role === 'candidate' ? 1 : 0);
+    const network: ServerNetwork | undefined = settings.serverPort > 0 ? { port, bindAddress: '127.0.0.1' } : undefined;
+    return new TargetInstance(targets[role], join(sessionDir, role), socket, network, settings.serverUser, settings.readyTimeoutMs);
   };
   return { baseline: instance('baseline'), candidate: instance('candidate') };
 }
 
-interface RoundDeps extends CompareDeps {
-  sessionId: number;
-  device: DataDevice;
-}
-
-async function runSessionRounds(request: CompareRequest, instances: Record<SampleRole, TargetInstance>, deps: RoundDeps): Promise<void> {
+async function runSessionRounds(request: CompareRequest, instances: Record<SampleRole, TargetInstance>, deps: RoundContext): Promise<void> {
   for (const role of ['baseline', 'candidate'] as const) {
     deps.signal.throwIfAborted();
     await loadTarget(instances[role], request.suite, deps);

@@ -3,13 +3,13 @@ import type { QueueRecord, ReleaseRecord, Store } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { buildRelease } from './build-release.js';
-import { checkRelease, lastGoodBelow } from './check-release.js';
-import type { CompareDeps } from './compare.js';
+import { checkRelease, lastGoodBelow, type CheckDeps } from './check-release.js';
 import { deliverPending } from './deliver.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { pruneBuilds } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
-import { quietHostSettings, waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
+import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
+import type { CycleSettings } from './settings.js';
 
 
 export interface PhaseDetail {
@@ -20,7 +20,9 @@ export interface PhaseDetail {
   waitedSeconds?: number;
 }
 
-export interface CycleDeps extends CompareDeps {
+export interface CycleDeps extends CheckDeps {
+  /** A check's settings plus builds, pruning and the quiet-host wait (cycleSettings). */
+  settings: CycleSettings;
   suite: Suite;
   rounds: number;
   /** Told of each phase as it starts, so status and metrics show what the daemon does. */
@@ -62,7 +64,7 @@ export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
     await processRelease(row, release, upstream, deps, outcome, phase);
   }
   await phase('notifying');
-  await deliverPending(deps).catch((err: unknown) => log.error({ error: String(err) }, 'the outbox could not be sent; it is tried again next cycle'));
+  await deliverPending({ mail: deps.settings.mail, store, log, signal }).catch((err: unknown) => log.error({ error: String(err) }, 'the outbox could not be sent; it is tried again next cycle'));
   await phase('idle');
   return outcome;
 }
@@ -148,7 +150,7 @@ async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: Cycle
 async function pruneAfterCheck(release: ReleaseRecord, deps: CycleDeps): Promise<void> {
   const upstreams = deps.upstreams.filter((u) => u.name === release.upstream);
   try {
-    const { removed } = await pruneBuilds(deps.store, upstreams, deps.config.keep_builds, deps.log);
+    const { removed } = await pruneBuilds(deps.store, upstreams, deps.settings.keepBuilds, deps.log);
     if (removed.length > 0) deps.log.info({ upstream: release.upstream, removed: removed.length }, 'old installs pruned');
   } catch (err) {
     // A folder that cannot be deleted must not fail the release: the next check tries again.
@@ -158,7 +160,7 @@ async function pruneAfterCheck(release: ReleaseRecord, deps: CycleDeps): Promise
 
 async function quietHost(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn): Promise<QuietHostWait> {
   await phase('waiting_for_quiet_host', { tag: release.tag });
-  return waitForQuietHost(quietHostSettings(deps.config), {
+  return waitForQuietHost(deps.settings.quietHost, {
     log: deps.log.child({ tag: release.tag }),
     signal: deps.signal,
     onBusy: (reasons, waitedSeconds) => phase('waiting_for_quiet_host', { tag: release.tag, reason: reasons.join('; '), waitedSeconds }),

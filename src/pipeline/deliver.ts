@@ -5,7 +5,7 @@ import { createMailer, deliverOutbox, type MailSettings } from '../notify/index.
 import type { Store } from '../store/index.js';
 
 export interface DeliverDeps {
-  config: Config;
+  mail: MailSettings;
   store: Store;
   log: Logger;
   /** SIGTERM cuts the message being sent short; it stays due */
@@ -31,7 +31,7 @@ export function mailSettings(config: Config): MailSettings {
  */
 export async function deliverPending(deps: DeliverDeps, options: { now?: boolean } = {}): Promise<{ delivered: number; failed: number }> {
   const log = deps.log.child({ component: 'outbox' });
-  const mailer = createMailer(mailSettings(deps.config), log);
+  const mailer = createMailer(deps.mail, log);
   try {
     const port = {
       dueMessages: (now: string, limit: number) => deps.store.dueMessages(options.now === true ? '9999-12-31T23:59:59.999Z' : now, limit),

@@ -1,12 +1,14 @@
 export { runComparison, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
 export { prepareTarget, resolveTarget, UnknownTargetError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
-export { buildRelease, type BuildOutcome, type BuildStatus, type BuildDeps } from './build-release.js';
+export { buildRelease, buildSettings, type BuildOutcome, type BuildStatus, type BuildDeps, type BuildSettings } from './build-release.js';
 export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
 export { TargetInstance } from './target-instance.js';
-export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckRequest, type CheckResult } from './check-release.js';
-export { deliverPending, mailSettings } from './deliver.js';
+export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
+export { compareSettings, checkSettings, cycleSettings, type CompareSettings, type CheckSettings, type CycleSettings } from './settings.js';
+export { alertSettings, type AlertSettings } from './alert-messages.js';
+export { deliverPending, mailSettings, type DeliverDeps } from './deliver.js';
 export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';
 export { pipelineMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
 export { storeHealth } from './store-health.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pino } from 'pino';
 import type { Config } from '../../../src/config/index.js';
-import { calibrationTarget, logCalibratedExpectation, NoCalibrationTargetError } from '../../../src/pipeline/index.js';
+import { calibrationTarget, compareSettings, logCalibratedExpectation, NoCalibrationTargetError } from '../../../src/pipeline/index.js';
 import { fingerprintId, hostFingerprint } from '../../../src/sampling/index.js';
 import { openStore } from '../../../src/store/index.js';
 import type { Suite } from '../../../src/suite/index.js';
@@ -33,9 +33,10 @@ test('a check logs the calibrated expectation of this host, and warns once per s
     await store.recordCalibration({ hostId, sessionId, suite: 'quick', target: 'local', settings: { alpha: 0.01 }, tests: [{ test: 'a', ...figure }, { test: 'b', ...figure, noise: 0.09 }] });
 
     const { lines, log } = capture();
-    await logCalibratedExpectation({ config, store, log }, suite('quick'), 8);
-    await logCalibratedExpectation({ config, store, log }, suite('never-calibrated'), 8);
-    await logCalibratedExpectation({ config, store, log }, suite('never-calibrated'), 8);
+    const settings = compareSettings(config);
+    await logCalibratedExpectation({ settings, store, log }, suite('quick'), 8);
+    await logCalibratedExpectation({ settings, store, log }, suite('never-calibrated'), 8);
+    await logCalibratedExpectation({ settings, store, log }, suite('never-calibrated'), 8);
     const info = lines.filter((l) => l.level === 30);
     const warn = lines.filter((l) => l.level === 40);
     assert.equal(info.length, 1);

@@ -1,0 +1,66 @@
+import type { VerdictSettings } from '../analysis/index.js';
+import type { Config, TargetConfig } from '../config/index.js';
+import type { MailSettings } from '../notify/index.js';
+import { alertSettings, type AlertSettings } from './alert-messages.js';
+import { buildSettings, type BuildSettings } from './build-release.js';
+import { mailSettings } from './deliver.js';
+import { quietHostSettings, type QuietHostSettings } from './quiet-host-wait.js';
+
+/** What a comparison session reads of the config; the CLI builds it once (compareSettings). */
+export interface CompareSettings {
+  /** state_dir: sessions work under work/, servers listen on sockets under run/; calibrations are found from it. */
+  stateDir: string;
+  /** The config's targets: (a built release's tag is a target too). */
+  targets: Readonly<Record<string, TargetConfig>>;
+  serverProfilesDir: string;
+  holdIdleStates: boolean;
+  /** The design of a session that names none. */
+  design: Config['design'];
+  /** Paired design: minutes of pairs; undefined leaves it to the suite. */
+  budgetMinutes: number | undefined;
+  maxPairs: number;
+  idleServer: Config['idle_server'];
+  verdicts: VerdictSettings;
+  /** mysqld's --user; undefined leaves it to the server's default. */
+  serverUser: string | undefined;
+  /** 0: no TCP port; a paired session gives the candidate the next one. */
+  serverPort: number;
+  readyTimeoutMs: number;
+}
+
+/** A check is a session plus the emails about it. */
+export interface CheckSettings extends CompareSettings {
+  alerts: AlertSettings;
+  mail: MailSettings;
+}
+
+/** A daemon cycle also builds releases, prunes installs and waits for a quiet host. */
+export interface CycleSettings extends CheckSettings, BuildSettings {
+  keepBuilds: number;
+  quietHost: QuietHostSettings;
+}
+
+export function compareSettings(config: Config): CompareSettings {
+  return {
+    stateDir: config.state_dir,
+    targets: config.targets,
+    serverProfilesDir: config.server_profiles_dir,
+    holdIdleStates: config.hold_idle_states,
+    design: config.design,
+    budgetMinutes: config.budget_minutes,
+    maxPairs: config.max_pairs,
+    idleServer: config.idle_server,
+    verdicts: { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha, confidence: config.confidence },
+    serverUser: config.server_user === '' ? undefined : config.server_user,
+    serverPort: config.server_port,
+    readyTimeoutMs: config.server_start_timeout_seconds * 1000,
+  };
+}
+
+export function checkSettings(config: Config): CheckSettings {
+  return { ...compareSettings(config), alerts: alertSettings(config), mail: mailSettings(config) };
+}
+
+export function cycleSettings(config: Config): CycleSettings {
+  return { ...checkSettings(config), ...buildSettings(config), keepBuilds: config.keep_builds, quietHost: quietHostSettings(config) };
+}
