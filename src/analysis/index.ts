@@ -3,6 +3,28 @@ export { median } from './median.js';
 export { judgeSession, classify, robustSpread, type VerdictSettings } from './verdict.js';
 export { maxTPermutationTest, type Run, type PermutationResult } from './permutation.js';
 export { selectLastGood, type GoodRelease } from './last-good.js';
+export { newestValidChecks } from './newest-check.js';
+export {
+  baseIndex,
+  emptyFigureLists,
+  groupMedians,
+  groupReleaseSides,
+  hostReleaseKey,
+  newestChecksOnHosts,
+  newestReleases,
+  releaseSides,
+  seriesReleaseFigures,
+  RELEASE_FIGURE_FIELDS,
+  type CheckedTest,
+  type MeasuredSide,
+  type ReleaseFigure,
+  type ReleaseFigureField,
+  type ReleaseFigureValues,
+  type ReleaseGroup,
+  type ReleaseSide,
+  type SampleFigureLists,
+  type SeriesFigureInput,
+} from './release-figures.js';
 export { planEvents, type EventPlan } from './events.js';
 export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts } from './history.js';
 export { judgePairedSession } from './verdict.js';

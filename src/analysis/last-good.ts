@@ -1,4 +1,5 @@
 import type { CheckRecord, ReleaseRecord, TriageRecord } from '../store/index.js';
+import { newestValidChecks } from './newest-check.js';
 
 /**
  * Why a release counts as good: its newest valid check was ok and conclusive (no test dropped under its threshold
@@ -23,15 +24,15 @@ export function selectLastGood(
   const candidates = releases
     .filter((r) => below === undefined || (r.upstream === below.upstream && r.versionKey < below.versionKey))
     .sort((a, b) => (a.versionKey < b.versionKey ? 1 : a.versionKey > b.versionKey ? -1 : 0));
+  const newest = newestValidChecks(checks, (c) => c.releaseId);
   for (const release of candidates) {
-    const reason = goodness(release, checks, triage);
+    const reason = goodness(release, newest.get(release.id), triage);
     if (reason !== undefined) return { release, reason };
   }
   return undefined;
 }
 
-function goodness(release: ReleaseRecord, checks: readonly CheckRecord[], triage: readonly TriageRecord[]): GoodRelease['reason'] | undefined {
+function goodness(release: ReleaseRecord, newest: CheckRecord | undefined, triage: readonly TriageRecord[]): GoodRelease['reason'] | undefined {
   if (triage.some((t) => t.releaseId === release.id && t.action === 'accept')) return 'accepted';
-  const newest = checks.filter((c) => c.releaseId === release.id && !c.invalid).sort((a, b) => b.sessionId - a.sessionId)[0];
   return newest?.outcome === 'ok' && newest.conclusive ? 'ok' : undefined;
 }

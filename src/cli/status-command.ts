@@ -1,3 +1,4 @@
+import { newestValidChecks } from '../analysis/index.js';
 import { processAlive } from '../daemon/index.js';
 import { thisHostCalibrations } from '../pipeline/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
@@ -84,14 +85,13 @@ async function readStatus(store: Store): Promise<Omit<StatusReport, 'calibration
 /** The newest valid check of each series (upstream). */
 async function latestVerdicts(store: Store, releases: ReadonlyMap<number, ReleaseRecord>): Promise<SeriesVerdicts[]> {
   const latest = new Map<string, SeriesVerdicts>();
-  for (const check of (await store.listChecks()).filter((c) => !c.invalid)) {
-    const release = releases.get(check.releaseId);
-    if (release === undefined) continue;
+  for (const [upstream, check] of newestValidChecks(await store.listChecks(), (c) => releases.get(c.releaseId)?.upstream)) {
+    const release = releases.get(check.releaseId)!;
     const verdicts = (await store.verdictsOfSession(check.sessionId)).map((v) => ({
       test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps,
       threshold: v.threshold, low: v.low, high: v.high, confidence: v.confidence, detectableDrop: v.detectableDrop, pairs: v.pairs,
     }));
-    latest.set(release.upstream, { upstream: release.upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.conclusive ? check.outcome : `${check.outcome}, inconclusive`, judgedAt: check.judgedAt, sessionId: check.sessionId, design: 'runs', verdicts });
+    latest.set(upstream, { upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.conclusive ? check.outcome : `${check.outcome}, inconclusive`, judgedAt: check.judgedAt, sessionId: check.sessionId, design: 'runs', verdicts });
   }
   for (const s of latest.values()) if ((await store.getSession(s.sessionId))?.settings['design'] === 'paired') s.design = 'paired';
   return [...latest.values()];

@@ -1,4 +1,4 @@
-import { buildHistory, type HistoryTable, type ReleaseCheckVerdicts } from '../analysis/index.js';
+import { baseIndex, buildHistory, newestValidChecks, type HistoryTable, type ReleaseCheckVerdicts } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ResultRow } from '../report/index.js';
 import type { HistoryView } from '../model/index.js';
@@ -19,15 +19,15 @@ export async function seriesHistory(store: Store, upstream: Upstream, options: H
   if (table.columns.length === 0) {
     throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
   }
-  const base = options.base ?? upstream.base?.text ?? table.columns[0]!.version;
-  const baseIndex = table.columns.findIndex((c) => c.version === base || c.label === base);
-  if (baseIndex < 0) {
-    throw new InputError(`base ${JSON.stringify(base)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`);
+  const named = options.base ?? upstream.base?.text;
+  const base = baseIndex(table.columns, named === undefined ? undefined : (c) => c.version === named || c.label === named);
+  if (base < 0) {
+    throw new InputError(`base ${JSON.stringify(named)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`);
   }
   return {
     series: upstream.name,
     flavor: upstream.flavor,
-    baseIndex,
+    baseIndex: base,
     versions: table.columns.map((c) => ({ version: c.version, label: c.label, imported: c.imported })),
     tests: table.rows,
     host,
@@ -58,10 +58,8 @@ async function seriesTable(store: Store, upstream: Upstream, hostId: string | un
 
 /** Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per version. */
 async function newestChecks(store: Store, upstream: Upstream, sessions: ReadonlySet<number>): Promise<ReleaseCheckVerdicts[]> {
-  const newest = new Map<number, number>();
-  // listChecks is in session order: a later check of the release replaces an earlier one.
-  for (const check of await store.listChecks(upstream.name)) if (!check.invalid && sessions.has(check.sessionId)) newest.set(check.releaseId, check.sessionId);
-  return Promise.all([...newest.entries()].map(async ([releaseId, sessionId]) => ({ releaseId, verdicts: await store.verdictsOfSession(sessionId) })));
+  const newest = newestValidChecks(await store.listChecks(upstream.name), (c) => (sessions.has(c.sessionId) ? c.releaseId : undefined));
+  return Promise.all([...newest.entries()].map(async ([releaseId, check]) => ({ releaseId, verdicts: await store.verdictsOfSession(check.sessionId) })));
 }
 
 /** Results from different hosts are never mixed: one host, the one named or the newest session's. */

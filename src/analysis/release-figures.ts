@@ -1,0 +1,194 @@
+import { FIGURE_FIELDS, sampleRoles, testKey, type Figures, type SampleRole, type TestId } from '../model/index.js';
+import { ratioOrOne } from '../report/index.js';
+import type { CheckRecord, ReleaseRecord, SessionRecord } from '../store/index.js';
+import { median } from './median.js';
+import { newestValidChecks } from './newest-check.js';
+
+/**
+ * The figures of each release of a series, per test and host, as /metrics exports them: medians over every sample
+ * of every done, valid session that ran the release (candidate of one check, baseline of the next: both count),
+ * relative to the series' base release, with the release's newest valid check on that host.
+ */
+
+/** The table's figures and sysbench's 95th percentile latency (ms). */
+export type ReleaseFigureField = keyof Figures | 'latencyP95Ms';
+export const RELEASE_FIGURE_FIELDS: readonly ReleaseFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
+
+/** One release's figures on one test: the medians of its samples. */
+export type ReleaseFigureValues = Record<ReleaseFigureField, number>;
+
+/** The samples of one session side on one test, figure by figure. */
+export type SampleFigureLists = Record<ReleaseFigureField, number[]>;
+
+export const emptyFigureLists = (): SampleFigureLists => Object.fromEntries(RELEASE_FIGURE_FIELDS.map((field) => [field, []])) as unknown as SampleFigureLists;
+
+/** One side of a done session that ran a release of the series. */
+export interface ReleaseSide {
+  session: SessionRecord;
+  role: SampleRole;
+  release: ReleaseRecord;
+}
+
+/**
+ * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
+ * releases (matched by upstream and tag, as the store's releaseSamples does), without the sessions of checks marked
+ * invalid.
+ */
+export function releaseSides(series: string, releases: readonly ReleaseRecord[], doneSessions: readonly SessionRecord[], checks: readonly CheckRecord[]): ReleaseSide[] {
+  const invalid = new Set(checks.filter((c) => c.invalid).map((c) => c.sessionId));
+  const byTag = new Map(releases.map((r) => [r.tag, r]));
+  const sides: ReleaseSide[] = [];
+  for (const session of doneSessions) {
+    if (invalid.has(session.id)) continue;
+    for (const role of sampleRoles) {
+      const { kind, upstream, tag } = session[role].description;
+      const release = kind === 'release' && upstream === series && typeof tag === 'string' ? byTag.get(tag) : undefined;
+      if (release !== undefined) sides.push({ session, role, release });
+    }
+  }
+  return sides;
+}
+
+/** The newest `limit` releases, by their sortable version key (never by tag text): the ones a series exports. */
+export function newestReleases(releases: readonly ReleaseRecord[], limit: number): Set<number> {
+  const unique = new Map(releases.map((r) => [r.id, r]));
+  const newestFirst = [...unique.values()].sort((a, b) => (a.versionKey < b.versionKey ? 1 : a.versionKey > b.versionKey ? -1 : 0));
+  return new Set(newestFirst.slice(0, limit).map((r) => r.id));
+}
+
+/** One release's test on one host, with the samples of every session side that ran it. */
+export interface ReleaseGroup extends TestId {
+  key: string;
+  hostId: number;
+  release: ReleaseRecord;
+  parts: SampleFigureLists[];
+  /** The session sides the parts come from: equal signatures, equal medians. */
+  signature: string;
+}
+
+export type MeasuredSide = ReleaseSide & { tests: Iterable<TestId & { figures: SampleFigureLists }> };
+
+const groupKey = (hostId: number, releaseId: number, t: TestId): string => `${hostId}\u0000${releaseId}\u0000${testKey(t)}`;
+/** The key of a release on a host, as newestChecksOnHosts gives it. */
+export const hostReleaseKey = (hostId: number, releaseId: number): string => `${hostId}\u0000${releaseId}`;
+
+/** The sides' samples grouped by host, release and test, in the order they are first seen. */
+export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, ReleaseGroup> {
+  const groups = new Map<string, ReleaseGroup>();
+  for (const { session, role, release, tests } of sides) {
+    for (const { test, threads, figures } of tests) {
+      const key = groupKey(session.hostId, release.id, { test, threads });
+      const side = `${session.id}${role[0]}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { key, hostId: session.hostId, release, test, threads, parts: [figures], signature: side });
+      else {
+        group.parts.push(figures);
+        group.signature += `,${side}`;
+      }
+    }
+  }
+  return groups;
+}
+
+/** The median of each figure over every sample of the group. */
+export function groupMedians(group: Pick<ReleaseGroup, 'parts'>): ReleaseFigureValues {
+  return Object.fromEntries(RELEASE_FIGURE_FIELDS.map((field) => [field, median(group.parts.flatMap((p) => p[field]))])) as ReleaseFigureValues;
+}
+
+/**
+ * The base release every ratio of a series is relative to: the one `named` picks (the upstream's base, or the version
+ * a person asked for), else the oldest version. -1 when the named one has no results, or nothing has.
+ */
+export function baseIndex<T extends { versionKey: string }>(items: readonly T[], named?: (item: T) => boolean): number {
+  if (named !== undefined) return items.findIndex(named);
+  let oldest = -1;
+  for (const [i, item] of items.entries()) if (oldest < 0 || item.versionKey < items[oldest]!.versionKey) oldest = i;
+  return oldest;
+}
+
+/** Each release's newest valid check on each host (by hostReleaseKey), for the releases kept (all when absent). */
+export function newestChecksOnHosts(checks: readonly CheckRecord[], sessions: readonly SessionRecord[], kept?: ReadonlySet<number>): Map<string, CheckRecord> {
+  const hostOf = new Map(sessions.map((s) => [s.id, s.hostId]));
+  return newestValidChecks(checks, (check) => {
+    const hostId = hostOf.get(check.sessionId);
+    return hostId === undefined || (kept !== undefined && !kept.has(check.releaseId)) ? undefined : hostReleaseKey(hostId, check.releaseId);
+  });
+}
+
+/** What a check said of one test (a store VerdictRecord fits). */
+export type CheckedTest = TestId & { relativeQps: number; detectableDrop: number | null };
+
+export interface SeriesFigureInput {
+  groups: ReadonlyMap<string, ReleaseGroup>;
+  /** The upstream's base version; absent: the oldest version measured on each host. */
+  base?: string;
+  /** The releases to give figures for; a release left out still serves as the base. All when absent. */
+  kept?: ReadonlySet<number>;
+  /** The verdicts of each release's newest valid check on each host (newestChecksOnHosts), by hostReleaseKey. */
+  checked?: ReadonlyMap<string, readonly CheckedTest[]>;
+  /** The open regression events of the series. */
+  open?: ReadonlyArray<TestId & { releaseId: number }>;
+  /** The medians of a group (groupMedians by default): a caller may remember them while the signature stays. */
+  mediansOf?: (group: ReleaseGroup) => ReleaseFigureValues;
+}
+
+/** One release's test on one host, with what /metrics and the dashboards show of it. */
+export interface ReleaseFigure extends TestId {
+  hostId: number;
+  release: ReleaseRecord;
+  /** Medians over every sample of the test. */
+  figures: ReleaseFigureValues;
+  /** QPS / QPS of the base release on the host (0/0 = 1); null when the base has no result for the test there. */
+  relativeQps: number | null;
+  /** Relative QPS of the release's newest valid check on the host; null when it was never checked there. */
+  relativeToLastGood: number | null;
+  /** The smallest drop that check could detect for the test; null when never checked, or before verdicts carried it. */
+  detectableDrop: number | null;
+  /** A regression event that started with this release is open for the test. */
+  regressionOpen: boolean;
+}
+
+/** The figures of each kept release's tests on each host, in the order the groups were first seen. */
+export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] {
+  const { groups, kept, mediansOf = groupMedians } = input;
+  const bases = baseReleases(groups, input.base);
+  const verdicts = new Map<string, CheckedTest>();
+  for (const [key, tests] of input.checked ?? []) for (const v of tests) verdicts.set(`${key}\u0000${testKey(v)}`, v);
+  const open = new Set((input.open ?? []).map((e) => `${e.releaseId}\u0000${testKey(e)}`));
+  const out: ReleaseFigure[] = [];
+  for (const group of groups.values()) {
+    if (kept !== undefined && !kept.has(group.release.id)) continue;
+    const figures = mediansOf(group);
+    const baseRelease = bases.get(group.hostId);
+    const base = baseRelease === undefined ? undefined : groups.get(groupKey(group.hostId, baseRelease.id, group));
+    const verdict = verdicts.get(group.key);
+    out.push({
+      test: group.test,
+      threads: group.threads,
+      hostId: group.hostId,
+      release: group.release,
+      figures,
+      relativeQps: base === undefined ? null : ratioOrOne(figures.qps, mediansOf(base).qps),
+      relativeToLastGood: verdict?.relativeQps ?? null,
+      detectableDrop: verdict?.detectableDrop ?? null,
+      regressionOpen: open.has(`${group.release.id}\u0000${testKey(group)}`),
+    });
+  }
+  return out;
+}
+
+/** The base release on each host: the named version when it was measured there, else the oldest measured there. */
+function baseReleases(groups: ReadonlyMap<string, ReleaseGroup>, base: string | undefined): Map<number, ReleaseRecord> {
+  const measured = new Map<number, ReleaseRecord[]>();
+  for (const { hostId, release } of groups.values()) {
+    const list = measured.get(hostId);
+    if (list === undefined) measured.set(hostId, [release]);
+    else list.push(release);
+  }
+  const bases = new Map<number, ReleaseRecord>();
+  for (const [hostId, releases] of measured) {
+    const i = baseIndex(releases, base === undefined ? undefined : (r) => r.version === base);
+    if (i >= 0) bases.set(hostId, releases[i]!);
+  }
+  return bases;
+}
