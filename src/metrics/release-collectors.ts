@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { PER_OP_FIGURES } from '../model/index.js';
 import { RELEASE_LABELS, type ReleaseFigureRow, type ReleaseLabel } from './source.js';
 
 interface ReleaseFamily {
@@ -7,7 +8,10 @@ interface ReleaseFamily {
   value: (row: ReleaseFigureRow) => number | null;
 }
 
-/** The per-release families: one gauge each, all with the same labels, all filled from one read per scrape. */
+/**
+ * The per-release families: one gauge each, all with the same labels, all filled from one read per scrape. The per-op
+ * families are the figure table's, one per entry of PER_OP_FIGURES in its order, named and described by its `metric`.
+ */
 export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   { name: 'qpswatch_qps', help: 'Median QPS (sysbench queries per second) of the version for the test.', value: (r) => r.qps },
   { name: 'qpswatch_relative_qps', help: "QPS relative to the series' base release (0/0 = 1).", value: (r) => r.relativeQps },
@@ -26,11 +30,7 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
     help: 'Whether a regression event that started with this version is open for the test (1) or not (0).',
     value: (r) => (r.regressionOpen ? 1 : 0),
   },
-  { name: 'qpswatch_cpu_seconds_per_op', help: 'Host CPU seconds per operation (median).', value: (r) => r.cpuSecondsPerOp },
-  { name: 'qpswatch_context_switches_per_op', help: 'Host context switches per operation (median).', value: (r) => r.contextSwitchesPerOp },
-  { name: 'qpswatch_read_ops_per_op', help: 'Reads from the data device per operation (median).', value: (r) => r.readOpsPerOp },
-  { name: 'qpswatch_read_bytes_per_op', help: 'Bytes read from the data device per operation (median).', value: (r) => r.readBytesPerOp },
-  { name: 'qpswatch_written_bytes_per_op', help: 'Bytes written to the data device per operation (median).', value: (r) => r.writtenBytesPerOp },
+  ...PER_OP_FIGURES.map(({ field, metric }): ReleaseFamily => ({ name: metric.name, help: metric.help, value: (r) => r.perOp[field] })),
   { name: 'qpswatch_latency_p95_seconds', help: "Median of sysbench's 95th percentile latency, in seconds.", value: (r) => r.latencyP95Seconds },
 ];
 

@@ -2,7 +2,7 @@
  * What the collectors read on each scrape. The metrics room sits below the store, so it never reads the store
  * itself: the pipeline implements this port over the store, and the daemon adds what only it knows (its phase).
  */
-import type { CyclePhase, QueueState } from '../model/index.js';
+import type { CyclePhase, PerOpField, QueueState } from '../model/index.js';
 
 /** Label names of every per-release family, in exposition order; always all of them. */
 export const RELEASE_LABELS = ['host', 'flavor', 'series', 'version', 'version_key', 'test', 'threads', 'profile'] as const;
@@ -24,12 +24,11 @@ export interface ReleaseFigureRow {
   detectableDrop: number | null;
   /** A regression event that started with this version is open for the test (not fixed, accepted or invalid). */
   regressionOpen: boolean;
-  /** null when the host's fingerprint does not say how many CPUs it has. */
-  cpuSecondsPerOp: number | null;
-  contextSwitchesPerOp: number;
-  readOpsPerOp: number;
-  readBytesPerOp: number;
-  writtenBytesPerOp: number;
+  /**
+   * The per-op figures of the figure table (PER_OP_FIGURES), each in its metric's base unit (CPU seconds, bytes, a
+   * count per operation); null when it cannot be converted (CPU with a fingerprint that does not say how many CPUs).
+   */
+  perOp: Record<PerOpField, number | null>;
   latencyP95Seconds: number | null;
 }
 

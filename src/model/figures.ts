@@ -4,12 +4,51 @@
  * them, analysis takes their medians and hints, report prints them and metrics exports them, each by walking it.
  */
 export const PER_OP_FIGURES = [
-  { field: 'cpuPerOp', header: 'cpu/o', csv: 'cpu_o', column: 'cpu_per_op', about: 'CPU busy (us+sy, percent of all CPUs) / QPS' },
-  { field: 'csPerOp', header: 'cs/o', csv: 'cs_o', column: 'cs_per_op', about: 'context switches per second / QPS' },
-  { field: 'readsPerOp', header: 'r/o', csv: 'r_o', column: 'reads_per_op', about: 'reads per second of the data device / QPS' },
-  { field: 'readKBPerOp', header: 'rKB/o', csv: 'rkb_o', column: 'read_kb_per_op', about: 'KB read per second of the data device / QPS' },
-  { field: 'writeKBPerOp', header: 'wKB/o', csv: 'wkb_o', column: 'write_kb_per_op', about: 'KB written per second to the data device / QPS' },
-] as const;
+  {
+    field: 'cpuPerOp', header: 'cpu/o', csv: 'cpu_o', column: 'cpu_per_op', about: 'CPU busy (us+sy, percent of all CPUs) / QPS',
+    metric: { name: 'qpswatch_cpu_seconds_per_op', help: 'Host CPU seconds per operation (median).', unit: 'cpu-percent' },
+  },
+  {
+    field: 'csPerOp', header: 'cs/o', csv: 'cs_o', column: 'cs_per_op', about: 'context switches per second / QPS',
+    metric: { name: 'qpswatch_context_switches_per_op', help: 'Host context switches per operation (median).', unit: 'count' },
+  },
+  {
+    field: 'readsPerOp', header: 'r/o', csv: 'r_o', column: 'reads_per_op', about: 'reads per second of the data device / QPS',
+    metric: { name: 'qpswatch_read_ops_per_op', help: 'Reads from the data device per operation (median).', unit: 'count' },
+  },
+  {
+    field: 'readKBPerOp', header: 'rKB/o', csv: 'rkb_o', column: 'read_kb_per_op', about: 'KB read per second of the data device / QPS',
+    metric: { name: 'qpswatch_read_bytes_per_op', help: 'Bytes read from the data device per operation (median).', unit: 'kilobytes' },
+  },
+  {
+    field: 'writeKBPerOp', header: 'wKB/o', csv: 'wkb_o', column: 'write_kb_per_op', about: 'KB written per second to the data device / QPS',
+    metric: { name: 'qpswatch_written_bytes_per_op', help: 'Bytes written to the data device per operation (median).', unit: 'kilobytes' },
+  },
+] as const satisfies readonly PerOpFigure[];
+
+/**
+ * How a figure's unit becomes the metric's base unit: cpu-percent (percent of all CPUs per operation) x CPUs / 100
+ * gives CPU seconds, kilobytes x 1024 bytes, a count stays as it is.
+ */
+export const perOpUnits = ['cpu-percent', 'count', 'kilobytes'] as const;
+export type PerOpUnit = (typeof perOpUnits)[number];
+
+/** One entry of the figure table: the field in code, the header of the tables, the CSV and store column names. */
+export interface PerOpFigure {
+  field: string;
+  header: string;
+  csv: string;
+  column: string;
+  about: string;
+  metric: PerOpMetric;
+}
+
+/** A per-op figure's Prometheus family (metrics makes one per table entry): its name, help text and stored unit. */
+export interface PerOpMetric {
+  name: string;
+  help: string;
+  unit: PerOpUnit;
+}
 
 /** QPS as the per-op tables show it: operations per second, after the per-op figures. */
 export const QPS_FIGURE = { field: 'qps', header: 'o/s', csv: 'qps' } as const;

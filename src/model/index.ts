@@ -2,7 +2,7 @@
  * The vocabulary every room shares, at the bottom: it imports nothing. What a figure, a test, a verdict, a
  * comparison and a history are is said here once; the rooms above compute, keep and render them.
  */
-export { PER_OP_FIGURES, FIGURE_FIELDS, QPS_FIGURE, TABLE_FIGURES, cpuMicrosPerOp, mapFigures, mapPerOp, type Figures, type PerOp, type PerOpColumn, type PerOpField } from './figures.js';
+export { PER_OP_FIGURES, FIGURE_FIELDS, QPS_FIGURE, TABLE_FIGURES, cpuMicrosPerOp, mapFigures, mapPerOp, perOpUnits, type Figures, type PerOp, type PerOpColumn, type PerOpField, type PerOpFigure, type PerOpMetric, type PerOpUnit } from './figures.js';
 export { sampleRoles, testKey, testLabel, type SampleRole, type TestId } from './tests.js';
 export { cyclePhases, queueStates, type CyclePhase, type QueueState } from './states.js';
 export { verdictKinds, type HintFigure, type Verdict, type VerdictKind, type VerdictReachField } from './verdict.js';

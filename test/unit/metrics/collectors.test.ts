@@ -137,8 +137,8 @@ describe('metrics collectors', () => {
   test('values are exported as given in base units; absent figures and infinite ratios leave no sample', async () => {
     const source = new FakeSource();
     source.rows = [
-      figureRow({ relativeToLastGood: null, detectableDrop: null, latencyP95Seconds: null, cpuSecondsPerOp: null }),
-      figureRow({ relativeQps: Number.POSITIVE_INFINITY, writtenBytesPerOp: 1.5 * 1024 }, { version: '10.11.10', version_key: '010.011.010' }),
+      figureRow({ relativeToLastGood: null, detectableDrop: null, latencyP95Seconds: null, perOp: { cpuPerOp: null } }),
+      figureRow({ relativeQps: Number.POSITIVE_INFINITY, perOp: { writeKBPerOp: 1.5 * 1024 } }, { version: '10.11.10', version_key: '010.011.010' }),
     ];
     const text = await createMetricsRegistry(source).metrics();
     assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good').length, 1);

@@ -1,7 +1,9 @@
 import type { DaemonHealth, MetricsSource, ReleaseFigureRow } from '../../../src/metrics/index.js';
 
+type RowOverrides = Partial<Omit<ReleaseFigureRow, 'perOp'>> & { perOp?: Partial<ReleaseFigureRow['perOp']> };
+
 /** Rows and health for collector tests: valid by default, each test changes only what it is about. */
-export function figureRow(overrides: Partial<ReleaseFigureRow> = {}, labels: Partial<ReleaseFigureRow['labels']> = {}): ReleaseFigureRow {
+export function figureRow({ perOp, ...overrides }: RowOverrides = {}, labels: Partial<ReleaseFigureRow['labels']> = {}): ReleaseFigureRow {
   return {
     labels: {
       host: 'fp-4c-16g-nvme',
@@ -19,11 +21,7 @@ export function figureRow(overrides: Partial<ReleaseFigureRow> = {}, labels: Par
     relativeToLastGood: 0.99,
     detectableDrop: 0.045,
     regressionOpen: false,
-    cpuSecondsPerOp: 0.00025,
-    contextSwitchesPerOp: 2.5,
-    readOpsPerOp: 0,
-    readBytesPerOp: 0,
-    writtenBytesPerOp: 3072,
+    perOp: { cpuPerOp: 0.00025, csPerOp: 2.5, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 3072, ...perOp },
     latencyP95Seconds: 0.00691,
     ...overrides,
   };
