@@ -20,3 +20,13 @@ export interface CalibrationRecord extends Omit<CalibrationInput, 'settings'> {
   settings: JsonObject;
   createdAt: string;
 }
+
+/** What `qpswatch calibrate` found per host and suite. */
+export interface CalibrationStore {
+  /** Stores what `qpswatch calibrate` found; the session must be done. */
+  recordCalibration(input: CalibrationInput): Promise<CalibrationRecord>;
+  /** The newest calibration of the host with this fingerprint id for the suite. */
+  latestCalibration(fingerprintId: string, suite: string): Promise<CalibrationRecord | undefined>;
+  /** Every calibration of the host with this fingerprint id, newest first. */
+  calibrationsOfHost(fingerprintId: string): Promise<CalibrationRecord[]>;
+}

@@ -1,9 +1,10 @@
 /**
  * What a release check leaves behind: the verdicts of its session, the regression events it opened or closed, the
- * people's triage and the messages waiting to be sent. A check is one session that judged a release against the
- * last good release of its upstream.
+ * people's triage, and the reruns `invalid` asks for. A check is one session that judged a release against the last
+ * good release of its upstream; the messages it queues are the outbox's (outbox-types.ts).
  */
-import type { Figures, TestId, Verdict, VerdictReachField } from '../model/index.js';
+import type { Verdict, VerdictReachField } from '../model/index.js';
+import type { MessageInput } from './outbox-types.js';
 
 /** A verdict as a check stores it: analysis's verdict, whole. */
 export type VerdictInput = Verdict;
@@ -13,17 +14,6 @@ export type VerdictRecord = Omit<Verdict, VerdictReachField> & { [K in VerdictRe
 
 /** The outcome of a whole check: regression when any test regressed, ok otherwise (see docs/verdicts.md). */
 export type CheckOutcome = 'ok' | 'regression';
-
-export interface MessageInput {
-  /** Unique per event and kind: a message with a key already in the outbox is never queued twice. */
-  eventKey: string;
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-}
 
 export interface CheckInput {
   sessionId: number;
@@ -56,6 +46,11 @@ export interface CheckRecord {
 
 export const eventStates = ['open', 'fixed', 'accepted', 'invalid'] as const;
 export type EventState = (typeof eventStates)[number];
+
+export interface EventQuery {
+  upstream?: string;
+  state?: EventState;
+}
 
 /** One test of one upstream that regressed, from the release where it started until it is closed. */
 export interface EventRecord {
@@ -106,44 +101,32 @@ export interface TriageResult {
   invalidatedChecks: number;
 }
 
-export interface OutboxRecord extends MessageInput {
-  id: number;
-  state: 'pending' | 'sent';
-  attempts: number;
-  nextAttemptAt: string;
-  lastError: string | null;
-  /** The SMTP server's answer, or the .eml file written. */
-  detail: string | null;
-  createdAt: string;
-  sentAt: string | null;
-}
-
-/** QPS and host resources per operation of one test run (or of a version, for imported rows). */
-export type ResultFigures = TestId & Figures;
-
-/** One row of results brought in from elsewhere (an earlier study, another store). */
-export interface ImportedResultInput extends ResultFigures {
-  flavor: string;
-  version: string;
-  versionKey: string;
-}
-
-export interface ImportedResultRecord extends ImportedResultInput {
-  id: number;
-  /** The file it came from. */
-  source: string;
-  importedAt: string;
-}
-
-/** One sample of a done session in which one side was a release, with that release: the stuff of history. */
-export interface ReleaseSampleRecord extends ResultFigures {
-  sessionId: number;
-  hostId: number;
-  releaseId: number;
-}
-
 export interface RerunRecord {
   releaseId: number;
   reason: string;
   requestedAt: string;
+}
+
+/** Checks of releases and what follows from them: verdicts, regression events, triage, reruns. */
+export interface CheckStore {
+  /**
+   * Records a done session as a check of a release: its verdicts, the regression events it opens and closes (each
+   * closed one with a `fixed` triage row by qpswatch) and the messages to send, in one transaction. Satisfies a
+   * rerun request for the release.
+   */
+  recordCheck(input: CheckInput): Promise<CheckRecord>;
+  /** Checks in session order, of one upstream's releases or of all. */
+  listChecks(upstream?: string): Promise<CheckRecord[]>;
+  getCheck(sessionId: number): Promise<CheckRecord | undefined>;
+  verdictsOfSession(sessionId: number): Promise<VerdictRecord[]>;
+  listEvents(query: EventQuery): Promise<EventRecord[]>;
+  /**
+   * A person's word on a release, with its effect, in one transaction. accept: open events of the upstream up to
+   * this release are closed as accepted. ack: the release's open events (or one test's) are acknowledged.
+   * invalid: the release's checks stop counting, the events they opened are closed as invalid, a rerun is queued.
+   */
+  triage(input: TriageInput): Promise<TriageResult>;
+  listTriage(releaseId?: number): Promise<TriageRecord[]>;
+  /** Releases sent back for another check, oldest request first. */
+  listReruns(): Promise<RerunRecord[]>;
 }

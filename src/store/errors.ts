@@ -1,4 +1,4 @@
-import type { SessionState } from './store.js';
+import type { SessionState } from './session-types.js';
 
 export class StoreError extends Error {
   override name = 'StoreError';

@@ -1,43 +1,20 @@
-export type {
-  DbCounterValue,
-  HostInput,
-  HostRecord,
-  JsonObject,
-  SampleInput,
-  SampleRecord,
-  SessionInput,
-  SessionKind,
-  SessionQuery,
-  SessionRecord,
-  SessionState,
-  Store,
-  TargetRef,
-} from './store.js';
-export { sessionStates } from './store.js';
-export type {
-  CheckInput,
-  CheckOutcome,
-  CheckRecord,
-  EventRecord,
-  EventState,
-  ImportedResultInput,
-  ImportedResultRecord,
-  MessageInput,
-  OutboxRecord,
-  ReleaseSampleRecord,
-  RerunRecord,
-  TriageAction,
-  TriageInput,
-  TriageRecord,
-  TriageResult,
-  VerdictInput,
-  VerdictRecord,
-} from './check-types.js';
-export { eventStates, triageActions } from './check-types.js';
-export type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord } from './release-types.js';
+export type { Store } from './store.js';
+/** The roles of Store and their records, one file per concern. */
+export type * from './host-types.js';
+export type * from './session-types.js';
+export type * from './sample-types.js';
+export type * from './release-types.js';
+export type * from './check-types.js';
+export type * from './outbox-types.js';
+export type * from './result-types.js';
+export type * from './queue-types.js';
+export type * from './daemon-state-types.js';
+export type * from './quiet-host-types.js';
+export type * from './calibration-types.js';
+export type { JsonObject } from './json-object.js';
+export { sessionStates } from './session-types.js';
 export { buildStates } from './release-types.js';
-export type { DaemonStateInput, DaemonStateRecord, QueueMove, QueueRecord, QueueRecovery, QuietHostInput, QuietHostRecord } from './queue-types.js';
-export type { CalibrationInput, CalibrationRecord } from './calibration-types.js';
+export { eventStates, triageActions } from './check-types.js';
 export {
   BuildNotFoundError,
   DuplicateResultError,

@@ -1,6 +1,6 @@
 /**
- * The daemon's persistent work queue, its own small state, and what the quiet-host check saw before a session. A
- * killed daemon resumes from these rows: nothing of the daemon's progress lives only in memory.
+ * The daemon's persistent work queue: a killed daemon resumes from these rows, so nothing of its progress lives only
+ * in memory. Its own small state is in daemon-state-types.ts, what it saw of the host in quiet-host-types.ts.
  */
 import type { QueueState } from '../model/index.js';
 
@@ -33,33 +33,19 @@ export interface QueueRecovery {
   rebenchmarked: QueueRecord[];
 }
 
-export interface DaemonStateRecord {
-  /** When the last discovery of all upstreams finished; null before the first. */
-  lastPollAt: string | null;
-  /** The phase the running daemon is in, as it last wrote it; idle when none runs. */
-  phase: string;
-  phaseSince: string | null;
-  /** Why the daemon waits (the quiet-host reasons), or null. */
-  detail: string | null;
-  /** The daemon process that wrote the phase; status checks it is alive before believing the phase. */
-  pid: number | null;
-  updatedAt: string | null;
-}
-
-export type DaemonStateInput = Partial<Omit<DaemonStateRecord, 'updatedAt'>>;
-
-export interface QuietHostInput {
-  sessionId: number;
-  /** The last observation before the session (plain JSON: the sampling room's QuietHostObservation). */
-  observation: object;
-  quiet: boolean;
-  /** Why the host was not quiet at the last observation; empty when it was. */
-  reasons: string[];
-  /** Seconds waited for a quiet host before the session started. */
-  waitedSeconds: number;
-}
-
-export interface QuietHostRecord extends Omit<QuietHostInput, 'observation'> {
-  observation: Record<string, unknown>;
-  checkedAt: string;
+/** The daemon's queue of releases, moved one step at a time by its state machine. */
+export interface QueueStore {
+  /** Adds releases to the daemon's queue as discovered; releases already queued keep their state. Returns the new rows. */
+  enqueueReleases(releaseIds: readonly number[]): Promise<QueueRecord[]>;
+  getQueued(releaseId: number): Promise<QueueRecord | undefined>;
+  /** The queue in version order (version_key, then upstream). */
+  listQueue(): Promise<QueueRecord[]>;
+  countQueue(): Promise<Record<QueueState, number>>;
+  /**
+   * One step of a release through the queue; a move the state machine does not allow (or a release not queued)
+   * rejects with QueueStateError. Entering building or benchmarking counts an attempt.
+   */
+  moveQueued(move: QueueMove): Promise<QueueRecord>;
+  /** building -> discovered and benchmarking -> built, for rows a dead daemon left half-way; returns what moved. */
+  recoverQueue(): Promise<QueueRecovery>;
 }

@@ -46,3 +46,26 @@ export interface BuildRecord extends BuildInput {
   endedAt: string | null;
   durationSeconds: number | null;
 }
+
+/** Releases as discovery saw them, and their builds. */
+export interface ReleaseStore {
+  /**
+   * Records what discovery saw, in one transaction: new tags are added, a known tag at another commit is marked
+   * moved. Tags already known at the same commit change nothing.
+   */
+  recordReleases(releases: readonly ReleaseInput[]): Promise<RecordReleasesResult>;
+  /** Releases in version order (by upstream, then version_key). */
+  listReleases(upstream?: string): Promise<ReleaseRecord[]>;
+  /** The releases with this tag, one per upstream that has it. */
+  findReleasesByTag(tag: string): Promise<ReleaseRecord[]>;
+  getRelease(id: number): Promise<ReleaseRecord | undefined>;
+
+  getBuild(buildKey: string): Promise<BuildRecord | undefined>;
+  /** A build in state `building`; replaces an earlier failed or unfinished row of the same key. */
+  startBuild(input: BuildInput): Promise<BuildRecord>;
+  finishBuild(id: number): Promise<BuildRecord>;
+  /** Keeps the last lines of the log, so the failure is explained without the log file. */
+  failBuild(id: number, failureLines: readonly string[]): Promise<BuildRecord>;
+  buildsOfRelease(releaseId: number): Promise<BuildRecord[]>;
+  listBuilds(): Promise<BuildRecord[]>;
+}

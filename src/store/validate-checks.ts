@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { verdictKinds } from '../model/index.js';
-import { triageActions, type CheckInput, type ImportedResultInput, type TriageInput } from './check-types.js';
-import { aboveZero, atLeastZero, finite, parseRecord, perOpShape, text, wholeFrom } from './validate.js';
-
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const line = () => text().refine((t) => !CONTROL.test(t), { error: 'expected one line without control characters' });
+import { triageActions, type CheckInput, type TriageInput } from './check-types.js';
+import { aboveZero, atLeastZero, CONTROL_CHARS, finite, line, parseRecord, text, wholeFrom } from './validate.js';
 
 const hintSchema = z.object({
   metric: text(),
@@ -61,17 +58,7 @@ const triageSchema = z.object({
   action: z.enum(triageActions.filter((a) => a !== 'fixed') as ['accept', 'ack', 'invalid'], { error: 'expected accept, ack or invalid' }),
   test: z.object({ test: text(), threads: wholeFrom(1).optional() }).optional(),
   who: line(),
-  reason: z.string().refine((t) => !CONTROL.test(t.replace(/\n/g, ' ')), { error: 'expected text without control characters' }),
-});
-
-const resultSchema = z.object({
-  flavor: text(),
-  version: text(),
-  versionKey: text(),
-  test: line(),
-  threads: wholeFrom(1),
-  qps: aboveZero(),
-  ...perOpShape(),
+  reason: z.string().refine((t) => !CONTROL_CHARS.test(t.replace(/\n/g, ' ')), { error: 'expected text without control characters' }),
 });
 
 export function parseCheckInput(input: CheckInput): CheckInput {
@@ -80,8 +67,4 @@ export function parseCheckInput(input: CheckInput): CheckInput {
 
 export function parseTriageInput(input: TriageInput): TriageInput {
   return parseRecord(triageSchema, 'triage', input) as TriageInput;
-}
-
-export function parseImportedResults(rows: readonly ImportedResultInput[]): ImportedResultInput[] {
-  return rows.map((row) => parseRecord(resultSchema, 'result', row));
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { queueStates } from '../model/index.js';
-import type { DaemonStateInput, QueueMove, QuietHostInput } from './queue-types.js';
+import type { DaemonStateInput } from './daemon-state-types.js';
+import type { QueueMove } from './queue-types.js';
+import type { QuietHostInput } from './quiet-host-types.js';
 import { anyText, atLeastZero, jsonObject, parseRecord, text, wholeFrom } from './validate.js';
 
 const moveSchema = z.object({

@@ -3,7 +3,9 @@ import { PER_OP_FIGURES, type PerOpField } from '../model/index.js';
 import { InvalidRecordError } from './errors.js';
 import { findJsonProblem, isPlainObject } from './json-value.js';
 import type { BuildInput, ReleaseInput } from './release-types.js';
-import { sessionStates, type HostInput, type SampleInput, type SessionInput, type SessionQuery } from './store.js';
+import type { HostInput } from './host-types.js';
+import type { SampleInput } from './sample-types.js';
+import { sessionStates, type SessionInput, type SessionQuery } from './session-types.js';
 
 /**
  * Every backend validates through here before writing, so no backend can store NaN, Infinity or a negative rate, and
@@ -17,6 +19,8 @@ export const wholeFrom = (min: number) =>
   z.int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
 export const anyText = () => z.string({ error: 'expected a string' });
 export const text = () => anyText().min(1, { error: 'expected a non-empty string' });
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+export const line = () => text().refine((t) => !CONTROL_CHARS.test(t), { error: 'expected one line without control characters' });
 export const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
 /** Every per-op figure of the figure table: a finite number, 0 or more. */
 export const perOpShape = () => Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, atLeastZero()])) as Record<PerOpField, ReturnType<typeof atLeastZero>>;

@@ -1,8 +1,10 @@
-import type Database from 'better-sqlite3';
 import type { CalibrationFigure } from '../../model/index.js';
-import type { CalibrationInput, CalibrationRecord } from '../calibration-types.js';
+import type { CalibrationInput, CalibrationRecord, CalibrationStore } from '../calibration-types.js';
 import { HostNotFoundError, InvalidRecordError, SessionNotFoundError } from '../errors.js';
-import type { JsonObject } from '../store.js';
+import { parseCalibrationInput } from '../validate-calibration.js';
+import { checkText } from '../validate.js';
+import { nowIso, SqliteRole } from './connection.js';
+import type { JsonObject } from '../json-object.js';
 
 interface CalibrationRow {
   id: number;
@@ -31,23 +33,37 @@ const calibrationFromRow = (r: CalibrationRow): CalibrationRecord => ({
 const SELECT = 'SELECT c.*, h.fingerprint_id FROM calibrations c JOIN hosts h ON h.id = c.host_id';
 
 /** Calibrations of hosts per suite (`qpswatch calibrate`); the newest of a host and suite is the one that counts. */
-export class SqliteCalibrations {
-  readonly #sql;
+export class SqliteCalibrations extends SqliteRole implements CalibrationStore {
+  readonly #sql = this.statements({
+    hostExists: 'SELECT 1 FROM hosts WHERE id = ?',
+    sessionState: 'SELECT state FROM sessions WHERE id = ?',
+    insert: `INSERT INTO calibrations (host_id, suite, session_id, target, settings, tests, created_at)
+      VALUES (@host_id, @suite, @session_id, @target, @settings, @tests, @created_at)`,
+    get: `${SELECT} WHERE c.id = ?`,
+    latest: `${SELECT} WHERE h.fingerprint_id = ? AND c.suite = ? ORDER BY c.id DESC LIMIT 1`,
+    ofHost: `${SELECT} WHERE h.fingerprint_id = ? ORDER BY c.id DESC`,
+  });
 
-  constructor(db: Database.Database) {
-    const p = (sql: string) => db.prepare(sql);
-    this.#sql = {
-      hostExists: p('SELECT 1 FROM hosts WHERE id = ?'),
-      sessionState: p('SELECT state FROM sessions WHERE id = ?'),
-      insert: p(`INSERT INTO calibrations (host_id, suite, session_id, target, settings, tests, created_at)
-        VALUES (@host_id, @suite, @session_id, @target, @settings, @tests, @created_at)`),
-      get: p(`${SELECT} WHERE c.id = ?`),
-      latest: p(`${SELECT} WHERE h.fingerprint_id = ? AND c.suite = ? ORDER BY c.id DESC LIMIT 1`),
-      ofHost: p(`${SELECT} WHERE h.fingerprint_id = ? ORDER BY c.id DESC`),
-    };
+  async recordCalibration(input: CalibrationInput): Promise<CalibrationRecord> {
+    const valid = parseCalibrationInput(input);
+    return this.write('record a calibration', () => this.#record(valid, nowIso()));
   }
 
-  record(input: CalibrationInput, at: string): CalibrationRecord {
+  async latestCalibration(fingerprintId: string, suite: string): Promise<CalibrationRecord | undefined> {
+    checkText('calibration', 'fingerprintId', fingerprintId);
+    checkText('calibration', 'suite', suite);
+    return this.read('read a calibration', () => {
+      const row = this.#sql.latest.get(fingerprintId, suite) as CalibrationRow | undefined;
+      return row && calibrationFromRow(row);
+    });
+  }
+
+  async calibrationsOfHost(fingerprintId: string): Promise<CalibrationRecord[]> {
+    checkText('calibration', 'fingerprintId', fingerprintId);
+    return this.read('read calibrations', () => (this.#sql.ofHost.all(fingerprintId) as CalibrationRow[]).map(calibrationFromRow));
+  }
+
+  #record(input: CalibrationInput, at: string): CalibrationRecord {
     if (!this.#sql.hostExists.get(input.hostId)) throw new HostNotFoundError(input.hostId);
     const session = this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined;
     if (!session) throw new SessionNotFoundError(input.sessionId);
@@ -65,14 +81,5 @@ export class SqliteCalibrations {
       }).lastInsertRowid,
     );
     return calibrationFromRow(this.#sql.get.get(id) as CalibrationRow);
-  }
-
-  latest(fingerprintId: string, suite: string): CalibrationRecord | undefined {
-    const row = this.#sql.latest.get(fingerprintId, suite) as CalibrationRow | undefined;
-    return row && calibrationFromRow(row);
-  }
-
-  ofHost(fingerprintId: string): CalibrationRecord[] {
-    return (this.#sql.ofHost.all(fingerprintId) as CalibrationRow[]).map(calibrationFromRow);
   }
 }

@@ -1,10 +1,11 @@
-import type Database from 'better-sqlite3';
 import type { HintFigure, VerdictKind } from '../../model/index.js';
 import { EventNotOpenError, ReleaseNotFoundError, SessionNotFoundError, SessionStateError } from '../errors.js';
 import type {
   CheckInput,
   CheckOutcome,
   CheckRecord,
+  CheckStore,
+  EventQuery,
   EventRecord,
   EventState,
   RerunRecord,
@@ -14,7 +15,10 @@ import type {
   TriageResult,
   VerdictRecord,
 } from '../check-types.js';
-import type { SqliteOutbox } from './outbox.js';
+import { parseCheckInput, parseTriageInput } from '../validate-checks.js';
+import { checkId } from '../validate.js';
+import { nowIso, SqliteRole } from './connection.js';
+import { messageQueuer } from './outbox.js';
 
 interface CheckRow {
   session_id: number;
@@ -59,17 +63,6 @@ interface EventRow {
   opened_at: string;
   closed_at: string | null;
   closed_by_release_id: number | null;
-}
-
-interface TriageRow {
-  id: number;
-  release_id: number;
-  action: TriageAction;
-  test: string | null;
-  threads: number | null;
-  who: string;
-  reason: string;
-  at: string;
 }
 
 const checkFromRow = (r: CheckRow): CheckRecord => ({
@@ -117,72 +110,101 @@ export const eventFromRow = (r: EventRow): EventRecord => ({
   closedByReleaseId: r.closed_by_release_id,
 });
 
-const triageFromRow = (r: TriageRow): TriageRecord => ({
-  id: r.id,
-  releaseId: r.release_id,
-  action: r.action,
-  test: r.test,
-  threads: r.threads,
-  who: r.who,
-  reason: r.reason,
-  at: r.at,
-});
+/** A triage row read with its record's names: the columns and the fields differ only in release_id. */
+const TRIAGE_FIELDS = 'id, release_id AS releaseId, action, test, threads, who, reason, at';
 
-export interface EventQuery {
-  upstream?: string;
-  state?: EventState;
-}
+/** Checks, verdicts, regression events, triage and reruns of the SQLite backend. */
+export class SqliteChecks extends SqliteRole implements CheckStore {
+  readonly #queueMessage = messageQueuer(this.connection);
+  readonly #sql = this.statements({
+    sessionState: 'SELECT state FROM sessions WHERE id = ?',
+    release: 'SELECT id, upstream, version_key FROM releases WHERE id = ?',
+    insertCheck: `INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
+      VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`,
+    insertVerdict: `INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread,
+        low, high, confidence, detectable_drop, pairs, noise, hint)
+      VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
+        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @hint)`,
+    openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
+      VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`,
+    closeEvent: `UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
+      WHERE id = @id AND state = 'open' RETURNING *`,
+    ackEvent: `UPDATE regression_events SET acked = 1 WHERE id = ? RETURNING *`,
+    eventById: 'SELECT * FROM regression_events WHERE id = ?',
+    events: `SELECT * FROM regression_events WHERE (@upstream IS NULL OR upstream = @upstream) AND (@state IS NULL OR state = @state) ORDER BY id`,
+    checks: `SELECT c.* FROM checks c JOIN releases r ON r.id = c.release_id
+      WHERE (@upstream IS NULL OR r.upstream = @upstream) ORDER BY c.session_id`,
+    checkOf: 'SELECT * FROM checks WHERE session_id = ?',
+    verdicts: 'SELECT * FROM verdicts WHERE session_id = ? ORDER BY rowid',
+    insertTriage: `INSERT INTO triage (release_id, action, test, threads, who, reason, at)
+      VALUES (@releaseId, @action, @test, @threads, @who, @reason, @at) RETURNING ${TRIAGE_FIELDS}`,
+    triageOf: `SELECT ${TRIAGE_FIELDS} FROM triage WHERE (@releaseId IS NULL OR release_id = @releaseId) ORDER BY id`,
+    // Accepting a release as the new normal closes what was still open up to it in its upstream.
+    openUpTo: `SELECT e.* FROM regression_events e JOIN releases r ON r.id = e.release_id
+      WHERE e.state = 'open' AND e.upstream = @upstream AND r.version_key <= @versionKey ORDER BY e.id`,
+    openOfRelease: `SELECT * FROM regression_events WHERE state = 'open' AND release_id = @releaseId
+      AND (@test IS NULL OR test = @test) AND (@threads IS NULL OR threads = @threads) ORDER BY id`,
+    invalidateChecks: 'UPDATE checks SET invalid = 1 WHERE release_id = ? AND invalid = 0',
+    openedByRelease: `SELECT * FROM regression_events WHERE state = 'open' AND release_id = ? ORDER BY id`,
+    upsertRerun: `INSERT INTO reruns (release_id, reason, requested_at) VALUES (?, ?, ?)
+      ON CONFLICT (release_id) DO UPDATE SET reason = excluded.reason, requested_at = excluded.requested_at`,
+    deleteRerun: 'DELETE FROM reruns WHERE release_id = ?',
+    reruns: 'SELECT * FROM reruns ORDER BY requested_at, release_id',
+  });
 
-/** Checks, verdicts, regression events, triage and reruns of the SQLite backend; the store wraps each call in a transaction. */
-export class SqliteChecks {
-  readonly #sql;
-  readonly #outbox: SqliteOutbox;
+  async recordCheck(input: CheckInput): Promise<CheckRecord> {
+    const check = parseCheckInput(input);
+    return this.write('record a check', () => this.#record(check, nowIso()));
+  }
 
-  constructor(db: Database.Database, outbox: SqliteOutbox) {
-    this.#outbox = outbox;
-    const p = (sql: string) => db.prepare(sql);
-    this.#sql = {
-      sessionState: p('SELECT state FROM sessions WHERE id = ?'),
-      release: p('SELECT id, upstream, version_key FROM releases WHERE id = ?'),
-      insertCheck: p(`INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
-        VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`),
-      insertVerdict: p(`INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread,
-          low, high, confidence, detectable_drop, pairs, noise, hint)
-        VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
-          @low, @high, @confidence, @detectableDrop, @pairs, @noise, @hint)`),
-      openEvent: p(`INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
-        VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`),
-      closeEvent: p(`UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
-        WHERE id = @id AND state = 'open' RETURNING *`),
-      ackEvent: p(`UPDATE regression_events SET acked = 1 WHERE id = ? RETURNING *`),
-      eventById: p('SELECT * FROM regression_events WHERE id = ?'),
-      events: p(`SELECT * FROM regression_events WHERE (@upstream IS NULL OR upstream = @upstream) AND (@state IS NULL OR state = @state) ORDER BY id`),
-      checks: p(`SELECT c.* FROM checks c JOIN releases r ON r.id = c.release_id
-        WHERE (@upstream IS NULL OR r.upstream = @upstream) ORDER BY c.session_id`),
-      checkOf: p('SELECT * FROM checks WHERE session_id = ?'),
-      verdicts: p('SELECT * FROM verdicts WHERE session_id = ? ORDER BY rowid'),
-      insertTriage: p(`INSERT INTO triage (release_id, action, test, threads, who, reason, at)
-        VALUES (@releaseId, @action, @test, @threads, @who, @reason, @at) RETURNING *`),
-      triageOf: p('SELECT * FROM triage WHERE (@releaseId IS NULL OR release_id = @releaseId) ORDER BY id'),
-      // Accepting a release as the new normal closes what was still open up to it in its upstream.
-      openUpTo: p(`SELECT e.* FROM regression_events e JOIN releases r ON r.id = e.release_id
-        WHERE e.state = 'open' AND e.upstream = @upstream AND r.version_key <= @versionKey ORDER BY e.id`),
-      openOfRelease: p(`SELECT * FROM regression_events WHERE state = 'open' AND release_id = @releaseId
-        AND (@test IS NULL OR test = @test) AND (@threads IS NULL OR threads = @threads) ORDER BY id`),
-      invalidateChecks: p('UPDATE checks SET invalid = 1 WHERE release_id = ? AND invalid = 0'),
-      openedByRelease: p(`SELECT * FROM regression_events WHERE state = 'open' AND release_id = ? ORDER BY id`),
-      upsertRerun: p(`INSERT INTO reruns (release_id, reason, requested_at) VALUES (?, ?, ?)
-        ON CONFLICT (release_id) DO UPDATE SET reason = excluded.reason, requested_at = excluded.requested_at`),
-      deleteRerun: p('DELETE FROM reruns WHERE release_id = ?'),
-      reruns: p('SELECT * FROM reruns ORDER BY requested_at, release_id'),
-    };
+  async listChecks(upstream?: string): Promise<CheckRecord[]> {
+    return this.read('list checks', () => (this.#sql.checks.all({ upstream: upstream ?? null }) as CheckRow[]).map(checkFromRow));
+  }
+
+  async getCheck(sessionId: number): Promise<CheckRecord | undefined> {
+    checkId('check', 'sessionId', sessionId);
+    return this.read('read a check', () => {
+      const row = this.#sql.checkOf.get(sessionId) as CheckRow | undefined;
+      return row && checkFromRow(row);
+    });
+  }
+
+  async verdictsOfSession(sessionId: number): Promise<VerdictRecord[]> {
+    checkId('check', 'sessionId', sessionId);
+    return this.read('read verdicts', () => (this.#sql.verdicts.all(sessionId) as VerdictRow[]).map(verdictFromRow));
+  }
+
+  async listEvents(query: EventQuery): Promise<EventRecord[]> {
+    return this.read('list regression events', () =>
+      (this.#sql.events.all({ upstream: query.upstream ?? null, state: query.state ?? null }) as EventRow[]).map(eventFromRow),
+    );
+  }
+
+  async triage(input: TriageInput): Promise<TriageResult> {
+    const triage = parseTriageInput(input);
+    return this.write(`record ${triage.action}`, () => this.#judge(triage, nowIso()));
+  }
+
+  async listTriage(releaseId?: number): Promise<TriageRecord[]> {
+    if (releaseId !== undefined) checkId('triage', 'releaseId', releaseId);
+    return this.read('list triage', () => this.#sql.triageOf.all({ releaseId: releaseId ?? null }) as TriageRecord[]);
+  }
+
+  async listReruns(): Promise<RerunRecord[]> {
+    return this.read('list reruns', () =>
+      (this.#sql.reruns.all() as Array<{ release_id: number; reason: string; requested_at: string }>).map((r) => ({
+        releaseId: r.release_id,
+        reason: r.reason,
+        requestedAt: r.requested_at,
+      })),
+    );
   }
 
   /**
    * Records a judged session as a check of its release, with its verdicts, the events it opens and closes, and its
    * messages, all or nothing. A rerun request for the release is satisfied by it.
    */
-  recordCheck(input: CheckInput, at: string): CheckRecord {
+  #record(input: CheckInput, at: string): CheckRecord {
     const release = this.#release(input.releaseId);
     this.#release(input.baselineReleaseId);
     const state = (this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined)?.state;
@@ -198,34 +220,13 @@ export class SqliteChecks {
       if (closed === undefined) throw new EventNotOpenError(id);
       this.#triage({ releaseId: input.releaseId, action: 'fixed', test: { test: closed.test, threads: closed.threads }, who: 'qpswatch', reason: `recovered in session ${input.sessionId}` }, at);
     }
-    for (const m of input.messages) this.#outbox.enqueue(m, at);
+    for (const m of input.messages) this.#queueMessage(m, at);
     this.#sql.deleteRerun.run(input.releaseId);
     return check;
   }
 
-  checks(upstream: string | undefined): CheckRecord[] {
-    return (this.#sql.checks.all({ upstream: upstream ?? null }) as CheckRow[]).map(checkFromRow);
-  }
-
-  check(sessionId: number): CheckRecord | undefined {
-    const row = this.#sql.checkOf.get(sessionId) as CheckRow | undefined;
-    return row && checkFromRow(row);
-  }
-
-  verdicts(sessionId: number): VerdictRecord[] {
-    return (this.#sql.verdicts.all(sessionId) as VerdictRow[]).map(verdictFromRow);
-  }
-
-  events(query: EventQuery): EventRecord[] {
-    return (this.#sql.events.all({ upstream: query.upstream ?? null, state: query.state ?? null }) as EventRow[]).map(eventFromRow);
-  }
-
-  triageOf(releaseId: number | undefined): TriageRecord[] {
-    return (this.#sql.triageOf.all({ releaseId: releaseId ?? null }) as TriageRow[]).map(triageFromRow);
-  }
-
   /** A person's word on a release, with its effect on events and checks, in one step. */
-  triage(input: TriageInput, at: string): TriageResult {
+  #judge(input: TriageInput, at: string): TriageResult {
     const release = this.#release(input.releaseId);
     const triage = this.#triage(input, at);
     if (input.action === 'ack') {
@@ -242,16 +243,8 @@ export class SqliteChecks {
     return { triage, events: open.map((e) => this.#close(e.id, 'invalid', input.releaseId, at)), invalidatedChecks: invalidated };
   }
 
-  reruns(): RerunRecord[] {
-    return (this.#sql.reruns.all() as Array<{ release_id: number; reason: string; requested_at: string }>).map((r) => ({
-      releaseId: r.release_id,
-      reason: r.reason,
-      requestedAt: r.requested_at,
-    }));
-  }
-
   #triage(input: Omit<TriageInput, 'action'> & { action: TriageAction }, at: string): TriageRecord {
-    const row = this.#sql.insertTriage.get({
+    return this.#sql.insertTriage.get({
       releaseId: input.releaseId,
       action: input.action,
       test: input.test?.test ?? null,
@@ -259,8 +252,7 @@ export class SqliteChecks {
       who: input.who,
       reason: input.reason,
       at,
-    }) as TriageRow;
-    return triageFromRow(row);
+    }) as TriageRecord;
   }
 
   #close(id: number, state: Exclude<EventState, 'open'>, closedBy: number, at: string): EventRecord {

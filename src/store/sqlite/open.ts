@@ -5,7 +5,7 @@ import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
 import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
 import { latestVersion } from './migrations.js';
-import { SqliteStore } from './sqlite-store.js';
+import { sqliteStore } from './sqlite-store.js';
 
 export interface SqliteStoreOptions {
   backend: 'sqlite';
@@ -33,7 +33,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     checkSchemaVersion(db, path);
     setUp(db, path);
     migrate(db, path);
-    return new SqliteStore(db);
+    return sqliteStore(db);
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
@@ -57,7 +57,7 @@ function openReadOnly(path: string): Store {
     checkSchemaVersion(db, path);
     const version = schemaVersion(db);
     if (version < latestVersion) throw new SchemaTooOldError(path, version, latestVersion);
-    return new SqliteStore(db);
+    return sqliteStore(db);
   } catch (error) {
     db?.close();
     if (error instanceof StoreError) throw error;

@@ -1,6 +1,7 @@
-import type Database from 'better-sqlite3';
 import { MessageNotFoundError } from '../errors.js';
-import type { MessageInput, OutboxRecord } from '../check-types.js';
+import type { MessageInput, OutboxRecord, OutboxStore } from '../outbox-types.js';
+import { checkId, checkText } from '../validate.js';
+import { SqliteRole, type SqliteConnection } from './connection.js';
 
 interface OutboxRow {
   id: number;
@@ -38,44 +39,52 @@ const messageFromRow = (r: OutboxRow): OutboxRecord => ({
   sentAt: r.sent_at,
 });
 
+/**
+ * Queues a message inside the caller's transaction (a check's, see checks.ts). The event key is unique: queuing the
+ * same event twice (a check recorded again after a crash) is a no-op.
+ */
+export function messageQueuer(conn: SqliteConnection): (message: MessageInput, at: string) => void {
+  const insert = conn.prepare(`INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id, state, next_attempt_at, created_at)
+    VALUES (@eventKey, @from, @recipients, @subject, @text, @html, @messageId, 'pending', @at, @at) ON CONFLICT (event_key) DO NOTHING`);
+  return (message, at) => {
+    insert.run({ ...message, recipients: JSON.stringify(message.to), at });
+  };
+}
+
 /** The outbox table: messages wait here until the mail server takes them. */
-export class SqliteOutbox {
-  readonly #sql;
+export class SqliteOutbox extends SqliteRole implements OutboxStore {
+  readonly #sql = this.statements({
+    due: `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+    sent: `UPDATE outbox SET state = 'sent', attempts = attempts + 1, detail = @detail, sent_at = @at, last_error = NULL
+      WHERE id = @id AND state = 'pending'`,
+    failed: `UPDATE outbox SET attempts = attempts + 1, last_error = @error, next_attempt_at = @next WHERE id = @id AND state = 'pending'`,
+    all: `SELECT * FROM outbox WHERE (@state IS NULL OR state = @state) ORDER BY id`,
+    byId: 'SELECT id FROM outbox WHERE id = ?',
+  });
 
-  constructor(db: Database.Database) {
-    const p = (sql: string) => db.prepare(sql);
-    this.#sql = {
-      // The event key is unique: queuing the same event twice (a check recorded again after a crash) is a no-op.
-      insert: p(`INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id, state, next_attempt_at, created_at)
-        VALUES (@eventKey, @from, @recipients, @subject, @text, @html, @messageId, 'pending', @at, @at) ON CONFLICT (event_key) DO NOTHING`),
-      due: p(`SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`),
-      sent: p(`UPDATE outbox SET state = 'sent', attempts = attempts + 1, detail = @detail, sent_at = @at, last_error = NULL
-        WHERE id = @id AND state = 'pending'`),
-      failed: p(`UPDATE outbox SET attempts = attempts + 1, last_error = @error, next_attempt_at = @next WHERE id = @id AND state = 'pending'`),
-      all: p(`SELECT * FROM outbox WHERE (@state IS NULL OR state = @state) ORDER BY id`),
-      byId: p('SELECT id FROM outbox WHERE id = ?'),
-    };
-  }
-
-  enqueue(message: MessageInput, at: string): void {
-    this.#sql.insert.run({ ...message, recipients: JSON.stringify(message.to), at });
-  }
-
-  due(now: string, limit: number): OutboxRecord[] {
-    return (this.#sql.due.all(now, limit) as OutboxRow[]).map(messageFromRow);
+  async dueMessages(now: string, limit: number): Promise<OutboxRecord[]> {
+    checkText('message', 'now', now);
+    checkId('message', 'limit', limit);
+    return this.read('read the outbox', () => (this.#sql.due.all(now, limit) as OutboxRow[]).map(messageFromRow));
   }
 
   /** A message already sent stays sent: a second mark changes nothing. */
-  markSent(id: number, detail: string, at: string): void {
-    if (this.#sql.sent.run({ id, detail, at }).changes === 0) this.#exists(id);
+  async markMessageSent(id: number, detail: string, at: string): Promise<void> {
+    checkId('message', 'id', id);
+    this.write('mark a message sent', () => {
+      if (this.#sql.sent.run({ id, detail, at: checkText('message', 'at', at) }).changes === 0) this.#exists(id);
+    });
   }
 
-  markFailed(id: number, error: string, nextAttemptAt: string): void {
-    if (this.#sql.failed.run({ id, error, next: nextAttemptAt }).changes === 0) this.#exists(id);
+  async markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void> {
+    checkId('message', 'id', id);
+    this.write('mark a message failed', () => {
+      if (this.#sql.failed.run({ id, error, next: checkText('message', 'nextAttemptAt', nextAttemptAt) }).changes === 0) this.#exists(id);
+    });
   }
 
-  list(state: OutboxRecord['state'] | undefined): OutboxRecord[] {
-    return (this.#sql.all.all({ state: state ?? null }) as OutboxRow[]).map(messageFromRow);
+  async listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]> {
+    return this.read('read the outbox', () => (this.#sql.all.all({ state: state ?? null }) as OutboxRow[]).map(messageFromRow));
   }
 
   #exists(id: number): void {

@@ -1,6 +1,7 @@
-import type Database from 'better-sqlite3';
 import { BuildNotFoundError, ReleaseNotFoundError } from '../errors.js';
-import type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord } from '../release-types.js';
+import type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord, ReleaseStore } from '../release-types.js';
+import { checkId, checkText, parseBuildInput, parseReleaseInputs } from '../validate.js';
+import { nowIso, SqliteRole } from './connection.js';
 
 interface ReleaseRow {
   id: number;
@@ -64,37 +65,85 @@ function buildFromRow(row: BuildRow): BuildRecord {
   };
 }
 
-/** The release and build tables of the SQLite backend; the store runs each call inside its own transaction. */
-export class SqliteReleases {
-  readonly #sql;
-
-  constructor(db: Database.Database) {
-    const p = (sql: string) => db.prepare(sql);
-    this.#sql = {
-      releaseByTag: p('SELECT * FROM releases WHERE upstream = ? AND tag = ?'),
-      insertRelease: p(`
-        INSERT INTO releases (upstream, flavor, tag, commit_sha, version, version_key, first_seen_at)
-        VALUES (@upstream, @flavor, @tag, @commit, @version, @versionKey, @at) RETURNING *`),
-      moveRelease: p('UPDATE releases SET moved_from = commit_sha, commit_sha = @commit, moved_at = @at WHERE id = @id RETURNING *'),
-      listReleases: p('SELECT * FROM releases WHERE (@upstream IS NULL OR upstream = @upstream) ORDER BY upstream, version_key, tag'),
-      findByTag: p('SELECT * FROM releases WHERE tag = ? ORDER BY upstream'),
-      getRelease: p('SELECT * FROM releases WHERE id = ?'),
-      buildByKey: p('SELECT * FROM builds WHERE build_key = ?'),
-      deleteBuild: p('DELETE FROM builds WHERE id = ?'),
-      insertBuild: p(`
-        INSERT INTO builds (release_id, build_key, profile, compiler, state, install_dir, log_file, pid, started_at)
-        VALUES (@releaseId, @buildKey, @profile, @compiler, 'building', @installDir, @logFile, @pid, @at) RETURNING *`),
-      endBuild: p(`
-        UPDATE builds SET state = @state, error_lines = @failureLines, ended_at = @at,
-          duration_seconds = (julianday(@at) - julianday(started_at)) * 86400.0
-        WHERE id = @id AND state = 'building' RETURNING *`),
-      buildsOfRelease: p('SELECT * FROM builds WHERE release_id = ? ORDER BY id'),
-      allBuilds: p('SELECT * FROM builds ORDER BY id'),
-    };
-  }
+/** The release and build tables. */
+export class SqliteReleases extends SqliteRole implements ReleaseStore {
+  readonly #sql = this.statements({
+    releaseByTag: 'SELECT * FROM releases WHERE upstream = ? AND tag = ?',
+    insertRelease: `
+      INSERT INTO releases (upstream, flavor, tag, commit_sha, version, version_key, first_seen_at)
+      VALUES (@upstream, @flavor, @tag, @commit, @version, @versionKey, @at) RETURNING *`,
+    moveRelease: 'UPDATE releases SET moved_from = commit_sha, commit_sha = @commit, moved_at = @at WHERE id = @id RETURNING *',
+    listReleases: 'SELECT * FROM releases WHERE (@upstream IS NULL OR upstream = @upstream) ORDER BY upstream, version_key, tag',
+    findByTag: 'SELECT * FROM releases WHERE tag = ? ORDER BY upstream',
+    getRelease: 'SELECT * FROM releases WHERE id = ?',
+    buildByKey: 'SELECT * FROM builds WHERE build_key = ?',
+    deleteBuild: 'DELETE FROM builds WHERE id = ?',
+    insertBuild: `
+      INSERT INTO builds (release_id, build_key, profile, compiler, state, install_dir, log_file, pid, started_at)
+      VALUES (@releaseId, @buildKey, @profile, @compiler, 'building', @installDir, @logFile, @pid, @at) RETURNING *`,
+    endBuild: `
+      UPDATE builds SET state = @state, error_lines = @failureLines, ended_at = @at,
+        duration_seconds = (julianday(@at) - julianday(started_at)) * 86400.0
+      WHERE id = @id AND state = 'building' RETURNING *`,
+    buildsOfRelease: 'SELECT * FROM builds WHERE release_id = ? ORDER BY id',
+    allBuilds: 'SELECT * FROM builds ORDER BY id',
+  });
 
   /** New tags are added; a known tag at a new commit is recorded as moved (its old commit kept in moved_from). */
-  recordReleases(releases: readonly ReleaseInput[], at: string): RecordReleasesResult {
+  async recordReleases(releases: readonly ReleaseInput[]): Promise<RecordReleasesResult> {
+    const valid = parseReleaseInputs(releases);
+    return this.write('record releases', () => this.#record(valid, nowIso()));
+  }
+
+  async listReleases(upstream?: string): Promise<ReleaseRecord[]> {
+    return this.read('list releases', () => (this.#sql.listReleases.all({ upstream: upstream ?? null }) as ReleaseRow[]).map(releaseFromRow));
+  }
+
+  async findReleasesByTag(tag: string): Promise<ReleaseRecord[]> {
+    return this.read('find a release', () => (this.#sql.findByTag.all(checkText('release', 'tag', tag)) as ReleaseRow[]).map(releaseFromRow));
+  }
+
+  async getRelease(id: number): Promise<ReleaseRecord | undefined> {
+    checkId('release', 'releaseId', id);
+    return this.read('read a release', () => {
+      const row = this.#sql.getRelease.get(id) as ReleaseRow | undefined;
+      return row && releaseFromRow(row);
+    });
+  }
+
+  async getBuild(buildKey: string): Promise<BuildRecord | undefined> {
+    return this.read('read a build', () => {
+      const row = this.#sql.buildByKey.get(checkText('build', 'buildKey', buildKey)) as BuildRow | undefined;
+      return row && buildFromRow(row);
+    });
+  }
+
+  /** A row for this key that failed, or whose builder died, is replaced: the caller decided to build again. */
+  async startBuild(input: BuildInput): Promise<BuildRecord> {
+    const build = parseBuildInput(input);
+    return this.write('start a build', () => this.#start(build, nowIso()));
+  }
+
+  async finishBuild(id: number): Promise<BuildRecord> {
+    checkId('build', 'buildId', id);
+    return this.write('finish a build', () => this.#end(id, 'built', [], nowIso()));
+  }
+
+  async failBuild(id: number, failureLines: readonly string[]): Promise<BuildRecord> {
+    checkId('build', 'buildId', id);
+    return this.write('fail a build', () => this.#end(id, 'failed', failureLines, nowIso()));
+  }
+
+  async buildsOfRelease(releaseId: number): Promise<BuildRecord[]> {
+    checkId('release', 'releaseId', releaseId);
+    return this.read('list builds', () => (this.#sql.buildsOfRelease.all(releaseId) as BuildRow[]).map(buildFromRow));
+  }
+
+  async listBuilds(): Promise<BuildRecord[]> {
+    return this.read('list builds', () => (this.#sql.allBuilds.all() as BuildRow[]).map(buildFromRow));
+  }
+
+  #record(releases: readonly ReleaseInput[], at: string): RecordReleasesResult {
     const result: RecordReleasesResult = { added: [], moved: [] };
     for (const release of releases) {
       const known = this.#sql.releaseByTag.get(release.upstream, release.tag) as ReleaseRow | undefined;
@@ -108,43 +157,16 @@ export class SqliteReleases {
     return result;
   }
 
-  listReleases(upstream: string | undefined): ReleaseRecord[] {
-    return (this.#sql.listReleases.all({ upstream: upstream ?? null }) as ReleaseRow[]).map(releaseFromRow);
-  }
-
-  findReleasesByTag(tag: string): ReleaseRecord[] {
-    return (this.#sql.findByTag.all(tag) as ReleaseRow[]).map(releaseFromRow);
-  }
-
-  getRelease(id: number): ReleaseRecord | undefined {
-    const row = this.#sql.getRelease.get(id) as ReleaseRow | undefined;
-    return row && releaseFromRow(row);
-  }
-
-  getBuild(buildKey: string): BuildRecord | undefined {
-    const row = this.#sql.buildByKey.get(buildKey) as BuildRow | undefined;
-    return row && buildFromRow(row);
-  }
-
-  /** A row for this key that failed, or whose builder died, is replaced: the caller decided to build again. */
-  startBuild(input: BuildInput, at: string): BuildRecord {
+  #start(input: BuildInput, at: string): BuildRecord {
     if (this.#sql.getRelease.get(input.releaseId) === undefined) throw new ReleaseNotFoundError(String(input.releaseId));
     const existing = this.#sql.buildByKey.get(input.buildKey) as BuildRow | undefined;
     if (existing !== undefined) this.#sql.deleteBuild.run(existing.id);
     return buildFromRow(this.#sql.insertBuild.get({ ...input, at }) as BuildRow);
   }
 
-  endBuild(id: number, state: Exclude<BuildState, 'building'>, failureLines: readonly string[], at: string): BuildRecord {
+  #end(id: number, state: Exclude<BuildState, 'building'>, failureLines: readonly string[], at: string): BuildRecord {
     const row = this.#sql.endBuild.get({ id, state, failureLines: JSON.stringify(failureLines), at }) as BuildRow | undefined;
     if (row === undefined) throw new BuildNotFoundError(id);
     return buildFromRow(row);
-  }
-
-  buildsOfRelease(releaseId: number): BuildRecord[] {
-    return (this.#sql.buildsOfRelease.all(releaseId) as BuildRow[]).map(buildFromRow);
-  }
-
-  allBuilds(): BuildRecord[] {
-    return (this.#sql.allBuilds.all() as BuildRow[]).map(buildFromRow);
   }
 }

@@ -1,7 +1,10 @@
-import type { HostRecord, JsonObject, SampleRecord, SessionKind, SessionRecord, SessionState, TargetRef } from '../store.js';
+import type { HostRecord } from '../host-types.js';
+import type { JsonObject } from '../json-object.js';
+import type { SampleRecord } from '../sample-types.js';
+import type { SessionKind, SessionRecord, SessionState, TargetRef } from '../session-types.js';
 import { perOpFromRow, type PerOpRow } from './figure-columns.js';
 
-/** Rows as better-sqlite3 returns them; only this file knows the column names. */
+/** The rows of hosts, sessions and samples as better-sqlite3 returns them, and their records. */
 
 export interface HostRow {
   id: number;

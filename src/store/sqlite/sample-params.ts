@@ -1,4 +1,4 @@
-import type { SampleInput } from '../store.js';
+import type { SampleInput } from '../sample-types.js';
 import { perOpParams } from './figure-columns.js';
 
 /** Splits a checked sample into the named parameters of its samples row and its host_metrics row. */
