@@ -1,5 +1,5 @@
 import { discoverAll } from '../pipeline/index.js';
-import type { ReleaseRecord, Store } from '../store/index.js';
+import type { ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { UsageError } from './usage-error.js';
 
@@ -7,7 +7,7 @@ import { UsageError } from './usage-error.js';
  * The release a person named by its tag, in one of the configured upstreams (or the one given). With `discover`,
  * an unknown tag is looked up by running discovery first; without, it is an error that says how to find the tags.
  */
-export async function findRelease(tag: string, upstreamName: string | undefined, store: Store, ctx: CommandContext, discover: boolean): Promise<ReleaseRecord> {
+export async function findRelease(tag: string, upstreamName: string | undefined, store: ReleaseStore, ctx: CommandContext, discover: boolean): Promise<ReleaseRecord> {
   const upstreams = ctx.upstreams.filter((u) => upstreamName === undefined || u.name === upstreamName);
   if (upstreams.length === 0) {
     throw new UsageError(upstreamName === undefined ? 'the config has no upstreams: add one under upstreams:' : `--upstream ${JSON.stringify(upstreamName)}: no such upstream; use one of ${ctx.upstreams.map((u) => u.name).join(', ') || '(none configured)'}`);

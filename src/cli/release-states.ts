@@ -1,9 +1,9 @@
-import type { ReleaseRecord, Store } from '../store/index.js';
+import type { ReleaseRecord, ReleaseStore, SessionStore } from '../store/index.js';
 
 export type ReleaseState = 'new' | 'building' | 'built' | 'build failed' | 'benchmarked';
 
 /** What a person wants to know of a release at a glance: how far qpswatch has come with it. */
-export async function releaseStates(store: Store, releases: readonly ReleaseRecord[]): Promise<Map<number, ReleaseState>> {
+export async function releaseStates(store: SessionStore & ReleaseStore, releases: readonly ReleaseRecord[]): Promise<Map<number, ReleaseState>> {
   const sessions = await store.listSessions({ limit: 10_000, state: 'done' });
   const benchmarked = new Set(sessions.map((s) => s.candidate.name));
   const states = new Map<number, ReleaseState>();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { showValue } from '../config/index.js';
-import type { EventRecord, ReleaseRecord, Store, TriageInput, TriageResult } from '../store/index.js';
+import type { CheckStore, EventRecord, ReleaseRecord, TriageInput, TriageResult } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { findRelease } from './find-release.js';
@@ -109,7 +109,7 @@ export function parseTestName(text: string): { test: string; threads?: number } 
 }
 
 /** A triage that would change nothing is refused, so a typo in a test name does not pass silently. */
-async function checkSomethingToDo(store: Store, release: ReleaseRecord, input: TriageInput): Promise<void> {
+async function checkSomethingToDo(store: CheckStore, release: ReleaseRecord, input: TriageInput): Promise<void> {
   const name = JSON.stringify(release.tag);
   if (input.action === 'ack') {
     const open = (await store.listEvents({ upstream: release.upstream, state: 'open' })).filter((e) => e.releaseId === release.id);

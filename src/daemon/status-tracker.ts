@@ -1,6 +1,6 @@
 import type { PhaseDetail } from '../pipeline/index.js';
 import { queueStates, type CyclePhase, type QueueState } from '../model/index.js';
-import type { Store } from '../store/index.js';
+import type { DaemonStateStore, QueueStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';
 
 
@@ -32,7 +32,7 @@ export class StatusTracker {
   #snapshot: DaemonStatusSnapshot = { phase: 'idle', since: new Date(), tag: null, waitingReason: null, quietWaitSeconds: 0, queue: emptyQueue(), pollIntervalSeconds: 0, nextPoll: null, lastPollAt: null };
 
   constructor(
-    private readonly store: Store,
+    private readonly store: QueueStore & DaemonStateStore,
     private readonly log: Logger,
     private readonly pid: number = process.pid,
   ) {}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, readInstallRecord, type BuildProfile } from '../compile/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
+import type { BuildRecord, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import { addWorktree, removeWorktree, syncMirror, updateSubmodules, type Upstream } from '../upstream/index.js';
 
 export type BuildStatus = 'built' | 'already-built' | 'failed' | 'failed-before';
@@ -35,7 +35,7 @@ export function buildSettings(config: Config): BuildSettings {
 
 export interface BuildDeps {
   settings: BuildSettings;
-  store: Store;
+  store: ReleaseStore;
   log: Logger;
   signal: AbortSignal;
 }

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
 import { fingerprintId, hostFingerprint } from '../sampling/index.js';
-import type { CalibrationRecord, Store } from '../store/index.js';
+import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import { runComparison, type CompareDeps } from './compare.js';
 import type { CompareSettings } from './settings.js';
@@ -65,7 +65,7 @@ export function releaseBudget(settings: Pick<CompareSettings, 'budgetMinutes'>, 
  * every sweep (nothing decided early) until the budget, then per test the noise of a pair, its wall time and what a 5%
  * detectable drop costs; stored for the daemon and `status`.
  */
-export async function runCalibration(request: CalibrateRequest, deps: CompareDeps): Promise<CalibrationOutcome> {
+export async function runCalibration(request: CalibrateRequest, deps: CompareDeps & { store: CalibrationStore }): Promise<CalibrationOutcome> {
   const { settings, store } = deps;
   const { target } = request;
   const budgetMinutes = request.budgetMinutes ?? request.suite.budgetMinutes;
@@ -99,13 +99,13 @@ export async function runCalibration(request: CalibrateRequest, deps: CompareDep
  * The newest calibration of this host for a suite. The fingerprint records whether the idle states were held, so
  * both readings of this host are looked up and the newer wins. Undefined when the host cannot be fingerprinted.
  */
-export async function thisHostCalibration(stateDir: string, store: Store, suite: string): Promise<CalibrationRecord | undefined> {
+export async function thisHostCalibration(stateDir: string, store: CalibrationStore, suite: string): Promise<CalibrationRecord | undefined> {
   const all = await thisHostCalibrations(stateDir, store);
   return all.find((c) => c.suite === suite);
 }
 
 /** Every calibration of this host (either idle-state reading), newest first. */
-export async function thisHostCalibrations(stateDir: string, store: Store): Promise<CalibrationRecord[]> {
+export async function thisHostCalibrations(stateDir: string, store: CalibrationStore): Promise<CalibrationRecord[]> {
   const work = join(stateDir, 'work');
   let fp;
   try {
@@ -130,7 +130,7 @@ const warnedUncalibrated = new Set<string>();
  * Before a check's session: the detectable drop per test this host's calibration promises at the session's budget,
  * or, once per suite and process, a warning that the host was never calibrated for it.
  */
-export async function logCalibratedExpectation(deps: { settings: CompareSettings; store: Store; log: Logger }, suite: Suite, budgetMinutes: number): Promise<void> {
+export async function logCalibratedExpectation(deps: { settings: CompareSettings; store: CalibrationStore; log: Logger }, suite: Suite, budgetMinutes: number): Promise<void> {
   const { settings, log } = deps;
   let record: CalibrationRecord | undefined;
   try {

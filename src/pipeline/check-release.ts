@@ -1,7 +1,7 @@
 import { planEvents, selectLastGood, type EventPlan, type GoodRelease } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ComparisonView, Verdict } from '../model/index.js';
-import type { CheckRecord, ReleaseRecord, Store } from '../store/index.js';
+import type { CalibrationStore, CheckRecord, CheckStore, OutboxStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { runComparison, type CompareDeps, type CompareRequest } from './compare.js';
@@ -19,6 +19,8 @@ export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMin
 export interface CheckDeps extends CompareDeps {
   /** A session's settings plus who is emailed and how (checkSettings). */
   settings: CheckSettings;
+  /** A session's roles plus the check with its events and messages, and this host's calibration. */
+  store: CompareDeps['store'] & CheckStore & OutboxStore & CalibrationStore;
 }
 
 export type CheckResult =
@@ -86,12 +88,12 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   return { kind: 'checked', release, lastGood, sessionId: outcome.sessionId, view: outcome.view, verdicts: outcome.verdicts, check, plan, messagesQueued: messages.length };
 }
 
-async function isBuilt(store: Store, release: ReleaseRecord): Promise<boolean> {
+async function isBuilt(store: ReleaseStore, release: ReleaseRecord): Promise<boolean> {
   return (await store.buildsOfRelease(release.id)).some((b) => b.state === 'built');
 }
 
 /** The last good release older than this one, in its upstream. */
-export async function lastGoodBelow(store: Store, release: ReleaseRecord): Promise<GoodRelease | undefined> {
+export async function lastGoodBelow(store: ReleaseStore & CheckStore, release: ReleaseRecord): Promise<GoodRelease | undefined> {
   const [releases, checks, triage] = await Promise.all([store.listReleases(release.upstream), store.listChecks(release.upstream), store.listTriage()]);
   return selectLastGood(releases, checks, triage, release);
 }

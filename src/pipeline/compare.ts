@@ -5,7 +5,7 @@ import type { Logger } from '../log/index.js';
 import type { ComparisonView, Verdict, SampleRole } from '../model/index.js';
 import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
-import type { SampleRecord, Store } from '../store/index.js';
+import type { HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { TargetInstance } from './target-instance.js';
 import { loadTarget, runRound, type RoundContext } from './round.js';
@@ -48,7 +48,8 @@ export interface SessionPlan {
 export interface CompareDeps {
   /** What a session reads of the config, built once by the CLI (compareSettings). */
   settings: CompareSettings;
-  store: Store;
+  /** Releases for targets named by tag, the host, the session and its samples. */
+  store: ReleaseStore & HostStore & SessionStore & SampleStore;
   log: Logger;
   /** Built releases of these upstreams can be named as targets by their tag. */
   upstreams: readonly Upstream[];
@@ -189,7 +190,7 @@ async function runSessionRounds(request: CompareRequest, instances: Record<Sampl
 }
 
 /** A person's SIGINT leaves the session interrupted (it is redone); any other error marks it failed with the reason. */
-async function recordFailure(store: Store, sessionId: number, err: unknown, signal: AbortSignal): Promise<void> {
+async function recordFailure(store: SessionStore, sessionId: number, err: unknown, signal: AbortSignal): Promise<void> {
   const reason = err instanceof Error ? err.message : String(err);
   if (signal.aborted) await store.interruptSession(sessionId, reason);
   else await store.failSession(sessionId, reason);

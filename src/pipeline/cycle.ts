@@ -1,5 +1,5 @@
 import type { CyclePhase } from '../model/index.js';
-import type { QueueRecord, ReleaseRecord, Store } from '../store/index.js';
+import type { DaemonStateStore, QueueRecord, QueueStore, QuietHostStore, ReleaseRecord, SessionStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { buildRelease } from './build-release.js';
@@ -23,6 +23,8 @@ export interface PhaseDetail {
 export interface CycleDeps extends CheckDeps {
   /** A check's settings plus builds, pruning and the quiet-host wait (cycleSettings). */
   settings: CycleSettings;
+  /** A check's roles plus the queue, the daemon's state and the quiet-host records. */
+  store: CheckDeps['store'] & QueueStore & DaemonStateStore & QuietHostStore;
   suite: Suite;
   rounds: number;
   /** Told of each phase as it starts, so status and metrics show what the daemon does. */
@@ -169,7 +171,7 @@ async function quietHost(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn
 }
 
 /** The sessions this check started (one, or none when it failed before the session) get what the host check saw. */
-async function recordQuiet(store: Store, release: ReleaseRecord, afterId: number, quiet: QuietHostWait): Promise<void> {
+async function recordQuiet(store: SessionStore & QuietHostStore, release: ReleaseRecord, afterId: number, quiet: QuietHostWait): Promise<void> {
   const sessions = (await store.listSessions({ limit: 10 })).filter((s) => s.id > afterId && s.candidate.name === release.tag);
   for (const s of sessions) {
     await store.recordQuietHost({ sessionId: s.id, observation: quiet.verdict.observation, quiet: quiet.verdict.quiet, reasons: quiet.verdict.reasons, waitedSeconds: quiet.waitedSeconds });

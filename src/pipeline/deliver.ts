@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import { createMailer, deliverOutbox, type MailSettings } from '../notify/index.js';
-import type { Store } from '../store/index.js';
+import type { OutboxStore } from '../store/index.js';
 
 export interface DeliverDeps {
   mail: MailSettings;
-  store: Store;
+  store: OutboxStore;
   log: Logger;
   /** SIGTERM cuts the message being sent short; it stays due */
   signal?: AbortSignal;

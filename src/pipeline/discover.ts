@@ -1,5 +1,5 @@
 import type { Logger } from '../log/index.js';
-import type { RecordReleasesResult, Store } from '../store/index.js';
+import type { RecordReleasesResult, ReleaseStore } from '../store/index.js';
 import { describeEmptySelection, listRemoteTags, selectReleases, type Upstream } from '../upstream/index.js';
 import { versionKey } from '../version/index.js';
 
@@ -20,7 +20,7 @@ export interface DiscoveryOutcome {
  * series and filters select, and records them. A failing upstream is logged with its one-line reason and the others
  * go on, so one dead remote never hides a new release of another.
  */
-export async function discoverAll(upstreams: readonly Upstream[], store: Store, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome[]> {
+export async function discoverAll(upstreams: readonly Upstream[], store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome[]> {
   const outcomes: DiscoveryOutcome[] = [];
   for (const upstream of upstreams) {
     try {
@@ -34,7 +34,7 @@ export async function discoverAll(upstreams: readonly Upstream[], store: Store, 
   return outcomes;
 }
 
-async function discoverOne(upstream: Upstream, store: Store, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome> {
+async function discoverOne(upstream: Upstream, store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome> {
   const tags = await listRemoteTags(upstream.remote, { log, ...(signal !== undefined ? { signal } : {}) });
   const releases = selectReleases(upstream, tags, log);
   if (releases.length === 0) log.warn({ upstream: upstream.name }, describeEmptySelection(upstream, tags));

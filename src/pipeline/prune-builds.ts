@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { selectLastGood } from '../analysis/index.js';
 import { applyPrune, planPrune, type BuildEntry } from '../compile/index.js';
 import type { Logger } from '../log/index.js';
-import type { BuildRecord, ReleaseRecord, Store } from '../store/index.js';
+import type { BuildRecord, CheckStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { compareVersions, parseVersion } from '../version/index.js';
 
@@ -29,7 +29,7 @@ export interface PruneSelection {
  * (reports are relative to it) and its last good release (the next check's baseline). Only good builds whose
  * install folder is still there count; failed builds keep their log for people to read.
  */
-export async function selectPrune(store: Store, upstreams: readonly Upstream[], keepBuilds: number): Promise<PruneSelection> {
+export async function selectPrune(store: ReleaseStore & CheckStore, upstreams: readonly Upstream[], keepBuilds: number): Promise<PruneSelection> {
   const [builds, checks, triage] = await Promise.all([store.listBuilds(), store.listChecks(), store.listTriage()]);
   const selection: PruneSelection = { keep: [], remove: [] };
   for (const upstream of upstreams) {
@@ -50,7 +50,7 @@ export async function selectPrune(store: Store, upstreams: readonly Upstream[], 
 }
 
 /** Deletes what selectPrune chose; returns the folders removed. */
-export async function pruneBuilds(store: Store, upstreams: readonly Upstream[], keepBuilds: number, log: Logger): Promise<{ selection: PruneSelection; removed: string[] }> {
+export async function pruneBuilds(store: ReleaseStore & CheckStore, upstreams: readonly Upstream[], keepBuilds: number, log: Logger): Promise<{ selection: PruneSelection; removed: string[] }> {
   const selection = await selectPrune(store, upstreams, keepBuilds);
   const removed = await applyPrune({ keep: [], remove: selection.remove.map(asEntry) });
   for (const b of selection.remove) log.info({ upstream: b.upstream, tag: b.tag, key: b.key }, 'install pruned: it is built again if it is needed');

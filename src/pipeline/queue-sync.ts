@@ -1,16 +1,16 @@
 import type { Logger } from '../log/index.js';
-import type { ReleaseRecord, Store } from '../store/index.js';
+import type { CheckStore, QueueStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 
 /** The queue kept in step with what the store knows: new releases, moved tags, reruns, releases checked by hand. */
 export interface QueueSyncDeps {
-  store: Store;
+  store: ReleaseStore & QueueStore;
   log: Logger;
   upstreams: readonly Upstream[];
 }
 
 /** A valid check, or the acceptance that makes a series' first release its last good, and no rerun asked for. */
-export async function alreadyChecked(store: Store, release: ReleaseRecord): Promise<boolean> {
+export async function alreadyChecked(store: CheckStore, release: ReleaseRecord): Promise<boolean> {
   if ((await store.listReruns()).some((r) => r.releaseId === release.id)) return false;
   const checks = (await store.listChecks(release.upstream)).filter((c) => c.releaseId === release.id && !c.invalid);
   if (checks.length > 0) return true;
@@ -41,7 +41,7 @@ export async function enqueueConfigured(deps: QueueSyncDeps, selected: ReadonlyM
 }
 
 /** `qpswatch invalid` asked for another check: the release goes back to built, or to discovered if it never built. */
-export async function requeueReruns(store: Store, log: Logger): Promise<void> {
+export async function requeueReruns(store: CheckStore & QueueStore & ReleaseStore, log: Logger): Promise<void> {
   for (const rerun of await store.listReruns()) {
     const row = await store.getQueued(rerun.releaseId);
     if (row === undefined || (row.state !== 'done' && row.state !== 'failed')) continue;

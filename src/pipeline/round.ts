@@ -1,14 +1,14 @@
 import type { Logger } from '../log/index.js';
 import { observerCost, readGlobalStatus, type DataDevice } from '../sampling/index.js';
 import type { RunningServer } from '../server/index.js';
-import type { Store } from '../store/index.js';
+import type { SampleStore } from '../store/index.js';
 import type { SampleRole } from '../model/index.js';
 import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
 
 export interface RoundContext {
-  store: Store;
+  store: SampleStore;
   log: Logger;
   signal: AbortSignal;
   sessionId: number;

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { isZombie, otherPids, processArgv, processGroup, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import type { Store } from '../store/index.js';
+import type { SessionStore } from '../store/index.js';
 
 export interface StrayProcess {
   pid: number;
@@ -42,7 +42,7 @@ const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'perl', 'env']);
  *   leader of a new group, and what a child starts (mariadb-install-db's mariadbd) stays in that group.
  * A process this user may not signal (EPERM) is given up on with a warning, never waited for.
  */
-export async function stopStrayProcesses(config: Config, store: Store, log: Logger, opts: StrayOptions = {}): Promise<StrayProcess[]> {
+export async function stopStrayProcesses(config: Config, store: SessionStore, log: Logger, opts: StrayOptions = {}): Promise<StrayProcess[]> {
   const running = new Set((await store.listSessions({ limit: 1000, state: 'running' })).map((s) => s.id));
   const strays = findStrays(config.state_dir, ownUids(config.server_user), opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
   if (strays.length === 0) return [];

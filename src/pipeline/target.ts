@@ -2,7 +2,7 @@ import type { TargetConfig } from '../config/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
 import { loadServerProfile, resolveServerBinaries, type ServerBinaries, type ServerProfile } from '../server/index.js';
-import type { Store, TargetRef } from '../store/index.js';
+import type { ReleaseStore, TargetRef } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 
 /** A target ready to run: its binaries found, its version read from the binary, its profile loaded. */
@@ -34,7 +34,7 @@ export interface TargetSources {
   serverProfilesDir: string;
   /** Built releases of these upstreams can be named by their tag. */
   upstreams: readonly Upstream[];
-  store: Store;
+  store: ReleaseStore;
   /** `mysqld --version` runs through exec, which logs its exit here. */
   log?: Logger;
 }
