@@ -106,7 +106,7 @@ async function runPairs(server: BenchServer, test: SuiteTest, opts: BenchOptions
   const sysbenchOpts = { logFile: server.sysbenchLog, timeoutMs: opts.seconds * 1000 + 120_000, signal, log };
   const without = (): Promise<number> => runSysbench(runArgv(test, opts.threads, conn), sysbenchOpts).then((r) => r.qps);
   const withSamplers = (pair: number): Promise<number> =>
-    measureTest({ status, observer: {}, conn, device, test, threads: opts.threads, round: pair, role: 'candidate', targetName: server.target.name, sysbenchLog: server.sysbenchLog, signal, log }).then((s) => s.qps);
+    measureTest({ status, observer: {}, conn, server: server.running, device, test, threads: opts.threads, round: pair, role: 'candidate', targetName: server.target.name, sysbenchLog: server.sysbenchLog, signal, log }).then((s) => s.qps);
 
   say(`settling run: ${test.name}, ${opts.threads} thread(s), ${opts.seconds} s (not counted)`);
   await timed(signal, without);

@@ -73,6 +73,12 @@ export class BenchServer {
     return this.statusConn;
   }
 
+  /** The running server, for what a measured run asks of it (whether it died). */
+  get running(): RunningServer {
+    if (this.server === undefined) throw new Error('BenchServer.running read before start()');
+    return this.server;
+  }
+
   get connection(): SysbenchConnection {
     if (this.server === undefined) throw new Error('BenchServer.connection read before start()');
     return { socket: this.server.socket, user: 'root', database: DATABASE };

@@ -1,6 +1,7 @@
 import { diffHostSnapshots, perOperation, readGlobalStatus, statusDelta, takeHostSnapshot, type DataDevice, type ObserverCost, type StatusConnection } from '../sampling/index.js';
 import type { SampleInput } from '../store/index.js';
-import type { SampleRole } from '../model/index.js';
+import { testLabel, type SampleRole } from '../model/index.js';
+import { serverDeath, ServerDiedError, type RunningServer } from '../server/index.js';
 import type { Logger } from '../log/index.js';
 import { runArgv, runSysbench, type SuiteTest, type SysbenchConnection } from '../suite/index.js';
 
@@ -10,6 +11,8 @@ export interface MeasureInput {
   /** What the two status readings add to the counters themselves, subtracted from every delta. */
   observer: ObserverCost;
   conn: SysbenchConnection;
+  /** The server measured: when a run fails, whether it died is the first question. */
+  server: Pick<RunningServer, 'pid' | 'exited' | 'errorLog'>;
   device: DataDevice;
   test: SuiteTest;
   threads: number;
@@ -22,14 +25,43 @@ export interface MeasureInput {
   log: Logger;
 }
 
-/** sysbench gets its run time plus this much to connect, start threads and report before it counts as hung. */
-const SYSBENCH_GRACE_MS = 120_000;
+/**
+ * sysbench gets its run time plus this much to connect, start threads and report before it counts as hung: more than
+ * InnoDB's default lock wait (50 s), which a client thread may sit in when the time is up.
+ */
+const SYSBENCH_GRACE_MS = 60_000;
+/** A server killed under a run is reaped within milliseconds; a run that failed for another reason waits this long. */
+const DEATH_WAIT_MS = 1000;
+
+/** A measured run that failed: which test, side and round, and why (the server's death, when that is the cause). */
+export class MeasureFailedError extends Error {
+  constructor(
+    readonly where: string,
+    override readonly cause: unknown,
+    logFile: string,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    // sysbench's own failures name its log; the others get it here, since it holds what sysbench printed.
+    super(`${where}: ${reason}${reason.includes(logFile) || cause instanceof ServerDiedError ? '' : ` (log: ${logFile})`}`);
+    this.name = new.target.name;
+  }
+}
 
 /**
  * One sample: host and database counters read right before and right after one sysbench run, so they cover the
  * measured interval only. Reading them costs two file reads and two queries per run: nothing during the run.
  */
 export async function measureTest(input: MeasureInput): Promise<SampleInput> {
+  try {
+    return await measureOnce(input);
+  } catch (err) {
+    if (input.signal.aborted) throw err;
+    const where = `test ${testLabel({ test: input.test.name, threads: input.threads })} on ${input.role} ${input.targetName}, round ${input.round}`;
+    throw new MeasureFailedError(where, (await serverDeath(input.server, DEATH_WAIT_MS)) ?? err, input.sysbenchLog);
+  }
+}
+
+async function measureOnce(input: MeasureInput): Promise<SampleInput> {
   const argv = runArgv(input.test, input.threads, input.conn);
   const statusBefore = await readGlobalStatus(input.status);
   const hostBefore = takeHostSnapshot(input.device);

@@ -204,6 +204,7 @@ async function measureSide(side: Side, run: OpenRun, sweep: number, ctx: RoundCo
     status: side.status,
     observer: side.observer,
     conn: connection(side.server),
+    server: side.server,
     device: ctx.device,
     test,
     threads,

@@ -62,7 +62,7 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
       for (const [i, { test, threads }] of runs.entries()) {
         ctx.signal.throwIfAborted();
         ctx.log.info({ round, role, test: test.name, threads, seconds: test.seconds }, `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`);
-        const sample = await measureTest({ status, observer, conn, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal, log: ctx.log });
+        const sample = await measureTest({ status, observer, conn, server, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal, log: ctx.log });
         await ctx.store.addSample(ctx.sessionId, sample);
         ctx.log.info({ round, role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`);
       }

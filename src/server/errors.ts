@@ -121,3 +121,18 @@ export class DatadirNotEmptyError extends InputError {
     this.name = new.target.name;
   }
 }
+
+/** The server ended while something depended on it: killed, crashed or shut down from outside. */
+export class ServerDiedError extends Error {
+  constructor(
+    readonly pid: number,
+    readonly exit: { exitCode: number | null; signal: NodeJS.Signals | null },
+    readonly logErrors: readonly string[],
+    readonly errorLog: string,
+  ) {
+    const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
+    const lines = logErrors.length > 0 ? `: ${summarizeLogErrors(logErrors)}` : '';
+    super(`the server (pid ${pid}) died during the run, ${how}${lines}; see ${errorLog}`);
+    this.name = new.target.name;
+  }
+}

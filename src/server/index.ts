@@ -21,5 +21,7 @@ export {
   ServerOptionsError,
   DatadirInitError,
   DatadirNotEmptyError,
+  ServerDiedError,
 } from './errors.js';
+export { serverDeath } from './death.js';
 export { expectedServerBytes } from './memory-need.js';
