@@ -1,7 +1,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { seriesResults } from '../pipeline/index.js';
-import { formatResultsCsv, parseResultsCsv, type ResultRow } from '../report/index.js';
+import { PER_OP_FIGURES } from '../model/index.js';
+import { formatResultsCsv, parseResultsCsv, RESULTS_CSV_HEADER, type ResultRow } from '../report/index.js';
 import { DuplicateResultError, type ImportedResultInput } from '../store/index.js';
 import { parseVersion, versionKey } from '../version/index.js';
 import type { Command } from './command.js';
@@ -11,11 +12,10 @@ import { parseCommandArgs } from './parse-args.js';
 import { seriesFromFlag } from './series-flag.js';
 import { UsageError } from './usage-error.js';
 
-const CSV_FORMAT = `The CSV has the header flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o (any order, extra
+const CSV_FORMAT = `The CSV has the header ${RESULTS_CSV_HEADER.join(',')} (any order, extra
 columns allowed and ignored): flavor mariadb|mysql|percona, version such as 10.11.6 or 8.0.36-28, qps > 0,
-the per-op figures >= 0 (cpu_o = CPU busy percent of all CPUs / QPS, cs_o context switches / QPS, r_o reads,
-rkb_o KB read and wkb_o KB written per operation).`;
-
+the per-op figures >= 0:
+${PER_OP_FIGURES.map((f) => `  ${f.csv.padEnd(8)} ${f.about}`).join('\n')}`;
 const IMPORT_HELP = `Usage: qpswatch import FILE [--replace]
 
 Brings results measured elsewhere (an earlier study, another qpswatch store) into this store. Imported rows

@@ -2,7 +2,7 @@ import { newestValidChecks } from '../analysis/index.js';
 import { processAlive } from '../daemon/index.js';
 import { thisHostCalibrations } from '../pipeline/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
-import type { CalibrationRecord, DaemonStateRecord, EventRecord, OutboxRecord, QueueRecord, ReleaseRecord, Store, VerdictRecord } from '../store/index.js';
+import type { CalibrationRecord, CheckStore, DaemonStateRecord, DaemonStateStore, EventRecord, OutboxRecord, OutboxStore, QueueRecord, QueueStore, ReleaseRecord, ReleaseStore, SessionStore, VerdictRecord } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
@@ -67,7 +67,10 @@ export const statusCommand: Command = {
   },
 };
 
-async function readStatus(store: Store): Promise<Omit<StatusReport, 'calibrations'>> {
+/** What `qpswatch status` reads: the daemon's state and queue, releases, checks and events, the outbox. */
+type StatusStores = DaemonStateStore & QueueStore & ReleaseStore & CheckStore & OutboxStore & SessionStore;
+
+async function readStatus(store: StatusStores): Promise<Omit<StatusReport, 'calibrations'>> {
   const state = await store.getDaemonState();
   const running = state.pid !== null && processAlive(state.pid);
   const releases = new Map((await store.listReleases()).map((r) => [r.id, r]));
@@ -83,7 +86,7 @@ async function readStatus(store: Store): Promise<Omit<StatusReport, 'calibration
 }
 
 /** The newest valid check of each series (upstream). */
-async function latestVerdicts(store: Store, releases: ReadonlyMap<number, ReleaseRecord>): Promise<SeriesVerdicts[]> {
+async function latestVerdicts(store: CheckStore & SessionStore, releases: ReadonlyMap<number, ReleaseRecord>): Promise<SeriesVerdicts[]> {
   const latest = new Map<string, SeriesVerdicts>();
   for (const [upstream, check] of newestValidChecks(await store.listChecks(), (c) => releases.get(c.releaseId)?.upstream)) {
     const release = releases.get(check.releaseId)!;

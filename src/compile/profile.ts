@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { listNamedFiles, parseYamlFile, readNamedFile } from '../config/index.js';
+import { listNamedFiles, parseYamlFile, loadNamedProfile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { BuildProfileError } from './errors.js';
 import { BuildProfileFileSchema, CMAKE_FLAG_RE, fixFor, type BuildProfileFile, type Generator } from './profile-schema.js';
@@ -40,9 +40,8 @@ export function listBuildProfiles(dir: string = shippedBuildProfileDir()): Promi
   return listNamedFiles(dir);
 }
 
-export async function loadBuildProfile(name: string, dir: string = shippedBuildProfileDir()): Promise<BuildProfile> {
-  const { file, text } = await readNamedFile(dir, name, 'build profile', (p) => new BuildProfileError(p.file, 'name', name, p.problem, p.fix));
-  return parseBuildProfile(text, name, file);
+export function loadBuildProfile(name: string, dir: string = shippedBuildProfileDir()): Promise<BuildProfile> {
+  return loadNamedProfile(dir, name, 'build profile', BuildProfileError, parseBuildProfile);
 }
 
 /** Parses and checks a profile's YAML text; `source` names it in errors. */

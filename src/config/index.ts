@@ -5,7 +5,7 @@ export { envName, type OptionSpec, type DefaultContext } from './option.js';
 export { LOG_LEVELS, OPTIONS, OPTION_NAMES, type Config, type OptionName, type TargetConfig, type InstalledTargetConfig } from './options.js';
 export { describeIssues, showValue, valueAt } from './describe-issues.js';
 export { optionsAsMarkdown, optionsAsText } from './options-doc.js';
-export { listNamedFiles, readNamedFile, type NamedFileProblem } from './named-file.js';
+export { listNamedFiles, loadNamedProfile, readNamedFile, type NamedFileProblem } from './named-file.js';
 export { ProfileError } from './profile-error.js';
 export { formatPath, parseYamlFile, type YamlProblem } from './yaml-file.js';
 export { kindOfValue, parseYamlText, type YamlText } from './yaml-text.js';

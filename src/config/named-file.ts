@@ -30,3 +30,15 @@ export async function readNamedFile(dir: string, name: string, kind: string, fai
     throw fail({ file, problem: `no such ${kind}`, fix: `use one of: ${known.join(', ') || `(none in ${dir})`}` });
   }
 }
+
+/** A typed error of a profile file, as ProfileError's subclasses are made. */
+type ProfileErrorClass = new (file: string, field: string, value: unknown, problem: string, fix: string) => Error;
+
+/**
+ * Loads the profile `<dir>/<name>.yaml` (a build or server profile): a bad name or a missing file is an error of
+ * `errorClass` on its field "name", and the text goes to the room's own `parse`.
+ */
+export async function loadNamedProfile<P>(dir: string, name: string, kind: string, errorClass: ProfileErrorClass, parse: (text: string, name: string, file: string) => P): Promise<P> {
+  const { file, text } = await readNamedFile(dir, name, kind, (p) => new errorClass(p.file, 'name', name, p.problem, p.fix));
+  return parse(text, name, file);
+}

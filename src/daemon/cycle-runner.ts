@@ -1,7 +1,6 @@
-import { runCycle, stopStrayProcesses, type CycleDeps, type CycleOutcome } from '../pipeline/index.js';
+import { runCycle, stopStrayProcesses, type CycleDeps, type CycleOutcome, type StrayScope } from '../pipeline/index.js';
 import type { QueueStore, SessionStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';
-import type { Config } from '../config/index.js';
 import type { StatusTracker } from './status-tracker.js';
 
 /** The schedule's cron expression and its time zone (schedule, schedule_timezone). */
@@ -17,11 +16,11 @@ export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: StatusTracker; s
  * interrupted session (mysqld, sysbench: in process groups of their own, so they outlive a SIGKILL) are stopped.
  * The session rows themselves were marked interrupted when the store was opened.
  */
-export async function recoverFromDeadDaemon(config: Config, store: QueueStore & SessionStore, log: Logger): Promise<void> {
+export async function recoverFromDeadDaemon(scope: StrayScope, store: QueueStore & SessionStore, log: Logger): Promise<void> {
   const { rebuilt, rebenchmarked } = await store.recoverQueue();
   for (const row of rebuilt) log.warn({ tag: row.tag, upstream: row.upstream }, 'a build was cut off by a daemon that stopped: it starts again');
   for (const row of rebenchmarked) log.warn({ tag: row.tag, upstream: row.upstream }, 'a benchmark was cut off by a daemon that stopped: the session is redone');
-  await stopStrayProcesses(config, store, log);
+  await stopStrayProcesses(scope, store, log);
 }
 
 /** One cycle with its phases reported to the status; always ends in idle, whatever happened. */

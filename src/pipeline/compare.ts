@@ -97,7 +97,7 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
 async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
   const plan = sessionPlan(request, settings, hold);
-  const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held });
+  const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held, log });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const sessionId = await store.createSession({
     kind: 'compare',

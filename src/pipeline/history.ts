@@ -2,7 +2,10 @@ import { baseIndex, buildHistory, newestValidChecks, type HistoryTable, type Rel
 import { InputError } from '../errors.js';
 import type { ResultRow } from '../report/index.js';
 import type { HistoryView } from '../model/index.js';
-import type { ImportedResultRecord, ReleaseSampleRecord, Store } from '../store/index.js';
+import type { CheckStore, HostStore, ImportedResultRecord, ReleaseSampleRecord, ReleaseStore, ResultsStore } from '../store/index.js';
+
+/** What a series' history reads: releases, their samples and imported results, the checks, the hosts. */
+type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore;
 import type { Upstream } from '../upstream/index.js';
 import { parseVersion, rangeIncludes } from '../version/index.js';
 
@@ -14,7 +17,7 @@ export interface HistoryOptions {
 }
 
 /** The results of one series across its versions: measured releases on one host, plus imported rows. */
-export async function seriesHistory(store: Store, upstream: Upstream, options: HistoryOptions = {}, now = new Date()): Promise<HistoryView> {
+export async function seriesHistory(store: HistoryStores, upstream: Upstream, options: HistoryOptions = {}, now = new Date()): Promise<HistoryView> {
   const { table, host } = await seriesTable(store, upstream, options.host, true);
   if (table.columns.length === 0) {
     throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
@@ -36,7 +39,7 @@ export async function seriesHistory(store: Store, upstream: Upstream, options: H
 }
 
 /** Every result of the series as CSV rows, one per version and test; a version measured here wins over an import. */
-export async function seriesResults(store: Store, upstream: Upstream): Promise<ResultRow[]> {
+export async function seriesResults(store: HistoryStores, upstream: Upstream): Promise<ResultRow[]> {
   const { table } = await seriesTable(store, upstream, undefined);
   return table.rows.flatMap((row) =>
     table.columns.flatMap((column, i) => {
@@ -46,7 +49,7 @@ export async function seriesResults(store: Store, upstream: Upstream): Promise<R
   );
 }
 
-async function seriesTable(store: Store, upstream: Upstream, hostId: string | undefined, withChecks = false): Promise<{ table: HistoryTable; host: string }> {
+async function seriesTable(store: HistoryStores, upstream: Upstream, hostId: string | undefined, withChecks = false): Promise<{ table: HistoryTable; host: string }> {
   const [releases, samples, imported] = await Promise.all([store.listReleases(upstream.name), store.releaseSamples(upstream.name), store.listImportedResults()]);
   const host = await chooseHost(store, samples, hostId);
   const onHost = samples.filter((s) => s.hostId === host?.id);
@@ -57,13 +60,13 @@ async function seriesTable(store: Store, upstream: Upstream, hostId: string | un
 }
 
 /** Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per version. */
-async function newestChecks(store: Store, upstream: Upstream, sessions: ReadonlySet<number>): Promise<ReleaseCheckVerdicts[]> {
+async function newestChecks(store: HistoryStores, upstream: Upstream, sessions: ReadonlySet<number>): Promise<ReleaseCheckVerdicts[]> {
   const newest = newestValidChecks(await store.listChecks(upstream.name), (c) => (sessions.has(c.sessionId) ? c.releaseId : undefined));
   return Promise.all([...newest.entries()].map(async ([releaseId, check]) => ({ releaseId, verdicts: await store.verdictsOfSession(check.sessionId) })));
 }
 
 /** Results from different hosts are never mixed: one host, the one named or the newest session's. */
-async function chooseHost(store: Store, samples: readonly ReleaseSampleRecord[], fingerprintId: string | undefined): Promise<{ id: number; fingerprintId: string } | undefined> {
+async function chooseHost(store: HistoryStores, samples: readonly ReleaseSampleRecord[], fingerprintId: string | undefined): Promise<{ id: number; fingerprintId: string } | undefined> {
   const ids = [...new Set(samples.map((s) => s.hostId))];
   const hosts = (await Promise.all(ids.map((id) => store.getHost(id)))).flatMap((h) => (h ? [h] : []));
   if (fingerprintId !== undefined) {

@@ -1,6 +1,6 @@
 import { emptyFigureLists, groupMedians, RELEASE_FIGURE_FIELDS, type ReleaseFigureValues, type ReleaseGroup, type SampleFigureLists } from '../analysis/index.js';
 import { testKey, type SampleRole, type TestId } from '../model/index.js';
-import type { SampleRecord, Store, VerdictRecord } from '../store/index.js';
+import type { CheckStore, SampleRecord, SampleStore, VerdictRecord } from '../store/index.js';
 
 /** A done session's samples, by side and then by testKey, figure by figure (the table's figures and p95 latency). */
 export type SessionFigures = Record<SampleRole, Map<string, TestId & { figures: SampleFigureLists }>>;
@@ -16,7 +16,7 @@ export class SessionCache {
   readonly #verdicts = new Map<number, Promise<VerdictRecord[]>>();
   readonly #used = new Set<number>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: SampleStore & CheckStore) {}
 
   /** Only for done sessions: the samples of any other may still change. */
   figures(sessionId: number): Promise<SessionFigures> {

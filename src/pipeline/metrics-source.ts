@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, type MeasuredSide, type ReleaseFigure } from '../analysis/index.js';
 import type { DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { PER_OP_FIGURES, type PerOpUnit } from '../model/index.js';
-import type { SessionRecord, Store, VerdictRecord } from '../store/index.js';
+import type { CheckStore, HostStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
+
+/** What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts. */
+export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStore & CheckStore;
 
 export interface ReleaseMetricsOptions {
   /** Only the newest this many versions of each series are exported (metrics_versions_per_series). */
@@ -13,7 +16,7 @@ export interface ReleaseMetricsOptions {
 }
 
 /** The store behind /metrics: per-release figures of the configured upstreams, and the daemon's health. */
-export function pipelineMetricsSource(store: Store, upstreams: readonly Upstream[], options: ReleaseMetricsOptions & { status: () => DaemonStatus }): MetricsSource {
+export function pipelineMetricsSource(store: MetricsStores, upstreams: readonly Upstream[], options: ReleaseMetricsOptions & { status: () => DaemonStatus }): MetricsSource {
   const figures = releaseFigureReader(store, upstreams, options);
   return { releaseFigures: figures, health: () => storeHealth(store, options.status()) };
 }
@@ -23,10 +26,11 @@ const ALL = Number.MAX_SAFE_INTEGER;
 
 /**
  * Reads the sessions, releases and checks on each call, so what is served is what the store holds; the samples of
- * done sessions are read once (SessionCache). The samples that count are those store.releaseSamples gives: the
- * release sides of done sessions, without the sessions of checks marked invalid.
+ * done sessions are read once (SessionCache). The samples that count are the release sides of done sessions, without
+ * the sessions of checks marked invalid (analysis.releaseSides; store.releaseSamples applies the same rule in SQL for
+ * the history report).
  */
-export function releaseFigureReader(store: Store, upstreams: readonly Upstream[], options: ReleaseMetricsOptions): () => Promise<ReleaseFigureRow[]> {
+export function releaseFigureReader(store: MetricsStores, upstreams: readonly Upstream[], options: ReleaseMetricsOptions): () => Promise<ReleaseFigureRow[]> {
   const cache = new SessionCache(store);
   const medians = new MedianMemo();
   return async () => {
@@ -45,7 +49,7 @@ interface Caches {
 }
 
 /** Reads one series from the store; analysis.seriesReleaseFigures computes its figures; they leave in base units. */
-async function seriesFigures(store: Store, upstream: Upstream, sessions: readonly SessionRecord[], { cache, medians }: Caches, limit: number): Promise<ReleaseFigureRow[]> {
+async function seriesFigures(store: MetricsStores, upstream: Upstream, sessions: readonly SessionRecord[], { cache, medians }: Caches, limit: number): Promise<ReleaseFigureRow[]> {
   const [releases, checks, open] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listEvents({ upstream: upstream.name, state: 'open' })]);
   const sides = releaseSides(upstream.name, releases, sessions, checks);
   const kept = newestReleases(sides.map((s) => s.release), limit);
@@ -91,7 +95,7 @@ interface HostFacts {
 }
 
 /** Fingerprint id and CPU count (logical CPUs: cpu/o is a percent of all of them) of each host with results. */
-async function hostFacts(store: Store, hostIds: ReadonlySet<number>): Promise<Map<number, HostFacts>> {
+async function hostFacts(store: HostStore, hostIds: ReadonlySet<number>): Promise<Map<number, HostFacts>> {
   const facts = new Map<number, HostFacts>();
   for (const id of hostIds) {
     const host = await store.getHost(id);

@@ -1,8 +1,8 @@
 import type { DaemonHealth, DaemonStatus } from '../metrics/index.js';
-import type { BuildRecord, Store } from '../store/index.js';
+import type { BuildRecord, CheckStore, ReleaseStore, SessionStore } from '../store/index.js';
 
 /** The daemon's health for /metrics: what the store knows, read on each scrape, plus the daemon's own status. */
-export async function storeHealth(store: Store, status: DaemonStatus): Promise<DaemonHealth> {
+export async function storeHealth(store: ReleaseStore & SessionStore & CheckStore, status: DaemonStatus): Promise<DaemonHealth> {
   const [releases, builds, sessions, events] = await Promise.all([
     store.listReleases(),
     store.listBuilds(),

@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Config } from '../config/index.js';
 import { isZombie, otherPids, processArgv, processGroup, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { SessionStore } from '../store/index.js';
@@ -42,15 +41,21 @@ const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'perl', 'env']);
  *   leader of a new group, and what a child starts (mariadb-install-db's mariadbd) stays in that group.
  * A process this user may not signal (EPERM) is given up on with a warning, never waited for.
  */
-export async function stopStrayProcesses(config: Config, store: SessionStore, log: Logger, opts: StrayOptions = {}): Promise<StrayProcess[]> {
+/** Where qpswatch's sessions run, and the user its servers run as (server_user, '' when none). */
+export interface StrayScope {
+  stateDir: string;
+  serverUser: string;
+}
+
+export async function stopStrayProcesses(scope: StrayScope, store: SessionStore, log: Logger, opts: StrayOptions = {}): Promise<StrayProcess[]> {
   const running = new Set((await store.listSessions({ limit: 1000, state: 'running' })).map((s) => s.id));
-  const strays = findStrays(config.state_dir, ownUids(config.server_user), opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
+  const strays = findStrays(scope.stateDir, ownUids(scope.serverUser), opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
   if (strays.length === 0) return [];
   for (const p of strays) log.warn({ strayPid: p.pid, sessionId: p.sessionId, program: p.program }, 'a process of an interrupted session is still running: stopping it');
   const stopped = await Promise.all(strays.map((p) => stopStray(p, opts, log)));
   // Their datadirs are big and of no use; the logs stay for people to read.
   const done = strays.filter((_, i) => stopped[i]);
-  for (const sessionId of new Set(done.map((p) => p.sessionId))) await removeSessionData(join(config.state_dir, 'work', `session-${sessionId}`));
+  for (const sessionId of new Set(done.map((p) => p.sessionId))) await removeSessionData(join(scope.stateDir, 'work', `session-${sessionId}`));
   return done;
 }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { release } from 'node:os';
 import si from 'systeminformation';
 import { ExecNotFoundError, run } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
 import { readCpuTopology, type CpuTopology } from './cpu-topology.js';
 import { describeDataDevice, findDataDevice, type DataDeviceOptions } from './data-device.js';
 import { defaultHostPaths, type HostPaths } from './host-paths.js';
@@ -35,6 +36,8 @@ export interface FingerprintOptions extends DataDeviceOptions {
   compilerArgv?: readonly string[];
   /** Whether this session holds the idle states (see holdIdleStates); default false. */
   idleStatesHeld?: boolean;
+  /** The compiler's run is logged through exec when given. */
+  log?: Logger;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function hostFingerprint(dataDir: string, opts: FingerprintOptions 
   const device = findDataDevice(dataDir, opts);
   const [mem, compiler, cpu] = await Promise.all([
     si.mem(),
-    compilerVersion(opts.compilerArgv ?? ['cc', '--version']),
+    compilerVersion(opts.compilerArgv ?? ['cc', '--version'], opts.log),
     cpuFacts(paths),
   ]);
   return {
@@ -114,9 +117,9 @@ export function governor(sysCpu: string): string {
   }
 }
 
-async function compilerVersion(argv: readonly string[]): Promise<string> {
+async function compilerVersion(argv: readonly string[], log: Logger | undefined): Promise<string> {
   try {
-    const result = await run({ argv, timeoutMs: 10_000 });
+    const result = await run({ argv, timeoutMs: 10_000, ...(log !== undefined ? { log } : {}) });
     return result.stdout.split('\n')[0]?.trim() || 'none';
   } catch (err) {
     if (err instanceof ExecNotFoundError) return 'none';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { listNamedFiles, parseYamlFile, readNamedFile, type YamlProblem } from '../config/index.js';
+import { listNamedFiles, parseYamlFile, loadNamedProfile, type YamlProblem } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { parseVersionRange, VersionRangeError, type Flavor, type VersionRange } from '../version/index.js';
 import { ServerProfileError } from './errors.js';
@@ -27,7 +27,6 @@ export interface ServerProfile {
   readonly overrides: readonly ProfileOverride[];
 }
 
-
 /** The profiles shipped with qpswatch. */
 export function shippedProfileDir(): string {
   return join(projectRoot, 'config', 'server-profiles');
@@ -37,9 +36,8 @@ export function listServerProfiles(dir: string = shippedProfileDir()): Promise<s
   return listNamedFiles(dir);
 }
 
-export async function loadServerProfile(name: string, dir: string = shippedProfileDir()): Promise<ServerProfile> {
-  const { file, text } = await readNamedFile(dir, name, 'server profile', (p) => new ServerProfileError(p.file, 'name', name, p.problem, p.fix));
-  return parseServerProfile(text, name, file);
+export function loadServerProfile(name: string, dir: string = shippedProfileDir()): Promise<ServerProfile> {
+  return loadNamedProfile(dir, name, 'server profile', ServerProfileError, parseServerProfile);
 }
 
 /** Parses and checks a profile's YAML text; `source` names it in errors. */

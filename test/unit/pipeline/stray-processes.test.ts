@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { loadConfig } from '../../../src/config/index.js';
 import { processAlive } from '../../../src/exec/index.js';
 import { stopStrayProcesses } from '../../../src/pipeline/index.js';
 import { defaultSqlitePath, openStore, type Store } from '../../../src/store/index.js';
@@ -73,8 +72,7 @@ describe('stray-process cleanup', () => {
 
     const warnings: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
-    const config = loadConfig({ env: { QPSWATCH_STATE_DIR: state }, cwd: root });
-    const stopped = await stopStrayProcesses(config, store, log, { graceMs: 5000 });
+    const stopped = await stopStrayProcesses({ stateDir: state, serverUser: '' }, store, log, { graceMs: 5000 });
 
     assert.deepEqual(stopped.map((p) => p.pid).sort(), [server.pid, sysbench.pid].sort());
     assert.deepEqual(stopped.map((p) => [p.sessionId, p.program]).sort(), [[7, 'mariadbd'], [7, 'sysbench']]);
