@@ -1,5 +1,6 @@
 // Fills a store with the results of a daemon that has watched two series for a while: realistic labels and volume,
 // written through the Store API as the daemon writes them (a session, its samples, its check).
+import { mapPerOp } from '../../src/model/index.js';
 import { openStore, type SampleInput, type Store, type TargetRef } from '../../src/store/index.js';
 import { parseUpstream, type Upstream } from '../../src/upstream/index.js';
 
@@ -84,6 +85,8 @@ function sample(round: number, role: 'baseline' | 'candidate', targetName: strin
   return {
     round, role, targetName, test, threads: 1, seconds: 300, qps, tps: qps / 20,
     latencyAvgMs: 1000 / qps, latencyP95Ms: 1300 / qps, latencyMaxMs: 20, errors: 0, reconnects: 0,
+    // Figures this made-up history does not shape get a small value of their own.
+    ...mapPerOp(() => rand()),
     cpuPerOp, cpuMicrosPerOp: cpuPerOp * 2 * 1e4, csPerOp: 2 + rand(), readsPerOp: rand() * 0.01, readKBPerOp: rand() * 0.16, writeKBPerOp: 0.5 + rand(),
     host: { cpuBusyPct: 60, csPerSec: 2.5 * qps, cpus: 2 },
     dbCounters: { Innodb_rows_read: { delta: qps * 300 * 14, perOp: 14 }, Innodb_data_written: { delta: qps * 300 * 800, perOp: 800 }, Innodb_os_log_written: { delta: qps * 300 * 300, perOp: 300 } },

@@ -1,7 +1,6 @@
-import type { ComparisonView, SidePerOp, SessionDesignName, SideSummary, TargetLabel, TestRow, SampleRole } from '../model/index.js';
+import { mapPerOp, testKey, type ComparisonView, type SampleRole, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow, type Verdict } from '../model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../store/index.js';
 import { median } from './median.js';
-import { testKey, type Verdict } from '../model/index.js';
 
 /** Samples of one test at one thread count, split by side. */
 interface TestSamples {
@@ -78,15 +77,7 @@ function toRow(group: TestSamples): TestRow {
 function side(samples: readonly SampleRecord[]): SideSummary {
   const qps = samples.map((s) => s.qps);
   const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
-  const perOp: SidePerOp = {
-    cpuPerOp: of((s) => s.cpuPerOp),
-    csPerOp: of((s) => s.csPerOp),
-    readsPerOp: of((s) => s.readsPerOp),
-    readKBPerOp: of((s) => s.readKBPerOp),
-    writeKBPerOp: of((s) => s.writeKBPerOp),
-    qps: median(qps),
-    cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp),
-  };
+  const perOp: SidePerOp = { ...mapPerOp((field) => of((s) => s[field])), qps: median(qps), cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp) };
   return { qps: median(qps), samples: samples.length, qpsMin: Math.min(...qps), qpsMax: Math.max(...qps), perOp, dbPerOp: dbCounterMedians(samples) };
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { seriesResults } from '../pipeline/index.js';
-import { PER_OP_FIGURES } from '../model/index.js';
+import { mapPerOp, PER_OP_FIGURES } from '../model/index.js';
 import { formatResultsCsv, parseResultsCsv, RESULTS_CSV_HEADER, type ResultRow } from '../report/index.js';
 import { DuplicateResultError, type ImportedResultInput } from '../store/index.js';
 import { parseVersion, versionKey } from '../version/index.js';
@@ -117,7 +117,7 @@ function uniqueRows(rows: readonly ResultRow[]): ResultRow[] {
     const key = [r.flavor, r.version, r.test, r.threads].join('\u0000');
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ flavor: r.flavor, version: r.version, test: r.test, threads: r.threads, qps: r.qps, cpuPerOp: r.cpuPerOp, csPerOp: r.csPerOp, readsPerOp: r.readsPerOp, readKBPerOp: r.readKBPerOp, writeKBPerOp: r.writeKBPerOp });
+    out.push({ flavor: r.flavor, version: r.version, test: r.test, threads: r.threads, qps: r.qps, ...mapPerOp((field) => r[field]) });
   }
   return out;
 }
