@@ -1,15 +1,25 @@
 import { fstatSync } from 'node:fs';
+import { killAllChildren } from '../exec/index.js';
 import { isJournalStream } from '../log/index.js';
 import { main } from './main.js';
 
 /** The process edge: the only place that reads process.argv and process.env and sets the exit code. */
+// Nothing qpswatch writes (the state folder, the store, work folders, logs, reports) is for other users: folders 750,
+// files 640 whatever the caller's umask, so a root shell's 022 does not leave the store readable to every user.
+process.umask(0o027);
+
 const controller = new AbortController();
 let signals = 0;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     signals += 1;
-    // The first signal stops the work by escalation and lets it record itself; a second one does not wait.
-    if (signals > 1) process.exit(130);
+    // The first signal stops the work by escalation and lets it record itself; a second one does not wait, but takes
+    // every child's process group down with it (mysqld, sysbench, cmake would otherwise run on).
+    if (signals > 1) {
+      const killed = killAllChildren();
+      process.stderr.write(`qpswatch: stopped at once by a second ${signal}${killed > 0 ? `; killed ${killed} child process group(s)` : ''}\n`);
+      process.exit(130);
+    }
     controller.abort(new Error(`stopped by ${signal}`));
   });
 }

@@ -1,4 +1,4 @@
-export { run, start, defaultEnv, type RunOptions, type RunResult, type ChildHandle } from './run.js';
+export { run, start, defaultEnv, killAllChildren, type RunOptions, type RunResult, type ChildHandle } from './run.js';
 export { ExecError, ExecNotFoundError, ExecTimeoutError } from './errors.js';
 export {
   CLOCK_TICKS_PER_SECOND,
@@ -6,12 +6,31 @@ export {
   otherPids,
   processAlive,
   processArgv,
+  processCwd,
   processGroup,
   processStartMs,
   processStartTicks,
   processUid,
   selfIdentity,
   userId,
+  userName,
   type ProcessIdentity,
 } from './process-info.js';
 export { stopProcess, type StopOutcome, type StopProcessOptions } from './stop-process.js';
+export {
+  describeHolder,
+  fileOwner,
+  holderAlive,
+  LockFileError,
+  LockWaitAbortedError,
+  readPidLock,
+  StaleLockError,
+  tryPidLock,
+  waitForPidLock,
+  type HolderLiveness,
+  type LockAttempt,
+  type PidLock,
+  type PidLockHolder,
+  type PidLockOptions,
+  type WaitOptions,
+} from './pid-lock.js';

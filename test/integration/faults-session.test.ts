@@ -144,4 +144,36 @@ describe('faults in a compare session', () => {
     assert.equal((await sessionState(setup.stateDir)).state, 'failed');
     assert.deepEqual(processesUnder(dir), []);
   });
+
+  test('a second Ctrl-C exits at once and takes mysqld and sysbench with it, a frozen server too', async () => {
+    const setup = writeSetup('second-sigint');
+    let child: ReturnType<typeof spawn> | undefined;
+    const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '1'];
+    child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const closed = new Promise<number | null>((resolve) => child!.on('close', resolve));
+    await new Promise<void>((resolve) => {
+      child!.stderr!.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if (stderr.includes('long t1')) resolve();
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.ok(processesUnder(setup.stateDir).length >= 2, 'mysqld and sysbench run');
+    // A frozen server answers no SHUTDOWN: the graceful stop the first Ctrl-C starts would wait for it.
+    process.kill(onlyServer(setup.stateDir), 'SIGSTOP');
+    const sent = Date.now();
+    child.kill('SIGINT');
+    // Two signals sent back to back may reach the process as one (a pending signal is not queued twice).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill('SIGINT');
+    const code = await closed;
+    assert.equal(code, 130);
+    assert.ok(Date.now() - sent < 5000, `exited at once: ${Date.now() - sent} ms`);
+    assert.match(stderr, /stopped at once by a second SIGINT; killed \d+ child process group/);
+    // SIGKILL is delivered at once; the kernel reaps within moments.
+    for (let i = 0; i < 50 && processesUnder(setup.stateDir).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(processesUnder(setup.stateDir), []);
+    child = undefined;
+  });
 });
