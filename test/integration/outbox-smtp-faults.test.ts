@@ -85,7 +85,7 @@ describe('outbox --send with a login, against a server without STARTTLS', () => 
       const result = await runCli(['--config', config, 'outbox', '--send'], { env: { QPSWATCH_SMTP_PASSWORD: password }, timeoutMs: 60_000 });
       assert.equal(result.code, 1, result.stderr);
       const reasons = result.stdout.split('\n').filter((l) => l.includes('smtp_allow_plaintext_auth'));
-      assert.equal(reasons.length, 1, result.stdout);
+      assert.equal(reasons.length, 1, `${result.stdout}\n${result.stderr}`);
       assert.match(reasons[0]!, /last error: SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, so the login \(smtp_user\) would cross the network in plain text and was not sent: .* set smtp_allow_plaintext_auth: true for a relay on this host$/);
       const wire = await sink.wire();
       assert.match(wire, /^STARTTLS\r$/m);
@@ -94,6 +94,30 @@ describe('outbox --send with a login, against a server without STARTTLS', () => 
         assert.ok(!wire.includes(form) && !result.stdout.includes(form) && !result.stderr.includes(form), 'the password is nowhere');
       }
       assert.deepEqual(await sink.received(), []);
+    } finally {
+      await sink.close();
+      await removeFolder(folder);
+    }
+  });
+});
+
+describe('outbox --send against a server that refuses the login', () => {
+  test('exits 1 with one line giving the server\'s 535; the message stays pending and the password reaches no output', async () => {
+    const folder = await makeMailFolder();
+    const sink = await startSmtpSink({ folder, rejectAuth: true });
+    const password = 'cli-refused-secret-5e31';
+    try {
+      const config = await writeConfig(10, sink.port, ['smtp_user: qpswatch', 'smtp_allow_plaintext_auth: true']);
+      const result = await runCli(['--config', config, 'outbox', '--send'], { env: { QPSWATCH_SMTP_PASSWORD: password }, timeoutMs: 60_000 });
+      assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+      const reasons = result.stdout.split('\n').filter((l) => l.includes('535'));
+      assert.equal(reasons.length, 1, `${result.stdout}\n${result.stderr}`);
+      assert.match(reasons[0]!, /last error: .*535/);
+      assert.match(await sink.wire(), /^AUTH /m, 'the login was tried');
+      assert.ok(!result.stdout.includes(password) && !result.stderr.includes(password), 'the password is in no output');
+      assert.deepEqual(await sink.received(), []);
+      const again = await runCli(['--config', config, 'outbox'], { timeoutMs: 60_000 });
+      assert.match(again.stdout, /pending/);
     } finally {
       await sink.close();
       await removeFolder(folder);
