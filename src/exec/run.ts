@@ -232,7 +232,7 @@ class Child {
 const liveGroups = new Set<number>();
 
 /**
- * Kills every child's whole process group at once (SIGKILL, then SIGCONT for a paused one's sake), synchronously:
+ * Kills every child's whole process group at once with SIGKILL (which also ends a stopped one), synchronously:
  * for an exit that cannot wait for the graceful stop, such as a second Ctrl-C. mysqld, sysbench and cmake run in
  * groups of their own, so without this they would run on after qpswatch is gone. Returns how many groups it hit.
  */
