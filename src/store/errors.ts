@@ -69,6 +69,19 @@ export class StoreOpenError extends StoreError {
   }
 }
 
+/** A write failed because the store's disk is full; the transaction rolled back, so what was stored before stays. */
+export class StoreDiskFullError extends StoreError {
+  override name = 'StoreDiskFullError';
+  constructor(
+    readonly path: string,
+    readonly folder: string,
+    readonly freeBytes: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`the store ${path} cannot be written: the disk of ${folder} is full (${freeBytes} bytes free); free space there, or move state_dir, and run again (nothing stored before is lost)`, options);
+  }
+}
+
 export class StoreClosedError extends StoreError {
   override name = 'StoreClosedError';
   constructor(readonly operation: string) {

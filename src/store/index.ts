@@ -30,6 +30,7 @@ export {
   SessionNotFoundError,
   SessionStateError,
   StoreClosedError,
+  StoreDiskFullError,
   StoreError,
   StoreOpenError,
   UnknownStoreBackendError,

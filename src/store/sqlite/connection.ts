@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { StoreClosedError } from '../errors.js';
+import { diskFullError } from './disk-full.js';
 
 /**
  * One open database, shared by the SQLite implementations of the store's roles. better-sqlite3 is synchronous; the
@@ -25,8 +26,14 @@ export class SqliteConnection {
     return this.#db;
   }
 
+  /** A write that fails on a full disk rolls back and says so (StoreDiskFullError). */
   write<T>(operation: string, body: () => T): T {
-    return this.live(operation).transaction(body).immediate();
+    const db = this.live(operation);
+    try {
+      return db.transaction(body).immediate();
+    } catch (error) {
+      throw diskFullError(db.name, error) ?? error;
+    }
   }
 
   read<T>(operation: string, body: () => T): T {

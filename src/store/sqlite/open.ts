@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
+import { diskFullError } from './disk-full.js';
 import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
 import { latestVersion } from './migrations.js';
 import { sqliteStore } from './sqlite-store.js';
@@ -37,7 +38,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
-    throw new StoreOpenError(path, describe(error), { cause: error });
+    throw diskFullError(path, error) ?? new StoreOpenError(path, describe(error), { cause: error });
   }
 }
 
