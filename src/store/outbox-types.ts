@@ -30,4 +30,6 @@ export interface OutboxStore {
   markMessageSent(id: number, detail: string, at: string): Promise<void>;
   markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void>;
   listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]>;
+  /** The earliest next attempt of a pending message (ISO 8601), or null when none is pending: when to wake up. */
+  nextMessageDue(): Promise<string | null>;
 }

@@ -3,6 +3,10 @@
  * in memory. Its own small state is in daemon-state-types.ts, what it saw of the host in quiet-host-types.ts.
  */
 import type { QueueState } from '../model/index.js';
+import type { MessageInput } from './outbox-types.js';
+
+/** Which step of a release failed: its build, or its session (the benchmark and what leads to it). */
+export type QueueStep = 'build' | 'session';
 
 export interface QueueRecord {
   releaseId: number;
@@ -15,6 +19,14 @@ export interface QueueRecord {
   attempts: number;
   /** Why the last attempt failed, one line; null when none failed. */
   lastError: string | null;
+  /** Failed attempts of the current step in a row (the build's, then the session's); a step that succeeds resets it. */
+  failures: number;
+  /** The step whose attempt failed last; null when none failed. */
+  failedStep: QueueStep | null;
+  /** When the row may be tried again (ISO 8601); null: at the next cycle. */
+  nextAttemptAt: string | null;
+  /** The last lines of the last failure (compiler, server or sysbench output, or the error); [] when none failed. */
+  errorLines: string[];
   enqueuedAt: string;
   updatedAt: string;
 }
@@ -24,6 +36,21 @@ export interface QueueMove {
   to: QueueState;
   /** Kept with a move to failed; a move to any other state clears it, except to building or benchmarking. */
   error?: string;
+}
+
+/**
+ * A failed attempt of a release's build or session. With `retryAt` the row goes back to the state the step starts
+ * from (discovered for a build, built for a session) and waits until then; without it the row is failed for good and
+ * `message` (the "could not build/measure" email, if anyone is emailed) is queued in the same transaction.
+ */
+export interface QueueFailure {
+  releaseId: number;
+  step: QueueStep;
+  /** One line for status and logs. */
+  error: string;
+  errorLines: readonly string[];
+  retryAt?: string;
+  message?: MessageInput;
 }
 
 export interface QueueRecovery {
@@ -46,6 +73,12 @@ export interface QueueStore {
    * rejects with QueueStateError. Entering building or benchmarking counts an attempt.
    */
   moveQueued(move: QueueMove): Promise<QueueRecord>;
+  /**
+   * Records a failed attempt (failures + 1): back to the step's start until `retryAt`, or failed with its message
+   * queued in one transaction (the message's event key keeps it from being queued twice). A move to built, done or
+   * discovered clears the failures; recovery after a dead daemon keeps them.
+   */
+  failQueued(failure: QueueFailure): Promise<QueueRecord>;
   /** building -> discovered and benchmarking -> built, for rows a dead daemon left half-way; returns what moved. */
   recoverQueue(): Promise<QueueRecovery>;
 }

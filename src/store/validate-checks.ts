@@ -31,7 +31,7 @@ const verdictSchema = z.object({
   hint: z.array(hintSchema),
 });
 
-const messageSchema = z.object({
+export const messageSchema = z.object({
   eventKey: text(),
   from: line(),
   to: z.array(line()).min(1, { error: 'expected at least one recipient' }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { queueStates } from '../model/index.js';
 import type { DaemonStateInput } from './daemon-state-types.js';
-import type { QueueMove } from './queue-types.js';
+import type { QueueFailure, QueueMove } from './queue-types.js';
+import { messageSchema } from './validate-checks.js';
 import type { QuietHostInput } from './quiet-host-types.js';
 import { anyText, atLeastZero, jsonObject, parseRecord, text, wholeFrom } from './validate.js';
 
@@ -9,6 +10,15 @@ const moveSchema = z.object({
   releaseId: wholeFrom(1),
   to: z.enum(queueStates, { error: `expected one of ${queueStates.join(', ')}` }),
   error: text().optional(),
+});
+
+const failureSchema = z.object({
+  releaseId: wholeFrom(1),
+  step: z.enum(['build', 'session'], { error: 'expected "build" or "session"' }),
+  error: text(),
+  errorLines: z.array(anyText()),
+  retryAt: text().refine((t) => !Number.isNaN(Date.parse(t)), { error: 'expected an ISO 8601 time' }).optional(),
+  message: messageSchema.optional(),
 });
 
 const iso = () => text().refine((t) => !Number.isNaN(Date.parse(t)), { error: 'expected an ISO 8601 time' });
@@ -31,6 +41,10 @@ const quietSchema = z.object({
 
 export function parseQueueMove(input: QueueMove): QueueMove {
   return parseRecord(moveSchema, 'queue', input) as QueueMove;
+}
+
+export function parseQueueFailure(input: QueueFailure): QueueFailure {
+  return parseRecord(failureSchema, 'queue', input) as QueueFailure;
 }
 
 export function parseDaemonState(input: DaemonStateInput): DaemonStateInput {

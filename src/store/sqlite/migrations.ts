@@ -291,6 +291,15 @@ CREATE TABLE calibrations (
 CREATE INDEX calibrations_latest ON calibrations (host_id, suite, id);
 `;
 
+// The daemon's retry policy: a failed build or session is tried again after a backoff, up to retry_attempts, and the
+// queue row keeps how many attempts of the step failed, which step, when it may run again, and the last error lines.
+const queueRetries = `
+ALTER TABLE release_queue ADD COLUMN failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0);
+ALTER TABLE release_queue ADD COLUMN failed_step TEXT CHECK (failed_step IN ('build', 'session'));
+ALTER TABLE release_queue ADD COLUMN next_attempt_at TEXT;
+ALTER TABLE release_queue ADD COLUMN error_lines TEXT NOT NULL DEFAULT '[]';  -- JSON array
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -299,6 +308,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'checks say whether they were conclusive', sql: checkConclusive },
   { version: 6, name: 'verdicts carry their interval and detectable drop', sql: verdictReach },
   { version: 7, name: 'host calibrations per suite', sql: calibrations },
+  { version: 8, name: 'queue rows keep their failed attempts, next attempt and last error lines', sql: queueRetries },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

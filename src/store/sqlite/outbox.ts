@@ -60,6 +60,7 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
     failed: `UPDATE outbox SET attempts = attempts + 1, last_error = @error, next_attempt_at = @next WHERE id = @id AND state = 'pending'`,
     all: `SELECT * FROM outbox WHERE (@state IS NULL OR state = @state) ORDER BY id`,
     byId: 'SELECT id FROM outbox WHERE id = ?',
+    nextDue: `SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`,
   });
 
   async dueMessages(now: string, limit: number): Promise<OutboxRecord[]> {
@@ -85,6 +86,10 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
 
   async listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]> {
     return this.read('read the outbox', () => (this.#sql.all.all({ state: state ?? null }) as OutboxRow[]).map(messageFromRow));
+  }
+
+  async nextMessageDue(): Promise<string | null> {
+    return this.read('read the outbox', () => (this.#sql.nextDue.get() as { at: string | null }).at);
   }
 
   #exists(id: number): void {

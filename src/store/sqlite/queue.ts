@@ -1,9 +1,10 @@
 import type { QueueState } from '../../model/index.js';
 import { QueueStateError, ReleaseNotFoundError } from '../errors.js';
-import type { QueueMove, QueueRecord, QueueRecovery, QueueStore } from '../queue-types.js';
-import { parseQueueMove } from '../validate-queue.js';
+import type { QueueFailure, QueueMove, QueueRecord, QueueRecovery, QueueStep, QueueStore } from '../queue-types.js';
+import { parseQueueFailure, parseQueueMove } from '../validate-queue.js';
 import { checkId } from '../validate.js';
 import { nowIso, SqliteRole } from './connection.js';
+import { messageQueuer } from './outbox.js';
 
 interface QueueRow {
   release_id: number;
@@ -14,6 +15,10 @@ interface QueueRow {
   state: QueueState;
   attempts: number;
   last_error: string | null;
+  failures: number;
+  failed_step: QueueStep | null;
+  next_attempt_at: string | null;
+  error_lines: string;
   enqueued_at: string;
   updated_at: string;
 }
@@ -41,6 +46,10 @@ const queueFromRow = (r: QueueRow): QueueRecord => ({
   state: r.state,
   attempts: r.attempts,
   lastError: r.last_error,
+  failures: r.failures,
+  failedStep: r.failed_step,
+  nextAttemptAt: r.next_attempt_at,
+  errorLines: JSON.parse(r.error_lines) as string[],
   enqueuedAt: r.enqueued_at,
   updatedAt: r.updated_at,
 });
@@ -49,6 +58,7 @@ const SELECT_QUEUE = `SELECT q.*, r.upstream, r.tag, r.version, r.version_key FR
 
 /** The release queue: one row per release the daemon works on, moved by the state machine above. */
 export class SqliteQueue extends SqliteRole implements QueueStore {
+  readonly #queueMessage = messageQueuer(this.connection);
   readonly #sql = this.statements({
     enqueue: `INSERT INTO release_queue (release_id, state, enqueued_at, updated_at) VALUES (@id, 'discovered', @at, @at)
       ON CONFLICT (release_id) DO NOTHING`,
@@ -59,8 +69,14 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
     counts: 'SELECT state, COUNT(*) AS n FROM release_queue GROUP BY state',
     move: `UPDATE release_queue SET state = @to, updated_at = @at,
       attempts = attempts + CASE WHEN @to IN ('building', 'benchmarking') THEN 1 ELSE 0 END,
-      last_error = CASE WHEN @to = 'failed' THEN @error WHEN @to IN ('building', 'benchmarking') THEN last_error ELSE NULL END
+      last_error = CASE WHEN @to = 'failed' THEN @error WHEN @to IN ('building', 'benchmarking') OR @keep = 1 THEN last_error ELSE NULL END,
+      failures = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN 0 ELSE failures END,
+      failed_step = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN NULL ELSE failed_step END,
+      next_attempt_at = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN NULL ELSE next_attempt_at END,
+      error_lines = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN '[]' ELSE error_lines END
       WHERE release_id = @id AND state = @from`,
+    fail: `UPDATE release_queue SET state = @to, updated_at = @at, failures = failures + 1, failed_step = @step,
+      next_attempt_at = @retryAt, last_error = @error, error_lines = @lines WHERE release_id = @id AND state = @from`,
     halfWay: `${SELECT_QUEUE} WHERE q.state IN ('building', 'benchmarking') ORDER BY r.version_key, r.upstream`,
   });
 
@@ -107,10 +123,26 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
       const out: QueueRecovery = { rebuilt: [], rebenchmarked: [] };
       for (const row of (this.#sql.halfWay.all() as QueueRow[]).map(queueFromRow)) {
         const to = row.state === 'building' ? 'discovered' : 'built';
-        const moved = this.#move({ releaseId: row.releaseId, to }, at);
+        // Kept: a daemon killed by a release (out of memory) must still run out of attempts.
+        const moved = this.#move({ releaseId: row.releaseId, to }, at, true);
         (to === 'discovered' ? out.rebuilt : out.rebenchmarked).push(moved);
       }
       return out;
+    });
+  }
+
+  async failQueued(failure: QueueFailure): Promise<QueueRecord> {
+    const valid = parseQueueFailure(failure);
+    return this.write('record a failed attempt', () => {
+      const at = nowIso();
+      const current = this.#get(valid.releaseId);
+      const to = valid.retryAt === undefined ? 'failed' : valid.step === 'build' ? 'discovered' : 'built';
+      // Back to the state it is in is allowed too: a session can fail before its row leaves built (the quiet-host wait).
+      if (current === undefined || (current.state !== to && !NEXT[current.state].includes(to))) throw new QueueStateError(valid.releaseId, current?.state, to);
+      const lines = JSON.stringify(valid.errorLines);
+      this.#sql.fail.run({ id: valid.releaseId, from: current.state, to, step: valid.step, retryAt: valid.retryAt ?? null, error: valid.error, lines, at });
+      if (to === 'failed' && valid.message !== undefined) this.#queueMessage(valid.message, at);
+      return this.#get(valid.releaseId)!;
     });
   }
 
@@ -119,10 +151,10 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
     return row && queueFromRow(row);
   }
 
-  #move(move: QueueMove, at: string): QueueRecord {
+  #move(move: QueueMove, at: string, keepFailures = false): QueueRecord {
     const current = this.#get(move.releaseId);
     if (current === undefined || !NEXT[current.state].includes(move.to)) throw new QueueStateError(move.releaseId, current?.state, move.to);
-    this.#sql.move.run({ id: move.releaseId, from: current.state, to: move.to, error: move.error ?? null, at });
+    this.#sql.move.run({ id: move.releaseId, from: current.state, to: move.to, error: move.error ?? null, keep: keepFailures ? 1 : 0, at });
     return this.#get(move.releaseId)!;
   }
 }

@@ -96,6 +96,41 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       assert.deepEqual(await store.recoverQueue(), { rebuilt: [], rebenchmarked: [] });
     }));
 
+    test('a failed attempt goes back to its step with a next attempt; a success clears the failures; recovery keeps them', withStore(async (store) => {
+      const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+      await store.enqueueReleases([id]);
+      await store.moveQueued({ releaseId: id, to: 'building' });
+      const retry = await store.failQueued({ releaseId: id, step: 'build', error: 'git fetch failed', errorLines: ['fatal: unable to access', 'git fetch failed'], retryAt: '2026-01-02T03:34:05.000Z' });
+      assert.deepEqual([retry.state, retry.failures, retry.failedStep, retry.nextAttemptAt, retry.lastError, retry.errorLines], ['discovered', 1, 'build', '2026-01-02T03:34:05.000Z', 'git fetch failed', ['fatal: unable to access', 'git fetch failed']]);
+      await store.moveQueued({ releaseId: id, to: 'building' });
+      assert.equal((await store.recoverQueue()).rebuilt[0]?.failures, 1, 'a daemon killed mid-build does not give the release a fresh start');
+      await store.moveQueued({ releaseId: id, to: 'building' });
+      const built = await store.moveQueued({ releaseId: id, to: 'built' });
+      assert.deepEqual([built.failures, built.failedStep, built.nextAttemptAt, built.errorLines, built.attempts], [0, null, null, [], 3]);
+      // A session may fail before its row leaves built (the quiet-host wait): built -> built is a retry too.
+      const again = await store.failQueued({ releaseId: id, step: 'session', error: 'host busy', errorLines: ['host busy'], retryAt: '2026-01-02T04:00:00.000Z' });
+      assert.deepEqual([again.state, again.failures, again.failedStep], ['built', 1, 'session']);
+      await assert.rejects(store.failQueued({ releaseId: id, step: 'session', error: 'x', errorLines: [], retryAt: 'soon' }), InvalidRecordError);
+    }));
+
+    test('the last failed attempt fails the row and queues its email in the same transaction, once per event key', withStore(async (store) => {
+      const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+      await store.enqueueReleases([id]);
+      await store.moveQueued({ releaseId: id, to: 'building' });
+      const message = { eventKey: 'could-not-build/mariadb-10.11/mariadb-10.11.9/attempt-1', from: 'q@example.org', to: ['dba@example.org'], subject: 'qpswatch: could not build mariadb-10.11.9', text: 't', html: '<p>h</p>', messageId: '<m@example.org>' };
+      const failed = await store.failQueued({ releaseId: id, step: 'build', error: 'build failed', errorLines: ['a.c:1: error: expected ;'], message });
+      assert.deepEqual([failed.state, failed.failures, failed.nextAttemptAt, failed.lastError], ['failed', 1, null, 'build failed']);
+      assert.deepEqual((await store.listMessages('pending')).map((m) => m.subject), [message.subject]);
+      // The same give-up recorded again (a daemon killed and redoing it) queues nothing more.
+      await store.moveQueued({ releaseId: id, to: 'discovered' });
+      await store.moveQueued({ releaseId: id, to: 'building' });
+      await store.failQueued({ releaseId: id, step: 'build', error: 'build failed', errorLines: [], message });
+      assert.equal((await store.listMessages()).length, 1);
+      assert.equal(await store.nextMessageDue(), (await store.listMessages())[0]!.nextAttemptAt);
+      await store.markMessageSent((await store.listMessages())[0]!.id, '250 ok', '2026-01-02T03:04:05.000Z');
+      assert.equal(await store.nextMessageDue(), null, 'nothing pending: nothing to wake up for');
+    }));
+
     test('the daemon state starts empty and keeps the fields not given', withStore(async (store) => {
       assert.deepEqual(await store.getDaemonState(), { lastPollAt: null, phase: 'idle', phaseSince: null, detail: null, pid: null, updatedAt: null });
       await store.setDaemonState({ lastPollAt: '2026-01-02T03:04:05.000Z' });
