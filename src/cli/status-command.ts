@@ -16,7 +16,8 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
   - the daemon: its phase (discovering, building, waiting_for_quiet_host with the reason, benchmarking,
     notifying, idle) and since when ("12 min ago"), or that none is running; the last poll;
   - the queue: each release in version order with its state (discovered, building, built, benchmarking,
-    done, failed), attempts and the last error;
+    done, failed), attempts, how often its build or session failed and when it is tried again, and the
+    last error;
   - the latest verdicts of each series: its newest valid check, test by test, with the interval and the
     smallest drop the session could detect ("ok, no drop larger than 4%");
   - the active regressions (open events) and the emails still waiting in the outbox;
@@ -100,6 +101,13 @@ async function latestVerdicts(store: CheckStore & SessionStore, releases: Readon
   return [...latest.values()];
 }
 
+/** A release whose build or session failed: how often, and when the daemon tries again (retry_attempts, retry_backoff_minutes). */
+function retryText(q: QueueRecord, now: Date): string {
+  if (q.failures === 0 || q.failedStep === null) return '';
+  const waiting = q.nextAttemptAt !== null && (q.state === 'discovered' || q.state === 'built');
+  return `, ${q.failedStep} failed ${q.failures} time(s)${waiting ? `, next try ${relativeTime(q.nextAttemptAt!, now)}` : ''}`;
+}
+
 /** Times as people read them ("12 min ago"); --json keeps the ISO times. */
 function renderStatus(r: StatusReport, now: Date): string {
   const ago = (iso: string | null, none: string): string => (iso === null ? none : relativeTime(iso, now));
@@ -112,7 +120,7 @@ function renderStatus(r: StatusReport, now: Date): string {
   out.push(`queue (${r.queue.length}):`);
   if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
   for (const q of r.queue) {
-    out.push(`  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} attempt(s)${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`);
+    out.push(`  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`);
   }
   out.push('', 'latest verdicts:');
   if (r.latest.length === 0) out.push('  (no release checked yet)');

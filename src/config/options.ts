@@ -365,6 +365,22 @@ export const OPTIONS = {
     expected: TIME_ZONE_EXPECTED,
     envFormat: 'text',
   }),
+  retry_attempts: defineOption({
+    name: 'retry_attempts',
+    schema: z.number().int().min(1).max(20),
+    default: () => 3,
+    doc: 'The daemon tries a release\'s build, and then its session, at most this many times before it gives up and sends one "could not build" or "could not measure" email (1: no retry); a compiler error is not retried.',
+    expected: 'an integer from 1 to 20',
+    envFormat: 'number',
+  }),
+  retry_backoff_minutes: defineOption({
+    name: 'retry_backoff_minutes',
+    schema: z.number().min(0).max(7 * 1440),
+    default: () => 30,
+    doc: 'The wait before the second attempt of a failed build or session, doubling for each one after (30, 60, 120 ...); the cycle after that time takes it. 0: the next cycle.',
+    expected: 'a number of minutes from 0 to 10080',
+    envFormat: 'number',
+  }),
   host_lock: defineOption({
     name: 'host_lock',
     schema: z.string().min(1),

@@ -7,6 +7,7 @@ import { registerQueueCollector } from './queue-collector.js';
 import { registerQuietHostCollector } from './quiet-host-collector.js';
 import { registerRegressionsCollector } from './regressions-collector.js';
 import { registerReleaseCollectors } from './release-collectors.js';
+import { registerRetriesCollector } from './retries-collector.js';
 import { registerSessionCollector } from './session-collector.js';
 import { sharedRead } from './shared-read.js';
 import type { MetricsSource } from './source.js';
@@ -21,6 +22,7 @@ export function createMetricsRegistry(source: MetricsSource, registry: Registry 
   const health = sharedRead(() => source.health());
   registerPhaseCollector(registry, health);
   registerQueueCollector(registry, health);
+  registerRetriesCollector(registry, health);
   registerDiscoveryCollector(registry, health);
   registerBuildCollectors(registry, health);
   registerSessionCollector(registry, health);

@@ -48,8 +48,14 @@ export interface DaemonStatus {
   quietHostWaitSeconds: number;
 }
 
+/** The steps of a release the daemon tries again when they fail. */
+export const RETRY_STEPS = ['build', 'session'] as const;
+export type RetryStep = (typeof RETRY_STEPS)[number];
+
 /** What the store says about the daemon's work. */
 export interface StoreHealth {
+  /** Queue rows waiting for another attempt of a failed step (not yet given up), by step. */
+  retriesPending: Record<RetryStep, number>;
   /** Releases ever discovered, all upstreams. */
   releasesDiscovered: number;
   /** Builds that ended, by result. */

@@ -6,3 +6,4 @@ export { describeAttemptError } from './attempt-error.js';
 export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
 export type { AlertContent, RenderedMessage } from './alert-content.js';
 export { renderAlert } from './render-alert.js';
+export { failureSubject, inertLine, renderFailureNotice, type FailureContent } from './render-failure.js';

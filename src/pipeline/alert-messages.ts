@@ -1,6 +1,6 @@
 import type { EventPlan } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
-import { renderAlert, type AlertContent } from '../notify/index.js';
+import { renderAlert, renderFailureNotice, type AlertContent, type FailureContent } from '../notify/index.js';
 import type { ComparisonView } from '../model/index.js';
 import type { MessageInput, ReleaseRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -64,6 +64,52 @@ function message(input: AlertInput, kind: AlertContent['kind'], tests: ReadonlyA
     to: [...alerts.emailTo],
     ...rendered,
     messageId: `<qpswatch.${kind}.session-${input.sessionId}@${domain}>`,
+  };
+}
+
+export interface FailureInput {
+  alerts: AlertSettings;
+  upstream: Upstream;
+  release: ReleaseRecord;
+  kind: FailureContent['kind'];
+  /** attempts made of the failed step */
+  attempts: number;
+  /** the queue row's attempts counter (builds and sessions started), which makes the event key of this give-up unique */
+  queueAttempts: number;
+  /** the failure repeats the same way every time (a compiler error), so it was not tried again */
+  repeats: boolean;
+  errorLines: readonly string[];
+}
+
+/**
+ * The one email of a release the daemon gave up on: "could not build" or "could not measure", with the last error
+ * lines. None when nobody is to be emailed. Its event key names the release and the queue row's attempt count, so
+ * the same give-up is never queued twice, while a release queued again later (a moved tag) can tell its own.
+ */
+export function failureMessage(input: FailureInput): MessageInput | undefined {
+  const { alerts, upstream, release, kind } = input;
+  if (alerts.emailTo.length === 0) return undefined;
+  const retry = kind === 'could-not-build'
+    ? `To try again: qpswatch build --retry ${release.tag} (the build log holds every line), then qpswatch check ${release.tag}.`
+    : `To try again: qpswatch check ${release.tag}; the session's folder under state_dir/work holds the server and sysbench logs.`;
+  const rendered = renderFailureNotice({
+    kind,
+    flavor: upstream.flavor,
+    upstream: upstream.name,
+    tag: release.tag,
+    version: release.version,
+    attempts: input.attempts,
+    reason: input.repeats ? 'a compiler or cmake error fails the same way every time, so it is not tried again' : 'that was the last attempt retry_attempts allows',
+    errorLines: input.errorLines,
+    advice: [retry],
+  });
+  const domain = alerts.emailFrom.split('@')[1] ?? 'localhost';
+  return {
+    eventKey: `${kind}/${upstream.name}/${release.tag}/attempt-${input.queueAttempts}`,
+    from: alerts.emailFrom,
+    to: [...alerts.emailTo],
+    ...rendered,
+    messageId: `<qpswatch.${kind}.release-${release.id}.attempt-${input.queueAttempts}@${domain}>`,
   };
 }
 

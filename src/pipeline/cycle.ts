@@ -1,14 +1,16 @@
 import type { CyclePhase } from '../model/index.js';
-import type { DaemonStateStore, QueueRecord, QueueStore, QuietHostStore, ReleaseRecord, SessionStore } from '../store/index.js';
+import type { DaemonStateStore, QueueRecord, QueueStep, QueueStore, QuietHostStore, ReleaseRecord, SessionStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { buildRelease } from './build-release.js';
+import { failureMessage } from './alert-messages.js';
 import { checkRelease, lastGoodBelow, type CheckDeps } from './check-release.js';
 import { deliverPending } from './deliver.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { pruneBuilds } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
 import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
+import { errorLinesOf, isDue, nextAttemptAt } from './retry-policy.js';
 import type { CycleSettings } from './settings.js';
 
 
@@ -62,6 +64,10 @@ export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
     signal.throwIfAborted();
     const upstream = deps.upstreams.find((u) => u.name === row.upstream);
     if (upstream === undefined || (row.state !== 'discovered' && row.state !== 'built') || !isSelected(selected, row.upstream, row.tag)) continue;
+    if (!isDue(row, new Date())) {
+      log.info({ tag: row.tag, upstream: row.upstream, failures: row.failures, nextAttemptAt: row.nextAttemptAt }, 'waiting for its next attempt');
+      continue;
+    }
     const release = (await store.getRelease(row.releaseId))!;
     await processRelease(row, release, upstream, deps, outcome, phase);
   }
@@ -84,11 +90,11 @@ type PhaseFn = (p: CyclePhase, detail?: PhaseDetail) => Promise<void>;
 
 async function processRelease(row: QueueRecord, release: ReleaseRecord, upstream: Upstream, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<void> {
   const log = deps.log.child({ tag: release.tag, upstream: upstream.name });
-  let state = row.state;
+  let step: QueueStep = row.state === 'discovered' ? 'build' : 'session';
   try {
-    if (state === 'discovered') {
-      state = await buildStep(row, release, upstream, deps, outcome, phase);
-      if (state === 'failed') return;
+    if (step === 'build') {
+      if ((await buildStep(row, release, upstream, deps, outcome, phase)) === 'failed') return;
+      step = 'session';
     }
     await checkStep(release, deps, outcome, phase);
   } catch (err) {
@@ -100,10 +106,41 @@ async function processRelease(row: QueueRecord, release: ReleaseRecord, upstream
       throw err;
     }
     const error = oneLine(err);
-    log.error({ error }, 'release failed; the cycle goes on with the next one');
+    log.error({ error, step }, 'release failed; the cycle goes on with the next one');
     outcome.failed += 1;
-    if (current !== undefined && current !== 'failed' && current !== 'done') await deps.store.moveQueued({ releaseId: release.id, to: 'failed', error });
+    // A build that could not start or was cut short (network, disk, a server that crashed, a busy host) may work
+    // next time: it is tried again after the backoff.
+    if (current !== undefined && current !== 'failed' && current !== 'done') await recordFailure(release, upstream, step, { error, errorLines: errorLinesOf(err), repeats: false }, deps, log);
   }
+}
+
+interface Failure {
+  error: string;
+  errorLines: readonly string[];
+  /** fails the same way every time (a compiler error): no retry */
+  repeats: boolean;
+}
+
+/**
+ * A failed attempt of the release's build or session: back to the step's start until the backoff has passed, or,
+ * after the last attempt (or a failure that repeats), failed with one "could not build/measure" email queued in the
+ * same transaction. The email's event key makes it unique: it is never queued twice.
+ */
+async function recordFailure(release: ReleaseRecord, upstream: Upstream, step: QueueStep, failure: Failure, deps: CycleDeps, log: CycleDeps['log']): Promise<void> {
+  const row = await deps.store.getQueued(release.id);
+  if (row === undefined) return;
+  const failures = (row.failedStep === step ? row.failures : 0) + 1;
+  const retryAt = failure.repeats ? undefined : nextAttemptAt(failures, deps.settings.retry, new Date());
+  const base = { releaseId: release.id, step, error: failure.error, errorLines: failure.errorLines };
+  if (retryAt !== undefined) {
+    await deps.store.failQueued({ ...base, retryAt });
+    log.warn({ step, attempt: failures, attempts: deps.settings.retry.attempts, nextAttemptAt: retryAt }, `${step} failed: it is tried again after the backoff`);
+    return;
+  }
+  const kind = step === 'build' ? 'could-not-build' : 'could-not-measure';
+  const message = failureMessage({ alerts: deps.settings.alerts, upstream, release, kind, attempts: failures, queueAttempts: row.attempts, repeats: failure.repeats, errorLines: failure.errorLines });
+  await deps.store.failQueued({ ...base, ...(message !== undefined ? { message } : {}) });
+  log.error({ step, attempts: failures, email: message !== undefined }, `${step} failed for good: the release stays failed${message !== undefined ? ' and one email is queued' : ''}`);
 }
 
 async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Upstream, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<'built' | 'failed'> {
@@ -119,10 +156,12 @@ async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Ups
     await deps.store.moveQueued({ releaseId: release.id, to: 'built' });
     return 'built';
   }
-  // A failed build is not retried by the daemon: the same key fails the same way (qpswatch build --retry TAG).
+  // The compiler or cmake said no: the same key fails the same way every time, so there is no retry, only the
+  // email at once (qpswatch build --retry TAG when something outside the source changed).
   outcome.buildFailures += 1;
   const error = `build failed: ${built.failureLines.at(-1) ?? 'see the build log'} (${built.logFile})`;
-  await deps.store.moveQueued({ releaseId: release.id, to: 'failed', error });
+  const errorLines = [...built.failureLines, `(the build log: ${built.logFile})`];
+  await recordFailure(release, upstream, 'build', { error, errorLines, repeats: true }, deps, deps.log.child({ tag: release.tag, upstream: upstream.name }));
   return 'failed';
 }
 

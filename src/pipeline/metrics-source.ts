@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, type MeasuredSide, type ReleaseFigure } from '../analysis/index.js';
 import type { DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { PER_OP_FIGURES, type PerOpUnit } from '../model/index.js';
-import type { CheckStore, HostStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
+import type { CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
 
-/** What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts. */
-export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStore & CheckStore;
+/** What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts, the queue. */
+export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStore & CheckStore & QueueStore;
 
 export interface ReleaseMetricsOptions {
   /** Only the newest this many versions of each series are exported (metrics_versions_per_series). */

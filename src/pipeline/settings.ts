@@ -5,6 +5,7 @@ import { alertSettings, type AlertSettings } from './alert-messages.js';
 import { buildSettings, type BuildSettings } from './build-release.js';
 import { mailSettings } from './deliver.js';
 import { quietHostSettings, type QuietHostSettings } from './quiet-host-wait.js';
+import { retrySettings, type RetrySettings } from './retry-policy.js';
 
 /** What a comparison session reads of the config; the CLI builds it once (compareSettings). */
 export interface CompareSettings {
@@ -38,6 +39,8 @@ export interface CheckSettings extends CompareSettings {
 export interface CycleSettings extends CheckSettings, BuildSettings {
   keepBuilds: number;
   quietHost: QuietHostSettings;
+  /** How often a failed build or session is tried again, and how far apart. */
+  retry: RetrySettings;
 }
 
 export function compareSettings(config: Config): CompareSettings {
@@ -62,5 +65,5 @@ export function checkSettings(config: Config): CheckSettings {
 }
 
 export function cycleSettings(config: Config): CycleSettings {
-  return { ...checkSettings(config), ...buildSettings(config), keepBuilds: config.keep_builds, quietHost: quietHostSettings(config) };
+  return { ...checkSettings(config), ...buildSettings(config), keepBuilds: config.keep_builds, quietHost: quietHostSettings(config), retry: retrySettings(config) };
 }

@@ -68,6 +68,11 @@ qpswatch_queue_releases{state="benchmarking"} 1
 qpswatch_queue_releases{state="done"} 7
 qpswatch_queue_releases{state="failed"} 1
 
+# HELP qpswatch_queue_retries_pending Releases whose build or session failed and that wait for another attempt (retry_attempts), by step.
+# TYPE qpswatch_queue_retries_pending gauge
+qpswatch_queue_retries_pending{step="build"} 0
+qpswatch_queue_retries_pending{step="session"} 1
+
 # HELP qpswatch_releases_discovered_total Releases ever discovered, all upstreams.
 # TYPE qpswatch_releases_discovered_total counter
 qpswatch_releases_discovered_total 11

@@ -39,6 +39,7 @@ export function health(overrides: Partial<DaemonHealth> = {}): DaemonHealth {
     lastBuildDurationSeconds: 1520.5,
     lastSessionDurationSeconds: 3300,
     activeRegressions: [{ series: 'mariadb-10.11', count: 1 }],
+    retriesPending: { build: 0, session: 1 },
     ...overrides,
   };
 }
