@@ -1,13 +1,16 @@
 import { runOneCycle, type WorkerDeps } from './cycle-runner.js';
+import { startOutboxTimer } from './outbox-timer.js';
 import { needsCatchUp, pollIntervalMs, startSchedule } from './schedule.js';
 
 export interface DaemonOptions {
   now?: () => number;
+  /** The outbox timer's longest sleep (tests). */
+  outboxMaxSleepMs?: number;
 }
 
 /**
  * Runs cycles on the config's schedule, one at a time, until the signal aborts; a start after a missed poll runs a
- * catch-up cycle at once. Resolves when the running cycle (if any) has stopped its children and recorded itself.
+ * catch-up cycle at once. The outbox is sent between cycles when its messages are due (outbox-timer.ts). Resolves when the running cycle (if any) has stopped its children and recorded itself.
  */
 export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Promise<void> {
   const { schedule: when, store, log, signal, status } = deps;
@@ -30,9 +33,12 @@ export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Pro
       .finally(() => {
         running = undefined;
         status.setSchedule(intervalMs / 1000, schedule.nextRun());
+        outbox.poke();
       });
     return running;
   };
+  // Between cycles (which can last hours) the outbox is sent on its own schedule, as its backoff says.
+  const outbox = startOutboxTimer({ mail: deps.settings.mail, store, log, signal, ...(opts.outboxMaxSleepMs !== undefined ? { maxSleepMs: opts.outboxMaxSleepMs } : {}) });
   const schedule = startSchedule(when.cron, when.timezone, () => cycle('schedule'), log);
   status.setSchedule(intervalMs / 1000, schedule.nextRun());
   await status.setPhase('idle');
@@ -43,7 +49,7 @@ export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Pro
   const stopping = Date.now();
   log.info('stopping: the running cycle stops its children');
   await schedule.stop();
-  await running;
+  await Promise.all([running, outbox.stop()]);
   await status.stopped();
   log.info({ seconds: (Date.now() - stopping) / 1000 }, 'daemon stopped');
 }

@@ -4,3 +4,4 @@ export { runOneCycle, recoverFromDeadDaemon, type ScheduleSettings, type WorkerD
 export { acquireHostLock, processAlive, HostLockError, HostLockHeldError, HostLockStuckError, type HostLock, type LockOptions } from './host-lock.js';
 export { needsCatchUp, pollIntervalMs, startSchedule, ScheduleError, type Schedule } from './schedule.js';
 export { StatusTracker, type DaemonStatusSnapshot } from './status-tracker.js';
+export { startOutboxTimer, type OutboxTimer, type OutboxTimerDeps } from './outbox-timer.js';
