@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { processStartTicks } from '../../src/exec/index.js';
+import { projectRoot } from '../../src/paths.js';
 import { defaultSqlitePath, openStore, type QueueRecord, type Store } from '../../src/store/index.js';
 import { messageLines, type CliResult } from '../helpers/cli.js';
-import { freePort } from '../helpers/smtp.js';
+import { queueOneMessage } from '../helpers/outbox-store.js';
+import { freePort, makeMailFolder, removeFolder, startSmtpSink } from '../helpers/smtp.js';
 
 /**
  * The daemon through the CLI a person (or systemd) uses, on the demo upstream with real git, cmake, mariadbd and
@@ -27,9 +29,11 @@ interface Settings {
   suite?: string;
   schedule?: string;
   extra?: string[];
+  /** More `upstreams:` entries, each one YAML flow map. */
+  upstreams?: string[];
 }
 
-async function writeConfig({ tags, suite = 'tiny.yaml', schedule = '17 * * * *', extra = [] }: Settings): Promise<void> {
+async function writeConfig({ tags, suite = 'tiny.yaml', schedule = '17 * * * *', extra = [], upstreams = [] }: Settings): Promise<void> {
   const options = new Map<string, string>([
     ['state_dir', stateDir()],
     ['cache_dir', join(root, 'cache')],
@@ -51,7 +55,7 @@ async function writeConfig({ tags, suite = 'tiny.yaml', schedule = '17 * * * *',
   ]);
   for (const line of extra) options.set(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
   const upstream = `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, include: ${JSON.stringify(tags)} }`;
-  await writeFile(configFile(), [...[...options].map(([k, v]) => `${k}: ${v}`), 'upstreams:', upstream, ''].join('\n'));
+  await writeFile(configFile(), [...[...options].map(([k, v]) => `${k}: ${v}`), 'upstreams:', upstream, ...upstreams.map((u) => `  - ${u}`), ''].join('\n'));
 }
 
 /** The CLI of the same build as this test (bin/qpswatch.js runs dist/, which may be another build). */
@@ -344,5 +348,95 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     assert.match(once.stdout, /^cycle done: 0 release\(s\) queued, 1 built, 0 build failure\(s\), 2 checked, 0 failed on the way$/m);
     assert.equal((await queued('mariadb-10.11.2'))?.state, 'done');
     assert.equal((await queued('mariadb-10.11.10'))?.state, 'done');
+  });
+
+  test('a build that fails and a session that fails: attempts counted, one email each after the last attempt, status shows it, the cycle goes on', async (t) => {
+    // A second upstream on the same remote whose server cannot start (an init file that does not exist): each of
+    // its sessions fails the way a crashed server does. Its first release needs no session, so it is done.
+    const profiles = join(root, 'server-profiles');
+    await mkdir(profiles, { recursive: true });
+    const relaxed = join(projectRoot, 'config', 'server-profiles', 'relaxed.yaml');
+    await copyFile(relaxed, join(profiles, 'relaxed.yaml'));
+    await writeFile(join(profiles, 'crashy.yaml'), `${await readFile(relaxed, 'utf8')}\n`.replace('settings:\n', `settings:\n  init_file: ${join(root, 'no-such-init-file.sql')}\n`));
+    const folder = await makeMailFolder();
+    const sink = await startSmtpSink({ folder });
+    try {
+      await writeConfig({
+        // The releases checked by the tests before are left out: only what fails here, and a first release, is taken.
+        tags: ['mariadb-10.11.4'],
+        extra: [`server_profiles_dir: ${profiles}`, 'retry_attempts: 2', 'retry_backoff_minutes: 0', 'email_to: [dba@example.org]', 'email_from: qpswatch@example.org', 'smtp_host: 127.0.0.1', `smtp_port: ${sink.port}`],
+        upstreams: [`{ name: crashy, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: crashy, include: ["mariadb-10.11.1", "mariadb-10.11.2"] }`],
+      });
+      const first = await cli('once');
+      t.diagnostic(first.stdout.trim());
+      assert.ok(first.code === 0 || first.code === 1, first.stderr.slice(-3000));
+      const rows = async (): Promise<Map<string, QueueRecord>> => withStore(async (s) => new Map((await s.listQueue()).map((q) => [`${q.upstream}/${q.tag}`, q])));
+      let queue = await rows();
+      for (const [name, q] of queue) if (q.lastError !== null) t.diagnostic(`${name}: ${q.state}: ${q.lastError}`);
+      assert.equal(queue.get('crashy/mariadb-10.11.1')?.state, 'done', 'the series\' first release is taken');
+      const broken = queue.get('demo/mariadb-10.11.4')!;
+      assert.deepEqual([broken.state, broken.failedStep, broken.failures], ['failed', 'build', 1], 'a compiler error is not retried');
+      // gcc quotes with ‘’ in a UTF-8 locale and '' in C.
+      assert.ok(broken.errorLines.some((l) => /expected .;. before/.test(l)), broken.errorLines.join('\n'));
+      const crashy = queue.get('crashy/mariadb-10.11.2')!;
+      assert.deepEqual([crashy.state, crashy.failedStep, crashy.failures], ['built', 'session', 1], 'a failed session waits for its next attempt');
+      assert.ok(crashy.nextAttemptAt !== null);
+      assert.deepEqual((await sink.received()).map((m) => m.parsed.subject), ['qpswatch: could not build mariadb-10.11.4'], 'the build failure is told at once, the session not yet');
+      const status = await cli('status');
+      assert.match(status.stdout, /^ {2}crashy {2}"mariadb-10\.11\.2" {2}built, \d+ attempt\(s\), session failed 1 time\(s\), next try .+, last error: ".+"$/m);
+      assert.match(status.stdout, /^ {2}demo {2}"mariadb-10\.11\.4" {2}failed, \d+ attempt\(s\), build failed 1 time\(s\), last error: "build failed: .+"$/m);
+
+      const second = await cli('once');
+      t.diagnostic(second.stdout.trim());
+      queue = await rows();
+      const gaveUp = queue.get('crashy/mariadb-10.11.2')!;
+      t.diagnostic(`the session's last error: ${gaveUp.lastError ?? ''}`);
+      assert.deepEqual([gaveUp.state, gaveUp.failedStep, gaveUp.failures, gaveUp.nextAttemptAt], ['failed', 'session', 2, null], 'retry_attempts 2: given up after the second');
+      assert.equal(queue.get('demo/mariadb-10.11.4')?.failures, 1, 'a failed build is not tried again');
+      const third = await cli('once');
+      assert.match(third.stdout, /0 build failure\(s\), 0 checked, 0 failed on the way$/m, 'nothing failed is taken again');
+
+      const mails = await sink.received();
+      assert.deepEqual(mails.map((m) => m.parsed.subject).sort(), ['qpswatch: could not build mariadb-10.11.4', 'qpswatch: could not measure mariadb-10.11.2'], 'one email each, none twice');
+      const measure = mails.find((m) => m.parsed.subject === 'qpswatch: could not measure mariadb-10.11.2')!;
+      assert.match(measure.parsed.text ?? '', /failed after 2 attempts/);
+      assert.ok(gaveUp.errorLines.length > 0 && gaveUp.errorLines.every((l) => (measure.parsed.text ?? '').includes(l.slice(0, 60)) || /[\u0000-\u001f]/.test(l)), 'the email carries the last error lines');
+      await withStore(async (s) => assert.equal((await s.listMessages('pending')).length, 0));
+      const after = await cli('status');
+      assert.match(after.stdout, /^ {2}crashy {2}"mariadb-10\.11\.2" {2}failed, \d+ attempt\(s\), session failed 2 time\(s\), last error: ".+"$/m);
+    } finally {
+      await sink.close();
+      await removeFolder(folder);
+    }
+  });
+
+  test('a message whose next attempt is N s away is sent by the running daemon about N s later, not at the next cycle', async (t) => {
+    const folder = await makeMailFolder();
+    const sink = await startSmtpSink({ folder });
+    try {
+      // Hourly: the last poll is recent (the test before), so no cycle runs while this test watches.
+      await writeConfig({ tags: ['mariadb-10.11.1'], extra: ['email_to: [dba@example.org]', 'email_from: qpswatch@example.org', 'smtp_host: 127.0.0.1', `smtp_port: ${sink.port}`] });
+      await queueOneMessage(stateDir(), 'qpswatch: between cycles');
+      const seconds = 4;
+      const dueAt = Date.now() + seconds * 1000;
+      await withStore(async (s) => {
+        const message = (await s.listMessages('pending')).find((m) => m.subject === 'qpswatch: between cycles')!;
+        await s.markMessageFailed(message.id, 'connection refused', new Date(dueAt).toISOString());
+      });
+      const daemon = new DaemonProcess();
+      const received = await until('the message at the sink', async () => ((await sink.received()).some((m) => m.parsed.subject === 'qpswatch: between cycles') ? Date.now() : undefined), 30_000);
+      const late = (received - dueAt) / 1000;
+      t.diagnostic(`sent ${late.toFixed(2)} s after its next attempt (${seconds} s after it was set)`);
+      assert.ok(late > -0.5 && late < 3, `sent ${late} s after its time`);
+      assert.ok(!daemon.messages().includes('cycle starts'), 'no cycle ran: the timer sent it');
+      const sent = Date.now();
+      daemon.child.kill('SIGTERM');
+      assert.equal((await daemon.exited).code, 0, daemon.log.slice(-3000));
+      t.diagnostic(`stopped ${((Date.now() - sent) / 1000).toFixed(2)} s after SIGTERM`);
+      assert.equal((await sink.received()).filter((m) => m.parsed.subject === 'qpswatch: between cycles').length, 1);
+    } finally {
+      await sink.close();
+      await removeFolder(folder);
+    }
   });
 });
