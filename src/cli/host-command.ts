@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { fingerprintId, hostFingerprint } from '../sampling/index.js';
+import { printable } from '../report/index.js';
+import { fingerprintId, hostFingerprint, type HostInventory } from '../sampling/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { parseCommandArgs } from './parse-args.js';
@@ -9,6 +10,11 @@ const HELP = `Usage: qpswatch host [--json]
 Prints this host's fingerprint: CPU model, sockets, cores, SMT, NUMA nodes, memory, kernel, CPU governor,
 the device and filesystem that hold state_dir, and the compiler. Results from hosts with different
 fingerprint ids are never compared.
+
+Under it, the host's inventory (systeminformation): system model and virtualization, firmware, board,
+CPU details and caches, memory modules, the disks and filesystem under state_dir, OS release, gcc.
+It describes the host for people and does not change the fingerprint id; facts no source could give
+are "unknown".
 `;
 
 export const hostCommand: Command = {
@@ -19,15 +25,37 @@ export const hostCommand: Command = {
   async run(args, ctx) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
     mkdirSync(ctx.config.state_dir, { recursive: true });
-    const fingerprint = await hostFingerprint(ctx.config.state_dir);
+    const { inventory, ...fingerprint } = await hostFingerprint(ctx.config.state_dir);
     const id = fingerprintId(fingerprint);
     if (values.json === true) {
-      ctx.stdout(`${JSON.stringify({ fingerprintId: id, ...fingerprint }, null, 2)}\n`);
+      ctx.stdout(`${JSON.stringify({ fingerprintId: id, ...fingerprint, inventory }, null, 2)}\n`);
     } else {
-      const rows = Object.entries({ fingerprintId: id, ...fingerprint });
-      const width = Math.max(...rows.map(([k]) => k.length));
-      ctx.stdout(rows.map(([k, v]) => `${k.padEnd(width)}  ${String(v)}`).join('\n') + '\n');
+      ctx.stdout(renderHost(Object.entries({ fingerprintId: id, ...fingerprint }), inventory));
     }
     return EXIT_OK;
   },
 };
+
+type Row = [string, unknown];
+
+/** The fingerprint's facts, then the inventory's as dotted keys (memory modules and disks one line each). */
+export function renderHost(facts: readonly Row[], inventory: HostInventory | undefined): string {
+  const rows: Row[] = inventory === undefined ? [...facts] : [...facts, ['inventory', '(does not change the id)'], ...inventoryRows(inventory)];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  // DMI strings and tool output are data: a control character in one must not reach the terminal.
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${printable(String(v))}`).join('\n') + '\n';
+}
+
+function inventoryRows(inventory: HostInventory): Row[] {
+  const { memory, disks, unavailable, ...sections } = inventory;
+  const rows: Row[] = Object.entries(sections).flatMap(([section, facts]) => Object.entries(facts).map(([k, v]): Row => [`  ${section}.${k}`, v]));
+  rows.push(['  memory.installedBytes', memory.installedBytes]);
+  memory.modules.forEach((m, i) => rows.push([`  memory.module${i}`, pairs(m)]));
+  disks.forEach((d, i) => rows.push([`  disk${i}`, pairs(d)]));
+  for (const [source, reason] of Object.entries(unavailable)) rows.push([`  unavailable.${source}`, reason]);
+  return rows;
+}
+
+function pairs(facts: object): string {
+  return Object.entries(facts).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+}

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { release } from 'node:os';
+import { release, totalmem } from 'node:os';
 import si from 'systeminformation';
 import { ExecNotFoundError, run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
@@ -7,6 +7,7 @@ import { readCpuTopology, type CpuTopology } from './cpu-topology.js';
 import { describeDataDevice, findDataDevice, type DataDeviceOptions } from './data-device.js';
 import { defaultHostPaths, type HostPaths } from './host-paths.js';
 import { readCpuidle } from './idle-states.js';
+import { collectInventory, type HostInventory, type InventoryOptions } from './inventory.js';
 
 /** What a result depends on besides the server: results from different fingerprints are never compared. */
 export interface HostFingerprint {
@@ -30,34 +31,40 @@ export interface HostFingerprint {
   cpuidleGovernor: string;
   /** Whether the session held the idle states steady (PM QoS latency 0): results with and without differ by times. */
   idleStatesHeld: boolean;
+  /** Facts to judge a result by that do not make another host (fingerprintId ignores them); absent in old records. */
+  inventory?: HostInventory;
 }
 
 export interface FingerprintOptions extends DataDeviceOptions {
   compilerArgv?: readonly string[];
   /** Whether this session holds the idle states (see holdIdleStates); default false. */
   idleStatesHeld?: boolean;
-  /** The compiler's run is logged through exec when given. */
+  /** The compiler's run (and a missing inventory source) is logged when given. */
   log?: Logger;
+  /** The inventory's options, or false to leave it out (when only the id is wanted); collected by default. */
+  inventory?: InventoryOptions | false;
 }
 
 /**
- * Cheap sources first (measured on a 2-CPU VM): /proc and /sys reads take well under a millisecond and
- * si.mem() about 1-3 ms, while si.cpu() and si.osInfo() take 35-60 ms each because they run helper programs.
- * So si.cpu() is only the fallback when /proc/cpuinfo or /sys topology are hidden, and the kernel release comes from
- * os.release() (uname, the same value si.osInfo() reports).
+ * The identity comes from cheap sources (measured on a 2-CPU VM): /proc and /sys reads take well under a millisecond,
+ * while si.cpu() and si.osInfo() take 120-600 ms because they run helper programs. So si.cpu() is only the fallback
+ * when /proc/cpuinfo or /sys topology are hidden, the kernel release comes from os.release() (uname, the same value
+ * si.osInfo() reports) and memory from os.totalmem() (/proc/meminfo's MemTotal, the value si.mem() reported).
+ * systeminformation's share is the inventory, collected alongside (about 1.4 s on an idle host, once per call).
  */
 export async function hostFingerprint(dataDir: string, opts: FingerprintOptions = {}): Promise<HostFingerprint> {
   const paths: HostPaths = { ...defaultHostPaths(), ...opts.paths };
   const device = findDataDevice(dataDir, opts);
-  const [mem, compiler, cpu] = await Promise.all([
-    si.mem(),
+  const inventoryOptions = opts.inventory === false ? undefined : { ...(opts.log !== undefined ? { log: opts.log } : {}), ...opts.inventory };
+  const [compiler, cpu, inventory] = await Promise.all([
     compilerVersion(opts.compilerArgv ?? ['cc', '--version'], opts.log),
     cpuFacts(paths),
+    inventoryOptions === undefined ? undefined : collectInventory(device, inventoryOptions),
   ]);
   return {
     ...cpu,
     numaNodes: numaNodes(paths.sysNode),
-    memoryBytes: mem.total,
+    memoryBytes: totalmem(),
     kernel: release(),
     governor: governor(paths.sysCpu),
     dataDevice: describeDataDevice(device),
@@ -65,6 +72,7 @@ export async function hostFingerprint(dataDir: string, opts: FingerprintOptions 
     compiler,
     ...cpuidleFacts(paths.sysCpu),
     idleStatesHeld: opts.idleStatesHeld ?? false,
+    ...(inventory !== undefined ? { inventory } : {}),
   };
 }
 
