@@ -20,7 +20,7 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
   if (options.readonly === true) return openReadOnly(ctx, path);
   const store = await openStore({ backend: ctx.config.store_backend, path });
   // Sessions record a pid only: a pid reused since counts as alive, and the session is recovered on a later open.
-  const interrupted = await store.recoverInterrupted((pid) => processAlive(pid));
+  const interrupted = await store.recoverInterrupted((pid, startTicks) => processAlive(pid, startTicks));
   if (interrupted > 0) ctx.log.warn({ sessions: interrupted }, 'sessions left running by a process that is gone are now marked interrupted');
   return store;
 }

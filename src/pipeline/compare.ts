@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareSession, judgePairedSession, judgeSession, type VerdictSettings } from '../analysis/index.js';
+import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView, Verdict, SampleRole } from '../model/index.js';
 import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
@@ -107,6 +108,7 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
     suite: request.suite.name,
     rounds: plan.design === 'paired' ? plan.maxPairs : request.rounds,
     pid: process.pid,
+    pidStartTicks: processStartTicks(process.pid),
     settings: {
       suiteFile: request.suite.file,
       tests: request.suite.tests.map((t) => ({ name: t.name, seconds: t.seconds, threads: t.threads })),

@@ -25,6 +25,8 @@ export interface SessionInput {
   rounds: number;
   /** The process running the session; a `running` session whose pid is gone was interrupted. */
   pid: number;
+  /** When that process started (clock ticks since boot, /proc/PID/stat): a pid reused by another process is not it. */
+  pidStartTicks?: number;
   settings: object;
 }
 
@@ -38,6 +40,8 @@ export interface SessionRecord {
   suite: string;
   rounds: number;
   pid: number;
+  /** null for sessions stored before the start time was kept. */
+  pidStartTicks: number | null;
   settings: JsonObject;
   /** Why the session failed or was interrupted on purpose; null otherwise. */
   error: string | null;
@@ -64,6 +68,6 @@ export interface SessionStore {
   interruptSession(id: number, reason: string): Promise<void>;
   getSession(id: number): Promise<SessionRecord | undefined>;
   listSessions(query: SessionQuery): Promise<SessionRecord[]>;
-  /** Marks `running` sessions whose pid is not alive as `interrupted`; returns how many were marked. */
-  recoverInterrupted(isAlive: (pid: number) => boolean): Promise<number>;
+  /** Marks `running` sessions whose process is not alive as `interrupted`; returns how many were marked. */
+  recoverInterrupted(isAlive: (pid: number, startTicks: number | undefined) => boolean): Promise<number>;
 }

@@ -44,6 +44,7 @@ const sessionSchema = z.object({
   suite: text(),
   rounds: wholeFrom(1),
   pid: wholeFrom(1),
+  pidStartTicks: wholeFrom(0).optional(),
   settings: jsonObject(),
 });
 

@@ -300,6 +300,11 @@ ALTER TABLE release_queue ADD COLUMN next_attempt_at TEXT;
 ALTER TABLE release_queue ADD COLUMN error_lines TEXT NOT NULL DEFAULT '[]';  -- JSON array
 `;
 
+// A running session's pid alone says nothing once the pid is reused; with its start time it names one process.
+const sessionStartTicks = `
+ALTER TABLE sessions ADD COLUMN pid_start_ticks INTEGER;
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -309,6 +314,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'verdicts carry their interval and detectable drop', sql: verdictReach },
   { version: 7, name: 'host calibrations per suite', sql: calibrations },
   { version: 8, name: 'queue rows keep their failed attempts, next attempt and last error lines', sql: queueRetries },
+  { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -27,6 +27,7 @@ export interface SessionRow extends TargetColumns<'baseline'>, TargetColumns<'ca
   suite: string;
   rounds: number;
   pid: number;
+  pid_start_ticks: number | null;
   settings: string;
   error: string | null;
   started_at: string;
@@ -82,6 +83,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     suite: row.suite,
     rounds: row.rounds,
     pid: row.pid,
+    pidStartTicks: row.pid_start_ticks,
     settings: parseJsonObject(row.settings),
     error: row.error,
     startedAt: row.started_at,

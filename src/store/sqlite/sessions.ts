@@ -14,14 +14,14 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
       INSERT INTO sessions (kind, host_id, state,
         baseline_name, baseline_flavor, baseline_version, baseline_binary, baseline_server_profile, baseline_description,
         candidate_name, candidate_flavor, candidate_version, candidate_binary, candidate_server_profile,
-        candidate_description, suite, rounds, pid, settings, started_at)
+        candidate_description, suite, rounds, pid, pid_start_ticks, settings, started_at)
       VALUES (@kind, @host_id, 'running',
         @baseline_name, @baseline_flavor, @baseline_version, @baseline_binary, @baseline_server_profile,
         @baseline_description, @candidate_name, @candidate_flavor, @candidate_version, @candidate_binary,
-        @candidate_server_profile, @candidate_description, @suite, @rounds, @pid, @settings, @started_at)`,
+        @candidate_server_profile, @candidate_description, @suite, @rounds, @pid, @pid_start_ticks, @settings, @started_at)`,
     get: 'SELECT * FROM sessions WHERE id = ?',
     list: 'SELECT * FROM sessions WHERE (@state IS NULL OR state = @state) ORDER BY id DESC LIMIT @limit',
-    running: "SELECT id, pid FROM sessions WHERE state = 'running' ORDER BY id",
+    running: "SELECT id, pid, pid_start_ticks FROM sessions WHERE state = 'running' ORDER BY id",
     end: `
       UPDATE sessions SET state = @state, error = @error, ended_at = @at
       WHERE id = @id AND state = 'running'`,
@@ -39,6 +39,7 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
         suite: session.suite,
         rounds: session.rounds,
         pid: session.pid,
+        pid_start_ticks: session.pidStartTicks ?? null,
         settings: JSON.stringify(session.settings),
         started_at: nowIso(),
       });
@@ -72,13 +73,13 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
     return rows.map(sessionFromRow);
   }
 
-  async recoverInterrupted(isAlive: (pid: number) => boolean): Promise<number> {
+  async recoverInterrupted(isAlive: (pid: number, startTicks: number | undefined) => boolean): Promise<number> {
     return this.write('recover interrupted sessions', () => {
-      const running = this.#sql.running.all() as { id: number; pid: number }[];
+      const running = this.#sql.running.all() as { id: number; pid: number; pid_start_ticks: number | null }[];
       const at = nowIso();
       let marked = 0;
-      for (const { id, pid } of running) {
-        if (isAlive(pid)) continue;
+      for (const { id, pid, pid_start_ticks: startTicks } of running) {
+        if (isAlive(pid, startTicks ?? undefined)) continue;
         marked += this.#sql.end.run({ id, state: 'interrupted', error: null, at }).changes;
       }
       return marked;

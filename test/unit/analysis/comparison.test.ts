@@ -10,7 +10,7 @@ const target = (name: string): TargetRef => ({ name, flavor: 'mariadb', version:
 function session(settings: Record<string, unknown>): SessionRecord {
   return {
     id: 7, kind: 'compare', hostId: 1, state: 'done', baseline: target('10.11.9'), candidate: target('10.11.10'), suite: 'quick', rounds: 24,
-    pid: 1, settings, error: null, startedAt: '2026-12-01T06:00:00.000Z', endedAt: '2026-12-01T06:10:00.000Z',
+    pid: 1, pidStartTicks: null, settings, error: null, startedAt: '2026-12-01T06:00:00.000Z', endedAt: '2026-12-01T06:10:00.000Z',
   };
 }
 

@@ -45,6 +45,7 @@ const session = (id: number, baseline: ReturnType<typeof ref>, candidate: Return
   suite: 'quick',
   rounds: 2,
   pid: 1,
+  pidStartTicks: null,
   settings: {},
   error: null,
   startedAt: '2026-01-01T00:00:00.000Z',

@@ -211,6 +211,25 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           assert.equal(await store.recoverInterrupted((pid) => pid !== 222), 1);
           await assert.rejects(store.finishSession(dead), SessionStateError);
         }));
+
+      test('a session keeps its process start time, so a reused pid is told apart; older rows have none', () =>
+        withStore(async (store) => {
+          const hostId = await store.upsertHost(hostInput());
+          const withTicks = await store.createSession(sessionInput(hostId, { pid: 444, pidStartTicks: 9001 }));
+          const without = await store.createSession(sessionInput(hostId, { pid: 555 }));
+          assert.equal((await store.getSession(withTicks))?.pidStartTicks, 9001);
+          assert.equal((await store.getSession(without))?.pidStartTicks, null);
+          const asked: Array<[number, number | undefined]> = [];
+          // pid 444 is alive, but started at another time: another process has the pid now.
+          const marked = await store.recoverInterrupted((pid, startTicks) => {
+            asked.push([pid, startTicks]);
+            return startTicks === undefined || startTicks !== 9001;
+          });
+          assert.equal(marked, 1);
+          assert.deepEqual(asked.sort(), [[444, 9001], [555, undefined]]);
+          assert.equal((await store.getSession(withTicks))?.state, 'interrupted');
+          assert.equal((await store.getSession(without))?.state, 'running');
+        }));
     });
 
     describe('samples', () => {
