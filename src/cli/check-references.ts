@@ -47,7 +47,7 @@ async function checkTarget(name: string, config: TargetConfig, serverProfilesDir
   const target = await prepareTarget(name, config, serverProfilesDir, { log });
   const dir = await mkdtemp(join(tmpdir(), 'qpswatch-check-'));
   try {
-    const paths = { datadir: join(dir, 'data'), socket: join(dir, 's.sock'), pidFile: join(dir, 'pid'), errorLog: join(dir, 'error.log'), tmpdir: dir };
+    const paths = { datadir: join(dir, 'data'), socket: join(dir, 's.sock'), pidFile: join(dir, 'pid'), errorLog: join(dir, 'error.log'), tmpdir: dir, secureFileDir: join(dir, 'files') };
     const cnf = join(dir, 'my.cnf');
     await writeFile(cnf, renderMyCnf(target.profile, target.binaries, paths));
     await checkServerOptions(target.binaries, cnf, log);

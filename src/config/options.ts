@@ -101,10 +101,10 @@ export const OPTIONS = {
   }),
   server_user: defineOption({
     name: 'server_user',
-    schema: z.string().regex(/^([a-z_][a-z0-9_-]*)?$/),
+    schema: z.string().regex(/^([a-z_][a-z0-9_-]*)?$/).refine((name) => name !== 'root', { error: 'the benchmarked server never runs as root' }),
     default: () => '',
-    doc: 'System user mysqld runs as (--user; it must own state_dir); empty: root when qpswatch runs as root, else the current user.',
-    expected: 'a user name, or empty',
+    doc: 'Unprivileged system user the benchmarked server runs as when qpswatch runs as root (--user; qpswatch gives it its datadir, socket folder and logs); empty: mysql. Not root. When qpswatch is not root, mysqld runs as qpswatch\'s own user and this must stay empty.',
+    expected: 'a user name other than root, or empty',
     envFormat: 'text',
   }),
   server_port: defineOption({

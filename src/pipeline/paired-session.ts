@@ -120,7 +120,7 @@ async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleSe
   await activate(sides, role, mode, ctx);
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
-  await runSysbench(warmupArgv(suite.warmup, connection(side.server)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
+  await runSysbench(warmupArgv(suite.warmup, connection(side.instance)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
 }
 
 /**
@@ -203,7 +203,7 @@ async function measureSide(side: Side, run: OpenRun, sweep: number, ctx: RoundCo
   const sample = await measureTest({
     status: side.status,
     observer: side.observer,
-    conn: connection(side.server),
+    conn: connection(side.instance),
     server: side.server,
     device: ctx.device,
     test,

@@ -19,8 +19,9 @@ const DATABASE = 'sbtest';
 /** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
 const LOAD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
-export function connection(server: RunningServer): SysbenchConnection {
-  return { socket: server.socket, user: 'root', database: DATABASE };
+/** sysbench as root over the instance's socket, its password read from the instance's option file. */
+export function connection(instance: TargetInstance): SysbenchConnection {
+  return { socket: instance.paths.socket, user: 'root', database: DATABASE, optionsFile: instance.sysbenchPasswordFile };
 }
 
 /** Runs fn with the instance's server started, and always stops it, whatever fn does. */
@@ -41,7 +42,7 @@ export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: Ro
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
     await server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
-    await prepareSysbench(prepareArgv(suite, connection(server)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal, log: ctx.log });
+    await prepareSysbench(prepareArgv(suite, connection(instance)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal, log: ctx.log });
   });
   await instance.keepAsSnapshot();
 }
@@ -52,7 +53,7 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
   // A stop asked for while the datadir was copied: no server is started just to be stopped again.
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
-    const conn = connection(server);
+    const conn = connection(instance);
     ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
     await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
     const status = await server.connect();

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isZombie, otherPids, processArgv, processGroup, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import { DEFAULT_SERVER_USER } from '../server/index.js';
 import type { SessionStore } from '../store/index.js';
 
 export interface StrayProcess {
@@ -64,7 +65,8 @@ export function ownUids(serverUser: string): Set<number> {
   const uids = new Set<number>();
   const self = process.getuid?.();
   if (self !== undefined) uids.add(self);
-  const server = serverUser === '' ? undefined : userId(serverUser);
+  // Empty server_user: as root the server runs as mysql (it never runs as root), else as qpswatch's own user.
+  const server = userId(serverUser !== '' ? serverUser : self === 0 ? DEFAULT_SERVER_USER : '');
   if (server !== undefined) uids.add(server);
   return uids;
 }

@@ -1,12 +1,45 @@
-import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkServerOptions, renderMyCnf, startServer, initDatadir, checkSocketPath, type RunningServer, type ServerNetwork, type ServerPaths } from '../server/index.js';
+import {
+  assertReachable,
+  checkServerOptions,
+  renderMyCnf,
+  startServer,
+  initDatadir,
+  checkSocketPath,
+  prepareServerDirs,
+  privateDir,
+  PRIVATE_DIR_MODE,
+  SOCKET_DIR_MODE,
+  serverAccount,
+  ServerCredential,
+  type RunningServer,
+  type ServerNetwork,
+  type ServerPaths,
+} from '../server/index.js';
 import type { Logger } from '../log/index.js';
+import { writeSysbenchPassword } from '../suite/index.js';
 import type { PreparedTarget } from './target.js';
+
+/**
+ * The state folder, its work/ (session folders) and run/ (the servers' sockets): nobody but qpswatch's user and the
+ * group may enter them (0750; run/ 0770 with a server account, so mysqld can make its socket there). With a server
+ * account (qpswatch is root) the group is the server's, and the account must pass through every folder above them.
+ */
+export async function prepareStateFolders(stateDir: string, serverUser: string | undefined): Promise<void> {
+  const account = serverAccount(serverUser);
+  await privateDir(stateDir, account);
+  await privateDir(join(stateDir, 'work'), account);
+  await privateDir(join(stateDir, 'run'), account, account !== undefined ? SOCKET_DIR_MODE : PRIVATE_DIR_MODE);
+  if (account !== undefined) await assertReachable(join(stateDir, 'run', 'x.sock'), account, 'state_dir');
+}
 
 /**
  * One target's files during a session: the loaded datadir kept as a snapshot, the copy a round runs on, its my.cnf
  * and logs. Every round starts from a fresh copy of the snapshot, so each sample is an independent run.
+ *
+ * The server's root@localhost gets a random password of this instance's at its first start (ServerCredential); sysbench
+ * reads it from sysbench.cnf (0600), never from its command line.
  */
 export class TargetInstance {
   readonly dir: string;
@@ -14,7 +47,12 @@ export class TargetInstance {
   readonly myCnfPath: string;
   readonly snapshotDir: string;
   readonly sysbenchLog: string;
+  /** sysbench's --config-file with the password (0600); removed with the data. */
+  readonly sysbenchPasswordFile: string;
   private readonly serverLog: string;
+  private readonly credential = ServerCredential.random();
+  /** Set once the first start has given root its password: later starts (snapshot copies) log in with it. */
+  private lockedDown = false;
 
   constructor(
     readonly target: PreparedTarget,
@@ -32,11 +70,13 @@ export class TargetInstance {
       pidFile: join(this.dir, 'mysqld.pid'),
       errorLog: join(this.dir, 'error.log'),
       tmpdir: join(this.dir, 'tmp'),
+      secureFileDir: join(this.dir, 'files'),
     };
     this.myCnfPath = join(this.dir, 'my.cnf');
     this.snapshotDir = join(this.dir, 'snapshot');
     this.sysbenchLog = join(this.dir, 'sysbench.log');
     this.serverLog = join(this.dir, 'mysqld.out');
+    this.sysbenchPasswordFile = join(this.dir, 'sysbench.cnf');
   }
 
   /**
@@ -44,9 +84,12 @@ export class TargetInstance {
    * own error line), and initialises an empty datadir.
    */
   async initialise(log: Logger): Promise<void> {
-    await mkdir(this.paths.tmpdir, { recursive: true });
-    await writeFile(this.myCnfPath, this.myCnfText());
-    await checkServerOptions(this.target.binaries, this.myCnfPath, log);
+    const account = serverAccount(this.user);
+    await privateDir(this.dir, account);
+    await prepareServerDirs(this.paths, account);
+    await writeFile(this.myCnfPath, this.myCnfText(), { mode: 0o640 });
+    await writeSysbenchPassword(this.sysbenchPasswordFile, this.credential.reveal());
+    await checkServerOptions(this.target.binaries, this.myCnfPath, log, this.user);
     await initDatadir({ binaries: this.target.binaries, myCnfPath: this.myCnfPath, paths: this.paths, logFile: join(this.dir, 'init.log'), log, ...(this.user !== undefined ? { user: this.user } : {}) });
   }
 
@@ -55,8 +98,8 @@ export class TargetInstance {
     return renderMyCnf(this.target.profile, this.target.binaries, this.paths, this.network);
   }
 
-  start(log: Logger): Promise<RunningServer> {
-    return startServer({
+  async start(log: Logger): Promise<RunningServer> {
+    const server = await startServer({
       binaries: this.target.binaries,
       myCnfPath: this.myCnfPath,
       paths: this.paths,
@@ -64,8 +107,12 @@ export class TargetInstance {
       logFile: this.serverLog,
       ...(this.user !== undefined ? { user: this.user } : {}),
       readyTimeoutMs: this.readyTimeoutMs,
+      credential: this.credential,
+      lockDown: !this.lockedDown,
       log,
     });
+    this.lockedDown = true;
+    return server;
   }
 
   /** The loaded datadir (server stopped) becomes the snapshot every round copies. */
@@ -84,5 +131,7 @@ export class TargetInstance {
     await rm(this.paths.datadir, { recursive: true, force: true });
     await rm(this.snapshotDir, { recursive: true, force: true });
     await rm(this.paths.tmpdir, { recursive: true, force: true });
+    await rm(this.paths.secureFileDir, { recursive: true, force: true });
+    await rm(this.sysbenchPasswordFile, { force: true });
   }
 }

@@ -1,4 +1,5 @@
 import { createConnection, type Connection } from 'mysql2/promise';
+import type { ServerCredential } from './credential.js';
 
 export type { Connection };
 
@@ -6,17 +7,19 @@ export interface ConnectOptions {
   readonly socket: string;
   readonly database?: string;
   readonly connectTimeoutMs?: number;
+  /** root's session password; without it, root with no password (a datadir straight from init). */
+  readonly credential?: ServerCredential;
 }
 
 /**
- * A connection as root over the unix socket (init leaves root without a password). A dropped connection emits
- * 'error'; without a listener that would crash the daemon, so one is always attached.
+ * A connection as root over the unix socket. A dropped connection emits 'error'; without a listener that would crash
+ * the daemon, so one is always attached.
  */
 export async function connectRoot(opts: ConnectOptions): Promise<Connection> {
   const conn = await createConnection({
     socketPath: opts.socket,
     user: 'root',
-    password: '',
+    password: opts.credential?.reveal() ?? '',
     connectTimeout: opts.connectTimeoutMs ?? 10_000,
     multipleStatements: false,
     ...(opts.database !== undefined ? { database: opts.database } : {}),

@@ -136,3 +136,25 @@ export class ServerDiedError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** server_user names no usable account, or the account cannot reach the server's files. */
+export class ServerUserError extends InputError {
+  constructor(
+    readonly user: string,
+    problem: string,
+  ) {
+    super(`server_user ${user} ${problem}`);
+    this.name = new.target.name;
+  }
+}
+
+/** Setting the per-session password or removing the install's extra accounts failed; the statement is never quoted. */
+export class ServerCredentialError extends Error {
+  constructor(
+    readonly code: string | undefined,
+    detail: string,
+  ) {
+    super(`could not give the server's root account its session password: ${detail}`);
+    this.name = new.target.name;
+  }
+}

@@ -1,19 +1,20 @@
 import { readdir } from 'node:fs/promises';
 import { ExecError, run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { compareVersions, parseVersion, type Version } from '../version/index.js';
+import type { Version } from '../version/index.js';
+import { atLeast } from './at-least.js';
 import type { ServerBinaries } from './binaries.js';
 import { DatadirInitError, DatadirNotEmptyError } from './errors.js';
 import { pickLogErrors, logSize, readLogSince } from './log-tail.js';
-import { prepareServerDirs, type ServerPaths } from './paths.js';
-import { defaultServerUser } from './user.js';
+import { assertReachable, prepareDatadir, type ServerPaths } from './paths.js';
+import { serverAccount } from './user.js';
 
 export interface InitDatadirArgs {
   readonly binaries: ServerBinaries;
   /** The rendered my.cnf: InnoDB file sizes and page size are fixed at init, so init reads the same file as start. */
   readonly myCnfPath: string;
   readonly datadir: string;
-  /** --user; undefined leaves it out (not running as root). */
+  /** --user: the server account's name; undefined leaves it out (qpswatch is not root). */
   readonly user?: string;
 }
 
@@ -29,7 +30,8 @@ export function initDatadirArgv(args: InitDatadirArgs): string[] {
 
 function mariadbInstallOptions(version: Version): string[] {
   return [
-    // 10.4 made root log in by unix socket only; qpswatch connects as root with no password over its own socket.
+    // 10.4 made root log in by unix socket only. Every flavor's init leaves root@localhost without a password here;
+    // the first start (skip-networking, private socket folder) gives it the session's password (accounts.ts).
     ...(atLeast(version, '10.1') ? ['--auth-root-authentication-method=normal'] : []),
     ...(atLeast(version, '10.3') ? ['--skip-test-db'] : []),
   ];
@@ -42,17 +44,13 @@ function needInstallDb(binaries: ServerBinaries): string {
   return binaries.installDb;
 }
 
-function atLeast(version: Version, than: string): boolean {
-  const bound = than.split('.').length === 2 ? `${than}.0` : than;
-  return compareVersions(version, parseVersion(bound)) >= 0;
-}
-
 export interface InitDatadirOptions {
   readonly binaries: ServerBinaries;
   readonly myCnfPath: string;
   readonly paths: ServerPaths;
   /** Output of the install command. */
   readonly logFile: string;
+  /** server_user; empty or undefined: mysql when qpswatch is root (never root), else qpswatch's own user. */
   readonly user?: string;
   readonly timeoutMs?: number;
   readonly log: Logger;
@@ -65,8 +63,10 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
   if (leftovers.length > 0) {
     throw new DatadirNotEmptyError(paths.datadir, leftovers);
   }
-  await prepareServerDirs(paths);
-  const argv = initDatadirArgv({ binaries: opts.binaries, myCnfPath: opts.myCnfPath, datadir: paths.datadir, user: opts.user ?? defaultServerUser() });
+  const account = serverAccount(opts.user);
+  if (account !== undefined) await assertReachable(paths.datadir, account, 'the datadir');
+  await prepareDatadir(paths, account);
+  const argv = initDatadirArgv({ binaries: opts.binaries, myCnfPath: opts.myCnfPath, datadir: paths.datadir, ...(account !== undefined ? { user: account.name } : {}) });
   const offset = await logSize(paths.errorLog);
   opts.log.child({ component: 'server' }).info({ argv, datadir: paths.datadir }, 'initialising datadir');
   try {

@@ -31,6 +31,8 @@ function ownedLines(target: ServerTarget, paths: ServerPaths, network: ServerNet
     `pid-file=${quote(paths.pidFile)}`,
     `log-error=${quote(paths.errorLog)}`,
     `tmpdir=${quote(paths.tmpdir)}`,
+    // LOAD_FILE, LOAD DATA and INTO OUTFILE only inside this folder of the session's: never the host's files.
+    `secure_file_priv=${quote(paths.secureFileDir)}`,
   ];
   if (network === undefined) lines.push('skip-networking');
   else lines.push(`port=${network.port}`, `bind-address=${quote(network.bindAddress)}`);

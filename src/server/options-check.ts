@@ -3,7 +3,7 @@ import type { Logger } from '../log/index.js';
 import type { ServerBinaries } from './binaries.js';
 import { pickLogErrors } from './log-tail.js';
 import { ServerOptionsError } from './errors.js';
-import { defaultServerUser } from './user.js';
+import { serverAccount, userArgs } from './user.js';
 
 export interface ServerOptionsCheck {
   /** Options the server accepts but ignores or will drop ("'innodb-page-cleaners' was removed", "deprecated"). */
@@ -14,9 +14,10 @@ export interface ServerOptionsCheck {
  * Asks the server binary whether it accepts a my.cnf (`mysqld --defaults-file=... --verbose --help` reads every
  * option and stops): an unknown option fails here in a second instead of after a datadir init.
  */
-export async function checkServerOptions(binaries: ServerBinaries, myCnfPath: string, log?: Logger): Promise<ServerOptionsCheck> {
-  const user = defaultServerUser();
-  const argv = [binaries.mysqld, `--defaults-file=${myCnfPath}`, ...(user !== undefined ? [`--user=${user}`] : []), '--verbose', '--help'];
+export async function checkServerOptions(binaries: ServerBinaries, myCnfPath: string, log?: Logger, serverUser?: string): Promise<ServerOptionsCheck> {
+  // As root mysqld wants --user even for --help. secure_file_priv is qpswatch's (a profile cannot set it) and mysqld
+  // refuses one whose folder does not exist yet: the check is about the profile's options, so it is left out here.
+  const argv = [binaries.mysqld, `--defaults-file=${myCnfPath}`, ...userArgs(serverAccount(serverUser)), '--secure-file-priv=', '--verbose', '--help'];
   const result = await run({ argv, allowFailure: true, timeoutMs: 60_000, log });
   if (result.exitCode !== 0) {
     const lines = pickLogErrors(result.stderr);

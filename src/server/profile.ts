@@ -86,7 +86,7 @@ export function checkOptions(source: string, field: string, options: ReadonlyArr
   const seen = new Map<string, string>();
   for (const [option, value] of options) {
     if (isOwnedOption(option)) {
-      throw new ServerProfileError(source, `${field}.${option}`, value, 'is owned by qpswatch (paths and networking)', `remove "${option}" from the profile`);
+      throw new ServerProfileError(source, `${field}.${option}`, value, 'is owned by qpswatch (paths, networking and access)', `remove "${option}" from the profile`);
     }
     const key = normalizeOptionName(option);
     const earlier = seen.get(key);

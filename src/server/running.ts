@@ -3,6 +3,7 @@ import type { ChildHandle, RunResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { Version } from '../version/index.js';
 import { connectRoot, type Connection } from './connection.js';
+import type { ServerCredential } from './credential.js';
 
 /** How a server process ended. */
 export interface ServerExit {
@@ -23,7 +24,7 @@ export interface RunningServer {
   readonly version: Version;
   /** Runs one statement on the server's admin connection. */
   query<T extends RowDataPacket[] | ResultSetHeader = RowDataPacket[]>(sql: string, values?: unknown[]): Promise<T>;
-  /** A new connection as root over the socket; the caller ends it. */
+  /** A new connection as root over the socket (with the session's password when it has one); the caller ends it. */
   connect(database?: string): Promise<Connection>;
   /** Settles when the process ends for any reason: a crash mid-session shows up here. */
   readonly exited: Promise<ServerExit>;
@@ -45,6 +46,8 @@ export interface RunningServerParts {
   readonly errorLog: string;
   readonly version: Version;
   readonly stopTimeoutMs: number;
+  /** root@localhost's password; undefined: root has none. */
+  readonly credential?: ServerCredential;
   /** The server's logger (component server). */
   readonly log: Logger;
 }
@@ -94,7 +97,8 @@ export class RunningServerImpl implements RunningServer {
   }
 
   connect(database?: string): Promise<Connection> {
-    return connectRoot({ socket: this.socket, ...(database !== undefined ? { database } : {}) });
+    const { credential } = this.parts;
+    return connectRoot({ socket: this.socket, ...(database !== undefined ? { database } : {}), ...(credential !== undefined ? { credential } : {}) });
   }
 
   stop(): Promise<ServerExit> {

@@ -2,13 +2,15 @@ import { stat } from 'node:fs/promises';
 import { start, type ChildHandle, type RunResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { ServerBinaries } from './binaries.js';
+import { lockDownAccounts } from './accounts.js';
 import { connectRoot, type Connection } from './connection.js';
+import type { ServerCredential } from './credential.js';
 import { pickLogErrors, logSize, readLogSince } from './log-tail.js';
 import { ServerStartError } from './errors.js';
-import { checkSocketPath, prepareServerDirs, type ServerNetwork, type ServerPaths } from './paths.js';
+import { assertReachable, checkSocketPath, prepareServerDirs, type ServerNetwork, type ServerPaths } from './paths.js';
 import { assertPortFree, assertSocketFree } from './preflight.js';
 import { RunningServerImpl, type RunningServer } from './running.js';
-import { defaultServerUser } from './user.js';
+import { serverAccount, userArgs, type ServerAccount } from './user.js';
 
 export interface StartServerOptions {
   readonly binaries: ServerBinaries;
@@ -19,8 +21,19 @@ export interface StartServerOptions {
   readonly network?: ServerNetwork;
   /** mysqld's stdout and stderr (most messages go to the error log). */
   readonly logFile: string;
-  /** --user; by default root when running as root (mysqld refuses root otherwise), nothing else. */
+  /** server_user; empty or undefined: mysql when qpswatch is root (the server never runs as root), else qpswatch's own user. */
   readonly user?: string;
+  /**
+   * root@localhost's password for this session. Without it, root is expected to have none (a test's scratch server);
+   * the pipeline always passes one.
+   */
+  readonly credential?: ServerCredential;
+  /**
+   * The first start of a datadir straight from init: the server starts without TCP (skip-networking), qpswatch
+   * connects as root without a password over its private socket, removes the install's other root and anonymous
+   * accounts and gives root the credential. Needs credential.
+   */
+  readonly lockDown?: boolean;
   /** Crash recovery or a large buffer pool can take a while. Default 2 minutes. */
   readonly readyTimeoutMs?: number;
   /** After SHUTDOWN, how long to wait before SIGTERM; after SIGTERM, before SIGKILL. Default 2 minutes each. */
@@ -38,11 +51,11 @@ const MAX_POLL_MS = 1000;
 
 /** Starts mysqld and resolves once it answers on its socket; on failure nothing is left running. */
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
-  await preflight(opts);
+  if (opts.lockDown === true && opts.credential === undefined) throw new TypeError('startServer: lockDown needs a credential');
+  const account = serverAccount(opts.user);
+  await preflight(opts, account);
   const offset = await logSize(opts.paths.errorLog);
-  const user = opts.user ?? defaultServerUser();
-  // --defaults-file must come first: mysqld reads it before any other option.
-  const argv = [opts.binaries.mysqld, `--defaults-file=${opts.myCnfPath}`, `--basedir=${opts.binaries.basedir}`, ...(user !== undefined ? [`--user=${user}`] : [])];
+  const argv = serverArgv(opts.binaries, opts.myCnfPath, account, opts.lockDown === true);
   const stopMs = opts.stopTimeoutMs ?? DEFAULT_STOP_MS;
   const log = opts.log.child({ component: 'server' });
   log.info({ argv, socket: opts.paths.socket }, 'starting server');
@@ -55,19 +68,53 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     await handle.stop();
     throw err;
   }
-  log.info({ serverPid: handle.pid, socket: opts.paths.socket }, 'server ready');
-  return new RunningServerImpl({ handle, exited, admin, socket: opts.paths.socket, errorLog: opts.paths.errorLog, version: opts.binaries.version, stopTimeoutMs: stopMs, log, ...(opts.network ? { port: opts.network.port } : {}) });
+  const running = new RunningServerImpl({
+    handle,
+    exited,
+    admin,
+    socket: opts.paths.socket,
+    errorLog: opts.paths.errorLog,
+    version: opts.binaries.version,
+    stopTimeoutMs: stopMs,
+    log,
+    ...(opts.credential !== undefined ? { credential: opts.credential } : {}),
+    ...(opts.network && opts.lockDown !== true ? { port: opts.network.port } : {}),
+  });
+  if (opts.lockDown === true && opts.credential !== undefined) {
+    try {
+      await lockDownAccounts(admin, opts.binaries, opts.credential);
+    } catch (err) {
+      await running.stop();
+      throw err;
+    }
+    log.info({ serverPid: handle.pid }, 'root@localhost has its session password; other root and anonymous accounts removed');
+  }
+  log.info({ serverPid: handle.pid, socket: opts.paths.socket, user: account?.name }, 'server ready');
+  return running;
 }
 
-async function preflight(opts: StartServerOptions): Promise<void> {
+/**
+ * The command that starts mysqld. --defaults-file must come first: mysqld reads it before any other option. As root,
+ * --user names the unprivileged server account. On the command line, skip-networking wins over the my.cnf's port:
+ * nothing listens on TCP while root has no password (lockDown). Pure: unit-tested for flavors not installed here.
+ */
+export function serverArgv(binaries: Pick<ServerBinaries, 'mysqld' | 'basedir'>, myCnfPath: string, account: ServerAccount | undefined, lockDown: boolean): string[] {
+  return [binaries.mysqld, `--defaults-file=${myCnfPath}`, `--basedir=${binaries.basedir}`, ...userArgs(account), ...(lockDown ? ['--skip-networking'] : [])];
+}
+
+async function preflight(opts: StartServerOptions, account: ServerAccount | undefined): Promise<void> {
   checkSocketPath(opts.paths.socket);
+  if (account !== undefined) {
+    await assertReachable(opts.paths.datadir, account, 'the datadir');
+    await assertReachable(opts.paths.socket, account, 'the socket');
+  }
   const datadir = await stat(opts.paths.datadir).then((s) => s.isDirectory(), () => false);
   if (!datadir) {
     throw new ServerStartError('no-datadir', [], opts.paths.errorLog, `datadir ${opts.paths.datadir} does not exist: initialise it first (initDatadir)`);
   }
   await assertSocketFree(opts.paths.socket);
   if (opts.network !== undefined) await assertPortFree(opts.network.bindAddress, opts.network.port);
-  await prepareServerDirs(opts.paths);
+  await prepareServerDirs(opts.paths, account);
 }
 
 /** Always resolves with how the process ended: a non-zero exit is data here, not an exception. */
@@ -80,7 +127,9 @@ async function waitReady(opts: StartServerOptions, handle: ChildHandle, exited: 
   let pause = FIRST_POLL_MS;
   while (Date.now() < deadline) {
     // Until the server listens, this fails at once (no socket file, or nobody accepting).
-    const conn = await connectRoot({ socket: opts.paths.socket, connectTimeoutMs: 5000 }).catch(() => undefined);
+    // A datadir straight from init has no password yet: lockDown connects without one.
+    const credential = opts.lockDown === true ? undefined : opts.credential;
+    const conn = await connectRoot({ socket: opts.paths.socket, connectTimeoutMs: 5000, ...(credential !== undefined ? { credential } : {}) }).catch(() => undefined);
     if (conn !== undefined) return conn;
     const ended = await Promise.race([exited, delay(pause).then(() => undefined)]);
     if (ended !== undefined) {

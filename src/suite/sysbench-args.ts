@@ -5,13 +5,18 @@ export interface SysbenchConnection {
   socket: string;
   user: string;
   database: string;
+  /**
+   * A sysbench --config-file holding mysql-password (writeSysbenchPassword): the password never goes on the command
+   * line, which every local user can read in /proc.
+   */
+  optionsFile?: string;
 }
 
 // Options qpswatch sets itself for every run; a suite's args may not change them. Other mysql-* options
 // (mysql-storage-engine, mysql-ignore-errors) and db-ps-mode stay open to suites.
 const OWNED = new Set([
   'threads', 'time', 'events', 'tables', 'table-size', 'rand-type', 'report-interval', 'percentile', 'histogram', 'db-driver',
-  'mysql-host', 'mysql-port', 'mysql-socket', 'mysql-user', 'mysql-password', 'mysql-db',
+  'mysql-host', 'mysql-port', 'mysql-socket', 'mysql-user', 'mysql-password', 'mysql-db', 'config-file',
 ]);
 const OWNED_PREFIXES = ['pgsql-'];
 
@@ -70,7 +75,8 @@ function measuredArgs(step: Runnable, threads: number, conn: SysbenchConnection,
 }
 
 function connectionArgs(conn: SysbenchConnection): string[] {
-  return ['--db-driver=mysql', `--mysql-socket=${conn.socket}`, `--mysql-user=${conn.user}`, `--mysql-db=${conn.database}`];
+  const file = conn.optionsFile !== undefined ? [`--config-file=${conn.optionsFile}`] : [];
+  return [...file, '--db-driver=mysql', `--mysql-socket=${conn.socket}`, `--mysql-user=${conn.user}`, `--mysql-db=${conn.database}`];
 }
 
 function loadArgs(load: SuiteLoad): string[] {

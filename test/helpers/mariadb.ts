@@ -10,6 +10,7 @@ import {
   type RunningServer,
   type ServerExit,
 } from '../../src/server/index.js';
+import { letServerPass } from './server-user.js';
 import { silentLog } from '../helpers/silent-log.js';
 
 /** The distribution MariaDB server every integration test on this host runs against. */
@@ -36,7 +37,7 @@ export interface ScratchServerOptions {
  * (renderMyCnf without a network writes skip-networking). Nothing is left behind when start fails half way.
  */
 export async function startScratchServer(opts: ScratchServerOptions): Promise<ScratchServer> {
-  const root = await mkdtemp(join('/tmp', opts.prefix));
+  const root = letServerPass(await mkdtemp(join('/tmp', opts.prefix)));
   let server: RunningServer | undefined;
   const close = once(async () => {
     try {

@@ -23,6 +23,7 @@ import { defaultEnv, run } from '../../src/exec/index.js';
 import { checkServerOptions, initDatadir, loadServerProfile, renderMyCnf, resolveServerBinaries, serverPaths, startServer } from '../../src/server/index.js';
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { silentLog } from '../helpers/silent-log.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 let root = '';
 let demo: DemoUpstream;
@@ -63,7 +64,7 @@ async function ccacheHits(): Promise<number> {
 
 before(async () => {
   // Short: the server test's socket lives under it.
-  root = await mkdtemp('/tmp/qpsw-bld-');
+  root = letServerPass(await mkdtemp('/tmp/qpsw-bld-'));
   demo = await makeDemoUpstream(join(root, 'upstream'));
   profile = await loadBuildProfile('demo');
   compiler = await compilerVersion(profile);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { messageLines, runCli } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { freePort, makeMailFolder, readReceived, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 /**
@@ -24,7 +25,7 @@ const cli = (...args: string[]) => runCli(['--config', join(root, 'qpswatch.yaml
 const check = (tag: string) => cli('check', tag, '--suite', join(root, 'tiny.yaml'), '--pairs', PAIRS);
 
 before(async () => {
-  root = await mkdtemp('/tmp/qpsw-chk-');
+  root = letServerPass(await mkdtemp('/tmp/qpsw-chk-'));
   mailFolder = await makeMailFolder();
   demo = await makeDemoUpstream(join(root, 'upstream'));
   smtpPort = await freePort();

@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { hostInput, sampleInput, sessionInput } from '../unit/store/store-inputs.js';
 
 /**
  * Bad input ends in one clear line naming the thing and the fix, a non-zero exit, and nothing already stored lost:
  * each case runs the real CLI against a state folder that already holds a finished session.
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-bad-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-bad-')));
 const stateDir = join(dir, 'state');
 const profilesDir = join(dir, 'profiles');
 const suiteFile = join(dir, 'tiny.yaml');

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { projectRoot } from '../helpers/paths.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * A session stopped half-way (Ctrl-C) stops sysbench and mysqld by escalation, stays visible as interrupted, and
  * none of its samples count.
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-interrupt-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-interrupt-')));
 const stateDir = join(dir, 'state');
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -6,12 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SampleRecord, type SessionRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * The paired design end to end, as a user runs it: real mariadbd and sysbench, relaxed commits against fsync at every
  * commit, both servers up at once, each test measured in alternating pairs until the first look decides it.
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-paired-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-paired-')));
 const stateDir = join(dir, 'state');
 const configFile = join(dir, 'qpswatch.yaml');
 const suiteFile = join(dir, 'tiny.yaml');

@@ -6,12 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SampleRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * `qpswatch compare` end to end, as a user runs it: the real mariadbd and sysbench, two targets that differ only in
  * their server profile (relaxed commits against fsync at every commit), a tiny suite, two rounds.
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-compare-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-compare-')));
 const stateDir = join(dir, 'state');
 const configFile = join(dir, 'qpswatch.yaml');
 const suiteFile = join(dir, 'tiny.yaml');

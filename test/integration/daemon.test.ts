@@ -10,6 +10,7 @@ import { processStartTicks } from '../../src/exec/index.js';
 import { projectRoot } from '../../src/paths.js';
 import { defaultSqlitePath, openStore, type QueueRecord, type Store } from '../../src/store/index.js';
 import { messageLines, type CliResult } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 import { freePort, makeMailFolder, removeFolder, startSmtpSink } from '../helpers/smtp.js';
 
@@ -147,7 +148,7 @@ function serversOfThisTest(): Array<{ pid: number; program: string }> {
 }
 
 before(async () => {
-  root = await mkdtemp('/tmp/qpsw-dmn-');
+  root = letServerPass(await mkdtemp('/tmp/qpsw-dmn-'));
   await makeDemoUpstream(join(root, 'upstream'));
   const suite = (name: string, seconds: number, tests: string) =>
     `name: ${name}\ndescription: daemon test\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\n` +

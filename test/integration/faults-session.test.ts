@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { messageLines, type CliResult } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { projectRoot } from '../helpers/paths.js';
 import { processesUnder } from '../helpers/processes.js';
 
@@ -14,7 +15,7 @@ import { processesUnder } from '../helpers/processes.js';
  * garbage. Each time the session ends failed with one line that says what broke, what was measured before stays
  * stored (and never counts), and nothing the session started is left running.
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-faults-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-faults-')));
 after(() => {
   for (const { pid } of processesUnder(dir)) process.kill(pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });

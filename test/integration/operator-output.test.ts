@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { defaultSqlitePath, openStore, type Store } from '../../src/store/index.js';
 import { messageLines, runCli } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 
 /** What the CLI prints for people and scripts: outbox --json, status times, and the message for a config without upstreams. */
@@ -23,7 +24,7 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
 }
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'qpswatch-operator-output-'));
+  dir = letServerPass(await mkdtemp(join(tmpdir(), 'qpswatch-operator-output-')));
   config = join(dir, 'qpswatch.yaml');
   await writeFile(config, `state_dir: ${join(dir, 'state')}\n`);
   await queueOneMessage(join(dir, 'state'), 'regression: mariadb 10.11.3');

@@ -6,6 +6,7 @@ import { after, describe, test } from 'node:test';
 import type { ComparisonView } from '../../src/model/index.js';
 import { cpuQuotaAvailable, createCpuGroup, serverPids } from '../../scripts/bench/cpu-quota.js';
 import { runCli } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * Drift, injected for real: one server against itself, each server in its own cgroup whose CPU quota is cut to the
@@ -14,7 +15,7 @@ import { runCli } from '../helpers/cli.js';
  * shared: in a shared one the idle server's background work would spend the measured one's quota. Root only
  * (cgroups, as CI runs).
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-drift-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-drift-')));
 const stateDir = join(dir, 'state');
 const configFile = join(dir, 'qpswatch.yaml');
 const suiteFile = join(dir, 'tiny.yaml');

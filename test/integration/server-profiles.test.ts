@@ -13,13 +13,14 @@ import {
   startServer,
   type ServerBinaries,
 } from '../../src/server/index.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { silentLog } from '../helpers/silent-log.js';
 
 let root = '';
 let binaries: ServerBinaries;
 
 before(async () => {
-  root = await mkdtemp('/tmp/qpsw-prof-');
+  root = letServerPass(await mkdtemp('/tmp/qpsw-prof-'));
   binaries = await resolveServerBinaries('mariadb', '/usr');
 });
 

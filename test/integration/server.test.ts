@@ -24,6 +24,7 @@ import {
   type ServerPaths,
   type ServerProfile,
 } from '../../src/server/index.js';
+import { letServerPass } from '../helpers/server-user.js';
 import { silentLog } from '../helpers/silent-log.js';
 
 const BASEDIR = '/usr';
@@ -77,7 +78,7 @@ async function startIn(t: TestContext, inst: Instance, network?: ServerNetwork):
 
 before(async () => {
   // Short: the socket path must stay under 107 bytes.
-  root = await mkdtemp('/tmp/qpsw-srv-');
+  root = letServerPass(await mkdtemp('/tmp/qpsw-srv-'));
   binaries = await resolveServerBinaries('mariadb', BASEDIR);
   profile = parseServerProfile(SMALL, 'small-test', 'test/integration/server.test.ts');
   const paths = serverPaths(join(root, 'template'));

@@ -14,6 +14,7 @@ import {
 } from '../../../src/server/index.js';
 import { parseVersion, type Flavor } from '../../../src/version/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
+import { letServerPass } from '../../helpers/server-user.js';
 
 function binaries(flavor: Flavor, version: string, basedir: string, mysqld: string, installDb?: string): ServerBinaries {
   return { flavor, basedir, mysqld, version: parseVersion(version), versionText: `mysqld Ver ${version}`, ...(installDb ? { installDb } : {}) };
@@ -27,8 +28,8 @@ describe('initDatadirArgv', () => {
     [
       'MariaDB 10.11 from the distribution',
       binaries('mariadb', '10.11.19', '/usr', '/usr/sbin/mariadbd', '/usr/bin/mariadb-install-db'),
-      'root',
-      ['/usr/bin/mariadb-install-db', `--defaults-file=${CNF}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--basedir=/usr', `--datadir=${DATA}`, '--user=root'],
+      'mysql',
+      ['/usr/bin/mariadb-install-db', `--defaults-file=${CNF}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--basedir=/usr', `--datadir=${DATA}`, '--user=mysql'],
     ],
     [
       'MariaDB 10.3 built (mysql_install_db, no mariadb- name yet)',
@@ -39,8 +40,8 @@ describe('initDatadirArgv', () => {
     [
       'MariaDB 10.2 (no --skip-test-db)',
       binaries('mariadb', '10.2.44', '/b/ma10244', '/b/ma10244/bin/mysqld', '/b/ma10244/scripts/mysql_install_db'),
-      'root',
-      ['/b/ma10244/scripts/mysql_install_db', `--defaults-file=${CNF}`, '--auth-root-authentication-method=normal', '--basedir=/b/ma10244', `--datadir=${DATA}`, '--user=root'],
+      'mysql',
+      ['/b/ma10244/scripts/mysql_install_db', `--defaults-file=${CNF}`, '--auth-root-authentication-method=normal', '--basedir=/b/ma10244', `--datadir=${DATA}`, '--user=mysql'],
     ],
     [
       'MariaDB 10.0 (neither option)',
@@ -51,8 +52,8 @@ describe('initDatadirArgv', () => {
     [
       'MySQL 8.0',
       binaries('mysql', '8.0.36', '/b/my8036', '/b/my8036/bin/mysqld'),
-      'root',
-      ['/b/my8036/bin/mysqld', `--defaults-file=${CNF}`, '--initialize-insecure', '--basedir=/b/my8036', `--datadir=${DATA}`, '--user=root'],
+      'mysql',
+      ['/b/my8036/bin/mysqld', `--defaults-file=${CNF}`, '--initialize-insecure', '--basedir=/b/my8036', `--datadir=${DATA}`, '--user=mysql'],
     ],
     [
       'MySQL 5.7',
@@ -63,8 +64,8 @@ describe('initDatadirArgv', () => {
     [
       'MySQL 5.6 (scripts/mysql_install_db)',
       binaries('mysql', '5.6.51', '/b/my5651', '/b/my5651/bin/mysqld', '/b/my5651/scripts/mysql_install_db'),
-      'root',
-      ['/b/my5651/scripts/mysql_install_db', `--defaults-file=${CNF}`, '--basedir=/b/my5651', `--datadir=${DATA}`, '--user=root'],
+      'mysql',
+      ['/b/my5651/scripts/mysql_install_db', `--defaults-file=${CNF}`, '--basedir=/b/my5651', `--datadir=${DATA}`, '--user=mysql'],
     ],
     [
       'Percona Server 8.0 follows MySQL',
@@ -123,7 +124,7 @@ describe('initDatadir', () => {
   });
 
   test('a failing install command reports its error lines and log file', async (t) => {
-    const dir = await mkdtemp(join(tmpdir(), 'qpswatch-init-'));
+    const dir = letServerPass(await mkdtemp(join(tmpdir(), 'qpswatch-init-')));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const script = join(dir, 'mariadb-install-db');
     await writeFile(script, "#!/bin/sh\necho 'Installing system tables'\necho '2026-01-01 0 [ERROR] InnoDB: data file is too small' >&2\nexit 1\n");

@@ -9,6 +9,7 @@ const PATHS: ServerPaths = {
   pidFile: '/state/t1/mysqld.pid',
   errorLog: '/state/t1/error.log',
   tmpdir: '/state/t1/tmp',
+  secureFileDir: '/state/t1/files',
 };
 
 const PROFILE = parseServerProfile(
@@ -69,13 +70,14 @@ describe('renderMyCnf owned options', () => {
     const text = renderMyCnf(PROFILE, { flavor: 'mariadb', version: parseVersion('10.11.9') }, PATHS);
     const lines = text.split('\n');
     assert.match(lines[0]!, /^# Written by qpswatch for mariadb 10\.11\.9 from server profile "under-test"/);
-    assert.deepEqual(lines.slice(2, 9), [
+    assert.deepEqual(lines.slice(2, 10), [
       '[mysqld]',
       'datadir=/state/t1/data',
       'socket=/state/t1/mysqld.sock',
       'pid-file=/state/t1/mysqld.pid',
       'log-error=/state/t1/error.log',
       'tmpdir=/state/t1/tmp',
+      'secure_file_priv=/state/t1/files',
       'skip-networking',
     ]);
     assert.ok(!text.includes('mysqlx'));
@@ -87,6 +89,22 @@ describe('renderMyCnf owned options', () => {
     assert.ok(text.includes('\nport=13306\nbind-address=127.0.0.1\nloose-mysqlx=OFF\n'), text);
     assert.ok(!text.includes('skip-networking'));
   });
+
+  for (const [flavor, version] of [['mariadb', '10.1.48'], ['mariadb', '11.4.2'], ['mysql', '5.6.51'], ['mysql', '5.7.44'], ['mysql', '8.0.36'], ['percona', '8.0.36']] as const) {
+    test(`${flavor} ${version}: secure_file_priv is the session's own folder`, () => {
+      const text = renderMyCnf(PROFILE, { flavor, version: parseVersion(version) }, PATHS, { port: 13306, bindAddress: '127.0.0.1' });
+      assert.equal(text.match(/^secure_file_priv=.*$/gm)?.join('|'), 'secure_file_priv=/state/t1/files');
+    });
+  }
+
+  for (const option of ['secure_file_priv', 'secure-file-priv', 'skip-grant-tables', 'loose-skip-grant-tables', 'user']) {
+    test(`a profile may not set ${option}`, () => {
+      assert.throws(
+        () => parseServerProfile(`description: x\nsettings:\n  ${option}: ${option.includes('skip') ? 'true' : '/'}\n`, 'bad', 'bad.yaml'),
+        (err: unknown) => err instanceof ServerProfileError && err.message.includes(option) && err.message.includes('owned by qpswatch'),
+      );
+    });
+  }
 
   test('refuses a socket path over the unix limit, naming it', () => {
     const socket = `/${'s'.repeat(110)}/mysqld.sock`;
