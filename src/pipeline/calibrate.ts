@@ -109,7 +109,8 @@ export async function thisHostCalibrations(stateDir: string, store: CalibrationS
   const work = join(stateDir, 'work');
   let fp;
   try {
-    fp = await hostFingerprint(existsSync(work) ? work : stateDir);
+    // Only the id is wanted here: the inventory (about a second of helper programs) does not change it.
+    fp = await hostFingerprint(existsSync(work) ? work : stateDir, { inventory: false });
   } catch {
     return [];
   }

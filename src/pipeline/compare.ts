@@ -4,7 +4,7 @@ import { compareSession, judgePairedSession, judgeSession, type VerdictSettings 
 import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView, Verdict, SampleRole } from '../model/index.js';
-import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
+import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, inventoryHostFacts, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
 import type { HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
@@ -198,6 +198,8 @@ async function recordFailure(store: SessionStore, sessionId: number, err: unknow
   else await store.failSession(sessionId, reason);
 }
 
+/** The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk. */
 function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
-  return { cpu: fp.cpuModel, cores: fp.cores, threads: fp.threads, memGiB: Math.round(fp.memoryBytes / 2 ** 30), kernel: fp.kernel, disk: fp.dataDevice, fs: fp.filesystem };
+  const identity = { cpu: fp.cpuModel, cores: fp.cores, threads: fp.threads, memGiB: Math.round(fp.memoryBytes / 2 ** 30), kernel: fp.kernel, disk: fp.dataDevice, fs: fp.filesystem };
+  return { ...identity, ...inventoryHostFacts(fp.inventory) };
 }
