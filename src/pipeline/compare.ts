@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareSession, judgePairedSession, judgeSession, type VerdictSettings } from '../analysis/index.js';
 import { processStartTicks } from '../exec/index.js';
@@ -8,7 +7,7 @@ import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, invento
 import type { ServerNetwork } from '../server/index.js';
 import type { HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
-import { TargetInstance } from './target-instance.js';
+import { prepareStateFolders, TargetInstance } from './target-instance.js';
 import { loadTarget, runRound, type RoundContext } from './round.js';
 import type { CompareSettings } from './settings.js';
 import { roundOrder } from './round-order.js';
@@ -84,8 +83,8 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   };
   findSysbench();
   const workDir = join(settings.stateDir, 'work');
-  await mkdir(join(settings.stateDir, 'run'), { recursive: true });
-  await mkdir(workDir, { recursive: true });
+  // Private to qpswatch and the server user; a server_user that cannot be used stops here, before any session exists.
+  await prepareStateFolders(settings.stateDir, settings.serverUser);
   const hold = settings.holdIdleStates ? holdIdleStates() : noIdleStateHold();
   try {
     if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, 'idle states not held: QPS at low concurrency will drift with the host (run as root, or set hold_idle_states: false to silence this)');
