@@ -1,17 +1,34 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { InputError } from '../errors.js';
-import { processAlive, processStartMs, processStartTicks } from '../exec/index.js';
+import {
+  describeHolder,
+  fileOwner,
+  LockFileError,
+  processAlive,
+  StaleLockError,
+  tryPidLock,
+  waitForPidLock,
+  type HolderLiveness,
+  type PidLock,
+  type PidLockHolder,
+} from '../exec/index.js';
+import type { Logger } from '../log/index.js';
 
 export { processAlive };
 
-/** Another daemon (alive) holds the lock: two daemons must never benchmark on one host at once. */
+/** A live process holds the lock: a daemon, or a compare, check or build run by hand. Two benchmarks on one host falsify both. */
 export class HostLockHeldError extends InputError {
   constructor(
     readonly path: string,
     readonly pid: number,
     readonly startedAt: string,
+    /** The qpswatch command that holds it; undefined: a daemon (`once` too), which holds it for as long as it runs. */
+    readonly command?: string,
   ) {
-    super(`host lock ${path} is held by pid ${pid} (started ${startedAt}): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`);
+    super(
+      command === undefined
+        ? `host lock ${path} is held by pid ${pid} (started ${startedAt}): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`
+        : `host lock ${path} is held by pid ${pid} (qpswatch ${command}, started ${startedAt}): it is benchmarking or building on this host; wait for it to end, or set host_lock`,
+    );
   }
 }
 
@@ -43,145 +60,68 @@ export class HostLockStuckError extends InputError {
   }
 }
 
-export interface HostLock {
-  readonly path: string;
-  /** Removes the file if it is still ours; idempotent. */
-  release(): void;
-}
+export type HostLock = PidLock;
 
 export interface LockOptions {
   /** For tests: the pid written (default this process, with its start time). */
   pid?: number;
   now?: () => Date;
   /** Whether the holder named in a lock file runs still (default: its pid and its start time, from /proc). */
-  isAlive?: (pid: number, startTicks: number | undefined, startedAt: string) => boolean;
-}
-
-/** What the file holds: the daemon's pid, when it took the lock, and its process start time (field 22 of /proc/PID/stat). */
-interface LockContent {
-  pid: number;
-  startedAt: string;
-  startTicks?: number;
+  isAlive?: HolderLiveness;
 }
 
 /**
- * Takes the host lock: a file created with O_EXCL that holds the pid, start time and process start ticks of its
- * daemon. A file that names no live daemon (its pid is gone or now belongs to a process that started later, or
- * the file is empty or garbled) is stale and taken over; one whose daemon runs is a HostLockHeldError.
+ * Takes the host lock for a daemon (or `once`), at once or not at all: a file created with O_EXCL that holds the
+ * pid, start time and process start ticks of its holder (exec's pid lock). A file that names no live process is
+ * stale and taken over; one whose holder runs is a HostLockHeldError.
  */
 export function acquireHostLock(path: string, opts: LockOptions = {}): HostLock {
-  const pid = opts.pid ?? process.pid;
-  const startTicks = opts.pid === undefined ? processStartTicks(process.pid) : undefined;
-  const mine: LockContent = { pid, startedAt: (opts.now ?? (() => new Date()))().toISOString(), ...(startTicks !== undefined ? { startTicks } : {}) };
-  const isAlive = opts.isAlive ?? holderAlive;
-  // A stale file is removed and the create tried again; a third daemon that wins that race holds the lock.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (create(path, mine)) return lockHandle(path, mine);
-    const holder = readLock(path);
-    if (holder !== undefined && holder.pid !== mine.pid && isAlive(holder.pid, holder.startTicks, holder.startedAt)) {
-      throw new HostLockHeldError(path, holder.pid, holder.startedAt);
-    }
-    removeStale(path, holder);
-  }
-  const holder = readLock(path);
-  throw new HostLockHeldError(path, holder?.pid ?? 0, holder?.startedAt ?? 'unknown: the file keeps coming back');
+  const attempt = withHostLockErrors(path, () => tryPidLock(path, opts));
+  if ('holder' in attempt) throw heldError(path, attempt.holder);
+  return attempt.lock;
+}
+
+export interface WaitForHostOptions extends LockOptions {
+  /** The command taking it (compare, check, build): written to the file, named to whoever finds it held. */
+  command: string;
+  /** What it does, for those who wait: "a compare session", `the build of "mariadb-10.11.1" (key ...)`. */
+  holds: string;
+  signal?: AbortSignal;
+  pollMs?: number;
+  /** Where the one progress line per holder waited for goes: "waiting for the host: a compare session by pid N". */
+  log: Logger;
 }
 
 /**
- * The holder runs still: its pid is alive and is the same process. With start ticks they must match; a lock of an
- * older qpswatch has none, and then a process that started after the lock was written is not its writer.
+ * Takes the host lock for a command that runs to an end (compare, check, a build by hand), waiting while another
+ * such command holds it; a daemon holds it for as long as it runs, so one of those is a HostLockHeldError at once.
  */
-function holderAlive(pid: number, startTicks: number | undefined, startedAt: string): boolean {
-  if (startTicks !== undefined) return processAlive(pid, startTicks);
-  if (!processAlive(pid)) return false;
-  const started = processStartMs(pid);
-  const locked = Date.parse(startedAt);
-  // boot time is known to the second: a second of slack
-  return started === undefined || !Number.isFinite(locked) || started <= locked + 1000;
-}
-
-function create(path: string, content: LockContent): boolean {
-  let fd: number;
+export async function waitForHostLock(path: string, opts: WaitForHostOptions): Promise<HostLock> {
+  const refuse = (holder: PidLockHolder): Error | undefined => (holder.command === undefined ? heldError(path, holder) : undefined);
+  const onWait = (holder: PidLockHolder): void => opts.log.info({ holderPid: holder.pid, hostLock: path }, `waiting for the host: ${describeHolder(holder)}`);
+  const { log: _log, ...lockOptions } = opts;
   try {
-    fd = openSync(path, 'wx', 0o644);
+    return await waitForPidLock(path, { ...lockOptions, refuse, onWait });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    if (code === 'EEXIST') return false;
-    throw new HostLockError(path, code);
-  }
-  try {
-    writeSync(fd, `${JSON.stringify(content)}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
-/** undefined for a file that is not a lock of ours (empty: a daemon killed between create and write). */
-function readLock(path: string): LockContent | undefined {
-  try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockContent>;
-    if (!(Number.isSafeInteger(value.pid) && (value.pid ?? 0) > 0 && typeof value.startedAt === 'string')) return undefined;
-    const ticks = Number.isSafeInteger(value.startTicks) && (value.startTicks ?? -1) >= 0 ? value.startTicks : undefined;
-    return { pid: value.pid!, startedAt: value.startedAt, ...(ticks !== undefined ? { startTicks: ticks } : {}) };
-  } catch {
-    return undefined;
+    throw hostLockError(path, err);
   }
 }
 
-function lockHandle(path: string, mine: LockContent): HostLock {
-  let released = false;
-  return {
-    path,
-    release() {
-      if (released) return;
-      released = true;
-      const holder = readLock(path);
-      if (holder?.pid === mine.pid && holder.startedAt === mine.startedAt) removeQuietly(path);
-    },
-  };
+function heldError(path: string, holder: PidLockHolder): HostLockHeldError {
+  return new HostLockHeldError(path, holder.pid, holder.startedAt, holder.command);
 }
 
-/** Removes a lock that names no live daemon; one this user may not remove is a HostLockStuckError, never a wait. */
-function removeStale(path: string, holder: LockContent | undefined): void {
+function withHostLockErrors<T>(path: string, take: () => T): T {
   try {
-    unlinkSync(path);
+    return take();
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    if (code === 'ENOENT') return;
-    const why = holder === undefined ? 'the file is empty or not a qpswatch lock' : `pid ${holder.pid} from ${holder.startedAt} is not running`;
-    throw new HostLockStuckError(path, ownerOf(path), why, code);
+    throw hostLockError(path, err);
   }
 }
 
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Gone already.
-  }
-}
-
-/** "user nobody (uid 65534)", from /etc/passwd; the uid alone when it has no name. */
-function ownerOf(path: string): string {
-  let uid: number;
-  try {
-    uid = statSync(path).uid;
-  } catch {
-    return 'an unknown user';
-  }
-  const name = userName(uid);
-  return name === undefined ? `uid ${uid}` : `user ${name} (uid ${uid})`;
-}
-
-function userName(uid: number): string | undefined {
-  try {
-    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-      const [name, , id] = line.split(':');
-      if (name !== undefined && name !== '' && Number(id) === uid) return name;
-    }
-  } catch {
-    // No passwd file (a container): the uid says enough.
-  }
-  return undefined;
+/** exec's lock errors in the host lock's words: the file, its owner and the fix. */
+function hostLockError(path: string, err: unknown): unknown {
+  if (err instanceof LockFileError) return new HostLockError(path, err.code);
+  if (err instanceof StaleLockError) return new HostLockStuckError(path, fileOwner(path), err.why, err.code);
+  return err;
 }

@@ -1,7 +1,17 @@
 // The daemon room: the schedule, one cycle at a time, the host lock, the phase for status and metrics.
 export { runDaemon, type DaemonOptions } from './daemon.js';
 export { runOneCycle, recoverFromDeadDaemon, type ScheduleSettings, type WorkerDeps } from './cycle-runner.js';
-export { acquireHostLock, processAlive, HostLockError, HostLockHeldError, HostLockStuckError, type HostLock, type LockOptions } from './host-lock.js';
+export {
+  acquireHostLock,
+  waitForHostLock,
+  processAlive,
+  HostLockError,
+  HostLockHeldError,
+  HostLockStuckError,
+  type HostLock,
+  type LockOptions,
+  type WaitForHostOptions,
+} from './host-lock.js';
 export { needsCatchUp, pollIntervalMs, startSchedule, ScheduleError, type Schedule } from './schedule.js';
 export { StatusTracker, type DaemonStatusSnapshot } from './status-tracker.js';
 export { startOutboxTimer, type OutboxTimer, type OutboxTimerDeps } from './outbox-timer.js';

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -84,6 +84,28 @@ export function userId(user: string, passwdFile = '/etc/passwd'): number | undef
     // No passwd file: the user is unknown.
   }
   return undefined;
+}
+
+/** The name of a user id, from /etc/passwd; undefined when it has none (or there is no passwd file: a container). */
+export function userName(uid: number, passwdFile = '/etc/passwd'): string | undefined {
+  try {
+    for (const line of readFileSync(passwdFile, 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (name !== undefined && name !== '' && Number(id) === uid) return name;
+    }
+  } catch {
+    // No passwd file: the uid says enough.
+  }
+  return undefined;
+}
+
+/** The working folder of a process (undefined: gone, or not this user's to read). */
+export function processCwd(pid: number, procDir = '/proc'): string | undefined {
+  try {
+    return readlinkSync(join(procDir, String(pid), 'cwd'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** When the process started, in ms since the epoch (from boot time and its start ticks); undefined: gone. */

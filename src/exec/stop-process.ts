@@ -11,6 +11,11 @@ export interface StopProcessOptions {
   graceMs?: number;
   /** How long a process may take to go after SIGKILL before it is given up on (it may hang in the kernel). Default 30 s. */
   killWaitMs?: number;
+  /**
+   * Signal the whole process group the pid leads (a build's cmake with its make and compilers): exec starts every
+   * child as a group leader. Members still there when the leader is gone get SIGKILL.
+   */
+  group?: boolean;
 }
 
 /**
@@ -21,11 +26,15 @@ export interface StopProcessOptions {
 export async function stopProcess(pid: number, opts: StopProcessOptions, log: Logger): Promise<StopOutcome> {
   const procDir = opts.procDir ?? '/proc';
   const graceMs = opts.graceMs ?? 60_000;
-  const term = signal(pid, 'SIGTERM');
+  const target = opts.group === true ? -pid : pid;
+  const term = signal(target, 'SIGTERM');
   if (term !== 'sent') return term === 'gone' ? 'stopped' : 'denied';
-  if (await gone(pid, procDir, graceMs)) return 'stopped';
+  if (await gone(pid, procDir, graceMs)) {
+    if (opts.group === true) signal(target, 'SIGKILL');
+    return 'stopped';
+  }
   log.warn({ graceMs }, 'the process ignored SIGTERM; sending SIGKILL');
-  const kill = signal(pid, 'SIGKILL');
+  const kill = signal(target, 'SIGKILL');
   if (kill !== 'sent') return kill === 'gone' ? 'stopped' : 'denied';
   return (await gone(pid, procDir, opts.killWaitMs ?? 30_000)) ? 'stopped' : 'stuck';
 }
@@ -39,6 +48,7 @@ async function gone(pid: number, procDir: string, ms: number): Promise<boolean> 
   }
 }
 
+/** A negative pid names a process group. */
 function signal(pid: number, name: NodeJS.Signals): 'sent' | 'gone' | 'denied' {
   try {
     process.kill(pid, name);

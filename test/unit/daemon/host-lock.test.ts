@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { acquireHostLock, HostLockError, HostLockHeldError } from '../../../src/daemon/index.js';
+import { pino } from 'pino';
+import { acquireHostLock, HostLockError, HostLockHeldError, waitForHostLock } from '../../../src/daemon/index.js';
 import { InputError } from '../../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'qpswatch-lock-'));
@@ -69,3 +70,43 @@ test('a lock in a folder that does not exist names the path and the option', () 
   assert.throws(() => acquireHostLock(path), (err: unknown) => err instanceof HostLockError && err.message.startsWith(`host lock ${path} cannot be created (ENOENT)`) && /set host_lock/.test(err.message));
 });
 
+
+test('a compare, check or build waits while another one holds the host, with one progress line, then takes it', async () => {
+  const path = lockPath();
+  const compare = acquireHostLock(path, { pid: 1234 });
+  // The file a compare writes names its command and what it does.
+  writeFileSync(path, JSON.stringify({ pid: 1234, startedAt: '2026-03-01T10:00:00.000Z', command: 'compare', holds: 'a compare session ("a" against "b")' }));
+  const lines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => lines.push((JSON.parse(line) as { msg: string }).msg) });
+  const waiting = waitForHostLock(path, { pid: 5678, command: 'build', holds: 'the build of "x" (key 0123456789abcdef)', isAlive: (pid) => pid === 1234 && existsSync(path), pollMs: 20, log });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  rmSync(path);
+  const lock = await waiting;
+  assert.deepEqual(lines, ['waiting for the host: a compare session ("a" against "b") by pid 1234']);
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')).command, 'build');
+  lock.release();
+  compare.release();
+});
+
+test('a daemon holds the host for as long as it runs: a compare is refused at once with the one-line error', async () => {
+  const path = lockPath();
+  const daemon = acquireHostLock(path, { pid: 1234, now: at });
+  await assert.rejects(waitForHostLock(path, { pid: 5678, command: 'compare', holds: 'a compare session', isAlive: (pid) => pid === 1234, log: pino({ level: 'silent' }) }), (err: unknown) => {
+    assert.ok(err instanceof HostLockHeldError && err instanceof InputError);
+    assert.match(err.message, /held by pid 1234 \(started 2026-03-01T10:00:00.000Z\): another qpswatch daemon is benchmarking on this host/);
+    return true;
+  });
+  daemon.release();
+});
+
+test('a daemon that finds a compare holding the host names it', () => {
+  const path = lockPath();
+  writeFileSync(path, JSON.stringify({ pid: 1234, startedAt: '2026-03-01T10:00:00.000Z', command: 'compare', holds: 'a compare session' }));
+  assert.throws(
+    () => acquireHostLock(path, { pid: 5678, isAlive: (pid) => pid === 1234 }),
+    (err: unknown) =>
+      err instanceof HostLockHeldError &&
+      err.message === `host lock ${path} is held by pid 1234 (qpswatch compare, started 2026-03-01T10:00:00.000Z): it is benchmarking or building on this host; wait for it to end, or set host_lock`,
+  );
+  rmSync(path);
+});
