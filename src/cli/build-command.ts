@@ -1,4 +1,6 @@
+import { waitForHostLock } from '../daemon/index.js';
 import { buildRelease, buildSettings } from '../pipeline/index.js';
+import { printable } from '../report/index.js';
 import type { Command } from './command.js';
 import { findRelease } from './find-release.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
@@ -14,10 +16,15 @@ never built twice: a second call says so and does nothing. A failed build is rec
 of its log and is not built again until its key changes or --retry is given. Unknown tags are looked up
 by running discovery first.
 
+A build takes the host (host_lock) as a benchmark does: it waits while a compare, a check or another
+build runs, and stops at once when a daemon holds the host (the daemon builds what it queues). Two
+builds of one key never run at once: the second waits and then finds it built.
+
 Options:
   --upstream NAME   the upstream, when several have this tag
   --retry           build again a key whose build failed
-Exit codes: 0 built (or built before); 1 the build failed; 2 bad input (unknown tag, bad config).
+Exit codes: 0 built (or built before); 1 the build failed; 2 bad input (unknown tag, bad config, a daemon
+holds the host).
 `;
 
 export const buildCommand: Command = {
@@ -33,7 +40,8 @@ export const buildCommand: Command = {
     try {
       const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
-      const outcome = await buildRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal }, values.retry === true);
+      const takeHost = (holds: string) => waitForHostLock(ctx.config.host_lock, { command: 'build', holds, signal: ctx.signal, log: ctx.log });
+      const outcome = await buildRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost }, values.retry === true);
       const name = JSON.stringify(release.tag);
       switch (outcome.status) {
         case 'built':
@@ -44,7 +52,7 @@ export const buildCommand: Command = {
           return EXIT_OK;
         case 'failed':
         case 'failed-before':
-          ctx.stdout(`build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${l}\n`).join('')}`);
+          ctx.stdout(`build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${printable(l)}\n`).join('')}`);
           return EXIT_FAILED;
       }
     } finally {

@@ -1,3 +1,4 @@
+import { waitForHostLock } from '../daemon/index.js';
 import { checkRelease, checkSettings, type CheckResult } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
@@ -24,8 +25,12 @@ Options:
 ${SUITE_FLAGS_HELP}
   --format FORMAT      text (default), md, csv, json or html
 
+One benchmark or build at a time on a host (host_lock): a check waits while a compare, another check or
+a build runs, and stops at once when a daemon holds the host.
+
 Progress goes to stderr as log lines; the report goes to stdout.
-Exit codes: 0 checked (whatever the verdicts); 1 failed on the way; 2 bad input (unknown or unbuilt tag).
+Exit codes: 0 checked (whatever the verdicts); 1 failed on the way; 2 bad input (unknown or unbuilt tag, or
+a daemon holds the host).
 `;
 
 export const checkCommand: Command = {
@@ -38,14 +43,22 @@ export const checkCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('check takes one TAG', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
-    const store = await openStateStore(ctx);
+    const lock = await waitForHostLock(ctx.config.host_lock, { command: 'check', holds: `the check of ${JSON.stringify(positionals[0])}`, signal: ctx.signal, log: ctx.log });
+    const store = await openStateStore(ctx).catch((err: unknown) => {
+      lock.release();
+      throw err;
+    });
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
       const result = await checkRelease({ release, suite, rounds, ...shape }, { settings: checkSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       if (result.kind === 'checked') ctx.stdout(renderComparison(result.view, format));
       if (format === 'text' || result.kind === 'first') ctx.stdout(`${outcomeLine(result)}\n`);
     } finally {
-      await store.close();
+      try {
+        await store.close();
+      } finally {
+        lock.release();
+      }
     }
     return EXIT_OK;
   },

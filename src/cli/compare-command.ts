@@ -1,3 +1,4 @@
+import { waitForHostLock } from '../daemon/index.js';
 import { compareSettings, runComparison } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
@@ -26,8 +27,11 @@ Options:
 ${SUITE_FLAGS_HELP}
   --format FORMAT      text (default), md, csv, json or html
 
+One benchmark or build at a time on a host (host_lock): a compare waits while another compare, a check
+or a build runs, and stops at once when a daemon holds the host.
+
 Progress goes to stderr as log lines; the report goes to stdout.
-Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input.
+Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input (or a daemon holds the host).
 `;
 
 export const compareCommand: Command = {
@@ -49,12 +53,18 @@ export const compareCommand: Command = {
     if (values.baseline === undefined || values.candidate === undefined) throw new UsageError('compare needs --baseline and --candidate', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
-    const store = await openStateStore(ctx);
+    const holds = `a compare session (${JSON.stringify(values.baseline)} against ${JSON.stringify(values.candidate)})`;
+    const lock = await waitForHostLock(ctx.config.host_lock, { command: 'compare', holds, signal: ctx.signal, log: ctx.log });
     try {
-      const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { settings: compareSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
-      ctx.stdout(renderComparison(outcome.view, format));
+      const store = await openStateStore(ctx);
+      try {
+        const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { settings: compareSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+        ctx.stdout(renderComparison(outcome.view, format));
+      } finally {
+        await store.close();
+      }
     } finally {
-      await store.close();
+      lock.release();
     }
     return EXIT_OK;
   },

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defaultEnv, ExecNotFoundError, ExecTimeoutError, run, type RunResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import { printable } from '../report/index.js';
 import { buildEnv, cmakeCommands } from './cmake-argv.js';
 import { pickFailureLines } from './failure-lines.js';
 import { BUILD_PHASES, BuildAbortedError, BuildFailedError, BuildToolMissingError, type BuildPhase } from './errors.js';
@@ -108,13 +109,13 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
 }
 
 function exitFailure(opts: BuildWorktreeOptions, phase: BuildPhase, result: RunResult, failureLines: string[]): BuildFailedError {
-  return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: result.exitCode, signal: result.signal, timedOut: false, lines: result.tail, failureLines, logFile: opts.logFile });
+  return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: result.exitCode, signal: result.signal, timedOut: false, lines: result.tail.map(printable), failureLines, logFile: opts.logFile });
 }
 
 /** exec throws for a timeout and a program that is not there; anything else is not ours to translate. */
 function thrownFailure(opts: BuildWorktreeOptions, phase: BuildPhase, err: unknown): unknown {
   if (err instanceof ExecTimeoutError) {
-    return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: null, signal: err.signal, timedOut: true, lines: err.tail, failureLines: [], logFile: opts.logFile });
+    return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: null, signal: err.signal, timedOut: true, lines: err.tail.map(printable), failureLines: [], logFile: opts.logFile });
   }
   if (err instanceof ExecNotFoundError) return new BuildToolMissingError(err.program, 'cmake');
   return err;

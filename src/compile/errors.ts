@@ -56,6 +56,17 @@ export class BuildAbortedError extends Error {
   }
 }
 
+/** The lock file of a build key cannot be made or taken over. */
+export class BuildLockError extends InputError {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`build lock ${path} ${problem}`);
+    this.name = new.target.name;
+  }
+}
+
 /** Not enough free disk space to start a build. */
 export class DiskSpaceError extends InputError {
   constructor(

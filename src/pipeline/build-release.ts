@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BuildFailedError, buildKey, compilerVersion, ensureBuild, loadBuildProfile, readInstallRecord, type BuildProfile } from '../compile/index.js';
+import {
+  acquireBuildLock,
+  BuildFailedError,
+  buildKey,
+  compilerVersion,
+  ensureBuild,
+  loadBuildProfile,
+  readInstallRecord,
+  stopLeftoverBuild,
+  type BuildProfile,
+} from '../compile/index.js';
 import type { Config } from '../config/index.js';
+import { describeHolder, type PidLockHolder } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { BuildRecord, ReleaseRecord, ReleaseStore } from '../store/index.js';
-import { addWorktree, removeWorktree, syncMirror, updateSubmodules, type Upstream } from '../upstream/index.js';
+import { addWorktree, removeWorktree, syncMirror, updateSubmodules, WorktreeFolderError, type Upstream } from '../upstream/index.js';
 
 export type BuildStatus = 'built' | 'already-built' | 'failed' | 'failed-before';
 
@@ -38,6 +50,11 @@ export interface BuildDeps {
   store: ReleaseStore;
   log: Logger;
   signal: AbortSignal;
+  /**
+   * Takes the host for the build, given what it builds (a build by hand: the host lock, waiting for a benchmark or
+   * another build to end); left out when the caller holds the host already (the daemon).
+   */
+  takeHost?: (holds: string) => Promise<{ release(): void }>;
 }
 
 /** One bare mirror per remote, named by a hash of it, so two upstreams on one remote share their objects. */
@@ -50,24 +67,69 @@ function mirrorDirFor(cacheDir: string, remote: string): string {
  * asked for. The commit is checked out from the mirror by id, never by tag name: tags are data.
  */
 export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false): Promise<BuildOutcome> {
-  const { settings, store, log } = deps;
+  const { settings, log } = deps;
   const profile = await loadBuildProfile(upstream.buildProfile, settings.buildProfilesDir);
   const compiler = await compilerVersion(profile, log);
   const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler });
+  const before = await knownOutcome(release, key, deps, retry, false);
+  if (before !== undefined) return before;
+  // One build of a key at a time: a second one waits (the host, then the key), then finds it built, or failed.
+  const host = await deps.takeHost?.(`the build of ${JSON.stringify(release.tag)} (key ${key})`);
+  try {
+    const onWait = (holder: PidLockHolder): void => log.info({ tag: release.tag, key, holderPid: holder.pid }, `waiting for ${describeHolder(holder)}`);
+    const lock = await acquireBuildLock({ cacheDir: settings.cacheDir, key, tag: release.tag, signal: deps.signal, onWait });
+    try {
+      // Another build of the key may have finished while this one waited: built is done, failed is its verdict.
+      const meanwhile = await knownOutcome(release, key, deps, retry, true);
+      if (meanwhile !== undefined) return meanwhile;
+      await stopLeftoverBuild(worktreeDirFor(settings.cacheDir, key), log);
+      return await buildNow(release, upstream, { profile, key, compiler }, deps);
+    } finally {
+      lock.release();
+    }
+  } finally {
+    host?.release();
+  }
+}
+
+/** What the store says of the key when nothing needs to run: built (and installed), or failed and no retry. */
+async function knownOutcome(release: ReleaseRecord, key: string, deps: BuildDeps, retry: boolean, waited: boolean): Promise<BuildOutcome | undefined> {
+  const { settings, store, log } = deps;
   const known = await store.getBuild(key);
   const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
   // `qpswatch prune` deletes installs that are not kept; the store still says built, the install marker is gone.
   const pruned = known?.state === 'built' && (await readInstallRecord(settings.stateDir, key)) === undefined;
   if (pruned) log.info({ tag: release.tag, key }, 'built before, but its install was pruned: building it again');
   else if (known?.state === 'built') {
-    log.info({ tag: release.tag, key }, 'already built: the same commit, profile and compiler were built before; nothing to do');
+    log.info({ tag: release.tag, key }, waited ? 'built by the build waited for; nothing to do' : 'already built: the same commit, profile and compiler were built before; nothing to do');
     return { ...base, status: 'already-built', failureLines: [] };
   }
   if (known?.state === 'failed' && !retry) {
     log.info({ tag: release.tag, key }, 'build failed before with this key; not retried (qpswatch build --retry TAG)');
     return { ...base, status: 'failed-before', failureLines: known.failureLines };
   }
-  return buildNow(release, upstream, { profile, key, compiler }, deps);
+  return undefined;
+}
+
+/** A build key's worktree: named by key, never by tag; its lock (acquireBuildLock) says who may use it. */
+function worktreeDirFor(cacheDir: string, key: string): string {
+  return join(cacheDir, 'worktrees', key);
+}
+
+/**
+ * Checks the commit out into the key's worktree folder. A folder the mirror does not know as its worktree is what a
+ * killed build (or one that lost a race with an older qpswatch) left: the folder is the key's and this build holds
+ * the key's lock, so it is removed and checked out again instead of asking a person to delete it.
+ */
+async function addWorktreeRepairing(mirror: string, commit: string, worktree: string, { signal, log }: BuildDeps): Promise<void> {
+  try {
+    await addWorktree(mirror, commit, worktree, { signal, log });
+  } catch (err) {
+    if (!(err instanceof WorktreeFolderError)) throw err;
+    log.warn({ worktree }, 'a worktree folder left by an earlier build is not a worktree of the mirror: removing it and checking out again');
+    await rm(worktree, { recursive: true, force: true });
+    await addWorktree(mirror, commit, worktree, { signal, log });
+  }
 }
 
 interface KeyedProfile {
@@ -81,8 +143,8 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
   const mirror = mirrorDirFor(settings.cacheDir, upstream.remote);
   log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
   await syncMirror(upstream.remote, mirror, { signal, log });
-  const worktree = join(settings.cacheDir, 'worktrees', key);
-  await addWorktree(mirror, release.commit, worktree, { signal, log });
+  const worktree = worktreeDirFor(settings.cacheDir, key);
+  await addWorktreeRepairing(mirror, release.commit, worktree, deps);
   let record: BuildRecord | undefined;
   try {
     if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });

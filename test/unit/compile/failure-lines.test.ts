@@ -39,3 +39,15 @@ test('keeps at most a dozen lines: the first ones are the cause, the rest fallou
 test('nothing to pick in a clean log', () => {
   assert.deepEqual(pickFailureLines('-- Configuring done\n-- Generating done\n'), []);
 });
+
+test('a full disk is a cause, whichever tool met it', () => {
+  const output = ['/usr/bin/ld: final link failed: No space left on device', 'collect2: error: ld returned 1 exit status', 'make[2]: *** [x] Error 1'].join('\n');
+  assert.deepEqual(pickFailureLines(output), ['/usr/bin/ld: final link failed: No space left on device', 'collect2: error: ld returned 1 exit status', 'make[2]: *** [x] Error 1']);
+});
+
+test('escape sequences in a compiler line come out escaped: nothing a terminal would obey', () => {
+  const output = '../x.c:3:2: error: #error "\x1b]0;pwned\x07\x1b[2J\x9b31m"\n';
+  const [line] = pickFailureLines(output);
+  assert.equal(line, '../x.c:3:2: error: #error "\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m"');
+  assert.doesNotMatch(line!, /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
+});
