@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * `qpswatch calibrate` end to end, as a user runs it: this host's mariadbd (basedir /usr) against itself with the real
  * sysbench, a one-test suite of 1-second runs, half a minute of pairs; then `status` shows the stored calibration.
  */
-const dir = mkdtempSync(join(tmpdir(), 'qpswatch-calibrate-'));
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-calibrate-')));
 const stateDir = join(dir, 'state');
 const configFile = join(dir, 'qpswatch.yaml');
 const suiteFile = join(dir, 'tiny.yaml');

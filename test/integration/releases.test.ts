@@ -8,12 +8,13 @@ import type { ComparisonView } from '../../src/model/index.js';
 import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
+import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * Watching upstream and building every release, as a user runs it: the demo upstream (a real git repository whose
  * tags build with cmake in seconds), `qpswatch discover`, `qpswatch build TAG` and `qpswatch compare TAG TAG`.
  */
-const root = mkdtempSync(join(tmpdir(), 'qpswatch-releases-'));
+const root = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-releases-')));
 const stateDir = join(root, 'state');
 const cacheDir = join(root, 'cache');
 const configFile = join(root, 'qpswatch.yaml');
