@@ -117,6 +117,8 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
       idleServer: plan.idleServer,
       idleStatesHeld: plan.idleStatesHeld,
       idleHoldReason: plan.idleHoldReason,
+      // Kept so `qpswatch show` judges the session again as it was judged, whatever the config says later.
+      verdicts: plan.verdicts,
     },
   });
   const sessionLog = log.child({ sessionId });
@@ -198,7 +200,7 @@ async function recordFailure(store: SessionStore, sessionId: number, err: unknow
 }
 
 /** The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk. */
-function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
+export function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
   const identity = { cpu: fp.cpuModel, cores: fp.cores, threads: fp.threads, memGiB: Math.round(fp.memoryBytes / 2 ** 30), kernel: fp.kernel, disk: fp.dataDevice, fs: fp.filesystem };
   return { ...identity, ...inventoryHostFacts(fp.inventory) };
 }

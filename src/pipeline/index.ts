@@ -1,4 +1,5 @@
 export { runComparison, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
+export { storedSessionView, sessionVerdicts, storedPlan, UnknownSessionError, type SessionJudgement, type SessionVerdicts, type SessionViewStores, type StoredSessionView } from './session-view.js';
 export { prepareTarget, resolveTarget, UnknownTargetError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
 export { buildRelease, buildSettings, type BuildOutcome, type BuildStatus, type BuildDeps, type BuildSettings } from './build-release.js';
