@@ -1,4 +1,5 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { InputError } from '../errors.js';
 import { processAlive } from '../exec/index.js';
@@ -8,8 +9,8 @@ import type { CommandContext } from './command.js';
 
 export interface OpenStateStoreOptions {
   /**
-   * For commands that only read (status, report, export, outbox): the store is opened read-only, so an operator who
-   * may read but not write it can use them, and nothing is created, migrated or recovered.
+   * For commands that only read (status, sessions, show, report, export, outbox): the store is opened read-only, so an
+   * operator who may read but not write it can use them, and nothing is created, migrated or recovered.
    */
   readonly?: boolean;
 }
@@ -26,7 +27,9 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
 }
 
 async function openReadOnly(ctx: CommandContext, path: string): Promise<Store> {
-  if (!existsSync(path)) {
+  const access = storeAccess(path);
+  if (access === 'denied') throw new StoreUnreadableError(path);
+  if (access === 'missing') {
     const config = ctx.configFile ?? `none (no --config, no QPSWATCH_CONFIG, no ${SERVICE_CONFIG})`;
     throw new InputError(`no store at ${path}: nothing was recorded with state_dir ${ctx.config.state_dir} (config: ${config}); name the config the daemon uses with --config`);
   }
@@ -46,5 +49,32 @@ function canWrite(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** A reader who may not read the store: the folder or the file is closed to them (0750 and 0640, another group). */
+export class StoreUnreadableError extends InputError {
+  constructor(readonly path: string) {
+    const user = userName();
+    super(`cannot read the store ${path} as user ${user}: permission denied; add ${user} to the group of ${dirname(path)} (the service's is qpswatch: usermod -aG qpswatch ${user}), or run as the store's owner`);
+  }
+}
+
+/** Whether this user may read the store; EACCES on the file or a folder above it is told apart from a missing store. */
+function storeAccess(path: string): 'ok' | 'missing' | 'denied' {
+  try {
+    accessSync(path, constants.R_OK);
+    return 'ok';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'denied' : 'missing';
+  }
+}
+
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`;
   }
 }
