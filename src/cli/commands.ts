@@ -8,6 +8,8 @@ import { hostCommand } from './host-command.js';
 import { checkCommand } from './check-command.js';
 import { acceptCommand, ackCommand, invalidCommand } from './triage-commands.js';
 import { reportCommand } from './report-command.js';
+import { sessionsCommand } from './sessions-command.js';
+import { showCommand } from './show-command.js';
 import { exportCommand, importCommand } from './import-export-commands.js';
 import { outboxCommand } from './outbox-command.js';
 import { daemonCommand } from './daemon-command.js';
@@ -25,6 +27,8 @@ export const COMMANDS: readonly Command[] = [
   compareCommand,
   calibrateCommand,
   checkCommand,
+  sessionsCommand,
+  showCommand,
   reportCommand,
   acceptCommand,
   ackCommand,
@@ -53,7 +57,8 @@ The config file may also be named by QPSWATCH_CONFIG; without either, the servic
 /etc/qpswatch/qpswatch.yaml is read when it exists, and state and cache then default to the service's
 /var/lib/qpswatch and /var/cache/qpswatch. Every option can be set by QPSWATCH_<OPTION>
 (see \`qpswatch config options\`). Without a config file qpswatch runs on the defaults.
-status, report, export and outbox (without --send) only read the store: a user who may read it can run them.
+status, sessions, show, report, export and outbox (without --send) only read the store: a user who may
+read it can run them.
 
 Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input (usage, config, names).
 `;

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { ComparisonView } from '../../src/model/index.js';
+import { defaultSqlitePath, openStore } from '../../src/store/index.js';
+import { messageLines, runCli } from '../helpers/cli.js';
+import { projectRoot } from '../helpers/paths.js';
+import { letServerPass } from '../helpers/server-user.js';
+
+/**
+ * `qpswatch sessions` and `qpswatch show N` after a real paired `compare` (the installed mariadbd and sysbench, a tiny
+ * suite): the list, the report printed again from the store alone, names that are data, and a reader who may not
+ * read the store.
+ */
+const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-sessions-')));
+const stateDir = join(dir, 'state');
+const configFile = join(dir, 'qpswatch.yaml');
+const laterConfig = join(dir, 'later.yaml');
+const suiteFile = join(dir, 'tiny.yaml');
+
+const config = (extra: string): string => `state_dir: ${stateDir}
+log_level: warn
+${extra}
+targets:
+  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
+  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
+`;
+writeFileSync(configFile, config('test_thresholds: { point-query: 0.8 }'));
+// The same store after someone changed the thresholds: a session is still shown as it was judged.
+writeFileSync(laterConfig, config('threshold: 0.6\nalpha: 0.2'));
+writeFileSync(
+  suiteFile,
+  `name: tiny
+description: one write and one read test, pairs of 1-second runs
+load: { tables: 1, table_size: 2000 }
+warmup: { script: oltp_read_only, seconds: 1, threads: 1 }
+defaults: { seconds: 1, threads: [1] }
+tests:
+  - name: update-index
+    script: oltp_update_index
+  - name: point-query
+    script: oltp_point_select
+`,
+);
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const cli = (args: readonly string[], file = configFile) => runCli(['--config', file, ...args]);
+const SCRIPT = '<script>alert(1)</script>';
+
+/** A second, done session with hostile names: the real session's samples under targets and a suite named like markup. */
+async function hostileCopy(sessionId: number): Promise<number> {
+  const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+  try {
+    const session = (await store.getSession(sessionId))!;
+    const rename = (side: typeof session.baseline, name: string) => ({ ...side, name, version: `${side.version}"&'` });
+    const id = await store.createSession({
+      kind: 'compare', hostId: session.hostId, suite: `tiny${SCRIPT}`, rounds: session.rounds, pid: process.pid, settings: session.settings,
+      baseline: rename(session.baseline, `relaxed${SCRIPT}`), candidate: rename(session.candidate, `durable<img src=x onerror=alert(2)>`),
+    });
+    for (const { id: _id, sessionId: _session, createdAt: _at, ...sample } of await store.completedSamples(sessionId)) await store.addSample(id, sample);
+    await store.finishSession(id);
+    return id;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('qpswatch sessions and show', () => {
+  let compared = '';
+  let view: ComparisonView;
+  let hostile: number;
+
+  before(async () => {
+    const result = await cli(['compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '8']);
+    assert.equal(result.code, 0, result.stderr);
+    compared = result.stdout;
+    const json = await cli(['show', '1', '--format', 'json']);
+    assert.equal(json.code, 0, json.stderr);
+    view = JSON.parse(json.stdout) as ComparisonView;
+    hostile = await hostileCopy(view.sessionId);
+  });
+
+  test('show N prints the report exactly as compare printed it, from the store, even after the thresholds changed', async () => {
+    assert.equal(view.sessionId, 1);
+    assert.ok(view.tests.every((t) => t.verdict !== undefined), 'every test judged');
+    const workBefore = readdirSync(join(stateDir, 'work'));
+    const shown = await cli(['show', '1']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout, compared);
+    const later = await cli(['show', '1'], laterConfig);
+    assert.equal(later.code, 0, later.stderr);
+    assert.equal(later.stdout, compared);
+    assert.deepEqual(readdirSync(join(stateDir, 'work')), workBefore, 'no session folder: no server started');
+  });
+
+  test('sessions lists both, newest first, with the verdict counts compare found', async () => {
+    const text = await cli(['sessions']);
+    assert.equal(text.code, 0, text.stderr);
+    const lines = text.stdout.split('\n');
+    assert.match(lines[0]!, /^id {2}state {2}started +took {2}design {2}suite +baseline \(B\) +candidate \(C\) +reg\/imp\/unst\/ok$/);
+    const kinds = (k: string) => view.tests.filter((t) => t.verdict?.kind === k).length;
+    const counts = `${kinds('regression')}/${kinds('improvement')}/${kinds('unstable')}/${kinds('ok')}`;
+    assert.match(lines[2]!, new RegExp(`^ 1 {2}done {3}\\d+ (s|min) ago +\\d+ (s|min) {2}paired {2}tiny +relaxed \\(mariadb [\\d.]+\\) +durable \\(mariadb [\\d.]+\\) +${counts}$`));
+    assert.match(lines[1]!, /^ 2 {2}done .*tiny<script>alert\(1\)<\/script>/, 'plain text on a terminal, shown as it is');
+
+    const json = await cli(['sessions', '--json', '--limit', '1']);
+    assert.equal(json.code, 0, json.stderr);
+    const [newest, ...rest] = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    assert.equal(rest.length, 0, '--limit 1');
+    assert.equal(newest!['id'], hostile);
+    assert.equal(newest!['judged'], 'samples');
+    assert.deepEqual(newest!['verdicts'], { ok: kinds('ok'), regression: kinds('regression'), improvement: kinds('improvement'), unstable: kinds('unstable') });
+    assert.match(String(newest!['startedAt']), /^\d{4}-\d\d-\d\dT/);
+
+    const none = await cli(['sessions', '--state', 'failed']);
+    assert.deepEqual([none.code, none.stdout], [0, 'no failed sessions in the store\n']);
+    const bad = await cli(['sessions', '--state', 'finished']);
+    assert.equal(bad.code, 2);
+    assert.deepEqual(messageLines(bad.stderr), ['qpswatch: --state "finished" is not a session state: use one of running, done, interrupted, failed']);
+  });
+
+  test('show N --format html escapes every name: a target or suite named like markup is data', async () => {
+    const html = await cli(['show', String(hostile), '--format', 'html']);
+    assert.equal(html.code, 0, html.stderr);
+    assert.ok(!html.stdout.includes('<script>') && !html.stdout.includes('<img'), 'no markup from the data');
+    assert.ok(html.stdout.includes('relaxed&lt;script&gt;alert(1)&lt;/script&gt;'));
+    assert.ok(html.stdout.includes('durable&lt;img src=x onerror=alert(2)&gt;'));
+    assert.match(html.stdout, /^<!DOCTYPE html>/i);
+  });
+
+  test('an unknown session: one line naming it and the command that lists them, exit 2', async () => {
+    const result = await cli(['show', '999']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.deepEqual(messageLines(result.stderr), ['qpswatch: no session 999 in the store: `qpswatch sessions` lists the ones there are']);
+    const word = await cli(['show', 'latest']);
+    assert.equal(word.code, 2);
+    assert.deepEqual(messageLines(word.stderr), ['qpswatch: session id "latest" is not a session number: `qpswatch sessions` lists them']);
+  });
+
+  const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['--help']).error === undefined;
+  test('a user who may not read the store gets one clear line, no stack trace, and nothing is created', { skip: asNobody ? undefined : 'needs root and runuser to run as nobody' }, () => {
+    // The store is readable to its group only (0640, folder 0750), as every qpswatch command leaves it; nobody is not in
+    // it, but may pass the folder above (0711) to read the config.
+    const before = readdirSync(stateDir).sort();
+    for (const args of [['sessions'], ['show', '1']]) {
+      const env = ['PATH=/usr/bin:/bin', 'QPSWATCH_LOG_FORMAT=json'];
+      const result = spawnSync('runuser', ['-u', 'nobody', '--', 'env', '-i', ...env, process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), '--config', configFile, ...args], { cwd: '/', encoding: 'utf8', timeout: 60_000 });
+      assert.equal(result.status, 2, result.stderr);
+      assert.equal(result.stdout, '');
+      const lines = messageLines(result.stderr);
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0]!, new RegExp(`^qpswatch: cannot read the store ${defaultSqlitePath(stateDir).replace(/[.]/g, '\\.')} as user nobody: permission denied; `));
+      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+    }
+    assert.deepEqual(readdirSync(stateDir).sort(), before);
+  });
+});
