@@ -24,7 +24,7 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
   let store: Store | undefined;
   try {
     store = await openStateStore(ctx);
-    await recoverFromDeadDaemon({ stateDir: ctx.config.state_dir, serverUser: ctx.config.server_user }, store, ctx.log);
+    await recoverFromDeadDaemon({ stateDir: ctx.config.state_dir, serverUser: ctx.config.server_user, cacheDir: ctx.config.cache_dir }, store, ctx.log);
     const status = new StatusTracker(store, ctx.log);
     const deps: WorkerDeps = {
       settings: cycleSettings(ctx.config),

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import {
   fileOwner,
@@ -11,6 +11,7 @@ import {
   processUid,
   StaleLockError,
   stopProcess,
+  tryPidLock,
   waitForPidLock,
   type PidLock,
   type PidLockHolder,
@@ -57,6 +58,33 @@ export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock>
     if (err instanceof StaleLockError) throw new BuildLockError(path, `names no running build (${err.why}) but cannot be removed (${err.code}): it belongs to ${fileOwner(path)}; remove it as root or as its owner`);
     throw err;
   }
+}
+
+/**
+ * What a start finds of builds that died with their process (a daemon or `qpswatch build` killed with SIGKILL): each
+ * build lock whose holder is gone is taken over, what that build left running in its worktree is stopped, and the
+ * lock is released. A lock whose holder lives is left alone, with its build. Returns the keys it cleaned up.
+ */
+export async function stopDeadBuilds(cacheDir: string, log: Logger): Promise<string[]> {
+  const names = await readdir(join(cacheDir, 'locks')).catch(() => [] as string[]);
+  const cleaned: string[] = [];
+  for (const name of names) {
+    const key = /^build-(.+)\.lock$/.exec(name)?.[1];
+    if (key === undefined) continue;
+    let attempt;
+    try {
+      attempt = tryPidLock(join(cacheDir, 'locks', name));
+    } catch {
+      continue; // Another user's stale lock: the build that needs the key says so.
+    }
+    if (!('lock' in attempt)) continue;
+    try {
+      if ((await stopLeftoverBuild(join(cacheDir, 'worktrees', key), log)).length > 0) cleaned.push(key);
+    } finally {
+      attempt.lock.release();
+    }
+  }
+  return cleaned;
 }
 
 /** The tools that drive a build: a group working in the worktree with one of them is a build's. */

@@ -18,7 +18,7 @@ export { checkFreeSpace, freeSpace, formatBytes, describeBytes, type FreeSpace }
 export { planPrune, applyPrune, type BuildEntry, type PruneInput, type PrunePlan, type KeepReason } from './prune.js';
 export { parseTarballName, unpackTarball, type TarballName, type UnpackedTarball } from './tarball.js';
 export { pickFailureLines } from './failure-lines.js';
-export { acquireBuildLock, buildLockPath, stopLeftoverBuild, type BuildLockOptions } from './build-lock.js';
+export { acquireBuildLock, buildLockPath, stopDeadBuilds, stopLeftoverBuild, type BuildLockOptions } from './build-lock.js';
 export {
   BUILD_PHASES,
   BuildProfileError,

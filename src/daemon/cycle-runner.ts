@@ -1,4 +1,5 @@
 import { runCycle, stopStrayProcesses, type CycleDeps, type CycleOutcome, type StrayScope } from '../pipeline/index.js';
+import { stopDeadBuilds } from '../compile/index.js';
 import type { QueueStore, SessionStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';
 import type { StatusTracker } from './status-tracker.js';
@@ -11,16 +12,21 @@ export interface ScheduleSettings {
 
 export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: StatusTracker; schedule: ScheduleSettings };
 
+/** Where a dead daemon's leftovers are looked for: its sessions' folders, its server user, its builds' worktrees. */
+export type RecoveryScope = StrayScope & { cacheDir: string };
+
 /**
  * What a start finds of a daemon that died: queue rows half-way go back one step, and the processes of its
- * interrupted session (mysqld, sysbench: in process groups of their own, so they outlive a SIGKILL) are stopped.
- * The session rows themselves were marked interrupted when the store was opened.
+ * interrupted session (mysqld, sysbench) and of its cut-off build (cmake, make, the compilers) are stopped: exec
+ * starts each in a process group of its own, so they outlive a SIGKILL. The session rows themselves were marked
+ * interrupted when the store was opened.
  */
-export async function recoverFromDeadDaemon(scope: StrayScope, store: QueueStore & SessionStore, log: Logger): Promise<void> {
+export async function recoverFromDeadDaemon(scope: RecoveryScope, store: QueueStore & SessionStore, log: Logger): Promise<void> {
   const { rebuilt, rebenchmarked } = await store.recoverQueue();
   for (const row of rebuilt) log.warn({ tag: row.tag, upstream: row.upstream }, 'a build was cut off by a daemon that stopped: it starts again');
   for (const row of rebenchmarked) log.warn({ tag: row.tag, upstream: row.upstream }, 'a benchmark was cut off by a daemon that stopped: the session is redone');
   await stopStrayProcesses(scope, store, log);
+  for (const key of await stopDeadBuilds(scope.cacheDir, log)) log.warn({ key }, 'the build a stopped daemon left running was stopped');
 }
 
 /** One cycle with its phases reported to the status; always ends in idle, whatever happened. */
