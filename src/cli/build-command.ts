@@ -1,5 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { buildRelease, buildSettings } from '../pipeline/index.js';
+import { buildSettings, obtainRelease } from '../pipeline/index.js';
 import { printable } from '../report/index.js';
 import type { Command } from './command.js';
 import { findRelease } from './find-release.js';
@@ -41,7 +41,8 @@ export const buildCommand: Command = {
       const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
       const takeHost = (holds: string) => waitForHostLock(ctx.config.host_lock, { command: 'build', holds, signal: ctx.signal, log: ctx.log });
-      const outcome = await buildRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost }, values.retry === true);
+      // A tarball upstream's release is downloaded, verified and unpacked instead of built.
+      const outcome = await obtainRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost }, values.retry === true);
       const name = JSON.stringify(release.tag);
       switch (outcome.status) {
         case 'built':

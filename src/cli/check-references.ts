@@ -21,7 +21,7 @@ export async function checkReferences(config: Config, source: string, log: Logge
   };
   for (const [name, target] of Object.entries(config.targets)) {
     try {
-      await checkTarget(name, target, config.server_profiles_dir, log);
+      await checkTarget(name, target, config, log);
     } catch (err) {
       note(err, `targets.${name}`);
     }
@@ -29,7 +29,8 @@ export async function checkReferences(config: Config, source: string, log: Logge
   for (const [i, raw] of config.upstreams.entries()) {
     try {
       const upstream = parseUpstream(raw);
-      await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
+      // A tarball upstream's releases are unpacked, not built: it names no build profile.
+      if (upstream.kind === 'git') await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
       await loadServerProfile(upstream.serverProfile, config.server_profiles_dir);
     } catch (err) {
       note(err, `upstreams[${i}]`);
@@ -43,8 +44,9 @@ export async function checkReferences(config: Config, source: string, log: Logge
   return problems;
 }
 
-async function checkTarget(name: string, config: TargetConfig, serverProfilesDir: string, log: Logger): Promise<void> {
-  const target = await prepareTarget(name, config, serverProfilesDir, { log });
+async function checkTarget(name: string, config: TargetConfig, { server_profiles_dir, cache_dir }: Config, log: Logger): Promise<void> {
+  // A tarball target is unpacked into cache_dir here, once, as its first compare would.
+  const target = await prepareTarget(name, config, server_profiles_dir, { log, cacheDir: cache_dir });
   const dir = await mkdtemp(join(tmpdir(), 'qpswatch-check-'));
   try {
     const paths = { datadir: join(dir, 'data'), socket: join(dir, 's.sock'), pidFile: join(dir, 'pid'), errorLog: join(dir, 'error.log'), tmpdir: dir, secureFileDir: join(dir, 'files') };

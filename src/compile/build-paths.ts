@@ -17,7 +17,10 @@ export interface BuildPaths {
 /** What the marker records about a finished install. */
 export interface InstallRecord {
   readonly key: string;
-  readonly worktree: string;
+  /** The worktree it was built from; none for an install unpacked from a tarball. */
+  readonly worktree?: string;
+  /** The tarball it was unpacked from (installTarball), with its verified sha256. */
+  readonly tarball?: { readonly url: string; readonly sha256: string };
   readonly profile: string;
   readonly finishedAt: string;
   readonly durationsMs: Readonly<Record<string, number>>;

@@ -17,6 +17,7 @@ export { ensureBuild, WORKTREE_BUILD_DIR, type EnsureBuildOptions, type EnsureBu
 export { checkFreeSpace, freeSpace, formatBytes, describeBytes, type FreeSpace } from './disk-guard.js';
 export { planPrune, applyPrune, type BuildEntry, type PruneInput, type PrunePlan, type KeepReason } from './prune.js';
 export { parseTarballName, unpackTarball, type TarballName, type UnpackedTarball } from './tarball.js';
+export { installTarball, tarballKey, fileSha256, unpackLogFor, type InstallTarballOptions } from './install-tarball.js';
 export { pickFailureLines } from './failure-lines.js';
 export { acquireBuildLock, buildLockPath, stopDeadBuilds, stopLeftoverBuild, type BuildLockOptions } from './build-lock.js';
 export {

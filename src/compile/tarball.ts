@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ExecError, ExecNotFoundError, run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { parseVersion, VersionParseError, type Flavor, type Version } from '../version/index.js';
@@ -54,22 +54,30 @@ export async function unpackTarball(tarballPath: string, targetsDir: string, opt
   const marker = `${basedir}.unpacked.json`;
   if (await isUnpacked(marker, basedir)) return { basedir, flavor, version, unpacked: false };
 
-  const partial = join(resolve(targetsDir), `.${flavor}-${version.text}.partial`);
   await rm(marker, { force: true });
-  await rm(basedir, { recursive: true, force: true });
+  await unpackInto(tarball, basedir, opts);
+  const record: UnpackRecord = { tarball, unpackedAt: new Date().toISOString() };
+  await writeFile(marker, JSON.stringify(record, null, 2) + '\n');
+  return { basedir, flavor, version, unpacked: true };
+}
+
+/**
+ * Unpacks a tarball's one top folder into `dest` (replaced if it exists): into a partial folder beside it first,
+ * renamed when tar is done, so `dest` is never half there. GNU tar finds the compression from the file itself.
+ */
+export async function unpackInto(tarball: string, dest: string, opts: { signal?: AbortSignal; log?: Logger; logFile?: string }): Promise<void> {
+  const partial = join(dirname(dest), `.${basename(dest)}.partial`);
+  await rm(dest, { recursive: true, force: true });
   await rm(partial, { recursive: true, force: true });
   await mkdir(partial, { recursive: true });
-  opts.log.child({ component: 'build' }).info({ tarball, basedir }, 'unpacking tarball');
+  opts.log?.child({ component: 'build' }).info({ tarball, dest }, 'unpacking tarball');
   await untar(tarball, partial, opts);
   const entries = await readdir(partial);
   if (entries.length === 0) {
     await rm(partial, { recursive: true, force: true });
     throw new TarballUnpackError(tarball, [], 'nothing left after removing the top folder: an official tarball holds one folder with bin/ in it');
   }
-  await rename(partial, basedir);
-  const record: UnpackRecord = { tarball, unpackedAt: new Date().toISOString() };
-  await writeFile(marker, JSON.stringify(record, null, 2) + '\n');
-  return { basedir, flavor, version, unpacked: true };
+  await rename(partial, dest);
 }
 
 async function isUnpacked(marker: string, basedir: string): Promise<boolean> {
@@ -79,10 +87,10 @@ async function isUnpacked(marker: string, basedir: string): Promise<boolean> {
 }
 
 /** GNU tar finds the compression (gzip, xz, zstd) from the file itself; the top folder of the tarball is dropped. */
-async function untar(tarball: string, into: string, { signal, log }: { signal?: AbortSignal; log: Logger }): Promise<void> {
+async function untar(tarball: string, into: string, { signal, log, logFile }: { signal?: AbortSignal; log?: Logger; logFile?: string }): Promise<void> {
   const argv = ['tar', '-x', '-f', tarball, '-C', into, '--strip-components=1', '--no-same-owner'];
   try {
-    await run({ argv, timeoutMs: UNPACK_TIMEOUT_MS, log, ...(signal !== undefined ? { signal } : {}) });
+    await run({ argv, timeoutMs: UNPACK_TIMEOUT_MS, ...(log !== undefined ? { log } : {}), ...(signal !== undefined ? { signal } : {}), ...(logFile !== undefined ? { logFile } : {}) });
   } catch (err) {
     await rm(into, { recursive: true, force: true });
     if (err instanceof ExecNotFoundError) throw new BuildToolMissingError('tar', 'tar');

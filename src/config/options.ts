@@ -39,7 +39,21 @@ const installedTarget = z
   });
 
 export type InstalledTargetConfig = z.infer<typeof installedTarget>;
-export type TargetConfig = InstalledTargetConfig;
+
+/** A vendor's binary tarball on this host (.tar.gz, .tar.xz): unpacked once into cache_dir and run from there. */
+const tarballTarget = z
+  .object({
+    kind: z.literal('tarball'),
+    flavor: z.enum(FLAVORS),
+    tarball: z.string().min(1).refine((p) => p.startsWith('/'), { error: 'expected an absolute path to a .tar.gz or .tar.xz file' }),
+    sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'expected 64 hex digits (sha256sum FILE)' }).transform((h) => h.toLowerCase()).optional(),
+    server_profile: z.string().regex(NAME_PATTERN),
+  })
+  .strict();
+
+export type TarballTargetConfig = z.infer<typeof tarballTarget>;
+export type TargetConfig = InstalledTargetConfig | TarballTargetConfig;
+const targetConfig = z.discriminatedUnion('kind', [installedTarget, tarballTarget], { error: 'expected kind: installed or kind: tarball' });
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -146,7 +160,7 @@ export const OPTIONS = {
     // The shape of each entry is the upstream room's (UpstreamConfigSchema); the CLI parses it once at start-up.
     schema: z.array(z.record(z.string(), z.unknown())),
     default: () => [],
-    doc: 'Git remotes to watch: each { name, remote, flavor, series, build_profile, server_profile, include?, exclude?, min_version?, base? } (base: the release reports are relative to, e.g. "10.11.1").',
+    doc: 'Release sources to watch: a git remote { name, remote, flavor, series, build_profile, server_profile, include?, exclude?, min_version?, base? } (base: the release reports are relative to, e.g. "10.11.1"), or a vendor\'s download index { name, kind: tarball, index, file?, flavor, series, server_profile, ... }.',
     expected: 'a list of upstreams',
     envFormat: 'json',
   }),
@@ -439,9 +453,9 @@ export const OPTIONS = {
   }),
   targets: defineOption({
     name: 'targets',
-    schema: z.record(targetName, installedTarget),
+    schema: z.record(targetName, targetConfig),
     default: () => ({}),
-    doc: 'Servers that compare can run, by name: { kind: installed, flavor, basedir | binary, server_profile }.',
+    doc: 'Servers that compare can run, by name: { kind: installed, flavor, basedir | binary, server_profile } or { kind: tarball, flavor, tarball: /path/x.tar.gz, sha256?, server_profile } (unpacked once under cache_dir/tarballs).',
     expected: 'a map of target name to target',
     envFormat: 'json',
   }),

@@ -78,8 +78,8 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const { settings, store, log } = deps;
   // Everything a person can get wrong is checked before a session exists or a server starts.
   const targets = {
-    baseline: await resolveTarget(request.baseline, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, upstreams: deps.upstreams, store, log }),
-    candidate: await resolveTarget(request.candidate, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, upstreams: deps.upstreams, store, log }),
+    baseline: await resolveTarget(request.baseline, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log }),
+    candidate: await resolveTarget(request.candidate, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log }),
   };
   findSysbench();
   const workDir = join(settings.stateDir, 'work');

@@ -2,11 +2,11 @@ import type { CyclePhase } from '../model/index.js';
 import type { DaemonStateStore, QueueRecord, QueueStep, QueueStore, QuietHostStore, ReleaseRecord, SessionStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
-import { buildRelease } from './build-release.js';
 import { failureMessage } from './alert-messages.js';
 import { checkRelease, lastGoodBelow, type CheckDeps } from './check-release.js';
 import { deliverPending } from './deliver.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
+import { obtainRelease } from './fetch-release.js';
 import { pruneBuilds } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
 import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
@@ -149,7 +149,9 @@ async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Ups
   await phase('building', { tag: release.tag });
   // A row back in discovered after an attempt was cut off (SIGTERM, a crash): a build stopped half-way may be
   // recorded as failed, which is not the release's fault, so its key is tried again. Real failures stay failed.
-  const built = await buildRelease(release, upstream, deps, row.attempts > 0);
+  // A tarball upstream's release is downloaded, verified and unpacked instead; a failed download throws, and is
+  // tried again after the backoff like any build that could not run.
+  const built = await obtainRelease(release, upstream, deps, row.attempts > 0);
   deps.signal.throwIfAborted();
   if (built.status === 'built' || built.status === 'already-built') {
     if (built.status === 'built') outcome.built += 1;

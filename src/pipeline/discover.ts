@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
 import type { RecordReleasesResult, ReleaseStore } from '../store/index.js';
-import { describeEmptySelection, listRemoteTags, selectReleases, type Upstream } from '../upstream/index.js';
+import { describeEmptySelection, discoverTarballReleases, listRemoteTags, selectReleases, type Release, type RemoteTag, type Upstream } from '../upstream/index.js';
 import { versionKey } from '../version/index.js';
 
 export interface DiscoveryOutcome {
@@ -16,7 +16,7 @@ export interface DiscoveryOutcome {
 }
 
 /**
- * Asks each upstream for its tags (`git ls-remote`, cheap: no objects are fetched), keeps the releases its flavor,
+ * Asks each upstream for its tags (`git ls-remote`, cheap: no objects are fetched; a tarball upstream: its index), keeps the releases its flavor,
  * series and filters select, and records them. A failing upstream is logged with its one-line reason and the others
  * go on, so one dead remote never hides a new release of another.
  */
@@ -35,8 +35,7 @@ export async function discoverAll(upstreams: readonly Upstream[], store: Release
 }
 
 async function discoverOne(upstream: Upstream, store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome> {
-  const tags = await listRemoteTags(upstream.remote, { log, ...(signal !== undefined ? { signal } : {}) });
-  const releases = selectReleases(upstream, tags, log);
+  const { tags, releases } = await findReleases(upstream, store, log, signal);
   if (releases.length === 0) log.warn({ upstream: upstream.name }, describeEmptySelection(upstream, tags));
   const result = await store.recordReleases(
     releases.map((r) => ({ upstream: upstream.name, flavor: upstream.flavor, tag: r.tag, commit: r.commit, version: r.version.text, versionKey: versionKey(r.version) })),
@@ -46,4 +45,17 @@ async function discoverOne(upstream: Upstream, store: ReleaseStore, log: Logger,
     log.warn({ upstream: upstream.name, tag: release.tag, from: fromCommit, to: release.commit }, 'tag moved upstream: it will be built again');
   }
   return { upstream: upstream.name, result, selected: releases.length, selectedTags: releases.map((r) => r.tag) };
+}
+
+/**
+ * A git upstream's release tags (`git ls-remote`), or a tarball upstream's index: the same selection rules, and
+ * only releases the store does not know yet are looked up for their checksum.
+ */
+async function findReleases(upstream: Upstream, store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<{ tags: RemoteTag[]; releases: Release[] }> {
+  if (upstream.kind === 'tarball') {
+    const known = new Map((await store.listReleases(upstream.name)).map((r) => [r.tag, r.commit]));
+    return discoverTarballReleases(upstream, known, { log, signal });
+  }
+  const tags = await listRemoteTags(upstream.remote, { log, ...(signal !== undefined ? { signal } : {}) });
+  return { tags, releases: selectReleases(upstream, tags, log) };
 }

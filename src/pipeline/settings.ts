@@ -14,6 +14,8 @@ export interface CompareSettings {
   /** The config's targets: (a built release's tag is a target too). */
   targets: Readonly<Record<string, TargetConfig>>;
   serverProfilesDir: string;
+  /** cache_dir: tarball targets are unpacked under tarballs/ in it. */
+  cacheDir: string;
   holdIdleStates: boolean;
   /** The design of a session that names none. */
   design: Config['design'];
@@ -48,6 +50,7 @@ export function compareSettings(config: Config): CompareSettings {
     stateDir: config.state_dir,
     targets: config.targets,
     serverProfilesDir: config.server_profiles_dir,
+    cacheDir: config.cache_dir,
     holdIdleStates: config.hold_idle_states,
     design: config.design,
     budgetMinutes: config.budget_minutes,

@@ -1,4 +1,7 @@
-import type { TargetConfig } from '../config/index.js';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fileSha256, installTarball } from '../compile/index.js';
+import type { TarballTargetConfig, TargetConfig } from '../config/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
 import { loadServerProfile, resolveServerBinaries, type ServerBinaries, type ServerProfile } from '../server/index.js';
@@ -26,12 +29,25 @@ export class UnknownTargetError extends InputError {
   }
 }
 
+/** A tarball target whose file is missing, unreadable, or not the file its sha256 names. */
+export class TarballTargetError extends InputError {
+  constructor(
+    readonly target: string,
+    readonly tarball: string,
+    readonly reason: string,
+  ) {
+    super(`target '${target}': tarball ${tarball} ${reason}`);
+  }
+}
+
 /** Where a target name is looked up: the config's targets, then the releases qpswatch built. */
 export interface TargetSources {
   /** The config's targets:. */
   targets: Readonly<Record<string, TargetConfig>>;
   /** server_profiles_dir: where each target's server profile is found. */
   serverProfilesDir: string;
+  /** cache_dir: a tarball target is unpacked once under tarballs/ in it. */
+  cacheDir?: string;
   /** Built releases of these upstreams can be named by their tag. */
   upstreams: readonly Upstream[];
   store: ReleaseStore;
@@ -43,6 +59,8 @@ export interface PrepareTargetOptions {
   /** What the session records of the target; by default its kind, basedir and version line. */
   description?: TargetRef['description'];
   log?: Logger;
+  /** cache_dir, where a tarball target is unpacked (required for one). */
+  cacheDir?: string;
 }
 
 /**
@@ -52,7 +70,7 @@ export interface PrepareTargetOptions {
 export async function resolveTarget(name: string, sources: TargetSources): Promise<PreparedTarget> {
   const { store, log } = sources;
   const configured = sources.targets[name];
-  if (configured !== undefined) return prepareTarget(name, configured, sources.serverProfilesDir, { log });
+  if (configured !== undefined) return prepareTarget(name, configured, sources.serverProfilesDir, { log, ...(sources.cacheDir !== undefined ? { cacheDir: sources.cacheDir } : {}) });
   for (const release of await store.findReleasesByTag(name)) {
     const upstream = sources.upstreams.find((u) => u.name === release.upstream);
     const built = (await store.buildsOfRelease(release.id)).filter((b) => b.state === 'built').at(-1);
@@ -66,7 +84,9 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
 
 /** One target: its binaries found, its version read from the binary, its server profile loaded from the folder. */
 export async function prepareTarget(name: string, target: TargetConfig, serverProfilesDir: string, opts: PrepareTargetOptions = {}): Promise<PreparedTarget> {
-  const binaries = await resolveServerBinaries(target.flavor, target.basedir ?? target.binary ?? '', opts.log);
+  const unpacked = target.kind === 'tarball' ? await unpackTarballTarget(name, target, opts) : undefined;
+  const where = target.kind === 'tarball' ? unpacked!.basedir : (target.basedir ?? target.binary ?? '');
+  const binaries = await resolveServerBinaries(target.flavor, where, opts.log);
   const profile = await loadServerProfile(target.server_profile, serverProfilesDir);
   const ref: TargetRef = {
     name,
@@ -74,7 +94,29 @@ export async function prepareTarget(name: string, target: TargetConfig, serverPr
     version: binaries.version.text,
     binary: binaries.mysqld,
     serverProfile: target.server_profile,
-    description: opts.description ?? { kind: target.kind, basedir: binaries.basedir, versionText: binaries.versionText },
+    description: opts.description ?? { kind: target.kind, basedir: binaries.basedir, versionText: binaries.versionText, ...(target.kind === 'tarball' ? { tarball: target.tarball, sha256: unpacked!.sha256 } : {}) },
   };
   return { name, binaries, profile, ref };
+}
+
+/**
+ * A tarball target's basedir: the file's sha256 is computed (and checked against the config's, when given), and it
+ * is unpacked once under cache_dir/tarballs/builds/<key>/install, key from the sha256: the same file is never
+ * unpacked twice, and a changed file gets a folder of its own.
+ */
+async function unpackTarballTarget(name: string, target: TarballTargetConfig, opts: PrepareTargetOptions): Promise<{ basedir: string; sha256: string }> {
+  if (opts.cacheDir === undefined) throw new TypeError(`target '${name}' is a tarball: prepareTarget needs the cache folder`);
+  const tarball = resolve(target.tarball);
+  let sha256: string;
+  try {
+    sha256 = await fileSha256(tarball);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new TarballTargetError(name, tarball, code === 'ENOENT' ? 'does not exist: fix the path in targets:' : `cannot be read (${code ?? String(err)}): fix its permissions or the path`);
+  }
+  if (target.sha256 !== undefined && target.sha256 !== sha256) {
+    throw new TarballTargetError(name, tarball, `has sha256 ${sha256}, the config says ${target.sha256}: fix sha256 in targets:, or replace the file (it was not unpacked)`);
+  }
+  const { paths } = await installTarball({ root: join(opts.cacheDir, 'tarballs'), tarball, sha256, url: pathToFileURL(tarball).href, ...(opts.log !== undefined ? { log: opts.log } : {}) });
+  return { basedir: paths.installDir, sha256 };
 }

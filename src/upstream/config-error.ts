@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { showValue, valueAt } from '../config/index.js';
 import { InputError } from '../errors.js';
 
-const KEYS = 'name, remote, flavor, series, build_profile, server_profile, include, exclude, min_version';
+const KEYS = {
+  git: 'name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes',
+  tarball: 'name, kind, index, file, flavor, series, server_profile, include, exclude, min_version, base, budget_minutes',
+} as const;
 
 /** An upstream entry of the config that does not validate: one line naming the upstream, each bad field, its value and the fix. */
 export class UpstreamConfigError extends InputError {
@@ -14,8 +17,8 @@ export class UpstreamConfigError extends InputError {
     this.name = new.target.name;
   }
 
-  static fromIssues(input: unknown, issues: readonly z.core.$ZodIssue[]): UpstreamConfigError {
-    return new UpstreamConfigError(label(input), issues.map((issue) => describe(input, issue)));
+  static fromIssues(input: unknown, issues: readonly z.core.$ZodIssue[], kind: keyof typeof KEYS = 'git'): UpstreamConfigError {
+    return new UpstreamConfigError(label(input), issues.map((issue) => describe(input, issue, KEYS[kind])));
   }
 }
 
@@ -24,9 +27,9 @@ function label(input: unknown): string {
   return typeof name === 'string' && name !== '' ? JSON.stringify(name) : '(unnamed)';
 }
 
-function describe(input: unknown, issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}: the keys are ${KEYS}`;
-  if (issue.path.length === 0) return `expected a map with the keys ${KEYS}`;
+function describe(input: unknown, issue: z.core.$ZodIssue, keys: string): string {
+  if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}: the keys are ${keys}`;
+  if (issue.path.length === 0) return `expected a map with the keys ${keys}`;
   const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
   return `${field} = ${showValue(valueAt(input, issue.path))}: ${issue.message}`;
 }

@@ -30,6 +30,13 @@ export const TAG_SHAPES: Record<Flavor, string> = {
   percona: 'Percona-Server-X.Y.Z-N',
 };
 
+const TAG_PREFIXES: Record<Flavor, string> = { mariadb: 'mariadb-', mysql: 'mysql-', percona: 'Percona-Server-' };
+
+/** The tag a git repository gives the release of this flavor and version: a tarball release is named like it. */
+export function releaseTagFor(flavor: Flavor, version: Version): string {
+  return `${TAG_PREFIXES[flavor]}${version.text}`;
+}
+
 /** The release a tag names, or why it names none. */
 export function classifyTag(flavor: Flavor, tag: string): TagVerdict {
   const m = TAG_PATTERNS[flavor].exec(tag);

@@ -11,10 +11,18 @@ import {
 import { UpstreamConfigError } from './config-error.js';
 import { isRemoteText } from './remote.js';
 
+export const UPSTREAM_KINDS = ['git', 'tarball'] as const;
+export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
+
 /** An upstream ready to use: the config with its series and min_version parsed. */
 export interface Upstream {
   readonly name: string;
+  /** git: release tags of a repository, built from source; tarball: the vendor's binary tarballs, downloaded. */
+  readonly kind: UpstreamKind;
+  /** Where releases come from: the git remote, or a tarball upstream's index URL. */
   readonly remote: string;
+  /** kind tarball: a glob on the tarball's file name (e.g. "*-linux-systemd-x86_64.tar.gz"); undefined: any. */
+  readonly fileGlob?: string;
   readonly flavor: Flavor;
   readonly series: VersionRange;
   /** Globs on tag names ("*", "?"); when there are any, a release tag must match one. */
@@ -22,7 +30,7 @@ export interface Upstream {
   /** Globs on tag names; a release tag matching one is left out. */
   readonly exclude: readonly string[];
   readonly minVersion?: Version;
-  /** The build profile (config/build-profiles) its releases are built with. */
+  /** The build profile (config/build-profiles) its releases are built with; '' for a tarball upstream (nothing is built). */
   readonly buildProfile: string;
   /** The server config profile its releases run with. */
   readonly serverProfile: string;
@@ -75,40 +83,81 @@ const Glob = z
   .max(200, 'is longer than 200 characters')
   .refine((g) => !CONTROL.test(g), 'contains a control character');
 
-/** One entry of `upstreams:` in the config file, keys as written in YAML. */
-export const UpstreamConfigSchema = z.strictObject({
-  name: z
-    .string({ error: 'expected a name, e.g. "mariadb-10.11"' })
-    .regex(NAME_RE, 'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"'),
-  remote: z
-    .string({ error: 'expected a git URL or an absolute path' })
-    .refine(isRemoteText, 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path'),
+const Name = z
+  .string({ error: 'expected a name, e.g. "mariadb-10.11"' })
+  .regex(NAME_RE, 'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"');
+
+/** What every kind of upstream has: a flavor, a series, the release filters and a server profile. */
+const common = {
   flavor: z.enum(FLAVORS, { error: `expected one of ${FLAVORS.join(', ')}` }),
   series: versionText(seriesProblem, '10.11'),
   include: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
   exclude: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
   min_version: versionText(versionProblem, '10.11.6').optional(),
   base: versionText(versionProblem, '10.11.1').optional(),
-  build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
   server_profile: z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(PROFILE_RE, 'expected a server profile name, e.g. "relaxed"'),
   budget_minutes: z.number({ error: 'expected a number of minutes, e.g. 240' }).gt(0, 'expected a number of minutes greater than 0, e.g. 240').max(10080, 'expected at most 10080 minutes (a week)').optional(),
+};
+
+/** One entry of `upstreams:` in the config file, keys as written in YAML: a git repository (kind git, the default). */
+export const UpstreamConfigSchema = z.strictObject({
+  name: Name,
+  kind: z.literal('git', { error: 'expected git or tarball' }).optional(),
+  remote: z
+    .string({ error: 'expected a git URL or an absolute path' })
+    .refine(isRemoteText, 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path'),
+  ...common,
+  build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
 });
 export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 
+/** An entry of kind tarball: the vendor's download index (a folder listing ending in "/", or a list file of checksums and URLs). */
+export const TarballUpstreamConfigSchema = z.strictObject({
+  name: Name,
+  kind: z.literal('tarball'),
+  index: z
+    .string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' })
+    .refine(isIndexUrl, 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines'),
+  file: Glob.optional(),
+  ...common,
+});
+export type TarballUpstreamConfig = z.output<typeof TarballUpstreamConfigSchema>;
+
+function isIndexUrl(text: string): boolean {
+  if (CONTROL.test(text) || !/^https?:\/\/[^\s-]/.test(text)) return false;
+  return URL.canParse(text);
+}
+
 /** Validates one upstream as written in the config and parses its series and min_version. */
 export function parseUpstream(input: unknown): Upstream {
+  if (isRecord(input) && input['kind'] === 'tarball') return parseTarballUpstream(input);
   const parsed = UpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues);
   const c = parsed.data;
+  return { ...parsedCommon(c), kind: 'git', remote: c.remote, buildProfile: c.build_profile };
+}
+
+function parseTarballUpstream(input: Record<string, unknown>): Upstream {
+  const parsed = TarballUpstreamConfigSchema.safeParse(input);
+  if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues, 'tarball');
+  const c = parsed.data;
+  return { ...parsedCommon(c), kind: 'tarball', remote: c.index, buildProfile: '', ...(c.file !== undefined ? { fileGlob: c.file } : {}) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type CommonConfig = Pick<UpstreamConfig, 'name' | 'flavor' | 'series' | 'include' | 'exclude' | 'min_version' | 'server_profile' | 'base' | 'budget_minutes'>;
+
+function parsedCommon(c: CommonConfig): Omit<Upstream, 'kind' | 'remote' | 'buildProfile'> {
   return {
     name: c.name,
-    remote: c.remote,
     flavor: c.flavor,
     series: parseVersionRange(c.series),
     include: c.include ?? [],
     exclude: c.exclude ?? [],
     ...(c.min_version !== undefined ? { minVersion: parseVersion(c.min_version) } : {}),
-    buildProfile: c.build_profile,
     serverProfile: c.server_profile,
     ...(c.base !== undefined ? { base: parseVersion(c.base) } : {}),
     ...(c.budget_minutes !== undefined ? { budgetMinutes: c.budget_minutes } : {}),

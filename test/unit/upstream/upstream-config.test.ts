@@ -47,7 +47,7 @@ describe('parseUpstream', () => {
 
   test('an unknown key names the key and lists the real ones', () => {
     const err = problem({ ...GOOD, minVersion: '10.11.6' });
-    assert.equal(err.message, 'upstream "mariadb-10.11": unknown key "minVersion": the keys are name, remote, flavor, series, build_profile, server_profile, include, exclude, min_version');
+    assert.equal(err.message, 'upstream "mariadb-10.11": unknown key "minVersion": the keys are name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes');
   });
 
   test('a series YAML read as a number (10.10 becomes 10.1) is refused with the fix', () => {
@@ -95,7 +95,7 @@ describe('parseUpstream', () => {
   });
 
   test('not a map at all', () => {
-    assert.match(problem('mariadb').message, /^upstream \(unnamed\): expected a map with the keys name, remote/);
+    assert.match(problem('mariadb').message, /^upstream \(unnamed\): expected a map with the keys name, kind, remote/);
   });
 });
 
