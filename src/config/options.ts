@@ -399,7 +399,7 @@ export const OPTIONS = {
     name: 'host_lock',
     schema: z.string().min(1),
     default: () => '/run/lock/qpswatch-host.lock',
-    doc: 'A lock file that keeps two daemons on one host from benchmarking at once; it holds the pid and start time of the daemon that holds it.',
+    doc: 'A lock file that keeps two benchmarks or builds on one host from running at once (the daemon holds it while it runs; compare, check and build hold it while they work, and wait for one another); it holds the pid and start time of its holder.',
     expected: 'a file path',
     envFormat: 'text',
   }),
