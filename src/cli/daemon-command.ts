@@ -61,6 +61,8 @@ async function startMetrics(ctx: CommandContext, store: Store, status: StatusTra
     },
   });
   const log = ctx.log.child({ component: 'metrics' });
+  // The build's and session's progress and the cache sizes come from the daemon's memory, never from a walk.
+  source.progress = () => status.progress();
   const server = await startMetricsServer({ host: ctx.config.metrics_host, port: ctx.config.metrics_port, source, log });
   // The first read fills the cache of done sessions' samples (seconds on a large store): done now, in the
   // background, so the first scrape is as fast as the others.

@@ -1,5 +1,5 @@
 import { acquireHostLock, StatusTracker, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
-import { cycleSettings } from '../pipeline/index.js';
+import { cycleSettings, measureCacheSizes } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
@@ -25,7 +25,8 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
   try {
     store = await openStateStore(ctx);
     await recoverFromDeadDaemon({ stateDir: ctx.config.state_dir, serverUser: ctx.config.server_user, cacheDir: ctx.config.cache_dir }, store, ctx.log);
-    const status = new StatusTracker(store, ctx.log);
+    const dirs = { cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir };
+    const status = new StatusTracker(store, ctx.log, process.pid, { measureCacheSizes: (signal) => measureCacheSizes(dirs, signal) });
     const deps: WorkerDeps = {
       settings: cycleSettings(ctx.config),
       schedule: { cron: ctx.config.schedule, timezone: ctx.config.schedule_timezone },
@@ -38,15 +39,16 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
       status,
     };
     const opened = store;
-    return { deps, store, close: () => closeAll(opened, lock) };
+    return { deps, store, close: () => closeAll(opened, lock, status) };
   } catch (err) {
     await closeAll(store, lock);
     throw err;
   }
 }
 
-async function closeAll(store: Store | undefined, lock: HostLock): Promise<void> {
+async function closeAll(store: Store | undefined, lock: HostLock, status?: StatusTracker): Promise<void> {
   try {
+    await status?.close();
     await store?.close();
   } finally {
     lock.release();

@@ -8,6 +8,8 @@ import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { relativeTime } from './relative-time.js';
+import { cacheSizesText, progressText } from './progress-text.js';
+import { measureCacheSizes } from '../pipeline/index.js';
 import { verdictSummary } from './verdict-summary.js';
 
 const HELP = `Usage: qpswatch status [--json]
@@ -15,6 +17,10 @@ const HELP = `Usage: qpswatch status [--json]
 What qpswatch is doing and what it found, read from the store (the daemon need not run):
   - the daemon: its phase (discovering, building, waiting_for_quiet_host with the reason, benchmarking,
     notifying, idle) and since when ("12 min ago"), or that none is running; the last poll;
+  - the work under way: a build's step and compile progress ([n/m] or percent), a session's round or sweep
+    and test, each with how long is left ("about 8 min left") and what that guess comes from;
+  - the disk qpswatch uses: ccache, the git mirrors and the installs, as the daemon last measured them
+    (measured now when it never did);
   - the queue: each release in version order with its state (discovered, building, built, benchmarking,
     done, failed), attempts, how often its build or session failed and when it is tried again, and the
     last error;
@@ -60,6 +66,8 @@ export const statusCommand: Command = {
     const store = await openStateStore(ctx, { readonly: true });
     try {
       const report: StatusReport = { ...(await readStatus(store)), calibrations: newestPerSuite(await thisHostCalibrations(ctx.config.state_dir, store)) };
+      // The daemon measures every few minutes; without its figure, a walk now (seconds on a big cache).
+      report.daemon.cacheSizes ??= await measureCacheSizes({ cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir }).catch(() => null);
       ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report, new Date()));
     } finally {
       await store.close();
@@ -116,7 +124,10 @@ function renderStatus(r: StatusReport, now: Date): string {
   // Tags, reasons and subjects are data: JSON quoting shows odd characters instead of letting them act on a terminal.
   if (d.running) out.push(`daemon: pid ${d.pid}, ${d.phase}, started ${ago(d.phaseSince, '?')}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`);
   else out.push('daemon: not running');
-  out.push(`last poll: ${ago(d.lastPollAt, 'never')}`, '');
+  if (d.running && d.progress !== null) out.push(`  ${progressText(d.progress, now)}`);
+  out.push(`last poll: ${ago(d.lastPollAt, 'never')}`);
+  if (d.cacheSizes !== null) out.push(`disk: ${cacheSizesText(d.cacheSizes, now)}`);
+  out.push('');
   out.push(`queue (${r.queue.length}):`);
   if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
   for (const q of r.queue) {

@@ -8,13 +8,17 @@ import { buildEnv, cmakeCommands } from './cmake-argv.js';
 import { pickFailureLines } from './failure-lines.js';
 import { BUILD_PHASES, BuildAbortedError, BuildFailedError, BuildToolMissingError, type BuildPhase } from './errors.js';
 import type { BuildProfile } from './profile.js';
+import { compileProgressReader, type CompileProgress } from './progress.js';
 
 export interface BuildProgress {
   readonly phase: BuildPhase;
-  readonly event: 'start' | 'end' | 'fail';
+  /** progress: the build step's tool printed a further [n/m] or percent (only ever forward). */
+  readonly event: 'start' | 'progress' | 'end' | 'fail';
   readonly argv: readonly string[];
   /** Set on end and fail. */
   readonly durationMs?: number;
+  /** Set on progress. */
+  readonly compile?: CompileProgress;
 }
 
 export interface BuildWorktreeOptions {
@@ -81,6 +85,9 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
   await appendFile(opts.logFile, `\n=== qpswatch ${phase}: ${argv.join(' ')}\n`);
   const started = Date.now();
   const failed = (): void => opts.onProgress?.({ phase, event: 'fail', argv, durationMs: Date.now() - started });
+  const { onProgress } = opts;
+  // Only the compile prints [n/m] or percents; cmake's configure and install lines are not progress.
+  const onOutput = phase === 'build' && onProgress !== undefined ? compileProgressReader((compile) => onProgress({ phase, event: 'progress', argv, compile })) : undefined;
   const result = await run({
     argv,
     env,
@@ -90,6 +97,7 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
     allowFailure: true,
     tailLines: TAIL_LINES,
     log: opts.log,
+    ...(onOutput !== undefined ? { onOutput } : {}),
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   }).catch((err: unknown) => {
     failed();

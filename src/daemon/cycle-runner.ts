@@ -10,7 +10,7 @@ export interface ScheduleSettings {
   timezone: string;
 }
 
-export type WorkerDeps = Omit<CycleDeps, 'onPhase'> & { status: StatusTracker; schedule: ScheduleSettings };
+export type WorkerDeps = Omit<CycleDeps, 'onPhase' | 'onWorkProgress'> & { status: StatusTracker; schedule: ScheduleSettings };
 
 /** Where a dead daemon's leftovers are looked for: its sessions' folders, its server user, its builds' worktrees. */
 export type RecoveryScope = StrayScope & { cacheDir: string };
@@ -33,7 +33,7 @@ export async function recoverFromDeadDaemon(scope: RecoveryScope, store: QueueSt
 export async function runOneCycle(deps: WorkerDeps): Promise<CycleOutcome> {
   const started = Date.now();
   try {
-    const outcome = await runCycle({ ...deps, onPhase: (phase, detail) => deps.status.setPhase(phase, detail) });
+    const outcome = await runCycle({ ...deps, onPhase: (phase, detail) => deps.status.setPhase(phase, detail), onWorkProgress: (work) => deps.status.setProgress(work) });
     deps.log.info({ ...outcome, seconds: (Date.now() - started) / 1000 }, 'cycle done');
     return outcome;
   } finally {

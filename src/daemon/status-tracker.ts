@@ -1,5 +1,6 @@
-import type { PhaseDetail } from '../pipeline/index.js';
-import { queueStates, type CyclePhase, type QueueState } from '../model/index.js';
+import type { ProgressFigures } from '../metrics/index.js';
+import { CacheSizeCache, type PhaseDetail } from '../pipeline/index.js';
+import { queueStates, type CacheSizes, type CyclePhase, type QueueState, type WorkProgress } from '../model/index.js';
 import type { DaemonStateStore, QueueStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';
 
@@ -22,6 +23,18 @@ export interface DaemonStatusSnapshot {
   lastPollAt: string | null;
 }
 
+export interface StatusTrackerOptions {
+  /** Measures ccache, the mirrors and the installs (measureCacheSizes); without it no sizes are known. */
+  measureCacheSizes?: (signal: AbortSignal) => Promise<CacheSizes>;
+  /** The most often progress is written to the store while it changes (the memory always has the newest). */
+  progressWriteMs?: number;
+  /** How old the cache sizes may get before they are measured again (CACHE_SIZES_MAX_AGE_MS). */
+  cacheSizesMaxAgeMs?: number;
+}
+
+/** A status in another process is read by a person: every few seconds is fresh enough, and spares the store. */
+const PROGRESS_WRITE_MS = 5_000;
+
 const emptyQueue = (): Record<QueueState, number> => Object.fromEntries(queueStates.map((s) => [s, 0])) as Record<QueueState, number>;
 
 /**
@@ -31,11 +44,61 @@ const emptyQueue = (): Record<QueueState, number> => Object.fromEntries(queueSta
 export class StatusTracker {
   #snapshot: DaemonStatusSnapshot = { phase: 'idle', since: new Date(), tag: null, waitingReason: null, quietWaitSeconds: 0, queue: emptyQueue(), pollIntervalSeconds: 0, nextPoll: null, lastPollAt: null };
 
+  #work: WorkProgress | null = null;
+  #workWrittenAt = 0;
+  /** Store writes of progress and sizes, one after the other, so an older figure never lands after a newer one. */
+  #writes: Promise<void> = Promise.resolve();
+  readonly #cacheSizes: CacheSizeCache | undefined;
+  readonly #stop = new AbortController();
+
   constructor(
     private readonly store: QueueStore & DaemonStateStore,
     private readonly log: Logger,
     private readonly pid: number = process.pid,
-  ) {}
+    private readonly options: StatusTrackerOptions = {},
+  ) {
+    const measure = options.measureCacheSizes;
+    if (measure !== undefined) {
+      this.#cacheSizes = new CacheSizeCache({
+        measure: () => measure(this.#stop.signal),
+        ...(options.cacheSizesMaxAgeMs !== undefined ? { maxAgeMs: options.cacheSizesMaxAgeMs } : {}),
+        onMeasured: (cacheSizes) => this.#write({ cacheSizes }),
+        onError: (err) => {
+          if (!this.#stop.signal.aborted) this.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'measuring the cache sizes failed; the last figure stays');
+        },
+      });
+    }
+  }
+
+  /** The work in progress and the last cache sizes, from memory; a stale size figure starts a measure in the background. */
+  progress(): ProgressFigures {
+    return { work: this.#work, cacheSizes: this.#cacheSizes?.latest() ?? null };
+  }
+
+  /**
+   * How far the build or session is. Kept in memory at once (metrics), written to the store at most every few
+   * seconds while it changes, and at once when the work starts, changes step or ends.
+   */
+  setProgress(work: WorkProgress | null): void {
+    const before = this.#work;
+    this.#work = work;
+    const now = Date.now();
+    const turned = work === null || before === null || before.kind !== work.kind || stepOf(before) !== stepOf(work);
+    if (!turned && now - this.#workWrittenAt < (this.options.progressWriteMs ?? PROGRESS_WRITE_MS)) return;
+    this.#workWrittenAt = now;
+    void this.#write({ progress: work });
+  }
+
+  #write(input: Parameters<DaemonStateStore['setDaemonState']>[0]): Promise<void> {
+    if (this.#stop.signal.aborted) return this.#writes;
+    this.#writes = this.#writes
+      .then(() => this.store.setDaemonState(input))
+      .then(
+        () => undefined,
+        (err: unknown) => this.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'the progress could not be written to the store'),
+      );
+    return this.#writes;
+  }
 
   get(): DaemonStatusSnapshot {
     return { ...this.#snapshot, queue: { ...this.#snapshot.queue } };
@@ -56,8 +119,12 @@ export class StatusTracker {
     const waitingReason = detail.reason ?? null;
     this.#snapshot = { ...this.#snapshot, phase, since, tag: detail.tag ?? null, waitingReason, quietWaitSeconds: phase === 'waiting_for_quiet_host' ? (detail.waitedSeconds ?? 0) : 0, queue: await this.store.countQueue() };
     if (!samePhase) this.log.info({ phase, tag: detail.tag }, `phase: ${phase}${detail.tag !== undefined ? ` (${detail.tag})` : ''}`);
+    // A new phase ends the work of the last one; a phase is also when the cache may have grown (a build, a prune).
+    if (!samePhase) this.#work = null;
+    this.#cacheSizes?.latest();
+    await this.#writes;
     const text = [detail.tag, waitingReason].filter((x) => x !== undefined && x !== null).join(': ');
-    const stored = await this.store.setDaemonState({ phase, phaseSince: since.toISOString(), detail: text === '' ? null : text, pid: this.pid });
+    const stored = await this.store.setDaemonState({ phase, phaseSince: since.toISOString(), detail: text === '' ? null : text, pid: this.pid, ...(samePhase ? {} : { progress: null }) });
     this.#snapshot = { ...this.#snapshot, lastPollAt: stored.lastPollAt };
   }
 
@@ -65,9 +132,22 @@ export class StatusTracker {
     this.#snapshot = { ...this.#snapshot, queue: await this.store.countQueue() };
   }
 
+  /** Before the store closes: a walk of the cache stops at its next entry, and the writes under way end. */
+  async close(): Promise<void> {
+    this.#stop.abort();
+    await this.#cacheSizes?.settled();
+    await this.#writes;
+  }
+
   /** The daemon is gone: status must not show a phase nobody is in. */
   async stopped(): Promise<void> {
     this.#snapshot = { ...this.#snapshot, phase: 'idle', since: new Date(), tag: null, waitingReason: null, quietWaitSeconds: 0 };
-    await this.store.setDaemonState({ phase: 'idle', phaseSince: this.#snapshot.since.toISOString(), detail: null, pid: null });
+    this.#work = null;
+    await this.close();
+    await this.store.setDaemonState({ phase: 'idle', phaseSince: this.#snapshot.since.toISOString(), detail: null, pid: null, progress: null });
   }
+}
+
+function stepOf(work: WorkProgress): string {
+  return work.kind === 'build' ? work.step : `${work.stage} ${work.round}`;
 }

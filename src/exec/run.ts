@@ -21,6 +21,8 @@ export interface RunOptions {
   allowFailure?: boolean;
   /** Lines kept for error messages. */
   tailLines?: number;
+  /** Told of each chunk of stdout and stderr as it arrives (a build's progress lines); it must not throw. */
+  onOutput?: (text: string) => void;
   /** Where the exit (debug) and a SIGKILL after an ignored SIGTERM (warn) are logged, as component exec; none when left out. */
   log?: Logger;
 }
@@ -170,6 +172,7 @@ class Child {
     into.push(text);
     this.combined.push(text);
     this.log?.write(text);
+    this.opts.onOutput?.(text);
   }
 
   private result(code: number | null, signal: NodeJS.Signals | null): RunResult {

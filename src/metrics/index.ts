@@ -12,5 +12,6 @@ export {
 } from './source.js';
 export { RELEASE_FAMILIES } from './release-collectors.js';
 export { createMetricsRegistry } from './registry.js';
+export type { ProgressFigures } from './progress-source.js';
 export { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, startMetricsServer, type MetricsServer, type MetricsServerOptions } from './server.js';
 export { MetricsHostError, MetricsPortInUseError } from './errors.js';

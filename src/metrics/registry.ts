@@ -2,6 +2,8 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { registerBuildCollectors } from './build-collectors.js';
 import { registerDiscoveryCollector } from './discovery-collector.js';
 import { registerPhaseCollector } from './phase-collector.js';
+import { registerProgressCollectors } from './progress-collectors.js';
+import { NO_PROGRESS } from './progress-source.js';
 import { registerPollCollectors } from './poll-collectors.js';
 import { registerQueueCollector } from './queue-collector.js';
 import { registerQuietHostCollector } from './quiet-host-collector.js';
@@ -29,5 +31,6 @@ export function createMetricsRegistry(source: MetricsSource, registry: Registry 
   registerPollCollectors(registry, health);
   registerRegressionsCollector(registry, health);
   registerQuietHostCollector(registry, health);
+  registerProgressCollectors(registry, () => source.progress?.() ?? NO_PROGRESS);
   return registry;
 }

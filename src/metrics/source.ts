@@ -3,6 +3,7 @@
  * itself: the pipeline implements this port over the store, and the daemon adds what only it knows (its phase).
  */
 import type { CyclePhase, PerOpField, QueueState } from '../model/index.js';
+import type { ProgressFigures } from './progress-source.js';
 
 /** Label names of every per-release family, in exposition order; always all of them. */
 export const RELEASE_LABELS = ['host', 'flavor', 'series', 'version', 'version_key', 'test', 'threads', 'profile'] as const;
@@ -73,4 +74,6 @@ export type DaemonHealth = DaemonStatus & StoreHealth;
 export interface MetricsSource {
   releaseFigures(): Promise<ReleaseFigureRow[]>;
   health(): Promise<DaemonHealth>;
+  /** The daemon's work in progress and cache sizes, from its memory; left out where no daemon runs. */
+  progress?(): ProgressFigures;
 }

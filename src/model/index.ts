@@ -9,3 +9,4 @@ export { verdictKinds, type HintFigure, type Verdict, type VerdictKind, type Ver
 export { sessionDesigns, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from './comparison.js';
 export type { HistoryTest, HistoryVersion, HistoryView } from './history.js';
 export type { CalibrationFigure } from './calibration.js';
+export { cacheKinds, secondsLeft, type BuildWorkProgress, type CacheKind, type CacheSizes, type SessionWorkProgress, type WorkProgress } from './progress.js';

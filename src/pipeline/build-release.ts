@@ -15,6 +15,8 @@ import {
 import type { Config } from '../config/index.js';
 import { describeHolder, type PidLockHolder } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import type { WorkProgress } from '../model/index.js';
+import { buildProgressReporter, lastBuildSeconds } from './build-progress.js';
 import type { BuildRecord, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import { addWorktree, removeWorktree, syncMirror, updateSubmodules, WorktreeFolderError, type Upstream } from '../upstream/index.js';
 
@@ -55,6 +57,8 @@ export interface BuildDeps {
    * another build to end); left out when the caller holds the host already (the daemon).
    */
   takeHost?: (holds: string) => Promise<{ release(): void }>;
+  /** Told how far the build is as it runs (the daemon's status and metrics). */
+  onWorkProgress?: (work: WorkProgress) => void;
 }
 
 /** One bare mirror per remote, named by a hash of it, so two upstreams on one remote share their objects. */
@@ -149,6 +153,9 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
   try {
     if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });
     const paths = { installDir: join(settings.stateDir, 'builds', key, 'install'), logFile: join(settings.stateDir, 'builds', key, 'build.log') };
+    const report = deps.onWorkProgress;
+    // Read before this build's row exists: the series' last build is an earlier one.
+    const progress = report === undefined ? undefined : buildProgressReporter(release.tag, await lastBuildSeconds(store, release), report);
     record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: profile.name, compiler, ...paths, pid: process.pid });
     const started = Date.now();
     const result = await ensureBuild({
@@ -160,7 +167,11 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
       minFreeBytes: settings.minFreeBytes,
       signal,
       log,
-      onProgress: (p) => log.info({ tag: release.tag, ...p }, 'build progress'),
+      onProgress: (p) => {
+        // Every [n/m] line of a compile is one event: only the steps are logged.
+        if (p.event !== 'progress') log.info({ tag: release.tag, ...p }, 'build progress');
+        progress?.(p);
+      },
     });
     await store.finishBuild(record.id);
     const seconds = (Date.now() - started) / 1000;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { compareSession, judgePairedSession, judgeSession, type VerdictSettings } from '../analysis/index.js';
 import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import type { ComparisonView, Verdict, SampleRole } from '../model/index.js';
+import type { ComparisonView, Verdict, SampleRole, WorkProgress } from '../model/index.js';
 import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, inventoryHostFacts, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
 import type { HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
@@ -12,6 +12,7 @@ import { loadTarget, runRound, type RoundContext } from './round.js';
 import type { CompareSettings } from './settings.js';
 import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';
+import { sessionProgress } from './session-progress.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
 import type { Upstream } from '../upstream/index.js';
 
@@ -55,6 +56,8 @@ export interface CompareDeps {
   upstreams: readonly Upstream[];
   /** Aborted by SIGINT/SIGTERM: the running sysbench and mysqld are stopped and the session is left interrupted. */
   signal: AbortSignal;
+  /** Told how far the session is as it runs (the daemon's status and metrics). */
+  onWorkProgress?: (work: WorkProgress) => void;
 }
 
 export interface CompareOutcome {
@@ -129,7 +132,9 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   let paired: PairedOutcome | undefined;
   try {
     const device = findDataDevice(workDir);
-    const ctx: RoundContext = { store, log: sessionLog, signal: deps.signal, sessionId, device };
+    const report = deps.onWorkProgress;
+    const progress = report === undefined ? undefined : sessionProgress({ design: plan.design, tag: request.candidate, suite: request.suite, rounds: request.rounds, budgetMinutes: plan.budgetMinutes }, report);
+    const ctx: RoundContext = { store, log: sessionLog, signal: deps.signal, sessionId, device, ...(progress !== undefined ? { progress } : {}) };
     if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts, sequential: request.sequential !== false }, ctx);
     else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);

@@ -19,3 +19,4 @@ export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type Quiet
 export { stopStrayProcesses, type StrayProcess, type StrayScope } from './stray-processes.js';
 export { selectPrune, pruneBuilds, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
 export { runCalibration, calibrationTarget, releaseBudget, thisHostCalibration, thisHostCalibrations, calibrationExpectation, logCalibratedExpectation, percentRange, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
+export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';

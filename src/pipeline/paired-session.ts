@@ -120,6 +120,7 @@ async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleSe
   await activate(sides, role, mode, ctx);
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
+  ctx.progress?.warmingUp(0);
   await runSysbench(warmupArgv(suite.warmup, connection(side.instance)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
 }
 
@@ -178,6 +179,7 @@ async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: R
       // too, so the side measured last in one pair is mostly measured first in the next, with no pause in between.
       for (const role of roundOrder(sweep + run.index)) {
         ctx.signal.throwIfAborted();
+        ctx.progress?.testStarts(sweep, run.test.name, run.threads, run.test.seconds);
         await activate(sides, role, plan.idleServer, ctx);
         samples.push(await measureSide(sides[role], run, sweep, ctx));
       }

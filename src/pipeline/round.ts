@@ -6,6 +6,7 @@ import type { SampleRole } from '../model/index.js';
 import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
+import type { SessionProgress } from './session-progress.js';
 
 export interface RoundContext {
   store: SampleStore;
@@ -13,6 +14,8 @@ export interface RoundContext {
   signal: AbortSignal;
   sessionId: number;
   device: DataDevice;
+  /** Told of each load, warm-up and measured run (the daemon's status and metrics). */
+  progress?: SessionProgress;
 }
 
 const DATABASE = 'sbtest';
@@ -38,6 +41,7 @@ async function withServer<T>(instance: TargetInstance, log: Logger, fn: (server:
 export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<void> {
   const { load } = suite;
   ctx.log.info({ target: instance.target.name, tables: load.tables, rows: load.tables * load.tableSize }, `loading ${load.tables * load.tableSize} rows into ${instance.target.name}`);
+  ctx.progress?.loading();
   await instance.initialise(ctx.log);
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
@@ -55,6 +59,7 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
   await withServer(instance, ctx.log, async (server) => {
     const conn = connection(instance);
     ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
+    ctx.progress?.warmingUp(round);
     await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
     const status = await server.connect();
     try {
@@ -63,6 +68,7 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
       for (const [i, { test, threads }] of runs.entries()) {
         ctx.signal.throwIfAborted();
         ctx.log.info({ round, role, test: test.name, threads, seconds: test.seconds }, `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`);
+        ctx.progress?.testStarts(round, test.name, threads, test.seconds);
         const sample = await measureTest({ status, observer, conn, server, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal, log: ctx.log });
         await ctx.store.addSample(ctx.sessionId, sample);
         ctx.log.info({ round, role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`);

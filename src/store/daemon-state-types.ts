@@ -1,3 +1,5 @@
+import type { CacheSizes, WorkProgress } from '../model/index.js';
+
 /** The daemon's one row of state: its last poll and the phase it is in, for status and metrics of another process. */
 
 export interface DaemonStateRecord {
@@ -10,6 +12,10 @@ export interface DaemonStateRecord {
   detail: string | null;
   /** The daemon process that wrote the phase; status checks it is alive before believing the phase. */
   pid: number | null;
+  /** How far the build or session under way is (written every few seconds while it runs); null when none runs. */
+  progress: WorkProgress | null;
+  /** The last measured sizes of ccache, the mirrors and the installs; null before the first measure. */
+  cacheSizes: CacheSizes | null;
   updatedAt: string | null;
 }
 

@@ -29,6 +29,8 @@ const daemonSchema = z.object({
   phaseSince: iso().nullable().optional(),
   detail: anyText().nullable().optional(),
   pid: wholeFrom(1).nullable().optional(),
+  progress: jsonObject().nullable().optional(),
+  cacheSizes: jsonObject().nullable().optional(),
 });
 
 const quietSchema = z.object({

@@ -88,9 +88,16 @@ describe('the demo upstream built with the demo profile', () => {
     assert.equal(warm.built, true);
     assert.notEqual(cold.installDir, warm.installDir);
     assert.deepEqual(
-      coldProgress.map((p) => `${p.phase}:${p.event}`),
+      coldProgress.filter((p) => p.event !== 'progress').map((p) => `${p.phase}:${p.event}`),
       ['configure:start', 'configure:end', 'build:start', 'build:end', 'install:start', 'install:end'],
     );
+    // The compile's own [ n%] lines, read as they stream: between build:start and build:end, only forward, ending at 1.
+    const events = coldProgress.map((p) => `${p.phase}:${p.event}`);
+    const ratios = coldProgress.flatMap((p) => (p.event === 'progress' ? [p.compile!.ratio] : []));
+    assert.ok(ratios.length >= 2, `progress events: ${JSON.stringify(ratios)}`);
+    assert.ok(ratios.every((r, i) => i === 0 || r > ratios[i - 1]!), `not increasing: ${JSON.stringify(ratios)}`);
+    assert.equal(ratios.at(-1), 1);
+    assert.ok(events.indexOf('build:start') < events.indexOf('build:progress') && events.lastIndexOf('build:progress') < events.indexOf('build:end'));
     // The engine's 7 files are the same in both releases; only the launcher (which includes the version) differs.
     assert.ok(hits >= 7, `ccache hits in the second build: ${hits}, expected at least 7`);
     const coldBuild = cold.record.durationsMs['build']!;

@@ -305,6 +305,12 @@ const sessionStartTicks = `
 ALTER TABLE sessions ADD COLUMN pid_start_ticks INTEGER;
 `;
 
+// The daemon writes how far its build or session is, and the last measured cache sizes, for status in another process.
+const daemonProgress = `
+ALTER TABLE daemon_state ADD COLUMN progress TEXT;     -- JSON: WorkProgress
+ALTER TABLE daemon_state ADD COLUMN cache_sizes TEXT;  -- JSON: CacheSizes
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -315,6 +321,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'host calibrations per suite', sql: calibrations },
   { version: 8, name: 'queue rows keep their failed attempts, next attempt and last error lines', sql: queueRetries },
   { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
+  { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

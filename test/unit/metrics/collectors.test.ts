@@ -108,7 +108,24 @@ qpswatch_active_regressions{series="mariadb-10.11"} 1
 
 # HELP qpswatch_quiet_host_wait_seconds How long the current session has waited for a quiet host; 0 when not waiting.
 # TYPE qpswatch_quiet_host_wait_seconds gauge
-qpswatch_quiet_host_wait_seconds 0`;
+qpswatch_quiet_host_wait_seconds 0
+
+# HELP qpswatch_build_progress_ratio The running build: the share of its compile step done (ninja [n/m], make percent), 0..1; 0 when none runs.
+# TYPE qpswatch_build_progress_ratio gauge
+qpswatch_build_progress_ratio 0
+
+# HELP qpswatch_build_eta_seconds Seconds until the running build is expected to end, labelled with its release; no sample when none runs or its end is unknown.
+# TYPE qpswatch_build_eta_seconds gauge
+
+# HELP qpswatch_session_progress_ratio The running session: the share of its budget (paired) or of its planned test seconds (whole runs) spent, 0..1; 0 when none runs.
+# TYPE qpswatch_session_progress_ratio gauge
+qpswatch_session_progress_ratio 0
+
+# HELP qpswatch_session_eta_seconds Seconds until the running session is expected to end, labelled with its release; no sample when none runs or its end is unknown.
+# TYPE qpswatch_session_eta_seconds gauge
+
+# HELP qpswatch_cache_bytes Bytes on disk of ccache, the git mirrors and the installs (builds), measured in the background at most every few minutes; no sample before the first measure.
+# TYPE qpswatch_cache_bytes gauge`;
 
 /** The samples of one family, as exposition lines. */
 function samplesOf(text: string, family: string): string[] {

@@ -132,7 +132,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
     }));
 
     test('the daemon state starts empty and keeps the fields not given', withStore(async (store) => {
-      assert.deepEqual(await store.getDaemonState(), { lastPollAt: null, phase: 'idle', phaseSince: null, detail: null, pid: null, updatedAt: null });
+      assert.deepEqual(await store.getDaemonState(), { lastPollAt: null, phase: 'idle', phaseSince: null, detail: null, pid: null, progress: null, cacheSizes: null, updatedAt: null });
       await store.setDaemonState({ lastPollAt: '2026-01-02T03:04:05.000Z' });
       const state = await store.setDaemonState({ phase: 'waiting_for_quiet_host', phaseSince: '2026-01-02T03:05:00.000Z', detail: 'CPU busy 80%', pid: 4242 });
       assert.equal(state.lastPollAt, '2026-01-02T03:04:05.000Z');
@@ -142,6 +142,15 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       assert.ok(state.updatedAt !== null);
       assert.equal((await store.setDaemonState({ phase: 'idle', detail: null })).detail, null);
       await assert.rejects(store.setDaemonState({ lastPollAt: 'yesterday' }), InvalidRecordError);
+    }));
+
+    test('the daemon state keeps the work progress and the cache sizes as written, and clears them', withStore(async (store) => {
+      const progress = { kind: 'build', tag: 'mariadb-10.11.1', step: 'build', done: 12, total: 480, ratio: 0.025, startedAt: '2026-01-02T03:04:05.000Z', endsAt: '2026-01-02T03:34:05.000Z', etaFrom: 'last_build' } as const;
+      const cacheSizes = { measuredAt: '2026-01-02T03:00:00.000Z', bytes: { ccache: 1024, mirrors: 2048, builds: 0 } };
+      await store.setDaemonState({ progress, cacheSizes });
+      assert.deepEqual((await store.getDaemonState()).progress, progress);
+      assert.deepEqual((await store.setDaemonState({ progress: null })).cacheSizes, cacheSizes, 'a field not given is kept');
+      assert.equal((await store.getDaemonState()).progress, null);
     }));
 
     test('the quiet-host check is stored with its session and read back whole', withStore(async (store) => {
