@@ -14,12 +14,16 @@ import { registerSessionCollector } from './session-collector.js';
 import { sharedRead } from './shared-read.js';
 import type { MetricsSource } from './source.js';
 
+/** The event-loop delay histogram's sampling period (ms): one wake-up a second. */
+const EVENT_LOOP_PRECISION_MS = 1000;
+
 /**
  * Every qpswatch family plus prom-client's process metrics, on the registry given (a fresh one by default, never the
  * global one: two servers in one process, as in tests, must not share series).
  */
 export function createMetricsRegistry(source: MetricsSource, registry: Registry = new Registry()): Registry {
-  collectDefaultMetrics({ register: registry });
+  // prom-client samples event-loop delay every 10 ms by default: 100 wake-ups a second, most of an idle daemon's CPU.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_PRECISION_MS });
   registerReleaseCollectors(registry, sharedRead(() => source.releaseFigures()));
   const health = sharedRead(() => source.health());
   registerPhaseCollector(registry, health);
