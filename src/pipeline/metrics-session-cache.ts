@@ -1,6 +1,6 @@
-import { emptyFigureLists, groupMedians, RELEASE_FIGURE_FIELDS, type ReleaseFigureValues, type ReleaseGroup, type SampleFigureLists } from '../analysis/index.js';
+import { groupMedians, type ReleaseFigureValues, type ReleaseGroup, type SampleFigureLists } from '../analysis/index.js';
 import { testKey, type SampleRole, type TestId } from '../model/index.js';
-import type { CheckStore, SampleRecord, SampleStore, VerdictRecord } from '../store/index.js';
+import type { CheckStore, SampleStore, SideTestFigures, VerdictRecord } from '../store/index.js';
 
 /** A done session's samples, by side and then by testKey, figure by figure (the table's figures and p95 latency). */
 export type SessionFigures = Record<SampleRole, Map<string, TestId & { figures: SampleFigureLists }>>;
@@ -20,7 +20,7 @@ export class SessionCache {
 
   /** Only for done sessions: the samples of any other may still change. */
   figures(sessionId: number): Promise<SessionFigures> {
-    return this.#remember(this.#figures, sessionId, async () => bySide(await this.store.samplesForSession(sessionId)));
+    return this.#remember(this.#figures, sessionId, async () => bySide(await this.store.sampleFigures(sessionId)));
   }
 
   /** Only for sessions with a recorded check: its verdicts were written with it, in one transaction. */
@@ -48,17 +48,10 @@ export class SessionCache {
   }
 }
 
-function bySide(samples: readonly SampleRecord[]): SessionFigures {
+/** The store reads only the figures, already by side and test (store.sampleFigures): no SampleRecord per sample. */
+function bySide(tests: readonly SideTestFigures[]): SessionFigures {
   const out: SessionFigures = { baseline: new Map(), candidate: new Map() };
-  for (const s of samples) {
-    const key = testKey(s);
-    let entry = out[s.role].get(key);
-    if (entry === undefined) {
-      entry = { test: s.test, threads: s.threads, figures: emptyFigureLists() };
-      out[s.role].set(key, entry);
-    }
-    for (const f of RELEASE_FIGURE_FIELDS) entry.figures[f].push(s[f]);
-  }
+  for (const { role, test, threads, figures } of tests) out[role].set(testKey({ test, threads }), { test, threads, figures });
   return out;
 }
 

@@ -1,5 +1,5 @@
 /** Samples: one measured run of one test on one side of a session, with its host and database figures. */
-import type { PerOp, SampleRole, TestId } from '../model/index.js';
+import type { Figures, PerOp, SampleRole, TestId } from '../model/index.js';
 import type { JsonObject } from './json-object.js';
 
 export interface DbCounterValue {
@@ -41,4 +41,15 @@ export interface SampleStore {
   samplesForSession(sessionId: number): Promise<SampleRecord[]>;
   /** The session's samples if it is `done`, otherwise none: a half-run session never counts. */
   completedSamples(sessionId: number): Promise<SampleRecord[]>;
+  /** The session's figures (the table's and p95 latency), by side and test, sample by sample in the order written. */
+  sampleFigures(sessionId: number): Promise<SideTestFigures[]>;
+}
+
+/** The figures a session's samples carry for /metrics: the table's (QPS and per-op) and sysbench's p95 latency (ms). */
+export type SampleFigureField = keyof Figures | 'latencyP95Ms';
+
+/** One side's samples of one test, figure by figure. */
+export interface SideTestFigures extends TestId {
+  role: SampleRole;
+  figures: Record<SampleFigureField, number[]>;
 }

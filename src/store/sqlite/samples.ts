@@ -8,7 +8,7 @@ import { sampleParams } from './sample-params.js';
 import { SessionStates } from './session-states.js';
 
 /** The samples of sessions, each with its host_metrics row and its db_counters rows. */
-export class SqliteSamples extends SqliteRole implements SampleStore {
+export class SqliteSamples extends SqliteRole implements Omit<SampleStore, 'sampleFigures'> {
   readonly #states = new SessionStates(this.connection);
   readonly #sql = this.statements({
     exists: `

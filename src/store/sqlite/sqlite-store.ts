@@ -11,6 +11,7 @@ import { SqliteQueue } from './queue.js';
 import { SqliteQuietHosts } from './quiet-hosts.js';
 import { SqliteReleaseSamples } from './release-samples.js';
 import { SqliteReleases } from './releases.js';
+import { SqliteSampleFigures } from './sample-figures.js';
 import { SqliteSamples } from './samples.js';
 import { SqliteSessions } from './sessions.js';
 
@@ -26,6 +27,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteHosts(conn)),
     ...methodsOf(new SqliteSessions(conn)),
     ...methodsOf(new SqliteSamples(conn)),
+    ...methodsOf(new SqliteSampleFigures(conn)),
     ...methodsOf(new SqliteReleases(conn)),
     ...methodsOf(new SqliteChecks(conn)),
     ...methodsOf(new SqliteOutbox(conn)),
