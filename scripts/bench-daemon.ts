@@ -73,6 +73,10 @@ function say(line: string): void {
   process.stderr.write(`[bench:daemon] ${line}\n`);
 }
 
+/** Issue 12's footprint targets: printed beside each figure with the ratio, never asserted (the host is shared). */
+const TARGETS = { firstScrapeMs: 500, medianScrapeMs: 50, rssMiB: 64, idleCpuPercent: 0.1 };
+const target = (value: number, limit: number, unit: string): string => `   [target <= ${limit} ${unit}: ${(value / limit).toFixed(2)}x]`;
+
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
@@ -112,8 +116,8 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
     return [
       `bench:daemon part 1: /metrics over a store of ${filled.samples} samples (${filled.sessions} done sessions, ${filled.checks} checks; ${BENCH_UPSTREAMS.length} series x 20 versions x ${BENCH_TESTS.length} tests), SQLite in ${dir}`,
       `  store filled in ${fillSeconds.toFixed(1)} s (${((fillSeconds * 1e6) / filled.samples).toFixed(0)} µs per sample)`,
-      `  first scrape:        ${ms(first.ms)} (reads each done session's samples once for the p95 latency)`,
-      `  next ${opts.scrapes} scrapes:    median ${ms(median(times))}, p95 ${ms(percentile(times, 0.95))}, max ${ms(Math.max(...times))}`,
+      `  first scrape:        ${ms(first.ms)} (reads each done session's samples once for the p95 latency)${target(first.ms, TARGETS.firstScrapeMs, 'ms')}`,
+      `  next ${opts.scrapes} scrapes:    median ${ms(median(times))}, p95 ${ms(percentile(times, 0.95))}, max ${ms(Math.max(...times))}${target(median(times), TARGETS.medianScrapeMs, 'ms')}`,
       `  series served:       ${lines.length} (${lines.filter((l) => l.startsWith('qpswatch_')).length} qpswatch_*), ${(text.length / 1024).toFixed(0)} KiB per scrape`,
       `  this process's RSS:  ${mb(process.memoryUsage().rss)} after the scrapes (store, server and bench in one process)`,
     ];
@@ -130,8 +134,8 @@ async function daemonPart(dir: string, opts: Options): Promise<string[]> {
   return [
     `bench:daemon part 2: node bin/qpswatch.js daemon, empty store, one upstream without tags, schedule far away, metrics on 127.0.0.1:${f.port}`,
     `  up (answering /healthz) in ${f.startMs} ms`,
-    `  idle RSS over ${f.seconds} s: median ${mb(f.rssBytes.median)}, max ${mb(f.rssBytes.max)} (first ${mb(f.rssBytes.first)}, last ${mb(f.rssBytes.last)})`,
-    `  idle CPU over ${f.seconds} s: ${f.cpuSeconds.toFixed(2)} s (${((f.cpuSeconds / f.seconds) * 100).toFixed(2)} % of one CPU)`,
+    `  idle RSS over ${f.seconds} s: median ${mb(f.rssBytes.median)}, max ${mb(f.rssBytes.max)} (first ${mb(f.rssBytes.first)}, last ${mb(f.rssBytes.last)})${target(f.rssBytes.max / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
+    `  idle CPU over ${f.seconds} s: ${f.cpuSeconds.toFixed(2)} s (${((f.cpuSeconds / f.seconds) * 100).toFixed(2)} % of one CPU)${target((f.cpuSeconds / f.seconds) * 100, TARGETS.idleCpuPercent, '%')}`,
   ];
 }
 
