@@ -1,5 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import { withSyslogPrefix } from './journal.js';
 import { redactUrlCredentials } from './redact.js';
 
@@ -37,10 +37,14 @@ export function loggerOptions(level: string, format: 'json' | 'pretty', output: 
   return { level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, hooks: { streamWrite } };
 }
 
+// pino-pretty is loaded only for a terminal: the service logs JSON, and should not carry it in memory.
+const requireLazily = createRequire(import.meta.url);
+const pinoPretty = (): typeof import('pino-pretty') => requireLazily('pino-pretty') as typeof import('pino-pretty');
+
 export function createLogger(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): Logger {
   const options = loggerOptions(level, format, output);
   if (format === 'pretty') {
-    return pino(options, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
+    return pino(options, pinoPretty()({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
   }
   return pino(options, pino.destination({ dest: 2, sync: true }));
 }

@@ -1,9 +1,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTransport } from 'nodemailer';
 import type { Logger } from '../log/index.js';
 import { mailOptions } from './mail-options.js';
 import type { Mailer, MailSettings, OutgoingMessage } from './mailer.js';
+import { nodemailer } from './nodemailer.js';
 
 const SLUG_LENGTH = 60;
 
@@ -28,15 +28,19 @@ export function emlFileName(message: Pick<OutgoingMessage, 'id' | 'subject'>): s
   return `${message.id}-${subjectSlug(message.subject)}.eml`;
 }
 
+/** A transport that renders a message to bytes (CRLF line ends) instead of sending it. */
+const streamTransport = () => nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+
 /**
  * Writes each message as an RFC 822 file (CRLF line ends) into the outbox folder. The file appears whole or not at
  * all (written beside, then renamed), and sending the same message again replaces it.
  */
 export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
-  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  let transport: ReturnType<typeof streamTransport> | undefined;
   return {
     kind: 'eml',
     async send(message: OutgoingMessage): Promise<string> {
+      transport ??= streamTransport();
       const info = await transport.sendMail(mailOptions(message));
       if (!Buffer.isBuffer(info.message)) throw new TypeError('nodemailer stream transport gave a stream although buffer was asked for');
       await mkdir(settings.outboxDir, { recursive: true });
@@ -46,7 +50,7 @@ export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
       return path;
     },
     async close(): Promise<void> {
-      transport.close();
+      transport?.close();
     },
   };
 }

@@ -1,10 +1,10 @@
 import { connect, Socket } from 'node:net';
-import { createTransport } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Logger } from '../log/index.js';
 import { PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
 import type { Mailer, MailSettings, OutgoingMessage } from './mailer.js';
 import { mailOptions } from './mail-options.js';
+import { nodemailer } from './nodemailer.js';
 
 /**
  * One connection per message: alerts are rare, and a pool would hold a socket to the server between them.
@@ -55,7 +55,7 @@ interface Attempt {
 function startAttempt(settings: MailSettings, requireTLS: boolean, message: OutgoingMessage): Attempt {
   let socket: Socket | undefined;
   let stopped = false;
-  const transport = createTransport({
+  const transport = nodemailer().createTransport({
     host: settings.smtpHost,
     port: settings.smtpPort,
     secure: settings.smtpSecure,

@@ -1,13 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { release, totalmem } from 'node:os';
-import si from 'systeminformation';
 import { ExecNotFoundError, run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { readCpuTopology, type CpuTopology } from './cpu-topology.js';
 import { describeDataDevice, findDataDevice, type DataDeviceOptions } from './data-device.js';
 import { defaultHostPaths, type HostPaths } from './host-paths.js';
 import { readCpuidle } from './idle-states.js';
-import { collectInventory, type HostInventory, type InventoryOptions } from './inventory.js';
+import { collectInventory, systeminformation, type HostInventory, type InventoryOptions } from './inventory.js';
 
 /** What a result depends on besides the server: results from different fingerprints are never compared. */
 export interface HostFingerprint {
@@ -85,7 +84,7 @@ async function cpuFacts(paths: HostPaths): Promise<CpuTopology & { cpuModel: str
   const model = cpuinfoModel(paths.procCpuinfo);
   const topology = readCpuTopology(paths.sysCpu);
   if (model !== undefined && topology !== undefined) return { cpuModel: model, ...topology };
-  const c = await si.cpu();
+  const c = await systeminformation().cpu();
   const fallback: CpuTopology = {
     sockets: c.processors,
     cores: c.physicalCores,

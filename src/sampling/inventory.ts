@@ -1,4 +1,4 @@
-import si from 'systeminformation';
+import { createRequire } from 'node:module';
 import type { Logger } from '../log/index.js';
 import type { DataDevice } from './data-device.js';
 import { diskFacts, wholeDisks, type BlockDeviceEntry, type DiskFacts, type DiskLayoutEntry } from './inventory-disks.js';
@@ -27,6 +27,10 @@ import {
   type SystemFacts,
 } from './inventory-shape.js';
 import { within } from './within.js';
+
+// Loaded at first use, not at start: an idle daemon never asks for the host's facts, and the library costs memory.
+const requireLazily = createRequire(import.meta.url);
+export const systeminformation = (): typeof import('systeminformation') => requireLazily('systeminformation') as typeof import('systeminformation');
 
 /**
  * What people need to judge a result and that does not make the host another host: it is stored inside the
@@ -83,7 +87,7 @@ export const INVENTORY_TIMEOUT_MS = 10_000;
  * `qpswatch host`, never per sample. It never throws: a source that fails or hangs past the timeout leaves its facts 'unknown'.
  */
 export async function collectInventory(device: DataDevice, opts: InventoryOptions = {}): Promise<HostInventory> {
-  const source = opts.source ?? si;
+  const source = opts.source ?? systeminformation();
   const timeoutMs = opts.timeoutMs ?? INVENTORY_TIMEOUT_MS;
   const unavailable: Record<string, string> = {};
   const ask = async <T>(name: string, call: () => Promise<T>): Promise<T | undefined> => {

@@ -1,4 +1,4 @@
-import { createConnection, type Connection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import type { ServerCredential } from './credential.js';
 
 export type { Connection };
@@ -16,6 +16,8 @@ export interface ConnectOptions {
  * the daemon, so one is always attached.
  */
 export async function connectRoot(opts: ConnectOptions): Promise<Connection> {
+  // mysql2 is loaded at the first connection, not at start: an idle daemon talks to no server.
+  const { createConnection } = await import('mysql2/promise');
   const conn = await createConnection({
     socketPath: opts.socket,
     user: 'root',
