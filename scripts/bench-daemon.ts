@@ -101,7 +101,7 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
   const filled = await fillStore(join(dir, 'qpswatch.sqlite'), opts.samples);
   const fillSeconds = (performance.now() - fillStart) / 1000;
   say(`filled in ${fillSeconds.toFixed(1)} s`);
-  const source = pipelineMetricsSource(filled.store, BENCH_UPSTREAMS, { versionsPerSeries: 20, status: () => STATUS });
+  const source = pipelineMetricsSource(filled.store, BENCH_UPSTREAMS, { versionsPerSeries: 20, thresholds: { threshold: 0.95, testThresholds: {} }, build: { version: 'bench' }, status: () => STATUS });
   const server = await startMetricsServer({ host: '127.0.0.1', port: 0, source, log: log.child({ component: 'metrics' }) });
   try {
     const first = await timedScrape(server);

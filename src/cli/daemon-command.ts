@@ -1,12 +1,11 @@
 import { runDaemon } from '../daemon/index.js';
 import { startMetricsServer, type MetricsServer } from '../metrics/index.js';
 import { pipelineMetricsSource } from '../pipeline/index.js';
-import type { StatusTracker } from '../daemon/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
-import { openWorker } from './daemon-setup.js';
+import { openWorker, type Worker } from './daemon-setup.js';
+import { packageVersion } from './package-version.js';
 import { parseCommandArgs } from './parse-args.js';
-import type { Store } from '../store/index.js';
 
 const HELP = `Usage: qpswatch daemon
 
@@ -36,7 +35,7 @@ export const daemonCommand: Command = {
     let metrics: MetricsServer | undefined;
     try {
       // metrics_port 0 means no metrics server (for the server itself, port 0 would mean "any free port").
-      if (ctx.config.metrics_port !== 0) metrics = await startMetrics(ctx, worker.store, worker.deps.status);
+      if (ctx.config.metrics_port !== 0) metrics = await startMetrics(ctx, worker);
       await runDaemon(worker.deps);
     } finally {
       await metrics?.close();
@@ -46,9 +45,13 @@ export const daemonCommand: Command = {
   },
 };
 
-async function startMetrics(ctx: CommandContext, store: Store, status: StatusTracker): Promise<MetricsServer> {
+async function startMetrics(ctx: CommandContext, { store, deps }: Worker): Promise<MetricsServer> {
+  const { status, settings } = deps;
   const source = pipelineMetricsSource(store, ctx.upstreams, {
     versionsPerSeries: ctx.config.metrics_versions_per_series,
+    // The verdicts' own thresholds, so the rules and dashboards compare with what the checks use.
+    thresholds: settings.verdicts,
+    build: { version: packageVersion() },
     status: () => {
       const s = status.get();
       return {

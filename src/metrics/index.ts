@@ -1,5 +1,6 @@
 export {
   BUILD_RESULTS,
+  type BuildInfo,
   RELEASE_LABELS,
   type BuildResult,
   type DaemonHealth,

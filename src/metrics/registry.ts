@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { registerBuildCollectors } from './build-collectors.js';
+import { registerBuildInfoCollector } from './build-info-collector.js';
 import { registerDiscoveryCollector } from './discovery-collector.js';
 import { registerPhaseCollector } from './phase-collector.js';
 import { registerProgressCollectors } from './progress-collectors.js';
@@ -13,6 +14,7 @@ import { registerRetriesCollector } from './retries-collector.js';
 import { registerSessionCollector } from './session-collector.js';
 import { sharedRead } from './shared-read.js';
 import type { MetricsSource } from './source.js';
+import { registerThresholdCollector } from './threshold-collector.js';
 
 /** The event-loop delay histogram's sampling period (ms): one wake-up a second. */
 const EVENT_LOOP_PRECISION_MS = 1000;
@@ -24,7 +26,10 @@ const EVENT_LOOP_PRECISION_MS = 1000;
 export function createMetricsRegistry(source: MetricsSource, registry: Registry = new Registry()): Registry {
   // prom-client samples event-loop delay every 10 ms by default: 100 wake-ups a second, most of an idle daemon's CPU.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_PRECISION_MS });
-  registerReleaseCollectors(registry, sharedRead(() => source.releaseFigures()));
+  registerBuildInfoCollector(registry, source.build);
+  const figures = sharedRead(() => source.releaseFigures());
+  registerReleaseCollectors(registry, figures);
+  registerThresholdCollector(registry, figures);
   const health = sharedRead(() => source.health());
   registerPhaseCollector(registry, health);
   registerQueueCollector(registry, health);

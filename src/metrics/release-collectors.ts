@@ -14,9 +14,9 @@ interface ReleaseFamily {
  */
 export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   { name: 'qpswatch_qps', help: 'Median QPS (sysbench queries per second) of the version for the test.', value: (r) => r.qps },
-  { name: 'qpswatch_relative_qps', help: "QPS relative to the series' base release (0/0 = 1).", value: (r) => r.relativeQps },
+  { name: 'qpswatch_relative_qps_ratio', help: "QPS relative to the series' base release (0/0 = 1).", value: (r) => r.relativeQps },
   {
-    name: 'qpswatch_relative_to_last_good',
+    name: 'qpswatch_relative_to_last_good_ratio',
     help: "Relative QPS of the version's newest valid check, against the last good release of that time.",
     value: (r) => r.relativeToLastGood,
   },

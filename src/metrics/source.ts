@@ -25,6 +25,8 @@ export interface ReleaseFigureRow {
   detectableDrop: number | null;
   /** A regression event that started with this version is open for the test (not fixed, accepted or invalid). */
   regressionOpen: boolean;
+  /** The configured regression threshold of the test (its `test_thresholds` entry, else `threshold`). */
+  threshold: number;
   /**
    * The per-op figures of the figure table (PER_OP_FIGURES), each in its metric's base unit (CPU seconds, bytes, a
    * count per operation); null when it cannot be converted (CPU with a fingerprint that does not say how many CPUs).
@@ -71,7 +73,14 @@ export interface StoreHealth {
 
 export type DaemonHealth = DaemonStatus & StoreHealth;
 
+/** What is running: exported as qpswatch_build_info. */
+export interface BuildInfo {
+  /** qpswatch's version (package.json). */
+  version: string;
+}
+
 export interface MetricsSource {
+  readonly build: BuildInfo;
   releaseFigures(): Promise<ReleaseFigureRow[]>;
   health(): Promise<DaemonHealth>;
   /** The daemon's work in progress and cache sizes, from its memory; left out where no daemon runs. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, type MeasuredSide, type ReleaseFigure } from '../analysis/index.js';
-import type { DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
+import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, type MeasuredSide, type ReleaseFigure, type VerdictSettings } from '../analysis/index.js';
+import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { PER_OP_FIGURES, type PerOpUnit } from '../model/index.js';
 import type { CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -13,12 +13,18 @@ export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStor
 export interface ReleaseMetricsOptions {
   /** Only the newest this many versions of each series are exported (metrics_versions_per_series). */
   versionsPerSeries: number;
+  /** The thresholds the verdicts use (threshold, test_thresholds): each row carries its test's. */
+  thresholds: Pick<VerdictSettings, 'threshold' | 'testThresholds'>;
 }
 
 /** The store behind /metrics: per-release figures of the configured upstreams, and the daemon's health. */
-export function pipelineMetricsSource(store: MetricsStores, upstreams: readonly Upstream[], options: ReleaseMetricsOptions & { status: () => DaemonStatus }): MetricsSource {
+export function pipelineMetricsSource(
+  store: MetricsStores,
+  upstreams: readonly Upstream[],
+  options: ReleaseMetricsOptions & { status: () => DaemonStatus; build: BuildInfo },
+): MetricsSource {
   const figures = releaseFigureReader(store, upstreams, options);
-  return { releaseFigures: figures, health: () => storeHealth(store, options.status()) };
+  return { build: options.build, releaseFigures: figures, health: () => storeHealth(store, options.status()) };
 }
 
 /** Every done session, however many: listSessions wants a limit. */
@@ -36,7 +42,7 @@ export function releaseFigureReader(store: MetricsStores, upstreams: readonly Up
   return async () => {
     const sessions = await store.listSessions({ limit: ALL, state: 'done' });
     const rows: ReleaseFigureRow[] = [];
-    for (const upstream of upstreams) rows.push(...(await seriesFigures(store, upstream, sessions, { cache, medians }, options.versionsPerSeries)));
+    for (const upstream of upstreams) rows.push(...(await seriesFigures(store, upstream, sessions, { cache, medians }, options)));
     cache.sweep();
     medians.sweep();
     return rows;
@@ -49,7 +55,13 @@ interface Caches {
 }
 
 /** Reads one series from the store; analysis.seriesReleaseFigures computes its figures; they leave in base units. */
-async function seriesFigures(store: MetricsStores, upstream: Upstream, sessions: readonly SessionRecord[], { cache, medians }: Caches, limit: number): Promise<ReleaseFigureRow[]> {
+async function seriesFigures(
+  store: MetricsStores,
+  upstream: Upstream,
+  sessions: readonly SessionRecord[],
+  { cache, medians }: Caches,
+  { versionsPerSeries: limit, thresholds }: ReleaseMetricsOptions,
+): Promise<ReleaseFigureRow[]> {
   const [releases, checks, open] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listEvents({ upstream: upstream.name, state: 'open' })]);
   const sides = releaseSides(upstream.name, releases, sessions, checks);
   const kept = newestReleases(sides.map((s) => s.release), limit);
@@ -62,7 +74,7 @@ async function seriesFigures(store: MetricsStores, upstream: Upstream, sessions:
   const figures = seriesReleaseFigures({ groups, base: upstream.base?.text, kept, checked, open, mediansOf: (group) => medians.of(group) });
   return figures.flatMap((f) => {
     const host = hosts.get(f.hostId);
-    return host === undefined ? [] : [toRow(upstream, host, f)];
+    return host === undefined ? [] : [toRow(upstream, host, f, thresholdOf(thresholds, f.test))];
   });
 }
 
@@ -74,7 +86,12 @@ const TO_BASE_UNIT: Record<PerOpUnit, (value: number, cpus: number | undefined) 
   kilobytes: (value) => value * 1024,
 };
 
-function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure): ReleaseFigureRow {
+/** As the verdicts take it (analysis/verdict.ts): the test's entry in test_thresholds, else threshold. */
+function thresholdOf(thresholds: ReleaseMetricsOptions['thresholds'], test: string): number {
+  return thresholds.testThresholds[test] ?? thresholds.threshold;
+}
+
+function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold: number): ReleaseFigureRow {
   return {
     labels: labelsOf(upstream, host.fingerprintId, f),
     qps: f.figures.qps,
@@ -82,6 +99,7 @@ function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure): ReleaseFi
     relativeToLastGood: f.relativeToLastGood,
     detectableDrop: f.detectableDrop,
     regressionOpen: f.regressionOpen,
+    threshold,
     perOp: Object.fromEntries(PER_OP_FIGURES.map(({ field, metric }) => [field, TO_BASE_UNIT[metric.unit](f.figures[field], host.cpus)])) as ReleaseFigureRow['perOp'],
     latencyP95Seconds: f.figures.latencyP95Ms / 1000,
   };

@@ -20,6 +20,9 @@ const key = (v: string): string => v.split('.').map((p) => p.padStart(3, '0')).j
 const mariadb = parseUpstream({ name: 'mariadb-10.11', remote: '/srv/git/server', flavor: 'mariadb', series: '10.11', build_profile: 'mariadb-rel', server_profile: 'small-server' });
 const mysql = parseUpstream({ name: 'mysql-8.0', remote: '/srv/git/mysql', flavor: 'mysql', series: '8.0', base: '8.0.36', build_profile: 'mysql-rel', server_profile: 'relaxed' });
 
+/** point-query has its own threshold (test_thresholds); every other test takes threshold. */
+const thresholds = { threshold: 0.95, testThresholds: { 'point-query': 0.9 } };
+
 const status: DaemonStatus = { phase: 'idle', queue: { done: 4 }, lastPollSeconds: 1_750_000_000, pollIntervalSeconds: 3600, quietHostWaitSeconds: 0 };
 
 function side(upstream: Upstream, tag: string, version: string): TargetRef {
@@ -125,7 +128,7 @@ describe('metrics served from a real SQLite store', () => {
   });
 
   const serve = (versionsPerSeries = 20): Promise<MetricsServer> =>
-    startMetricsServer({ port: 0, log, source: pipelineMetricsSource(store, [mariadb, mysql], { versionsPerSeries, status: () => status }) });
+    startMetricsServer({ port: 0, log, source: pipelineMetricsSource(store, [mariadb, mysql], { versionsPerSeries, thresholds, build: { version: '1.2.3' }, status: () => status }) });
 
   async function withServer<T>(body: (server: MetricsServer) => Promise<T>, versionsPerSeries?: number): Promise<T> {
     const server = await serve(versionsPerSeries);
@@ -140,7 +143,7 @@ describe('metrics served from a real SQLite store', () => {
     withServer(async (server) => {
       const got = samples(await scrape(server));
       const qps = (v: string, t: string): number | undefined => got.get(`qpswatch_qps${labels(mariadb, v, t)}`);
-      const rel = (v: string, t: string): number | undefined => got.get(`qpswatch_relative_qps${labels(mariadb, v, t)}`);
+      const rel = (v: string, t: string): number | undefined => got.get(`qpswatch_relative_qps_ratio${labels(mariadb, v, t)}`);
       // 10.11.3 ran in two sessions: 900, 1000, 950, 1200 -> 975. The interrupted session's 1s count nowhere.
       assert.deepEqual(['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => qps(v, 'update-index')), [1050, 975, 800, 1050]);
       assert.equal(rel('10.11.2', 'update-index'), 1);
@@ -149,9 +152,9 @@ describe('metrics served from a real SQLite store', () => {
       assert.equal(rel('10.11.3', 'idle'), 1);
       assert.equal(qps('10.11.3', 'idle'), 0);
       // mysql-8.0 names its base: 8.0.36 is 1 and the older 8.0.35 is above it.
-      assert.equal(got.get(`qpswatch_relative_qps${labels(mysql, '8.0.36', 'read-only')}`), 1);
-      assert.equal(got.get(`qpswatch_relative_qps${labels(mysql, '8.0.35', 'read-only')}`), 1.1);
-      assert.equal(got.get(`qpswatch_relative_qps${labels(mysql, '8.0.37', 'read-only')}`), 0.95);
+      assert.equal(got.get(`qpswatch_relative_qps_ratio${labels(mysql, '8.0.36', 'read-only')}`), 1);
+      assert.equal(got.get(`qpswatch_relative_qps_ratio${labels(mysql, '8.0.35', 'read-only')}`), 1.1);
+      assert.equal(got.get(`qpswatch_relative_qps_ratio${labels(mysql, '8.0.37', 'read-only')}`), 0.95);
     }));
 
   test('per-op figures in base units: CPU seconds from cpu/o and the fingerprint CPUs, bytes, seconds', () =>
@@ -172,7 +175,7 @@ describe('metrics served from a real SQLite store', () => {
   test("relative to last good comes from each release's newest valid check; never-checked versions have none", () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
-      const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_relative_to_last_good${labels(mariadb, v, t)}`);
+      const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, v, t)}`);
       assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.96, 0.82, undefined, 1]);
     }));
 
@@ -181,6 +184,19 @@ describe('metrics served from a real SQLite store', () => {
       const got = samples(await scrape(server));
       const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, v, t)}`);
       assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.04, 0.07, undefined, 0.04]);
+    }));
+
+  test('the threshold of each series and test is the configured one: its test_thresholds entry, else threshold', () =>
+    withServer(async (server) => {
+      const got = samples(await scrape(server));
+      const thresholdSamples = [...got].filter(([k]) => k.startsWith('qpswatch_regression_threshold_ratio{')).sort(([a], [b]) => a.localeCompare(b));
+      assert.deepEqual(thresholdSamples, [
+        ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="idle"}', 0.95],
+        ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="point-query"}', 0.9],
+        ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"}', 0.95],
+        ['qpswatch_regression_threshold_ratio{series="mysql-8.0",test="read-only"}', 0.95],
+      ]);
+      assert.equal(got.get(`qpswatch_build_info{version="1.2.3",node_version="${process.version}"}`), 1);
     }));
 
   test("the daemon's health: store totals and the status passed in", () =>
@@ -208,7 +224,7 @@ describe('metrics served from a real SQLite store', () => {
       // As text, 10.11.10 sorts before 10.11.2; by version_key it is the newest.
       assert.deepEqual(versions(mariadb, 'update-index').sort(), ['10.11.10', '10.11.4']);
       assert.deepEqual(versions(mysql, 'read-only').sort(), ['8.0.36', '8.0.37']);
-      assert.equal(got.get(`qpswatch_relative_qps${labels(mariadb, '10.11.4', 'update-index')}`), 800 / 1050);
+      assert.equal(got.get(`qpswatch_relative_qps_ratio${labels(mariadb, '10.11.4', 'update-index')}`), 800 / 1050);
     }, 2));
 
   test('a restarted server (new registry, new source, same store) serves the same qpswatch series', async () => {
@@ -264,9 +280,9 @@ describe('metrics served from a real SQLite store', () => {
       assert.deepEqual(servedQps(got, mariadb), await expectedQps(mariadb));
       // 10.11.3 keeps only its first session: 900, 1000.
       assert.equal(got.get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`), 950);
-      assert.equal(got.get(`qpswatch_relative_to_last_good${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
+      assert.equal(got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
       assert.equal(got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
-      assert.equal(got.get(`qpswatch_relative_to_last_good${labels(mariadb, '10.11.3', 'update-index')}`), 0.96);
+      assert.equal(got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.3', 'update-index')}`), 0.96);
       assert.equal(got.get('qpswatch_active_regressions{series="mariadb-10.11"}'), 0);
     });
   });

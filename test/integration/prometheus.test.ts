@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
@@ -73,6 +73,8 @@ function stop(child: ChildProcess | undefined): Promise<void> {
 
 before(async () => {
   root = await mkdtemp('/tmp/qpsw-prom-');
+  // As root the daemon runs mysqld as mysql, which must pass through this 0700 folder (listing it stays closed).
+  await chmod(root, 0o711);
   await makeDemoUpstream(join(root, 'upstream'));
   metricsPort = await freePort();
   promPort = await freePort();
@@ -92,6 +94,8 @@ before(async () => {
       // by the check and compare tests).
       'design: runs',
       'rounds: 5',
+      // One test with its own threshold: the daemon exports it for the alert rule and the dashboards.
+      'test_thresholds: { point-query: 0.9 }',
       'metrics_host: 127.0.0.1',
       `metrics_port: ${metricsPort}`,
       // The test's own builds just ran on this host: do not wait for it to be quiet.
@@ -127,8 +131,11 @@ describe('the daemon scraped by a real Prometheus', () => {
       const t = await scrape();
       return (gauge(t, /^qpswatch_queue_releases\{state="done"\}/) ?? 0) >= 2 ? t : undefined;
     });
-    assert.match(text, /^qpswatch_relative_to_last_good\{.*version="10\.11\.3".*test="update-index".*\} 0\.\d+/m);
+    assert.match(text, /^qpswatch_relative_to_last_good_ratio\{.*version="10\.11\.3".*test="update-index".*\} 0\.\d+/m);
     assert.match(text, /^qpswatch_active_regressions\{series="demo"\} 1/m);
+    assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="update-index"\} 0\.95$/m);
+    assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="point-query"\} 0\.9$/m);
+    assert.match(text, /^qpswatch_build_info\{version="\d+\.\d+\.\d+[^"]*",node_version="v\d+\.\d+\.\d+"\} 1$/m);
   });
 
   test('promtool check metrics has nothing to say about qpswatch families', async () => {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allPanels, dashboardFiles, dashboardsDir, readDashboard, variableQuery, type GrafanaDashboard } from '../../helpers/grafana.js';
+import { allPanels, dashboardFiles, dashboardsDir, readDashboard, rulesFile, variableQuery, type GrafanaDashboard } from '../../helpers/grafana.js';
 
 /** The uids other parts of qpswatch link to (emails link to qpswatch-relative-qps?var-series=...). */
 const UIDS = ['qpswatch-health', 'qpswatch-per-op', 'qpswatch-qps-over-time', 'qpswatch-relative-qps'];
@@ -88,15 +88,26 @@ describe('release dashboards', () => {
     });
   }
 
-  test('relative QPS bars are repeated per test and draw threshold lines at 0.95 and 1', () => {
+  test('relative QPS bars are repeated per test, split at the exported threshold (red under it), a line at 1', () => {
     const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
     assert.ok(allPanels(d).some((p) => p.type === 'row' && p.repeat === 'test'));
-    const bars = queryPanels(d).filter((p) => p.type === 'barchart' && /^qpswatch_relative_qps\{/.test(p.targets?.[0]?.expr ?? ''));
+    const bars = queryPanels(d).filter((p) => p.type === 'barchart' && /^qpswatch_relative_qps_ratio\{/.test(p.targets?.[0]?.expr ?? ''));
     assert.equal(bars.length, 1);
-    const defaults = (bars[0]!['fieldConfig'] as { defaults: { thresholds: { steps: Array<{ value: number | null }> }; custom: { thresholdsStyle: { mode: string } } } }).defaults;
-    assert.deepEqual(defaults.thresholds.steps.map((s) => s.value), [null, 0.95, 1]);
-    assert.equal(defaults.custom.thresholdsStyle.mode, 'line');
-    assert.match(bars[0]!.targets![0]!.expr!, /^qpswatch_relative_qps\{/);
+    const panel = bars[0]!;
+    assert.deepEqual(panel.targets!.map((t) => / (<|>=) on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.exec(t.expr ?? '')?.[1]), ['<', '>=']);
+    const config = panel['fieldConfig'] as { defaults: { thresholds: { steps: Array<{ value: number | null }> }; custom: { thresholdsStyle: { mode: string } } }; overrides: Array<{ matcher: { options: string }; properties: Array<{ id: string; value: { fixedColor?: string } }> }> };
+    assert.deepEqual(config.defaults.thresholds.steps.map((s) => s.value), [null, 1]);
+    assert.equal(config.defaults.custom.thresholdsStyle.mode, 'line');
+    assert.deepEqual(config.overrides.map((o) => [o.matcher.options, o.properties.find((p) => p.id === 'color')?.value.fixedColor]), [['under the threshold', 'red'], ['at or over the threshold', 'green']]);
+    assert.equal((panel['options'] as { stacking: string }).stacking, 'normal');
+  });
+
+  test('no dashboard or alert rule holds the threshold as a number: they compare with qpswatch_regression_threshold_ratio', () => {
+    for (const { file } of dashboards) assert.doesNotMatch(readFileSync(join(dashboardsDir, file), 'utf8'), /0\.95\b/, file);
+    assert.doesNotMatch(readFileSync(rulesFile, 'utf8'), /0\.95\b/);
+    const perOp = dashboards.find((x) => x.dashboard.uid === 'qpswatch-per-op')!.dashboard;
+    const exprs = queryPanels(perOp).flatMap((p) => (p.targets ?? []).map((t) => t.expr ?? ''));
+    assert.ok(exprs.some((e) => /^qpswatch_relative_to_last_good_ratio\{.*\} - on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.test(e)), 'per-op: the margin over the threshold');
   });
 
   test('the detectable drop of each release\'s check is a bar chart in percent beside it, a line at the 5% margin', () => {

@@ -12,7 +12,7 @@ describe('metricNames', () => {
     ['a / on (series, host) group_left (version) b', ['a', 'b']],
     ['label_replace(x{l="y"}, "dst", "$1", "src", "(.*)")', ['x']],
     ['{__name__="qpswatch_qps", test="read-only"}', ['qpswatch_qps']],
-    ['max_over_time(qpswatch_qps[1h:5m]) unless ignoring(threads) qpswatch_relative_qps', ['qpswatch_qps', 'qpswatch_relative_qps']],
+    ['max_over_time(qpswatch_qps[1h:5m]) unless ignoring(threads) qpswatch_relative_qps_ratio', ['qpswatch_qps', 'qpswatch_relative_qps_ratio']],
     ['0x1F + 2', []],
   ];
   for (const [expr, names] of cases) {

@@ -44,6 +44,15 @@ describe('promtool', () => {
     }
   });
 
+  test('the rule unit tests give one test its own threshold (test_thresholds) and change it while an alert fires', () => {
+    const tests = readFileSync(join(prometheusDir, 'qpswatch.rules.test.yml'), 'utf8');
+    const threshold = (test: string, values: string): RegExp =>
+      new RegExp(`series: 'qpswatch_regression_threshold_ratio\\{[^}]*test="${test}"\\}'\\n\\s+values: '${values.replace(/\./g, '\\.')}'`);
+    assert.match(tests, threshold('update-index', '0.90x5'));
+    assert.match(tests, threshold('point-query', '0.95x5'));
+    assert.match(tests, threshold('update-index', '0.95 0.95 0.95 0.90 0.90 0.90'));
+  });
+
   test('every dashboard query and variable selector is valid PromQL after substitution', async () => {
     const exprs = [...dashboardExpressions(), ...variableExpressions()];
     const rules = exprs.map((e, i) => ({ record: `qpswatch_check:expr_${i}`, expr: e.expr }));

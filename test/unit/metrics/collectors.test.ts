@@ -6,17 +6,21 @@ import { FakeSource, figureRow, health, qpswatchFamilies } from './fake-source.j
 
 const LABELS = 'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
 
-const EXPECTED = `# HELP qpswatch_qps Median QPS (sysbench queries per second) of the version for the test.
+const EXPECTED = `# HELP qpswatch_build_info 1, labelled with qpswatch's version and the Node.js version it runs on.
+# TYPE qpswatch_build_info gauge
+qpswatch_build_info{version="1.2.3",node_version="${process.version}"} 1
+
+# HELP qpswatch_qps Median QPS (sysbench queries per second) of the version for the test.
 # TYPE qpswatch_qps gauge
 qpswatch_qps{${LABELS}} 1234.5
 
-# HELP qpswatch_relative_qps QPS relative to the series' base release (0/0 = 1).
-# TYPE qpswatch_relative_qps gauge
-qpswatch_relative_qps{${LABELS}} 0.97
+# HELP qpswatch_relative_qps_ratio QPS relative to the series' base release (0/0 = 1).
+# TYPE qpswatch_relative_qps_ratio gauge
+qpswatch_relative_qps_ratio{${LABELS}} 0.97
 
-# HELP qpswatch_relative_to_last_good Relative QPS of the version's newest valid check, against the last good release of that time.
-# TYPE qpswatch_relative_to_last_good gauge
-qpswatch_relative_to_last_good{${LABELS}} 0.99
+# HELP qpswatch_relative_to_last_good_ratio Relative QPS of the version's newest valid check, against the last good release of that time.
+# TYPE qpswatch_relative_to_last_good_ratio gauge
+qpswatch_relative_to_last_good_ratio{${LABELS}} 0.99
 
 # HELP qpswatch_detectable_drop_ratio Smallest drop (0.05 = 5%) the version's newest valid check could detect for the test, 4 times in 5 at its alpha.
 # TYPE qpswatch_detectable_drop_ratio gauge
@@ -49,6 +53,10 @@ qpswatch_written_bytes_per_op{${LABELS}} 3072
 # HELP qpswatch_latency_p95_seconds Median of sysbench's 95th percentile latency, in seconds.
 # TYPE qpswatch_latency_p95_seconds gauge
 qpswatch_latency_p95_seconds{${LABELS}} 0.00691
+
+# HELP qpswatch_regression_threshold_ratio Relative QPS under which a test's drop is a regression (threshold, or the test's entry in test_thresholds).
+# TYPE qpswatch_regression_threshold_ratio gauge
+qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95
 
 # HELP qpswatch_phase 1 for the daemon's current phase, 0 for the others.
 # TYPE qpswatch_phase gauge
@@ -163,13 +171,42 @@ describe('metrics collectors', () => {
       figureRow({ relativeQps: Number.POSITIVE_INFINITY, perOp: { writeKBPerOp: 1.5 * 1024 } }, { version: '10.11.10', version_key: '010.011.010' }),
     ];
     const text = await createMetricsRegistry(source).metrics();
-    assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good').length, 1);
+    assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good_ratio').length, 1);
     assert.deepEqual(samplesOf(text, 'qpswatch_detectable_drop_ratio').map((l) => l.split(' ').at(-1)), ['0.045'], 'a check without it (old verdicts, never checked) leaves no sample');
     assert.equal(samplesOf(text, 'qpswatch_latency_p95_seconds').length, 1);
     assert.equal(samplesOf(text, 'qpswatch_cpu_seconds_per_op').length, 1);
-    assert.deepEqual(samplesOf(text, 'qpswatch_relative_qps').map((l) => l.split(' ').at(-1)), ['0.97']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_relative_qps_ratio').map((l) => l.split(' ').at(-1)), ['0.97']);
     assert.deepEqual(samplesOf(text, 'qpswatch_written_bytes_per_op').map((l) => l.split(' ').at(-1)), ['3072', '1536']);
     assert.equal(samplesOf(text, 'qpswatch_qps').length, 2);
+  });
+
+  test('the threshold is one sample per series and test, each test its own (test_thresholds), whatever the versions, hosts and threads', async () => {
+    const source = new FakeSource();
+    source.rows = [
+      figureRow(),
+      figureRow({}, { version: '10.11.10', version_key: '010.011.010', threads: '8' }),
+      figureRow({}, { host: 'fp-other' }),
+      figureRow({ threshold: 0.9 }, { test: 'read-only' }),
+      figureRow({}, { series: 'mysql-8.0', flavor: 'mysql' }),
+    ];
+    const registry = createMetricsRegistry(source);
+    assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
+      'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95',
+      'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="read-only"} 0.9',
+      'qpswatch_regression_threshold_ratio{series="mysql-8.0",test="update-index"} 0.95',
+    ]);
+    // A series whose versions are all pruned leaves no threshold behind.
+    source.rows = [figureRow({ threshold: 0.93 })];
+    assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.93']);
+  });
+
+  test('build info is 1 with the version given and the Node.js version, also before any figure', async () => {
+    const source = new FakeSource();
+    source.rows = [];
+    source.build = { version: '0.9.0-rc.1' };
+    const text = await createMetricsRegistry(source).metrics();
+    assert.deepEqual(samplesOf(text, 'qpswatch_build_info'), [`qpswatch_build_info{version="0.9.0-rc.1",node_version="${process.version}"} 1`]);
+    assert.deepEqual(samplesOf(text, 'qpswatch_regression_threshold_ratio'), []);
   });
 
   test('one scrape reads the source once per part, and each scrape reads again', async () => {

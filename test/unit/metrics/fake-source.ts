@@ -21,6 +21,7 @@ export function figureRow({ perOp, ...overrides }: RowOverrides = {}, labels: Pa
     relativeToLastGood: 0.99,
     detectableDrop: 0.045,
     regressionOpen: false,
+    threshold: 0.95,
     perOp: { cpuPerOp: 0.00025, csPerOp: 2.5, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 3072, ...perOp },
     latencyP95Seconds: 0.00691,
     ...overrides,
@@ -46,6 +47,7 @@ export function health(overrides: Partial<DaemonHealth> = {}): DaemonHealth {
 
 /** A source whose answers a test sets; `reads` counts how often the store would have been asked. */
 export class FakeSource implements MetricsSource {
+  build = { version: '1.2.3' };
   rows: ReleaseFigureRow[] = [figureRow()];
   state: DaemonHealth = health();
   failure: Error | undefined;
