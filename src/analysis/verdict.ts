@@ -79,7 +79,8 @@ function groupByTest(samples: readonly SampleRecord[]): Map<string, SampleRecord
 
 const DEFAULT_CONFIDENCE = 0.95;
 const confidenceOf = (settings: VerdictSettings): number => settings.confidence ?? DEFAULT_CONFIDENCE;
-const thresholdOf = (settings: VerdictSettings, test: string): number => settings.testThresholds[test] ?? settings.threshold;
+/** A test's threshold: its entry in test_thresholds, else threshold (the verdicts and the exported metric alike). */
+export const thresholdOf = (settings: Pick<VerdictSettings, 'threshold' | 'testThresholds'>, test: string): number => settings.testThresholds[test] ?? settings.threshold;
 
 function runsOf(samples: readonly SampleRecord[], role: SampleRecord['role']): Run[] {
   const rounds = new Map<number, Map<string, number>>();

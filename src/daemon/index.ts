@@ -13,5 +13,5 @@ export {
   type WaitForHostOptions,
 } from './host-lock.js';
 export { needsCatchUp, pollIntervalMs, startSchedule, ScheduleError, type Schedule } from './schedule.js';
-export { StatusTracker, type DaemonStatusSnapshot } from './status-tracker.js';
 export { startOutboxTimer, type OutboxTimer, type OutboxTimerDeps } from './outbox-timer.js';
+export { StatusTracker, type DaemonStatusSnapshot } from './status-tracker.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, type MeasuredSide, type ReleaseFigure, type VerdictSettings } from '../analysis/index.js';
+import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, thresholdOf, type MeasuredSide, type ReleaseFigure, type VerdictSettings } from '../analysis/index.js';
 import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { PER_OP_FIGURES, type PerOpUnit } from '../model/index.js';
 import type { CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
@@ -86,10 +86,6 @@ const TO_BASE_UNIT: Record<PerOpUnit, (value: number, cpus: number | undefined) 
   kilobytes: (value) => value * 1024,
 };
 
-/** As the verdicts take it (analysis/verdict.ts): the test's entry in test_thresholds, else threshold. */
-function thresholdOf(thresholds: ReleaseMetricsOptions['thresholds'], test: string): number {
-  return thresholds.testThresholds[test] ?? thresholds.threshold;
-}
 
 function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold: number): ReleaseFigureRow {
   return {

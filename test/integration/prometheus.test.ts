@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { letServerPass } from '../helpers/server-user.js';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
@@ -73,8 +74,7 @@ function stop(child: ChildProcess | undefined): Promise<void> {
 
 before(async () => {
   root = await mkdtemp('/tmp/qpsw-prom-');
-  // As root the daemon runs mysqld as mysql, which must pass through this 0700 folder (listing it stays closed).
-  await chmod(root, 0o711);
+  letServerPass(root);
   await makeDemoUpstream(join(root, 'upstream'));
   metricsPort = await freePort();
   promPort = await freePort();
