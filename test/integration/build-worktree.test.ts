@@ -51,8 +51,14 @@ describe('buildWorktree', () => {
     const result = await buildWorktree(opts);
     assert.equal(result.jobs, 2);
     assert.deepEqual(Object.keys(result.durationsMs), ['configure', 'build', 'install']);
-    assert.deepEqual(progress.map((p) => `${p.phase}:${p.event}`), ['configure:start', 'configure:end', 'build:start', 'build:end', 'install:start', 'install:end']);
-    assert.deepEqual(progress[2]!.argv, ['cmake', '--build', opts.buildDir, '-j', '2']);
+    const steps = progress.filter((p) => p.event !== 'progress');
+    assert.deepEqual(steps.map((p) => `${p.phase}:${p.event}`), ['configure:start', 'configure:end', 'build:start', 'build:end', 'install:start', 'install:end']);
+    assert.deepEqual(steps[2]!.argv, ['cmake', '--build', opts.buildDir, '-j', '2']);
+    // ninja's [n/m] lines, read as the build runs: only forward, the last one the whole build.
+    const ratios = progress.filter((p) => p.event === 'progress').map((p) => p.compile!.ratio);
+    assert.ok(ratios.length > 0, 'the compile reported its progress');
+    assert.deepEqual([...ratios].sort((a, b) => a - b), ratios);
+    assert.equal(ratios.at(-1), 1);
     const hello = await run({ argv: [join(opts.installDir, 'bin', 'hello')] });
     assert.equal(hello.stdout, 'hello qpswatch\n');
     const cache = await readFile(join(opts.buildDir, 'CMakeCache.txt'), 'utf8');
