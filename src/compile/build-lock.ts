@@ -3,6 +3,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import {
   fileOwner,
+  isZombie,
   LockFileError,
   otherPids,
   processArgv,
@@ -94,8 +95,8 @@ const BUILD_DRIVERS = new Set(['cmake', 'make', 'gmake', 'ninja']);
  * Stops what a killed build left running in its worktree: exec starts each cmake step as the leader of its own
  * process group, so cmake, make and the compilers outlive a SIGKILL of qpswatch (cmake itself may die of the
  * closed pipe and leave make and the compilers behind). A process group counts only when its processes are this
- * user's and work inside the worktree, and its leader is cmake there, or is gone and a build tool (make, ninja) of
- * the group works there: a person's shell in the worktree leads a group of its own and is never touched. Call it
+ * user's and work inside the worktree, and its leader is cmake there, or is gone (a zombie counts as gone) and a build
+ * tool (make, ninja) of the group works there: a person's shell in the worktree leads a group of its own and is never touched. Call it
  * while holding the key's lock, so no live build of that key is touched.
  */
 export async function stopLeftoverBuild(worktree: string, log: Logger, procDir = '/proc'): Promise<number[]> {
@@ -124,9 +125,10 @@ function leftoverGroups(dir: string, procDir: string): number[] {
   }
   return [...byGroup.entries()]
     .filter(([group, members]) => {
-      const leader = members.get(group);
-      if (leader !== undefined) return leader === 'cmake';
-      return processGroup(group, procDir) === undefined && [...members.values()].some((program) => BUILD_DRIVERS.has(program));
+      // A leader that died (cmake, of its closed output pipe) may linger as a zombie where nobody reaps orphans
+      // (pid 1 of a container): it counts as gone, and the build tools it left decide.
+      if (!isZombie(group, procDir)) return members.get(group) === 'cmake';
+      return [...members.values()].some((program) => BUILD_DRIVERS.has(program));
     })
     .map(([group]) => group);
 }

@@ -9,6 +9,7 @@ import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import { logCalibratedExpectation } from './calibrate.js';
 import type { CheckSettings } from './settings.js';
+import { builtInstall } from './release-install.js';
 
 export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMinutes' | 'maxPairs'> {
   release: ReleaseRecord;
@@ -54,7 +55,7 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   const release = request.release;
   const upstream = deps.upstreams.find((u) => u.name === release.upstream);
   if (upstream === undefined) throw new InputError(`release ${JSON.stringify(release.tag)} belongs to upstream ${JSON.stringify(release.upstream)}, which is no longer in the config`);
-  if (!(await isBuilt(store, release))) throw new ReleaseNotBuiltError(release.tag);
+  if ((await builtInstall(store, release, upstream.kind === 'git' ? upstream.buildProfile : undefined)) === undefined) throw new ReleaseNotBuiltError(release.tag);
   const lastGood = await lastGoodBelow(store, release);
   if (lastGood === undefined) {
     await store.triage({ releaseId: release.id, action: 'accept', who: 'qpswatch', reason: 'the first release checked in its series: the starting last good' });
@@ -86,10 +87,6 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   logPlan(deps, upstream, plan);
   await deliverPending({ mail: deps.settings.mail, store, log, signal: deps.signal });
   return { kind: 'checked', release, lastGood, sessionId: outcome.sessionId, view: outcome.view, verdicts: outcome.verdicts, check, plan, messagesQueued: messages.length };
-}
-
-async function isBuilt(store: ReleaseStore, release: ReleaseRecord): Promise<boolean> {
-  return (await store.buildsOfRelease(release.id)).some((b) => b.state === 'built');
 }
 
 /** The last good release older than this one, in its upstream. */

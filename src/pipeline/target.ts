@@ -7,6 +7,7 @@ import type { Logger } from '../log/index.js';
 import { loadServerProfile, resolveServerBinaries, type ServerBinaries, type ServerProfile } from '../server/index.js';
 import type { ReleaseStore, TargetRef } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
+import { builtInstall } from './release-install.js';
 
 /** A target ready to run: its binaries found, its version read from the binary, its profile loaded. */
 export interface PreparedTarget {
@@ -73,7 +74,7 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
   if (configured !== undefined) return prepareTarget(name, configured, sources.serverProfilesDir, { log, ...(sources.cacheDir !== undefined ? { cacheDir: sources.cacheDir } : {}) });
   for (const release of await store.findReleasesByTag(name)) {
     const upstream = sources.upstreams.find((u) => u.name === release.upstream);
-    const built = (await store.buildsOfRelease(release.id)).filter((b) => b.state === 'built').at(-1);
+    const built = upstream === undefined ? undefined : await builtInstall(store, release, upstream.kind === 'git' ? upstream.buildProfile : undefined);
     if (upstream === undefined || built === undefined) continue;
     const target: TargetConfig = { kind: 'installed', flavor: upstream.flavor, basedir: built.installDir, server_profile: upstream.serverProfile };
     const description = { kind: 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey };
