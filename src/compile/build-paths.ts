@@ -1,5 +1,5 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, lstat, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 const KEY_RE = /^[0-9a-f]{16}$/;
 /** Beside install/, not in it: the installed tree stays exactly what cmake --install wrote. */
@@ -58,11 +58,33 @@ export async function isInstallComplete(stateDir: string, key: string): Promise<
   return (await readInstallRecord(stateDir, key)) !== undefined;
 }
 
-/** Written to a temporary name and renamed, so a crash never leaves a marker for a half-written install. */
+/**
+ * Written to a temporary name and renamed, so a crash never leaves a marker for a half-written install. Before it,
+ * the install is opened to every user: run as root, qpswatch starts the server as server_user, which must read its
+ * binaries, plugins and share files; qpswatch's umask (027) would keep them root's. An install holds no secret.
+ */
 export async function markInstallComplete(paths: BuildPaths, record: InstallRecord): Promise<void> {
+  await openToAll(paths);
   const tmp = `${paths.marker}.tmp`;
   await writeFile(tmp, JSON.stringify(record, null, 2) + '\n');
   await rename(tmp, paths.marker);
+}
+
+async function openToAll(paths: BuildPaths): Promise<void> {
+  for (const dir of [dirname(paths.root), paths.root]) await chmod(dir, 0o755);
+  await openTree(paths.installDir);
+}
+
+/** Folders r-x and files r-- for everyone, keeping what the owner had (an executable stays executable); links as they are. */
+async function openTree(path: string): Promise<void> {
+  const stat = await lstat(path);
+  if (stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) {
+    await chmod(path, (stat.mode & 0o7777) | 0o755);
+    for (const name of await readdir(path)) await openTree(join(path, name));
+  } else {
+    await chmod(path, (stat.mode & 0o7777) | 0o444 | (stat.mode & 0o100 ? 0o111 : 0));
+  }
 }
 
 /** The marker goes first: from then on the folder is an unfinished build, whatever is left of it. */
