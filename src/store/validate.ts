@@ -133,13 +133,26 @@ export function parseSessionQuery(input: SessionQuery): SessionQuery {
   return parseRecord(querySchema, 'query', input);
 }
 
-/** Ids come from callers that may have parsed them from argv; check them like any other field. */
+/** One schema each for a lone id and a lone text, built once: zod compiles every object schema it is given. */
+const idSchema = wholeFrom(1);
+const textSchema = text();
+
+/**
+ * Ids come from callers that may have parsed them from argv; check them like any other field. Called on every read
+ * by id (a /metrics scrape reads each session once), so the schema is not built per call.
+ */
 export function checkId(record: RecordKind, field: string, value: number): number {
-  return parseRecord(z.object({ [field]: wholeFrom(1) }), record, { [field]: value })[field] as number;
+  return parseField(idSchema, record, field, value);
 }
 
 export function checkText(record: RecordKind, field: string, value: string): string {
-  return parseRecord(z.object({ [field]: text() }), record, { [field]: value })[field] as string;
+  return parseField(textSchema, record, field, value);
+}
+
+function parseField<T>(schema: z.ZodType<T>, record: RecordKind, field: string, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidRecordError(record, field, value, result.error.issues[0]?.message ?? 'invalid');
+  return result.data;
 }
 
 function pathText(path: readonly PropertyKey[]): string {
