@@ -6,7 +6,6 @@ export { selectLastGood, type GoodRelease } from './last-good.js';
 export { newestValidChecks } from './newest-check.js';
 export {
   baseIndex,
-  emptyFigureLists,
   groupMedians,
   groupReleaseSides,
   hostReleaseKey,

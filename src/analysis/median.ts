@@ -1,7 +1,20 @@
 /** The median of a non-empty list; the mean of the two middle values for an even count. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new RangeError('median of an empty list');
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return medianOfLists([values]);
+}
+
+/**
+ * The median of several lists taken as one, without joining them first. A typed array sorts numbers natively, with
+ * no comparator call per step: /metrics takes thousands of medians over a hundred thousand samples.
+ */
+export function medianOfLists(lists: ReadonlyArray<ArrayLike<number>>): number {
+  let length = 0;
+  for (const list of lists) length += list.length;
+  if (length === 0) throw new RangeError('median of an empty list');
+  const sorted = new Float64Array(length);
+  let at = 0;
+  for (const list of lists) for (let i = 0; i < list.length; i++) sorted[at++] = list[i]!;
+  sorted.sort();
+  const mid = Math.floor(length / 2);
+  return length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,7 +1,7 @@
 import { FIGURE_FIELDS, sampleRoles, testKey, type Figures, type SampleRole, type TestId } from '../model/index.js';
 import { ratioOrOne } from '../report/index.js';
 import type { CheckRecord, ReleaseRecord, SessionRecord } from '../store/index.js';
-import { median } from './median.js';
+import { medianOfLists } from './median.js';
 import { newestValidChecks } from './newest-check.js';
 
 /**
@@ -18,9 +18,8 @@ export const RELEASE_FIGURE_FIELDS: readonly ReleaseFigureField[] = [...FIGURE_F
 export type ReleaseFigureValues = Record<ReleaseFigureField, number>;
 
 /** The samples of one session side on one test, figure by figure. */
-export type SampleFigureLists = Record<ReleaseFigureField, number[]>;
+export type SampleFigureLists = Record<ReleaseFigureField, ArrayLike<number>>;
 
-export const emptyFigureLists = (): SampleFigureLists => Object.fromEntries(RELEASE_FIGURE_FIELDS.map((field) => [field, []])) as unknown as SampleFigureLists;
 
 /** One side of a done session that ran a release of the series. */
 export interface ReleaseSide {
@@ -92,7 +91,7 @@ export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, Re
 
 /** The median of each figure over every sample of the group. */
 export function groupMedians(group: Pick<ReleaseGroup, 'parts'>): ReleaseFigureValues {
-  return Object.fromEntries(RELEASE_FIGURE_FIELDS.map((field) => [field, median(group.parts.flatMap((p) => p[field]))])) as ReleaseFigureValues;
+  return Object.fromEntries(RELEASE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field]))])) as ReleaseFigureValues;
 }
 
 /**

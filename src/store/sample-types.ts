@@ -41,7 +41,7 @@ export interface SampleStore {
   samplesForSession(sessionId: number): Promise<SampleRecord[]>;
   /** The session's samples if it is `done`, otherwise none: a half-run session never counts. */
   completedSamples(sessionId: number): Promise<SampleRecord[]>;
-  /** The session's figures (the table's and p95 latency), by side and test, sample by sample in the order written. */
+  /** The session's figures (the table's and p95 latency), by side and test (in that order), sample by sample in the order written. */
   sampleFigures(sessionId: number): Promise<SideTestFigures[]>;
 }
 
@@ -51,5 +51,5 @@ export type SampleFigureField = keyof Figures | 'latencyP95Ms';
 /** One side's samples of one test, figure by figure. */
 export interface SideTestFigures extends TestId {
   role: SampleRole;
-  figures: Record<SampleFigureField, number[]>;
+  figures: Record<SampleFigureField, Float64Array>;
 }

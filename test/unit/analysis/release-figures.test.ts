@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   baseIndex,
-  emptyFigureLists,
   groupReleaseSides,
   hostReleaseKey,
   newestChecksOnHosts,
@@ -111,17 +110,8 @@ describe('newestChecksOnHosts', () => {
 
 describe('seriesReleaseFigures', () => {
   const lists = (qps: number[], writeKBPerOp = 1, latencyP95Ms = 5): SampleFigureLists => {
-    const l = emptyFigureLists();
-    for (const q of qps) {
-      l.qps.push(q);
-      l.cpuPerOp.push(0.01);
-      l.csPerOp.push(2);
-      l.readsPerOp.push(0);
-      l.readKBPerOp.push(0);
-      l.writeKBPerOp.push(writeKBPerOp);
-      l.latencyP95Ms.push(latencyP95Ms);
-    }
-    return l;
+    const each = (value: number): number[] => qps.map(() => value);
+    return { qps, cpuPerOp: each(0.01), csPerOp: each(2), readsPerOp: each(0), readKBPerOp: each(0), writeKBPerOp: each(writeKBPerOp), latencyP95Ms: each(latencyP95Ms) };
   };
   const side = (sessionId: number, role: SampleRole, rel: ReleaseRecord, tests: Record<string, SampleFigureLists>, hostId = 1): MeasuredSide => ({
     session: session(sessionId, ref('x'), ref('y'), hostId),

@@ -276,7 +276,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           assert.deepEqual((await store.samplesForSession(second)).map((s) => s.qps), [5]);
         }));
 
-      test('sampleFigures gives each side and test its figures in the order written, as samplesForSession has them', () =>
+      test('sampleFigures gives each side and test (in that order) its figures in the order written, as samplesForSession has them', () =>
         withStore(async (store) => {
           const id = await runningSession(store);
           const written = [
@@ -287,15 +287,15 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           ];
           for (const sample of written) await store.addSample(id, sample);
           const got = await store.sampleFigures(id);
-          assert.deepEqual(got.map((t) => [t.role, t.test, t.figures.qps]), [
+          assert.deepEqual(got.map((t) => [t.role, t.test, [...t.figures.qps]]), [
             ['baseline', written[0]!.test, [100, 102]],
-            ['candidate', written[1]!.test, [90]],
             ['baseline', 'other', [7]],
+            ['candidate', written[1]!.test, [90]],
           ]);
           const samples = await store.samplesForSession(id);
-          assert.deepEqual(got[0]!.figures.latencyP95Ms, [3, 4]);
-          assert.deepEqual(got[1]!.figures.cpuPerOp, [samples[1]!.cpuPerOp]);
-          assert.deepEqual(got[1]!.figures.writeKBPerOp, [samples[1]!.writeKBPerOp]);
+          assert.deepEqual([...got[0]!.figures.latencyP95Ms], [3, 4]);
+          assert.deepEqual([...got[2]!.figures.cpuPerOp], [samples[1]!.cpuPerOp]);
+          assert.deepEqual([...got[2]!.figures.writeKBPerOp], [samples[1]!.writeKBPerOp]);
           assert.deepEqual(await store.sampleFigures(await runningSession(store)), []);
         }));
 
