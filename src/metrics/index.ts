@@ -12,7 +12,7 @@ export {
   type StoreHealth,
 } from './source.js';
 export { RELEASE_FAMILIES } from './release-collectors.js';
-export { createMetricsRegistry } from './registry.js';
+export { createMetricsExposition, type MetricsExposition } from './exposition.js';
 export type { ProgressFigures } from './progress-source.js';
 export { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, startMetricsServer, type MetricsServer, type MetricsServerOptions } from './server.js';
 export { MetricsHostError, MetricsPortInUseError } from './errors.js';

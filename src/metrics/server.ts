@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Registry } from 'prom-client';
 import type { Logger } from '../log/index.js';
 import { MetricsHostError, MetricsPortInUseError } from './errors.js';
-import { createMetricsRegistry } from './registry.js';
+import { createMetricsExposition, type MetricsExposition } from './exposition.js';
 import type { MetricsSource } from './source.js';
 
 export const DEFAULT_METRICS_HOST = '127.0.0.1';
@@ -16,8 +15,8 @@ export interface MetricsServerOptions {
   port: number;
   source: MetricsSource;
   log: Logger;
-  /** Default: a fresh registry with every qpswatch family and the process metrics. */
-  registry?: Registry;
+  /** Default: every qpswatch family and the process metrics, on registries of their own. */
+  exposition?: MetricsExposition;
 }
 
 export interface MetricsServer {
@@ -31,10 +30,10 @@ export interface MetricsServer {
 /** Serves /metrics (read from the source on each scrape) and /healthz until closed. */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const host = options.host ?? DEFAULT_METRICS_HOST;
-  const registry = options.registry ?? createMetricsRegistry(options.source);
+  const exposition = options.exposition ?? createMetricsExposition(options.source);
   const log = options.log;
   const server = createServer((req, res) => {
-    handle(req, res, registry, log).catch((err: unknown) => {
+    handle(req, res, exposition, log).catch((err: unknown) => {
       // handle() answers every error itself; this is only reached when the socket is already gone.
       log.warn({ error: oneLine(err) }, 'metrics request ended badly');
     });
@@ -76,7 +75,7 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, registry: Registry, log: Logger): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, exposition: MetricsExposition, log: Logger): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/metrics' && path !== '/healthz') return reply(res, 404, 'not found: this server has /metrics and /healthz\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -86,13 +85,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, registry: Regis
   if (path === '/healthz') return reply(res, 200, 'ok\n');
   let body: string;
   try {
-    body = await registry.metrics();
+    body = await exposition.metrics();
   } catch (err) {
     // A store that is locked or gone fails this scrape only; Prometheus marks it down and tries again.
     log.error({ error: oneLine(err) }, 'metrics scrape failed');
     return reply(res, 500, `metrics unavailable: ${oneLine(err)}\n`);
   }
-  reply(res, 200, body, registry.contentType);
+  reply(res, 200, body, exposition.contentType);
 }
 
 function reply(res: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8'): void {

@@ -83,6 +83,11 @@ export interface MetricsSource {
   readonly build: BuildInfo;
   releaseFigures(): Promise<ReleaseFigureRow[]>;
   health(): Promise<DaemonHealth>;
+  /**
+   * A mark that changes whenever releaseFigures() may have (the store's change mark): the per-release text is kept
+   * while it stays the same. Without it every scrape reads the figures.
+   */
+  changeMark?(): Promise<string>;
   /** The daemon's work in progress and cache sizes, from its memory; left out where no daemon runs. */
   progress?(): ProgressFigures;
 }

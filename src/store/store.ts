@@ -33,6 +33,12 @@ export interface Store
     CalibrationStore {
   /** The backend's name, as given to openStore. */
   readonly backend: string;
+  /**
+   * A mark that differs after any write to the store, by this process or another. What is derived from the store
+   * alone (the per-release figures of /metrics) is kept while the mark stays the same. It may also change without a
+   * write that matters; it never stays the same across one.
+   */
+  changeMark(): Promise<string>;
   /** Idempotent; later calls to other methods reject with StoreClosedError. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { SqliteCalibrations } from './calibrations.js';
+import { SqliteChangeMark } from './change-mark.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteDaemonState } from './daemon-state.js';
@@ -37,6 +38,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteDaemonState(conn)),
     ...methodsOf(new SqliteQuietHosts(conn)),
     ...methodsOf(new SqliteCalibrations(conn)),
+    ...methodsOf(new SqliteChangeMark(conn)),
     close: async () => conn.close(),
   };
 }

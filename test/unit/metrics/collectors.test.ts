@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { cyclePhases } from '../../../src/model/index.js';
-import { createMetricsRegistry, RELEASE_FAMILIES } from '../../../src/metrics/index.js';
-import { FakeSource, figureRow, health, qpswatchFamilies } from './fake-source.js';
+import { createMetricsExposition, RELEASE_FAMILIES } from '../../../src/metrics/index.js';
+import { FakeSource, figureRow, health, MarkedSource, qpswatchFamilies } from './fake-source.js';
 
 const LABELS = 'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
 
@@ -142,12 +142,12 @@ function samplesOf(text: string, family: string): string[] {
 
 describe('metrics collectors', () => {
   test('a small case is exposed exactly, every qpswatch family in contract order', async () => {
-    const registry = createMetricsRegistry(new FakeSource());
+    const registry = createMetricsExposition(new FakeSource());
     assert.equal(qpswatchFamilies(await registry.metrics()), EXPECTED);
   });
 
   test('prom-client process metrics are on the registry too', async () => {
-    const text = await createMetricsRegistry(new FakeSource()).metrics();
+    const text = await createMetricsExposition(new FakeSource()).metrics();
     assert.match(text, /^process_resident_memory_bytes \d+$/m);
     assert.match(text, /^# TYPE process_cpu_seconds_total counter$/m);
   });
@@ -156,7 +156,7 @@ describe('metrics collectors', () => {
     const source = new FakeSource();
     source.rows = [figureRow({}, { test: 'say "hi"\nqpswatch_qps{} 1e9', version: 'C:\\x' })];
     source.state = health({ activeRegressions: [{ series: 'odd"series\n', count: 2 }] });
-    const text = await createMetricsRegistry(source).metrics();
+    const text = await createMetricsExposition(source).metrics();
     const [line] = samplesOf(text, 'qpswatch_qps');
     assert.equal(line, `qpswatch_qps{host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="C:\\\\x",version_key="010.011.009",test="say \\"hi\\"\\nqpswatch_qps{} 1e9",threads="1",profile="small-server"} 1234.5`);
     assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), ['qpswatch_active_regressions{series="odd\\"series\\n"} 2']);
@@ -170,7 +170,7 @@ describe('metrics collectors', () => {
       figureRow({ relativeToLastGood: null, detectableDrop: null, latencyP95Seconds: null, perOp: { cpuPerOp: null } }),
       figureRow({ relativeQps: Number.POSITIVE_INFINITY, perOp: { writeKBPerOp: 1.5 * 1024 } }, { version: '10.11.10', version_key: '010.011.010' }),
     ];
-    const text = await createMetricsRegistry(source).metrics();
+    const text = await createMetricsExposition(source).metrics();
     assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good_ratio').length, 1);
     assert.deepEqual(samplesOf(text, 'qpswatch_detectable_drop_ratio').map((l) => l.split(' ').at(-1)), ['0.045'], 'a check without it (old verdicts, never checked) leaves no sample');
     assert.equal(samplesOf(text, 'qpswatch_latency_p95_seconds').length, 1);
@@ -189,7 +189,7 @@ describe('metrics collectors', () => {
       figureRow({ threshold: 0.9 }, { test: 'read-only' }),
       figureRow({}, { series: 'mysql-8.0', flavor: 'mysql' }),
     ];
-    const registry = createMetricsRegistry(source);
+    const registry = createMetricsExposition(source);
     assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
       'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95',
       'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="read-only"} 0.9',
@@ -204,14 +204,14 @@ describe('metrics collectors', () => {
     const source = new FakeSource();
     source.rows = [];
     source.build = { version: '0.9.0-rc.1' };
-    const text = await createMetricsRegistry(source).metrics();
+    const text = await createMetricsExposition(source).metrics();
     assert.deepEqual(samplesOf(text, 'qpswatch_build_info'), [`qpswatch_build_info{version="0.9.0-rc.1",node_version="${process.version}"} 1`]);
     assert.deepEqual(samplesOf(text, 'qpswatch_regression_threshold_ratio'), []);
   });
 
   test('one scrape reads the source once per part, and each scrape reads again', async () => {
     const source = new FakeSource();
-    const registry = createMetricsRegistry(source);
+    const registry = createMetricsExposition(source);
     await registry.metrics();
     assert.deepEqual(source.reads, { releaseFigures: 1, health: 1 });
     await registry.metrics();
@@ -221,7 +221,7 @@ describe('metrics collectors', () => {
   test('a version that is pruned, a series whose regressions closed and a new phase show at the next scrape', async () => {
     const source = new FakeSource();
     source.rows = [figureRow(), figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
-    const registry = createMetricsRegistry(source);
+    const registry = createMetricsExposition(source);
     assert.equal(samplesOf(await registry.metrics(), 'qpswatch_qps').length, 2);
     source.rows = [figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
     source.state = health({ phase: 'idle', activeRegressions: [{ series: 'mariadb-10.11', count: 0 }] });
@@ -234,7 +234,7 @@ describe('metrics collectors', () => {
   test('every phase is always exported, exactly one of them 1; unknown queue states and nulls read 0', async () => {
     const source = new FakeSource();
     source.state = health({ phase: 'waiting_for_quiet_host', queue: {}, lastPollSeconds: null, lastBuildDurationSeconds: null, lastSessionDurationSeconds: null, quietHostWaitSeconds: 42 });
-    const text = await createMetricsRegistry(source).metrics();
+    const text = await createMetricsExposition(source).metrics();
     const phases = samplesOf(text, 'qpswatch_phase');
     assert.equal(phases.length, cyclePhases.length);
     assert.deepEqual(phases.filter((l) => l.endsWith(' 1')), ['qpswatch_phase{phase="waiting_for_quiet_host"} 1']);
@@ -247,14 +247,45 @@ describe('metrics collectors', () => {
   test('a failing source fails the scrape (the server answers 500) instead of serving stale or empty figures', async () => {
     const source = new FakeSource();
     source.failure = new Error('database is locked');
-    await assert.rejects(createMetricsRegistry(source).metrics(), /database is locked/);
+    await assert.rejects(createMetricsExposition(source).metrics(), /database is locked/);
+  });
+
+  test('with a change mark, the per-release text is read again only when the mark moves; health on every scrape', async () => {
+    const source = new MarkedSource();
+    const exposition = createMetricsExposition(source);
+    const first = await exposition.metrics();
+    source.rows = [figureRow({ qps: 999 })];
+    const same = await exposition.metrics();
+    assert.deepEqual(source.reads, { releaseFigures: 1, health: 2 });
+    assert.deepEqual(samplesOf(same, 'qpswatch_qps'), samplesOf(first, 'qpswatch_qps'));
+    source.mark += 1;
+    assert.deepEqual(samplesOf(await exposition.metrics(), 'qpswatch_qps').map((l) => l.split(' ').at(-1)), ['999']);
+    assert.deepEqual(source.reads, { releaseFigures: 2, health: 3 });
+  });
+
+  test('with a change mark, a failed read is not kept: the next scrape reads again', async () => {
+    const source = new MarkedSource();
+    const exposition = createMetricsExposition(source);
+    source.failure = new Error('database is locked');
+    await assert.rejects(exposition.metrics(), /database is locked/);
+    source.failure = undefined;
+    assert.equal(samplesOf(await exposition.metrics(), 'qpswatch_qps').length, 1);
+    assert.equal(source.reads.releaseFigures, 2);
+  });
+
+  test('the exposition reads like one registry: families separated by one empty line, one newline at the end', async () => {
+    const text = await createMetricsExposition(new MarkedSource()).metrics();
+    assert.doesNotMatch(text, /\n\n\n/);
+    assert.match(text, /[^\n]\n$/);
+    assert.match(text, /\n\n# HELP qpswatch_qps /);
+    assert.match(text, /\n\n# HELP qpswatch_phase /);
   });
 
   test('two registries in one process keep their own series (never the global registry)', async () => {
     const a = new FakeSource();
     const b = new FakeSource();
     b.rows = [];
-    const [ta, tb] = [await createMetricsRegistry(a).metrics(), await createMetricsRegistry(b).metrics()];
+    const [ta, tb] = [await createMetricsExposition(a).metrics(), await createMetricsExposition(b).metrics()];
     assert.equal(samplesOf(ta, 'qpswatch_qps').length, 1);
     assert.equal(samplesOf(tb, 'qpswatch_qps').length, 0);
     assert.deepEqual(RELEASE_FAMILIES.map((f) => f.name).filter((n) => !tb.includes(`# TYPE ${n} gauge`)), []);

@@ -66,6 +66,15 @@ export class FakeSource implements MetricsSource {
   }
 }
 
+/** A source with a change mark, as the store's: a test moves `mark` to say the store was written. */
+export class MarkedSource extends FakeSource {
+  mark = 1;
+
+  async changeMark(): Promise<string> {
+    return String(this.mark);
+  }
+}
+
 /** The qpswatch_* part of an exposition, without prom-client's process metrics. */
 export function qpswatchFamilies(text: string): string {
   return text

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import { Registry } from 'prom-client';
 import { InputError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/log/index.js';
-import { createMetricsRegistry, MetricsPortInUseError, startMetricsServer, type MetricsServer } from '../../../src/metrics/index.js';
+import { MetricsPortInUseError, startMetricsServer, type MetricsServer } from '../../../src/metrics/index.js';
 import { FakeSource } from './fake-source.js';
 
 /** A logger whose lines the test can read. */
@@ -25,12 +24,12 @@ async function withServer(source: FakeSource, body: (server: MetricsServer, line
 }
 
 describe('metrics server', () => {
-  test('binds 127.0.0.1 by default and serves /metrics with the registry content type', () =>
+  test('binds 127.0.0.1 by default and serves /metrics in the Prometheus text format', () =>
     withServer(new FakeSource(), async (server) => {
       assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
       const res = await fetch(`${server.url}/metrics`);
       assert.equal(res.status, 200);
-      assert.equal(res.headers.get('content-type'), new Registry().contentType);
+      assert.equal(res.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
       const text = await res.text();
       assert.match(text, /^qpswatch_qps\{host="fp-4c-16g-nvme",.*\} 1234\.5$/m);
       assert.match(text, /^process_resident_memory_bytes \d+$/m);
@@ -100,15 +99,14 @@ describe('metrics server', () => {
     await assert.rejects(fetch(`${server.url}/healthz`));
   });
 
-  test('a registry passed in is the one served', async () => {
+  test('an exposition passed in is the one served, with its content type', async () => {
     const { log } = captureLog();
-    const source = new FakeSource();
-    const registry = createMetricsRegistry(source, new Registry());
-    registry.setDefaultLabels({ instance_role: 'test' });
-    const server = await startMetricsServer({ port: 0, source, log, registry });
+    const exposition = { contentType: 'text/plain; version=0.0.4; charset=utf-8', metrics: async () => 'qpswatch_phase{phase="idle",instance_role="test"} 0\n' };
+    const server = await startMetricsServer({ port: 0, source: new FakeSource(), log, exposition });
     try {
-      const text = await (await fetch(`${server.url}/metrics`)).text();
-      assert.match(text, /^qpswatch_phase\{phase="idle",instance_role="test"\} 0$/m);
+      const res = await fetch(`${server.url}/metrics`);
+      assert.equal(res.headers.get('content-type'), exposition.contentType);
+      assert.equal(await res.text(), 'qpswatch_phase{phase="idle",instance_role="test"} 0\n');
     } finally {
       await server.close();
     }

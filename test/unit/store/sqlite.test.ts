@@ -41,6 +41,24 @@ queueContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
+  test('the change mark stays while nothing is written, and moves on a write by this store or by another process', async () => {
+    const path = freshPath();
+    const [store, other] = [await sqlite(path), await sqlite(path)];
+    try {
+      const start = await store.changeMark();
+      await store.listSessions({ limit: 10 });
+      assert.equal(await store.changeMark(), start, 'a read leaves it');
+      await store.upsertHost(hostInput());
+      const afterOwn = await store.changeMark();
+      assert.notEqual(afterOwn, start, 'a write through this store moves it');
+      await other.upsertHost(hostInput({ fingerprintId: 'fp-other' }));
+      assert.notEqual(await store.changeMark(), afterOwn, 'a write through another connection moves it');
+    } finally {
+      await Promise.all([store.close(), other.close()]);
+    }
+    await assert.rejects(store.changeMark(), /closed/);
+  });
+
   test('creates its folder and opens in WAL mode at the latest schema version', async () => {
     const path = join(root, 'deep', 'er', 'state', 'qpswatch.sqlite');
     const store = await sqlite(path);
