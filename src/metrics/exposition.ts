@@ -9,12 +9,11 @@ import { registerPollCollectors } from './poll-collectors.js';
 import { registerQueueCollector } from './queue-collector.js';
 import { registerQuietHostCollector } from './quiet-host-collector.js';
 import { registerRegressionsCollector } from './regressions-collector.js';
-import { registerReleaseCollectors } from './release-collectors.js';
+import { releaseFamiliesText } from './release-families.js';
 import { registerRetriesCollector } from './retries-collector.js';
 import { registerSessionCollector } from './session-collector.js';
 import { sharedRead } from './shared-read.js';
 import type { MetricsSource } from './source.js';
-import { registerThresholdCollector } from './threshold-collector.js';
 
 /** The event-loop delay histogram's sampling period (ms): one wake-up a second. */
 const EVENT_LOOP_PRECISION_MS = 1000;
@@ -29,10 +28,11 @@ export interface MetricsExposition {
  * Every qpswatch family plus prom-client's process metrics, on registries of their own (never the global one: two
  * servers in one process, as in tests, must not share series).
  *
- * Three registries, concatenated: the process metrics and build info; the per-release families; the daemon's health
- * and progress. The per-release families are nearly all of a scrape (7,000 series over 100,000 samples) and depend on
- * the store alone, so their text is kept while the source's change mark stays the same; the rest is read on every
- * scrape. A source without a change mark is read on every scrape.
+ * Three parts, concatenated: a registry with the process metrics and build info; the per-release families (written by
+ * release-families.ts); a registry with the daemon's health and progress. The per-release families are nearly all of
+ * a scrape (7,000 series over 100,000 samples) and depend on the store alone, so their text is kept while the
+ * source's change mark stays the same; the rest is read on every scrape. A source without a change mark is read on
+ * every scrape.
  */
 export function createMetricsExposition(source: MetricsSource): MetricsExposition {
   const head = new Registry();
@@ -40,11 +40,7 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
   collectDefaultMetrics({ register: head, eventLoopMonitoringPrecision: EVENT_LOOP_PRECISION_MS });
   registerBuildInfoCollector(head, source.build);
 
-  const releases = new Registry();
-  const figures = sharedRead(() => source.releaseFigures());
-  registerReleaseCollectors(releases, figures);
-  registerThresholdCollector(releases, figures);
-  const releasesText = keptWhileUnchanged(() => releases.metrics(), source.changeMark?.bind(source));
+  const releasesText = keptWhileUnchanged(async () => releaseFamiliesText(await source.releaseFigures()), source.changeMark?.bind(source));
 
   const tail = new Registry();
   const health = sharedRead(() => source.health());
@@ -62,7 +58,7 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
   return {
     contentType: head.contentType,
     async metrics() {
-      // Each registry's text ends in one newline; families are separated by an empty line, across registries too.
+      // Each part's text ends in one newline; families are separated by an empty line, across parts too.
       return (await Promise.all([head.metrics(), releasesText(), tail.metrics()])).join('\n');
     },
   };

@@ -11,7 +11,7 @@ export {
   type ReleaseLabels,
   type StoreHealth,
 } from './source.js';
-export { RELEASE_FAMILIES } from './release-collectors.js';
+export { RELEASE_FAMILIES } from './release-families.js';
 export { createMetricsExposition, type MetricsExposition } from './exposition.js';
 export type { ProgressFigures } from './progress-source.js';
 export { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, startMetricsServer, type MetricsServer, type MetricsServerOptions } from './server.js';

@@ -15,7 +15,7 @@ export interface MetricsServerOptions {
   port: number;
   source: MetricsSource;
   log: Logger;
-  /** Default: every qpswatch family and the process metrics, on registries of their own. */
+  /** Default: createMetricsExposition(source). The daemon passes its own, so it can render it once at start. */
   exposition?: MetricsExposition;
 }
 
