@@ -11,7 +11,7 @@ import { createLogger, resolveLogFormat } from '../src/log/index.js';
 import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../src/metrics/index.js';
 import { pipelineMetricsSource } from '../src/pipeline/index.js';
 import { BENCH_TESTS, BENCH_UPSTREAMS, fillStore } from './bench/daemon-store.js';
-import { daemonAvailable, measureIdleDaemon } from './bench/daemon-idle.js';
+import { daemonAvailable, measureFloor, measureIdleDaemon } from './bench/daemon-idle.js';
 
 /** The metrics server logs here (warnings only): stdout is the report. */
 const log = createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY));
@@ -26,7 +26,9 @@ Part 2: when the built CLI (dist/, npm run build) has the daemon command, starts
 on an empty temp state dir with a far-away schedule and a free metrics port, waits for /healthz, lets start-up
 settle for --settle-seconds (default 30: the catch-up poll, and V8's memory reducer collecting the start-up garbage
 about 8 to 20 s in), then samples its RSS (/proc/PID/status VmRSS) and CPU (/proc/PID/stat utime+stime) over
---idle-seconds (default 60). The CPU of start-up, from exec to the window, is printed apart.
+--idle-seconds (default 60). The CPU of start-up, from exec to the window, is printed apart. Beside it, after the
+same settle, the floor: the RSS of a bare Node process and of one that loads only the libraries an idle daemon loads
+and does what it does with them (scripts/bench/floor-process.ts), so qpswatch's own share is the difference.
 
 The store goes under /dev/shm when there is one (--dir to choose): the store syncs every commit, and the fill is
 not what is measured. Progress goes to stderr, the figures to stdout.
@@ -136,11 +138,14 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
 async function daemonPart(dir: string, opts: Options): Promise<string[]> {
   if (!opts.daemon) return ['bench:daemon part 2: skipped (--no-daemon)'];
   if (!(await daemonAvailable())) return ['bench:daemon part 2: the built CLI (dist/src/cli/run.js) has no daemon command yet: run npm run build once it has'];
-  const f = await measureIdleDaemon(dir, opts.idleSeconds, opts.settleSeconds, say);
+  // The floor settles while the daemon does, so both are measured side by side on the same host.
+  const [f, floor] = await Promise.all([measureIdleDaemon(dir, opts.idleSeconds, opts.settleSeconds, say), measureFloor(opts.settleSeconds, say)]);
   return [
     `bench:daemon part 2: node bin/qpswatch.js daemon, empty store, one upstream without tags, schedule far away, metrics on 127.0.0.1:${f.port}`,
     `  up (answering /healthz) in ${f.startMs} ms; start-up used ${f.startUpCpuSeconds.toFixed(2)} s of CPU until the window opened ${f.settleSeconds} s later`,
     `  idle RSS over ${f.seconds} s: median ${mb(f.rssBytes.median)}, max ${mb(f.rssBytes.max)} (first ${mb(f.rssBytes.first)}, last ${mb(f.rssBytes.last)})${target(f.rssBytes.max / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
+    `  floor after the same settle: bare Node ${mb(floor.bareBytes)}; Node with the libraries an idle daemon loads (zod, yaml, pino, better-sqlite3, node-cron with a time zone, prom-client, an HTTP server) ${mb(floor.librariesBytes)}${target(floor.librariesBytes / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
+    `  qpswatch's own share: ${mb(f.rssBytes.median - floor.librariesBytes)} above that floor`,
     `  idle CPU over ${f.seconds} s: ${f.cpuSeconds.toFixed(2)} s (${((f.cpuSeconds / f.seconds) * 100).toFixed(2)} % of one CPU)${target((f.cpuSeconds / f.seconds) * 100, TARGETS.idleCpuPercent, '%')}`,
   ];
 }

@@ -85,6 +85,26 @@ async function waitForHealthz(url: string, daemon: ChildHandle): Promise<void> {
   throw new Error(`the daemon did not answer ${url} ${exited ? 'and exited' : 'within 60 s'}: ${daemon.tail().slice(-5).join(' | ')}`);
 }
 
+/**
+ * What Node itself and the libraries cost, measured like the daemon (after the same settle): a bare Node process, and
+ * one that loads the libraries an idle daemon loads and does what it does with them (floor-process.ts). The daemon's
+ * RSS above the second is qpswatch's own.
+ */
+export async function measureFloor(settleSeconds: number, say: (line: string) => void): Promise<{ bareBytes: number; librariesBytes: number }> {
+  const script = join(projectRoot, 'dist', 'scripts', 'bench', 'floor-process.js');
+  const procs = (['bare', 'libraries'] as const).map((mode) => start({ argv: [process.execPath, script, mode], cwd: projectRoot, env: defaultEnv(), timeoutMs: (settleSeconds + 60) * 1000 }));
+  let exited = false;
+  for (const p of procs) p.exited.then(() => (exited = true), () => (exited = true));
+  try {
+    say(`floor: a bare Node process and one with the libraries only; settling ${settleSeconds} s`);
+    await sleep(settleSeconds * 1000);
+    if (exited) throw new Error(`a floor process exited early: ${procs.flatMap((p) => p.tail().slice(-3)).join(' | ')}`);
+    return { bareBytes: rssBytes(procs[0]!.pid), librariesBytes: rssBytes(procs[1]!.pid) };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop(5000)));
+  }
+}
+
 function rssBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (match === null) throw new Error(`/proc/${pid}/status has no VmRSS line`);
