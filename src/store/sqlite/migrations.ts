@@ -311,6 +311,16 @@ ALTER TABLE daemon_state ADD COLUMN progress TEXT;     -- JSON: WorkProgress
 ALTER TABLE daemon_state ADD COLUMN cache_sizes TEXT;  -- JSON: CacheSizes
 `;
 
+// A done session's figures, packed when it ends (store/sqlite/figure-packs.ts): /metrics reads one row per session,
+// not every sample. The samples stay the record; sessions done before this have no pack and are read from them.
+const sessionFigures = `
+CREATE TABLE session_figures (
+  session_id  INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  layout      TEXT NOT NULL,  -- JSON: the figure fields; per side and test its role, test, threads and sample count
+  figures     BLOB NOT NULL   -- float64 in the host byte order: per side and test, per field, its samples in the order written
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -322,6 +332,7 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'queue rows keep their failed attempts, next attempt and last error lines', sql: queueRetries },
   { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
   { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
+  { version: 11, name: 'done sessions keep their figures packed', sql: sessionFigures },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -3,11 +3,13 @@ import type { SessionInput, SessionQuery, SessionRecord, SessionState, SessionSt
 import { checkId, checkText, parseSessionInput, parseSessionQuery } from '../validate.js';
 import { nowIso, SqliteRole } from './connection.js';
 import { sessionFromRow, targetColumns, type SessionRow } from './rows.js';
+import { FigurePacks } from './figure-packs.js';
 import { SessionStates } from './session-states.js';
 
 /** The sessions table: a session is written as it runs and leaves `running` once, for done, failed or interrupted. */
 export class SqliteSessions extends SqliteRole implements SessionStore {
   readonly #states = new SessionStates(this.connection);
+  readonly #figures = new FigurePacks(this.connection);
   readonly #sql = this.statements({
     hostExists: 'SELECT 1 FROM hosts WHERE id = ?',
     insert: `
@@ -90,6 +92,8 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
     this.write(`${action} a session`, () => {
       this.#states.requireRunning(id, action);
       this.#sql.end.run({ id, state, error, at: nowIso() });
+      // A done session never changes again: its figures are packed once, for /metrics (figure-packs.ts).
+      if (state === 'done') this.#figures.writePack(id);
     });
   }
 }

@@ -41,6 +41,75 @@ queueContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
+  describe('figure packs of done sessions', () => {
+    /** A done session with two sides and two tests, its samples written out of order of side and test. */
+    async function doneSession(path: string): Promise<{ id: number; figures: unknown }> {
+      const store = await sqlite(path);
+      try {
+        const id = await store.createSession(sessionInput(await store.upsertHost(hostInput())));
+        const samples = [
+          sampleInput({ round: 1, role: 'candidate', qps: 90.25, cpuPerOp: 0.1 + 0.2 }),
+          sampleInput({ round: 1, role: 'baseline', qps: 100, latencyP95Ms: 2 / 3 }),
+          sampleInput({ round: 1, role: 'baseline', test: 'other', threads: 8, qps: 7, writeKBPerOp: 1e-300 }),
+          sampleInput({ round: 2, role: 'baseline', qps: 101.5 }),
+        ];
+        for (const sample of samples) await store.addSample(id, sample);
+        const fromRows = plain(await store.sampleFigures(id));
+        await store.finishSession(id);
+        return { id, figures: fromRows };
+      } finally {
+        await store.close();
+      }
+    }
+    const plain = (figures: Awaited<ReturnType<Awaited<ReturnType<typeof sqlite>>['sampleFigures']>>) =>
+      figures.map(({ figures: f, ...test }) => ({ ...test, figures: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, [...v]])) }));
+
+    test('finishing a session packs its figures in one row; reading the pack gives exactly what its samples give', async () => {
+      const path = freshPath();
+      const { id, figures } = await doneSession(path);
+      const db = new Database(path, { readonly: true });
+      const packs = db.prepare('SELECT session_id FROM session_figures').pluck().all();
+      db.close();
+      assert.deepEqual(packs, [id]);
+      const store = await sqlite(path);
+      try {
+        assert.deepEqual(plain(await store.sampleFigures(id)), figures);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('a session without a pack (done before packs), or a pack of other figure fields, is read from its samples', async () => {
+      for (const change of ['DELETE FROM session_figures', `UPDATE session_figures SET layout = json_set(layout, '$.fields[0]', 'tps')`]) {
+        const path = freshPath();
+        const { id, figures } = await doneSession(path);
+        const db = new Database(path);
+        db.exec(change);
+        db.close();
+        const store = await sqlite(path);
+        try {
+          assert.deepEqual(plain(await store.sampleFigures(id)), figures, change);
+        } finally {
+          await store.close();
+        }
+      }
+    });
+
+    test('a failed or interrupted session gets no pack', async () => {
+      const path = freshPath();
+      const store = await sqlite(path);
+      const hostId = await store.upsertHost(hostInput());
+      const failed = await store.createSession(sessionInput(hostId));
+      await store.addSample(failed, sampleInput());
+      await store.failSession(failed, 'sysbench exited with code 1');
+      await store.interruptSession(await store.createSession(sessionInput(hostId)), 'stopped by SIGTERM');
+      await store.close();
+      const db = new Database(path, { readonly: true });
+      assert.equal(db.prepare('SELECT count(*) FROM session_figures').pluck().get(), 0);
+      db.close();
+    });
+  });
+
   test('the change mark stays while nothing is written, and moves on a write by this store or by another process', async () => {
     const path = freshPath();
     const [store, other] = [await sqlite(path), await sqlite(path)];
@@ -80,7 +149,7 @@ describe('sqlite backend', () => {
     const db = new Database(path, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['builds', 'calibrations', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'samples', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
+      assert.deepEqual(tables, ['builds', 'calibrations', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'samples', 'session_figures', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
       assert.equal(db.pragma('user_version', { simple: true }), sqliteSchemaVersion);
     } finally {
       db.close();
