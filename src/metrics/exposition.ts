@@ -65,13 +65,16 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
 }
 
 /**
- * `render`'s text, rendered again only when `mark` changes. The mark is read before rendering, so a write during a
- * render leaves the text with the older mark and the next call renders again. A failed render is not kept.
+ * `render`'s text, rendered again only when `mark` changes. One call at a time: a call waits for the one before it,
+ * so two renders never overlap (they share the session cache, whose sweep must see one render's reads). The mark is
+ * read before rendering, so a write during a render leaves the text with the older mark and the next call renders
+ * again. A failed render is not kept.
  */
 function keptWhileUnchanged(render: () => Promise<string>, mark: (() => Promise<string>) | undefined): () => Promise<string> {
   if (mark === undefined) return render;
   let kept: { mark: string; text: Promise<string> } | undefined;
-  return async () => {
+  let last: Promise<unknown> = Promise.resolve();
+  const next = async (): Promise<string> => {
     const now = await mark();
     if (kept?.mark !== now) {
       const entry = { mark: now, text: render() };
@@ -81,5 +84,10 @@ function keptWhileUnchanged(render: () => Promise<string>, mark: (() => Promise<
       });
     }
     return kept.text;
+  };
+  return () => {
+    const text = last.then(next);
+    last = text.catch(() => undefined);
+    return text;
   };
 }

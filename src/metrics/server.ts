@@ -27,7 +27,7 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** Serves /metrics (read from the source on each scrape) and /healthz until closed. */
+/** Serves /metrics (from the source, through its exposition) and /healthz until closed. */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const host = options.host ?? DEFAULT_METRICS_HOST;
   const exposition = options.exposition ?? createMetricsExposition(options.source);

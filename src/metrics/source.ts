@@ -84,7 +84,7 @@ export interface MetricsSource {
   releaseFigures(): Promise<ReleaseFigureRow[]>;
   health(): Promise<DaemonHealth>;
   /**
-   * A mark that changes whenever releaseFigures() may have (the store's change mark): the per-release text is kept
+   * A mark that changes whenever releaseFigures() may have (the store's results mark): the per-release text is kept
    * while it stays the same. Without it every scrape reads the figures.
    */
   changeMark?(): Promise<string>;

@@ -8,7 +8,7 @@ import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
 
 /** What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts, the queue. */
-export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStore & CheckStore & QueueStore & Pick<Store, 'changeMark'>;
+export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStore & CheckStore & QueueStore & Pick<Store, 'resultsMark'>;
 
 export interface ReleaseMetricsOptions {
   /** Only the newest this many versions of each series are exported (metrics_versions_per_series). */
@@ -24,7 +24,7 @@ export function pipelineMetricsSource(
   options: ReleaseMetricsOptions & { status: () => DaemonStatus; build: BuildInfo },
 ): MetricsSource {
   const figures = releaseFigureReader(store, upstreams, options);
-  return { build: options.build, releaseFigures: figures, changeMark: () => store.changeMark(), health: () => storeHealth(store, options.status()) };
+  return { build: options.build, releaseFigures: figures, changeMark: () => store.resultsMark(), health: () => storeHealth(store, options.status()) };
 }
 
 /** Every done session, however many: listSessions wants a limit. */

@@ -34,11 +34,12 @@ export interface Store
   /** The backend's name, as given to openStore. */
   readonly backend: string;
   /**
-   * A mark that differs after any write to the store, by this process or another. What is derived from the store
-   * alone (the per-release figures of /metrics) is kept while the mark stays the same. It may also change without a
-   * write that matters; it never stays the same across one.
+   * A mark that moves whenever results change, in this process or another: a session is created or ends, a release,
+   * check, verdict, regression event or host is written, changed or deleted. What is derived from them alone (the
+   * per-release figures of /metrics) is kept while it stays the same. The daemon's own status, the queue, the outbox
+   * and a running session's samples do not move it.
    */
-  changeMark(): Promise<string>;
+  resultsMark(): Promise<string>;
   /** Idempotent; later calls to other methods reject with StoreClosedError. */
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
+import { endianness } from 'node:os';
 import { FIGURE_FIELDS, PER_OP_FIGURES, type SampleRole } from '../../model/index.js';
 import type { SampleFigureField, SideTestFigures } from '../sample-types.js';
-import type { SqliteConnection } from './connection.js';
+import type Database from 'better-sqlite3';
+import { SqliteConnection } from './connection.js';
 
 /** The figure fields: the figure table's and p95 latency, in the order of the rows query's columns and of a pack. */
 export const FIGURE_PACK_FIELDS: readonly SampleFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
@@ -10,11 +12,16 @@ const COLUMN_OF: Record<SampleFigureField, string> = {
   ...Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, `h.${f.column}`])),
 } as Record<SampleFigureField, string>;
 
-/** What a pack's layout column holds: its fields, and per side and test the number of samples. */
+/** What a pack's layout column holds: the byte order of its floats, its fields, per side and test its sample count. */
 interface Layout {
+  byteOrder: 'BE' | 'LE';
   fields: string[];
   groups: Array<[SampleRole, string, number, number]>;
 }
+
+/** Float64Array uses the host's byte order; a pack written in the other one (a store copied over) is not used. */
+const BYTE_ORDER = endianness();
+const FIELDS_TEXT = JSON.stringify(FIGURE_PACK_FIELDS);
 
 /**
  * A session's figures, by side and test, read from its samples or from its pack. The samples are the record; when a
@@ -23,11 +30,14 @@ interface Layout {
  * row per session instead of a hundred thousand sample rows took it from 550 ms to a few tens.
  */
 export class FigurePacks {
+  readonly #conn: SqliteConnection;
   readonly #rows;
   readonly #pack;
   readonly #insertPack;
+  readonly #unpacked;
 
   constructor(conn: SqliteConnection) {
+    this.#conn = conn;
     // Ordered by side and test, then as written: each side's test is one run of rows, found without a key per row.
     this.#rows = conn.prepare(`
       SELECT s.role, s.test, s.threads, ${FIGURE_PACK_FIELDS.map((f) => COLUMN_OF[f]).join(', ')}
@@ -35,6 +45,13 @@ export class FigurePacks {
       WHERE s.session_id = ? ORDER BY s.role, s.test, s.threads, s.id`);
     this.#pack = conn.prepare('SELECT layout, figures FROM session_figures WHERE session_id = ?');
     this.#insertPack = conn.prepare('INSERT OR REPLACE INTO session_figures (session_id, layout, figures) VALUES (?, ?, ?)');
+    // Done sessions without a usable pack: done before packs, or packed with other fields or another byte order.
+    this.#unpacked = conn.prepare(`
+      SELECT s.id FROM sessions s LEFT JOIN session_figures f ON f.session_id = s.id
+      WHERE s.state = 'done' AND (f.session_id IS NULL OR NOT json_valid(f.layout)
+        OR CASE WHEN json_valid(f.layout) THEN json_extract(f.layout, '$.fields') END IS NOT ?
+        OR CASE WHEN json_valid(f.layout) THEN json_extract(f.layout, '$.byteOrder') END IS NOT ?)
+      ORDER BY s.id`);
   }
 
   /** From the pack when there is one of the current fields (a figure added since leaves older packs aside). */
@@ -43,10 +60,30 @@ export class FigurePacks {
     return (pack && unpack(pack.layout, pack.figures)) ?? this.#fromRows(sessionId);
   }
 
-  /** Inside the transaction that marks the session done. */
+  /**
+   * Inside the transaction that marks the session done, in a savepoint of its own: the pack is a copy for speed, and
+   * a pack that cannot be written (a full disk, a bug) must not undo the session's end. The session is then read
+   * from its samples, and packed at the next open.
+   */
   writePack(sessionId: number): void {
+    try {
+      this.#conn.live('pack a session').transaction(() => this.#insert(sessionId))();
+    } catch {
+      // Left without a pack: sampleFigures reads the samples, which hold the same figures.
+    }
+  }
+
+  /** Packs every done session without a usable pack; on opening a store for writing. Returns how many. */
+  packMissing(): number {
+    const ids = this.#unpacked.pluck().all(FIELDS_TEXT, BYTE_ORDER) as number[];
+    // Batches of 50 sessions a transaction, so a large store's first open after an upgrade never holds the lock long.
+    for (let i = 0; i < ids.length; i += 50) this.#conn.write('pack done sessions', () => ids.slice(i, i + 50).forEach((id) => this.#insert(id)));
+    return ids.length;
+  }
+
+  #insert(sessionId: number): void {
     const groups = this.#fromRows(sessionId);
-    const layout: Layout = { fields: [...FIGURE_PACK_FIELDS], groups: groups.map((g) => [g.role, g.test, g.threads, g.figures.qps.length]) };
+    const layout: Layout = { byteOrder: BYTE_ORDER, fields: [...FIGURE_PACK_FIELDS], groups: groups.map((g) => [g.role, g.test, g.threads, g.figures.qps.length]) };
     const values = new Float64Array(groups.reduce((n, g) => n + g.figures.qps.length * FIGURE_PACK_FIELDS.length, 0));
     let at = 0;
     for (const { figures } of groups) {
@@ -77,12 +114,15 @@ export class FigurePacks {
   }
 }
 
-/** The pack's figures as views on one array; undefined when its fields are not today's or its size does not add up. */
+/**
+ * The pack's figures as views on one array; undefined (read the samples) when it is not today's (fields, byte order)
+ * or does not hold together: a damaged pack costs speed, never a scrape.
+ */
 function unpack(layoutText: string, blob: Buffer): SideTestFigures[] | undefined {
-  const layout = JSON.parse(layoutText) as Layout;
-  if (layout.fields.length !== FIGURE_PACK_FIELDS.length || layout.fields.some((f, i) => f !== FIGURE_PACK_FIELDS[i])) return undefined;
+  const layout = parseLayout(layoutText);
+  if (layout === undefined || layout.byteOrder !== BYTE_ORDER || JSON.stringify(layout.fields) !== FIELDS_TEXT) return undefined;
   const total = layout.groups.reduce((n, [, , , count]) => n + count * FIGURE_PACK_FIELDS.length, 0);
-  if (blob.byteLength !== total * 8) return undefined;
+  if (!Buffer.isBuffer(blob) || blob.byteLength !== total * 8) return undefined;
   // A Float64Array view needs an offset that is a multiple of 8; a blob's buffer may start anywhere.
   const values = blob.byteOffset % 8 === 0 ? new Float64Array(blob.buffer, blob.byteOffset, total) : new Float64Array(new Uint8Array(blob).buffer);
   let at = 0;
@@ -94,4 +134,31 @@ function unpack(layoutText: string, blob: Buffer): SideTestFigures[] | undefined
     }
     return { role, test, threads, figures };
   });
+}
+
+function parseLayout(text: string): Layout | undefined {
+  let layout: unknown;
+  try {
+    layout = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof layout !== 'object' || layout === null) return undefined;
+  const { byteOrder, fields, groups } = layout as Partial<Layout>;
+  const isGroup = (g: unknown): boolean =>
+    Array.isArray(g) && g.length === 4 && (g[0] === 'baseline' || g[0] === 'candidate') && typeof g[1] === 'string' && Number.isInteger(g[2]) && Number.isInteger(g[3]) && (g[3] as number) >= 0;
+  if ((byteOrder !== 'LE' && byteOrder !== 'BE') || !Array.isArray(fields) || !Array.isArray(groups) || !groups.every(isGroup)) return undefined;
+  return { byteOrder, fields, groups };
+}
+
+/**
+ * On opening a store for writing: packs the done sessions that have no usable pack (done before packs existed, or
+ * packed with other figure fields). A failure leaves them unpacked, read from their samples: packs are for speed.
+ */
+export function packDoneSessions(db: Database.Database): void {
+  try {
+    new FigurePacks(new SqliteConnection(db)).packMissing();
+  } catch {
+    // Read from the samples until the next open packs them.
+  }
 }

@@ -312,13 +312,24 @@ ALTER TABLE daemon_state ADD COLUMN cache_sizes TEXT;  -- JSON: CacheSizes
 `;
 
 // A done session's figures, packed when it ends (store/sqlite/figure-packs.ts): /metrics reads one row per session,
-// not every sample. The samples stay the record; sessions done before this have no pack and are read from them.
-const sessionFigures = `
+// not every sample. The samples stay the record; a session done before this is packed when the store is next opened
+// for writing. The results mark moves on every write to a table results are read from (store.resultsMark), and on
+// nothing else: /metrics keeps its per-release text while it stays, whatever the daemon writes about its own status.
+const RESULT_TABLES = ['sessions', 'releases', 'checks', 'verdicts', 'regression_events', 'hosts'];
+const packsAndResultsMark = `
 CREATE TABLE session_figures (
   session_id  INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
-  layout      TEXT NOT NULL,  -- JSON: the figure fields; per side and test its role, test, threads and sample count
-  figures     BLOB NOT NULL   -- float64 in the host byte order: per side and test, per field, its samples in the order written
+  layout      TEXT NOT NULL,  -- JSON: byte order, the figure fields; per side and test its role, test, threads, samples
+  figures     BLOB NOT NULL   -- float64 in that byte order: per side and test, per field, its samples in the order written
 );
+CREATE TABLE results_mark (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  n   INTEGER NOT NULL
+);
+INSERT INTO results_mark (id, n) VALUES (1, 0);
+${RESULT_TABLES.flatMap((table) =>
+  ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER results_mark_${table}_${op.toLowerCase()} AFTER ${op} ON ${table} BEGIN UPDATE results_mark SET n = n + 1; END;`),
+).join('\n')}
 `;
 
 export const migrations: readonly Migration[] = [
@@ -332,7 +343,7 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'queue rows keep their failed attempts, next attempt and last error lines', sql: queueRetries },
   { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
   { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
-  { version: 11, name: 'done sessions keep their figures packed', sql: sessionFigures },
+  { version: 11, name: 'done sessions keep their figures packed; the results mark', sql: packsAndResultsMark },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

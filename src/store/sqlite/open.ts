@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
 import { diskFullError } from './disk-full.js';
+import { packDoneSessions } from './figure-packs.js';
 import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
 import { latestVersion } from './migrations.js';
 import { sqliteStore } from './sqlite-store.js';
@@ -34,6 +35,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     checkSchemaVersion(db, path);
     setUp(db, path);
     migrate(db, path);
+    packDoneSessions(db);
     return sqliteStore(db);
   } catch (error) {
     db.close();

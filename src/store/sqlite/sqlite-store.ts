@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { SqliteCalibrations } from './calibrations.js';
-import { SqliteChangeMark } from './change-mark.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteDaemonState } from './daemon-state.js';
@@ -11,6 +10,7 @@ import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
 import { SqliteQuietHosts } from './quiet-hosts.js';
 import { SqliteReleaseSamples } from './release-samples.js';
+import { SqliteResultsMark } from './results-mark.js';
 import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
 import { SqliteSamples } from './samples.js';
@@ -38,7 +38,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteDaemonState(conn)),
     ...methodsOf(new SqliteQuietHosts(conn)),
     ...methodsOf(new SqliteCalibrations(conn)),
-    ...methodsOf(new SqliteChangeMark(conn)),
+    ...methodsOf(new SqliteResultsMark(conn)),
     close: async () => conn.close(),
   };
 }

@@ -273,6 +273,31 @@ describe('metrics collectors', () => {
     assert.equal(source.reads.releaseFigures, 2);
   });
 
+  test('with a change mark, renders never overlap: a scrape during a render waits for it, then renders if the mark moved', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const source = new (class extends MarkedSource {
+      override async releaseFigures() {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight -= 1;
+        return super.releaseFigures();
+      }
+    })();
+    const exposition = createMetricsExposition(source);
+    const first = exposition.metrics();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(inFlight, 1, 'the first render is under way');
+    source.mark += 1;
+    const second = exposition.metrics();
+    await Promise.all([first, second]);
+    assert.equal(most, 1);
+    assert.equal(source.reads.releaseFigures, 2, 'the second scrape rendered again: the mark had moved');
+    await exposition.metrics();
+    assert.equal(source.reads.releaseFigures, 2, 'the mark did not move since: kept');
+  });
+
   test('the exposition reads like one registry: families separated by one empty line, one newline at the end', async () => {
     const text = await createMetricsExposition(new MarkedSource()).metrics();
     assert.doesNotMatch(text, /\n\n\n/);

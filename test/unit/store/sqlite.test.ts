@@ -79,20 +79,41 @@ describe('sqlite backend', () => {
       }
     });
 
-    test('a session without a pack (done before packs), or a pack of other figure fields, is read from its samples', async () => {
-      for (const change of ['DELETE FROM session_figures', `UPDATE session_figures SET layout = json_set(layout, '$.fields[0]', 'tps')`]) {
+    test('a session without a pack, or with a pack of other fields, another byte order or a damaged one, is read from its samples', async () => {
+      const changes = [
+        'DELETE FROM session_figures',
+        `UPDATE session_figures SET layout = json_set(layout, '$.fields[0]', 'tps')`,
+        `UPDATE session_figures SET layout = json_set(layout, '$.byteOrder', CASE json_extract(layout, '$.byteOrder') WHEN 'LE' THEN 'BE' ELSE 'LE' END)`,
+        `UPDATE session_figures SET layout = '{"fields": ['`,
+        `UPDATE session_figures SET layout = json_set(layout, '$.groups[0][3]', -1)`,
+        'UPDATE session_figures SET figures = substr(figures, 9)',
+      ];
+      for (const change of changes) {
         const path = freshPath();
         const { id, figures } = await doneSession(path);
         const db = new Database(path);
         db.exec(change);
         db.close();
-        const store = await sqlite(path);
+        // Read-only: a store opened so does not pack at open, so this reads what the damaged or missing pack leaves.
+        const reader = await openStore({ backend: 'sqlite', path, readonly: true });
         try {
-          assert.deepEqual(plain(await store.sampleFigures(id)), figures, change);
+          assert.deepEqual(plain(await reader.sampleFigures(id)), figures, change);
         } finally {
-          await store.close();
+          await reader.close();
         }
       }
+    });
+
+    test('opening a store for writing packs the done sessions that lack a usable pack', async () => {
+      const path = freshPath();
+      const { id } = await doneSession(path);
+      const db = new Database(path);
+      db.exec('DELETE FROM session_figures');
+      db.close();
+      await (await sqlite(path)).close();
+      const check = new Database(path, { readonly: true });
+      assert.deepEqual(check.prepare('SELECT session_id FROM session_figures').pluck().all(), [id]);
+      check.close();
     });
 
     test('a failed or interrupted session gets no pack', async () => {
@@ -110,22 +131,23 @@ describe('sqlite backend', () => {
     });
   });
 
-  test('the change mark stays while nothing is written, and moves on a write by this store or by another process', async () => {
+  test('the results mark moves on a write of results by this store or another process, not on status or reads', async () => {
     const path = freshPath();
     const [store, other] = [await sqlite(path), await sqlite(path)];
     try {
-      const start = await store.changeMark();
+      const start = await store.resultsMark();
       await store.listSessions({ limit: 10 });
-      assert.equal(await store.changeMark(), start, 'a read leaves it');
+      await store.setDaemonState({ phase: 'building' });
+      assert.equal(await store.resultsMark(), start, 'a read and the daemon status leave it');
       await store.upsertHost(hostInput());
-      const afterOwn = await store.changeMark();
-      assert.notEqual(afterOwn, start, 'a write through this store moves it');
+      const afterOwn = await store.resultsMark();
+      assert.notEqual(afterOwn, start, 'a host written through this store moves it');
       await other.upsertHost(hostInput({ fingerprintId: 'fp-other' }));
-      assert.notEqual(await store.changeMark(), afterOwn, 'a write through another connection moves it');
+      assert.notEqual(await store.resultsMark(), afterOwn, 'a write through another connection moves it');
     } finally {
       await Promise.all([store.close(), other.close()]);
     }
-    await assert.rejects(store.changeMark(), /closed/);
+    await assert.rejects(store.resultsMark(), /closed/);
   });
 
   test('creates its folder and opens in WAL mode at the latest schema version', async () => {
@@ -149,7 +171,7 @@ describe('sqlite backend', () => {
     const db = new Database(path, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['builds', 'calibrations', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'samples', 'session_figures', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
+      assert.deepEqual(tables, ['builds', 'calibrations', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'results_mark', 'samples', 'session_figures', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
       assert.equal(db.pragma('user_version', { simple: true }), sqliteSchemaVersion);
     } finally {
       db.close();
