@@ -26,8 +26,8 @@ const FIELDS_TEXT = JSON.stringify(FIGURE_PACK_FIELDS);
 /**
  * A session's figures, by side and test, read from its samples or from its pack. The samples are the record; when a
  * session is done (it never changes after) its figures are also written packed in one row of session_figures: a
- * layout (JSON) and every figure as float64 in one blob. A cold /metrics scrape reads every done session, and one
- * row per session instead of a hundred thousand sample rows took it from 550 ms to a few tens.
+ * layout (JSON) and every figure as float64 in one blob. A cold /metrics scrape reads every done session: over
+ * 100,000 samples, one row per session instead of the sample rows took that read from about 330 ms to 25.
  */
 export class FigurePacks {
   readonly #conn: SqliteConnection;
