@@ -7,7 +7,7 @@ import { checkRelease, lastGoodBelow, type CheckDeps } from './check-release.js'
 import { deliverPending } from './deliver.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { obtainRelease } from './fetch-release.js';
-import { pruneBuilds } from './prune-builds.js';
+import { pruneAfterCheck } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
 import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
 import { errorLinesOf, isDue, nextAttemptAt } from './retry-policy.js';
@@ -186,19 +186,7 @@ async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: Cycle
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
   }
   await store.moveQueued({ releaseId: release.id, to: 'done' });
-  await pruneAfterCheck(release, deps);
-}
-
-/** A check may have moved the last good release, so installs that are no longer kept go now. */
-async function pruneAfterCheck(release: ReleaseRecord, deps: CycleDeps): Promise<void> {
-  const upstreams = deps.upstreams.filter((u) => u.name === release.upstream);
-  try {
-    const { removed } = await pruneBuilds(deps.store, upstreams, deps.settings.keepBuilds, deps.log);
-    if (removed.length > 0) deps.log.info({ upstream: release.upstream, removed: removed.length }, 'old installs pruned');
-  } catch (err) {
-    // A folder that cannot be deleted must not fail the release: the next check tries again.
-    deps.log.warn({ upstream: release.upstream, error: err instanceof Error ? err.message : String(err) }, 'pruning old installs failed');
-  }
+  await pruneAfterCheck(release, deps.store, deps.upstreams, deps.settings.keepBuilds, deps.log);
 }
 
 async function quietHost(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn): Promise<QuietHostWait> {

@@ -17,6 +17,6 @@ export { storeHealth } from './store-health.js';
 export { runCycle, type CycleDeps, type CycleOutcome, type PhaseDetail } from './cycle.js';
 export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
 export { stopStrayProcesses, type StrayProcess, type StrayScope } from './stray-processes.js';
-export { selectPrune, pruneBuilds, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
+export { selectPrune, pruneBuilds, pruneAfterCheck, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
 export { runCalibration, calibrationTarget, releaseBudget, thisHostCalibration, thisHostCalibrations, calibrationExpectation, logCalibratedExpectation, percentRange, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
 export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';

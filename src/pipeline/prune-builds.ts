@@ -57,6 +57,22 @@ export async function pruneBuilds(store: ReleaseStore & CheckStore, upstreams: r
   return { selection, removed };
 }
 
+/**
+ * The daemon's prune after a check of `release`: a check may have moved its series' last good release, so that
+ * series' installs no longer kept go now (the others are pruned after their own checks). A folder that cannot be
+ * deleted must not fail the release: it is logged, and the next check tries again. Returns the folders removed.
+ */
+export async function pruneAfterCheck(release: ReleaseRecord, store: ReleaseStore & CheckStore, upstreams: readonly Upstream[], keepBuilds: number, log: Logger): Promise<string[]> {
+  try {
+    const { removed } = await pruneBuilds(store, upstreams.filter((u) => u.name === release.upstream), keepBuilds, log);
+    if (removed.length > 0) log.info({ upstream: release.upstream, removed: removed.length }, 'old installs pruned');
+    return removed;
+  } catch (err) {
+    log.warn({ upstream: release.upstream, error: err instanceof Error ? err.message : String(err) }, 'pruning old installs failed');
+    return [];
+  }
+}
+
 function describe(upstream: Upstream, build: BuildRecord, release: ReleaseRecord): PrunedBuild {
   return { upstream: upstream.name, tag: release.tag, version: release.version, key: build.buildKey, installDir: build.installDir, builtAt: build.endedAt ?? build.startedAt };
 }

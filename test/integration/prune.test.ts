@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { INSTALL_MARKER } from '../../src/compile/index.js';
+import { createLogger } from '../../src/log/index.js';
+import { pruneAfterCheck } from '../../src/pipeline/index.js';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
+import { parseUpstream } from '../../src/upstream/index.js';
 import { parseVersion, versionKey } from '../../src/version/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -26,26 +29,22 @@ const SERIES = [
   { upstream: 'mysql-8.0', flavor: 'mysql', tag: (v: string) => `mysql-${v}`, versions: ['8.0.30', '8.0.31', '8.0.32', '8.0.33', '8.0.34', '8.0.35', '8.0.36'], lastGood: '8.0.35' },
 ];
 
-const installOf = (tag: string): string => join(stateDir, 'builds', keyOf(tag), 'install');
+const installIn = (state: string, tag: string): string => join(state, 'builds', keyOf(tag), 'install');
+const installOf = (tag: string): string => installIn(stateDir, tag);
 function keyOf(tag: string): string {
   return createHash('sha256').update(tag).digest('hex').slice(0, 16);
 }
 
-before(async () => {
-  writeFileSync(
-    config,
-    `state_dir: ${stateDir}\nkeep_builds: 3\nhost_lock: ${join(dir, 'host.lock')}\nupstreams:\n` +
-      `  - { name: mariadb-10.11, remote: ${join(dir, 'none')}, flavor: mariadb, series: "10.11", base: "10.11.1", build_profile: demo, server_profile: relaxed }\n` +
-      `  - { name: mysql-8.0, remote: ${join(dir, 'none')}, flavor: mysql, series: "8.0", base: "8.0.30", build_profile: demo, server_profile: relaxed }\n`,
-  );
-  const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+/** The 15 builds, installed under `state`, with each series' last good accepted. */
+async function makeBuilds(state: string): Promise<void> {
+  const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(state) });
   try {
     for (const s of SERIES) {
       const { added } = await store.recordReleases(
         s.versions.map((v) => ({ upstream: s.upstream, flavor: s.flavor, tag: s.tag(v), commit: createHash('sha1').update(v).digest('hex'), version: v, versionKey: versionKey(parseVersion(v)) })),
       );
       for (const release of added) {
-        const installDir = installOf(release.tag);
+        const installDir = installIn(state, release.tag);
         mkdirSync(join(installDir, 'bin'), { recursive: true });
         writeFileSync(join(installDir, 'bin', 'mysqld'), '');
         writeFileSync(join(installDir, '..', INSTALL_MARKER), '{}');
@@ -58,6 +57,16 @@ before(async () => {
   } finally {
     await store.close();
   }
+}
+
+before(async () => {
+  writeFileSync(
+    config,
+    `state_dir: ${stateDir}\nkeep_builds: 3\nhost_lock: ${join(dir, 'host.lock')}\nupstreams:\n` +
+      `  - { name: mariadb-10.11, remote: ${join(dir, 'none')}, flavor: mariadb, series: "10.11", base: "10.11.1", build_profile: demo, server_profile: relaxed }\n` +
+      `  - { name: mysql-8.0, remote: ${join(dir, 'none')}, flavor: mysql, series: "8.0", base: "8.0.30", build_profile: demo, server_profile: relaxed }\n`,
+  );
+  await makeBuilds(stateDir);
 });
 
 const KEPT = [
@@ -111,5 +120,27 @@ describe('prune, on 15 builds of 2 upstreams with keep_builds 3', () => {
     for (const [, tag] of KEPT) assert.ok(existsSync(join(installOf(tag!), '..', INSTALL_MARKER)), `${tag} kept`);
     const again = await cli('prune', '--dry-run');
     assert.match(again.stdout, /^9 install\(s\) kept, 0 to remove/m);
+  });
+});
+
+describe("the daemon's prune after a check, on the same 15 builds", () => {
+  test('a check of a mariadb release removes only what the keep rules drop in its series: base, last good and newest 3 stay', async () => {
+    const state = join(dir, 'daemon-state');
+    await makeBuilds(state);
+    const upstreams = [
+      parseUpstream({ name: 'mariadb-10.11', remote: join(dir, 'none'), flavor: 'mariadb', series: '10.11', base: '10.11.1', build_profile: 'demo', server_profile: 'relaxed' }),
+      parseUpstream({ name: 'mysql-8.0', remote: join(dir, 'none'), flavor: 'mysql', series: '8.0', base: '8.0.30', build_profile: 'demo', server_profile: 'relaxed' }),
+    ];
+    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(state) });
+    try {
+      const checked = (await store.listReleases('mariadb-10.11')).find((r) => r.version === '10.11.8')!;
+      const removed = await pruneAfterCheck(checked, store, upstreams, 3, createLogger('warn', 'json'));
+      const mariadbRemoved = REMOVED.filter(([upstream]) => upstream === 'mariadb-10.11').map(([, tag]) => join(installIn(state, tag!), '..'));
+      assert.deepEqual([...removed].sort(), [...mariadbRemoved].sort());
+      for (const [upstream, tag] of KEPT) assert.ok(existsSync(join(installIn(state, tag!), '..', INSTALL_MARKER)), `${upstream} ${tag} kept`);
+      for (const [upstream, tag] of REMOVED) assert.equal(existsSync(join(installIn(state, tag!), '..')), upstream !== 'mariadb-10.11', `${tag}: only the checked series is pruned`);
+    } finally {
+      await store.close();
+    }
   });
 });
