@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { SqliteConnection } from './connection.js';
 
 /** The figure fields: the figure table's and p95 latency, in the order of the rows query's columns and of a pack. */
-export const FIGURE_PACK_FIELDS: readonly SampleFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
+const FIGURE_PACK_FIELDS: readonly SampleFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
 const COLUMN_OF: Record<SampleFigureField, string> = {
   qps: 's.qps',
   latencyP95Ms: 's.latency_p95_ms',
