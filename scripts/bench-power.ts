@@ -96,9 +96,9 @@ function synthetic(pool: PairPool, drops: readonly number[], sessions: number, b
  */
 function budgetFor(pool: PairPool, drop: number, settings: VerdictSettings): string[] {
   const noise = pairNoise(pool);
-  const needed = pool.keys.map((k) => ({ k, n: pairsForDrop(noise.get(k)!, { alpha: settings.alpha, family: pool.keys.length, drop }) }));
+  const needed = pool.keys.map((k) => ({ k, n: pairsForDrop(noise.get(k)!, { alpha: settings.alpha, family: pool.keys.length, drop, maxPairs: settings.maxPairs ?? 200 }) }));
   if (needed.some((x) => x.n === null)) return [`a ${(drop * 100).toFixed(0)}% drop is out of reach for ${needed.filter((x) => x.n === null).map((x) => keyLabel(x.k)).join(', ')} at any budget on this pool's noise`];
-  const atLook = needed.map((x) => ({ ...x, n: pairsAtLook(lookOfPairs(x.n!)) }));
+  const atLook = needed.map((x) => ({ ...x, n: pairsAtLook(lookOfPairs(x.n!, settings.maxPairs ?? 200)) }));
   const seconds = atLook.reduce((sum, x) => sum + x.n * pool.pairSeconds.get(x.k)!, 0);
   return [
     `pairs each test needs for 80% power at a ${(drop * 100).toFixed(0)}% drop (from its pair noise, rounded up to a look): ${atLook.map((x) => `${keyLabel(x.k)} ${x.n}`).join(', ')}`,

@@ -3,9 +3,8 @@
 // takes the pool's sweeps in a random order that keeps a real session's alternation of which server runs first, and
 // replays the sequential rule on them, exactly as a real session decides: a test stops getting pairs once decided,
 // and the budget counts the time each sweep would have taken.
-import { judgePairedSession, mulberry32, pairsAtLook, type VerdictSettings } from '../../src/analysis/index.js';
+import { judgePairedSession, mulberry32, pairStatistic, pairsAtLook, type VerdictSettings } from '../../src/analysis/index.js';
 import { testKey, type Verdict } from '../../src/model/index.js';
-import { clipOutliers } from '../../src/analysis/sequential.js';
 import type { SampleRecord } from '../../src/store/index.js';
 
 export interface PairPool {
@@ -64,6 +63,7 @@ export interface DrawnSession {
  */
 export function drawSession(pool: PairPool, settings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
   const order = alternatingOrder(pool, random);
+  // The whole family gets a pair in every sweep until every test is decided, as a real session measures.
   let open = [...pool.keys];
   const samples: SampleRecord[] = [];
   let seconds = 0;
@@ -74,12 +74,14 @@ export function drawSession(pool: PairPool, settings: VerdictSettings, budgetMin
     for (const key of open) {
       const { b, c } = sweep.get(key)!;
       const factor = 1 - (drop.get(key) ?? 0);
-      samples.push({ ...b, round: k }, { ...c, round: k, qps: c.qps * factor });
+      // In the order they were measured: which side ran first is part of the pair.
+      const [bk, ck] = [{ ...b, round: k }, { ...c, round: k, qps: c.qps * factor }];
+      samples.push(...(b.id < c.id ? [bk, ck] : [ck, bk]));
       seconds += pool.pairSeconds.get(key)!;
     }
     if (k >= nextLook) {
       const judged = judgePairedSession(samples, settings, false);
-      open = open.filter((key) => judged.pending.includes(key));
+      if (judged.pending.length === 0) open = [];
       nextLook = judged.nextPairs;
     }
     if (open.length === 0) return finish(samples, settings, seconds, k, false);
@@ -118,13 +120,12 @@ export function keyLabel(key: string): string {
   return `${test}.t${threads}`;
 }
 
-/** Per test, the standard deviation of one pair's log ratio over the whole pool (outliers clipped as verdicts clip). */
+/** Per test, the noise of one pair over the whole pool, as verdicts measure it (clipped, the order effect taken out). */
 export function pairNoise(pool: PairPool): Map<string, number> {
   return new Map(
     pool.keys.map((key) => {
-      const d = clipOutliers(pool.sweeps.map((sweep) => Math.log(sweep.get(key)!.c.qps / sweep.get(key)!.b.qps)));
-      const mean = d.reduce((a, x) => a + x, 0) / d.length;
-      return [key, Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(d.length - 1, 1))];
+      const pairs = pool.sweeps.map((sweep) => sweep.get(key)!);
+      return [key, pairStatistic({ logRatios: pairs.map((p) => Math.log(p.c.qps / p.b.qps)), baselineFirst: pairs.map((p) => p.b.id < p.c.id) }).noise];
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { testKey, type CalibrationFigure } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
-import { alphaAtLook, clipOutliers, pairsAtLook } from './sequential.js';
-import { MIN_LOG_SD } from './sign-flip.js';
+import { alphaAtLook, lookSchedule } from './sequential.js';
+import { MIN_LOG_SD, pairStatistic, signVectorsOf } from './sign-flip.js';
 import { studentQuantile } from './student-t.js';
 
 /**
@@ -11,8 +11,10 @@ import { studentQuantile } from './student-t.js';
  *
  *   DD(n) = 1 - exp(-(t(1 - alphaLook/T, n-1) + t(0.8, n-1)) * max(s, 0.01) / sqrt(n))
  *
- * with s the noise of a pair (sd of the log ratio), T the tests of the session (the family) and alphaLook the share of
- * alpha spent at the look by which n pairs are reached.
+ * with s the noise of a pair (sd of the log ratio around its order's mean), T the tests of the session (the family)
+ * and alphaLook the share of alpha spent at the look by which n pairs are reached. It is a forecast: the Bonferroni t
+ * stands in for the max-T critical value a session reads off its own pairs, which it approaches as n grows; a look
+ * whose sign-flip test cannot go as low as its alpha (too few pairs) is priced at 1, unreachable.
  */
 
 const POWER = 0.8;
@@ -28,6 +30,8 @@ export interface CalibrationSettings {
   family: number;
   /** The drop to reach; default 5%. */
   drop?: number;
+  /** The config's max_pairs: it fixes the looks, and so each look's share of alpha. */
+  maxPairs: number;
 }
 
 /** One test's pairs as measured by the calibration session, and how long a pair took. */
@@ -35,22 +39,25 @@ export interface CalibrationInput {
   test: string;
   threads: number;
   logRatios: readonly number[];
+  /** Per pair: B ran first. */
+  baselineFirst: readonly boolean[];
   /** Wall seconds of one pair (both halves and what runs between them). */
   pairSeconds: number;
 }
 
 
-/** The first look (1-based) by which a sequential session has n pairs. */
-export function lookOfPairs(n: number): number {
-  let look = 1;
-  while (pairsAtLook(look) < n) look++;
-  return look;
+/** The first look (1-based) by which a sequential session of at most maxPairs pairs has n pairs (the last look past them). */
+export function lookOfPairs(n: number, maxPairs: number): number {
+  const schedule = lookSchedule(maxPairs);
+  const look = schedule.findIndex((pairs) => pairs >= n);
+  return look < 0 ? schedule.length : look + 1;
 }
 
 /** DD(n): the drop n pairs of this noise catch 4 times in 5, at the alpha of the look that reaches n pairs. */
 export function detectableDropAt(n: number, noise: number, settings: CalibrationSettings): number {
-  if (!(n >= 2) || !Number.isFinite(noise)) return 1;
-  const alphaLook = alphaAtLook(settings.alpha, lookOfPairs(n));
+  if (!(n >= 3) || !Number.isFinite(noise)) return 1;
+  const alphaLook = alphaAtLook(settings.alpha, lookOfPairs(n, settings.maxPairs), lookSchedule(settings.maxPairs).length);
+  if (1 / signVectorsOf(n) > alphaLook) return 1;
   const t = studentQuantile(1 - alphaLook / Math.max(settings.family, 1), n - 1) + studentQuantile(POWER, n - 1);
   return 1 - Math.exp((-t * Math.max(noise, MIN_LOG_SD)) / Math.sqrt(n));
 }
@@ -63,17 +70,14 @@ export function pairsForDrop(noise: number, settings: CalibrationSettings): numb
   return null;
 }
 
-/** Sample standard deviation of the clipped log ratios; null under 2 pairs. */
-export function pairNoise(logRatios: readonly number[]): number | null {
-  const clipped = clipOutliers(logRatios);
-  const n = clipped.length;
-  if (n < 2) return null;
-  const mean = clipped.reduce((a, d) => a + d, 0) / n;
-  return Math.sqrt(clipped.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1));
+/** The noise of a pair as the verdicts measure it (clipped, the order effect taken out); null under 3 pairs. */
+export function pairNoise(pairs: Pick<CalibrationInput, 'logRatios' | 'baselineFirst'>): number | null {
+  if (pairs.logRatios.length < 3) return null;
+  return pairStatistic(pairs).noise;
 }
 
 export function calibrateTest(input: CalibrationInput, settings: CalibrationSettings): CalibrationFigure {
-  const noise = pairNoise(input.logRatios);
+  const noise = pairNoise(input);
   const pairsNeeded = noise === null ? null : pairsForDrop(noise, settings);
   return {
     test: input.test,
@@ -134,18 +138,20 @@ export function calibrationInputs(samples: readonly SampleRecord[]): Calibration
   return [...groups.values()].map((group) => {
     const rounds = [...new Set(group.map((s) => s.round))].sort((a, b) => a - b);
     const logRatios: number[] = [];
+    const baselineFirst: boolean[] = [];
     const pairTimes: number[] = [];
     for (const round of rounds) {
       const b = group.find((s) => s.round === round && s.role === 'baseline');
       const c = group.find((s) => s.round === round && s.role === 'candidate');
       if (b === undefined || c === undefined) continue;
       logRatios.push(Math.log(Math.max(c.qps, 1e-6) / Math.max(b.qps, 1e-6)));
+      baselineFirst.push(b.id < c.id);
       const wb = wall.get(b);
       const wc = wall.get(c);
       if (wb !== undefined && wc !== undefined) pairTimes.push(wb + wc);
     }
     const first = group[0]!;
-    return { test: first.test, threads: first.threads, logRatios, pairSeconds: pairTimes.length > 0 ? middle(pairTimes) : 2 * first.seconds };
+    return { test: first.test, threads: first.threads, logRatios, baselineFirst, pairSeconds: pairTimes.length > 0 ? middle(pairTimes) : 2 * first.seconds };
   });
 }
 

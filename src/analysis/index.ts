@@ -27,8 +27,8 @@ export {
 export { planEvents, type EventPlan } from './events.js';
 export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts } from './history.js';
 export { judgePairedSession } from './verdict.js';
-export { replayLooks, pairsAtLook, alphaAtLook, estimatePairs, type PairSeries, type PairedJudgement } from './sequential.js';
-export { signFlipMaxT } from './sign-flip.js';
+export { replayLooks, pairsAtLook, alphaAtLook, lookSchedule, lookReach, type LookReach, type PairSeries, type PairedJudgement } from './sequential.js';
+export { signFlipMaxT, pairStatistic, criticalValue, SIGN_VECTORS } from './sign-flip.js';
 export { studentQuantile, studentCdf } from './student-t.js';
 export {
   calibrateTest,

@@ -1,38 +1,43 @@
-import { MIN_LOG_SD, signFlipMaxT } from './sign-flip.js';
+import { criticalValue, signFlipMaxT, signVectorsOf, type OrderedPairs } from './sign-flip.js';
 import { studentQuantile } from './student-t.js';
 
-/** One test's pairs in the order they were measured: log(QPS of C / QPS of B), one per sweep. */
-export interface PairSeries {
+/** One test's pairs in the order they were measured: log(QPS of C / QPS of B) and which side ran first, per sweep. */
+export interface PairSeries extends OrderedPairs {
   key: string;
   test: string;
-  logRatios: readonly number[];
 }
 
 export interface SequentialSettings {
-  /** The family-wise false-alarm rate of the whole session, spent over its looks. */
+  /** The family-wise rate of false alarms (a drop called where there is none), spent over the looks. */
   alpha: number;
-  /** Of the interval reported per test; "ok" needs its lower end above the threshold. */
+  /** 1 - confidence is the chance, spent over the looks, that a lower end is above the truth: a false "ok" is half of it. */
   confidence: number;
+  /** The session's last look is at this many pairs; it fixes how many looks share alpha. */
+  maxPairs: number;
   thresholdOf(test: string): number;
 }
 
-export type PairedKind = 'ok' | 'regression' | 'improvement' | 'unstable';
+export type PairedKind = 'ok' | 'regression' | 'improvement' | 'slower' | 'unstable';
 
 export interface PairedEstimate {
   pairs: number;
   /** The look that decided the test (1 = the first), or the last look taken for an undecided test. */
   look: number;
-  /** exp(mean log ratio): the geometric mean of C/B over the pairs. */
+  /** exp(order-balanced mean log ratio). */
   relativeQps: number;
+  /** The interval's lower end: a repeated confidence bound, family-wise over the tests, at (1 - confidence) / 2. */
   low: number;
+  /** The upper end, at alpha (under 1 goes with a significant drop). Infinity when the look cannot reject. */
   high: number;
-  /** Standard deviation of one pair's log ratio: the noise of a pair on this host. */
+  /** Spread of one pair's log ratio around its order's mean: the noise of a pair on this host. */
   noise: number;
-  /** The smallest drop this many pairs catch 4 times in 5 at the look's share of alpha. */
+  /** How much faster (as a ratio) the second run of a pair was than the first; 1 = no order effect. */
+  orderEffect: number;
+  /** The smallest drop this look catches 4 times in 5, from its own critical value; 1 when the look cannot reject. */
   detectableDrop: number;
   pSlower: number;
   pFaster: number;
-  /** The look's share of alpha, which pSlower and pFaster are held against. */
+  /** The look's share of alpha, which pSlower is held against. */
   alphaSpent: number;
 }
 
@@ -45,8 +50,9 @@ export interface PairedJudgement extends PairedEstimate {
 export interface LookReplay {
   /** Tests decided so far (every test when the session is final). */
   decided: PairedJudgement[];
-  /** Tests that need more pairs; each still measured must reach `nextPairs`. */
+  /** Tests not decided yet; while any is, every test of the session gets a pair in every sweep. */
   pending: string[];
+  /** The pairs every test must reach before the next look. */
   nextPairs: number;
 }
 
@@ -62,105 +68,112 @@ export function pairsAtLook(look: number): number {
   return Math.round(FIRST_LOOK * LOOK_GROWTH ** (look - 1));
 }
 
-/** Alpha spent at look l: alpha/2, alpha/4, ... adds up to alpha however many looks a session takes. */
-export function alphaAtLook(alpha: number, look: number): number {
-  return alpha / 2 ** look;
+/** The pairs of each look a session of at most maxPairs pairs takes: 8, 12, 18, ... and maxPairs last. */
+export function lookSchedule(maxPairs: number): number[] {
+  const looks: number[] = [];
+  for (let look = 1; pairsAtLook(look) < maxPairs; look++) looks.push(pairsAtLook(look));
+  looks.push(maxPairs);
+  return looks;
 }
 
 /**
- * Replays the looks of a sequential paired session over the pairs measured so far. At each look every test still
- * open is judged on its first n pairs: a significant drop under the threshold is a regression, a significant gain
- * over 1/threshold an improvement, an interval whose lower end clears the threshold is ok; the rest go on to the
- * next look. With `final` (the budget is spent), a test that was not decided is unstable, with its interval and
- * detectable drop as they stand. The same replay drives the session (which tests to measure next) and judges it
- * afterwards, so what is stored and what was decided while measuring cannot differ.
+ * The share of a rate spent at look l of `looks`: half at the first look, the other half split evenly over the rest.
+ * The shares add up to the rate, so the chance of any false alarm over all looks is at most the rate (a union bound,
+ * which holds however the looks depend on each other). Half goes first because most releases are decided there.
+ */
+export function alphaAtLook(rate: number, look: number, looks: number): number {
+  if (looks <= 1) return rate;
+  return look === 1 ? rate / 2 : rate / (2 * (looks - 1));
+}
+
+/** Per look: its pairs, the alpha it spends and whether the sign-flip test of that many pairs can go that low. */
+export interface LookReach {
+  look: number;
+  pairs: number;
+  alphaSpent: number;
+  /** 1 / sign vectors: the smallest p-value a test of that many pairs can give. */
+  smallestP: number;
+  canReject: boolean;
+}
+
+export function lookReach(alpha: number, maxPairs: number): LookReach[] {
+  const schedule = lookSchedule(maxPairs);
+  return schedule.map((pairs, i) => {
+    const alphaSpent = alphaAtLook(alpha, i + 1, schedule.length);
+    const smallestP = 1 / signVectorsOf(pairs);
+    return { look: i + 1, pairs, alphaSpent, smallestP, canReject: smallestP <= alphaSpent + 1e-12 };
+  });
+}
+
+/**
+ * Replays the looks of a sequential paired session over the pairs measured so far (docs/verdicts.md). Every look
+ * judges the whole family of tests on their first n pairs with one max-T randomization test; its distribution gives
+ * each test an interval that holds for all tests at once, at this look's share of alpha (upper end) and of
+ * 1 - confidence (lower end). A significant drop with the estimate under the threshold is a regression, a significant
+ * gain over 1/threshold an improvement, a lower end at or over the threshold ok; the rest wait for the next look.
+ * With `final` (the budget is spent), a test still undecided is slower when its drop is significant (within the
+ * margin, or not shown past it) and unstable otherwise. The same replay drives the session and judges it afterwards, so they cannot differ.
  */
 export function replayLooks(series: readonly PairSeries[], settings: SequentialSettings, final: boolean): LookReplay {
+  const schedule = lookSchedule(settings.maxPairs);
   const decided: PairedJudgement[] = [];
   let pending = [...series];
   for (let look = 1; pending.length > 0; look++) {
-    const wanted = pairsAtLook(look);
+    const wanted = schedule[Math.min(look, schedule.length) - 1]!;
     const available = Math.min(...pending.map((s) => s.logRatios.length));
     if (available < wanted && !final) return { decided, pending: pending.map((s) => s.key), nextPairs: wanted };
     const n = Math.min(wanted, available);
-    const judged = judgeLook(pending, n, look, settings);
-    // The session's last look is the one past which no open test has pairs; a test decided at an earlier look has
-    // fewer pairs than those still open, and must not end the replay for them.
-    const lastLook = final && pending.every((s) => s.logRatios.length <= n);
-    for (const j of judged) if (j.kind !== 'unstable' || lastLook) decided.push(j);
-    pending = pending.filter((s) => !decided.some((d) => d.key === s.key));
-    if (lastLook || n < 2) {
-      decided.push(...judged.filter((j) => pending.some((s) => s.key === j.key)));
-      pending = [];
+    // The whole family at every look: tests decided earlier are still measured and still counted in the maximum.
+    // (A stored session from before every test was measured in every sweep may hold tests with fewer pairs: those
+    // keep the verdicts of their own looks.)
+    const family = series.filter((s) => s.logRatios.length >= n);
+    const judged = judgeLook(family, n, look, schedule.length, settings);
+    const lastLook = (final && pending.every((s) => s.logRatios.length <= n)) || look >= schedule.length || n < 2;
+    const open = new Set(pending.map((s) => s.key));
+    for (const j of judged) {
+      if (!open.has(j.key)) continue;
+      if (j.kind !== 'unstable') decided.push(j);
+      else if (lastLook) decided.push({ ...j, kind: j.pSlower <= j.alphaSpent ? 'slower' : 'unstable' });
     }
+    pending = pending.filter((s) => !decided.some((d) => d.key === s.key));
+    if (lastLook) pending = [];
   }
   return { decided, pending: [], nextPairs: 0 };
 }
 
-function judgeLook(series: readonly PairSeries[], n: number, look: number, settings: SequentialSettings): PairedJudgement[] {
-  const alphaSpent = alphaAtLook(settings.alpha, look);
-  const slices = series.map((s) => clipOutliers(s.logRatios.slice(0, n)));
+function judgeLook(family: readonly PairSeries[], n: number, look: number, looks: number, settings: SequentialSettings): PairedJudgement[] {
+  const slices = family.map((s) => ({ logRatios: s.logRatios.slice(0, n), baselineFirst: s.baselineFirst.slice(0, n) }));
   const test = signFlipMaxT(slices, look);
-  return series.map((s, j) => {
-    const estimate = estimatePairs(slices[j]!, { alphaSpent, family: series.length, confidence: settings.confidence });
-    const full: PairedEstimate = { ...estimate, look, pSlower: test.slower[j]!, pFaster: test.faster[j]! };
-    return { key: s.key, test: s.test, kind: classifyPaired(full, settings.thresholdOf(s.test)), ...full };
+  const alphaSpent = alphaAtLook(settings.alpha, look, looks);
+  const upper = criticalValue(test.maxDrops, alphaSpent);
+  const lower = criticalValue(test.maxDrops, alphaAtLook((1 - settings.confidence) / 2, look, looks));
+  return family.map((s, j) => {
+    const stat = test.observed[j]!;
+    const reach = Number.isFinite(upper) && n > 2 ? (upper + studentQuantile(POWER, n - 2)) * stat.se : Number.POSITIVE_INFINITY;
+    const estimate: PairedEstimate = {
+      pairs: n,
+      look,
+      relativeQps: Math.exp(stat.estimate),
+      low: Number.isFinite(lower) ? Math.exp(stat.estimate - lower * stat.se) : 0,
+      high: Number.isFinite(upper) ? Math.exp(stat.estimate + upper * stat.se) : Number.POSITIVE_INFINITY,
+      noise: stat.noise,
+      orderEffect: Math.exp(stat.orderEffect),
+      detectableDrop: Number.isFinite(reach) ? 1 - Math.exp(-reach) : 1,
+      pSlower: test.slower[j]!,
+      pFaster: test.faster[j]!,
+      alphaSpent,
+    };
+    return { key: s.key, test: s.test, kind: classifyPaired(estimate, settings.thresholdOf(s.test)), ...estimate };
   });
 }
 
-/** Pairs further from 0 than this many times the median |log ratio| are clipped to that distance. */
-const CLIP_FACTOR = 5;
-
 /**
- * One pair hit by a host hiccup (a log ratio of -2 among pairs of +-0.05) would otherwise widen the interval of its
- * test to nothing. The bound depends only on the sizes of the log ratios, never on their signs, so every sign vector
- * of the randomization test sees the same clipped values and the test stays exact.
+ * What a look decides; "unstable" here means "not yet": more pairs, or the budget's end. A drop or a gain counts when
+ * the exact test finds it at the look's share of alpha; "ok" when the interval's lower end clears the threshold.
  */
-export function clipOutliers(logRatios: readonly number[]): number[] {
-  const sizes = logRatios.map(Math.abs).sort((a, b) => a - b);
-  if (sizes.length === 0) return [];
-  const mid = Math.floor(sizes.length / 2);
-  const medianSize = sizes.length % 2 === 1 ? sizes[mid]! : (sizes[mid - 1]! + sizes[mid]!) / 2;
-  const bound = CLIP_FACTOR * medianSize;
-  if (!(bound > 0)) return [...logRatios];
-  return logRatios.map((d) => Math.max(-bound, Math.min(bound, d)));
-}
-
-/** What a look decides; "unstable" here means "not yet": more pairs, or the budget's end. */
 export function classifyPaired(e: Pick<PairedEstimate, 'relativeQps' | 'low' | 'pSlower' | 'pFaster' | 'alphaSpent'>, threshold: number): PairedKind {
   if (e.relativeQps < threshold && e.pSlower <= e.alphaSpent) return 'regression';
   if (e.relativeQps > 1 / threshold && e.pFaster <= e.alphaSpent) return 'improvement';
   if (e.low >= threshold) return 'ok';
   return 'unstable';
-}
-
-interface EstimateSettings {
-  alphaSpent: number;
-  /** How many tests share the look's alpha: the detectable drop uses a Bonferroni share of it. */
-  family: number;
-  confidence: number;
-}
-
-/**
- * Interval and detectable drop from Student's t of the mean log ratio. The detectable drop is the drop at which a
- * one-sided test at alpha/family would come out significant 4 times in 5 (Bonferroni bounds the max-T test's
- * critical value, so the real test catches at least this much).
- */
-export function estimatePairs(logRatios: readonly number[], s: EstimateSettings): Omit<PairedEstimate, 'look' | 'pSlower' | 'pFaster'> {
-  const n = logRatios.length;
-  const mean = logRatios.reduce((a, d) => a + d, 0) / Math.max(n, 1);
-  const noise = n > 1 ? Math.sqrt(logRatios.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1)) : Number.NaN;
-  if (n < 2) return { pairs: n, relativeQps: Math.exp(mean), low: 0, high: Number.POSITIVE_INFINITY, noise, detectableDrop: 1, alphaSpent: s.alphaSpent };
-  const se = Math.max(noise, MIN_LOG_SD) / Math.sqrt(n);
-  return { pairs: n, noise, alphaSpent: s.alphaSpent, ...intervalAndReach(mean, se, n - 1, s.alphaSpent / s.family, s.confidence) };
-}
-
-/**
- * For a mean log ratio with its standard error: relative QPS, its interval at `confidence`, and the drop a one-sided
- * test at `alpha` would catch with 80% power, all from Student's t with `df` degrees of freedom.
- */
-export function intervalAndReach(mean: number, se: number, df: number, alpha: number, confidence: number): { relativeQps: number; low: number; high: number; detectableDrop: number } {
-  const half = studentQuantile(1 - (1 - confidence) / 2, df) * se;
-  const reach = (studentQuantile(1 - alpha, df) + studentQuantile(POWER, df)) * se;
-  return { relativeQps: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), detectableDrop: 1 - Math.exp(-reach) };
 }

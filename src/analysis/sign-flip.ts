@@ -6,85 +6,285 @@ import { mulberry32 } from './random.js';
  */
 export const MIN_LOG_SD = 0.01;
 
-/** Exhaustive up to 2^16 sign vectors; a seeded sample of this many beyond. */
-const MAX_FLIPS = 65_536;
+/** Every sign vector up to this many (n <= 12 pairs); beyond, the observed vector plus seeded draws, this many in all. */
+export const SIGN_VECTORS = 4096;
+
+/** For the estimate: pairs further from the robust centre than this many robust standard deviations are clipped to it. */
+const CLIP_FACTOR = 5;
+
+/**
+ * One test's pairs at a look: d = log(QPS of C / QPS of B) per pair, and which side ran first. `baselineFirst[i]` is
+ * true when B ran first in pair i (B C), false when C did (C B).
+ */
+export interface OrderedPairs {
+  logRatios: readonly number[];
+  baselineFirst: readonly boolean[];
+}
+
+/** What one test's pairs say, order-balanced and clipped around a robust centre. */
+export interface PairStatistic {
+  /** The order-balanced mean log ratio: the mean of the B C pairs and the mean of the C B pairs, weighted equally. */
+  estimate: number;
+  /** Half the difference of those two means: how much faster (log) the second run of a pair is than the first. */
+  orderEffect: number;
+  /** The spread of a pair around its order's mean (floored at MIN_LOG_SD; NaN for one pair): the noise of a pair with the order removed. */
+  noise: number;
+  /** Standard error of the estimate. */
+  se: number;
+  t: number;
+}
 
 export interface SignFlipResult {
+  /** Per series, its estimate as measured: clipped around its robust centre, order-balanced. */
+  observed: PairStatistic[];
   /** Per series: the family-wise p-value that C is slower than B (small means a real drop). */
   slower: number[];
   /** Per series: the family-wise p-value that C is faster than B. */
   faster: number[];
+  /**
+   * The largest drop statistic max_j(-t_j) of each sign vector, ascending; by the symmetry of sign flips the largest
+   * gain max_j(t_j) has the same distribution. Critical values for intervals are read off it (criticalValue).
+   */
+  maxDrops: Float64Array;
   /** How many sign vectors the p-values rest on; the smallest possible p-value is 1 / flips. */
   flips: number;
   exhaustive: boolean;
 }
 
 /**
- * Westfall–Young max-T randomization test on paired log ratios log(C/B). Under "no difference" the two halves of
- * a pair are exchangeable, so the sign of each pair's log ratio is a coin flip. Pairs measured in the same sweep
- * share their moment on the host, so one sign vector flips sweep i of every series at once, which keeps the
- * correlation between tests. A series' p-value is the share of sign vectors whose largest drop over all series (as
- * Student's t of the mean log ratio) is at least the drop seen: that controls the chance of any false alarm among
- * the series, not per series. Every series must hold the same number of pairs, sweep by sweep.
+ * Westfall–Young max-T randomization test on paired log ratios, order-balanced.
+ *
+ * Under "no difference" the labels B and C of the two runs of a pair are exchangeable. Swapping them turns d into -d
+ * and also swaps which side ran first, so one sign vector g maps (d_i, B first_i) to (g_i d_i, B first_i xor g_i<0):
+ * the order groups move with the labels, and the order-balanced t (pairStatistic) is computed afresh for every sign
+ * vector. The test's values are clipped at a bound that depends only on the sizes |d| (clipAroundZero), so
+ * clipping and relabelling commute and the test is exact. One sign vector relabels pair i of every series at once,
+ * which keeps what the tests of one sweep share; a series' p-value is the share of sign vectors whose largest drop
+ * over all series is at least the drop seen, which bounds the chance of any false alarm among the series
+ * (family-wise). Every series must hold the same number of pairs, sweep by sweep.
  */
-export function signFlipMaxT(series: ReadonlyArray<readonly number[]>, seed = 1): SignFlipResult {
-  const n = series[0]?.length ?? 0;
-  if (series.some((s) => s.length !== n)) throw new RangeError('signFlipMaxT: every series needs the same number of pairs');
-  if (n === 0) return { slower: series.map(() => 1), faster: series.map(() => 1), flips: 1, exhaustive: true };
-  const squares = series.map((s) => s.reduce((a, d) => a + d * d, 0));
-  const observed = series.map((s, j) => tOf(s.reduce((a, d) => a + d, 0), squares[j]!, n));
-  const slowerCounts = series.map(() => 0);
-  const fasterCounts = series.map(() => 0);
-  const signs = new Float64Array(n);
+export function signFlipMaxT(series: readonly OrderedPairs[], seed = 1): SignFlipResult {
+  const n = series[0]?.logRatios.length ?? 0;
+  if (series.some((s) => s.logRatios.length !== n || s.baselineFirst.length !== n)) throw new RangeError('signFlipMaxT: every series needs the same number of pairs');
+  const scratch = new PairScratch(n);
+  const data = series.map((s) => ({ d: clipAroundZero(s.logRatios), first: Int8Array.from(s.baselineFirst, (b) => (b ? 1 : -1)) }));
+  const seen = data.map(({ d, first }) => scratch.statistic(d, first, onesOf(n)).t);
   const flips = flipVectors(n, seed);
+  const maxDrops = new Float64Array(flips.count);
+  const slowerCounts = new Array<number>(series.length).fill(0);
+  const fasterCounts = new Array<number>(series.length).fill(0);
+  const signs = new Int8Array(n);
+  let k = 0;
   for (const fill of flips.vectors) {
     fill(signs);
     let worstDrop = -Infinity;
     let bestGain = -Infinity;
-    for (let j = 0; j < series.length; j++) {
-      const s = series[j]!;
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += signs[i]! * s[i]!;
-      const t = tOf(sum, squares[j]!, n);
+    for (const { d, first } of data) {
+      const t = scratch.statistic(d, first, signs).t;
       if (-t > worstDrop) worstDrop = -t;
       if (t > bestGain) bestGain = t;
     }
+    maxDrops[k++] = worstDrop;
     for (let j = 0; j < series.length; j++) {
-      if (worstDrop >= -observed[j]! - 1e-9) slowerCounts[j]! += 1;
-      if (bestGain >= observed[j]! - 1e-9) fasterCounts[j]! += 1;
+      if (worstDrop >= -seen[j]! - 1e-9) slowerCounts[j]! += 1;
+      if (bestGain >= seen[j]! - 1e-9) fasterCounts[j]! += 1;
     }
   }
+  maxDrops.sort();
   const count = flips.count;
-  return { slower: slowerCounts.map((k) => k / count), faster: fasterCounts.map((k) => k / count), flips: count, exhaustive: flips.exhaustive };
+  return { observed: series.map(pairStatistic), slower: slowerCounts.map((c) => c / count), faster: fasterCounts.map((c) => c / count), maxDrops, flips: count, exhaustive: flips.exhaustive };
 }
 
-/** Student's t of the mean from the sum and the sum of squares (which no sign flip changes), its spread floored. */
-function tOf(sum: number, squares: number, n: number): number {
+/**
+ * The critical value c of the max-T distribution at level `alpha`: a statistic above c has a family-wise p-value of at
+ * most alpha. Infinity when no statistic can reach it (alpha under 1 / flips): the look cannot reject.
+ */
+export function criticalValue(maxDrops: Float64Array, alpha: number): number {
+  const beyond = Math.floor(alpha * maxDrops.length + 1e-9);
+  if (beyond < 1 || maxDrops.length === 0) return Number.POSITIVE_INFINITY;
+  return maxDrops[maxDrops.length - beyond - 1]!;
+}
+
+/**
+ * A series' estimate as measured: clipped around its robust centre (so a hiccup cannot cancel a real drop), then
+ * order-balanced.
+ */
+export function pairStatistic(pairs: OrderedPairs): PairStatistic {
+  const n = pairs.logRatios.length;
+  const first = Int8Array.from(pairs.baselineFirst, (b) => (b ? 1 : -1));
+  return new PairScratch(n).statistic(clipAroundCentres(pairs.logRatios, first), first, onesOf(n));
+}
+
+/**
+ * Clips each pair to its order's median +- CLIP_FACTOR x the robust spread of all pairs around their order's median. A pair hit by a host hiccup (a log ratio of +2 among pairs at -0.1) is pulled to the edge of
+ * its test's own spread, around where the test is, not around 0, so it cannot cancel a real drop; the centres are
+ * taken per order so that an order effect is not mistaken for outliers.
+ */
+export function clipAroundCentres(logRatios: readonly number[], first: Int8Array): Float64Array {
+  const n = logRatios.length;
+  const y = Float64Array.from(logRatios);
+  if (n < 3) return y;
+  const centreOf = (order: number): number => {
+    const group = Float64Array.from(logRatios.filter((_, i) => first[i] === order));
+    return group.length > 0 ? medianInPlace(group, group.length) : 0;
+  };
+  const centres = { [1]: centreOf(1), [-1]: centreOf(-1) } as Record<number, number>;
+  const centre = (i: number): number => centres[first[i]!]!;
+  const bound = CLIP_FACTOR * robustSpread(Float64Array.from(logRatios, (d, i) => d - centre(i)));
+  for (let i = 0; i < n; i++) y[i] = Math.min(centre(i) + bound, Math.max(centre(i) - bound, y[i]!));
+  return y;
+}
+
+const ones = new Map<number, Int8Array>();
+function onesOf(n: number): Int8Array {
+  let v = ones.get(n);
+  if (v === undefined) ones.set(n, (v = new Int8Array(n).fill(1)));
+  return v;
+}
+
+/** A reused buffer, so the statistic of each of thousands of sign vectors makes no garbage. */
+class PairScratch {
+  private readonly values: Float64Array;
+
+  constructor(n: number) {
+    this.values = new Float64Array(n);
+  }
+
+  /** The order-balanced statistic of the pairs relabelled by `signs` (+1 as measured, -1 with B and C swapped). */
+  statistic(d: Float64Array, first: Int8Array, signs: Int8Array): PairStatistic {
+    const n = d.length;
+    const y = this.values;
+    let sumB = 0;
+    let countB = 0;
+    let sumC = 0;
+    for (let i = 0; i < n; i++) {
+      y[i] = signs[i]! * d[i]!;
+      if (signs[i]! * first[i]! > 0) {
+        sumB += y[i]!;
+        countB++;
+      } else sumC += y[i]!;
+    }
+    const countC = n - countB;
+    if (countB === 0 || countC === 0 || n < 3) return plainMean(y, n);
+    const meanB = sumB / countB;
+    const meanC = sumC / countC;
+    let squares = 0;
+    for (let i = 0; i < n; i++) squares += (y[i]! - (signs[i]! * first[i]! > 0 ? meanB : meanC)) ** 2;
+    const noise = Math.max(Math.sqrt(squares / (n - 2)), MIN_LOG_SD);
+    const estimate = (meanB + meanC) / 2;
+    const se = (noise / 2) * Math.sqrt(1 / countB + 1 / countC);
+    return { estimate, orderEffect: (meanB - meanC) / 2, noise, se, t: estimate / se };
+  }
+}
+
+/** Pairs further from 0 than this many times the median |d| are clipped to it, for the test (clipAroundZero). */
+const ZERO_CLIP_FACTOR = 5;
+
+/**
+ * The test's clip: to +- 5 x the median |d|. The bound depends only on the sizes, never on the signs, so every sign
+ * vector sees the same clipped values and the randomization test stays exact.
+ */
+export function clipAroundZero(logRatios: readonly number[]): Float64Array {
+  const sizes = Float64Array.from(logRatios, Math.abs);
+  const bound = logRatios.length > 0 ? ZERO_CLIP_FACTOR * medianInPlace(sizes, sizes.length) : 0;
+  return Float64Array.from(logRatios, (d) => (bound > 0 ? Math.max(-bound, Math.min(bound, d)) : d));
+}
+
+/** All pairs in one order (or too few to split): the plain mean, with no order effect to take out. */
+function plainMean(y: Float64Array, n: number): PairStatistic {
+  if (n === 0) return { estimate: 0, orderEffect: 0, noise: Number.NaN, se: Number.POSITIVE_INFINITY, t: 0 };
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += y[i]!;
   const mean = sum / n;
-  const variance = n > 1 ? Math.max(0, (squares - n * mean * mean) / (n - 1)) : 0;
-  return mean / (Math.sqrt(Math.max(variance, MIN_LOG_SD ** 2)) / Math.sqrt(n));
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (y[i]! - mean) ** 2;
+  // One pair says nothing of the noise (NaN, reported as unknown); from two on it is floored as always.
+  const noise = n > 1 ? Math.max(Math.sqrt(squares / (n - 1)), MIN_LOG_SD) : Number.NaN;
+  const se = n > 1 ? noise / Math.sqrt(n) : Number.POSITIVE_INFINITY;
+  return { estimate: mean, orderEffect: 0, noise, se, t: Number.isFinite(se) ? mean / se : 0 };
+}
+
+/**
+ * A standard deviation that one hiccup cannot inflate: the larger of 1.4826 x MAD and IQR / 1.349 (each equals the sd
+ * of normal noise), floored at MIN_LOG_SD. Either alone collapses on some shapes (the MAD when over half the pairs
+ * agree exactly, as in + + - - patterns), and then every pair on the other side would look like an outlier.
+ */
+function robustSpread(residuals: Float64Array): number {
+  const sorted = Float64Array.from(residuals).sort();
+  const at = (q: number): number => {
+    const pos = q * (sorted.length - 1);
+    const lo = Math.floor(pos);
+    return sorted[lo]! + (sorted[Math.min(lo + 1, sorted.length - 1)]! - sorted[lo]!) * (pos - lo);
+  };
+  const median = at(0.5);
+  const deviations = Float64Array.from(sorted, (r) => Math.abs(r - median));
+  return Math.max(1.4826 * medianInPlace(deviations, deviations.length), (at(0.75) - at(0.25)) / 1.349, MIN_LOG_SD);
+}
+
+/** The median of the first n values by selection (Hoare's quickselect); reorders them. */
+function medianInPlace(a: Float64Array, n: number): number {
+  const mid = n >> 1;
+  const upper = select(a, n, mid);
+  if (n % 2 === 1) return upper;
+  let lower = -Infinity;
+  for (let i = 0; i < mid; i++) if (a[i]! > lower) lower = a[i]!;
+  return (lower + upper) / 2;
+}
+
+/** Puts the k-th smallest of a[0..n) at a[k], smaller ones before it, and returns it. */
+function select(a: Float64Array, n: number, k: number): number {
+  let left = 0;
+  let right = n - 1;
+  while (left < right) {
+    const pivot = a[(left + right) >> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return a[k]!;
 }
 
 interface Flips {
   /** Each writes one sign vector into the array it is given. */
-  vectors: Iterable<(signs: Float64Array) => void>;
+  vectors: Iterable<(signs: Int8Array) => void>;
   count: number;
   exhaustive: boolean;
 }
 
-/** Every sign vector when there are few enough; the observed one plus a seeded sample otherwise. */
+/**
+ * Every sign vector when there are few enough; otherwise the observed one plus seeded draws. With draws the p-value
+ * (1 + draws at least as extreme) / SIGN_VECTORS is still a valid p-value: the observed vector is one of them.
+ */
 function flipVectors(n: number, seed: number): Flips {
-  if (2 ** n <= MAX_FLIPS) {
+  if (2 ** n <= SIGN_VECTORS) {
     const count = 2 ** n;
-    const all = function* (): Generator<(signs: Float64Array) => void> {
+    const all = function* (): Generator<(signs: Int8Array) => void> {
       for (let mask = 0; mask < count; mask++) yield (signs) => signs.forEach((_, i) => (signs[i] = (mask >> i) & 1 ? -1 : 1));
     };
     return { count, exhaustive: true, vectors: all() };
   }
   const random = mulberry32(seed);
-  const sampled = function* (): Generator<(signs: Float64Array) => void> {
+  const sampled = function* (): Generator<(signs: Int8Array) => void> {
     yield (signs) => signs.fill(1);
-    for (let k = 1; k < MAX_FLIPS; k++) yield (signs) => signs.forEach((_, i) => (signs[i] = random() < 0.5 ? -1 : 1));
+    for (let k = 1; k < SIGN_VECTORS; k++) yield (signs) => signs.forEach((_, i) => (signs[i] = random() < 0.5 ? -1 : 1));
   };
-  return { count: MAX_FLIPS, exhaustive: false, vectors: sampled() };
+  return { count: SIGN_VECTORS, exhaustive: false, vectors: sampled() };
+}
+
+/** The fewest sign vectors a test of n pairs has: the smallest p-value it can give is 1 over this. */
+export function signVectorsOf(n: number): number {
+  return Math.min(2 ** n, SIGN_VECTORS);
 }

@@ -2,8 +2,9 @@ import { PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type VerdictKin
 import type { SampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { maxTPermutationTest, type Run } from './permutation.js';
-import { intervalAndReach, replayLooks, type PairSeries } from './sequential.js';
+import { replayLooks, type PairSeries } from './sequential.js';
 import { MIN_LOG_SD } from './sign-flip.js';
+import { studentQuantile } from './student-t.js';
 
 export interface VerdictSettings {
   /** Relative QPS under this is a regression when significant; over 1 / threshold an improvement. */
@@ -14,7 +15,12 @@ export interface VerdictSettings {
   alpha: number;
   /** Of the interval reported per test (default 0.95): "ok" needs its lower end above the threshold. */
   confidence?: number;
+  /** Paired design: the most pairs a test gets (default 200), which fixes the looks that share alpha. */
+  maxPairs?: number;
 }
+
+/** The max_pairs option's default: sessions stored before the setting was recorded had it. */
+const DEFAULT_MAX_PAIRS = 200;
 
 const HINT_GROWTH = 1.05;
 
@@ -39,7 +45,8 @@ export function judgeSession(samples: readonly SampleRecord[], settings: Verdict
 export function judgePairedSession(samples: readonly SampleRecord[], settings: VerdictSettings, final = true): { verdicts: Verdict[]; pending: string[]; nextPairs: number } {
   const groups = groupByTest(samples);
   const series = [...groups.entries()].map(([k, group]) => pairSeries(k, group));
-  const replay = replayLooks(series, { alpha: settings.alpha, confidence: confidenceOf(settings), thresholdOf: (t) => thresholdOf(settings, t) }, final);
+  const sequential = { alpha: settings.alpha, confidence: confidenceOf(settings), maxPairs: settings.maxPairs ?? DEFAULT_MAX_PAIRS, thresholdOf: (t: string) => thresholdOf(settings, t) };
+  const replay = replayLooks(series, sequential, final);
   const verdicts = replay.decided.map((j) => {
     const group = groups.get(j.key)!;
     const rounds = new Set(pairedRounds(group).slice(0, j.pairs));
@@ -48,7 +55,7 @@ export function judgePairedSession(samples: readonly SampleRecord[], settings: V
     return {
       test: first.test, threads: first.threads, kind: j.kind, relativeQps: j.relativeQps, threshold: thresholdOf(settings, first.test),
       pSlower: j.pSlower, pFaster: j.pFaster, baselineSpread: robustSpread(b!.map((s) => s.qps)),
-      low: j.low, high: finiteOrNull(j.high), confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: finiteOrNull(j.noise),
+      low: j.low, high: finiteOrNull(j.high), confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: finiteOrNull(j.noise), orderEffect: j.orderEffect,
       hint: j.kind === 'regression' ? hintOf(b!, c!) : [],
     };
   });
@@ -61,10 +68,12 @@ function pairedRounds(group: readonly SampleRecord[]): number[] {
   return [...new Set(group.filter((s) => s.role === 'candidate' && b.has(s.round)).map((s) => s.round))].sort((x, y) => x - y);
 }
 
+/** The test's pairs, sweep by sweep; which side ran first is which of the two was written first (samples keep that order). */
 function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
-  const qps = (role: SampleRecord['role'], round: number): number => Math.max(group.find((s) => s.role === role && s.round === round)!.qps, 1e-6);
-  const logRatios = pairedRounds(group).map((r) => Math.log(qps('candidate', r) / qps('baseline', r)));
-  return { key: k, test: group[0]!.test, logRatios };
+  const at = (role: SampleRecord['role'], round: number): number => group.findIndex((s) => s.role === role && s.round === round);
+  const rounds = pairedRounds(group);
+  const logRatios = rounds.map((r) => Math.log(Math.max(group[at('candidate', r)]!.qps, 1e-6) / Math.max(group[at('baseline', r)]!.qps, 1e-6)));
+  return { key: k, test: group[0]!.test, logRatios, baselineFirst: rounds.map((r) => at('baseline', r) < at('candidate', r)) };
 }
 
 function sortLike(verdicts: Verdict[], keys: readonly string[]): Verdict[] {
@@ -101,7 +110,7 @@ function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pS
   const baselineSpread = robustSpread(b.map((s) => s.qps));
   const spread = runsEstimate(b.map((s) => s.qps), c.map((s) => s.qps), settings, family);
   const kind = classify({ relativeQps, threshold, pSlower, pFaster, alpha: settings.alpha, low: spread.low });
-  return { test: first.test, threads: first.threads, kind, relativeQps, threshold, pSlower, pFaster, baselineSpread, ...spread, confidence: confidenceOf(settings), hint: kind === 'regression' ? hintOf(b, c) : [] };
+  return { test: first.test, threads: first.threads, kind, relativeQps, threshold, pSlower, pFaster, baselineSpread, ...spread, orderEffect: null, confidence: confidenceOf(settings), hint: kind === 'regression' ? hintOf(b, c) : [] };
 }
 
 /**
@@ -115,6 +124,18 @@ function runsEstimate(b: readonly number[], c: readonly number[], settings: Verd
   const se = Math.max(noise, MIN_LOG_SD) * Math.sqrt(1 / lb.length + 1 / lc.length);
   const e = intervalAndReach(meanOf(lc) - meanOf(lb), se, df, settings.alpha / family, confidenceOf(settings));
   return { low: e.low, high: finiteOrNull(e.high), detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise: finiteOrNull(noise) };
+}
+
+const POWER = 0.8;
+
+/**
+ * For a mean log ratio with its standard error: relative QPS, its interval at `confidence`, and the drop a one-sided
+ * test at `alpha` would catch with 80% power, all from Student's t with `df` degrees of freedom (whole-run design).
+ */
+function intervalAndReach(mean: number, se: number, df: number, alpha: number, confidence: number): { relativeQps: number; low: number; high: number; detectableDrop: number } {
+  const half = studentQuantile(1 - (1 - confidence) / 2, df) * se;
+  const reach = (studentQuantile(1 - alpha, df) + studentQuantile(POWER, df)) * se;
+  return { relativeQps: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), detectableDrop: 1 - Math.exp(-reach) };
 }
 
 const meanOf = (values: readonly number[]): number => values.reduce((a, v) => a + v, 0) / Math.max(values.length, 1);

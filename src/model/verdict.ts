@@ -1,7 +1,7 @@
 import type { TestId } from './tests.js';
 
 /** What a session decided for one test (docs/verdicts.md). */
-export const verdictKinds = ['ok', 'regression', 'improvement', 'unstable'] as const;
+export const verdictKinds = ['ok', 'regression', 'improvement', 'slower', 'unstable'] as const;
 export type VerdictKind = (typeof verdictKinds)[number];
 
 /** A per-op figure of C that grew over B: part of the hint of why a test got slower. */
@@ -36,9 +36,11 @@ export interface Verdict extends TestId {
   pairs: number;
   /** standard deviation of one pair's log ratio (or of one run's log QPS); null when not defined (a single pair) */
   noise: number | null;
+  /** paired design: how much faster (a ratio) the second run of a pair was than the first; null for whole runs and older verdicts */
+  orderEffect?: number | null;
   /** per-op figures of C that grew by 5% or more over B, largest first (regressions only) */
   hint: HintFigure[];
 }
 
 /** The fields that say how far a session could see: verdicts stored before they existed have none. */
-export type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise';
+export type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect';

@@ -74,7 +74,7 @@ export async function runCalibration(request: CalibrateRequest, deps: CompareDep
   const session = await store.getSession(outcome.sessionId);
   const samples = await store.completedSamples(outcome.sessionId);
   const inputs = calibrationInputs(samples);
-  const calibration: CalibrationSettings = { alpha: settings.verdicts.alpha, family: inputs.length, drop: CALIBRATION_DROP };
+  const calibration: CalibrationSettings = { alpha: settings.verdicts.alpha, family: inputs.length, drop: CALIBRATION_DROP, maxPairs: settings.maxPairs };
   const figures = inputs.map((i) => calibrateTest(i, calibration));
   const stored: StoredCalibrationSettings = {
     alpha: settings.verdicts.alpha,
@@ -122,7 +122,7 @@ export async function thisHostCalibrations(stateDir: string, store: CalibrationS
 /** The figures of a stored calibration, read back for an expectation. */
 export function calibrationExpectation(record: CalibrationRecord, budgetMinutes: number, maxPairs: number, alpha: number): BudgetExpectation {
   const figures = record.tests.map((t) => ({ ...t }));
-  return expectationAtBudget(figures, budgetMinutes, maxPairs, { alpha, family: figures.length });
+  return expectationAtBudget(figures, budgetMinutes, maxPairs, { alpha, family: figures.length, maxPairs });
 }
 
 const warnedUncalibrated = new Set<string>();

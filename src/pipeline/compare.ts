@@ -159,14 +159,16 @@ export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samp
 }
 
 function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
+  const maxPairs = request.maxPairs ?? settings.maxPairs;
   return {
     design: request.design ?? settings.design,
     budgetMinutes: request.budgetMinutes ?? settings.budgetMinutes ?? request.suite.budgetMinutes,
-    maxPairs: request.maxPairs ?? settings.maxPairs,
+    maxPairs,
     idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,
-    verdicts: settings.verdicts,
+    // The looks that share alpha follow from max_pairs, so the verdicts (and `show`, judging again) must know it.
+    verdicts: { ...settings.verdicts, maxPairs },
   };
 }
 

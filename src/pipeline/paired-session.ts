@@ -57,9 +57,9 @@ interface OpenRun {
 /**
  * A session of the paired design: both targets are loaded, then both servers run side by side, each on its own fresh
  * copy of its loaded datadir. Every test is measured as pairs seconds apart (B C, then C B, ...), sweep after sweep
- * over the tests still open, while the server not being measured is drained (or paused). At each look the pairs so far
- * are judged, and decided tests get no more pairs; the session ends when every test is decided, at max_pairs, or when
- * the next sweep would overrun the budget.
+ * over every test of the suite, while the server not being measured is drained (or paused). At each look the pairs so
+ * far are judged; the session ends when every test is decided, at max_pairs, or when the next sweep would overrun the
+ * budget.
  */
 export async function runPairedSession(suite: Suite, instances: Record<SampleRole, TargetInstance>, plan: PairedPlan, ctx: RoundContext): Promise<PairedOutcome> {
   // Before any loading: a small-server load takes an hour per target.
@@ -187,10 +187,12 @@ async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: R
     }
     const outcome = (stoppedBy: PairedStop): PairedOutcome => ({ sweeps: sweep, stoppedBy, minutes: (Date.now() - started) / 60_000 });
     if (plan.sequential !== false && sweep >= nextLook) {
+      // The whole family stays measured while any test is open: the max-T of every look is then taken over every
+      // test, so which tests were decided early cannot bend the family-wise bound (docs/verdicts.md).
       const judged = judgePairedSession(samples, plan.verdicts, false);
-      const decided = open.filter((r) => !judged.pending.includes(r.key));
-      if (decided.length > 0) ctx.log.info({ sweep, decided: decided.map((r) => `${r.test.name}.t${r.threads}`) }, `look at ${sweep} pairs: ${decided.length} test(s) decided`);
-      open = open.filter((r) => judged.pending.includes(r.key));
+      const undecided = new Set(judged.pending);
+      ctx.log.info({ sweep, decided: open.filter((r) => !undecided.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) }, `look at ${sweep} pairs: ${open.length - undecided.size} of ${open.length} test(s) decided`);
+      if (undecided.size === 0) open = [];
       nextLook = judged.nextPairs;
     }
     if (open.length === 0) return outcome('decided');

@@ -69,12 +69,19 @@ export function storedPlan(session: SessionRecord, fallback: VerdictSettings): P
 
 function storedVerdictSettings(value: unknown): VerdictSettings | undefined {
   if (!isObject(value)) return undefined;
-  const { threshold, alpha, confidence, testThresholds } = value;
+  const { threshold, alpha, confidence, testThresholds, maxPairs } = value;
   if (typeof threshold !== 'number' || typeof alpha !== 'number' || !isObject(testThresholds)) return undefined;
   if (confidence !== undefined && typeof confidence !== 'number') return undefined;
+  if (maxPairs !== undefined && typeof maxPairs !== 'number') return undefined;
   const perTest = Object.entries(testThresholds);
   if (!perTest.every(([, t]) => typeof t === 'number')) return undefined;
-  return { threshold, alpha, testThresholds: Object.fromEntries(perTest) as Record<string, number>, ...(confidence !== undefined ? { confidence } : {}) };
+  return {
+    threshold,
+    alpha,
+    testThresholds: Object.fromEntries(perTest) as Record<string, number>,
+    ...(confidence !== undefined ? { confidence } : {}),
+    ...(maxPairs !== undefined ? { maxPairs } : {}),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -99,6 +99,9 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
       }
       case 'improvement':
         return [`${head}, ${relative} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}; ${basis}`];
+      case 'slower':
+        // Significantly slower, but the interval does not show the drop is past the threshold: no alert of its own.
+        return [`${head}, ${relative}, p=${formatSignificant(v.pSlower)}: significantly slower, not shown to be past the ${formatDropPercent(1 - v.threshold)} margin; ${basis}`];
       case 'unstable': {
         // Undecided: the interval reaches below the threshold and the drop is not significant (or the budget ran out).
         const drop = row.relativeQps < v.threshold ? ` < ${formatRatio(v.threshold)} (p=${formatSignificant(v.pSlower)}, not significant)` : '';

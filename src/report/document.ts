@@ -1,7 +1,7 @@
 import type { Table } from './table.js';
 
 /** How a bar reads: the verdict of its test, or neutral when nothing was judged. */
-export type ChartTone = 'ok' | 'regression' | 'improvement' | 'unstable' | 'neutral';
+export type ChartTone = 'ok' | 'regression' | 'improvement' | 'slower' | 'unstable' | 'neutral';
 
 export interface ChartBar {
   label: string;

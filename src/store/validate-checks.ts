@@ -28,6 +28,7 @@ const verdictSchema = z.object({
   detectableDrop: atLeastZero().max(1),
   pairs: wholeFrom(0),
   noise: atLeastZero().nullable(),
+  orderEffect: aboveZero().nullable().optional(),
   hint: z.array(hintSchema),
 });
 

@@ -46,6 +46,7 @@ interface VerdictRow {
   detectable_drop: number | null;
   pairs: number | null;
   noise: number | null;
+  order_effect: number | null;
   hint: string;
 }
 
@@ -91,6 +92,7 @@ const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
   detectableDrop: r.detectable_drop,
   pairs: r.pairs,
   noise: r.noise,
+  orderEffect: r.order_effect,
   hint: JSON.parse(r.hint) as HintFigure[],
 });
 
@@ -122,9 +124,9 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     insertCheck: `INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
       VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`,
     insertVerdict: `INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread,
-        low, high, confidence, detectable_drop, pairs, noise, hint)
+        low, high, confidence, detectable_drop, pairs, noise, order_effect, hint)
       VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
-        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @hint)`,
+        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @hint)`,
     openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
       VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`,
     closeEvent: `UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
@@ -211,7 +213,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive: input.conclusive ? 1 : 0, at }) as CheckRow);
-    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, hint: JSON.stringify(v.hint) });
+    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, orderEffect: v.orderEffect ?? null, hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
       this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
     }

@@ -332,6 +332,36 @@ ${RESULT_TABLES.flatMap((table) =>
 ).join('\n')}
 `;
 
+// Two verdict changes of issue 17: a kind for a significant drop within the margin ('slower'), which the kind's CHECK
+// must allow, and the order effect of a paired test (how much faster the second run of a pair was). SQLite cannot
+// change a CHECK in place, so the table is rebuilt with its rows, and its results-mark triggers are made again.
+const verdictsSlowerAndOrder = `
+CREATE TABLE verdicts_rebuilt (
+  session_id        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  test              TEXT NOT NULL,
+  threads           INTEGER NOT NULL,
+  kind              TEXT NOT NULL CHECK (kind IN ('ok', 'regression', 'improvement', 'slower', 'unstable')),
+  relative_qps      REAL NOT NULL,
+  threshold         REAL NOT NULL,
+  p_slower          REAL NOT NULL,
+  p_faster          REAL NOT NULL,
+  baseline_spread   REAL NOT NULL,
+  hint              TEXT NOT NULL,          -- JSON array
+  low REAL, high REAL, confidence REAL, detectable_drop REAL, pairs INTEGER, noise REAL,
+  order_effect      REAL,                   -- paired design: second run / first run of a pair; NULL for whole runs
+  PRIMARY KEY (session_id, test, threads)
+);
+INSERT INTO verdicts_rebuilt (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint,
+    low, high, confidence, detectable_drop, pairs, noise)
+  SELECT session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint,
+    low, high, confidence, detectable_drop, pairs, noise FROM verdicts ORDER BY rowid;
+DROP TABLE verdicts;
+ALTER TABLE verdicts_rebuilt RENAME TO verdicts;
+${['INSERT', 'UPDATE', 'DELETE']
+  .map((op) => `CREATE TRIGGER results_mark_verdicts_${op.toLowerCase()} AFTER ${op} ON verdicts BEGIN UPDATE results_mark SET n = n + 1; END;`)
+  .join('\n')}
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -344,6 +374,7 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
   { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
   { version: 11, name: 'done sessions keep their figures packed; the results mark', sql: packsAndResultsMark },
+  { version: 12, name: "verdicts may be 'slower' and keep the order effect of their pairs", sql: verdictsSlowerAndOrder },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -19,7 +19,7 @@ function summary(overrides: Partial<SessionSummary> = {}): SessionSummary {
     baseline: { name: 'mariadb-10.11.9', flavor: 'mariadb', version: '10.11.9' },
     candidate: { name: 'mariadb-10.11.10', flavor: 'mariadb', version: '10.11.10' },
     judged: 'samples',
-    verdicts: { ok: 5, regression: 1, improvement: 0, unstable: 2 },
+    verdicts: { ok: 5, regression: 1, improvement: 0, slower: 0, unstable: 2 },
     error: null,
     ...overrides,
   };
@@ -55,8 +55,8 @@ describe('renderSessions', () => {
 });
 
 test('countKinds counts every kind, zeros included', () => {
-  assert.deepEqual(countKinds(['ok', 'ok', 'regression', 'unstable']), { ok: 2, regression: 1, improvement: 0, unstable: 1 });
-  assert.deepEqual(countKinds([]), { ok: 0, regression: 0, improvement: 0, unstable: 0 });
+  assert.deepEqual(countKinds(['ok', 'ok', 'regression', 'unstable']), { ok: 2, regression: 1, improvement: 0, slower: 0, unstable: 1 });
+  assert.deepEqual(countKinds([]), { ok: 0, regression: 0, improvement: 0, slower: 0, unstable: 0 });
 });
 
 describe('unjudgedNote', () => {
