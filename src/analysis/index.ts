@@ -27,7 +27,7 @@ export {
 export { planEvents, type EventPlan } from './events.js';
 export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts } from './history.js';
 export { judgePairedSession } from './verdict.js';
-export { replayLooks, pairsAtLook, alphaAtLook, lookSchedule, lookReach, type LookReach, type PairSeries, type PairedJudgement } from './sequential.js';
+export { replayLooks, pairsAtLook, alphaAtLook, lookSchedule, lookReach, unreachableAlpha, type LookReach, type PairSeries, type PairedJudgement, type SequentialSettings } from './sequential.js';
 export { signFlipMaxT, pairStatistic, criticalValue, SIGN_VECTORS } from './sign-flip.js';
 export { studentQuantile, studentCdf } from './student-t.js';
 export {

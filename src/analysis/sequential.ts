@@ -96,6 +96,22 @@ export interface LookReach {
   canReject: boolean;
 }
 
+/**
+ * Why no look of a paired session with these settings can call a drop significant, with the fix; undefined when one
+ * can. The sign vectors of n pairs give p-values no smaller than 1 / min(2^n, SIGN_VECTORS).
+ */
+export function unreachableAlpha(alpha: number, maxPairs: number): string | undefined {
+  const looks = lookReach(alpha, maxPairs);
+  if (looks.some((l) => l.canReject)) return undefined;
+  const needed = Math.min(...looks.map((l) => (l.smallestP * alpha) / l.alphaSpent));
+  const first = looks[0]!;
+  return (
+    `alpha ${alpha} with max_pairs ${maxPairs}: no look of a paired session can call a drop significant ` +
+    `(the first look spends ${first.alphaSpent.toPrecision(2)} at ${first.pairs} pairs, whose smallest p-value is 1/${Math.round(1 / first.smallestP)}); ` +
+    `raise alpha to at least ${needed.toPrecision(2)}`
+  );
+}
+
 export function lookReach(alpha: number, maxPairs: number): LookReach[] {
   const schedule = lookSchedule(maxPairs);
   return schedule.map((pairs, i) => {

@@ -8,6 +8,7 @@ import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
 import { parseUpstream } from '../upstream/index.js';
 import { loadSuite } from '../suite/index.js';
+import { unreachableAlpha } from '../analysis/index.js';
 
 /**
  * What a config names must exist and work together: each target's binary and profile, the rendered my.cnf as the
@@ -41,6 +42,8 @@ export async function checkReferences(config: Config, source: string, log: Logge
   } catch (err) {
     note(err, 'suite');
   }
+  const cannotReject = config.design === 'paired' ? unreachableAlpha(config.alpha, config.max_pairs) : undefined;
+  if (cannotReject !== undefined) problems.push(`${source}: ${cannotReject}`);
   return problems;
 }
 

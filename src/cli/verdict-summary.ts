@@ -1,4 +1,4 @@
-import { formatConfidence, formatDropPercent, formatInterval } from '../report/index.js';
+import { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval } from '../report/index.js';
 import type { VerdictRecord } from '../store/index.js';
 
 export type VerdictFigures = Pick<VerdictRecord, 'kind' | 'threshold' | 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs'>;
@@ -11,7 +11,7 @@ export type VerdictFigures = Pick<VerdictRecord, 'kind' | 'threshold' | 'low' | 
 export function verdictSummary(v: VerdictFigures, unit: 'pair' | 'round'): string {
   if (v.low === null || v.confidence === null || v.detectableDrop === null || v.pairs === null) return v.kind;
   const interval = `${formatConfidence(v.confidence)} interval ${formatInterval(v.low, v.high)}`;
-  const basis = `${interval}, detects ${formatDropPercent(v.detectableDrop)}, ${v.pairs} ${unit}${v.pairs === 1 ? '' : 's'}`;
+  const basis = `${interval}, detects ${formatDetectableDrop(v.detectableDrop)}, ${v.pairs} ${unit}${v.pairs === 1 ? '' : 's'}`;
   switch (v.kind) {
     case 'ok':
       return `ok, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { compareSession, judgePairedSession, judgeSession, type VerdictSettings } from '../analysis/index.js';
+import { compareSession, judgePairedSession, judgeSession, lookReach, type VerdictSettings } from '../analysis/index.js';
 import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComparisonView, Verdict, SampleRole, WorkProgress } from '../model/index.js';
@@ -127,6 +127,7 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   const sessionLog = log.child({ sessionId });
   const shape = plan.design === 'paired' ? { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer } : { rounds: request.rounds };
   sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, design: plan.design, ...shape, idleStatesHeld: hold.held }, 'session started');
+  if (plan.design === 'paired') warnLooksThatCannotReject(plan, sessionLog);
 
   const instances = targetInstances(settings, sessionId, targets, plan.design);
   let paired: PairedOutcome | undefined;
@@ -151,6 +152,16 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower, detectableDrop: v.detectableDrop }, `${v.test} t${v.threads}: ${v.kind}`);
   const view = compareSession(session!, samples, hostSummary(fingerprint), verdicts);
   return { sessionId, view, verdicts, fingerprintId: fingerprintId(fingerprint), plan, ...(paired !== undefined ? { paired } : {}) };
+}
+
+/** A look whose sign vectors cannot go below its share of alpha can decide nothing but ok: said once, at the start. */
+function warnLooksThatCannotReject(plan: SessionPlan, log: Logger): void {
+  const blind = lookReach(plan.verdicts.alpha, plan.maxPairs).filter((l) => !l.canReject);
+  if (blind.length === 0) return;
+  log.warn(
+    { alpha: plan.verdicts.alpha, looks: blind.map((l) => l.pairs) },
+    `the looks at ${blind.map((l) => l.pairs).join(', ')} pairs cannot call a drop significant at alpha ${plan.verdicts.alpha} (each spends less than the smallest p-value its pairs give); their detectable drop reads unreachable`,
+  );
 }
 
 /** The verdicts of a finished session, by its design. */

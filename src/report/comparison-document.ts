@@ -1,6 +1,6 @@
 import { TABLE_FIGURES, testLabel, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
 import type { Block } from './document.js';
-import { formatConfidence, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
+import { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { ratio, spreadPercent } from './ratio.js';
 import { relativeQpsChart } from './relative-qps-chart.js';
 import { left, makeTable, right, type Table } from './table.js';
@@ -59,7 +59,7 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
   ];
   const spread = (side: SideSummary): string => formatPercent(spreadPercent(side.qpsMin, side.qpsMax, side.qps));
   const judgedCells = (v: RowVerdict | undefined): string[] =>
-    v === undefined ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL] : [formatInterval(v.low, v.high), formatDropPercent(v.detectableDrop), String(v.pairs)];
+    v === undefined ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL] : [formatInterval(v.low, v.high), formatDetectableDrop(v.detectableDrop), String(v.pairs)];
   const rows = tests.map((row) => [
     testLabel(row),
     formatSignificant(row.baseline.qps),
@@ -111,7 +111,7 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
           : 'more rounds, or the paired design, would narrow it';
         return [
           `${head}, ${relative}${drop}, ${interval}: cannot rule out a drop larger than the ${formatDropPercent(1 - v.threshold)} margin${bound}; ` +
-            `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`,
+            (v.detectableDrop >= 1 ? `it could detect no drop (${counted(v.pairs, unit)}: too few for alpha); ${more}` : `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`),
         ];
       }
     }

@@ -66,6 +66,11 @@ export function formatDropPercent(fraction: number): string {
   return `${Math.max(0, Math.ceil(fraction * 100 - 1e-9))}%`;
 }
 
+/** A detectable drop: "unreachable" at 1, where the look's sign vectors could not go below its alpha (docs/verdicts.md). */
+export function formatDetectableDrop(fraction: number): string {
+  return fraction >= 1 ? 'unreachable' : formatDropPercent(fraction);
+}
+
 /** An interval of relative QPS, e.g. 0.96-1.03; "inf" when it has no upper end. */
 export function formatInterval(low: number, high: number | null): string {
   return `${formatRatio(low)}-${high === null ? INFINITE_CELL : formatRatio(high)}`;
