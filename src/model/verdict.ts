@@ -1,7 +1,10 @@
 import type { TestId } from './tests.js';
 
-/** What a session decided for one test (docs/verdicts.md). */
-export const verdictKinds = ['ok', 'regression', 'improvement', 'unstable'] as const;
+/**
+ * What a session decided for one test (docs/verdicts.md). slower: significantly slower (the interval ends under 1),
+ * but not shown to be past the threshold; unstable: the session could not tell.
+ */
+export const verdictKinds = ['ok', 'regression', 'improvement', 'slower', 'unstable'] as const;
 export type VerdictKind = (typeof verdictKinds)[number];
 
 /** A per-op figure of C that grew over B: part of the hint of why a test got slower. */

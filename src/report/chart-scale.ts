@@ -6,6 +6,7 @@ export const TONE_MARKERS: Readonly<Record<ChartTone, string>> = {
   ok: 'ok',
   regression: 'regression',
   improvement: 'improvement',
+  slower: 'slower',
   unstable: 'unstable',
   neutral: '',
 };

@@ -16,7 +16,7 @@ import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
 const sha = (c: string): string => c.repeat(40);
 const key = (version: string): string => version.split('.').map((p) => p.padStart(3, '0')).join('.');
 
-async function releases(store: Store, ...versions: string[]): Promise<Map<string, number>> {
+export async function releases(store: Store, ...versions: string[]): Promise<Map<string, number>> {
   const { added } = await store.recordReleases(
     versions.map((v) => ({ upstream: 'mariadb-10.11', flavor: 'mariadb', tag: `mariadb-${v}`, commit: sha('a'), version: v, versionKey: key(v) })),
   );
@@ -33,7 +33,7 @@ const releaseSide = (version: string) => ({
 });
 
 /** A done session of `candidate` against `baseline`, both releases, with one sample per side and test. */
-async function doneSession(store: Store, baseline: string, candidate: string, qps: { b: number; c: number } = { b: 1000, c: 900 }): Promise<number> {
+export async function doneSession(store: Store, baseline: string, candidate: string, qps: { b: number; c: number } = { b: 1000, c: 900 }): Promise<number> {
   const hostId = await store.upsertHost(hostInput());
   const id = await store.createSession(sessionInput(hostId, { baseline: releaseSide(baseline), candidate: releaseSide(candidate) }));
   for (const test of ['update-index', 'point-query']) {
@@ -44,7 +44,7 @@ async function doneSession(store: Store, baseline: string, candidate: string, qp
   return id;
 }
 
-const verdict = (test: string, kind: VerdictInput['kind'], relativeQps: number): VerdictInput => ({
+export const verdict = (test: string, kind: VerdictInput['kind'], relativeQps: number): VerdictInput => ({
   test,
   threads: 1,
   kind,
@@ -72,7 +72,7 @@ const message = (eventKey: string): MessageInput => ({
   messageId: `<${eventKey.replace(/[^a-z0-9.-]/gi, '-')}@qpswatch>`,
 });
 
-function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
+export function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
   return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', conclusive: true, verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
 }
 
@@ -109,7 +109,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const check = await store.recordCheck(
           checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
             outcome: 'regression',
-            verdicts: [verdict('update-index', 'regression', 0.24), verdict('point-query', 'ok', 0.99)],
+            verdicts: [verdict('update-index', 'regression', 0.24), verdict('point-query', 'ok', 0.99), verdict('scan', 'slower', 0.962)],
             openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
             messages: [message('regression:mariadb-10.11:update-index.t1:1')],
           }),
@@ -117,7 +117,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         assert.equal(check.outcome, 'regression');
         assert.equal(check.invalid, false);
         const verdicts = await store.verdictsOfSession(sessionId);
-        assert.deepEqual(verdicts.map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'regression', 0.24], ['point-query', 'ok', 0.99]]);
+        assert.deepEqual(verdicts.map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'regression', 0.24], ['point-query', 'ok', 0.99], ['scan', 'slower', 0.962]]);
         assert.deepEqual(verdicts[0]?.hint, [{ metric: 'wKB/o', baseline: 0.01, candidate: 0.5, ratio: 50 }]);
         const reach = verdicts[1]!;
         assert.deepEqual([reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise], [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028], 'the interval and detectable drop are stored');
