@@ -7,6 +7,18 @@ import type { TestId } from './tests.js';
 export const verdictKinds = ['ok', 'regression', 'improvement', 'slower', 'unstable'] as const;
 export type VerdictKind = (typeof verdictKinds)[number];
 
+/** The kinds that decide a test in the release's favour; every other kind leaves its check inconclusive. */
+export const conclusiveKinds: readonly VerdictKind[] = ['ok', 'improvement'];
+
+/**
+ * The one rule of last good (docs/verdicts.md): a check is conclusive, so its release may become last good, only when
+ * every test is ok or improvement. A regression, a slower or an unstable test leaves it not last good, whatever the
+ * estimate; a person can still accept the release (triage accept).
+ */
+export function isConclusive(kinds: readonly VerdictKind[]): boolean {
+  return kinds.every((kind) => conclusiveKinds.includes(kind));
+}
+
 /** A per-op figure of C that grew over B: part of the hint of why a test got slower. */
 export interface HintFigure {
   /** the figure's table header, e.g. wKB/o, or a database counter's name */

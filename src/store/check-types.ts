@@ -21,8 +21,8 @@ export interface CheckInput {
   baselineReleaseId: number;
   outcome: CheckOutcome;
   /**
-   * False when a test dropped under its threshold without the drop being significant (verdict unstable): the
-   * release may be slower, so it does not become last good on this check.
+   * True only when every test was ok or improvement (model isConclusive): only then may the release become last good
+   * on this check. A regression, slower or unstable test leaves it false.
    */
   conclusive: boolean;
   verdicts: VerdictInput[];

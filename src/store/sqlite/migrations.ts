@@ -335,7 +335,7 @@ ${RESULT_TABLES.flatMap((table) =>
 // A significant drop within the margin is its own verdict, slower (docs/verdicts.md). SQLite cannot change a CHECK,
 // so the verdicts table is made again with the same columns and rows (rowid kept: verdicts are read in its order),
 // and its results-mark triggers with it. Then every stored check is judged again by the one rule of last good
-// (docs/verdicts.md, as it stood here): conclusive only when every test is ok or improvement. A release that
+// (model isConclusive, as it stood here): conclusive only when every test is ok or improvement. A release that
 // became last good on a check with an undecided test is no longer; a person can accept it (triage accept).
 const VERDICT_COLUMNS = 'session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint, low, high, confidence, detectable_drop, pairs, noise';
 const slowerVerdicts = `
