@@ -1,4 +1,5 @@
 import { formatConfidence, formatDropPercent, formatInterval, formatSlowerEstimate } from '../report/index.js';
+import { testLabel, type TestId, type VerdictKind } from '../model/index.js';
 import type { VerdictRecord } from '../store/index.js';
 
 export type VerdictFigures = Pick<VerdictRecord, 'kind' | 'relativeQps' | 'threshold' | 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs'>;
@@ -23,4 +24,14 @@ export function verdictSummary(v: VerdictFigures, unit: 'pair' | 'round'): strin
     default:
       return `${v.kind} (${basis})`;
   }
+}
+
+/**
+ * The tests that keep a check from last good without a regression (docs/verdicts.md): "undecided a.t1; slower b.t1",
+ * or '' when every test was decided.
+ */
+export function undecidedTests(verdicts: ReadonlyArray<TestId & { kind: VerdictKind }>): string {
+  const named = (kind: VerdictKind): string[] => verdicts.filter((v) => v.kind === kind).map(testLabel);
+  const [unstable, slower] = [named('unstable'), named('slower')];
+  return [unstable.length > 0 ? `undecided ${unstable.join(', ')}` : '', slower.length > 0 ? `slower ${slower.join(', ')}` : ''].filter((p) => p !== '').join('; ');
 }
