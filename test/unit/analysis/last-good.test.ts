@@ -98,10 +98,10 @@ const event = (id: number, test: string): EventRecord => ({
 });
 
 describe('planEvents', () => {
-  test('a new regression opens, a known one continues, an ok or faster test fixes, an unstable one does nothing', () => {
+  test('a new regression opens, a known one continues, an ok or faster test fixes, an unstable or slower one does nothing', () => {
     const plan = planEvents(
-      [verdict('insert', 'regression'), verdict('update', 'regression'), verdict('delete', 'ok'), verdict('scan', 'improvement'), verdict('point', 'unstable')],
-      [event(1, 'update'), event(2, 'delete'), event(3, 'scan'), event(4, 'point')],
+      [verdict('insert', 'regression'), verdict('update', 'regression'), verdict('delete', 'ok'), verdict('scan', 'improvement'), verdict('point', 'unstable'), verdict('range', 'slower'), verdict('sum', 'slower')],
+      [event(1, 'update'), event(2, 'delete'), event(3, 'scan'), event(4, 'point'), event(5, 'range')],
     );
     assert.deepEqual(plan.opened.map((v) => v.test), ['insert']);
     assert.deepEqual(plan.continuing.map((v) => v.test), ['update']);
