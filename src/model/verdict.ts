@@ -13,7 +13,7 @@ export const conclusiveKinds: readonly VerdictKind[] = ['ok', 'improvement'];
 /**
  * The one rule of last good (docs/verdicts.md): a check is conclusive, so its release may become last good, only when
  * every test is ok or improvement. A regression, a slower or an unstable test leaves it not last good, whatever the
- * estimate; a person can still accept the release (triage accept).
+ * estimate; a person can still accept the release (triage accept). The store applies it as it records a check.
  */
 export function isConclusive(kinds: readonly VerdictKind[]): boolean {
   return kinds.every((kind) => conclusiveKinds.includes(kind));

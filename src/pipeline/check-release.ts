@@ -1,6 +1,6 @@
 import { planEvents, selectLastGood, type EventPlan, type GoodRelease } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import { isConclusive, type ComparisonView, type Verdict } from '../model/index.js';
+import type { ComparisonView, Verdict } from '../model/index.js';
 import type { CalibrationStore, CheckRecord, CheckStore, OutboxStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -78,7 +78,6 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     releaseId: release.id,
     baselineReleaseId: lastGood.release.id,
     outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
-    conclusive: isConclusive(outcome.verdicts.map((v) => v.kind)),
     verdicts: outcome.verdicts,
     openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
     fixedEventIds: plan.fixed.map((e) => e.id),

@@ -73,7 +73,7 @@ const message = (eventKey: string): MessageInput => ({
 });
 
 export function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
-  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', conclusive: true, verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
+  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
 }
 
 const result = (version: string, test: string, qps: number): ImportedResultInput => ({
@@ -127,6 +127,17 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         assert.equal(pending.length, 1);
         assert.deepEqual(pending[0]?.to, ['dba@example.org', 'perf@example.org']);
         assert.deepEqual((await store.listChecks('mariadb-10.11')).map((c) => c.sessionId), [sessionId]);
+      }));
+
+    test('a check is conclusive only when every verdict is ok or improvement: the store applies the one rule', () =>
+      withStore(async (store) => {
+        const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
+        const decided = await doneSession(store, '10.11.2', '10.11.3');
+        await store.recordCheck(checkInput(decided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'improvement', 1.2)] }));
+        const undecided = await doneSession(store, '10.11.2', '10.11.4');
+        // Unstable at an estimate over the threshold: the old rule called this conclusive.
+        await store.recordCheck(checkInput(undecided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97)] }));
+        assert.deepEqual([(await store.getCheck(decided))?.conclusive, (await store.getCheck(undecided))?.conclusive], [true, false]);
       }));
 
     test('a verdict of a single pair keeps its unknown upper end and noise as null; Infinity and NaN are refused', () =>

@@ -216,7 +216,7 @@ describe('sqlite backend', () => {
       const kinds = [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97), verdict('scan', 'slower', 0.962)];
       await store.recordCheck(checkInput(undecided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: kinds }));
       decided = await doneSession(store, '10.11.2', '10.11.4');
-      await store.recordCheck(checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)], conclusive: false }));
+      await store.recordCheck(checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)] }));
     } finally {
       await store.close();
     }
