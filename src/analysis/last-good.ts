@@ -12,7 +12,8 @@ export interface GoodRelease {
 
 /**
  * The last good release of one upstream: the newest release, in version order, whose newest valid check was
- * conclusive or that was accepted. A release whose newest check regressed is not good even if an older check of it was ok.
+ * conclusive or that was accepted. A release whose newest check regressed is not good even if an older check of it
+ * was ok.
  * `below` keeps to releases older than the one being judged, so a check never compares a release with a newer one.
  */
 export function selectLastGood(

@@ -6,7 +6,8 @@ export type VerdictFigures = Pick<VerdictRecord, 'kind' | 'relativeQps' | 'thres
 
 /**
  * A stored verdict in a few words for `status`: what it rules out (ok: "no drop larger than X%"; slower: its estimate
- * and interval, which ends under 1), its interval and the smallest drop the session could detect. Verdicts stored before intervals were (null figures) are the kind alone.
+ * and interval, which ends under 1), its interval and the smallest drop the session could detect. Verdicts stored
+ * before intervals were (null figures) are the kind alone.
  * `unit` is what `pairs` counts: pairs (paired design) or rounds (whole runs).
  */
 export function verdictSummary(v: VerdictFigures, unit: 'pair' | 'round'): string {
