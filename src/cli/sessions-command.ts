@@ -19,7 +19,8 @@ Lists the comparison sessions in the store, newest first: those of \`qpswatch co
 started ("3 h ago") and how long it took, its design (paired or runs), its suite, the baseline B and the
 candidate C (name, flavor, version), and how many tests it found a regression, an improvement, slower
 (a significant drop within the margin), unstable or ok. A check's verdicts are the ones it stored; a
-plain compare is judged again from its samples, as compare judged it. A session that did not finish is not judged ("-").
+plain compare is judged again from its samples, as compare judged it. A session that did not finish
+is not judged ("-").
 \`qpswatch show ID\` prints one session's report again. Only reads the store: nothing is created.
 
 Options:
