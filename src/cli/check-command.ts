@@ -69,7 +69,7 @@ export const checkCommand: Command = {
   },
 };
 
-function outcomeLine(result: CheckResult): string {
+export function outcomeLine(result: CheckResult): string {
   if (result.kind === 'first') return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
   const { plan } = result;
   const parts = [
