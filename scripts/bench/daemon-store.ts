@@ -60,7 +60,7 @@ export async function fillStore(path: string, targetSamples: number): Promise<Fi
     const [bv, cv] = [versionsOf(u)[pair]!, versionsOf(u)[pair + 1]!];
     const id = await writeSession(store, hostId, u, bv, cv, rand);
     if (Math.floor(k / 2) < VERSIONS - 1) {
-      await store.recordCheck({ sessionId: id, releaseId: ids.get(tagOf(u, cv))!, baselineReleaseId: ids.get(tagOf(u, bv))!, outcome: 'ok', conclusive: true, verdicts: BENCH_TESTS.map((test) => ({ test, threads: 1, kind: 'ok', relativeQps: 0.97 + rand() * 0.06, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: 0.96, high: 1.04, confidence: 0.95, detectableDrop: 0.04, pairs: 12, noise: 0.03, hint: [] })), openEvents: [], fixedEventIds: [], messages: [] });
+      await store.recordCheck({ sessionId: id, releaseId: ids.get(tagOf(u, cv))!, baselineReleaseId: ids.get(tagOf(u, bv))!, outcome: 'ok', verdicts: BENCH_TESTS.map((test) => ({ test, threads: 1, kind: 'ok', relativeQps: 0.97 + rand() * 0.06, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: 0.96, high: 1.04, confidence: 0.95, detectableDrop: 0.04, pairs: 12, noise: 0.03, hint: [] })), openEvents: [], fixedEventIds: [], messages: [] });
       checks += 1;
     }
   }

@@ -12,7 +12,8 @@ export interface EventPlan {
 
 /**
  * What one check does to the regression events of its upstream. An unstable test neither opens nor fixes anything:
- * the check says nothing reliable about it.
+ * the check says nothing reliable about it. Nor does a slower one: it raises no alert of its own, and a regressed
+ * test that is still significantly slower has not recovered.
  */
 export function planEvents(verdicts: readonly Verdict[], open: readonly EventRecord[]): EventPlan {
   const openByTest = new Map(open.map((e) => [testKey(e), e]));

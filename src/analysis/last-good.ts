@@ -2,8 +2,8 @@ import type { CheckRecord, ReleaseRecord, TriageRecord } from '../store/index.js
 import { newestValidChecks } from './newest-check.js';
 
 /**
- * Why a release counts as good: its newest valid check was ok and conclusive (no test dropped under its threshold
- * without the drop being significant), or a person (or qpswatch, for the first) accepted it.
+ * Why a release counts as good: its newest valid check was conclusive (every test ok or improvement: model
+ * isConclusive, the one rule), or a person (or qpswatch, for the first) accepted it.
  */
 export interface GoodRelease {
   release: ReleaseRecord;
@@ -11,8 +11,9 @@ export interface GoodRelease {
 }
 
 /**
- * The last good release of one upstream: the newest release, in version order, whose newest valid check was ok or
- * that was accepted. A release whose newest check regressed is not good even if an older check of it was ok.
+ * The last good release of one upstream: the newest release, in version order, whose newest valid check was
+ * conclusive or that was accepted. A release whose newest check regressed is not good even if an older check of it
+ * was ok.
  * `below` keeps to releases older than the one being judged, so a check never compares a release with a newer one.
  */
 export function selectLastGood(
@@ -34,5 +35,16 @@ export function selectLastGood(
 
 function goodness(release: ReleaseRecord, newest: CheckRecord | undefined, triage: readonly TriageRecord[]): GoodRelease['reason'] | undefined {
   if (triage.some((t) => t.releaseId === release.id && t.action === 'accept')) return 'accepted';
-  return newest?.outcome === 'ok' && newest.conclusive ? 'ok' : undefined;
+  return newest?.conclusive === true ? 'ok' : undefined;
+}
+
+/**
+ * How a check stands, as status and check print it: regression when a test regressed; inconclusive when none did but
+ * a test was slower or unstable, so the release did not become last good on it; ok when every test was decided.
+ */
+export type CheckStanding = 'regression' | 'inconclusive' | 'ok';
+
+export function checkStanding(check: Pick<CheckRecord, 'outcome' | 'conclusive'>): CheckStanding {
+  if (check.outcome === 'regression') return 'regression';
+  return check.conclusive ? 'ok' : 'inconclusive';
 }

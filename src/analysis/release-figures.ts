@@ -1,4 +1,4 @@
-import { FIGURE_FIELDS, sampleRoles, testKey, type Figures, type SampleRole, type TestId } from '../model/index.js';
+import { FIGURE_FIELDS, sampleRoles, testKey, type Figures, type SampleRole, type TestId, type VerdictKind } from '../model/index.js';
 import { ratioOrOne } from '../report/index.js';
 import type { CheckRecord, ReleaseRecord, SessionRecord } from '../store/index.js';
 import { medianOfLists } from './median.js';
@@ -115,7 +115,7 @@ export function newestChecksOnHosts(checks: readonly CheckRecord[], sessions: re
 }
 
 /** What a check said of one test (a store VerdictRecord fits). */
-export type CheckedTest = TestId & { relativeQps: number; detectableDrop: number | null };
+export type CheckedTest = TestId & { kind: VerdictKind; relativeQps: number; detectableDrop: number | null };
 
 export interface SeriesFigureInput {
   groups: ReadonlyMap<string, ReleaseGroup>;
@@ -143,6 +143,8 @@ export interface ReleaseFigure extends TestId {
   relativeToLastGood: number | null;
   /** The smallest drop that check could detect for the test; null when never checked, or before verdicts carried it. */
   detectableDrop: number | null;
+  /** That check's verdict on the test; null when it was never checked there. */
+  verdict: VerdictKind | null;
   /** A regression event that started with this release is open for the test. */
   regressionOpen: boolean;
 }
@@ -170,6 +172,7 @@ export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] 
       relativeQps: base === undefined ? null : ratioOrOne(figures.qps, mediansOf(base).qps),
       relativeToLastGood: verdict?.relativeQps ?? null,
       detectableDrop: verdict?.detectableDrop ?? null,
+      verdict: verdict?.kind ?? null,
       regressionOpen: open.has(`${group.release.id}\u0000${testKey(group)}`),
     });
   }

@@ -28,8 +28,8 @@ const key = testKey;
 
 /**
  * Judges every test of a finished session (see docs/verdicts.md): a regression needs relative QPS under the
- * threshold AND a drop the randomization test finds significant at the session's family-wise alpha; unstable
- * when that does not hold and the baseline's own spread is wider than the threshold's margin (rerun, do not alert).
+ * threshold AND a drop the randomization test finds significant at the session's family-wise alpha; slower when the
+ * interval ends under 1 but does not show the drop past the threshold; unstable when the session could not tell.
  */
 export function judgeSession(samples: readonly SampleRecord[], settings: VerdictSettings): Verdict[] {
   const test = maxTPermutationTest(runsOf(samples, 'baseline'), runsOf(samples, 'candidate'));
@@ -109,7 +109,7 @@ function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pS
   const threshold = thresholdOf(settings, first.test);
   const baselineSpread = robustSpread(b.map((s) => s.qps));
   const spread = runsEstimate(b.map((s) => s.qps), c.map((s) => s.qps), settings, family);
-  const kind = classify({ relativeQps, threshold, pSlower, pFaster, alpha: settings.alpha, low: spread.low });
+  const kind = classify({ relativeQps, threshold, pSlower, pFaster, alpha: settings.alpha, low: spread.low, high: spread.high });
   return { test: first.test, threads: first.threads, kind, relativeQps, threshold, pSlower, pFaster, baselineSpread, ...spread, orderEffect: null, confidence: confidenceOf(settings), hint: kind === 'regression' ? hintOf(b, c) : [] };
 }
 
@@ -153,6 +153,8 @@ interface Evidence {
   alpha: number;
   /** The lower end of the interval of relative QPS. */
   low: number;
+  /** Its upper end; null when it has none (one round a side). */
+  high: number | null;
 }
 
 export function classify(e: Evidence): VerdictKind {
@@ -161,6 +163,9 @@ export function classify(e: Evidence): VerdictKind {
   // "ok" is a statement: no drop larger than the threshold's margin, at the interval's confidence. A drop the
   // session cannot call significant, or an interval too wide to rule one out, is not ok: unstable.
   if (e.low >= e.threshold) return 'ok';
+  // An interval that ends under 1 shows the release slower, though not past the threshold: its own verdict (slower),
+  // with no alert; only a session that could not tell either way is unstable.
+  if (e.high !== null && e.high < 1) return 'slower';
   return 'unstable';
 }
 

@@ -1,4 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
+import { checkStanding } from '../analysis/index.js';
 import { checkRelease, checkSettings, type CheckResult } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
@@ -8,6 +9,7 @@ import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
+import { undecidedTests } from './verdict-summary.js';
 
 const HELP = `Usage: qpswatch check TAG [--upstream NAME] [options]
 
@@ -17,8 +19,11 @@ Checks one built release against the last good release of its upstream: one comp
   - a test of an open event that is ok again closes it as fixed, with one recovery email;
   - a regression that is already open goes on quietly (never emailed twice).
 Everything is stored in one step with the session; the outbox is then sent (see \`qpswatch outbox\`).
-The release becomes last good when no test regressed. The first release checked in a series has nothing
-to be compared with: it becomes the first last good without a session.
+The release becomes last good only when every test is ok or improvement. A slower test (significantly
+slower, not shown past the threshold) or an unstable one (the session could not tell) opens no event and
+sends no email, but leaves the check inconclusive: the release is not last good until a person accepts
+it (\`qpswatch accept TAG\`). The first release checked in a series has nothing to be compared with: it
+becomes the first last good without a session.
 
 Options:
   --upstream NAME      the upstream, when several have this tag
@@ -64,16 +69,29 @@ export const checkCommand: Command = {
   },
 };
 
-function outcomeLine(result: CheckResult): string {
+export function outcomeLine(result: CheckResult): string {
   if (result.kind === 'first') return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
   const { plan } = result;
   const parts = [
-    `${result.release.tag} against ${result.lastGood.release.tag}: ${result.check.outcome}`,
+    `${result.release.tag} against ${result.lastGood.release.tag}: ${checkStanding(result.check)}`,
     plan.opened.length > 0 ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}` : '',
     plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}` : '',
     plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${e.test}.t${e.threads}`).join(', ')}` : '',
     `${result.messagesQueued} email(s) queued`,
-    result.check.conclusive ? '' : 'inconclusive: a test dropped under its threshold without a significant difference, so this release does not become last good; qpswatch calibrate says what budget would decide it (budget_minutes, or the budget_minutes of the upstream)',
+    notLastGoodText(result),
   ];
   return parts.filter((p) => p !== '').join('; ');
+}
+
+/**
+ * Why a check without a regression did not make its release last good, and what to do: a slower test is a real drop
+ * within the margin (accept the release if it is the new normal); an undecided one needs a larger budget.
+ */
+function notLastGoodText(result: Extract<CheckResult, { kind: 'checked' }>): string {
+  const why = undecidedTests(result.verdicts);
+  if (result.check.conclusive || why === '') return '';
+  return (
+    `not last good: ${why}; qpswatch calibrate says what budget would decide an undecided test (budget_minutes, or the budget_minutes of the upstream), ` +
+    `and qpswatch accept ${result.release.tag} makes this release last good if a slower test is the new normal`
+  );
 }

@@ -16,7 +16,8 @@ short alternating pairs seconds apart (B C, C B, ...), the other server idle and
 added to the tests not yet decided until all are decided or the budget is spent. Whole-run design
 (--design runs or --rounds N): whole-suite runs in rounds, one server at a time.
 Prints relative QPS per test with its interval, the smallest drop the session could detect, and a
-verdict: regression, improvement, ok ("no drop larger than X%") or unstable; then per test the host
+verdict: regression, improvement, ok ("no drop larger than X%"), slower (significantly slower, not
+past the threshold: "slower 0.962 (0.931-0.987)") or unstable; then per test the host
 resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline
 (threshold, test_thresholds, alpha and confidence in the config; see docs/verdicts.md).
 Targets are named in the config (targets:); see config/quickstart.yaml.

@@ -17,9 +17,10 @@ const HELP = `Usage: qpswatch sessions [--limit N] [--state STATE] [--json]
 Lists the comparison sessions in the store, newest first: those of \`qpswatch compare\`, and the checks of
 \`qpswatch check\` and the daemon. For each: its id, its state (running, done, interrupted, failed), when it
 started ("3 h ago") and how long it took, its design (paired or runs), its suite, the baseline B and the
-candidate C (name, flavor, version), and how many tests it found a regression, an improvement, unstable
-or ok. A check's verdicts are the ones it stored; a plain compare is judged again from its samples, as
-compare judged it. A session that did not finish is not judged ("-").
+candidate C (name, flavor, version), and how many tests it found a regression, an improvement, slower
+(a significant drop within the margin), unstable or ok. A check's verdicts are the ones it stored; a
+plain compare is judged again from its samples, as compare judged it. A session that did not finish
+is not judged ("-").
 \`qpswatch show ID\` prints one session's report again. Only reads the store: nothing is created.
 
 Options:
@@ -115,7 +116,7 @@ export function countKinds(kinds: readonly VerdictKind[]): VerdictCounts {
 /** The list as a table; names are data, shown escaped (renderTextTable). */
 export function renderSessions(sessions: readonly SessionSummary[], now: Date, state?: SessionState): string {
   if (sessions.length === 0) return `no ${state !== undefined ? `${state} ` : ''}sessions in the store${state === undefined ? ': `qpswatch compare` runs one' : ''}\n`;
-  const columns = [right('id'), left('state'), left('started'), right('took'), left('design'), left('suite'), left('baseline (B)'), left('candidate (C)'), right('reg/imp/unst/ok')];
+  const columns = [right('id'), left('state'), left('started'), right('took'), left('design'), left('suite'), left('baseline (B)'), left('candidate (C)'), right('reg/imp/slow/unst/ok')];
   const rows = sessions.map((s) => [
     String(s.id),
     s.state,
@@ -125,9 +126,9 @@ export function renderSessions(sessions: readonly SessionSummary[], now: Date, s
     s.suite,
     targetCell(s.baseline),
     targetCell(s.candidate),
-    s.verdicts === null ? '-' : `${s.verdicts.regression}/${s.verdicts.improvement}/${s.verdicts.unstable}/${s.verdicts.ok}`,
+    s.verdicts === null ? '-' : `${s.verdicts.regression}/${s.verdicts.improvement}/${s.verdicts.slower}/${s.verdicts.unstable}/${s.verdicts.ok}`,
   ]);
-  const footer = 'reg/imp/unst/ok: tests that regressed, improved, were unstable or ok; "-": not judged (the session did not finish)';
+  const footer = 'reg/imp/slow/unst/ok: tests that regressed, improved, were slower within the margin, unstable or ok; "-": not judged (the session did not finish)';
   return `${[...renderTextTable(makeTable(columns, rows)), '', footer].join('\n')}\n`;
 }
 

@@ -1,4 +1,5 @@
-import { newestValidChecks } from '../analysis/index.js';
+import { checkStanding, newestValidChecks, type CheckStanding } from '../analysis/index.js';
+import { testLabel } from '../model/index.js';
 import { processAlive } from '../daemon/index.js';
 import { thisHostCalibrations } from '../pipeline/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
@@ -10,7 +11,7 @@ import { parseCommandArgs } from './parse-args.js';
 import { relativeTime } from './relative-time.js';
 import { cacheSizesText, progressText } from './progress-text.js';
 import { measureCacheSizes } from '../pipeline/index.js';
-import { verdictSummary } from './verdict-summary.js';
+import { undecidedTests, verdictSummary } from './verdict-summary.js';
 
 const HELP = `Usage: qpswatch status [--json]
 
@@ -24,8 +25,9 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
   - the queue: each release in version order with its state (discovered, building, built, benchmarking,
     done, failed), attempts, how often its build or session failed and when it is tried again, and the
     last error;
-  - the latest verdicts of each series: its newest valid check, test by test, with the interval and the
-    smallest drop the session could detect ("ok, no drop larger than 4%");
+  - the latest verdicts of each series: its newest valid check (ok, regression, or inconclusive: not last
+    good, with the tests that were undecided or slower), test by test, with the interval and the smallest
+    drop the session could detect ("ok, no drop larger than 4%", "slower 0.962 (0.931-0.987)");
   - the active regressions (open events) and the emails still waiting in the outbox;
   - the newest calibration of this host per suite (qpswatch calibrate): its pair noise and what a 5%
     detectable drop costs.
@@ -34,11 +36,12 @@ Options:
   --json    the same as JSON, with ISO 8601 times
 `;
 
-interface SeriesVerdicts {
+export interface SeriesVerdicts {
   upstream: string;
   tag: string;
   baseline: string;
-  outcome: string;
+  /** inconclusive: no test regressed, but one was slower or unstable, so the release did not become last good */
+  outcome: CheckStanding;
   judgedAt: string;
   sessionId: number;
   /** What the verdicts' `pairs` count: pairs (paired design) or rounds (whole runs, and sessions before the design). */
@@ -103,10 +106,23 @@ async function latestVerdicts(store: CheckStore & SessionStore, releases: Readon
       test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps,
       threshold: v.threshold, low: v.low, high: v.high, confidence: v.confidence, detectableDrop: v.detectableDrop, pairs: v.pairs,
     }));
-    latest.set(upstream, { upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: check.conclusive ? check.outcome : `${check.outcome}, inconclusive`, judgedAt: check.judgedAt, sessionId: check.sessionId, design: 'runs', verdicts });
+    latest.set(upstream, { upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: checkStanding(check), judgedAt: check.judgedAt, sessionId: check.sessionId, design: 'runs', verdicts });
   }
   for (const s of latest.values()) if ((await store.getSession(s.sessionId))?.settings['design'] === 'paired') s.design = 'paired';
   return [...latest.values()];
+}
+
+/**
+ * One series' newest check: how it stands, with the tests that kept it from last good when any was undecided or
+ * slower, then each verdict with its interval. Tags are data, JSON-quoted.
+ */
+export function seriesLines(s: SeriesVerdicts, now: Date): string[] {
+  const why = undecidedTests(s.verdicts);
+  const notGood = why !== '' ? `, not last good: ${why}` : '';
+  return [
+    `  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome}${notGood} (judged ${relativeTime(s.judgedAt, now)})`,
+    ...s.verdicts.map((v) => `    ${testLabel(v)}  ${v.relativeQps.toFixed(2)}  ${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`),
+  ];
 }
 
 /** A release whose build or session failed: how often, and when the daemon tries again (retry_attempts, retry_backoff_minutes). */
@@ -136,8 +152,7 @@ function renderStatus(r: StatusReport, now: Date): string {
   out.push('', 'latest verdicts:');
   if (r.latest.length === 0) out.push('  (no release checked yet)');
   for (const s of r.latest) {
-    out.push(`  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome} (judged ${relativeTime(s.judgedAt, now)})`);
-    for (const v of s.verdicts) out.push(`    ${v.test}.t${v.threads}  ${v.relativeQps.toFixed(2)}  ${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`);
+    out.push(...seriesLines(s, now));
   }
   out.push('', `active regressions (${r.regressions.length}):`);
   for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);

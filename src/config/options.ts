@@ -236,7 +236,7 @@ export const OPTIONS = {
     schema: z.number().gt(0).max(10080).optional(),
     default: () => undefined,
     defaultDoc: "the suite's budget_minutes",
-    doc: 'Paired design: the most a session may spend measuring pairs; tests still undecided then are unstable. An upstream may set its own.',
+    doc: 'Paired design: the most a session may spend measuring pairs; tests still undecided then are slower (significantly slower, within the margin) or unstable. An upstream may set its own.',
     expected: 'a number of minutes greater than 0',
     envFormat: 'number',
   }),

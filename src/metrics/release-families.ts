@@ -33,13 +33,21 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   { name: 'qpswatch_latency_p95_seconds', help: "Median of sysbench's 95th percentile latency, in seconds.", value: (r) => r.latencyP95Seconds },
 ];
 
+const VERDICT_FAMILY = {
+  name: 'qpswatch_verdict_info',
+  help:
+    "1, labelled with the verdict (kind: ok, regression, improvement, slower or unstable) of the version's newest valid check for the test. " +
+    'A version with a slower or unstable test and no regression is inconclusive: not last good.',
+};
+
 const THRESHOLD_FAMILY = {
   name: 'qpswatch_regression_threshold_ratio',
   help: "Relative QPS under which a test's drop is a regression (threshold, or the test's entry in test_thresholds).",
 };
 
 /**
- * The per-release families and the threshold family in the text exposition format, as a prom-client registry would
+ * The per-release families, the verdict family (the per-release labels plus the kind, one sample per checked row)
+ * and the threshold family in the text exposition format, as a prom-client registry would
  * write them (families apart by an empty line, one newline at the end). Written here rather than through prom-client
  * gauges because they are nearly all of a scrape: with 100,000 samples, 7,000 series whose labels are the same in
  * every family, so each row's label text is made once, not once per family and sample (a gauge hashes and formats
@@ -58,6 +66,7 @@ export function releaseFamiliesText(rows: readonly ReleaseFigureRow[]): string {
     }
     return familyText(family.name, family.help, samples);
   });
+  families.push(familyText(VERDICT_FAMILY.name, VERDICT_FAMILY.help, rows.flatMap((row, i) => (row.verdict === null ? [] : [`${VERDICT_FAMILY.name}{${labels[i]!},${labelText([['kind', row.verdict]])}} 1`]))));
   families.push(familyText(THRESHOLD_FAMILY.name, THRESHOLD_FAMILY.help, thresholdSamples(rows)));
   return `${families.join('\n\n')}\n`;
 }

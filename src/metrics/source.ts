@@ -2,7 +2,7 @@
  * What the collectors read on each scrape. The metrics room sits below the store, so it never reads the store
  * itself: the pipeline implements this port over the store, and the daemon adds what only it knows (its phase).
  */
-import type { CyclePhase, PerOpField, QueueState } from '../model/index.js';
+import type { CyclePhase, PerOpField, QueueState, VerdictKind } from '../model/index.js';
 import type { ProgressFigures } from './progress-source.js';
 
 /** Label names of every per-release family, in exposition order; always all of them. */
@@ -23,6 +23,8 @@ export interface ReleaseFigureRow {
    * power; null when it was never checked, or checked before verdicts carried it.
    */
   detectableDrop: number | null;
+  /** The verdict of the version's newest valid check on the test; null when it was never checked. */
+  verdict: VerdictKind | null;
   /** A regression event that started with this version is open for the test (not fixed, accepted or invalid). */
   regressionOpen: boolean;
   /** The configured regression threshold of the test (its `test_thresholds` entry, else `threshold`). */

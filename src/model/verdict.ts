@@ -1,8 +1,23 @@
 import type { TestId } from './tests.js';
 
-/** What a session decided for one test (docs/verdicts.md). */
+/**
+ * What a session decided for one test (docs/verdicts.md). slower: significantly slower (the interval ends under 1),
+ * but not shown to be past the threshold; unstable: the session could not tell.
+ */
 export const verdictKinds = ['ok', 'regression', 'improvement', 'slower', 'unstable'] as const;
 export type VerdictKind = (typeof verdictKinds)[number];
+
+/** The kinds that decide a test in the release's favour; every other kind leaves its check inconclusive. */
+export const conclusiveKinds: readonly VerdictKind[] = ['ok', 'improvement'];
+
+/**
+ * The one rule of last good (docs/verdicts.md): a check is conclusive, so its release may become last good, only when
+ * every test is ok or improvement. A regression, a slower or an unstable test leaves it not last good, whatever the
+ * estimate; a person can still accept the release (triage accept). The store applies it as it records a check.
+ */
+export function isConclusive(kinds: readonly VerdictKind[]): boolean {
+  return kinds.every((kind) => conclusiveKinds.includes(kind));
+}
 
 /** A per-op figure of C that grew over B: part of the hint of why a test got slower. */
 export interface HintFigure {

@@ -1,4 +1,4 @@
-import { comparisonDocument, formatRatio, formatSignificant, left, makeTable, right, type Block, type Table } from '../report/index.js';
+import { comparisonDocument, formatRatio, formatSignificant, formatSlowerEstimate, left, makeTable, right, type Block, type Table } from '../report/index.js';
 import { testLabel, type TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 
@@ -15,6 +15,15 @@ export function leadSentence(content: AlertContent, rows: readonly TestRow[]): s
   return content.kind === 'regression'
     ? `${content.flavor} ${judged} of series ${content.upstream} is slower than the last good release ${good} in ${count}: ${labels}.`
     : `${content.flavor} ${judged} of series ${content.upstream} is back to the speed of the last good release ${good} in ${count} that had regressed: ${labels}.`;
+}
+
+/**
+ * The session's slower tests, which raise no alert of their own (docs/verdicts.md) but are a real drop: named after
+ * the lead with their estimate and interval, e.g. "point-query.t1 0.962 (0.931-0.987)"; null when there are none.
+ */
+export function slowerSentence(rows: readonly TestRow[]): string | null {
+  const slower = rows.flatMap((row) => (row.verdict?.kind === 'slower' ? [`${testLabel(row)} ${formatSlowerEstimate(row.relativeQps, row.verdict.low, row.verdict.high)}`] : []));
+  return slower.length === 0 ? null : `Also significantly slower, but not shown past the threshold (no alert of their own): ${slower.join(', ')}.`;
 }
 
 /** Per-op figures and database counters that grew in C, one row each, with both values: the "why" of a regression. */
@@ -46,7 +55,8 @@ function asSection(block: Block): Block {
  * comparison (relative QPS table and chart, verdicts, per-op tables). The text and HTML parts are two layouts of it.
  */
 export function alertDocument(content: AlertContent, rows: readonly TestRow[], title: string, dashboardLine: boolean): Block[] {
-  const facts = [leadSentence(content, rows), `host fingerprint: ${content.fingerprintId}`];
+  const slower = slowerSentence(content.comparison.tests);
+  const facts = [leadSentence(content, rows), ...(slower !== null ? [slower] : []), `host fingerprint: ${content.fingerprintId}`];
   if (dashboardLine && content.dashboardUrl !== undefined) facts.push(`dashboard: ${content.dashboardUrl}`);
   return [
     { kind: 'heading', level: 1, text: title },

@@ -78,7 +78,6 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     releaseId: release.id,
     baselineReleaseId: lastGood.release.id,
     outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
-    conclusive: !outcome.verdicts.some((v) => v.kind === 'unstable' && v.relativeQps < v.threshold),
     verdicts: outcome.verdicts,
     openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
     fixedEventIds: plan.fixed.map((e) => e.id),

@@ -94,6 +94,7 @@ function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold:
     relativeQps: f.relativeQps,
     relativeToLastGood: f.relativeToLastGood,
     detectableDrop: f.detectableDrop,
+    verdict: f.verdict,
     regressionOpen: f.regressionOpen,
     threshold,
     perOp: Object.fromEntries(PER_OP_FIGURES.map(({ field, metric }) => [field, TO_BASE_UNIT[metric.unit](f.figures[field], host.cpus)])) as ReleaseFigureRow['perOp'],

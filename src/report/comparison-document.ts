@@ -1,6 +1,6 @@
 import { TABLE_FIGURES, testLabel, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
 import type { Block } from './document.js';
-import { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, UNDEFINED_CELL } from './number-format.js';
+import { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, formatSlowerEstimate, UNDEFINED_CELL } from './number-format.js';
 import { ratio, spreadPercent } from './ratio.js';
 import { relativeQpsChart } from './relative-qps-chart.js';
 import { left, makeTable, right, type Table } from './table.js';
@@ -76,7 +76,8 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
 }
 
 /**
- * One line per judged test (docs/verdicts.md): ok states the largest drop its interval leaves possible; unstable
+ * One line per judged test (docs/verdicts.md): ok states the largest drop its interval leaves possible; slower gives
+ * its estimate and interval (under 1, so significantly slower) and that it is not shown past the margin; unstable
  * gives its interval, that it cannot rule out a drop larger than the margin, and the smallest drop it could detect;
  * a regression names the per-op figures that grew (the hint). Every line carries the interval and the pairs.
  */
@@ -100,8 +101,11 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
       case 'improvement':
         return [`${head}, ${relative} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}; ${basis}`];
       case 'slower':
-        // Significantly slower, but the interval does not show the drop is past the threshold: no alert of its own.
-        return [`${head}, ${relative}, p=${formatSignificant(v.pSlower)}: significantly slower, not shown to be past the ${formatDropPercent(1 - v.threshold)} margin; ${basis}`];
+        // Decided slower, not decided past the threshold: its own verdict, with no alert (docs/verdicts.md).
+        return [
+          `${head} ${formatSlowerEstimate(row.relativeQps, v.low, v.high)}, ${formatConfidence(v.confidence)} interval, ${counted(v.pairs, unit)}: ` +
+            `significantly slower, but not shown to be past the ${formatDropPercent(1 - v.threshold)} margin`,
+        ];
       case 'unstable': {
         // Undecided: the interval reaches below the threshold and the drop is not significant (or the budget ran out).
         const drop = row.relativeQps < v.threshold ? ` < ${formatRatio(v.threshold)} (p=${formatSignificant(v.pSlower)}, not significant)` : '';

@@ -1,7 +1,8 @@
+import type { VerdictKind } from '../model/index.js';
 import type { Table } from './table.js';
 
 /** How a bar reads: the verdict of its test, or neutral when nothing was judged. */
-export type ChartTone = 'ok' | 'regression' | 'improvement' | 'slower' | 'unstable' | 'neutral';
+export type ChartTone = VerdictKind | 'neutral';
 
 export interface ChartBar {
   label: string;

@@ -8,7 +8,7 @@ export const TONE_COLORS: Readonly<Record<ChartTone, string>> = {
   ok: '#2da44e',
   regression: '#cf222e',
   improvement: '#0969da',
-  slower: '#d4a72c',
+  slower: '#e16f24',
   unstable: '#bf8700',
   neutral: '#8c959f',
 };

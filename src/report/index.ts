@@ -21,6 +21,6 @@ export { renderHtmlChart, TONE_COLORS } from './html-chart.js';
 export { renderTextChart, TEXT_BAR_WIDTH } from './chart-text.js';
 export { TONE_MARKERS } from './chart-scale.js';
 export { csvField, csvRecord } from './csv.js';
-export { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, INFINITE_CELL, UNDEFINED_CELL } from './number-format.js';
+export { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, formatSlowerEstimate, INFINITE_CELL, UNDEFINED_CELL } from './number-format.js';
 export { ratio, ratioOrOne, spreadPercent } from './ratio.js';
 export { formatResultsCsv, parseResultsCsv, ResultsCsvError, RESULTS_CSV_HEADER, type ResultRow } from './results-csv.js';

@@ -76,6 +76,18 @@ export function formatInterval(low: number, high: number | null): string {
   return `${formatRatio(low)}-${high === null ? INFINITE_CELL : formatRatio(high)}`;
 }
 
+/**
+ * A slower verdict's estimate with its interval, e.g. 0.962 (0.931-0.987): three decimals, because two would print an
+ * upper end of 0.996 as 1.00, and a significant slowdown would read as none.
+ */
+export function formatSlowerEstimate(estimate: number, low: number, high: number | null): string {
+  const fine = (value: number): string => {
+    requireFinite(value, 'ratio');
+    return value.toFixed(3);
+  };
+  return `${fine(estimate)} (${fine(low)}-${high === null ? INFINITE_CELL : fine(high)})`;
+}
+
 /** A confidence as a percent without needless decimals: 0.95 as 95%, 0.975 as 97.5%. */
 export function formatConfidence(confidence: number): string {
   requireFinite(confidence, 'confidence');

@@ -20,11 +20,7 @@ export interface CheckInput {
   releaseId: number;
   baselineReleaseId: number;
   outcome: CheckOutcome;
-  /**
-   * False when a test dropped under its threshold without the drop being significant (verdict unstable): the
-   * release may be slower, so it does not become last good on this check.
-   */
-  conclusive: boolean;
+  /** Whether the check is conclusive is not given: the store works it out from these by the one rule (isConclusive). */
   verdicts: VerdictInput[];
   /** Tests that regressed with no open event for them in the upstream: each opens one. */
   openEvents: Array<{ test: string; threads: number; relativeQps: number }>;
@@ -38,6 +34,11 @@ export interface CheckRecord {
   releaseId: number;
   baselineReleaseId: number;
   outcome: CheckOutcome;
+  /**
+   * True only when every test was ok or improvement (model isConclusive, applied by the store as the check is
+   * recorded): only then may the release become last good on this check. A regression, slower or unstable test
+   * leaves it false.
+   */
   conclusive: boolean;
   /** Set by `qpswatch invalid`: the check never counts for last good. */
   invalid: boolean;

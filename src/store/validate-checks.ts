@@ -47,7 +47,6 @@ const checkSchema = z.object({
   releaseId: wholeFrom(1),
   baselineReleaseId: wholeFrom(1),
   outcome: z.enum(['ok', 'regression'], { error: 'expected "ok" or "regression"' }),
-  conclusive: z.boolean({ error: 'expected true or false' }),
   verdicts: z.array(verdictSchema),
   openEvents: z.array(z.object({ test: text(), threads: wholeFrom(1), relativeQps: atLeastZero() })),
   fixedEventIds: z.array(wholeFrom(1)),

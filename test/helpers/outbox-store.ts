@@ -23,7 +23,6 @@ export async function queueOneMessage(stateDir: string, subject: string): Promis
       releaseId: candidate!.id,
       baselineReleaseId: baseline!.id,
       outcome: 'ok',
-      conclusive: true,
       verdicts: [],
       openEvents: [],
       fixedEventIds: [],

@@ -229,8 +229,13 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /^daemon: not running$/m);
     assert.match(status.stdout, /^ {2}demo {2}"mariadb-10\.11\.3" {2}done, 2 attempt\(s\)$/m);
-    assert.match(status.stdout, /^ {2}demo: "mariadb-10\.11\.3" against "mariadb-10\.11\.1": (ok|regression)/m);
-    assert.match(status.stdout, /^ {4}update-index\.t1 {2}\d\.\d\d {2}(ok, no drop larger than \d+%|regression|improvement|unstable: cannot rule out a drop larger than the \d+% margin) \(95% interval \d+\.\d\d-(\d+\.\d\d|inf), detects \d+%, \d+ (pair|round)s?\)$/m, 'each verdict with its interval and detectable drop');
+    // inconclusive names the tests that kept the release from last good; slower prints its estimate and interval.
+    assert.match(status.stdout, /^ {2}demo: "mariadb-10\.11\.3" against "mariadb-10\.11\.1": (ok|regression|inconclusive, not last good: (undecided|slower) \S+\.t\d)/m);
+    assert.match(
+      status.stdout,
+      /^ {4}update-index\.t1 {2}\d\.\d\d {2}((ok, no drop larger than \d+%|regression|improvement|unstable: cannot rule out a drop larger than the \d+% margin) \(95% interval \d+\.\d\d-(\d+\.\d\d|inf), |slower \d\.\d{3} \(\d\.\d{3}-\d\.\d{3}\): significantly slower, but not shown to be past the \d+% margin \(95% interval, )detects \d+%, \d+ (pair|round)s?\)$/m,
+      'each verdict with its interval and detectable drop',
+    );
 
     const again = await cli('once');
     assert.equal(again.code, 0, again.stderr);

@@ -105,9 +105,9 @@ describe('metrics served from a real SQLite store', () => {
     await session(store, hostId, mysql, my('8.0.35', 2200), my('8.0.36', 2000));
     await session(store, hostId, mysql, my('8.0.36', 2000), my('8.0.37', 1900));
 
-    const verdict = (test: string, kind: 'ok' | 'regression', relativeQps: number, detectableDrop = 0.04) => ({ test, threads: 1, kind, relativeQps, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: relativeQps - 0.02, high: relativeQps + 0.02, confidence: 0.95, detectableDrop, pairs: 12, noise: 0.03, hint: [] });
-    const check = { conclusive: true, openEvents: [], fixedEventIds: [], messages: [] };
-    await store.recordCheck({ ...check, sessionId: s1, releaseId: id('mariadb-10.11.3'), baselineReleaseId: id('mariadb-10.11.2'), outcome: 'ok', verdicts: [verdict('update-index', 'ok', 0.96), verdict('point-query', 'ok', 1)] });
+    const verdict = (test: string, kind: 'ok' | 'regression' | 'slower', relativeQps: number, detectableDrop = 0.04) => ({ test, threads: 1, kind, relativeQps, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: relativeQps - 0.02, high: relativeQps + 0.02, confidence: 0.95, detectableDrop, pairs: 12, noise: 0.03, hint: [] });
+    const check = { openEvents: [], fixedEventIds: [], messages: [] };
+    await store.recordCheck({ ...check, sessionId: s1, releaseId: id('mariadb-10.11.3'), baselineReleaseId: id('mariadb-10.11.2'), outcome: 'ok', verdicts: [verdict('update-index', 'ok', 0.96), verdict('point-query', 'slower', 0.97)] });
     await store.recordCheck({
       ...check,
       sessionId: s2,
@@ -184,6 +184,13 @@ describe('metrics served from a real SQLite store', () => {
       const got = samples(await scrape(server));
       const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, v, t)}`);
       assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.04, 0.07, undefined, 0.04]);
+    }));
+
+  test("the verdict of each release's newest valid check is a sample labelled with its kind, slower included", () =>
+    withServer(async (server) => {
+      const got = samples(await scrape(server));
+      const kinds = (v: string, t: string): string[] => ['ok', 'regression', 'improvement', 'slower', 'unstable'].filter((k) => got.get(`qpswatch_verdict_info${labels(mariadb, v, t).slice(0, -1)},kind="${k}"}`) === 1);
+      assert.deepEqual([kinds('10.11.3', 'update-index'), kinds('10.11.3', 'point-query'), kinds('10.11.4', 'update-index'), kinds('10.11.10', 'update-index')], [['ok'], ['slower'], ['regression'], []]);
     }));
 
   test('the threshold of each series and test is the configured one: its test_thresholds entry, else threshold', () =>

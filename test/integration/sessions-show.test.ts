@@ -101,9 +101,9 @@ describe('qpswatch sessions and show', () => {
     const text = await cli(['sessions']);
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.split('\n');
-    assert.match(lines[0]!, /^id {2}state {2}started +took {2}design {2}suite +baseline \(B\) +candidate \(C\) +reg\/imp\/unst\/ok$/);
+    assert.match(lines[0]!, /^id {2}state {2}started +took {2}design {2}suite +baseline \(B\) +candidate \(C\) +reg\/imp\/slow\/unst\/ok$/);
     const kinds = (k: string) => view.tests.filter((t) => t.verdict?.kind === k).length;
-    const counts = `${kinds('regression')}/${kinds('improvement')}/${kinds('unstable')}/${kinds('ok')}`;
+    const counts = `${kinds('regression')}/${kinds('improvement')}/${kinds('slower')}/${kinds('unstable')}/${kinds('ok')}`;
     assert.match(lines[2]!, new RegExp(`^ 1 {2}done {3}\\d+ (s|min) ago +\\d+ (s|min) {2}paired {2}tiny +relaxed \\(mariadb [\\d.]+\\) +durable \\(mariadb [\\d.]+\\) +${counts}$`));
     assert.match(lines[1]!, /^ 2 {2}done .*tiny<script>alert\(1\)<\/script>/, 'plain text on a terminal, shown as it is');
 
@@ -113,7 +113,7 @@ describe('qpswatch sessions and show', () => {
     assert.equal(rest.length, 0, '--limit 1');
     assert.equal(newest!['id'], hostile);
     assert.equal(newest!['judged'], 'samples');
-    assert.deepEqual(newest!['verdicts'], { ok: kinds('ok'), regression: kinds('regression'), improvement: kinds('improvement'), unstable: kinds('unstable') });
+    assert.deepEqual(newest!['verdicts'], { ok: kinds('ok'), regression: kinds('regression'), improvement: kinds('improvement'), slower: kinds('slower'), unstable: kinds('unstable') });
     assert.match(String(newest!['startedAt']), /^\d{4}-\d\d-\d\dT/);
 
     const none = await cli(['sessions', '--state', 'failed']);

@@ -1,4 +1,4 @@
-import type { HintFigure, VerdictKind } from '../../model/index.js';
+import { isConclusive, type HintFigure, type VerdictKind } from '../../model/index.js';
 import { EventNotOpenError, ReleaseNotFoundError, SessionNotFoundError, SessionStateError } from '../errors.js';
 import type {
   CheckInput,
@@ -212,7 +212,8 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     const state = (this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined)?.state;
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
-    const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive: input.conclusive ? 1 : 0, at }) as CheckRow);
+    const conclusive = isConclusive(input.verdicts.map((v) => v.kind)) ? 1 : 0;
+    const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive, at }) as CheckRow);
     for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, orderEffect: v.orderEffect ?? null, hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
       this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });

@@ -332,11 +332,16 @@ ${RESULT_TABLES.flatMap((table) =>
 ).join('\n')}
 `;
 
-// Two verdict changes of issue 17: a kind for a significant drop within the margin ('slower'), which the kind's CHECK
-// must allow, and the order effect of a paired test (how much faster the second run of a pair was). SQLite cannot
-// change a CHECK in place, so the table is rebuilt with its rows, and its results-mark triggers are made again.
-const verdictsSlowerAndOrder = `
-CREATE TABLE verdicts_rebuilt (
+// Two verdict changes of issue 17. A significant drop within the margin is its own verdict, slower
+// (docs/verdicts.md), which the kind's CHECK must allow: SQLite cannot change a CHECK, so the verdicts table is made
+// again with the same rows (rowid kept: verdicts are read in its order), and its results-mark triggers with it. The
+// rebuilt table also keeps the order effect of a paired test (how much faster the second run of a pair was). Then
+// every stored check is judged again by the one rule of last good (model isConclusive, as it stood here): conclusive
+// only when every test is ok or improvement. A release that became last good on a check with an undecided test is no
+// longer; a person can accept it (triage accept).
+const VERDICT_COLUMNS = 'session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint, low, high, confidence, detectable_drop, pairs, noise';
+const slowerVerdicts = `
+CREATE TABLE verdicts_12 (
   session_id        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
   test              TEXT NOT NULL,
   threads           INTEGER NOT NULL,
@@ -347,19 +352,22 @@ CREATE TABLE verdicts_rebuilt (
   p_faster          REAL NOT NULL,
   baseline_spread   REAL NOT NULL,
   hint              TEXT NOT NULL,          -- JSON array
-  low REAL, high REAL, confidence REAL, detectable_drop REAL, pairs INTEGER, noise REAL,
+  low               REAL,
+  high              REAL,
+  confidence        REAL,
+  detectable_drop   REAL,
+  pairs             INTEGER,
+  noise             REAL,
   order_effect      REAL,                   -- paired design: second run / first run of a pair; NULL for whole runs
   PRIMARY KEY (session_id, test, threads)
 );
-INSERT INTO verdicts_rebuilt (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint,
-    low, high, confidence, detectable_drop, pairs, noise)
-  SELECT session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint,
-    low, high, confidence, detectable_drop, pairs, noise FROM verdicts ORDER BY rowid;
+INSERT INTO verdicts_12 (rowid, ${VERDICT_COLUMNS}) SELECT rowid, ${VERDICT_COLUMNS} FROM verdicts ORDER BY rowid;
 DROP TABLE verdicts;
-ALTER TABLE verdicts_rebuilt RENAME TO verdicts;
-${['INSERT', 'UPDATE', 'DELETE']
-  .map((op) => `CREATE TRIGGER results_mark_verdicts_${op.toLowerCase()} AFTER ${op} ON verdicts BEGIN UPDATE results_mark SET n = n + 1; END;`)
-  .join('\n')}
+ALTER TABLE verdicts_12 RENAME TO verdicts;
+${['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER results_mark_verdicts_${op.toLowerCase()} AFTER ${op} ON verdicts BEGIN UPDATE results_mark SET n = n + 1; END;`).join('\n')}
+UPDATE checks SET conclusive = NOT EXISTS (
+  SELECT 1 FROM verdicts v WHERE v.session_id = checks.session_id AND v.kind NOT IN ('ok', 'improvement')
+);
 `;
 
 export const migrations: readonly Migration[] = [
@@ -374,7 +382,7 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
   { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
   { version: 11, name: 'done sessions keep their figures packed; the results mark', sql: packsAndResultsMark },
-  { version: 12, name: "verdicts may be 'slower' and keep the order effect of their pairs", sql: verdictsSlowerAndOrder },
+  { version: 12, name: 'verdicts may be slower and keep the order effect; checks judged again by the rule of last good', sql: slowerVerdicts },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildHistory, planEvents, selectLastGood } from '../../../src/analysis/index.js';
-import type { Verdict } from '../../../src/model/index.js';
+import { buildHistory, checkStanding, planEvents, selectLastGood } from '../../../src/analysis/index.js';
+import { isConclusive, verdictKinds, type Verdict, type VerdictKind } from '../../../src/model/index.js';
 import type { CheckRecord, EventRecord, ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord, TriageRecord } from '../../../src/store/index.js';
 
 const key = (v: string): string => v.split('.').map((p) => p.padStart(3, '0')).join('.');
@@ -18,7 +18,7 @@ const release = (id: number, version: string): ReleaseRecord => ({
   movedAt: null,
 });
 const releases = [release(1, '10.11.1'), release(2, '10.11.2'), release(3, '10.11.3'), release(9, '10.11.9'), release(10, '10.11.10')];
-const check = (sessionId: number, releaseId: number, outcome: CheckRecord['outcome'], invalid = false, conclusive = true): CheckRecord => ({
+const check = (sessionId: number, releaseId: number, outcome: CheckRecord['outcome'], invalid = false, conclusive = outcome === 'ok'): CheckRecord => ({
   sessionId,
   releaseId,
   baselineReleaseId: 1,
@@ -50,6 +50,36 @@ describe('selectLastGood', () => {
   });
 });
 
+describe('the rule of last good: a check is conclusive only when every test is ok or improvement', () => {
+  const cases: Array<[string, VerdictKind[], boolean]> = [
+    ['every test ok', ['ok', 'ok'], true],
+    ['ok and improvement', ['ok', 'improvement'], true],
+    ['one unstable test, whatever its estimate', ['ok', 'unstable'], false],
+    ['one slower test', ['ok', 'slower', 'improvement'], false],
+    ['a regression', ['regression', 'ok'], false],
+  ];
+  for (const [name, kinds, expected] of cases) test(name, () => assert.equal(isConclusive(kinds), expected));
+
+  test('every kind is either conclusive or not, and only ok and improvement are', () => {
+    assert.deepEqual(verdictKinds.filter((k) => isConclusive([k])), ['ok', 'improvement']);
+  });
+
+  test('a release whose tests are ok but one unstable at an estimate over the threshold does not become last good', () => {
+    const undecided = { ...verdict('point', 'unstable'), relativeQps: 0.97, low: 0.9, high: 1.04 };
+    assert.ok(undecided.relativeQps >= undecided.threshold, 'the old rule called this conclusive');
+    const kinds = [verdict('insert', 'ok'), verdict('update', 'ok'), undecided].map((v) => v.kind);
+    const checks = [check(1, 2, 'ok'), check(2, 3, 'ok', false, isConclusive(kinds))];
+    assert.equal(selectLastGood(releases, checks, [])?.release.version, '10.11.2');
+    assert.equal(selectLastGood(releases, checks, [accept(3)])?.release.version, '10.11.3', 'unless a person accepts it');
+  });
+
+  test('how a check stands: regression, inconclusive (no regression, a test undecided or slower) or ok', () => {
+    assert.equal(checkStanding({ outcome: 'regression', conclusive: false }), 'regression');
+    assert.equal(checkStanding({ outcome: 'ok', conclusive: false }), 'inconclusive');
+    assert.equal(checkStanding({ outcome: 'ok', conclusive: true }), 'ok');
+  });
+});
+
 const verdict = (test: string, kind: Verdict['kind']): Verdict => ({ test, threads: 1, kind, relativeQps: kind === 'regression' ? 0.5 : 1, threshold: 0.95, pSlower: 0.01, pFaster: 1, baselineSpread: 0.01, low: 0.97, high: 1.03, confidence: 0.95, detectableDrop: 0.05, pairs: 8, noise: 0.03, hint: [] });
 const event = (id: number, test: string): EventRecord => ({
   id,
@@ -68,10 +98,10 @@ const event = (id: number, test: string): EventRecord => ({
 });
 
 describe('planEvents', () => {
-  test('a new regression opens, a known one continues, an ok or faster test fixes, an unstable one does nothing', () => {
+  test('a new regression opens, a known one continues, an ok or faster test fixes, an unstable or slower one does nothing', () => {
     const plan = planEvents(
-      [verdict('insert', 'regression'), verdict('update', 'regression'), verdict('delete', 'ok'), verdict('scan', 'improvement'), verdict('point', 'unstable')],
-      [event(1, 'update'), event(2, 'delete'), event(3, 'scan'), event(4, 'point')],
+      [verdict('insert', 'regression'), verdict('update', 'regression'), verdict('delete', 'ok'), verdict('scan', 'improvement'), verdict('point', 'unstable'), verdict('range', 'slower'), verdict('sum', 'slower')],
+      [event(1, 'update'), event(2, 'delete'), event(3, 'scan'), event(4, 'point'), event(5, 'range')],
     );
     assert.deepEqual(plan.opened.map((v) => v.test), ['insert']);
     assert.deepEqual(plan.continuing.map((v) => v.test), ['update']);

@@ -157,15 +157,16 @@ describe('seriesReleaseFigures', () => {
     assert.equal(figure(rows, '10.11.10')?.relativeQps, 800 / 1050);
   });
 
-  test("the newest check's relative QPS and detectable drop per test, and open regression events", () => {
+  test("the newest check's relative QPS, detectable drop and verdict per test, and open regression events", () => {
     const rows = seriesReleaseFigures({
       groups: groupReleaseSides(measured()),
-      checked: new Map([[hostReleaseKey(1, 3), [{ test: 'update', threads: 1, relativeQps: 0.96, detectableDrop: null }, { test: 'idle', threads: 1, relativeQps: 1, detectableDrop: 0.04 }]]]),
+      checked: new Map([[hostReleaseKey(1, 3), [{ test: 'update', threads: 1, kind: 'slower', relativeQps: 0.96, detectableDrop: null }, { test: 'idle', threads: 1, kind: 'ok', relativeQps: 1, detectableDrop: 0.04 }]]]),
       open: [{ releaseId: 3, test: 'update', threads: 1 }],
     });
     assert.deepEqual([figure(rows, '10.11.3')?.relativeToLastGood, figure(rows, '10.11.3')?.detectableDrop, figure(rows, '10.11.3')?.regressionOpen], [0.96, null, true]);
     assert.deepEqual([figure(rows, '10.11.3', 'idle')?.relativeToLastGood, figure(rows, '10.11.3', 'idle')?.detectableDrop, figure(rows, '10.11.3', 'idle')?.regressionOpen], [1, 0.04, false]);
     assert.deepEqual([figure(rows, '10.11.2')?.relativeToLastGood, figure(rows, '10.11.2')?.detectableDrop], [null, null]);
+    assert.deepEqual(['10.11.3', '10.11.2'].map((v) => figure(rows, v)?.verdict), ['slower', null]);
     // The check was on host 1: host 2's figures of the same release are not its.
     assert.equal(figure(rows, '10.11.3', 'update', 2), undefined);
   });

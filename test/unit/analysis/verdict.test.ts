@@ -23,11 +23,15 @@ function session(rounds: number, tests: Record<string, { b: number[]; c: number[
 }
 
 describe('classify', () => {
-  const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, low: 0.97 };
+  const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, low: 0.97, high: 1.03 as number | null };
   const cases: Array<[string, Partial<typeof base> & { relativeQps: number }, string]> = [
     ['a significant drop under the threshold', { relativeQps: 0.8, pSlower: 0.01, low: 0.75 }, 'regression'],
     ['a drop under the threshold that is not significant: inconclusive', { relativeQps: 0.9, pSlower: 0.3, low: 0.8 }, 'unstable'],
     ['no drop, but an interval too wide to rule out one larger than the margin', { relativeQps: 1, pSlower: 0.5, low: 0.9 }, 'unstable'],
+    ['an interval under 1 that straddles the threshold: slower, not a regression', { relativeQps: 0.962, pSlower: 0.01, low: 0.931, high: 0.987 }, 'slower'],
+    ['under the threshold, not significant for the session, yet an interval under 1: slower', { relativeQps: 0.93, pSlower: 0.2, low: 0.9, high: 0.97 }, 'slower'],
+    ['an interval that reaches 1 is not slower: unstable', { relativeQps: 0.96, pSlower: 0.1, low: 0.92, high: 1 }, 'unstable'],
+    ['no upper end (one round a side): unstable', { relativeQps: 0.5, pSlower: 1, low: 0, high: null }, 'unstable'],
     ['a significant drop inside the threshold whose interval clears it', { relativeQps: 0.97, pSlower: 0.01, low: 0.96 }, 'ok'],
     ['a significant gain over 1/threshold', { relativeQps: 1.2, pFaster: 0.01, low: 1.1 }, 'improvement'],
   ];

@@ -19,7 +19,7 @@ function summary(overrides: Partial<SessionSummary> = {}): SessionSummary {
     baseline: { name: 'mariadb-10.11.9', flavor: 'mariadb', version: '10.11.9' },
     candidate: { name: 'mariadb-10.11.10', flavor: 'mariadb', version: '10.11.10' },
     judged: 'samples',
-    verdicts: { ok: 5, regression: 1, improvement: 0, slower: 0, unstable: 2 },
+    verdicts: { ok: 5, regression: 1, improvement: 0, slower: 3, unstable: 2 },
     error: null,
     ...overrides,
   };
@@ -31,11 +31,11 @@ describe('renderSessions', () => {
     assert.equal(
       text,
       [
-        'id  state    started            took  design  suite  baseline (B)                       candidate (C)                        reg/imp/unst/ok',
-        '12  running  1 min ago  1 min so far  paired  quick  mariadb-10.11.9 (mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)                -',
-        ' 7  done     3 h ago          12 min  paired  quick  mariadb-10.11.9 (mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)          1/0/2/5',
+        'id  state    started            took  design  suite  baseline (B)                       candidate (C)                        reg/imp/slow/unst/ok',
+        '12  running  1 min ago  1 min so far  paired  quick  mariadb-10.11.9 (mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)                     -',
+        ' 7  done     3 h ago          12 min  paired  quick  mariadb-10.11.9 (mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)             1/0/3/2/5',
         '',
-        'reg/imp/unst/ok: tests that regressed, improved, were unstable or ok; "-": not judged (the session did not finish)',
+        'reg/imp/slow/unst/ok: tests that regressed, improved, were slower within the margin, unstable or ok; "-": not judged (the session did not finish)',
         '',
       ].join('\n'),
     );
@@ -55,7 +55,7 @@ describe('renderSessions', () => {
 });
 
 test('countKinds counts every kind, zeros included', () => {
-  assert.deepEqual(countKinds(['ok', 'ok', 'regression', 'unstable']), { ok: 2, regression: 1, improvement: 0, slower: 0, unstable: 1 });
+  assert.deepEqual(countKinds(['ok', 'ok', 'regression', 'slower', 'unstable']), { ok: 2, regression: 1, improvement: 0, slower: 1, unstable: 1 });
   assert.deepEqual(countKinds([]), { ok: 0, regression: 0, improvement: 0, slower: 0, unstable: 0 });
 });
 

@@ -54,6 +54,10 @@ qpswatch_written_bytes_per_op{${LABELS}} 3072
 # TYPE qpswatch_latency_p95_seconds gauge
 qpswatch_latency_p95_seconds{${LABELS}} 0.00691
 
+# HELP qpswatch_verdict_info 1, labelled with the verdict (kind: ok, regression, improvement, slower or unstable) of the version's newest valid check for the test. A version with a slower or unstable test and no regression is inconclusive: not last good.
+# TYPE qpswatch_verdict_info gauge
+qpswatch_verdict_info{${LABELS},kind="ok"} 1
+
 # HELP qpswatch_regression_threshold_ratio Relative QPS under which a test's drop is a regression (threshold, or the test's entry in test_thresholds).
 # TYPE qpswatch_regression_threshold_ratio gauge
 qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95
@@ -167,10 +171,11 @@ describe('metrics collectors', () => {
   test('values are exported as given in base units; absent figures and infinite ratios leave no sample', async () => {
     const source = new FakeSource();
     source.rows = [
-      figureRow({ relativeToLastGood: null, detectableDrop: null, latencyP95Seconds: null, perOp: { cpuPerOp: null } }),
-      figureRow({ relativeQps: Number.POSITIVE_INFINITY, perOp: { writeKBPerOp: 1.5 * 1024 } }, { version: '10.11.10', version_key: '010.011.010' }),
+      figureRow({ relativeToLastGood: null, detectableDrop: null, verdict: null, latencyP95Seconds: null, perOp: { cpuPerOp: null } }),
+      figureRow({ relativeQps: Number.POSITIVE_INFINITY, verdict: 'slower', perOp: { writeKBPerOp: 1.5 * 1024 } }, { version: '10.11.10', version_key: '010.011.010' }),
     ];
     const text = await createMetricsExposition(source).metrics();
+    assert.deepEqual(samplesOf(text, 'qpswatch_verdict_info').map((l) => /kind="(\w+)"\} 1$/.exec(l)?.[1]), ['slower'], 'a never-checked version has no verdict sample');
     assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good_ratio').length, 1);
     assert.deepEqual(samplesOf(text, 'qpswatch_detectable_drop_ratio').map((l) => l.split(' ').at(-1)), ['0.045'], 'a check without it (old verdicts, never checked) leaves no sample');
     assert.equal(samplesOf(text, 'qpswatch_latency_p95_seconds').length, 1);

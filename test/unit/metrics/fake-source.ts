@@ -20,6 +20,7 @@ export function figureRow({ perOp, ...overrides }: RowOverrides = {}, labels: Pa
     relativeQps: 0.97,
     relativeToLastGood: 0.99,
     detectableDrop: 0.045,
+    verdict: 'ok',
     regressionOpen: false,
     threshold: 0.95,
     perOp: { cpuPerOp: 0.00025, csPerOp: 2.5, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 3072, ...perOp },

@@ -94,6 +94,24 @@ describe('renderAlert body', () => {
     assert.match(text, /^update-index\.t1: unstable, C\/B 1\.04, 95% interval 0\.90-1\.20: cannot rule out a drop larger than the 3% margin \(it rules out only drops larger than 10%\); it could detect drops of 11% or more \(6 pairs\)/m);
   });
 
+  test('a slower test is named after the lead with its interval, in its table row and its verdict line, both parts', () => {
+    const comparison = judgedView();
+    comparison.tests[1]!.relativeQps = 0.9624;
+    comparison.tests[1]!.verdict = { ...comparison.tests[1]!.verdict!, kind: 'slower', pSlower: 0.002, low: 0.9311, high: 0.9868, pairs: 70 };
+    const { subject, text, html } = renderAlert(regressionAlert({ comparison }));
+    assert.equal(subject, 'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9', 'a slower test is not in the subject: no alert of its own');
+    const also = 'Also significantly slower, but not shown past the threshold (no alert of their own): update-index.t1 0.962 (0.931-0.987).';
+    assert.ok(text.includes(also) && html.includes(also), 'named after the lead');
+    assert.match(text, /^update-index\.t1 +2510 +2611 +0\.96 +0\.93-0\.99 +3% +70 +.* slower$/m, 'its row of the relative QPS table, with the interval');
+    assert.match(text, /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% interval, 70 pairs: significantly slower, but not shown to be past the 3% margin$/m);
+    assert.ok(html.includes('update-index.t1: slower 0.962 (0.931-0.987), 95% interval, 70 pairs'));
+    assert.match(html, />slower<\/td>/);
+  });
+
+  test('an email without a slower test has no such sentence', () => {
+    assert.doesNotMatch(renderAlert(regressionAlert()).text, /Also significantly slower/);
+  });
+
   test('a recovery has no hint section', () => {
     const alert = regressionAlert({ kind: 'recovery', tests: [{ test: 'update-index', threads: 1 }] });
     const { text } = renderAlert(alert);

@@ -76,7 +76,7 @@ describe('storedSessionView', () => {
     const judged = judgeStored({ design: 'runs', verdicts: STORED }, await store.completedSamples(id));
     // What the check stored differs from a judgement today (say the thresholds changed since): the check's stands.
     const stored = judged.map((v) => ({ ...v, kind: 'unstable' as const }));
-    await store.recordCheck({ sessionId: id, releaseId: added[1]!.id, baselineReleaseId: added[0]!.id, outcome: 'ok', conclusive: false, verdicts: stored, openEvents: [], fixedEventIds: [], messages: [] });
+    await store.recordCheck({ sessionId: id, releaseId: added[1]!.id, baselineReleaseId: added[0]!.id, outcome: 'ok', verdicts: stored, openEvents: [], fixedEventIds: [], messages: [] });
     const shown = await storedSessionView(store, id, CONFIG);
     assert.equal(shown.judged, 'check');
     assert.deepEqual(shown.verdicts, stored);

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { escapeHtml, escapeMarkdown, InvalidReportDataError, parseReportFormat, renderComparison, REPORT_FORMATS, UnknownReportFormatError } from '../../../src/report/index.js';
+import { escapeHtml, escapeMarkdown, InvalidReportDataError, parseReportFormat, renderComparison, REPORT_FORMATS, TONE_COLORS, UnknownReportFormatError } from '../../../src/report/index.js';
 import type { ComparisonView, RowVerdict } from '../../../src/model/index.js';
 import { fixturePath } from '../../helpers/paths.js';
 import { parseCsv } from './csv-parse.js';
@@ -127,6 +127,10 @@ describe('verdicts', () => {
       /^update-index\.t1: regression, C\/B 0\.85 < 0\.95, p=0\.001; grew: no per-op figure \(the host did the same work per operation, slower\); 95% interval 0\.80-0\.90, 9 pairs$/m],
     ['improvement', rowVerdict('improvement', { pFaster: 0.002, low: 1.1, high: 1.3, pairs: 7 }), 1.2,
       /^update-index\.t1: improvement, C\/B 1\.20 > 1\.05, p=0\.002; 95% interval 1\.10-1\.30, 7 pairs$/m],
+    ['slower gives its estimate and interval in three decimals, and that it is not past the margin', rowVerdict('slower', { pSlower: 0.003, low: 0.9311, high: 0.9868, pairs: 70 }), 0.9624,
+      /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% interval, 70 pairs: significantly slower, but not shown to be past the 5% margin$/m],
+    ['slower keeps an upper end just under 1 visibly under 1', rowVerdict('slower', { low: 0.9402, high: 0.9961, pairs: 41 }), 0.968,
+      /^update-index\.t1: slower 0\.968 \(0\.940-0\.996\), 95% interval, 41 pairs: significantly slower, but not shown to be past the 5% margin$/m],
   ];
   for (const [what, verdict, relativeQps, line] of lines) {
     test(`verdict line: ${what}`, () => {
@@ -161,6 +165,23 @@ describe('verdicts', () => {
     assert.deepEqual(records.slice(1).map((r) => at(r, 'verdict')), ['regression', 'regression', 'unstable', 'unstable']);
     assert.deepEqual(['low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise'].map((n) => at(records[1]!, n)), ['0.93', '0.98', '0.95', '0.031', '10', '0.03']);
     assert.deepEqual(['low', 'high', 'detectable_drop', 'pairs', 'noise'].map((n) => at(records[4]!, n)), ['0', '', '1', '1', '']);
+  });
+
+  test('slower is its own kind in every format: the table, csv, json and the chart of text, md and html', () => {
+    const view = judged();
+    view.tests[1]!.relativeQps = 0.9624;
+    view.tests[1]!.verdict = rowVerdict('slower', { pSlower: 0.003, low: 0.9311, high: 0.9868, detectableDrop: 0.05, pairs: 70 });
+    assert.match(renderComparison(view, 'text'), /^update-index\.t1 +2510 +2611 +0\.96 +0\.93-0\.99 +5% +70 +.* slower$/m);
+    assert.match(renderComparison(view, 'text'), /^update-index\.t1 +#[#| ]+ +0\.96 +slower$/m);
+    assert.match(renderComparison(view, 'md'), /\| update-index\.t1 \|.*\| slower +\|$/m);
+    const html = renderComparison(view, 'html');
+    assert.match(html, />slower<\/td>/);
+    assert.ok(html.includes(TONE_COLORS.slower) && TONE_COLORS.slower !== TONE_COLORS.unstable, 'the slower bar has its own colour');
+    const records = parseCsv(renderComparison(view, 'csv'));
+    assert.deepEqual(records.slice(1).map((r) => r[records[0]!.indexOf('verdict')]), ['regression', 'regression', 'slower', 'slower']);
+    const json = JSON.parse(renderComparison(view, 'json')) as ComparisonView;
+    assert.equal(json.tests[1]!.verdict!.kind, 'slower');
+    assert.deepEqual([json.tests[1]!.verdict!.low, json.tests[1]!.verdict!.high], [0.9311, 0.9868]);
   });
 
   test('html shows the interval and detectable drop cells, and the lines', () => {

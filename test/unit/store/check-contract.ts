@@ -16,7 +16,7 @@ import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
 const sha = (c: string): string => c.repeat(40);
 const key = (version: string): string => version.split('.').map((p) => p.padStart(3, '0')).join('.');
 
-async function releases(store: Store, ...versions: string[]): Promise<Map<string, number>> {
+export async function releases(store: Store, ...versions: string[]): Promise<Map<string, number>> {
   const { added } = await store.recordReleases(
     versions.map((v) => ({ upstream: 'mariadb-10.11', flavor: 'mariadb', tag: `mariadb-${v}`, commit: sha('a'), version: v, versionKey: key(v) })),
   );
@@ -33,7 +33,7 @@ const releaseSide = (version: string) => ({
 });
 
 /** A done session of `candidate` against `baseline`, both releases, with one sample per side and test. */
-async function doneSession(store: Store, baseline: string, candidate: string, qps: { b: number; c: number } = { b: 1000, c: 900 }): Promise<number> {
+export async function doneSession(store: Store, baseline: string, candidate: string, qps: { b: number; c: number } = { b: 1000, c: 900 }): Promise<number> {
   const hostId = await store.upsertHost(hostInput());
   const id = await store.createSession(sessionInput(hostId, { baseline: releaseSide(baseline), candidate: releaseSide(candidate) }));
   for (const test of ['update-index', 'point-query']) {
@@ -44,7 +44,7 @@ async function doneSession(store: Store, baseline: string, candidate: string, qp
   return id;
 }
 
-const verdict = (test: string, kind: VerdictInput['kind'], relativeQps: number): VerdictInput => ({
+export const verdict = (test: string, kind: VerdictInput['kind'], relativeQps: number): VerdictInput => ({
   test,
   threads: 1,
   kind,
@@ -72,8 +72,8 @@ const message = (eventKey: string): MessageInput => ({
   messageId: `<${eventKey.replace(/[^a-z0-9.-]/gi, '-')}@qpswatch>`,
 });
 
-function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
-  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', conclusive: true, verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
+export function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
+  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
 }
 
 const result = (version: string, test: string, qps: number): ImportedResultInput => ({
@@ -109,7 +109,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const check = await store.recordCheck(
           checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
             outcome: 'regression',
-            verdicts: [verdict('update-index', 'regression', 0.24), verdict('point-query', 'ok', 0.99)],
+            verdicts: [verdict('update-index', 'regression', 0.24), verdict('point-query', 'ok', 0.99), verdict('scan', 'slower', 0.962)],
             openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
             messages: [message('regression:mariadb-10.11:update-index.t1:1')],
           }),
@@ -117,7 +117,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         assert.equal(check.outcome, 'regression');
         assert.equal(check.invalid, false);
         const verdicts = await store.verdictsOfSession(sessionId);
-        assert.deepEqual(verdicts.map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'regression', 0.24], ['point-query', 'ok', 0.99]]);
+        assert.deepEqual(verdicts.map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'regression', 0.24], ['point-query', 'ok', 0.99], ['scan', 'slower', 0.962]]);
         assert.deepEqual(verdicts[0]?.hint, [{ metric: 'wKB/o', baseline: 0.01, candidate: 0.5, ratio: 50 }]);
         const reach = verdicts[1]!;
         assert.deepEqual([reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise], [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028], 'the interval and detectable drop are stored');
@@ -127,6 +127,17 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         assert.equal(pending.length, 1);
         assert.deepEqual(pending[0]?.to, ['dba@example.org', 'perf@example.org']);
         assert.deepEqual((await store.listChecks('mariadb-10.11')).map((c) => c.sessionId), [sessionId]);
+      }));
+
+    test('a check is conclusive only when every verdict is ok or improvement: the store applies the one rule', () =>
+      withStore(async (store) => {
+        const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
+        const decided = await doneSession(store, '10.11.2', '10.11.3');
+        await store.recordCheck(checkInput(decided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'improvement', 1.2)] }));
+        const undecided = await doneSession(store, '10.11.2', '10.11.4');
+        // Unstable at an estimate over the threshold: the old rule called this conclusive.
+        await store.recordCheck(checkInput(undecided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97)] }));
+        assert.deepEqual([(await store.getCheck(decided))?.conclusive, (await store.getCheck(undecided))?.conclusive], [true, false]);
       }));
 
     test('a verdict of a single pair keeps its unknown upper end and noise as null; Infinity and NaN are refused', () =>

@@ -18,7 +18,7 @@ import { migrate } from '../../../src/store/sqlite/migrate.js';
 import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { storeContract } from './store-contract.js';
 import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
-import { checkContract } from './check-contract.js';
+import { checkContract, checkInput, doneSession, releases, verdict } from './check-contract.js';
 import { queueContract } from './queue-contract.js';
 import { calibrationContract } from './calibration-contract.js';
 
@@ -201,6 +201,45 @@ describe('sqlite backend', () => {
       assert.equal(migrate(db, path, steps.slice(0, 1)), 1);
     } finally {
       db.close();
+    }
+  });
+
+  test('migration 12 keeps the verdicts and their order, and judges every stored check again by the rule of last good', async () => {
+    const path = freshPath();
+    const store = await sqlite(path);
+    let undecided = 0;
+    let decided = 0;
+    try {
+      const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
+      undecided = await doneSession(store, '10.11.2', '10.11.3');
+      // Conclusive under the old rule: unstable, but with its estimate over the threshold.
+      const kinds = [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97), verdict('scan', 'slower', 0.962)];
+      await store.recordCheck(checkInput(undecided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: kinds }));
+      decided = await doneSession(store, '10.11.2', '10.11.4');
+      await store.recordCheck(checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)] }));
+    } finally {
+      await store.close();
+    }
+    // The file as it was before migration 12: conclusive as the old rule left it (the table is already the new one,
+    // which the step makes again the same way; the contract tests store a slower verdict in a fresh file).
+    const db = new Database(path);
+    db.exec('UPDATE checks SET conclusive = 1');
+    db.pragma('user_version = 11');
+    db.close();
+    const again = await sqlite(path);
+    try {
+      const checks = new Map((await again.listChecks('mariadb-10.11')).map((c) => [c.sessionId, c.conclusive]));
+      assert.deepEqual([checks.get(undecided), checks.get(decided)], [false, true]);
+      assert.deepEqual((await again.verdictsOfSession(undecided)).map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'ok', 1], ['point-query', 'unstable', 0.97], ['scan', 'slower', 0.962]]);
+    } finally {
+      await again.close();
+    }
+    const after = new Database(path, { readonly: true });
+    try {
+      const triggers = after.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'verdicts' ORDER BY name").pluck().all();
+      assert.deepEqual(triggers, ['results_mark_verdicts_delete', 'results_mark_verdicts_insert', 'results_mark_verdicts_update'], 'the results mark still moves on writes to verdicts');
+    } finally {
+      after.close();
     }
   });
 
