@@ -88,9 +88,9 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const workDir = join(settings.stateDir, 'work');
   // Private to qpswatch and the server user; a server_user that cannot be used stops here, before any session exists.
   await prepareStateFolders(settings.stateDir, settings.serverUser);
-  const hold = settings.holdIdleStates ? holdIdleStates() : noIdleStateHold();
+  const hold = settings.holdIdleStates ? holdIdleStates(settings.idleHoldSetting) : noIdleStateHold();
   try {
-    if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, 'idle states not held: QPS at low concurrency will drift with the host (run as root, or set hold_idle_states: false to silence this)');
+    if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, idleHoldWarning(hold));
     return await runHeldSession(request, deps, targets, workDir, hold);
   } finally {
     hold.release();
@@ -156,6 +156,11 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
 /** The verdicts of a finished session, by its design. */
 export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samples: readonly SampleRecord[]): Verdict[] {
   return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
+}
+
+/** The warning a session without the hold logs: what it costs, the fix for this setting, and how to silence it. */
+export function idleHoldWarning(hold: IdleStateHold): string {
+  return `idle states not held (${hold.reason}): QPS at low concurrency will drift with the host, and these results are not compared with held ones; ${hold.fix}; or set hold_idle_states: false to silence this`;
 }
 
 function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
