@@ -212,5 +212,7 @@ async function recordFailure(store: SessionStore, sessionId: number, err: unknow
 /** The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk. */
 export function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
   const identity = { cpu: fp.cpuModel, cores: fp.cores, threads: fp.threads, memGiB: Math.round(fp.memoryBytes / 2 ** 30), kernel: fp.kernel, disk: fp.dataDevice, fs: fp.filesystem };
-  return { ...identity, ...inventoryHostFacts(fp.inventory) };
+  // Whether the session held the idle states: the first thing to look at when a daemon's figures differ from a CLI run's.
+  const hold: Record<string, boolean> = typeof fp.idleStatesHeld === 'boolean' ? { idleStatesHeld: fp.idleStatesHeld } : {};
+  return { ...identity, ...hold, ...inventoryHostFacts(fp.inventory) };
 }
