@@ -11,12 +11,14 @@ Run as root from a qpswatch source folder.
   (no option)   install or upgrade: system user and group qpswatch, the program in $QPSWATCH_PREFIX
                 (npm packages and the compiled TypeScript), the unit in /etc/systemd/system, and
                 /etc/qpswatch/qpswatch.yaml and qpswatch.env when they do not exist yet (an existing
-                config is never overwritten), and the command qpswatch on PATH (a link
-                /usr/local/bin/qpswatch -> $QPSWATCH_PREFIX/bin/qpswatch.js); then systemctl daemon-reload
+                config is never overwritten), the command qpswatch on PATH (a link
+                /usr/local/bin/qpswatch -> $QPSWATCH_PREFIX/bin/qpswatch.js), and a udev rule that gives
+                /dev/cpu_dma_latency to group qpswatch (so the service can hold the CPUs' idle states);
+                then systemctl daemon-reload
   --no-build    copy the files only, without npm ci and tsc (the program folder must then be built
                 by hand before the service can start: see docs/operating.md)
   --uninstall   stop and disable the service, remove the unit, the link and $QPSWATCH_PREFIX; keep the config
-                (/etc/qpswatch), the results (/var/lib/qpswatch), the cache and the logs
+                (/etc/qpswatch), the results (/var/lib/qpswatch), the cache and the logs; remove the udev rule
   --purge       with --uninstall: also remove /etc/qpswatch, /var/lib/qpswatch, /var/cache/qpswatch,
                 /var/log/qpswatch, local unit drop-ins and the qpswatch user and group
   --help        this text
@@ -24,7 +26,7 @@ Run as root from a qpswatch source folder.
 Environment:
   QPSWATCH_PREFIX   where the program goes (default /opt/qpswatch)
   QPSWATCH_ROOT     a folder that stands for / (default /): everything is written under it, and
-                    groupadd, useradd, userdel, groupdel and systemctl are printed instead of run,
+                    groupadd, useradd, userdel, groupdel, systemctl and udevadm are printed instead of run,
                     so packagers and tests can install without touching this machine
 EOF
 }
@@ -34,6 +36,8 @@ PREFIX=${QPSWATCH_PREFIX:-/opt/qpswatch}
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UNIT=qpswatch.service
 NAME=qpswatch
+# Gives /dev/cpu_dma_latency to group qpswatch, so the service can hold the CPUs' idle states (hold_idle_states).
+UDEV_RULE=90-qpswatch-cpu-dma-latency.rules
 # The command on PATH: root's and the operators' shells find it without naming node or the prefix.
 BIN_LINK=/usr/local/bin/qpswatch
 
@@ -67,6 +71,16 @@ own_by_root() {
 }
 
 systemd_running() { [ "$ROOT" = / ] && [ -d /run/systemd/system ]; }
+udev_running() { [ "$ROOT" = / ] && [ -S /run/udev/control ]; }
+
+# udevadm only where udevd runs; otherwise say what to run (the rule applies at the next boot anyway).
+udevadm_do() {
+  if udev_running; then
+    udevadm "$@"
+  else
+    say "udev is not running here; would run: udevadm $*"
+  fi
+}
 
 # systemctl only where systemd runs (not in a container or chroot without it); otherwise say what to run.
 systemctl_do() {
@@ -174,6 +188,33 @@ install_unit() {
   say "unit installed in $dir/$UNIT"
 }
 
+# The rule applies to the node that exists now as soon as udev re-reads its rules and replays the device's event.
+install_udev_rule() {
+  local dir
+  dir=$(at /etc/udev/rules.d)
+  mkdir -p "$dir"
+  install -m 0644 "$SOURCE/systemd/$UDEV_RULE" "$dir/$UDEV_RULE.tmp"
+  own_by_root "$dir/$UDEV_RULE.tmp"
+  mv "$dir/$UDEV_RULE.tmp" "$dir/$UDEV_RULE"
+  say "udev rule installed in $dir/$UDEV_RULE (/dev/cpu_dma_latency: group $NAME, mode 0660)"
+  apply_udev_rules
+}
+
+# Without the rule the node goes back to the kernel's root:root 0600; before groupdel, so udev never names a lost group.
+remove_udev_rule() {
+  local rule
+  rule=$(at "/etc/udev/rules.d/$UDEV_RULE")
+  [ -e "$rule" ] || return 0
+  rm -f "$rule"
+  say "removed $rule"
+  apply_udev_rules
+}
+
+apply_udev_rules() {
+  udevadm_do control --reload
+  udevadm_do trigger --action=change --subsystem-match=misc --sysname-match=cpu_dma_latency
+}
+
 # The link is made, or replaced, only where there is no other file of that name.
 install_link() {
   local link
@@ -231,6 +272,7 @@ do_install() {
   install_unit "$node"
   install_config
   install_link
+  install_udev_rule
   systemctl_do daemon-reload
   cat <<EOF
 
@@ -239,6 +281,7 @@ Installed. Next:
   systemctl enable --now qpswatch     start now and at every boot
   systemctl status qpswatch           is it running
   qpswatch status                     what it does and found (members of group qpswatch may read it)
+  sudo -u qpswatch qpswatch host      "idleStatesHold  held": the service can hold the CPUs' idle states
   journalctl -u qpswatch -f           its log
 After an upgrade of a running service: systemctl restart qpswatch
 EOF
@@ -250,6 +293,7 @@ do_uninstall() {
   if [ -e "$unit_file" ]; then systemctl_do disable --now "$UNIT"; fi
   rm -f "$unit_file"
   remove_link
+  remove_udev_rule
   rm -rf "$(at "$PREFIX")" "$(at "$PREFIX").new" "$(at "$PREFIX").old"
   say "removed the unit and $(at "$PREFIX")"
   if [ "$PURGE" = yes ]; then

@@ -50,7 +50,7 @@ export const calibrateCommand: Command = {
     try {
       const outcome = await runCalibration(
         { suite, target, ...(shape.budgetMinutes !== undefined ? { budgetMinutes: shape.budgetMinutes } : {}) },
-        { settings: compareSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
+        { settings: compareSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
       );
       ctx.stdout(renderCalibration({ ...outcome, fingerprintId: outcome.record.fingerprintId }));
     } finally {

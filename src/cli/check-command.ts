@@ -55,7 +55,7 @@ export const checkCommand: Command = {
     });
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
-      const result = await checkRelease({ release, suite, rounds, ...shape }, { settings: checkSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+      const result = await checkRelease({ release, suite, rounds, ...shape }, { settings: checkSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
       if (result.kind === 'checked') ctx.stdout(renderComparison(result.view, format));
       if (format === 'text' || result.kind === 'first') ctx.stdout(`${outcomeLine(result)}\n`);
     } finally {

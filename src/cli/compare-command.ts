@@ -59,7 +59,7 @@ export const compareCommand: Command = {
     try {
       const store = await openStateStore(ctx);
       try {
-        const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { settings: compareSettings(ctx.config), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+        const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { settings: compareSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
         ctx.stdout(renderComparison(outcome.view, format));
       } finally {
         await store.close();

@@ -28,7 +28,7 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
     const dirs = { cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir };
     const status = new StatusTracker(store, ctx.log, process.pid, { measureCacheSizes: (signal) => measureCacheSizes(dirs, signal) });
     const deps: WorkerDeps = {
-      settings: cycleSettings(ctx.config),
+      settings: cycleSettings(ctx.config, ctx.env),
       schedule: { cron: ctx.config.schedule, timezone: ctx.config.schedule_timezone },
       store,
       log: ctx.log,

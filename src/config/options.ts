@@ -261,7 +261,7 @@ export const OPTIONS = {
     name: 'hold_idle_states',
     schema: z.boolean(),
     default: () => true,
-    doc: 'Hold the PM QoS CPU latency request at 0 (/dev/cpu_dma_latency) during a session, so idle CPUs do not halt between queries; needs root. Recorded with the session and in the host fingerprint.',
+    doc: 'Hold the PM QoS CPU latency request at 0 (/dev/cpu_dma_latency) during a session, so idle CPUs do not halt between queries; needs root, or write access to the device (the service gets it from the udev rule of systemd/install.sh). `qpswatch host` shows whether it can be held. Recorded with the session and in the host fingerprint.',
     expected: 'true or false',
     envFormat: 'boolean',
   }),

@@ -88,9 +88,9 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const workDir = join(settings.stateDir, 'work');
   // Private to qpswatch and the server user; a server_user that cannot be used stops here, before any session exists.
   await prepareStateFolders(settings.stateDir, settings.serverUser);
-  const hold = settings.holdIdleStates ? holdIdleStates() : noIdleStateHold();
+  const hold = settings.holdIdleStates ? holdIdleStates(settings.idleHoldSetting) : noIdleStateHold();
   try {
-    if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, 'idle states not held: QPS at low concurrency will drift with the host (run as root, or set hold_idle_states: false to silence this)');
+    if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, idleHoldWarning(hold));
     return await runHeldSession(request, deps, targets, workDir, hold);
   } finally {
     hold.release();
@@ -169,6 +169,11 @@ export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samp
   return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
 }
 
+/** The warning a session without the hold logs: what it costs, the fix for this setting, and how to silence it. */
+export function idleHoldWarning(hold: IdleStateHold): string {
+  return `idle states not held (${hold.reason}): QPS at low concurrency will drift with the host, and these results are not compared with held ones; ${hold.fix}; or set hold_idle_states: false to silence this`;
+}
+
 function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
   const maxPairs = request.maxPairs ?? settings.maxPairs;
   return {
@@ -220,5 +225,7 @@ async function recordFailure(store: SessionStore, sessionId: number, err: unknow
 /** The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk. */
 export function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
   const identity = { cpu: fp.cpuModel, cores: fp.cores, threads: fp.threads, memGiB: Math.round(fp.memoryBytes / 2 ** 30), kernel: fp.kernel, disk: fp.dataDevice, fs: fp.filesystem };
-  return { ...identity, ...inventoryHostFacts(fp.inventory) };
+  // Whether the session held the idle states: the first thing to look at when a daemon's figures differ from a CLI run's.
+  const hold: Record<string, boolean> = typeof fp.idleStatesHeld === 'boolean' ? { idleStatesHeld: fp.idleStatesHeld } : {};
+  return { ...identity, ...hold, ...inventoryHostFacts(fp.inventory) };
 }

@@ -1,6 +1,7 @@
 import type { VerdictSettings } from '../analysis/index.js';
 import type { Config, TargetConfig } from '../config/index.js';
 import type { MailSettings } from '../notify/index.js';
+import { idleHoldSetting, type IdleHoldSetting } from '../sampling/index.js';
 import { alertSettings, type AlertSettings } from './alert-messages.js';
 import { buildSettings, type BuildSettings } from './build-release.js';
 import { mailSettings } from './deliver.js';
@@ -17,6 +18,8 @@ export interface CompareSettings {
   /** cache_dir: tarball targets are unpacked under tarballs/ in it. */
   cacheDir: string;
   holdIdleStates: boolean;
+  /** Who runs the session (root, the service, a person): the warning of a hold that failed names its fix. */
+  idleHoldSetting: IdleHoldSetting;
   /** The design of a session that names none. */
   design: Config['design'];
   /** Paired design: minutes of pairs; undefined leaves it to the suite. */
@@ -45,13 +48,15 @@ export interface CycleSettings extends CheckSettings, BuildSettings {
   retry: RetrySettings;
 }
 
-export function compareSettings(config: Config): CompareSettings {
+/** env: the process's environment, which tells the service (systemd's INVOCATION_ID) from a person's shell. */
+export function compareSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CompareSettings {
   return {
     stateDir: config.state_dir,
     targets: config.targets,
     serverProfilesDir: config.server_profiles_dir,
     cacheDir: config.cache_dir,
     holdIdleStates: config.hold_idle_states,
+    idleHoldSetting: idleHoldSetting(env),
     design: config.design,
     budgetMinutes: config.budget_minutes,
     maxPairs: config.max_pairs,
@@ -63,10 +68,10 @@ export function compareSettings(config: Config): CompareSettings {
   };
 }
 
-export function checkSettings(config: Config): CheckSettings {
-  return { ...compareSettings(config), alerts: alertSettings(config), mail: mailSettings(config) };
+export function checkSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CheckSettings {
+  return { ...compareSettings(config, env), alerts: alertSettings(config), mail: mailSettings(config) };
 }
 
-export function cycleSettings(config: Config): CycleSettings {
-  return { ...checkSettings(config), ...buildSettings(config), keepBuilds: config.keep_builds, quietHost: quietHostSettings(config), retry: retrySettings(config) };
+export function cycleSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CycleSettings {
+  return { ...checkSettings(config, env), ...buildSettings(config), keepBuilds: config.keep_builds, quietHost: quietHostSettings(config), retry: retrySettings(config) };
 }

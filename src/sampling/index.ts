@@ -67,5 +67,17 @@ export {
   type ObserveHostOptions,
   type QuietHostReading,
 } from './observe-host.js';
-export { readCpuidle, holdIdleStates, noIdleStateHold, CPU_DMA_LATENCY, type CpuidleFacts, type IdleStateHold } from './idle-states.js';
+export {
+  readCpuidle,
+  holdIdleStates,
+  noIdleStateHold,
+  describeIdleHold,
+  idleHoldFix,
+  idleHoldSetting,
+  CPU_DMA_LATENCY,
+  IDLE_HOLD_UDEV_RULE,
+  type CpuidleFacts,
+  type IdleHoldSetting,
+  type IdleStateHold,
+} from './idle-states.js';
 export { processCpuSeconds, processWriteBytes } from './process-cpu.js';

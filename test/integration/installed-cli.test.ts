@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { openStore, sqliteSchemaVersion, type Store } from '../../src/store/index.js';
+import { defaultSqlitePath, openStore, sqliteSchemaVersion, type Store } from '../../src/store/index.js';
 import { parseVersion, versionKey } from '../../src/version/index.js';
 import { runCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
@@ -169,5 +169,133 @@ describe('qpswatch with no command, and --version', () => {
     const result = await runCli(['--version'], { env: { QPSWATCH_ROOT: work } });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, `qpswatch ${version}\n`);
+  });
+});
+
+/**
+ * The idle-state hold under the installed unit, as far as this host can show it. What is real: install.sh's udev rule,
+ * read back from the staged root and applied by hand as udevd would (group and mode of a node of the kernel's PM QoS
+ * device, bind-mounted over /dev/cpu_dma_latency in a private mount namespace, so the host's node is not touched); a
+ * process with the unit's credentials (a uid and its primary group, no supplementary groups, no capabilities, no new
+ * privileges, systemd's INVOCATION_ID and folder variables); a real session of mariadbd and sysbench. What is not: PID 1
+ * here is not systemd, so the unit's device cgroup (DevicePolicy=closed, DeviceAllow=) is not in force; nobody and
+ * its group stand in for the user and group qpswatch, which this host does not have.
+ */
+const DEVICE = '/dev/cpu_dma_latency';
+const tools = ['setpriv', 'unshare', 'mknod', 'mount', 'sysbench', 'mariadbd'].filter((tool) => spawnSync('sh', ['-c', 'command -v "$0"', tool]).status !== 0);
+const HOLD_SKIP = SKIP ?? (!existsSync(DEVICE) ? `${DEVICE} does not exist here` : tools.length > 0 ? `needs ${tools.join(', ')}` : undefined);
+
+describe('the installed unit\'s account holds the idle states once the udev rule applies', { skip: HOLD_SKIP }, () => {
+  const holdRoot = join(work, 'hold-root');
+  const stage = (path: string): string => join(holdRoot, path);
+  const serviceState = stage('var/lib/qpswatch');
+  const serviceCache = stage('var/cache/qpswatch');
+  const configFile = stage('etc/qpswatch/qpswatch.yaml');
+  const suiteFile = stage('tiny.yaml');
+  const standIn = stage('dev/cpu_dma_latency');
+  const NOBODY = 65534;
+
+  before(() => {
+    mkdirSync(join(holdRoot, 'dev'), { recursive: true });
+    const install = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--no-build'], { env: { QPSWATCH_ROOT: holdRoot } });
+    assert.equal(install.status, 0, install.stderr);
+    symlinkSync(join(projectRoot, 'dist'), stage('opt/qpswatch/dist'));
+    symlinkSync(join(projectRoot, 'node_modules'), stage('opt/qpswatch/node_modules'));
+    // What systemd makes for StateDirectory= and CacheDirectory=: owned by the service's user, mode 0750.
+    for (const dir of [serviceState, serviceCache]) {
+      mkdirSync(dirname(dir), { recursive: true, mode: 0o755 });
+      mkdirSync(dir, { mode: 0o750 });
+      chownSync(dir, NOBODY, NOBODY);
+    }
+    // The operator's edit of the installed config: two targets of the distribution's server.
+    writeFileSync(configFile, 'log_level: info\ntargets:\n  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }\n');
+    writeFileSync(suiteFile, 'name: tiny-hold\ndescription: one read test, one round\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\ntests:\n  - name: point-query\n    script: oltp_point_select\n');
+  });
+
+  /** The group and mode the installed rule gives the device; the stand-in node gets exactly those. */
+  function installedRule(): { group: string; mode: number } {
+    const text = readFileSync(stage('etc/udev/rules.d/90-qpswatch-cpu-dma-latency.rules'), 'utf8');
+    const line = text.split('\n').find((l) => l.includes('KERNEL=="cpu_dma_latency"'));
+    assert.ok(line !== undefined, text);
+    const group = /GROUP="([^"]+)"/.exec(line)?.[1];
+    const mode = /MODE="([0-7]+)"/.exec(line)?.[1];
+    assert.ok(group !== undefined && mode !== undefined, line);
+    return { group, mode: parseInt(mode, 8) };
+  }
+
+  /**
+   * What udevd does with the rule, done by hand on a node of the same device: its group (nobody's group stands for
+   * qpswatch) and mode. The host's node keeps root:root 0600; the stand-in is bind-mounted over it per process.
+   */
+  function applyRuleByHand(): void {
+    const { rdev } = statSync(DEVICE);
+    // Linux's dev_t: the major in bits 8-19, the minor in bits 0-7 and 20-31 (both small for misc devices).
+    const made = sh('mknod', ['-m', installedRule().mode.toString(8), standIn, 'c', String((rdev >> 8) & 0xfff), String((rdev & 0xff) | ((rdev >> 12) & 0xfff00))]);
+    assert.equal(made.status, 0, made.stderr);
+    chownSync(standIn, 0, NOBODY);
+  }
+
+  /** `qpswatch ARGS` with the unit's credentials, /dev/cpu_dma_latency replaced by the stand-in node when asked. */
+  function asService(args: readonly string[], withRule: boolean): SpawnSyncReturns<string> {
+    const env = {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      QPSWATCH_ROOT: holdRoot,
+      QPSWATCH_LOG_FORMAT: 'json',
+      STATE_DIRECTORY: serviceState,
+      CACHE_DIRECTORY: serviceCache,
+      INVOCATION_ID: '0123456789abcdef0123456789abcdef',
+      HOME: serviceState,
+      // The host lock a test run names for itself (the preamble of the suite), else the service's default.
+      ...(process.env['QPSWATCH_HOST_LOCK'] !== undefined ? { QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] } : {}),
+    };
+    const credentials = ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--'];
+    const command = [...credentials, 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, stage('opt/qpswatch/bin/qpswatch.js'), '--config', configFile, ...args];
+    // Paths go in as arguments, never into the script text.
+    const withNode = withRule ? ['unshare', '--mount', '--propagation', 'private', '--', 'bash', '-c', 'mount --bind "$0" "$1" && shift && exec "$@"', standIn, DEVICE, ...command] : command;
+    return spawnSync(withNode[0]!, withNode.slice(1), { encoding: 'utf8', cwd: holdRoot, timeout: 5 * 60_000 });
+  }
+
+  test('install.sh installs the rule: group qpswatch, mode 0660, for the kernel\'s cpu_dma_latency node', () => {
+    assert.deepEqual(installedRule(), { group: 'qpswatch', mode: 0o660 });
+    applyRuleByHand();
+    const standInNode = statSync(standIn);
+    assert.ok(standInNode.isCharacterDevice());
+    assert.equal(standInNode.rdev, statSync(DEVICE).rdev, 'the same kernel device');
+    assert.equal(standInNode.mode & 0o777, 0o660);
+    assert.equal(statSync(DEVICE).mode & 0o777, 0o600, 'the host\'s own node is left as the kernel made it');
+  });
+
+  test('without the rule the unit\'s account cannot hold them, and qpswatch host names the udev rule as the fix', () => {
+    const host = asService(['host', '--json'], false);
+    assert.equal(host.status, 0, host.stderr);
+    const facts = JSON.parse(host.stdout) as { idleStatesHeld: boolean; idleStatesHold: { held: boolean; reason: string; fix: string } };
+    assert.equal(facts.idleStatesHeld, false);
+    assert.equal(facts.idleStatesHold.reason, `${DEVICE}: EACCES`);
+    assert.match(facts.idleStatesHold.fix, /not writable by group qpswatch: install the udev rule .*90-qpswatch-cpu-dma-latency\.rules/);
+    assert.doesNotMatch(facts.idleStatesHold.fix, /run as root/);
+  });
+
+  test('with the rule applied, qpswatch host says held', () => {
+    const host = asService(['host', '--json'], true);
+    assert.equal(host.status, 0, host.stderr);
+    const facts = JSON.parse(host.stdout) as { idleStatesHeld: boolean; idleStatesHold: { held: boolean } };
+    assert.equal(facts.idleStatesHold.held, true, host.stdout);
+    assert.equal(facts.idleStatesHeld, true);
+  });
+
+  test('with the rule applied, a session of the unit\'s account records idleStatesHeld=true', async () => {
+    const compare = asService(['compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--rounds', '1', '--format', 'json'], true);
+    assert.equal(compare.status, 0, compare.stderr);
+    assert.doesNotMatch(compare.stderr, /idle states not held/);
+    const sessionId = (JSON.parse(compare.stdout) as { sessionId: number }).sessionId;
+    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(serviceState), readonly: true });
+    try {
+      const session = await store.getSession(sessionId);
+      assert.equal(session?.settings['idleStatesHeld'], true);
+      assert.equal(session?.settings['idleHoldReason'], '');
+    } finally {
+      await store.close();
+    }
+    assert.equal(lstatSync(defaultSqlitePath(serviceState)).uid, NOBODY, 'the store is the service account\'s');
   });
 });

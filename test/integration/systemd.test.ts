@@ -73,6 +73,14 @@ describe('the qpswatch unit', () => {
     assert.match(one('ExecStart') ?? '', / --config \/etc\/qpswatch\/qpswatch\.yaml daemon$/);
   });
 
+  test('may open /dev/cpu_dma_latency and no other device: the idle-state hold works under it', () => {
+    assert.deepEqual(unit.get('DevicePolicy'), ['closed']);
+    assert.deepEqual(unit.get('DeviceAllow'), ['/dev/cpu_dma_latency rw']);
+    // A private /dev has no cpu_dma_latency node: with PrivateDevices=yes the DeviceAllow= line could never be used.
+    assert.equal(unit.has('PrivateDevices'), false);
+    assert.deepEqual(unit.get('Group'), ['qpswatch'], 'the udev rule gives the device to this group');
+  });
+
   test('passes systemd-analyze verify', (t) => {
     if (analyzeMissing) return t.skip(SKIP_REASON);
     assertVerifies(t, runnableUnit('verify'));
@@ -128,6 +136,11 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
     assert.equal(mode('etc/qpswatch/qpswatch.yaml'), 0o644);
     assert.equal(mode('etc/qpswatch/qpswatch.env'), 0o600);
     if (isRoot) assert.equal(statSync(at('etc/qpswatch/qpswatch.env')).uid, 0);
+    const rule = 'etc/udev/rules.d/90-qpswatch-cpu-dma-latency.rules';
+    assert.equal(readFileSync(at(rule), 'utf8'), readFileSync(join(systemdDir, '90-qpswatch-cpu-dma-latency.rules'), 'utf8'));
+    assert.equal(mode(rule), 0o644);
+    if (isRoot) assert.equal(statSync(at(rule)).uid, 0);
+    assert.match(result.stdout, /would run: udevadm trigger --action=change --subsystem-match=misc --sysname-match=cpu_dma_latency/);
     if (!analyzeMissing) assertVerifies(t, at(unitFile));
   });
 
@@ -156,6 +169,7 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /systemctl disable --now qpswatch\.service/);
     assert.equal(existsSync(at('etc/systemd/system/qpswatch.service')), false);
+    assert.equal(existsSync(at('etc/udev/rules.d/90-qpswatch-cpu-dma-latency.rules')), false, 'the device goes back to root alone');
     assert.equal(existsSync(at('opt/qpswatch')), false);
     assert.ok(existsSync(at('etc/qpswatch/qpswatch.yaml')));
     assert.ok(existsSync(at('var/lib/qpswatch/qpswatch.sqlite')));

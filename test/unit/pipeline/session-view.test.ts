@@ -16,7 +16,7 @@ const FINGERPRINT = {
   cpuModel: 'AMD EPYC 7B13', sockets: 1, cores: 4, threads: 8, smt: 'on', numaNodes: 1, memoryBytes: 17_179_869_184, kernel: '6.1.0',
   governor: 'none', dataDevice: 'nvme0n1 (ssd)', filesystem: 'ext4', compiler: 'none', cpuidleDriver: 'none', cpuidleGovernor: 'none', idleStatesHeld: false,
 };
-const HOST = { cpu: 'AMD EPYC 7B13', cores: 4, threads: 8, memGiB: 16, kernel: '6.1.0', disk: 'nvme0n1 (ssd)', fs: 'ext4' };
+const HOST = { cpu: 'AMD EPYC 7B13', cores: 4, threads: 8, memGiB: 16, kernel: '6.1.0', disk: 'nvme0n1 (ssd)', fs: 'ext4', idleStatesHeld: false };
 const STORED: VerdictSettings = { threshold: 0.9, testThresholds: { 'point-query': 0.8 }, alpha: 0.05, confidence: 0.9 };
 const CONFIG: VerdictSettings = { threshold: 0.97, testThresholds: {}, alpha: 0.01, confidence: 0.95 };
 
