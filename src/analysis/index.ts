@@ -45,3 +45,4 @@ export {
   type CalibrationSettings,
 } from './calibration.js';
 export { mulberry32 } from './random.js';
+export { chainToBase, driftSuspected, type ChainStep, type ChainedEstimate } from './chain.js';

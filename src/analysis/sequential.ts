@@ -33,6 +33,8 @@ export interface PairedEstimate {
   noise: number;
   /** How much faster (as a ratio) the second run of a pair was than the first; 1 = no order effect. */
   orderEffect: number;
+  /** Standard error of log(relativeQps), the order-balanced one. */
+  logSe: number;
   /** The smallest drop this look catches 4 times in 5, from its own critical value; 1 when the look cannot reject. */
   detectableDrop: number;
   pSlower: number;
@@ -174,6 +176,7 @@ function judgeLook(family: readonly PairSeries[], n: number, look: number, looks
       high: Number.isFinite(upper) ? Math.exp(stat.estimate + upper * stat.se) : Number.POSITIVE_INFINITY,
       noise: stat.noise,
       orderEffect: Math.exp(stat.orderEffect),
+      logSe: stat.se,
       detectableDrop: Number.isFinite(reach) ? 1 - Math.exp(-reach) : 1,
       pSlower: test.slower[j]!,
       pFaster: test.faster[j]!,

@@ -55,7 +55,7 @@ export function judgePairedSession(samples: readonly SampleRecord[], settings: V
     return {
       test: first.test, threads: first.threads, kind: j.kind, relativeQps: j.relativeQps, threshold: thresholdOf(settings, first.test),
       pSlower: j.pSlower, pFaster: j.pFaster, baselineSpread: robustSpread(b!.map((s) => s.qps)),
-      low: j.low, high: finiteOrNull(j.high), confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: finiteOrNull(j.noise), orderEffect: j.orderEffect,
+      low: j.low, high: finiteOrNull(j.high), confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: finiteOrNull(j.noise), orderEffect: j.orderEffect, logSe: finiteOrNull(j.logSe),
       hint: j.kind === 'regression' ? hintOf(b!, c!) : [],
     };
   });
@@ -117,13 +117,13 @@ function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pS
  * Whole runs: the interval and detectable drop from the difference of mean log QPS (Student's t with the two sides'
  * pooled spread, since runs are not paired); the reported relative QPS stays the ratio of medians.
  */
-function runsEstimate(b: readonly number[], c: readonly number[], settings: VerdictSettings, family: number): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise'> {
+function runsEstimate(b: readonly number[], c: readonly number[], settings: VerdictSettings, family: number): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise' | 'logSe'> {
   const [lb, lc] = [b.map(Math.log), c.map(Math.log)];
   const df = Math.max(lb.length + lc.length - 2, 1);
   const noise = Math.sqrt((sumSquares(lb) + sumSquares(lc)) / df);
   const se = Math.max(noise, MIN_LOG_SD) * Math.sqrt(1 / lb.length + 1 / lc.length);
   const e = intervalAndReach(meanOf(lc) - meanOf(lb), se, df, settings.alpha / family, confidenceOf(settings));
-  return { low: e.low, high: finiteOrNull(e.high), detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise: finiteOrNull(noise) };
+  return { low: e.low, high: finiteOrNull(e.high), detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise: finiteOrNull(noise), logSe: finiteOrNull(se) };
 }
 
 const POWER = 0.8;

@@ -53,9 +53,11 @@ export interface Verdict extends TestId {
   noise: number | null;
   /** paired design: how much faster (a ratio) the second run of a pair was than the first; null for whole runs and older verdicts */
   orderEffect?: number | null;
+  /** the standard error of the log of relativeQps: chained estimates add these in quadrature; null for older verdicts */
+  logSe?: number | null;
   /** per-op figures of C that grew by 5% or more over B, largest first (regressions only) */
   hint: HintFigure[];
 }
 
 /** The fields that say how far a session could see: verdicts stored before they existed have none. */
-export type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect';
+export type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect' | 'logSe';

@@ -29,6 +29,7 @@ const verdictSchema = z.object({
   pairs: wholeFrom(0),
   noise: atLeastZero().nullable(),
   orderEffect: aboveZero().nullable().optional(),
+  logSe: atLeastZero().nullable().optional(),
   hint: z.array(hintSchema),
 });
 

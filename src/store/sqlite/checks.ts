@@ -47,6 +47,7 @@ interface VerdictRow {
   pairs: number | null;
   noise: number | null;
   order_effect: number | null;
+  log_se: number | null;
   hint: string;
 }
 
@@ -93,6 +94,7 @@ const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
   pairs: r.pairs,
   noise: r.noise,
   orderEffect: r.order_effect,
+  logSe: r.log_se,
   hint: JSON.parse(r.hint) as HintFigure[],
 });
 
@@ -124,9 +126,9 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     insertCheck: `INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
       VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`,
     insertVerdict: `INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread,
-        low, high, confidence, detectable_drop, pairs, noise, order_effect, hint)
+        low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, hint)
       VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
-        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @hint)`,
+        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @logSe, @hint)`,
     openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
       VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`,
     closeEvent: `UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
@@ -214,7 +216,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
     const conclusive = isConclusive(input.verdicts.map((v) => v.kind)) ? 1 : 0;
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive, at }) as CheckRow);
-    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, orderEffect: v.orderEffect ?? null, hint: JSON.stringify(v.hint) });
+    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, orderEffect: v.orderEffect ?? null, logSe: v.logSe ?? null, hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
       this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
     }

@@ -335,7 +335,8 @@ ${RESULT_TABLES.flatMap((table) =>
 // Two verdict changes of issue 17. A significant drop within the margin is its own verdict, slower
 // (docs/verdicts.md), which the kind's CHECK must allow: SQLite cannot change a CHECK, so the verdicts table is made
 // again with the same rows (rowid kept: verdicts are read in its order), and its results-mark triggers with it. The
-// rebuilt table also keeps the order effect of a paired test (how much faster the second run of a pair was). Then
+// rebuilt table also keeps the order effect of a paired test (how much faster the second run of a pair was) and the
+// standard error of log(relative QPS), which chains of checks add up (docs/verdicts.md). Then
 // every stored check is judged again by the one rule of last good (model isConclusive, as it stood here): conclusive
 // only when every test is ok or improvement. A release that became last good on a check with an undecided test is no
 // longer; a person can accept it (triage accept).
@@ -359,6 +360,7 @@ CREATE TABLE verdicts_12 (
   pairs             INTEGER,
   noise             REAL,
   order_effect      REAL,                   -- paired design: second run / first run of a pair; NULL for whole runs
+  log_se            REAL,                   -- standard error of log(relative_qps); NULL before this migration
   PRIMARY KEY (session_id, test, threads)
 );
 INSERT INTO verdicts_12 (rowid, ${VERDICT_COLUMNS}) SELECT rowid, ${VERDICT_COLUMNS} FROM verdicts ORDER BY rowid;
