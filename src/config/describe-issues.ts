@@ -1,9 +1,13 @@
 import type { z } from 'zod';
+import { redactUrlCredentials } from '../log/index.js';
 
-/** Shows a value the way a person wrote it in YAML: quoted when text, cut to `maxLength` characters. */
+/**
+ * Shows a value the way a person wrote it in YAML: quoted when text, cut to `maxLength` characters. A URL's user part
+ * is hidden before the cut, so a cut can never leave half a token showing.
+ */
 export function showValue(value: unknown, maxLength = 60): string {
   if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
+  const text = redactUrlCredentials(JSON.stringify(value) ?? String(value));
   return text.length > maxLength ? `${text.slice(0, maxLength - 3)}...` : text;
 }
 

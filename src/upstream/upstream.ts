@@ -8,6 +8,7 @@ import {
   type Version,
   type VersionRange,
 } from '../version/index.js';
+import { addUrlForRedaction } from '../log/index.js';
 import { UpstreamConfigError } from './config-error.js';
 import { isRemoteText } from './remote.js';
 
@@ -128,8 +129,15 @@ function isIndexUrl(text: string): boolean {
   return URL.canParse(text);
 }
 
-/** Validates one upstream as written in the config and parses its series and min_version. */
+/**
+ * Validates one upstream as written in the config and parses its series and min_version. Its URL's user part is
+ * given to the logger's redaction first, so no later line shows it, whatever characters it holds.
+ */
 export function parseUpstream(input: unknown): Upstream {
+  for (const key of ['remote', 'index']) {
+    const url = isRecord(input) ? input[key] : undefined;
+    if (typeof url === 'string') addUrlForRedaction(url);
+  }
   if (isRecord(input) && input['kind'] === 'tarball') return parseTarballUpstream(input);
   const parsed = UpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues);
