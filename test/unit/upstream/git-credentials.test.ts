@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pino } from 'pino';
+import { loggerOptions } from '../../../src/log/index.js';
+import { gitRemote } from '../../../src/upstream/git-credentials.js';
+import { listRemoteTags, RemoteCredentialsError, syncMirror } from '../../../src/upstream/index.js';
+import { git, makeRepo, tempRoot } from './git-fixture.js';
+
+const USER = 'deploy';
+// Quotes, a percent sign and a backslash: nothing in the way the password travels may read them as syntax.
+const PASSWORD = `tok"9f'8e%7d\\x`;
+const SECRET = 'tok"9f';
+
+/** Every command line on the host that holds the secret, read while git waits for an answer (what `ps` shows). */
+function commandLinesWithSecret(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(SECRET) || cmdline.includes(encodeURIComponent(PASSWORD))) found.push(`${pid}: ${cmdline}`);
+    } catch {
+      // gone already
+    }
+  }
+  return found;
+}
+
+describe('a remote with credentials: git logs in, and no command line or file holds them', () => {
+  let root: string;
+  let server: Server;
+  let remote: string;
+  let tags: string[];
+  const seen: string[] = [];
+  let logins = 0;
+
+  before(async () => {
+    root = await tempRoot('qpswatch-git-credentials-');
+    const work = join(root, 'work');
+    await makeRepo(work, [{ a: '1' }, { a: '2' }]);
+    await git(work, 'tag', 'mariadb-10.11.8', 'HEAD~1');
+    await git(work, 'tag', 'mariadb-10.11.9');
+    tags = ['mariadb-10.11.8', 'mariadb-10.11.9'];
+    await git(root, 'clone', '--quiet', '--bare', work, join(root, 'served', 'repo.git'));
+    await git(join(root, 'served', 'repo.git'), 'update-server-info');
+    // git's "dumb" HTTP protocol: the bare repository's files, behind Basic auth.
+    const expected = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
+    server = createServer((req, res) => {
+      seen.push(...commandLinesWithSecret());
+      if (req.headers.authorization !== expected) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
+        return;
+      }
+      logins++;
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      try {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(join(root, 'served', path)));
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    remote = `http://${USER}:${PASSWORD.replace('%', '%25')}@127.0.0.1:${port}/repo.git`;
+  });
+
+  after(async () => {
+    server.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('gitRemote: the bare URL for git, the user part in the environment only', () => {
+    const login = gitRemote(remote);
+    assert.equal(login.url, remote.replace(/\/\/.*@/, '//'));
+    assert.ok(!login.configArgs.join(' ').includes(SECRET));
+    assert.equal(login.env['QPSWATCH_GIT_PASSWORD'], PASSWORD);
+    assert.deepEqual(gitRemote('https://github.com/MariaDB/server.git'), { url: 'https://github.com/MariaDB/server.git', configArgs: [], env: {} });
+  });
+
+  test('ls-remote and a mirror fetch log in; ps, the mirror config and the log lines never show the secret', async () => {
+    const lines: string[] = [];
+    const log = pino(loggerOptions('debug', 'json'), { write: (line: string) => lines.push(line) });
+    assert.deepEqual((await listRemoteTags(remote, { log })).map((t) => t.tag), tags);
+    const mirror = join(root, 'mirror.git');
+    await syncMirror(remote, mirror, { log });
+    assert.equal(await git(root, '--git-dir', mirror, 'tag', '--list'), tags.join('\n'));
+    assert.ok(logins > 0, 'the server saw logged-in requests');
+    assert.deepEqual(seen, [], 'no command line held the secret while git ran');
+    const config = readFileSync(join(mirror, 'config'), 'utf8');
+    assert.ok(!config.includes(SECRET) && !config.includes(USER), config);
+    assert.match(config, /url = http:\/\/127\.0\.0\.1:\d+\/repo\.git/);
+    assert.ok(lines.length > 0 && lines.every((l) => !l.includes(SECRET) && !l.includes(encodeURIComponent(PASSWORD))), lines.join(''));
+  });
+
+  test('a wrong password: a credentials error that does not show it', async () => {
+    const wrong = remote.replace(':tok', ':bad-pw');
+    await assert.rejects(listRemoteTags(wrong), (err: unknown) => {
+      assert.ok(err instanceof RemoteCredentialsError, String(err));
+      assert.ok(!err.message.includes('bad-pw') && !err.message.includes(USER), err.message);
+      return true;
+    });
+  });
+});
