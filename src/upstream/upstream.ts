@@ -10,7 +10,7 @@ import {
 } from '../version/index.js';
 import { addUrlForRedaction } from '../log/index.js';
 import { UpstreamConfigError } from './config-error.js';
-import { isRemoteText } from './remote.js';
+import { credentialProblem, isRemoteText } from './remote.js';
 
 export const UPSTREAM_KINDS = ['git', 'tarball'] as const;
 export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
@@ -104,9 +104,10 @@ const common = {
 export const UpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('git', { error: 'expected git or tarball' }).optional(),
-  remote: z
-    .string({ error: 'expected a git URL or an absolute path' })
-    .refine(isRemoteText, 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path'),
+  remote: z.string({ error: 'expected a git URL or an absolute path' }).superRefine((remote, ctx) => {
+    const problem = isRemoteText(remote) ? credentialProblem(remote) : 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path';
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   ...common,
   build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
 });
@@ -116,9 +117,12 @@ export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 export const TarballUpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('tarball'),
-  index: z
-    .string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' })
-    .refine(isIndexUrl, 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines'),
+  index: z.string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' }).superRefine((index, ctx) => {
+    const problem = isIndexUrl(index)
+      ? credentialProblem(index)
+      : 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines';
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   file: Glob.optional(),
   ...common,
 });
