@@ -43,6 +43,12 @@ export function describeIssues(source: string, field: string, raw: unknown, issu
     if (issue.code === 'unrecognized_keys') {
       return `${source}: ${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
     }
+    // A map's key that is refused: the key is what is wrong, so it is named (escaped), and its value is not shown.
+    if (issue.code === 'invalid_key') {
+      const key = JSON.stringify(String(issue.path.at(-1)));
+      const parent = [field, ...path.slice(0, -1)].join('.');
+      return `${source}: ${parent}: the key ${key} is refused: ${issue.issues[0]?.message ?? 'expected a name'}`;
+    }
     const value = valueAt(raw, issue.path);
     return `${source}: ${where} = ${showValue(value)}: ${expectedText(issue, path.length === 0 ? expected : undefined)}`;
   });

@@ -161,3 +161,24 @@ describe('a token in a config file every user can read', () => {
     }
   });
 });
+
+describe('messages that say what is wrong in words', () => {
+  test('a target named with shell characters: the key is named, the value is not shown, with the fix', () => {
+    const file = writeConfig('bad-key.yaml', 'targets:\n  "a;touch x":\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: relaxed\n');
+    assert.deepEqual(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), [
+      `${file}: targets: the key "a;touch x" is refused: a target name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit: rename it, e.g. "relaxed"`,
+    ]);
+  });
+
+  test('a bad server_profile reads as a name rule, not as a regular expression', () => {
+    const file = writeConfig('bad-profile.yaml', 'targets:\n  t:\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: "Bad Profile"\n');
+    const [problem] = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
+    assert.match(problem!, /targets\.t\.server_profile = "Bad Profile": expected a server profile name \(1-64 letters/);
+    assert.doesNotMatch(problem!, /pattern|\^\[/);
+  });
+
+  test('alpha: 0 says what is true of the bounds (both left out)', () => {
+    const file = writeConfig('alpha.yaml', 'alpha: 0\n');
+    assert.deepEqual(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), [`${file}: alpha = 0: expected a number greater than 0 and less than 0.5`]);
+  });
+});
