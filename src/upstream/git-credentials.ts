@@ -1,5 +1,6 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { splitUrl } from '../log/index.js';
+import { projectRoot } from '../paths.js';
 
 /** A remote as git is given it: its URL without a user part, and what lets git still log in with that user part. */
 export interface GitRemote {
@@ -11,8 +12,8 @@ export interface GitRemote {
   readonly env: Readonly<Record<string, string>>;
 }
 
-// Compiled beside this file: dist/src/upstream/git-credential-helper.js.
-const HELPER = fileURLToPath(new URL('./git-credential-helper.js', import.meta.url));
+// A program of its own beside qpswatch's entry point: git runs it, with the environment below.
+const HELPER = join(projectRoot, 'bin', 'git-credential-helper.js');
 
 /**
  * How git gets an http(s) remote's user part without anybody else seeing it. Neither git's argv (which `ps` shows

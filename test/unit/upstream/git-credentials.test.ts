@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
+import { defaultEnv, run } from '../../../src/exec/index.js';
 import { loggerOptions } from '../../../src/log/index.js';
 import { gitRemote } from '../../../src/upstream/git-credentials.js';
 import { listRemoteTags, RemoteCredentialsError, syncMirror } from '../../../src/upstream/index.js';
@@ -79,6 +80,16 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     assert.ok(!login.configArgs.join(' ').includes(SECRET));
     assert.equal(login.env['QPSWATCH_GIT_PASSWORD'], PASSWORD);
     assert.deepEqual(gitRemote('https://github.com/MariaDB/server.git'), { url: 'https://github.com/MariaDB/server.git', configArgs: [], env: {} });
+  });
+
+  test('the helper answers for the remote\'s own protocol and host only: a redirect elsewhere gets nothing', async () => {
+    const login = gitRemote(remote);
+    const ask = async (request: string): Promise<string> =>
+      (await run({ argv: [login.env['QPSWATCH_NODE']!, login.env['QPSWATCH_GIT_CREDENTIAL_HELPER']!, 'get'], env: { ...defaultEnv(), ...login.env }, input: request })).stdout;
+    const host = login.env['QPSWATCH_GIT_HOST']!;
+    assert.equal(await ask(`protocol=http\nhost=${host}\n`), `username=${USER}\npassword=${PASSWORD}\n`);
+    assert.equal(await ask(`protocol=http\nhost=elsewhere.example.org\n`), '');
+    assert.equal(await ask(`protocol=https\nhost=${host}\n`), '');
   });
 
   test('ls-remote and a mirror fetch log in; ps, the mirror config and the log lines never show the secret', async () => {
