@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
@@ -10,6 +8,7 @@ import { defaultEnv, run } from '../../../src/exec/index.js';
 import { loggerOptions } from '../../../src/log/index.js';
 import { gitRemote } from '../../../src/upstream/git-credentials.js';
 import { listRemoteTags, RemoteCredentialsError, syncMirror } from '../../../src/upstream/index.js';
+import { startAuthGitServer, type AuthGitServer } from '../../helpers/auth-git-server.js';
 import { git, makeRepo, tempRoot } from './git-fixture.js';
 
 const USER = 'deploy';
@@ -17,27 +16,11 @@ const USER = 'deploy';
 const PASSWORD = `tok"9f'8e%7d\\x`;
 const SECRET = 'tok"9f';
 
-/** Every command line on the host that holds the secret, read while git waits for an answer (what `ps` shows). */
-function commandLinesWithSecret(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(SECRET) || cmdline.includes(encodeURIComponent(PASSWORD))) found.push(`${pid}: ${cmdline}`);
-    } catch {
-      // gone already
-    }
-  }
-  return found;
-}
-
 describe('a remote with credentials: git logs in, and no command line or file holds them', () => {
   let root: string;
-  let server: Server;
+  let server: AuthGitServer;
   let remote: string;
   let tags: string[];
-  const seen: string[] = [];
-  let logins = 0;
 
   before(async () => {
     root = await tempRoot('qpswatch-git-credentials-');
@@ -48,24 +31,8 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     tags = ['mariadb-10.11.8', 'mariadb-10.11.9'];
     await git(root, 'clone', '--quiet', '--bare', work, join(root, 'served', 'repo.git'));
     await git(join(root, 'served', 'repo.git'), 'update-server-info');
-    // git's "dumb" HTTP protocol: the bare repository's files, behind Basic auth.
-    const expected = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
-    server = createServer((req, res) => {
-      seen.push(...commandLinesWithSecret());
-      if (req.headers.authorization !== expected) {
-        res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
-        return;
-      }
-      logins++;
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-      try {
-        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(join(root, 'served', path)));
-      } catch {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    server = await startAuthGitServer(join(root, 'served'), USER, PASSWORD, [SECRET, encodeURIComponent(PASSWORD)]);
+    const port = new URL(server.base).port;
     remote = `http://${USER}:${PASSWORD.replace('%', '%25')}@127.0.0.1:${port}/repo.git`;
   });
 
@@ -99,8 +66,8 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     const mirror = join(root, 'mirror.git');
     await syncMirror(remote, mirror, { log });
     assert.equal(await git(root, '--git-dir', mirror, 'tag', '--list'), tags.join('\n'));
-    assert.ok(logins > 0, 'the server saw logged-in requests');
-    assert.deepEqual(seen, [], 'no command line held the secret while git ran');
+    assert.ok(server.logins > 0, 'the server saw logged-in requests');
+    assert.deepEqual(server.leaks, [], 'no command line held the secret while git ran');
     const config = readFileSync(join(mirror, 'config'), 'utf8');
     assert.ok(!config.includes(SECRET) && !config.includes(USER), config);
     assert.match(config, /url = http:\/\/127\.0\.0\.1:\d+\/repo\.git/);
