@@ -74,6 +74,18 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     assert.ok(lines.length > 0 && lines.every((l) => !l.includes(SECRET) && !l.includes(encodeURIComponent(PASSWORD))), lines.join(''));
   });
 
+  test('a token as the user name alone (https://TOKEN@host, as GitHub takes it) logs in too', async () => {
+    const tokenOnly = await startAuthGitServer(join(root, 'served'), 'ghp_only7c', '', ['ghp_only7c']);
+    try {
+      const url = `${tokenOnly.base.replace('http://', 'http://ghp_only7c@')}repo.git`;
+      assert.deepEqual((await listRemoteTags(url)).map((t) => t.tag), tags);
+      assert.ok(tokenOnly.logins > 0);
+      assert.deepEqual(tokenOnly.leaks, []);
+    } finally {
+      tokenOnly.close();
+    }
+  });
+
   test('a wrong password: a credentials error that does not show it', async () => {
     const wrong = remote.replace(':tok', ':bad-pw');
     await assert.rejects(listRemoteTags(wrong), (err: unknown) => {
