@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { redactUrl } from '../log/index.js';
+import { redactUrl, splitUrl } from '../log/index.js';
 import { redactRemoteIn, redactUrls } from './redact.js';
 
 /**
@@ -49,8 +49,10 @@ export class RemoteCredentialsError extends RemoteError {
   ) {
     super(
       remote,
-      `remote ${remote} asks for credentials (${reason}): check the URL (a missing repository looks private), ` +
-        `or set up a git credential helper for the qpswatch user`,
+      splitUrl(remote)?.userinfo
+        ? `remote ${remote} refused the credentials in its URL (${reason}): check the token, its expiry and its access to the repository`
+        : `remote ${remote} asks for credentials (${reason}): check the URL (a missing repository looks private), ` +
+            `or put a token in the remote's URL (docs/operating.md, "A token in a git remote")`,
     );
   }
 }

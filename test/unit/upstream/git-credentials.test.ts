@@ -91,6 +91,7 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     await assert.rejects(listRemoteTags(wrong), (err: unknown) => {
       assert.ok(err instanceof RemoteCredentialsError, String(err));
       assert.ok(!err.message.includes('bad-pw') && !err.message.includes(USER), err.message);
+      assert.match(err.message, /^remote http:\/\/\*\*\*@127\.0\.0\.1:\d+\/repo\.git refused the credentials in its URL \(.*\): check the token/);
       return true;
     });
   });
