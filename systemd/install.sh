@@ -249,7 +249,8 @@ install_config() {
   if [ -e "$yaml" ]; then
     say "kept $yaml"
   else
-    # No secrets in it (qpswatch refuses them in YAML), so it may be read by all.
+    # No secrets in it (qpswatch refuses them in YAML, and a remote with a token in a file all may read), so it may
+    # be read by all; a config that needs a token in a remote is made 0640 root:qpswatch by hand (docs/operating.md).
     install -m 0644 "$SOURCE/systemd/qpswatch.example.yaml" "$yaml"
     own_by_root "$yaml"
     say "wrote $yaml: edit it, then check it with: sudo -u $NAME node $PREFIX/bin/qpswatch.js config check $yaml"

@@ -1,3 +1,4 @@
+import { printable } from '../report/index.js';
 import type { ReleaseRecord } from '../store/index.js';
 import { discoverAll } from '../pipeline/index.js';
 import type { Command } from './command.js';
@@ -49,7 +50,8 @@ export const discoverCommand: Command = {
 };
 
 function renderUpstream(entry: { upstream: string; error?: string; releases: Array<ReleaseRecord & { state: string }> }): string {
-  const head = `${entry.upstream}${entry.error !== undefined ? `: discovery failed: ${entry.error}` : ''}\n`;
+  // The error may quote git or the remote's server: data, escaped like any error line.
+  const head = `${entry.upstream}${entry.error !== undefined ? `: discovery failed: ${printable(entry.error)}` : ''}\n`;
   if (entry.releases.length === 0) return `${head}  (no releases)\n`;
   const tagWidth = Math.max(...entry.releases.map((r) => JSON.stringify(r.tag).length));
   const rows = entry.releases.map((r) => {

@@ -1,7 +1,8 @@
 import { InputError } from '../errors.js';
 import { parseUpstream } from '../upstream/index.js';
 import { ConfigError, LOG_LEVELS, findConfigFile, loadConfig, type Config } from '../config/index.js';
-import { createLogger, resolveLogFormat, withPriority, type LogFormat, type Logger } from '../log/index.js';
+import { createLogger, redactUrlCredentials, resolveLogFormat, withPriority, type LogFormat, type Logger } from '../log/index.js';
+import { printable } from '../report/index.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS, mainHelp } from './commands.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
@@ -72,19 +73,31 @@ function checkLogOverrides(config: Config): void {
 
 /** One clear line for errors people can act on; a stack only for what looks like a bug in qpswatch itself. */
 function reportError(err: unknown, io: MainIO, log: Logger | undefined): number {
+  const say = (text: string): void => io.stderr(shownLines(text));
   if (err instanceof UsageError || err instanceof ConfigError) {
-    io.stderr(`qpswatch: ${err.message}\n`);
+    say(`qpswatch: ${err.message}`);
     if (err instanceof UsageError && err.help !== undefined) io.stderr(`\n${err.help}`);
     return EXIT_BAD_INPUT;
   }
   if (err instanceof InputError) {
-    io.stderr(`qpswatch: ${err.message}\n`);
+    say(`qpswatch: ${err.message}`);
     return EXIT_BAD_INPUT;
   }
   const looksLikeBug = !(err instanceof Error) || [Error, TypeError, RangeError, ReferenceError, SyntaxError].some((c) => err.constructor === c);
   const message = err instanceof Error ? err.message : String(err);
   log?.debug({ err }, 'command failed');
-  io.stderr(`qpswatch: ${message}\n`);
-  if (looksLikeBug && err instanceof Error && err.stack !== undefined) io.stderr(`${err.stack}\n`);
+  say(`qpswatch: ${message}`);
+  if (looksLikeBug && err instanceof Error && err.stack !== undefined) say(err.stack);
   return EXIT_FAILED;
+}
+
+/**
+ * An error's text as it may reach a terminal: a URL's user part hidden, and each line escaped by printable(), since
+ * a message may quote a config value, a remote, a lock file or server output. Each line ends in a newline.
+ */
+export function shownLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${printable(redactUrlCredentials(line))}\n`)
+    .join('');
 }

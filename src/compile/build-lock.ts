@@ -9,6 +9,7 @@ import {
   processArgv,
   processCwd,
   processGroup,
+  processSession,
   processUid,
   StaleLockError,
   stopProcess,
@@ -110,6 +111,11 @@ export async function stopLeftoverBuild(worktree: string, log: Logger, procDir =
   return groups;
 }
 
+function inOwnSession(pid: number, group: number, procDir: string): boolean {
+  const session = processSession(pid, procDir);
+  return session !== undefined && session.session === group && !session.hasTerminal;
+}
+
 function leftoverGroups(dir: string, procDir: string): number[] {
   const uid = process.getuid?.();
   // Every process of this user working in the worktree, by process group: its programs.
@@ -119,6 +125,8 @@ function leftoverGroups(dir: string, procDir: string): number[] {
     const cwd = processCwd(pid, procDir);
     const group = processGroup(pid, procDir);
     if (cwd === undefined || group === undefined || !(cwd === dir || cwd.startsWith(dir + sep))) continue;
+    // exec starts each step with setsid: a person's cmake run from a shell in the worktree is a job in the shell's session.
+    if (!inOwnSession(pid, group, procDir)) continue;
     const members = byGroup.get(group) ?? new Map<number, string>();
     members.set(pid, basename(processArgv(pid, procDir)?.[0] ?? ''));
     byGroup.set(group, members);

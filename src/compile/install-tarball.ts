@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import type { Logger } from '../log/index.js';
+import { urlWithoutCredentials, type Logger } from '../log/index.js';
 import { buildPathsFor, markInstallComplete, readInstallRecord, type BuildPaths } from './build-paths.js';
 import { unpackInto } from './tarball.js';
 
@@ -17,7 +17,7 @@ export interface InstallTarballOptions {
   /** A verified file: its sha256 was checked (downloadFile) or computed (fileSha256). */
   tarball: string;
   sha256: string;
-  /** Where it came from, for the marker. */
+  /** Where it came from, for the marker; any user part of it is left out there. */
   url: string;
   signal?: AbortSignal;
   log?: Logger;
@@ -36,7 +36,7 @@ export async function installTarball(opts: InstallTarballOptions): Promise<{ pat
   await rm(paths.marker, { force: true });
   const started = Date.now();
   await unpackInto(opts.tarball, paths.installDir, { logFile: unpackLogFor(paths), ...(opts.log !== undefined ? { log: opts.log } : {}), ...(opts.signal !== undefined ? { signal: opts.signal } : {}) });
-  await markInstallComplete(paths, { key, profile: 'tarball', tarball: { url: opts.url, sha256: opts.sha256 }, finishedAt: new Date().toISOString(), durationsMs: { unpack: Date.now() - started } });
+  await markInstallComplete(paths, { key, profile: 'tarball', tarball: { url: urlWithoutCredentials(opts.url), sha256: opts.sha256 }, finishedAt: new Date().toISOString(), durationsMs: { unpack: Date.now() - started } });
   return { paths, key, unpacked: true };
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ExecError, ExecNotFoundError, run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
@@ -72,12 +72,30 @@ export async function unpackInto(tarball: string, dest: string, opts: { signal?:
   await mkdir(partial, { recursive: true });
   opts.log?.child({ component: 'build' }).info({ tarball, dest }, 'unpacking tarball');
   await untar(tarball, partial, opts);
+  await clearSetIdBits(partial);
   const entries = await readdir(partial);
   if (entries.length === 0) {
     await rm(partial, { recursive: true, force: true });
     throw new TarballUnpackError(tarball, [], 'nothing left after removing the top folder: an official tarball holds one folder with bin/ in it');
   }
   await rename(partial, dest);
+}
+
+/**
+ * tar run as root keeps a file's setuid and setgid bits (it restores modes in full for root): a tarball's setuid
+ * file would then run as root for every local user. Nothing qpswatch runs needs them, so they are cleared on
+ * everything unpacked; symlinks are skipped (chmod would follow them out of the folder).
+ */
+async function clearSetIdBits(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const path = join(dir, entry);
+    const { mode } = await lstat(path);
+    if ((mode & 0o6000) !== 0 && !isSymlink(mode)) await chmod(path, mode & 0o1777);
+  }
+}
+
+function isSymlink(mode: number): boolean {
+  return (mode & 0o170000) === 0o120000;
 }
 
 async function isUnpacked(marker: string, basedir: string): Promise<boolean> {

@@ -1,9 +1,13 @@
 import type { z } from 'zod';
+import { redactUrlCredentials } from '../log/index.js';
 
-/** Shows a value the way a person wrote it in YAML: quoted when text, cut to `maxLength` characters. */
+/**
+ * Shows a value the way a person wrote it in YAML: quoted when text, cut to `maxLength` characters. A URL's user part
+ * is hidden before the cut, so a cut can never leave half a token showing.
+ */
 export function showValue(value: unknown, maxLength = 60): string {
   if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
+  const text = redactUrlCredentials(JSON.stringify(value) ?? String(value));
   return text.length > maxLength ? `${text.slice(0, maxLength - 3)}...` : text;
 }
 
@@ -38,6 +42,12 @@ export function describeIssues(source: string, field: string, raw: unknown, issu
     const where = [field, ...path].join('.');
     if (issue.code === 'unrecognized_keys') {
       return `${source}: ${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+    }
+    // A map's key that is refused: the key is what is wrong, so it is named (escaped), and its value is not shown.
+    if (issue.code === 'invalid_key') {
+      const key = JSON.stringify(String(issue.path.at(-1)));
+      const parent = [field, ...path.slice(0, -1)].join('.');
+      return `${source}: ${parent}: the key ${key} is refused: ${issue.issues[0]?.message ?? 'expected a name'}`;
     }
     const value = valueAt(raw, issue.path);
     return `${source}: ${where} = ${showValue(value)}: ${expectedText(issue, path.length === 0 ? expected : undefined)}`;

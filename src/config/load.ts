@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { splitUrl } from '../log/index.js';
 import { projectRoot } from '../paths.js';
 import { closestName } from './closest-name.js';
 import { describeIssues, showValue } from './describe-issues.js';
@@ -68,7 +69,40 @@ function readConfigFile(file: string, table: OptionTable, problems: string[]): F
       else problems.push(...describeIssues(file, key, value, parsed.error.issues, spec.expected));
     }
   }
+  if (Array.isArray(layer.values['upstreams'])) problems.push(...exposedCredentials(file, layer.values['upstreams']));
   return layer;
+}
+
+/**
+ * A remote or index URL with a token in a config file that every local user may read is refused: the token would
+ * be theirs too. install.sh writes the service's config 0644, for operators to read; one that holds a token is
+ * made 0640 root:qpswatch by hand (the service reads it through its group), or the upstreams go to
+ * QPSWATCH_UPSTREAMS in the root-only environment file instead (docs/operating.md).
+ */
+function exposedCredentials(file: string, upstreams: readonly unknown[]): string[] {
+  const mode = statSync(file).mode;
+  if ((mode & 0o004) === 0) return [];
+  const problems: string[] = [];
+  for (const [i, upstream] of upstreams.entries()) {
+    const entry = upstream as Record<string, unknown>;
+    for (const key of ['remote', 'index']) {
+      const url = entry[key];
+      if (typeof url !== 'string' || !holdsSecret(url)) continue;
+      const name = typeof entry['name'] === 'string' ? ` ${JSON.stringify(entry['name'])}` : '';
+      problems.push(
+        `${file}: upstreams[${i}]${name}: ${key} = ${showValue(url)} holds credentials, and the file is readable by every user (mode ${(mode & 0o777).toString(8).padStart(4, '0')}): ` +
+          `make it private (chown root:qpswatch, chmod 0640), or move the upstreams to QPSWATCH_UPSTREAMS (JSON) in the service's root-only environment file`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** A URL's user part that is a secret: all of it for http(s) (a token may be the user name), a password elsewhere. */
+function holdsSecret(url: string): boolean {
+  const parts = splitUrl(url);
+  if (parts === undefined || parts.userinfo === '') return false;
+  return /^https?:\/\/$/i.test(parts.scheme) || parts.userinfo.includes(':');
 }
 
 function parseYamlFile(file: string): Record<string, unknown> {

@@ -7,7 +7,12 @@ import { defineOption, type OptionSpec } from './option.js';
 /** local@domain, no spaces or angle brackets; a bare host such as localhost is a fine domain for a local MTA. */
 const emailAddress = z.string().regex(/^[^\s@<>",;]+@[A-Za-z0-9.-]+$/, { error: 'expected an email address such as dba@example.org' });
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const targetName = z.string().regex(NAME_PATTERN);
+const NAME_RULE = '1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+// A target's name becomes part of folder and file names; one that is refused is named by its key, never run.
+const targetName = z.string().regex(NAME_PATTERN, { error: `a target name is ${NAME_RULE}: rename it, e.g. "relaxed"` });
+const serverProfileName = z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(NAME_PATTERN, {
+  error: `expected a server profile name (${NAME_RULE}, the name of a file <name>.yaml in server_profiles_dir), e.g. "relaxed"`,
+});
 
 const CRON_EXPECTED = 'a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * * *" for hourly at minute 17';
 const cronExpression = z.string().refine((expr) => cron.validate(expr), { error: CRON_EXPECTED });
@@ -31,7 +36,7 @@ const installedTarget = z
     flavor: z.enum(FLAVORS),
     basedir: z.string().min(1).optional(),
     binary: z.string().min(1).optional(),
-    server_profile: z.string().regex(NAME_PATTERN),
+    server_profile: serverProfileName,
   })
   .strict()
   .refine((t) => (t.basedir === undefined) !== (t.binary === undefined), {
@@ -47,7 +52,7 @@ const tarballTarget = z
     flavor: z.enum(FLAVORS),
     tarball: z.string().min(1).refine((p) => p.startsWith('/'), { error: 'expected an absolute path to a .tar.gz or .tar.xz file' }),
     sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'expected 64 hex digits (sha256sum FILE)' }).transform((h) => h.toLowerCase()).optional(),
-    server_profile: z.string().regex(NAME_PATTERN),
+    server_profile: serverProfileName,
   })
   .strict();
 
@@ -203,7 +208,7 @@ export const OPTIONS = {
     schema: z.number().gt(0.5).lt(1),
     default: () => 0.95,
     doc: 'A test regressed when its relative QPS is under this and the drop is significant; improved over 1/threshold.',
-    expected: 'a number between 0.5 and 1',
+    expected: 'a number greater than 0.5 and less than 1',
     envFormat: 'number',
   }),
   test_thresholds: defineOption({
@@ -211,7 +216,7 @@ export const OPTIONS = {
     schema: z.record(z.string().min(1), z.number().gt(0.5).lt(1)),
     default: () => ({}),
     doc: 'Per-test thresholds by test name, over threshold (e.g. { scan: 0.9 } for a noisy test).',
-    expected: 'a map of test name to a number between 0.5 and 1',
+    expected: 'a map of test name to a number greater than 0.5 and less than 1',
     envFormat: 'json',
   }),
   alpha: defineOption({
@@ -220,7 +225,7 @@ export const OPTIONS = {
     // 0.01, not 0.05: a host runs many sessions, and measured A/A sessions must show no false alarm (docs/verdicts.md).
     default: () => 0.01,
     doc: 'The chance a session may flag any test of two equal servers (family-wise, over all tests of the session).',
-    expected: 'a number between 0 and 0.5',
+    expected: 'a number greater than 0 and less than 0.5',
     envFormat: 'number',
   }),
   design: defineOption({
@@ -270,7 +275,7 @@ export const OPTIONS = {
     schema: z.number().gt(0.5).lt(1),
     default: () => 0.95,
     doc: 'Confidence of the interval reported per test; "ok" means its lower end clears the threshold (no drop larger than the margin).',
-    expected: 'a number between 0.5 and 1',
+    expected: 'a number greater than 0.5 and less than 1',
     envFormat: 'number',
   }),
   email_to: defineOption({

@@ -12,6 +12,7 @@ import {
   type PidLockHolder,
 } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import { printable } from '../report/index.js';
 
 export { processAlive };
 
@@ -98,7 +99,7 @@ export interface WaitForHostOptions extends LockOptions {
  */
 export async function waitForHostLock(path: string, opts: WaitForHostOptions): Promise<HostLock> {
   const refuse = (holder: PidLockHolder): Error | undefined => (holder.command === undefined ? heldError(path, holder) : undefined);
-  const onWait = (holder: PidLockHolder): void => opts.log.info({ holderPid: holder.pid, hostLock: path }, `waiting for the host: ${describeHolder(holder)}`);
+  const onWait = (holder: PidLockHolder): void => opts.log.info({ holderPid: holder.pid, hostLock: path }, `waiting for the host: ${printable(describeHolder(holder))}`);
   const { log: _log, ...lockOptions } = opts;
   try {
     return await waitForPidLock(path, { ...lockOptions, refuse, onWait });
@@ -108,7 +109,7 @@ export async function waitForHostLock(path: string, opts: WaitForHostOptions): P
 }
 
 function heldError(path: string, holder: PidLockHolder): HostLockHeldError {
-  return new HostLockHeldError(path, holder.pid, holder.startedAt, holder.command);
+  return new HostLockHeldError(path, holder.pid, printable(holder.startedAt), holder.command === undefined ? undefined : printable(holder.command));
 }
 
 function withHostLockErrors<T>(path: string, take: () => T): T {

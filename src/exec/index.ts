@@ -8,6 +8,7 @@ export {
   processArgv,
   processCwd,
   processGroup,
+  processSession,
   processStartMs,
   processStartTicks,
   processUid,

@@ -46,6 +46,18 @@ export function processGroup(pid: number, procDir = '/proc'): number | undefined
   return Number.isSafeInteger(group) ? group : undefined;
 }
 
+/**
+ * The session of a live process and whether it has a controlling terminal (fields 6 and 7 of /proc/PID/stat);
+ * undefined: gone. exec starts each child with setsid (detached), so its session is its own, with no terminal;
+ * a person's job in a shell shares the shell's session and terminal.
+ */
+export function processSession(pid: number, procDir = '/proc'): { session: number; hasTerminal: boolean } | undefined {
+  const fields = statFields(pid, procDir);
+  const session = Number(fields?.[3]);
+  const tty = Number(fields?.[4]);
+  return Number.isSafeInteger(session) && Number.isSafeInteger(tty) ? { session, hasTerminal: tty !== 0 } : undefined;
+}
+
 /** The real user id the process runs as: the owner of its /proc folder (undefined: gone). */
 export function processUid(pid: number, procDir = '/proc'): number | undefined {
   try {

@@ -6,7 +6,7 @@ import { redactUrlCredentials } from './redact.js';
 export type { Logger };
 export type LogFormat = 'auto' | 'json' | 'pretty';
 export { isJournalStream, syslogPriority, withPriority, withSyslogPrefix } from './journal.js';
-export { redactUrlCredentials } from './redact.js';
+export { addUrlForRedaction, redactUrl, redactUrlCredentials, splitUrl, urlWithoutCredentials, type UrlParts } from './redact.js';
 
 export interface JournalOutput {
   /** stderr is journald's stream: each JSON line starts with its syslog priority (`<4>` for a warning). */

@@ -1,16 +1,82 @@
+/** A URL split at its user part: `scheme://` + `userinfo@` + the rest (host, path). */
+export interface UrlParts {
+  readonly scheme: string;
+  /** What sat before the "@", as written (maybe percent-encoded); '' when the URL has none. */
+  readonly userinfo: string;
+  readonly rest: string;
+}
+
+/**
+ * A URL's parts as git and WHATWG find the authority: the user part runs to the last "@" before the first "/", "?"
+ * or "#" after "scheme://", so "https://u:p@ss@host/x" has the user part "u:p@ss". Any character may sit in it
+ * (a quote, a backslash, a space): nothing is guessed from its contents. undefined: no "scheme://" at the start.
+ */
+export function splitUrl(url: string): UrlParts | undefined {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0];
+  if (scheme === undefined) return undefined;
+  const after = url.slice(scheme.length);
+  const end = after.search(/[/?#]/);
+  const authority = end < 0 ? after : after.slice(0, end);
+  const at = authority.lastIndexOf('@');
+  if (at < 0) return { scheme, userinfo: '', rest: after };
+  return { scheme, userinfo: authority.slice(0, at), rest: after.slice(at + 1) };
+}
+
+/** The URL with no user part at all: what git, a log or an install record may keep. Other text is returned as it is. */
+export function urlWithoutCredentials(url: string): string {
+  const parts = splitUrl(url);
+  return parts === undefined || parts.userinfo === '' ? url : `${parts.scheme}${parts.rest}`;
+}
+
+/** One URL as it may be shown: see redactUrlCredentials for what is hidden. Found by the parser above, never by a pattern. */
+export function redactUrl(url: string): string {
+  const parts = splitUrl(url);
+  if (parts === undefined || parts.userinfo === '') return url;
+  return `${parts.scheme}${hiddenUserinfo(parts.scheme, parts.userinfo)}@${parts.rest}`;
+}
+
+function hiddenUserinfo(scheme: string, userinfo: string): string {
+  if (/^https?:\/\/$/i.test(scheme)) return '***';
+  const colon = userinfo.indexOf(':');
+  return colon >= 0 ? `${userinfo.slice(0, colon)}:***` : userinfo;
+}
+
+/**
+ * The user parts of the URLs the config names (remotes, indexes), in every form they are written in: as given, as
+ * JSON writes them (a quote becomes \"), and as a URL parser writes them (a quote becomes %22). Found by value, they
+ * are hidden whatever characters they hold, where the pattern below must stop at a quote.
+ */
+const knownUserinfos = new Set<string>();
+
+/** Makes every later redaction hide this URL's user part by value, in any text. A URL without one adds nothing. */
+export function addUrlForRedaction(url: string): void {
+  const parts = splitUrl(url);
+  if (parts === undefined || parts.userinfo === '') return;
+  // ssh's "git@" is a user name, not a secret.
+  if (!/^https?:\/\/$/i.test(parts.scheme) && !parts.userinfo.includes(':')) return;
+  const forms = [parts.userinfo, JSON.stringify(parts.userinfo).slice(1, -1)];
+  try {
+    const parsed = new URL(url);
+    forms.push(parsed.password === '' ? parsed.username : `${parsed.username}:${parsed.password}`);
+  } catch {
+    // Not a URL the parser takes (an ssh:// one may not be): the written forms are enough.
+  }
+  for (const form of forms) if (form !== '') knownUserinfos.add(form);
+}
+
 /**
  * Any URL's user part that may hold a secret, as text: an http(s) URL's user part is hidden whole (people put
  * tokens there, as https://TOKEN@host or https://TOKEN:x-oauth-basic@host); other schemes keep the user and hide
- * the password (ssh://user:***@host). ssh's bare `git@` is a user name, not a secret, and stays. Runs on whole log lines and error messages, so the
- * user part stops at what cannot be in it unescaped: "/", whitespace, quotes and angle brackets.
+ * the password (ssh://user:***@host). ssh's bare `git@` is a user name, not a secret, and stays. Runs on whole log
+ * lines and error messages. The user parts of the config's URLs (addUrlForRedaction) are hidden by value first; for
+ * any other URL the user part is read up to what cannot be in it unescaped in such text: "/", whitespace, a bare
+ * double quote (a JSON string's end) and angle brackets. A JSON escape (\") and a single quote may sit in it.
  */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s"'<>@]*(?:@[^/\s"'<>@]*)*)@/gi;
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)((?:[^/\s"<>@\\]|\\.)*(?:@(?:[^/\s"<>@\\]|\\.)*)*)@/gi;
 
 export function redactUrlCredentials(text: string): string {
   if (!text.includes('@')) return text;
-  return text.replace(URL_USERINFO, (_match, scheme: string, userinfo: string) => {
-    if (/^https?:\/\/$/i.test(scheme)) return `${scheme}***@`;
-    const colon = userinfo.indexOf(':');
-    return colon >= 0 ? `${scheme}${userinfo.slice(0, colon)}:***@` : `${scheme}${userinfo}@`;
-  });
+  let known = text;
+  for (const userinfo of knownUserinfos) known = known.replaceAll(`://${userinfo}@`, '://***@');
+  return known.replace(URL_USERINFO, (_match, scheme: string, userinfo: string) => `${scheme}${hiddenUserinfo(scheme, userinfo)}@`);
 }

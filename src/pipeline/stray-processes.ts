@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { isZombie, otherPids, processArgv, processGroup, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
+import { isZombie, otherPids, processArgv, processGroup, processSession, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { DEFAULT_SERVER_USER } from '../server/index.js';
 import type { SessionStore } from '../store/index.js';
@@ -39,7 +39,10 @@ const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'perl', 'env']);
  * - its command line names a session's work folder (--defaults-file) or its socket, of a session no longer running;
  * - it is one of the programs qpswatch starts (STRAY_PROGRAMS);
  * - it leads its own process group, or its group leader is such a process too: exec starts every child as the
- *   leader of a new group, and what a child starts (mariadb-install-db's mariadbd) stays in that group.
+ *   leader of a new group, and what a child starts (mariadb-install-db's mariadbd) stays in that group;
+ * - that group is a session of its own, with no terminal: exec starts each child with setsid, while a person's
+ *   `sysbench` or `mysqld` run from a shell (root's, in a worktree or on a session's socket) is a job in the
+ *   shell's session and leads a group there.
  * A process this user may not signal (EPERM) is given up on with a warning, never waited for.
  */
 /** Where qpswatch's sessions run, and the user its servers run as (server_user, '' when none). */
@@ -73,6 +76,8 @@ export function ownUids(serverUser: string): Set<number> {
 
 interface Candidate extends StrayProcess {
   group: number | undefined;
+  /** Its session is its group, with no terminal: started as exec starts a child (setsid). */
+  detached: boolean;
 }
 
 /** The processes of `uids` under `stateDir` that qpswatch started (see stopStrayProcesses), in pid order. */
@@ -87,10 +92,13 @@ export function findStrays(stateDir: string, uids: ReadonlySet<number>, procDir 
     const program = programOf(argv);
     if (!STRAY_PROGRAMS.has(program)) continue;
     const match = patterns.map((p) => p.exec(argv.join(' '))).find((m) => m !== null);
-    if (match) candidates.set(pid, { pid, sessionId: Number(match[1]), program, uid, group: processGroup(pid, procDir) });
+    if (!match) continue;
+    const group = processGroup(pid, procDir);
+    const session = processSession(pid, procDir);
+    candidates.set(pid, { pid, sessionId: Number(match[1]), program, uid, group, detached: session !== undefined && session.session === group && !session.hasTerminal });
   }
   return [...candidates.values()]
-    .filter((c) => c.group !== undefined && (c.group === c.pid || candidates.has(c.group)))
+    .filter((c) => c.detached && c.group !== undefined && (c.group === c.pid || candidates.has(c.group)))
     .map(({ pid, sessionId, program, uid }) => ({ pid, sessionId, program, uid }));
 }
 

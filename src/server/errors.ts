@@ -1,6 +1,15 @@
 import { summarizeLogErrors } from './log-tail.js';
 import { ProfileError } from '../config/index.js';
 import { InputError } from '../errors.js';
+import { printable } from '../report/index.js';
+
+/**
+ * What the server wrote, as a message may quote it: server output is data, and an error log line or a --version
+ * answer with an escape sequence or a newline must not reach a terminal or break a one-line message.
+ */
+function serverSaid(logErrors: readonly string[]): string {
+  return printable(summarizeLogErrors(logErrors));
+}
 /** A server config profile file that cannot be used; `field` is a dotted path inside the file. */
 export class ServerProfileError extends ProfileError {
   static override readonly profileKind = 'server profile';
@@ -27,7 +36,7 @@ export class ServerVersionError extends Error {
     readonly output: string,
     readonly problem: string,
   ) {
-    super(`${mysqld} --version: ${problem} (output: "${output.trim().slice(0, 200)}")`);
+    super(`${mysqld} --version: ${problem} (output: "${printable(output.trim().slice(0, 200))}")`);
     this.name = new.target.name;
   }
 }
@@ -78,7 +87,7 @@ export class ServerStartError extends Error {
     /** The process that failed, already gone; undefined when none was started. */
     readonly pid?: number,
   ) {
-    const lines = logErrors.length > 0 ? `: ${summarizeLogErrors(logErrors)}` : '';
+    const lines = logErrors.length > 0 ? `: ${serverSaid(logErrors)}` : '';
     super(`server did not start (${detail})${lines}; see ${errorLog}`);
     this.name = new.target.name;
   }
@@ -91,7 +100,7 @@ export class ServerOptionsError extends InputError {
     readonly logErrors: readonly string[],
   ) {
     super(
-      `the server refuses ${myCnfPath}: ${summarizeLogErrors(logErrors)}: ` +
+      `the server refuses ${myCnfPath}: ${serverSaid(logErrors)}: ` +
         `remove the option from the server profile, or add an override that removes or renames it for this version`,
     );
     this.name = new.target.name;
@@ -106,7 +115,7 @@ export class DatadirInitError extends Error {
     readonly logFile: string,
     detail: string,
   ) {
-    super(`datadir ${datadir} could not be initialised: ${detail}: ${summarizeLogErrors(logErrors)}; see ${logFile}`);
+    super(`datadir ${datadir} could not be initialised: ${detail}: ${serverSaid(logErrors)}; see ${logFile}`);
     this.name = new.target.name;
   }
 }
@@ -131,7 +140,7 @@ export class ServerDiedError extends Error {
     readonly errorLog: string,
   ) {
     const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
-    const lines = logErrors.length > 0 ? `: ${summarizeLogErrors(logErrors)}` : '';
+    const lines = logErrors.length > 0 ? `: ${serverSaid(logErrors)}` : '';
     super(`the server (pid ${pid}) died during the run, ${how}${lines}; see ${errorLog}`);
     this.name = new.target.name;
   }

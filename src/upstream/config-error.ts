@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { showValue, valueAt } from '../config/index.js';
 import { InputError } from '../errors.js';
+import { redactUrl } from '../log/index.js';
 
 const KEYS = {
   git: 'name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes',
@@ -31,7 +32,12 @@ function describe(input: unknown, issue: z.core.$ZodIssue, keys: string): string
   if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}: the keys are ${keys}`;
   if (issue.path.length === 0) return `expected a map with the keys ${keys}`;
   const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
-  return `${field} = ${showValue(valueAt(input, issue.path))}: ${issue.message}`;
+  return `${field} = ${showValue(shownValue(valueAt(input, issue.path)))}: ${issue.message}`;
+}
+
+/** A remote or an index as it may be shown: its user part found by parsing the URL and hidden, whatever it holds. */
+function shownValue(value: unknown): unknown {
+  return typeof value === 'string' ? redactUrl(value) : value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

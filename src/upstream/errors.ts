@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
-import { redactUrls } from './redact.js';
+import { redactUrl, splitUrl } from '../log/index.js';
+import { redactRemoteIn, redactUrls } from './redact.js';
 
 /**
  * A remote that cannot be used. Each subclass says why; the message is one line naming the remote and the fix,
@@ -10,9 +11,9 @@ export class RemoteError extends InputError {
     remote: string,
     message: string,
   ) {
-    super(redactUrls(message));
+    super(redactRemoteIn(message, remote));
     this.name = new.target.name;
-    this.remote = redactUrls(remote);
+    this.remote = redactRemoteIn(remote, remote);
   }
 
   /** The remote as given, with any user part of an http(s) URL hidden. */
@@ -24,7 +25,7 @@ export class InvalidRemoteError extends RemoteError {
   constructor(remote: string) {
     super(
       remote,
-      `remote ${JSON.stringify(remote)} is not usable: write an https://, http://, git://, ssh:// or file:// URL, ` +
+      `remote ${JSON.stringify(redactUrl(remote))} is not usable: write an https://, http://, git://, ssh:// or file:// URL, ` +
         `user@host:path, or an absolute path`,
     );
   }
@@ -48,8 +49,10 @@ export class RemoteCredentialsError extends RemoteError {
   ) {
     super(
       remote,
-      `remote ${remote} asks for credentials (${reason}): check the URL (a missing repository looks private), ` +
-        `or set up a git credential helper for the qpswatch user`,
+      splitUrl(remote)?.userinfo
+        ? `remote ${remote} refused the credentials in its URL (${reason}): check the token, its expiry and its access to the repository`
+        : `remote ${remote} asks for credentials (${reason}): check the URL (a missing repository looks private), ` +
+            `or put a token in the remote's URL (docs/operating.md, "A token in a git remote")`,
     );
   }
 }
@@ -137,7 +140,7 @@ export class LsRemoteOutputError extends Error {
     readonly remote: string,
     readonly line: string,
   ) {
-    super(`git ls-remote ${redactUrls(remote)} printed a line that is not "<commit id><tab>refs/tags/<name>": ${JSON.stringify(line.slice(0, 200))}`);
+    super(`git ls-remote ${redactRemoteIn(remote, remote)} printed a line that is not "<commit id><tab>refs/tags/<name>": ${JSON.stringify(line.slice(0, 200))}`);
     this.name = new.target.name;
   }
 }

@@ -8,6 +8,7 @@ import {
   RemoteCredentialsError,
   RemoteUnreachableError,
 } from './errors.js';
+import type { GitRemote } from './git-credentials.js';
 import { localPathOf } from './remote.js';
 import type { Logger } from '../log/index.js';
 
@@ -34,6 +35,8 @@ interface GitCall extends GitOptions {
   args: readonly string[];
   /** Set when git talks to this remote: its failures become RemoteError subclasses. */
   remote?: string;
+  /** The remote's credential helper and its environment (gitRemote), when its URL has a user part. */
+  login?: GitRemote;
   defaultTimeoutMs: number;
 }
 
@@ -44,8 +47,8 @@ export async function runGit(call: GitCall): Promise<RunResult> {
   let result: RunResult;
   try {
     result = await run({
-      argv: [git, ...GIT_CONFIG, ...call.args],
-      env: gitEnv(),
+      argv: [git, ...GIT_CONFIG, ...(call.login?.configArgs ?? []), ...call.args],
+      env: { ...gitEnv(), ...call.login?.env },
       // A fixed folder outside any repository: what git does never depends on where the daemon was started.
       cwd: '/',
       timeoutMs,

@@ -1,6 +1,7 @@
 import { assertRemote } from './remote.js';
 import { LsRemoteOutputError } from './errors.js';
 import { runGit, type GitOptions } from './git.js';
+import { gitRemote } from './git-credentials.js';
 
 /** A tag as the remote has it: its name and the commit it points to (annotated tags already peeled). */
 export interface RemoteTag {
@@ -14,8 +15,9 @@ const LS_REMOTE_TIMEOUT_MS = 60_000;
 /** Every tag of the remote with its commit, in git's order (by ref name). */
 export async function listRemoteTags(remote: string, opts: GitOptions = {}): Promise<RemoteTag[]> {
   assertRemote(remote);
-  // "--" ends the options: whatever the remote text is, git reads it as the repository.
-  const result = await runGit({ ...opts, args: ['ls-remote', '--tags', '--', remote], remote, defaultTimeoutMs: LS_REMOTE_TIMEOUT_MS });
+  // "--" ends the options: whatever the remote text is, git reads it as the repository. Credentials go by the environment.
+  const login = gitRemote(remote);
+  const result = await runGit({ ...opts, args: ['ls-remote', '--tags', '--', login.url], remote, login, defaultTimeoutMs: LS_REMOTE_TIMEOUT_MS });
   return parseLsRemote(remote, result.stdout);
 }
 

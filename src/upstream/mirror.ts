@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Logger } from '../log/index.js';
 import { GitCommandError, MirrorFolderError } from './errors.js';
 import { runGit, type GitOptions } from './git.js';
+import { gitRemote } from './git-credentials.js';
 import { redactUrls } from './redact.js';
 import { assertRemote } from './remote.js';
 
@@ -27,18 +28,21 @@ const LOCAL_TIMEOUT_MS = 60_000;
  * Not `git clone --mirror`: its refspec is refs/*, which on GitHub brings every pull request's refs/pull/N/head.
  * Only tags are built, so only tags are fetched, forced (a moved tag must move here too) and pruned (a deleted tag
  * goes). The URL is given on each fetch, so a remote changed in the config takes effect at once; it is also stored as
- * origin, against which relative submodule URLs resolve.
+ * origin, against which relative submodule URLs resolve. Neither holds the URL's user part: git gets that from its
+ * environment (gitRemote), so the mirror's config and git's command line have no secret.
  */
 export async function syncMirror(remote: string, mirrorDir: string, opts: MirrorOptions): Promise<SyncResult> {
   assertRemote(remote);
   const started = Date.now();
   const dir = resolve(mirrorDir);
   const created = await ensureBareRepository(dir, opts);
-  await runGit({ ...opts, args: ['--git-dir', dir, 'config', 'remote.origin.url', remote], defaultTimeoutMs: LOCAL_TIMEOUT_MS });
+  const login = gitRemote(remote);
+  await runGit({ ...opts, args: ['--git-dir', dir, 'config', 'remote.origin.url', login.url], defaultTimeoutMs: LOCAL_TIMEOUT_MS });
   await runGit({
     ...opts,
-    args: ['--git-dir', dir, 'fetch', '--prune', '--no-write-fetch-head', '--quiet', '--', remote, '+refs/tags/*:refs/tags/*'],
+    args: ['--git-dir', dir, 'fetch', '--prune', '--no-write-fetch-head', '--quiet', '--', login.url, '+refs/tags/*:refs/tags/*'],
     remote,
+    login,
     defaultTimeoutMs: FETCH_TIMEOUT_MS,
   });
   const durationMs = Date.now() - started;

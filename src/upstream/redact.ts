@@ -1,4 +1,4 @@
-import { redactUrlCredentials } from '../log/index.js';
+import { redactUrl, redactUrlCredentials } from '../log/index.js';
 
 /**
  * Hides the secret of a URL's user part (https://TOKEN@..., https://user:token@..., ssh://user:password@...) in
@@ -7,4 +7,12 @@ import { redactUrlCredentials } from '../log/index.js';
  */
 export function redactUrls(text: string): string {
   return redactUrlCredentials(text);
+}
+
+/**
+ * `text` with every mention of `remote` shown with its user part hidden, found by parsing the URL (so a password
+ * holding a quote is hidden whole), then any other URL's user part as redactUrls does.
+ */
+export function redactRemoteIn(text: string, remote: string): string {
+  return redactUrls(text.replaceAll(remote, redactUrl(remote)));
 }

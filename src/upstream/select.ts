@@ -1,4 +1,4 @@
-import type { Logger } from '../log/index.js';
+import { redactUrl, type Logger } from '../log/index.js';
 import { compareVersions, rangeIncludes } from '../version/index.js';
 import { globToRegExp, matchesAny } from './glob.js';
 import type { RemoteTag } from './ls-remote.js';
@@ -49,7 +49,7 @@ export function byVersion(a: ReleaseTag, b: ReleaseTag): number {
 
 /** One line for an upstream whose filters select nothing: what was asked, and the newest release tag seen. */
 export function describeEmptySelection(upstream: Upstream, tags: readonly RemoteTag[]): string {
-  const head = `upstream "${upstream.name}" (${upstream.flavor}, series "${upstream.series.text}") selects no release from ${upstream.remote}`;
+  const head = `upstream "${upstream.name}" (${upstream.flavor}, series "${upstream.series.text}") selects no release from ${redactUrl(upstream.remote)}`;
   if (tags.length === 0) return `${head}: the remote has no tags; check the remote`;
   const newest = tags
     .map(({ tag }) => classifyTag(upstream.flavor, tag))

@@ -8,8 +8,9 @@ import {
   type Version,
   type VersionRange,
 } from '../version/index.js';
+import { addUrlForRedaction } from '../log/index.js';
 import { UpstreamConfigError } from './config-error.js';
-import { isRemoteText } from './remote.js';
+import { credentialProblem, isRemoteText } from './remote.js';
 
 export const UPSTREAM_KINDS = ['git', 'tarball'] as const;
 export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
@@ -103,9 +104,10 @@ const common = {
 export const UpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('git', { error: 'expected git or tarball' }).optional(),
-  remote: z
-    .string({ error: 'expected a git URL or an absolute path' })
-    .refine(isRemoteText, 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path'),
+  remote: z.string({ error: 'expected a git URL or an absolute path' }).superRefine((remote, ctx) => {
+    const problem = isRemoteText(remote) ? credentialProblem(remote) : 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path';
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   ...common,
   build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
 });
@@ -115,9 +117,12 @@ export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 export const TarballUpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('tarball'),
-  index: z
-    .string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' })
-    .refine(isIndexUrl, 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines'),
+  index: z.string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' }).superRefine((index, ctx) => {
+    const problem = isIndexUrl(index)
+      ? credentialProblem(index)
+      : 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines';
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   file: Glob.optional(),
   ...common,
 });
@@ -128,8 +133,15 @@ function isIndexUrl(text: string): boolean {
   return URL.canParse(text);
 }
 
-/** Validates one upstream as written in the config and parses its series and min_version. */
+/**
+ * Validates one upstream as written in the config and parses its series and min_version. Its URL's user part is
+ * given to the logger's redaction first, so no later line shows it, whatever characters it holds.
+ */
 export function parseUpstream(input: unknown): Upstream {
+  for (const key of ['remote', 'index']) {
+    const url = isRecord(input) ? input[key] : undefined;
+    if (typeof url === 'string') addUrlForRedaction(url);
+  }
   if (isRecord(input) && input['kind'] === 'tarball') return parseTarballUpstream(input);
   const parsed = UpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues);

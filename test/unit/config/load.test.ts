@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -134,5 +134,51 @@ describe('secrets', () => {
   test('an unreadable secret file is named', () => {
     const file = writeConfig('secret-missing.yaml', 'smtp_password_file: nope.secret\n');
     assert.match(problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }, table))[0]!, /smtp_password_file = ".*nope\.secret": cannot be read \(ENOENT\)/);
+  });
+});
+
+describe('a token in a config file every user can read', () => {
+  const upstreams = (remote: string): string =>
+    `upstreams:\n  - name: mariadb\n    remote: '${remote}'\n    flavor: mariadb\n    series: "10.11"\n    build_profile: mariadb-rel\n    server_profile: relaxed\n`;
+
+  test('is refused in one line naming the upstream, the mode and the fix, the token hidden', () => {
+    const file = writeConfig('token-0644.yaml', upstreams('https://bob:tok-1a2b@github.com/MariaDB/server.git'));
+    chmodSync(file, 0o644);
+    const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
+    assert.equal(problems.length, 1);
+    assert.ok(!problems[0]!.includes('tok-1a2b'), problems[0]);
+    assert.match(problems[0]!, /upstreams\[0\] "mariadb": remote = "https:\/\/\*\*\*@github\.com\/MariaDB\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\): make it private \(chown root:qpswatch, chmod 0640\), or move the upstreams to QPSWATCH_UPSTREAMS/);
+  });
+
+  test('is read from a private file; a URL without one, or with ssh\'s user name, from any file', () => {
+    const file = writeConfig('token-0640.yaml', upstreams('https://bob:tok-1a2b@github.com/MariaDB/server.git'));
+    chmodSync(file, 0o640);
+    assert.equal(loadConfig({ file, env: {}, cwd: dir }).upstreams.length, 1);
+    for (const remote of ['https://github.com/MariaDB/server.git', 'ssh://git@github.com/MariaDB/server.git']) {
+      const open = writeConfig('open.yaml', upstreams(remote));
+      chmodSync(open, 0o644);
+      assert.equal(loadConfig({ file: open, env: {}, cwd: dir }).upstreams.length, 1);
+    }
+  });
+});
+
+describe('messages that say what is wrong in words', () => {
+  test('a target named with shell characters: the key is named, the value is not shown, with the fix', () => {
+    const file = writeConfig('bad-key.yaml', 'targets:\n  "a;touch x":\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: relaxed\n');
+    assert.deepEqual(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), [
+      `${file}: targets: the key "a;touch x" is refused: a target name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit: rename it, e.g. "relaxed"`,
+    ]);
+  });
+
+  test('a bad server_profile reads as a name rule, not as a regular expression', () => {
+    const file = writeConfig('bad-profile.yaml', 'targets:\n  t:\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: "Bad Profile"\n');
+    const [problem] = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
+    assert.match(problem!, /targets\.t\.server_profile = "Bad Profile": expected a server profile name \(1-64 letters/);
+    assert.doesNotMatch(problem!, /pattern|\^\[/);
+  });
+
+  test('alpha: 0 says what is true of the bounds (both left out)', () => {
+    const file = writeConfig('alpha.yaml', 'alpha: 0\n');
+    assert.deepEqual(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), [`${file}: alpha = 0: expected a number greater than 0 and less than 0.5`]);
   });
 });

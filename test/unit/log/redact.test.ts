@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import { loggerOptions, redactUrlCredentials } from '../../../src/log/index.js';
+import { addUrlForRedaction, loggerOptions, redactUrl, redactUrlCredentials, urlWithoutCredentials } from '../../../src/log/index.js';
 
 describe('redactUrlCredentials', () => {
   const cases: Array<[text: string, expected: string]> = [
@@ -25,9 +25,35 @@ describe('redactUrlCredentials', () => {
     ['git@github.com:MariaDB/server.git', 'git@github.com:MariaDB/server.git'],
     ['mail dba@example.org about https://host/x', 'mail dba@example.org about https://host/x'],
     ['/srv/git/server.git', '/srv/git/server.git'],
+    // a quote or a backslash in the password, as JSON writes it; a single quote as it is
+    [JSON.stringify({ remote: 'https://bob:a"b\\c@h/r' }), '{"remote":"https://***@h/r"}'],
+    ["https://bob:it's@h/r", 'https://***@h/r'],
+    // a bare double quote ends a JSON string: the user part never runs on into the next field
+    ['{"index":"https://host","mail":"dba@example.org"}', '{"index":"https://host","mail":"dba@example.org"}'],
   ];
   // The title shows the redacted form only: a test run's output must not hold the credentials it feeds in.
   for (const [i, [text, expected]] of cases.entries()) test(`case ${i + 1}: ${expected}`, () => assert.equal(redactUrlCredentials(text), expected));
+});
+
+describe('a URL found by parsing, not by a pattern', () => {
+  const remote = `https://bob:tok"en'x@git.example.org/server.git`;
+
+  test('its whole user part is hidden or removed, whatever it holds', () => {
+    assert.equal(redactUrl(remote), 'https://***@git.example.org/server.git');
+    assert.equal(urlWithoutCredentials(remote), 'https://git.example.org/server.git');
+    assert.equal(urlWithoutCredentials('https://u:p@ss@host/x?y=a@b'), 'https://host/x?y=a@b');
+    assert.equal(redactUrl('ssh://deploy:pw@host/x'), 'ssh://deploy:***@host/x');
+    assert.equal(urlWithoutCredentials('/srv/git/server.git'), '/srv/git/server.git');
+  });
+
+  test('once added, it is hidden by value in any text: raw, as JSON writes it, as a URL parser writes it', () => {
+    addUrlForRedaction(remote);
+    const texts = [`git fetch ${remote} failed`, JSON.stringify({ remote }), new URL(remote).href];
+    for (const text of texts) {
+      const shown = redactUrlCredentials(text);
+      assert.ok(!shown.includes('tok') && shown.includes('://***@git.example.org/'), shown);
+    }
+  });
 });
 
 describe('every log line hides URL credentials (loggerOptions)', () => {

@@ -51,6 +51,13 @@ function start(program: string, args: string[], options: SpawnOptions = {}): Pro
   return new Promise((resolve, reject) => child.once('spawn', () => setTimeout(() => resolve(child), 200)).once('error', reject));
 }
 
+/** A program started as a shell's job: the leader of its own group, in this process's session. */
+function startAsJob(program: string, args: string[]): Promise<ChildProcess> {
+  const child = spawn('perl', ['-e', 'setpgrp(0, 0) or die; exec { $ARGV[0] } @ARGV', join(bin, program), '-e', 'setInterval(() => {}, 1000)', '--', ...args], { stdio: 'ignore' });
+  children.push(child);
+  return new Promise((resolve, reject) => child.once('spawn', () => setTimeout(() => resolve(child), 300)).once('error', reject));
+}
+
 const alive = (child: ChildProcess): boolean => processAlive(child.pid!);
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -67,6 +74,9 @@ describe('stray-process cleanup', () => {
     const sysbench = await start('sysbench', ['oltp_read_only', `--mysql-socket=${join(state, 'run', '7-b.sock')}`, 'run']);
     const tail = await start('tail', ['-f', errorLog]);
     const inOtherGroup = await start('mariadbd', [cnf(7)], { detached: false });
+    // A person's run from a shell: a job that leads its own group (perl's setpgrp, as job control does), in the
+    // shell's session.
+    const personsJob = await startAsJob('sysbench', ['oltp_read_only', `--mysql-socket=${join(state, 'run', '7-a.sock')}`, 'run']);
     const ofLiveSession = await start('mariadbd', [cnf(liveSession)]);
     const otherUser = isRoot ? await start('mariadbd', [cnf(7)], { uid: 65534, gid: 65534 }) : undefined;
 
@@ -80,11 +90,12 @@ describe('stray-process cleanup', () => {
     assert.equal(alive(sysbench), false);
     assert.equal(alive(tail), true, "a person's tail -f of the session's error log survives");
     assert.equal(alive(inOtherGroup), true, 'a mariadbd that qpswatch did not start as a group leader survives');
+    assert.equal(alive(personsJob), true, "a person's sysbench, a job leading its group in a shell's session, survives");
     assert.equal(alive(ofLiveSession), true, 'a live session keeps its server');
     if (otherUser !== undefined) assert.equal(alive(otherUser), true, "another user's process is never touched");
     assert.equal(warnings.length, 2, warnings.join('\n'));
     for (const line of warnings) assert.equal((line.match(/"pid":/g) ?? []).length, 1, `one pid key per line: ${line}`);
-    await Promise.all([tail, inOtherGroup, ofLiveSession, otherUser].map((c) => (c === undefined ? undefined : kill(c))));
+    await Promise.all([tail, inOtherGroup, personsJob, ofLiveSession, otherUser].map((c) => (c === undefined ? undefined : kill(c))));
   });
 
   test('a process it may not signal (EPERM) is given up on with a warning, at once', { skip: isRoot ? false : 'needs root to act as two users' }, async () => {

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pickLogErrors, logSize, readLogSince } from '../../../src/server/log-tail.js';
+import { DatadirInitError, ServerDiedError, ServerOptionsError, ServerStartError, ServerVersionError } from '../../../src/server/index.js';
 
 describe('logErrors', () => {
   test('keeps the [ERROR] lines, MariaDB and MySQL style, once each', () => {
@@ -38,4 +39,21 @@ describe('readLogSince', () => {
     await appendFile(file, 'new run [ERROR] new\n');
     assert.equal(await readLogSince(file, offset), 'new run [ERROR] new\n');
   });
+});
+
+describe('server output quoted in an error is escaped', () => {
+  const hostile = ['2024-05-01 10:00:00 0 [ERROR] \u001b]0;owned\u0007\u001b[2J unknown variable \'x=1\'\nsecond line'];
+  const errors: Array<[string, Error]> = [
+    ['start', new ServerStartError('exited', hostile, '/w/error.log', 'exit code 1')],
+    ['options', new ServerOptionsError('/w/my.cnf', hostile)],
+    ['init', new DatadirInitError('/w/data', hostile, '/w/init.log', 'exit code 1')],
+    ['died', new ServerDiedError(7, { exitCode: 1, signal: null }, hostile, '/w/error.log')],
+    ['--version', new ServerVersionError('/usr/sbin/mariadbd', 'mariadbd \u001b[31m Ver\n', 'not a version line')],
+  ];
+  for (const [what, err] of errors) {
+    test(`${what}: no control character reaches the message, and it stays one line`, () => {
+      assert.doesNotMatch(err.message, /[\u0000-\u001f\u007f-\u009f]/);
+      assert.match(err.message, /\\x1b/);
+    });
+  }
 });

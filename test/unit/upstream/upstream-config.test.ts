@@ -111,3 +111,26 @@ describe('UpstreamConfigSchema in the option table', () => {
     assert.deepEqual(result.error?.issues.map((i) => [i.path, i.message]), [[[0, 'series'], 'YAML read a number here; quote it, e.g. "10.11"']]);
   });
 });
+
+describe('credentials in a remote or an index', () => {
+  const TARBALL = { name: 'mariadb-tb', kind: 'tarball', index: 'https://archive.mariadb.org/', flavor: 'mariadb', series: '10.11', server_profile: 'relaxed' };
+  const refused: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['a git remote over http://', { ...GOOD, remote: 'http://bob:tok-5e@git.example.org/server.git' }, /remote = "http:\/\/\*\*\*@git\.example\.org\/server\.git": http:\/\/ would send its credentials in the clear: use https:\/\//],
+    ['a tarball index over http://', { ...TARBALL, index: 'http://tok-5e@mirror.example.org/' }, /index = "http:\/\/\*\*\*@mirror\.example\.org\/": http:\/\/ would send its credentials in the clear/],
+    ['a password in an ssh:// remote', { ...GOOD, remote: 'ssh://bob:tok-5e@git.example.org/server.git' }, /remote = "ssh:\/\/bob:\*\*\*@git\.example\.org\/server\.git": ssh:\/\/ takes no password from a URL .*: remove it, and log in with a key/],
+  ];
+  for (const [what, input, message] of refused) {
+    test(`refused in one line, the secret hidden: ${what}`, () => {
+      const err = problem(input);
+      assert.match(err.message, message);
+      assert.ok(!err.message.includes('tok-5e'), err.message);
+    });
+  }
+
+  test('accepted: https://, http:// to this host only (loopback is not the network), ssh\'s user name', () => {
+    for (const remote of ['https://bob:tok@github.com/x.git', 'http://bob:tok@127.0.0.1:8080/x.git', 'http://tok@localhost/x.git', 'http://bob:tok@[::1]:80/x.git', 'ssh://git@github.com/x.git', 'http://git.example.org/x.git']) {
+      assert.equal(parseUpstream({ ...GOOD, remote }).remote, remote);
+    }
+    assert.equal(parseUpstream({ ...TARBALL, index: 'https://bob:tok@mirror.example.org/' }).remote, 'https://bob:tok@mirror.example.org/');
+  });
+});
