@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pino } from 'pino';
 import { stopDeadBuilds } from '../../../src/compile/index.js';
-import { processAlive, processStartTicks } from '../../../src/exec/index.js';
+import { processAlive, tryPidLock } from '../../../src/exec/index.js';
 
 /**
  * A daemon killed with SIGKILL in the middle of a build leaves cmake running in the key's worktree, in a process group
@@ -39,8 +39,9 @@ test('a dead build\'s cmake is stopped and its lock released; a live build\'s is
   writeFileSync(join(cache, 'locks', 'build-key-dead.lock'), JSON.stringify({ pid: await deadPid(), startedAt: new Date().toISOString() }));
   const live = cmakeIn(join(cache, 'worktrees', 'key-live'));
   await new Promise((resolve) => setTimeout(resolve, 300));
-  // Held by a live process other than this one, as a running `qpswatch build` would hold it.
-  writeFileSync(join(cache, 'locks', 'build-key-live.lock'), JSON.stringify({ pid: live.pid, startedAt: new Date().toISOString(), startTicks: processStartTicks(live.pid!) }));
+  // Held (flock) as a running `qpswatch build` holds it: a second open of the file, even in this process, finds it held.
+  const held = tryPidLock(join(cache, 'locks', 'build-key-live.lock'), { holds: 'the build of "live"' });
+  assert.ok('lock' in held);
 
   const warnings: string[] = [];
   const cleaned = await stopDeadBuilds(cache, pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) }));
@@ -52,6 +53,8 @@ test('a dead build\'s cmake is stopped and its lock released; a live build\'s is
   assert.equal(existsSync(join(cache, 'locks', 'build-key-dead.lock')), false, 'the stale lock is released');
   assert.equal(existsSync(join(cache, 'locks', 'build-key-live.lock')), true);
   assert.ok(warnings.some((w) => w.includes('left cmake running')), warnings.join('\n'));
+  assert.match(readFileSync(join(cache, 'locks', 'build-key-live.lock'), 'utf8'), /the build of \\"live\\"/, 'the live build keeps its lock file as it was');
+  held.lock.release();
 });
 
 test('no locks folder: nothing to do', async () => {
