@@ -78,6 +78,8 @@ export interface LockOptions {
   /** For tests: the pid written (default this process, with its start time). */
   pid?: number;
   now?: () => Date;
+  /** For tests: the service account's uid (default: user qpswatch's), whose lock files root's CLI trusts. */
+  serviceUid?: number;
 }
 
 /**

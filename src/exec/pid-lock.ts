@@ -39,6 +39,8 @@ export interface PidLockOptions {
   now?: () => Date;
   holds?: string;
   command?: string;
+  /** The service account's uid, whose lock files root's CLI trusts (default: user qpswatch's, if there is one). */
+  serviceUid?: number;
 }
 
 export interface PidLock {
@@ -105,7 +107,7 @@ export class LockWaitAbortedError extends Error {
  */
 export function tryPidLock(path: string, opts: PidLockOptions = {}): LockAttempt {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const file = openLockFile(path);
+    const file = openLockFile(path, trustedLockOwners(opts.serviceUid));
     if (file === undefined) continue; // created by another process between two opens: try again
     if (!flockNonBlocking(path, file.fd)) {
       const holder = heldBy(file.fd);
@@ -207,11 +209,11 @@ function modeText(mode: number): string {
  * Root, this process's user and the qpswatch service account: the users whose lock files are qpswatch's. Root's
  * CLI and the service share the host lock, so each must accept the other's file; anyone else's is a plant.
  */
-export function trustedLockOwners(): Set<number> {
+export function trustedLockOwners(serviceUid?: number): Set<number> {
   const owners = new Set([0]);
   const self = process.getuid?.();
   if (self !== undefined) owners.add(self);
-  const service = userId('qpswatch');
+  const service = serviceUid ?? userId('qpswatch');
   if (service !== undefined) owners.add(service);
   return owners;
 }
@@ -231,7 +233,7 @@ const NOFOLLOW = constants.O_NOFOLLOW | constants.O_NONBLOCK;
  * O_CREAT: in a sticky folder fs.protected_regular refuses that for other users' files, root included.
  * Undefined: the file appeared between the two opens.
  */
-function openLockFile(path: string): OpenLockFile | undefined {
+function openLockFile(path: string, trusted: Set<number>): OpenLockFile | undefined {
   let fd: number;
   let writable = true;
   try {
@@ -250,7 +252,7 @@ function openLockFile(path: string): OpenLockFile | undefined {
     }
   }
   const stats = fstatSync(fd);
-  const refusal = refusalOf(stats);
+  const refusal = refusalOf(stats, trusted);
   if (refusal !== undefined) {
     closeSync(fd);
     throw new LockFileRefusedError(path, refusal);
@@ -270,9 +272,9 @@ function createLockFile(path: string): OpenLockFile | undefined {
   return { fd, stats: fstatSync(fd), writable: true };
 }
 
-function refusalOf(stats: Stats): string | undefined {
+function refusalOf(stats: Stats, trusted: Set<number>): string | undefined {
   if (!stats.isFile()) return 'is not a regular file: remove it';
-  if (!trustedLockOwners().has(stats.uid)) {
+  if (!trusted.has(stats.uid)) {
     return `belongs to ${ownerName(stats.uid)}, not to root or qpswatch's user: another user may have planted it`;
   }
   return undefined;

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { acquireHostLock, HostLockHeldError } from '../../../src/daemon/index.js';
+import { pino } from 'pino';
+import { acquireHostLock, HostLockHeldError, waitForHostLock } from '../../../src/daemon/index.js';
 import { processAlive, processStartTicks } from '../../../src/exec/index.js';
 
 /** Real lock files and real processes: a lock is held only while the very process that wrote it runs. */
@@ -113,6 +114,27 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
         assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, holder.pid, 'the holder keeps its lock file');
       } finally {
         await stop(holder);
+      }
+    });
+
+    test('the service (here nobody) holds the lock: a root compare stops at once, and the service keeps a valid lock', async () => {
+      const path = join(sticky, 'service.lock');
+      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        assert.equal(await firstLine(daemon), 'acquired');
+        const before = readFileSync(path, 'utf8');
+        await assert.rejects(
+          waitForHostLock(path, { command: 'compare', holds: 'a compare session', serviceUid: 65534, log: pino({ level: 'silent' }) }),
+          (err: unknown) => err instanceof HostLockHeldError && err.pid === daemon.pid && err.command === undefined,
+        );
+        assert.equal(readFileSync(path, 'utf8'), before, 'the lock file is as the service wrote it');
+        assert.equal(statSync(path).mode & 0o7777, 0o644);
+        assert.equal(daemon.exitCode, null, 'the service runs on');
+        // The service's own view: its lock is held (by itself), not stale.
+        const again = asNobody(path);
+        assert.match(again.stdout, new RegExp(`^HostLockHeldError: host lock ${path} is held by pid ${daemon.pid} `));
+      } finally {
+        await stop(daemon);
       }
     });
 
