@@ -79,7 +79,8 @@ export async function prepareDatadir(paths: ServerPaths, account?: ServerAccount
 export interface PrivateDirOptions {
   /**
    * The state folder: one that exists already keeps its group and mode (the service's operators read it through
-   * group qpswatch; a root CLI run must not take that away). Folders qpswatch makes are set as usual.
+   * group qpswatch; a root CLI run must not take that away), unless its group is still this user's own. Folders
+   * qpswatch makes are set as usual.
    */
   keepExisting?: boolean;
 }
@@ -101,7 +102,7 @@ export async function privateDir(dir: string, account?: ServerAccount, mode = PR
   try {
     const s = fstatSync(fd);
     if (!made.includes(full)) checkExisting(full, s);
-    const keep = !made.includes(full) && (opts.keepExisting === true || s.uid !== process.getuid?.());
+    const keep = !made.includes(full) && (s.uid !== process.getuid?.() || (opts.keepExisting === true && !justMadeByThisUser(s, account)));
     if (!keep) setFolder(fd, s, mode, account);
   } finally {
     closeSync(fd);
@@ -114,6 +115,14 @@ export async function privateDir(dir: string, account?: ServerAccount, mode = PR
       closeSync(parent);
     }
   }
+}
+
+/**
+ * A kept folder that still has this user's own group was made by qpswatch a moment ago (the store opens first, and
+ * makes the state folder) or never shared: the server's group may be given to it. A group someone chose is kept.
+ */
+function justMadeByThisUser(s: Stats, account: ServerAccount | undefined): boolean {
+  return account !== undefined && s.gid === process.getgid?.();
 }
 
 /** lstat of every part, top down; the missing ones are made one at a time (0750). Returns those it made. */

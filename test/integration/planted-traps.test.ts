@@ -104,6 +104,14 @@ describe('traps planted by another local user', { skip: asRoot && nobody !== und
     assert.equal(statSync(join(state, 'run')).gid, server!.gid, 'the folders it makes get the server\'s group');
   });
 
+  test('a state folder root made a moment ago (the store opens first) gets the server\'s group, so the server can pass', async () => {
+    const state = join(base, 'fresh-state');
+    mkdirSync(state, 0o750);
+    await prepareStateFolders(state, server!.name);
+    const s = statSync(state);
+    assert.deepEqual([s.uid, s.gid, s.mode & 0o7777], [0, server!.gid, 0o750]);
+  });
+
   /** A folder of nobody's with a file in it: what a link planted by nobody points to. */
   function plantedFolder(name: string): string {
     const dir = join(base, name);
