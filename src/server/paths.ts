@@ -142,6 +142,10 @@ async function makeFolders(full: string): Promise<string[]> {
     const now = s ?? (await lstat(part));
     if (now.isSymbolicLink() && (part === full || now.uid !== 0)) throw symlinkError(part, now.uid);
     if (!now.isSymbolicLink() && !now.isDirectory()) throw new UnsafeFolderError(part, 'is not a folder: remove it, or choose another state_dir');
+    // Any user could put a link in place of the next part of the path, after it was looked at.
+    if (part !== full && (now.mode & 0o1002) === 0o002) {
+      throw new UnsafeFolderError(part, `is writable by every user and not sticky (mode ${modeText(now.mode)}): any user could swap a folder below it for a link; make it private (chmod o-w ${part}) or choose another state_dir`);
+    }
   }
   return made;
 }

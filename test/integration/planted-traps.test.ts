@@ -92,6 +92,16 @@ describe('traps planted by another local user', { skip: asRoot && nobody !== und
     assert.equal(readFileSync(victim, 'utf8'), 'not a lock\n');
   });
 
+  test('a state folder below a folder every user may write (not sticky) is refused: a part could be swapped for a link', async () => {
+    const open = join(base, 'open');
+    asNobody('mkdir', '-m', '0777', open);
+    const before = listing(base);
+    await assert.rejects(prepareStateFolders(join(open, 'state'), server!.name), (err: unknown) =>
+      oneLine(err, UnsafeFolderError, `${open} is writable by every user and not sticky (mode 0777): any user could swap a folder below it for a link; make it private (chmod o-w ${open}) or choose another state_dir`),
+    );
+    assert.deepEqual(listing(base), before);
+  });
+
   test('root\'s CLI on an existing state folder keeps its group and mode (the service\'s operators read it)', async () => {
     const state = join(base, 'service-state');
     mkdirSync(state);
