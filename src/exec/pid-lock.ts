@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, readSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultEnv } from './run.js';
-import { processStartTicks, userId, userName } from './process-info.js';
+import { processAlive, processStartTicks, userId, userName } from './process-info.js';
 
 /**
  * A lock file held with flock(2): the kernel, not the file's text, says whether it is held, and it lets go when the
@@ -313,9 +313,21 @@ function samePath(path: string, stats: Stats): boolean {
 function heldBy(fd: number): PidLockHolder {
   for (let look = 0; ; look++) {
     const holder = readHolder(fd);
-    if (holder.pid !== 0 || look === 5) return holder;
+    if (holder.pid !== 0) return namedStill(holder);
+    if (look === 5) return holder;
     Atomics.wait(pause, 0, 0, 20);
   }
+}
+
+/**
+ * The text of a held file names a process that is gone when its holder could not write itself in (another user's
+ * file in a sticky folder, left by a holder killed earlier): that name is not shown as the holder's. Only for
+ * messages: whether the lock is held was the kernel's answer.
+ */
+function namedStill(holder: PidLockHolder): PidLockHolder {
+  // Without a start time (an older qpswatch, a test's pid) the name cannot be checked, and is shown as written.
+  if (holder.startTicks === undefined || processAlive(holder.pid, holder.startTicks)) return holder;
+  return { pid: 0, startedAt: `it still names pid ${holder.pid}, which is gone: the holder could not write itself into another user's file` };
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));

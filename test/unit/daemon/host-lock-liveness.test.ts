@@ -138,6 +138,22 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
       }
     });
 
+    test('a file of root\'s that the service took over (it could not rewrite it) names no gone process as its holder', async () => {
+      const path = join(sticky, 'left-by-root.lock');
+      writeFileSync(path, JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z', startTicks: 4242, command: 'compare', holds: 'a compare session' }));
+      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        assert.equal(await firstLine(daemon), 'acquired');
+        assert.match(readFileSync(path, 'utf8'), /"pid":999999/, 'root\'s file, which nobody may rewrite in a sticky folder');
+        assert.throws(() => acquireHostLock(path, { serviceUid: 65534 }), (err: unknown) =>
+          err instanceof HostLockHeldError && err.pid === 0 &&
+          err.message === `host lock ${path} is held by a process the file does not name (it still names pid 999999, which is gone: the holder could not write itself into another user's file): see which with sudo fuser -v ${path}; stop it, or set host_lock`,
+        );
+      } finally {
+        await stop(daemon);
+      }
+    });
+
     test('a lock file this user cannot read counts as held: one line naming its owner and how to check', () => {
       const path = join(sticky, 'unreadable.lock');
       writeFileSync(path, '');
