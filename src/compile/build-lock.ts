@@ -1,17 +1,17 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import {
-  fileOwner,
   isZombie,
   LockFileError,
+  LockFileRefusedError,
+  LockUnreadableError,
   otherPids,
   processArgv,
   processCwd,
   processGroup,
   processSession,
   processUid,
-  StaleLockError,
   stopProcess,
   tryPidLock,
   waitForPidLock,
@@ -40,7 +40,8 @@ export interface BuildLockOptions {
 /**
  * Takes the lock of one build key, waiting while another live process builds it: two builds of one key share its
  * worktree folder, so the second must wait and then find it built. A lock whose process is gone (a build killed
- * with SIGKILL) is taken over; what that build left running is the caller's to stop (stopLeftoverBuild).
+ * with SIGKILL) is taken over; what that build left running is the caller's to stop (stopLeftoverBuild). The locks
+ * folder must be a folder, not a link to one.
  */
 export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock> {
   const path = buildLockPath(opts.cacheDir, opts.key);
@@ -48,6 +49,7 @@ export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock>
   await mkdir(join(opts.cacheDir, 'locks'), { recursive: true }).catch((err: unknown) => {
     throw unwritable((err as NodeJS.ErrnoException).code ?? String(err));
   });
+  if (!(await lstat(join(opts.cacheDir, 'locks'))).isDirectory()) throw new BuildLockError(path, `cannot be used: ${join(opts.cacheDir, 'locks')} is not a folder (a symbolic link?); remove it`);
   try {
     return await waitForPidLock(path, {
       holds: `the build of ${JSON.stringify(opts.tag)} (key ${opts.key})`,
@@ -57,15 +59,19 @@ export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock>
     });
   } catch (err) {
     if (err instanceof LockFileError) throw unwritable(err.code);
-    if (err instanceof StaleLockError) throw new BuildLockError(path, `names no running build (${err.why}) but cannot be removed (${err.code}): it belongs to ${fileOwner(path)}; remove it as root or as its owner`);
+    if (err instanceof LockFileRefusedError) throw new BuildLockError(path, `${err.what}; remove it as root (sudo rm ${path})`);
+    if (err instanceof LockUnreadableError) {
+      throw new BuildLockError(path, `cannot be read by this user (${err.code}): it belongs to ${err.owner}, so it counts as held; see who holds it with sudo fuser -v ${path}, and if nothing does, remove it`);
+    }
     throw err;
   }
 }
 
 /**
  * What a start finds of builds that died with their process (a daemon or `qpswatch build` killed with SIGKILL): each
- * build lock whose holder is gone is taken over, what that build left running in its worktree is stopped, and the
- * lock is released. A lock whose holder lives is left alone, with its build. Returns the keys it cleaned up.
+ * build lock that nobody holds (flock: the kernel let go when its holder died) is taken, what that build left running
+ * in its worktree is stopped, and the lock is released. A held lock is left alone, with its build, and so is one this
+ * user cannot read or does not trust: it counts as held. Returns the keys it cleaned up.
  */
 export async function stopDeadBuilds(cacheDir: string, log: Logger): Promise<string[]> {
   const names = await readdir(join(cacheDir, 'locks')).catch(() => [] as string[]);
@@ -77,7 +83,7 @@ export async function stopDeadBuilds(cacheDir: string, log: Logger): Promise<str
     try {
       attempt = tryPidLock(join(cacheDir, 'locks', name));
     } catch {
-      continue; // Another user's stale lock: the build that needs the key says so.
+      continue; // Unreadable or not trusted: counts as held; the build that needs the key says so.
     }
     if (!('lock' in attempt)) continue;
     try {

@@ -1,13 +1,12 @@
 import { InputError } from '../errors.js';
 import {
   describeHolder,
-  fileOwner,
   LockFileError,
+  LockFileRefusedError,
+  LockUnreadableError,
   processAlive,
-  StaleLockError,
   tryPidLock,
   waitForPidLock,
-  type HolderLiveness,
   type PidLock,
   type PidLockHolder,
 } from '../exec/index.js';
@@ -20,17 +19,21 @@ export { processAlive };
 export class HostLockHeldError extends InputError {
   constructor(
     readonly path: string,
+    /** 0: the file names nobody (another user's file its holder could not write, or one being written). */
     readonly pid: number,
     readonly startedAt: string,
     /** The qpswatch command that holds it; undefined: a daemon (`once` too), which holds it for as long as it runs. */
     readonly command?: string,
   ) {
-    super(
-      command === undefined
-        ? `host lock ${path} is held by pid ${pid} (started ${startedAt}): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`
-        : `host lock ${path} is held by pid ${pid} (qpswatch ${command}, started ${startedAt}): it is benchmarking or building on this host; wait for it to end, or set host_lock`,
-    );
+    super(heldMessage(path, pid, startedAt, command));
   }
+}
+
+function heldMessage(path: string, pid: number, startedAt: string, command: string | undefined): string {
+  if (pid === 0) return `host lock ${path} is held by a process the file does not name (${startedAt}): see which with sudo fuser -v ${path}; stop it, or set host_lock`;
+  return command === undefined
+    ? `host lock ${path} is held by pid ${pid} (started ${startedAt}): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`
+    : `host lock ${path} is held by pid ${pid} (qpswatch ${command}, started ${startedAt}): it is benchmarking or building on this host; wait for it to end, or set host_lock`;
 }
 
 /** The lock file cannot be made at all (no folder, no permission). */
@@ -44,19 +47,28 @@ export class HostLockError extends InputError {
 }
 
 /**
- * The lock file names no live daemon (empty, not a lock, or its process is gone) but this user may not remove it:
- * another user made it in a sticky folder such as /run/lock. Names the file, its owner and the fix.
+ * A file at the host lock's path that qpswatch does not use: a symbolic link, not a regular file, or a file of a
+ * user who is neither root nor qpswatch's (any user may create files in a sticky folder such as /run/lock).
  */
-export class HostLockStuckError extends InputError {
+export class HostLockRefusedError extends InputError {
+  constructor(
+    readonly path: string,
+    readonly what: string,
+  ) {
+    super(`host lock ${path} ${what}; remove it as root (sudo rm ${path}), or set host_lock to a file in a folder other users cannot write`);
+  }
+}
+
+/** A lock file this user may not open counts as held: names the file, its owner and how to check. */
+export class HostLockUnreadableError extends InputError {
   constructor(
     readonly path: string,
     readonly owner: string,
-    readonly why: string,
     readonly code: string,
   ) {
     super(
-      `host lock ${path} names no running qpswatch (${why}) but cannot be removed (${code}): it belongs to ${owner}; ` +
-        `remove it as root (sudo rm ${path}) or as its owner, or set host_lock to a file in a folder other users cannot write`,
+      `host lock ${path} cannot be read by this user (${code}): it belongs to ${owner}, so it counts as held; ` +
+        `see who holds it with sudo fuser -v ${path}, and if nothing does, remove it (sudo rm ${path})`,
     );
   }
 }
@@ -67,14 +79,13 @@ export interface LockOptions {
   /** For tests: the pid written (default this process, with its start time). */
   pid?: number;
   now?: () => Date;
-  /** Whether the holder named in a lock file runs still (default: its pid and its start time, from /proc). */
-  isAlive?: HolderLiveness;
+  /** For tests: the service account's uid (default: user qpswatch's), whose lock files root's CLI trusts. */
+  serviceUid?: number;
 }
 
 /**
- * Takes the host lock for a daemon (or `once`), at once or not at all: a file created with O_EXCL that holds the
- * pid, start time and process start ticks of its holder (exec's pid lock). A file that names no live process is
- * stale and taken over; one whose holder runs is a HostLockHeldError.
+ * Takes the host lock for a daemon (or `once`), at once or not at all: a file held with flock(2) that names its
+ * holder (exec's pid lock). A file its holder left (killed) is taken over; one that is held is a HostLockHeldError.
  */
 export function acquireHostLock(path: string, opts: LockOptions = {}): HostLock {
   const attempt = withHostLockErrors(path, () => tryPidLock(path, opts));
@@ -98,7 +109,8 @@ export interface WaitForHostOptions extends LockOptions {
  * such command holds it; a daemon holds it for as long as it runs, so one of those is a HostLockHeldError at once.
  */
 export async function waitForHostLock(path: string, opts: WaitForHostOptions): Promise<HostLock> {
-  const refuse = (holder: PidLockHolder): Error | undefined => (holder.command === undefined ? heldError(path, holder) : undefined);
+  // A daemon's lock is refused; one that names nobody (another user's file its holder could not write) is waited for.
+  const refuse = (holder: PidLockHolder): Error | undefined => (holder.command === undefined && holder.pid !== 0 ? heldError(path, holder) : undefined);
   const onWait = (holder: PidLockHolder): void => opts.log.info({ holderPid: holder.pid, hostLock: path }, `waiting for the host: ${printable(describeHolder(holder))}`);
   const { log: _log, ...lockOptions } = opts;
   try {
@@ -123,6 +135,7 @@ function withHostLockErrors<T>(path: string, take: () => T): T {
 /** exec's lock errors in the host lock's words: the file, its owner and the fix. */
 function hostLockError(path: string, err: unknown): unknown {
   if (err instanceof LockFileError) return new HostLockError(path, err.code);
-  if (err instanceof StaleLockError) return new HostLockStuckError(path, fileOwner(path), err.why, err.code);
+  if (err instanceof LockFileRefusedError) return new HostLockRefusedError(path, err.what);
+  if (err instanceof LockUnreadableError) return new HostLockUnreadableError(path, err.owner, err.code);
   return err;
 }

@@ -24,11 +24,15 @@ import type { PreparedTarget } from './target.js';
 /**
  * The state folder, its work/ (session folders) and run/ (the servers' sockets): nobody but qpswatch's user and the
  * group may enter them (0750; run/ 0770 with a server account, so mysqld can make its socket there). With a server
- * account (qpswatch is root) the group is the server's, and the account must pass through every folder above them.
+ * account (qpswatch is root) the group of the folders it makes is the server's, and the account must pass through
+ * every folder above them. A state folder that exists keeps its group and mode (the service's operators read it
+ * through group qpswatch), and one that another user made or linked is refused before anything is changed.
  */
 export async function prepareStateFolders(stateDir: string, serverUser: string | undefined): Promise<void> {
   const account = serverAccount(serverUser);
-  await privateDir(stateDir, account);
+  await privateDir(stateDir, account, PRIVATE_DIR_MODE, { keepExisting: true });
+  // Checked before anything below it is made or changed, and again for run/, which may be the service's.
+  if (account !== undefined) await assertReachable(join(stateDir, 'x'), account, 'state_dir');
   await privateDir(join(stateDir, 'work'), account);
   await privateDir(join(stateDir, 'run'), account, account !== undefined ? SOCKET_DIR_MODE : PRIVATE_DIR_MODE);
   if (account !== undefined) await assertReachable(join(stateDir, 'run', 'x.sock'), account, 'state_dir');

@@ -167,3 +167,17 @@ export class ServerCredentialError extends Error {
     this.name = new.target.name;
   }
 }
+
+/**
+ * A folder on the way to qpswatch's own, or one of them, that it will not use: a symbolic link another user made, a
+ * file where a folder should be, or a folder that exists already and belongs to another user (made beforehand, to
+ * reach the server's files). Nothing was changed.
+ */
+export class UnsafeFolderError extends InputError {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path} ${problem}`);
+  }
+}

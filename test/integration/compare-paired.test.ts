@@ -104,6 +104,6 @@ describe('qpswatch compare, paired design', () => {
     assert.equal(session.settings['idleServer'], 'drain');
     assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
     if (process.getuid?.() === 0) assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
-    assert.match(stderr, /look at 8 pairs: 2 test\(s\) decided/);
+    assert.match(stderr, /look at 8 pairs: 2 of 2 test\(s\) decided/);
   });
 });

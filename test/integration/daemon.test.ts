@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
-import { processStartTicks } from '../../src/exec/index.js';
+import { acquireHostLock } from '../../src/daemon/index.js';
 import { projectRoot } from '../../src/paths.js';
 import { defaultSqlitePath, openStore, type QueueRecord, type Store } from '../../src/store/index.js';
 import { messageLines, type CliResult } from '../helpers/cli.js';
@@ -185,9 +185,8 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     assert.deepEqual(messageLines(zone.stderr), [`qpswatch: ${configFile()}: schedule_timezone = "Europe/Atlantis": expected an IANA time zone name, e.g. UTC or Europe/Berlin`]);
 
     await writeConfig({ tags: ['mariadb-10.11.1'] });
-    // A live process (this test runner) holds the lock, as another daemon would: with its start time, so the lock is
-    // not taken for one left by a process whose pid was reused.
-    await writeFile(lockFile(), JSON.stringify({ pid: process.pid, startedAt: '2026-03-01T10:00:00.000Z', startTicks: processStartTicks(process.pid) }));
+    // A live process (this test runner) holds the lock (flock), as another daemon would.
+    const runnerLock = acquireHostLock(lockFile(), { now: () => new Date('2026-03-01T10:00:00.000Z') });
     for (const command of ['daemon', 'once']) {
       const held = await cli(command);
       assert.equal(held.code, 2);
@@ -195,7 +194,7 @@ describe('qpswatch daemon and once on the demo upstream', () => {
         `qpswatch: host lock ${lockFile()} is held by pid ${process.pid} (started 2026-03-01T10:00:00.000Z): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`,
       ]);
     }
-    await rm(lockFile());
+    runnerLock.release();
 
     const busy: Server = createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,6 +23,10 @@ const hostLock = join(root, 'host.lock');
 // While this file exists, the slow tag's build step sleeps (so it can be killed half way).
 const slowMarker = join(root, 'slow-build');
 const SLOW_TAG = 'mariadb-10.11.20';
+// While this file exists, the hold tags' build step waits: a build holds its locks until the test lets it go, so an
+// overlap is forced, never left to timing.
+const holdMarker = join(root, 'hold-build');
+const HOLD_TAGS = ['mariadb-10.11.22', 'mariadb-10.11.23'] as const;
 const ESCAPE_TAG = 'mariadb-10.11.21';
 const ESCAPES = '\x1b]0;pwned-title\x07\x1b[2J';
 let demo: DemoUpstream;
@@ -86,6 +90,46 @@ async function releaseStates(): Promise<Map<string, string>> {
   return new Map(listing!.releases.map((r) => [r.tag, r.state]));
 }
 
+interface RunningBuild {
+  /** stderr so far: the JSON progress lines. */
+  stderr(): string;
+  result: Promise<CliResult>;
+}
+
+/** `qpswatch build TAG` as a user starts it, with its stderr readable while it runs. */
+function startBuild(config: string, tag: string): RunningBuild {
+  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'build', tag], {
+    env: { PATH: process.env['PATH']!, HOME: root, QPSWATCH_LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const result = new Promise<CliResult>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { stderr: () => stderr, result };
+}
+
+/** Waits (up to 5 minutes) until `ready` holds, checking every 100 ms; fails with `what`. */
+async function until(what: string, ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 3000; i++) {
+    if (ready()) return;
+    await sleep(100);
+  }
+  assert.fail(`timed out waiting: ${what}`);
+}
+
+/** The first build holds its host and key locks while the hold step runs in its worktree. */
+async function holdingBuild(config: string, tag: string): Promise<RunningBuild> {
+  const worktree = join(cacheDir, 'worktrees', await keyOf(tag));
+  const first = startBuild(config, tag);
+  await until(`the hold step of ${tag} runs`, () => processesWorkingUnder(worktree).some((p) => p.program === 'sleep'));
+  return first;
+}
+
 function logMessages(stderr: string): string[] {
   return stderr
     .split('\n')
@@ -101,46 +145,58 @@ before(async () => {
     appendFileSync(join(dir, 'CMakeLists.txt'), `\nadd_custom_target(demo_slow_step ALL COMMAND sh -c "test ! -f ${slowMarker} || sleep 300" VERBATIM)\n`),
   );
   await tagRelease(ESCAPE_TAG, (dir) => appendFileSync(join(dir, 'launcher', 'mariadbd.c'), `\n#error "${ESCAPES}"\n`));
+  for (const tag of HOLD_TAGS) {
+    await tagRelease(tag, (dir) =>
+      appendFileSync(join(dir, 'CMakeLists.txt'), `\nadd_custom_target(demo_hold_step ALL COMMAND sh -c "while test -f ${holdMarker}; do sleep 0.1; done" VERBATIM)\n`),
+    );
+  }
   writeConfig(configFile());
 });
 
 after(() => {
+  rmSync(holdMarker, { force: true }); // a build left holding (a failed assertion) ends its step and exits
   rmSync(root, { recursive: true, force: true });
 });
 
 describe('faults during builds', () => {
   test('two builds of one tag at once: one builds, the other waits for it and finds it built; nothing stored as failed', async () => {
-    const [a, b] = await Promise.all([cli('build', 'mariadb-10.11.1'), cli('build', 'mariadb-10.11.1')]);
+    const tag = HOLD_TAGS[0];
+    writeFileSync(holdMarker, '');
+    const first = await holdingBuild(configFile(), tag);
+    // The second starts while the first holds the host: it waits for it, with one progress line naming it.
+    const second = startBuild(configFile(), tag);
+    await until('the second build waits', () => logMessages(second.stderr()).some((m) => m.startsWith('waiting for')));
+    rmSync(holdMarker);
+    const [a, b] = await Promise.all([first.result, second.result]);
     assert.equal(a.code, 0, a.stderr);
+    assert.match(a.stdout, /^built "mariadb-10\.11\.22" in [\d.]+ s: /);
     assert.equal(b.code, 0, b.stderr);
-    const outs = [a.stdout, b.stdout].sort();
-    assert.match(outs[0]!, /^"mariadb-10\.11\.1" is built already \(key [0-9a-f]{16}\)/);
-    assert.match(outs[1]!, /^built "mariadb-10\.11\.1" in [\d.]+ s: /);
-    const waiter = a.stdout.startsWith('built ') ? b : a;
-    const key = await keyOf('mariadb-10.11.1');
-    // Started together, the second waits for the host, which the first build holds: one progress line naming it.
-    const waited = logMessages(waiter.stderr).filter((m) => m.startsWith('waiting for'));
-    assert.equal(waited.length, 1, waiter.stderr);
-    assert.match(waited[0]!, new RegExp(`^waiting for the host: the build of "mariadb-10\\.11\\.1" \\(key ${key}\\) by pid \\d+$`));
-    assert.equal((await releaseStates()).get('mariadb-10.11.1'), 'built');
+    assert.match(b.stdout, /^"mariadb-10\.11\.22" is built already \(key [0-9a-f]{16}\)/);
+    const key = await keyOf(tag);
+    const waited = logMessages(b.stderr).filter((m) => m.startsWith('waiting for'));
+    assert.equal(waited.length, 1, b.stderr);
+    assert.match(waited[0]!, new RegExp(`^waiting for the host: the build of "mariadb-10\\.11\\.22" \\(key ${key}\\) by pid \\d+$`));
+    assert.equal((await releaseStates()).get(tag), 'built');
   });
 
   test('two builds of one key under different host locks (a daemon and a build by hand): the key lock makes the second wait', async () => {
+    const tag = HOLD_TAGS[1];
     const other = writeConfig(join(root, 'other-lock.yaml'), { lock: join(root, 'other-host.lock') });
-    const first = cli('build', 'mariadb-10.11.2');
-    // The second starts once the first holds the key's lock.
-    const key = await keyOf('mariadb-10.11.2');
-    const lockFile = join(cacheDir, 'locks', `build-${key}.lock`);
-    for (let i = 0; i < 600 && !existsSync(lockFile); i++) await sleep(50);
-    const second = await runCli(['--config', other, 'build', 'mariadb-10.11.2']);
-    const firstResult = await first;
+    writeFileSync(holdMarker, '');
+    const first = await holdingBuild(configFile(), tag);
+    // The second, under another host lock, starts while the first holds the key's lock: it must wait for that.
+    const second = startBuild(other, tag);
+    await until('the second build waits', () => logMessages(second.stderr()).some((m) => m.startsWith('waiting for')));
+    rmSync(holdMarker);
+    const [firstResult, secondResult] = await Promise.all([first.result, second.result]);
     assert.equal(firstResult.code, 0, firstResult.stderr);
-    assert.match(firstResult.stdout, /^built "mariadb-10\.11\.2"/);
-    assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /^"mariadb-10\.11\.2" is built already/);
-    const waited = logMessages(second.stderr).filter((m) => m.startsWith('waiting for'));
-    assert.deepEqual(waited.map((m) => m.replace(/pid \d+/, 'pid N')), [`waiting for the build of "mariadb-10.11.2" (key ${key}) by pid N`]);
-    assert.equal((await releaseStates()).get('mariadb-10.11.2'), 'built');
+    assert.match(firstResult.stdout, /^built "mariadb-10\.11\.23"/);
+    assert.equal(secondResult.code, 0, secondResult.stderr);
+    assert.match(secondResult.stdout, /^"mariadb-10\.11\.23" is built already/);
+    const key = await keyOf(tag);
+    const waited = logMessages(secondResult.stderr).filter((m) => m.startsWith('waiting for'));
+    assert.deepEqual(waited.map((m) => m.replace(/pid \d+/, 'pid N')), [`waiting for the build of "mariadb-10.11.23" (key ${key}) by pid N`]);
+    assert.equal((await releaseStates()).get(tag), 'built');
   });
 
   test('a worktree folder a killed build left behind is repaired, by build and by build --retry', async () => {
