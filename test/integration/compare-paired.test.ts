@@ -21,8 +21,8 @@ writeFileSync(
   configFile,
   `state_dir: ${stateDir}
 log_level: info
-# A wide margin for the read test on a shared CI host: it must be decided ok at the first look.
-test_thresholds: { point-query: 0.8 }
+# A wide margin for the read test on a shared CI host: it must be decided ok by the second look.
+test_thresholds: { point-query: 0.6 }
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
   durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
@@ -65,13 +65,17 @@ describe('qpswatch compare, paired design', () => {
     }
   });
 
-  test('the write test is a regression and the read test is ok, each decided at the first look (8 pairs)', () => {
+  test('the write test is a regression at the first look (8 pairs), the read test ok by the second (12), and both are measured in every sweep', () => {
     const verdict = (name: string) => view.tests.find((t) => t.test === name)?.verdict;
     assert.equal(verdict('update-index')?.kind, 'regression');
+    assert.equal(verdict('update-index')?.pairs, 8);
     assert.equal(verdict('point-query')?.kind, 'ok');
+    assert.ok([8, 12].includes(verdict('point-query')!.pairs), `point-query decided at ${verdict('point-query')!.pairs} pairs`);
+    const sweeps = Math.max(...samples.map((s) => s.round));
+    assert.equal(sweeps, verdict('point-query')!.pairs, 'the session stops at the look that decides its last test');
     for (const name of ['update-index', 'point-query']) {
       const pairs = samples.filter((s) => s.test === name);
-      assert.equal(pairs.length, 16, `${name}: 8 pairs of two runs`);
+      assert.equal(pairs.length, 2 * sweeps, `${name}: a pair of runs in every sweep, decided or not`);
     }
   });
 
@@ -80,7 +84,7 @@ describe('qpswatch compare, paired design', () => {
       const v = row.verdict!;
       assert.ok(v.low > 0 && v.low <= row.relativeQps && row.relativeQps <= (v.high ?? Infinity), `${row.test}: ${v.low} <= ${row.relativeQps} <= ${v.high}`);
       assert.ok(v.detectableDrop > 0 && v.detectableDrop < 1, `${row.test}: detectable drop ${v.detectableDrop}`);
-      assert.equal(v.pairs, 8);
+      assert.ok(v.pairs === 8 || v.pairs === 12, `${row.test}: ${v.pairs} pairs`);
     }
   });
 
@@ -104,6 +108,6 @@ describe('qpswatch compare, paired design', () => {
     assert.equal(session.settings['idleServer'], 'drain');
     assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
     if (process.getuid?.() === 0) assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
-    assert.match(stderr, /look at 8 pairs: 2 of 2 test\(s\) decided/);
+    assert.match(stderr, /look at 8 pairs: [12] of 2 test\(s\) decided/);
   });
 });
