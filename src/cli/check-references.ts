@@ -48,9 +48,9 @@ export async function checkReferences(config: Config, source: string, log: Logge
 /**
  * Settings under which a session of the default suite could never reach a verdict: whole-run rounds whose smallest
  * p-value is above alpha, or a paired budget (the config's, the suite's or an upstream's) or max_pairs that stops before
- * the first look. A session refuses them too, but only when it is started.
+ * the first look. A session refuses them too, but only when it is started; the daemon refuses them at its start.
  */
-function unreachableVerdicts(config: Config, suite: Suite): string[] {
+export function unreachableVerdicts(config: Config, suite: Suite): string[] {
   if (config.design === 'runs') return [roundsRefusal(config.rounds, config.alpha, 'config')].filter((l) => l !== undefined);
   const budgets = new Map<string, number>([[config.budget_minutes !== undefined ? 'budget_minutes' : `suite ${suite.name}`, config.budget_minutes ?? suite.budgetMinutes]]);
   for (const [i, raw] of config.upstreams.entries()) {

@@ -148,6 +148,14 @@ describe('bad input', () => {
       assert.deepEqual(messageLines(short.stderr), [`qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`]);
       assert.deepEqual(processesUnder(dir), []);
     });
+
+    test('the daemon (here once) refuses them at its start, before a cycle looks at its upstream', async () => {
+      const upstream = `upstreams:\n  - { name: demo, remote: ${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
+      const file = config('daemon-short.yaml', `host_lock: ${join(dir, 'host.lock')}\nsuite: ${fourFile}\nbudget_minutes: 10\n${upstream}`);
+      const result = await runCli(['--config', file, 'once']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.deepEqual(messageLines(result.stderr), [`qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for 1 sweep of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`]);
+    });
   });
 
   test('a config value of the wrong type', async () => {
