@@ -132,7 +132,7 @@ export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promi
   const expected = drops === undefined ? '' : `; by this host's calibration, a detectable drop of ${percentRange(drops.map((d) => d.detectableDrop))} per test at ${plan.sweeps} pairs`;
   const line = `${sweepPlanText(plan)}${expected}`;
   const detectablePercent = drops === undefined ? undefined : Object.fromEntries(drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
-  deps.log.info({ suite: plan.suite, budgetMinutes: plan.budgetMinutes, sweeps: plan.sweeps, sweepSeconds: plan.sweepSeconds, firstLook: plan.firstLook, ...(record !== undefined ? { calibratedAt: record.createdAt, detectablePercent } : {}) }, line);
+  deps.log.info({ suite: plan.suite, budgetMinutes: plan.budgetMinutes, sweeps: plan.sweeps, sweepSeconds: Number(plan.sweepSeconds.toFixed(1)), firstLook: plan.firstLook, ...(record !== undefined ? { calibratedAt: record.createdAt, detectablePercent } : {}) }, line);
 }
 
 /** The one line that refuses a whole-run session whose rounds can never reach alpha; undefined when they can. */
