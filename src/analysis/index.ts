@@ -1,7 +1,7 @@
 export { compareSession } from './comparison.js';
 export { median } from './median.js';
 export { judgeSession, classify, robustSpread, thresholdOf, type VerdictSettings } from './verdict.js';
-export { maxTPermutationTest, type Run, type PermutationResult } from './permutation.js';
+export { maxTPermutationTest, roundsForAlpha, smallestPValue, type Run, type PermutationResult } from './permutation.js';
 export { checkStanding, selectLastGood, type CheckStanding, type GoodRelease } from './last-good.js';
 export { newestValidChecks } from './newest-check.js';
 export {

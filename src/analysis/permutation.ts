@@ -48,6 +48,23 @@ export function maxTPermutationTest(baseline: readonly Run[], candidate: readonl
   return { slower: share(slowerCounts), faster: share(fasterCounts), permutations: n, exhaustive: labelings.exhaustive };
 }
 
+/**
+ * The smallest p-value the test can give with `rounds` runs of each target: one over the relabelings it counts (all
+ * ways to split the 2R runs when there are few enough, else the MAX_PERMUTATIONS drawn). A verdict needs a p-value
+ * at or under alpha, so fewer rounds than that can never flag a test: 2 rounds give 1/6, 5 rounds 1/252.
+ */
+export function smallestPValue(rounds: number): number {
+  return 1 / Math.min(binomial(2 * rounds, rounds), MAX_PERMUTATIONS);
+}
+
+/** The fewest rounds whose smallest p-value reaches alpha; undefined when no number of rounds does. */
+export function roundsForAlpha(alpha: number): number | undefined {
+  if (alpha < 1 / MAX_PERMUTATIONS) return undefined;
+  let rounds = 1;
+  while (smallestPValue(rounds) > alpha) rounds++;
+  return rounds;
+}
+
 function commonTests(runs: readonly Run[]): string[] {
   const [first, ...rest] = runs;
   if (first === undefined) return [];

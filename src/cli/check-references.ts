@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, TargetConfig } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import { prepareTarget } from '../pipeline/index.js';
+import { budgetRefusal, planSweeps, prepareTarget, roundsRefusal } from '../pipeline/index.js';
 import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
 import { parseUpstream } from '../upstream/index.js';
-import { loadSuite } from '../suite/index.js';
+import { loadSuite, type Suite } from '../suite/index.js';
 import { unreachableAlpha } from '../analysis/index.js';
 
 /**
@@ -38,13 +38,35 @@ export async function checkReferences(config: Config, source: string, log: Logge
     }
   }
   try {
-    loadSuite(config.suite, config.suites_dir);
+    const suite = loadSuite(config.suite, config.suites_dir);
+    problems.push(...unreachableVerdicts(config, suite).map((line) => `${source}: ${line}`));
   } catch (err) {
     note(err, 'suite');
   }
   const cannotReject = config.design === 'paired' ? unreachableAlpha(config.alpha, config.max_pairs) : undefined;
   if (cannotReject !== undefined) problems.push(`${source}: ${cannotReject}`);
   return problems;
+}
+
+/**
+ * Settings under which a session of the default suite could never reach a verdict: whole-run rounds whose smallest
+ * p-value is above alpha, or a paired budget (the config's, the suite's or an upstream's) or max_pairs that stops before
+ * the first look. A session refuses them too, but only when it is started; the daemon refuses them at its start.
+ */
+export function unreachableVerdicts(config: Config, suite: Suite): string[] {
+  if (config.design === 'runs') return [roundsRefusal(config.rounds, config.alpha, 'config')].filter((l) => l !== undefined);
+  const budgets = new Map<string, number>([[config.budget_minutes !== undefined ? 'budget_minutes' : `suite ${suite.name}`, config.budget_minutes ?? suite.budgetMinutes]]);
+  for (const [i, raw] of config.upstreams.entries()) {
+    const budget = (raw as { budget_minutes?: unknown }).budget_minutes;
+    if (typeof budget === 'number') budgets.set(`upstreams[${i}].budget_minutes`, budget);
+  }
+  // One line per refusal: a max_pairs under the first look reads the same whatever the budget.
+  const refusals = new Map<string, string>();
+  for (const [where, minutes] of budgets) {
+    const refusal = budgetRefusal(planSweeps(suite, minutes, config.max_pairs), 'config');
+    if (refusal !== undefined && !refusals.has(refusal)) refusals.set(refusal, where);
+  }
+  return [...refusals].map(([refusal, where]) => `${where}: ${refusal}`);
 }
 
 async function checkTarget(name: string, config: TargetConfig, { server_profiles_dir, cache_dir }: Config, log: Logger): Promise<void> {

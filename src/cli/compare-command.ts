@@ -1,5 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { compareSettings, runComparison } from '../pipeline/index.js';
+import { checkSessionReach, compareSettings, runComparison } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -54,12 +54,16 @@ export const compareCommand: Command = {
     if (values.baseline === undefined || values.candidate === undefined) throw new UsageError('compare needs --baseline and --candidate', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
+    const request = { baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape };
+    const settings = compareSettings(ctx.config, ctx.env);
+    // Settings that can never reach a verdict are refused at once, not after waiting for the host.
+    checkSessionReach(request, settings);
     const holds = `a compare session (${JSON.stringify(values.baseline)} against ${JSON.stringify(values.candidate)})`;
     const lock = await waitForHostLock(ctx.config.host_lock, { command: 'compare', holds, signal: ctx.signal, log: ctx.log });
     try {
       const store = await openStateStore(ctx);
       try {
-        const outcome = await runComparison({ baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape }, { settings: compareSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+        const outcome = await runComparison(request, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
         ctx.stdout(renderComparison(outcome.view, format));
       } finally {
         await store.close();

@@ -1,10 +1,12 @@
 import { acquireHostLock, StatusTracker, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
+import { ConfigError } from '../config/index.js';
 import { cycleSettings, measureCacheSizes } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
 import { suiteFromFlags } from './suite-flags.js';
 import { noUpstreamsError } from './no-upstreams.js';
+import { unreachableVerdicts } from './check-references.js';
 
 export interface Worker {
   deps: WorkerDeps;
@@ -20,6 +22,9 @@ export interface Worker {
 export async function openWorker(ctx: CommandContext): Promise<Worker> {
   if (ctx.upstreams.length === 0) throw noUpstreamsError(ctx);
   const { suite, rounds } = suiteFromFlags({}, ctx);
+  // Settings under which no check could reach a verdict would fail every release, one backoff after another.
+  const unreachable = unreachableVerdicts(ctx.config, suite);
+  if (unreachable.length > 0) throw new ConfigError(unreachable.map((line) => `${ctx.configFile ?? 'the config'}: ${line}`));
   const lock: HostLock = acquireHostLock(ctx.config.host_lock);
   let store: Store | undefined;
   try {

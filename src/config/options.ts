@@ -156,7 +156,7 @@ export const OPTIONS = {
     // 5 rounds is the fewest at which the randomization test can reach alpha 0.01 (smallest p-value 1/252);
     // measured with npm run bench:aa (docs/verdicts.md).
     default: () => 5,
-    doc: 'Whole-run design (design: runs) only: rounds of a session, each running both targets on a fresh copy of the loaded datadir, order alternating; at alpha 0.01 verdicts need 5 or more.',
+    doc: 'Whole-run design (design: runs) only: rounds of a session, each running both targets on a fresh copy of the loaded datadir, order alternating; at alpha 0.01 verdicts need 5 or more (the smallest p-value of R rounds is 1/C(2R, R)), and fewer than alpha needs are refused before a session starts.',
     expected: 'an integer from 1 to 100',
     envFormat: 'number',
   }),
@@ -241,7 +241,7 @@ export const OPTIONS = {
     schema: z.number().gt(0).max(10080).optional(),
     default: () => undefined,
     defaultDoc: "the suite's budget_minutes",
-    doc: 'Paired design: the most a session may spend measuring pairs; tests still undecided then are slower (significantly slower, within the margin) or unstable. An upstream may set its own.',
+    doc: 'Paired design: the most a session may spend measuring pairs; tests still undecided then are slower (significantly slower, within the margin) or unstable. An upstream may set its own. A budget whose sweeps cannot reach the first look (8 pairs) is refused before the session starts.',
     expected: 'a number of minutes greater than 0',
     envFormat: 'number',
   }),

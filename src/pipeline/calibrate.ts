@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { CALIBRATION_DROP, calibrateTest, calibrationInputs, expectationAtBudget, type BudgetExpectation, type CalibrationSettings } from '../analysis/index.js';
 import type { CalibrationFigure } from '../model/index.js';
 import type { Config } from '../config/index.js';
 import { InputError } from '../errors.js';
-import type { Logger } from '../log/index.js';
-import { fingerprintId, hostFingerprint } from '../sampling/index.js';
 import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import { runComparison, type CompareDeps } from './compare.js';
@@ -93,72 +89,4 @@ export async function runCalibration(request: CalibrateRequest, deps: CompareDep
     minutes: outcome.paired?.minutes ?? 0,
     sweeps: outcome.paired?.sweeps ?? 0,
   };
-}
-
-/**
- * The newest calibration of this host for a suite. The fingerprint records whether the idle states were held, so
- * both readings of this host are looked up and the newer wins. Undefined when the host cannot be fingerprinted.
- */
-export async function thisHostCalibration(stateDir: string, store: CalibrationStore, suite: string): Promise<CalibrationRecord | undefined> {
-  const all = await thisHostCalibrations(stateDir, store);
-  return all.find((c) => c.suite === suite);
-}
-
-/** Every calibration of this host (either idle-state reading), newest first. */
-export async function thisHostCalibrations(stateDir: string, store: CalibrationStore): Promise<CalibrationRecord[]> {
-  const work = join(stateDir, 'work');
-  let fp;
-  try {
-    // Only the id is wanted here: the inventory (about a second of helper programs) does not change it.
-    fp = await hostFingerprint(existsSync(work) ? work : stateDir, { inventory: false });
-  } catch {
-    return [];
-  }
-  const ids = [...new Set([true, false].map((held) => fingerprintId({ ...fp, idleStatesHeld: held })))];
-  const found = (await Promise.all(ids.map((id) => store.calibrationsOfHost(id)))).flat();
-  return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-}
-
-/** The figures of a stored calibration, read back for an expectation. */
-export function calibrationExpectation(record: CalibrationRecord, budgetMinutes: number, maxPairs: number, alpha: number): BudgetExpectation {
-  const figures = record.tests.map((t) => ({ ...t }));
-  return expectationAtBudget(figures, budgetMinutes, maxPairs, { alpha, family: figures.length, maxPairs });
-}
-
-const warnedUncalibrated = new Set<string>();
-
-/**
- * Before a check's session: the detectable drop per test this host's calibration promises at the session's budget,
- * or, once per suite and process, a warning that the host was never calibrated for it.
- */
-export async function logCalibratedExpectation(deps: { settings: CompareSettings; store: CalibrationStore; log: Logger }, suite: Suite, budgetMinutes: number): Promise<void> {
-  const { settings, log } = deps;
-  let record: CalibrationRecord | undefined;
-  try {
-    record = await thisHostCalibration(settings.stateDir, deps.store, suite.name);
-  } catch (err) {
-    log.debug({ error: String(err) }, 'the calibration of this host could not be read');
-    return;
-  }
-  if (record === undefined) {
-    if (warnedUncalibrated.has(suite.name)) return;
-    warnedUncalibrated.add(suite.name);
-    log.warn({ suite: suite.name }, `this host has no calibration for the ${suite.name} suite: how small a drop a session can catch here is unknown; run qpswatch calibrate --suite ${suite.name}`);
-    return;
-  }
-  const e = calibrationExpectation(record, budgetMinutes, settings.maxPairs, settings.verdicts.alpha);
-  const drops = e.drops.map((d) => d.detectableDrop);
-  const detectable = Object.fromEntries(e.drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
-  log.info(
-    { suite: suite.name, calibratedAt: record.createdAt, budgetMinutes, pairs: e.pairs, detectablePercent: detectable },
-    `calibrated expectation: ${e.pairs} pairs per test in ${budgetMinutes} min, detectable drop ${percentRange(drops)} per test`,
-  );
-}
-
-/** "3-9%" (or "4%" when all round alike). */
-export function percentRange(values: readonly number[]): string {
-  if (values.length === 0) return '?';
-  const lo = Math.round(Math.min(...values) * 100);
-  const hi = Math.round(Math.max(...values) * 100);
-  return lo === hi ? `${lo}%` : `${lo}-${hi}%`;
 }

@@ -7,7 +7,6 @@ import type { Upstream } from '../upstream/index.js';
 import { runComparison, type CompareDeps, type CompareRequest } from './compare.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
-import { logCalibratedExpectation } from './calibrate.js';
 import type { CheckSettings } from './settings.js';
 import { builtInstall } from './release-install.js';
 
@@ -65,7 +64,6 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   log.info({ tag: release.tag, lastGood: lastGood.release.tag }, `checking ${release.tag} against the last good release ${lastGood.release.tag}`);
   // The upstream's own budget wins over the config's and the suite's, unless the person running the check gave one.
   const budgetMinutes = request.budgetMinutes ?? upstream.budgetMinutes;
-  if ((request.design ?? deps.settings.design) === 'paired') await logCalibratedExpectation(deps, request.suite, budgetMinutes ?? deps.settings.budgetMinutes ?? request.suite.budgetMinutes);
   const outcome = await runComparison(
     { baseline: lastGood.release.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds, ...(request.design !== undefined ? { design: request.design } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}), ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}) },
     deps,

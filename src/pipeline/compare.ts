@@ -5,13 +5,14 @@ import type { Logger } from '../log/index.js';
 import type { ComparisonView, Verdict, SampleRole, WorkProgress } from '../model/index.js';
 import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, inventoryHostFacts, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
 import type { ServerNetwork } from '../server/index.js';
-import type { HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
+import type { CalibrationStore, HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { prepareStateFolders, TargetInstance } from './target-instance.js';
 import { loadTarget, runRound, type RoundContext } from './round.js';
 import type { CompareSettings } from './settings.js';
 import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';
+import { announceSweeps, preflight, type SweepPlan } from './preflight.js';
 import { sessionProgress } from './session-progress.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
 import type { Upstream } from '../upstream/index.js';
@@ -49,8 +50,8 @@ export interface SessionPlan {
 export interface CompareDeps {
   /** What a session reads of the config, built once by the CLI (compareSettings). */
   settings: CompareSettings;
-  /** Releases for targets named by tag, the host, the session and its samples. */
-  store: ReleaseStore & HostStore & SessionStore & SampleStore;
+  /** Releases for targets named by tag, the host, the session and its samples; this host's calibration for the pre-flight line. */
+  store: ReleaseStore & HostStore & SessionStore & SampleStore & CalibrationStore;
   log: Logger;
   /** Built releases of these upstreams can be named as targets by their tag. */
   upstreams: readonly Upstream[];
@@ -79,7 +80,9 @@ export interface CompareOutcome {
  */
 export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
-  // Everything a person can get wrong is checked before a session exists or a server starts.
+  // Everything a person can get wrong is checked before a session exists or a server starts; settings that can
+  // never reach a verdict first, since that check is arithmetic.
+  const reach = checkSessionReach(request, settings);
   const targets = {
     baseline: await resolveTarget(request.baseline, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log }),
     candidate: await resolveTarget(request.candidate, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log }),
@@ -91,15 +94,16 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const hold = settings.holdIdleStates ? holdIdleStates(settings.idleHoldSetting) : noIdleStateHold();
   try {
     if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, idleHoldWarning(hold));
-    return await runHeldSession(request, deps, targets, workDir, hold);
+    return await runHeldSession(request, deps, targets, workDir, hold, reach);
   } finally {
     hold.release();
   }
 }
 
-async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold): Promise<CompareOutcome> {
+async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold, reach: SweepPlan | undefined): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
   const plan = sessionPlan(request, settings, hold);
+  if (reach !== undefined && request.sequential !== false) await announceSweeps(reach, { stateDir: settings.stateDir, alpha: settings.verdicts.alpha, store, log });
   const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held, log });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const sessionId = await store.createSession({
@@ -164,6 +168,14 @@ function warnLooksThatCannotReject(plan: SessionPlan, log: Logger): void {
   );
 }
 
+/**
+ * Refuses (PreflightError) a session whose settings can never reach a verdict, before anything starts; returns how far
+ * a paired session's budget reaches. runComparison calls it first; compare calls it before it waits for the host.
+ */
+export function checkSessionReach(request: CompareRequest, settings: CompareSettings): SweepPlan | undefined {
+  return preflight({ suite: request.suite, rounds: request.rounds, alpha: settings.verdicts.alpha, sequential: request.sequential !== false, ...sessionShape(request, settings) });
+}
+
 /** The verdicts of a finished session, by its design. */
 export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samples: readonly SampleRecord[]): Verdict[] {
   return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
@@ -174,17 +186,24 @@ export function idleHoldWarning(hold: IdleStateHold): string {
   return `idle states not held (${hold.reason}): QPS at low concurrency will drift with the host, and these results are not compared with held ones; ${hold.fix}; or set hold_idle_states: false to silence this`;
 }
 
-function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
-  const maxPairs = request.maxPairs ?? settings.maxPairs;
+/** The design and the reach of a session: the request's own, else the config's, else (the budget) the suite's. */
+function sessionShape(request: CompareRequest, settings: CompareSettings): Pick<SessionPlan, 'design' | 'budgetMinutes' | 'maxPairs'> {
   return {
     design: request.design ?? settings.design,
     budgetMinutes: request.budgetMinutes ?? settings.budgetMinutes ?? request.suite.budgetMinutes,
-    maxPairs,
+    maxPairs: request.maxPairs ?? settings.maxPairs,
+  };
+}
+
+function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
+  const shape = sessionShape(request, settings);
+  return {
+    ...shape,
     idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,
     // The looks that share alpha follow from max_pairs, so the verdicts (and `show`, judging again) must know it.
-    verdicts: { ...settings.verdicts, maxPairs },
+    verdicts: { ...settings.verdicts, maxPairs: shape.maxPairs },
   };
 }
 

@@ -1,4 +1,4 @@
-export { runComparison, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
+export { runComparison, checkSessionReach, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
 export { storedSessionView, sessionVerdicts, storedPlan, UnknownSessionError, type SessionJudgement, type SessionVerdicts, type SessionViewStores, type StoredSessionView } from './session-view.js';
 export { prepareTarget, resolveTarget, UnknownTargetError, TarballTargetError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
@@ -18,5 +18,7 @@ export { runCycle, type CycleDeps, type CycleOutcome, type PhaseDetail } from '.
 export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
 export { stopStrayProcesses, type StrayProcess, type StrayScope } from './stray-processes.js';
 export { selectPrune, pruneBuilds, pruneAfterCheck, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
-export { runCalibration, calibrationTarget, releaseBudget, thisHostCalibration, thisHostCalibrations, calibrationExpectation, logCalibratedExpectation, percentRange, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
+export { runCalibration, calibrationTarget, releaseBudget, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
+export { thisHostCalibration, thisHostCalibrations, calibrationExpectation, calibratedDrops, calibrationOrWarn, percentRange } from './host-calibration.js';
+export { planSweeps, budgetRefusal, roundsRefusal, sweepPlanText, PreflightError, RUN_OVERHEAD_SECONDS, type SweepPlan, type SettingSource } from './preflight.js';
 export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
+import { processesUnder } from '../helpers/processes.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { hostInput, sampleInput, sessionInput } from '../unit/store/store-inputs.js';
 
@@ -30,6 +31,23 @@ tests:
   - { name: point-query, script: oltp_point_select }
 `,
 );
+// The issue's case: four 8-second tests under an 8-minute budget pay for 7 sweeps, one short of the first look.
+const fourFile = join(dir, 'four.yaml');
+writeFileSync(
+  fourFile,
+  `name: four
+description: four 8-second tests
+budget_minutes: 8
+load: { tables: 1, table_size: 1000 }
+warmup: { script: oltp_point_select, seconds: 1, threads: 1 }
+defaults: { seconds: 8, threads: [1] }
+tests:
+  - { name: point-query, script: oltp_point_select }
+  - { name: read-only, script: oltp_read_only }
+  - { name: update-index, script: oltp_update_index }
+  - { name: update-nonindex, script: oltp_update_non_index }
+`,
+);
 mkdirSync(profilesDir);
 writeFileSync(join(profilesDir, 'plain.yaml'), 'description: defaults only\nsettings:\n  innodb_buffer_pool_size: 64M\n');
 writeFileSync(join(profilesDir, 'huge.yaml'), 'description: a buffer pool no host here has\nsettings:\n  innodb_buffer_pool_size: 4000G\n');
@@ -52,7 +70,7 @@ const good = config(
 );
 
 function compare(configFile: string, baseline: string, candidate: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return runCli(['--config', configFile, 'compare', '--baseline', baseline, '--candidate', candidate, '--suite', suiteFile, '--rounds', '1'], { env });
+  return runCli(['--config', configFile, 'compare', '--baseline', baseline, '--candidate', candidate, '--suite', suiteFile, '--rounds', '5'], { env });
 }
 
 /** Exactly one line for a person, matching `expected`, and the given exit code. */
@@ -79,6 +97,65 @@ describe('bad input', () => {
   test('two servers that do not fit in memory side by side: refused before anything is loaded, with the way out', async () => {
     const result = await runCli(['--config', good, 'compare', '--baseline', 'huge', '--candidate', 'huge', '--suite', suiteFile, '--pairs', '8']);
     assertOneLine(result, 2, /the two servers of a paired session need about 8000\.\d GiB together .* this host has [\d.]+ GiB available: use a server profile with a smaller innodb_buffer_pool_size, or the whole-run design \(--design runs\)/);
+  });
+
+  describe('settings that can never reach a verdict: refused before any server starts', () => {
+    // At info, so a load, a server start or a warm-up would show in the log lines.
+    const info = join(dir, 'info.yaml');
+    writeFileSync(info, `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: info\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`);
+
+    async function sessionCount(): Promise<number> {
+      const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+      try {
+        return (await store.listSessions({ limit: 1000 })).length;
+      } finally {
+        await store.close();
+      }
+    }
+
+    /** The one line, and nothing started: no session stored, no work folder, no server, no load or warm-up logged. */
+    async function assertRefusedBeforeStart(args: string[], expected: RegExp): Promise<void> {
+      const before = await sessionCount();
+      const result = await runCli(['--config', info, 'compare', '--baseline', 'a', '--candidate', 'a', ...args]);
+      assertOneLine(result, 2, expected);
+      assert.equal(await sessionCount(), before, 'no session stored');
+      const work = join(stateDir, 'work');
+      assert.deepEqual(existsSync(work) ? readdirSync(work).filter((n) => n.startsWith('session-')) : [], [], 'no session folder');
+      const logged = result.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+      assert.ok(!logged.some((m) => /^loading|server up|warm-up|session started/.test(m)), logged.join('\n'));
+      assert.deepEqual(processesUnder(dir), []);
+    }
+
+    test('a budget that cannot reach the first look names the sweeps, the pairs and the budget that does', async () => {
+      await assertRefusedBeforeStart(
+        ['--suite', fourFile],
+        /^qpswatch: budget 8 min pays for 7 sweeps of suite four \(4 tests, 67 s each sweep\); the first look needs 8 pairs: raise --budget \(or budget_minutes\) to 9 or more, or shorten the tests \(--seconds\)$/,
+      );
+    });
+
+    test('whole runs of 2 rounds name their smallest p-value and the rounds that reach alpha', async () => {
+      await assertRefusedBeforeStart(['--suite', suiteFile, '--rounds', '2'], /^qpswatch: --rounds 2: the smallest p-value of 2 rounds is 1\/6 \(0\.167\), above alpha 0\.01; use --rounds 5 or more, or the paired design$/);
+    });
+
+    test('config check says the same of the config, without starting a server', async () => {
+      const runs = config('runs.yaml', 'design: runs\nrounds: 2\n');
+      const result = await runCli(['config', 'check', runs]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.deepEqual(messageLines(result.stderr), [`qpswatch: ${runs}: rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use rounds 5 or more, or design: paired`]);
+      const paired = config('short-budget.yaml', `suite: ${fourFile}\n`);
+      const short = await runCli(['config', 'check', paired]);
+      assert.equal(short.code, 2, short.stderr);
+      assert.deepEqual(messageLines(short.stderr), [`qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`]);
+      assert.deepEqual(processesUnder(dir), []);
+    });
+
+    test('the daemon (here once) refuses them at its start, before a cycle looks at its upstream', async () => {
+      const upstream = `upstreams:\n  - { name: demo, remote: ${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
+      const file = config('daemon-short.yaml', `host_lock: ${join(dir, 'host.lock')}\nsuite: ${fourFile}\nbudget_minutes: 10\n${upstream}`);
+      const result = await runCli(['--config', file, 'once']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.deepEqual(messageLines(result.stderr), [`qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for 1 sweep of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`]);
+    });
   });
 
   test('a config value of the wrong type', async () => {

@@ -28,7 +28,8 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
   mkdirSync(root);
   const stateDir = join(root, 'state');
   const config = join(root, 'qpswatch.yaml');
-  writeFileSync(config, `state_dir: ${stateDir}\nlog_level: info\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
+  // Whole runs of 2 rounds, the fewest that can reach a p-value of 1/6 (so alpha 0.2): the faults come in round 1.
+  writeFileSync(config, `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
   const suite = join(root, 'faults.yaml');
   writeFileSync(
     suite,
@@ -41,7 +42,7 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
 
 /** Runs one whole-run session and calls `inject` once the long test has started; resolves when qpswatch exits. */
 async function sessionWithFault(setup: { config: string; suite: string }, inject: () => void, env: Record<string, string> = {}): Promise<CliResult & { seconds: number }> {
-  const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '1'];
+  const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '2'];
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
@@ -149,7 +150,7 @@ describe('faults in a compare session', () => {
   test('a second Ctrl-C exits at once and takes mysqld and sysbench with it, a frozen server too', async () => {
     const setup = writeSetup('second-sigint');
     let child: ReturnType<typeof spawn> | undefined;
-    const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '1'];
+    const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '2'];
     child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     const closed = new Promise<number | null>((resolve) => child!.on('close', resolve));

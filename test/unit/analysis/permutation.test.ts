@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { binomial, maxTPermutationTest, type Run } from '../../../src/analysis/permutation.js';
+import { binomial, maxTPermutationTest, roundsForAlpha, smallestPValue, type Run } from '../../../src/analysis/permutation.js';
 
 function runs(...rows: Array<Record<string, number>>): Run[] {
   return rows.map((r) => new Map(Object.entries(r)));
@@ -42,5 +42,27 @@ describe('maxTPermutationTest', () => {
 
   test('binomial', () => {
     assert.deepEqual([binomial(4, 2), binomial(8, 4), binomial(10, 5), binomial(20, 10)], [6, 70, 252, 184756]);
+  });
+});
+
+describe('smallestPValue', () => {
+  test('one over the relabelings counted: every split of the runs, then the drawn ones', () => {
+    assert.equal(smallestPValue(1), 1 / 2);
+    assert.equal(smallestPValue(2), 1 / 6);
+    assert.equal(smallestPValue(5), 1 / 252);
+    assert.equal(smallestPValue(9), 1 / 20_000, '48,620 splits: 20,000 drawn');
+  });
+
+  test('it is what a clean drop gets', () => {
+    const b = runs({ x: 100 }, { x: 101 }, { x: 99 });
+    const c = runs({ x: 50 }, { x: 51 }, { x: 49 });
+    assert.equal(maxTPermutationTest(b, c).slower.get('x'), smallestPValue(3));
+  });
+
+  test('the fewest rounds that reach alpha', () => {
+    assert.equal(roundsForAlpha(0.01), 5);
+    assert.equal(roundsForAlpha(0.05), 3);
+    assert.equal(roundsForAlpha(0.2), 2);
+    assert.equal(roundsForAlpha(1e-6), undefined);
   });
 });

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { detectableDropAt, expectationAtBudget, type BudgetExpectation } from '../analysis/index.js';
+import type { Logger } from '../log/index.js';
+import { fingerprintId, hostFingerprint } from '../sampling/index.js';
+import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
+
+/**
+ * The newest calibration of this host for a suite. The fingerprint records whether the idle states were held, so
+ * both readings of this host are looked up and the newer wins. Undefined when the host cannot be fingerprinted.
+ */
+export async function thisHostCalibration(stateDir: string, store: CalibrationStore, suite: string): Promise<CalibrationRecord | undefined> {
+  const all = await thisHostCalibrations(stateDir, store);
+  return all.find((c) => c.suite === suite);
+}
+
+/** Every calibration of this host (either idle-state reading), newest first. */
+export async function thisHostCalibrations(stateDir: string, store: CalibrationStore): Promise<CalibrationRecord[]> {
+  const work = join(stateDir, 'work');
+  let fp;
+  try {
+    // Only the id is wanted here: the inventory (about a second of helper programs) does not change it.
+    fp = await hostFingerprint(existsSync(work) ? work : stateDir, { inventory: false });
+  } catch {
+    return [];
+  }
+  const ids = [...new Set([true, false].map((held) => fingerprintId({ ...fp, idleStatesHeld: held })))];
+  const found = (await Promise.all(ids.map((id) => store.calibrationsOfHost(id)))).flat();
+  return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+}
+
+/** The figures of a stored calibration, read back for an expectation. */
+export function calibrationExpectation(record: CalibrationRecord, budgetMinutes: number, maxPairs: number, alpha: number): BudgetExpectation {
+  const figures = record.tests.map((t) => ({ ...t }));
+  return expectationAtBudget(figures, budgetMinutes, maxPairs, { alpha, family: figures.length, maxPairs });
+}
+
+/** Per test, the drop `pairs` pairs catch at this calibration's pair noise, the suite's tests sharing alpha. */
+export function calibratedDrops(record: CalibrationRecord, pairs: number, alpha: number, maxPairs: number): Array<{ test: string; threads: number; detectableDrop: number }> {
+  const settings = { alpha, family: record.tests.length, maxPairs };
+  return record.tests.map((t) => ({ test: t.test, threads: t.threads, detectableDrop: t.noise === null ? 1 : detectableDropAt(pairs, t.noise, settings) }));
+}
+
+const warnedUncalibrated = new Set<string>();
+
+/**
+ * This host's newest calibration for the suite, or, once per suite and process, a warning that the host was never
+ * calibrated for it (and undefined). A calibration that cannot be read is left out quietly: it only adds figures.
+ */
+export async function calibrationOrWarn(deps: { stateDir: string; store: CalibrationStore; log: Logger }, suite: string): Promise<CalibrationRecord | undefined> {
+  let record: CalibrationRecord | undefined;
+  try {
+    record = await thisHostCalibration(deps.stateDir, deps.store, suite);
+  } catch (err) {
+    deps.log.debug({ error: String(err) }, 'the calibration of this host could not be read');
+    return undefined;
+  }
+  if (record === undefined && !warnedUncalibrated.has(suite)) {
+    warnedUncalibrated.add(suite);
+    deps.log.warn({ suite }, `this host has no calibration for the ${suite} suite: how small a drop a session can catch here is unknown; run qpswatch calibrate --suite ${suite}`);
+  }
+  return record;
+}
+
+/** "3-9%" (or "4%" when all round alike). */
+export function percentRange(values: readonly number[]): string {
+  if (values.length === 0) return '?';
+  const lo = Math.round(Math.min(...values) * 100);
+  const hi = Math.round(Math.max(...values) * 100);
+  return lo === hi ? `${lo}%` : `${lo}-${hi}%`;
+}
