@@ -127,23 +127,33 @@ function relabelling(d: Float64Array, first: Int8Array): Relabelling {
     total += d[i]!;
     orders += first[i]!;
   }
-  const t = (sum: number, orderSum: number): number => {
-    const countB = (n + orderSum) / 2;
-    const countC = n - countB;
-    if (countB < 0.5 || countC < 0.5 || n < 3) {
-      if (n < 2) return 0;
-      const mean = sum / n;
-      const noise = Math.max(Math.sqrt(Math.max(0, squares - n * mean * mean) / (n - 1)), MIN_LOG_SD);
-      return mean / (noise / Math.sqrt(n));
-    }
-    const sumB = (aligned + sum) / 2;
-    const sumC = (sum - aligned) / 2;
-    const residual = Math.max(0, squares - (sumB * sumB) / countB - (sumC * sumC) / countC);
-    const noise = Math.max(Math.sqrt(residual / (n - 2)), MIN_LOG_SD);
-    const estimate = (sumB / countB + sumC / countC) / 2;
-    return estimate / ((noise / 2) * Math.sqrt(1 / countB + 1 / countC));
-  };
+  const t = (sum: number, orderSum: number): number => balancedStatistic(n, aligned, squares, sum, orderSum).t;
   return { d, first, total, orders, t };
+}
+
+/**
+ * The order-balanced statistic from the sums of one labelling (see Relabelling): n pairs, A = sum f_i d_i, Q = sum d_i^2,
+ * S = sum of the values, G = sum of the orders (+1 B first, -1 C first). All pairs in one order (or too few to split)
+ * give the plain mean, with no order effect to take out; one pair says nothing of the noise (NaN).
+ */
+function balancedStatistic(n: number, aligned: number, squares: number, sum: number, orderSum: number): PairStatistic {
+  if (n < 2) return { estimate: n === 1 ? sum : 0, orderEffect: 0, noise: Number.NaN, se: Number.POSITIVE_INFINITY, t: 0 };
+  const countB = (n + orderSum) / 2;
+  const countC = n - countB;
+  if (countB < 0.5 || countC < 0.5 || n < 3) {
+    const mean = sum / n;
+    const noise = Math.max(Math.sqrt(Math.max(0, squares - n * mean * mean) / (n - 1)), MIN_LOG_SD);
+    const se = noise / Math.sqrt(n);
+    return { estimate: mean, orderEffect: 0, noise, se, t: mean / se };
+  }
+  const sumB = (aligned + sum) / 2;
+  const sumC = (sum - aligned) / 2;
+  const residual = Math.max(0, squares - (sumB * sumB) / countB - (sumC * sumC) / countC);
+  const noise = Math.max(Math.sqrt(residual / (n - 2)), MIN_LOG_SD);
+  const [meanB, meanC] = [sumB / countB, sumC / countC];
+  const estimate = (meanB + meanC) / 2;
+  const se = (noise / 2) * Math.sqrt(1 / countB + 1 / countC);
+  return { estimate, orderEffect: (meanB - meanC) / 2, noise, se, t: estimate / se };
 }
 
 /**
@@ -161,9 +171,16 @@ export function criticalValue(maxDrops: Float64Array, alpha: number): number {
  * order-balanced.
  */
 export function pairStatistic(pairs: OrderedPairs): PairStatistic {
-  const n = pairs.logRatios.length;
   const first = Int8Array.from(pairs.baselineFirst, (b) => (b ? 1 : -1));
-  return new PairScratch(n).statistic(clipAroundCentres(pairs.logRatios, first), first, onesOf(n));
+  const y = clipAroundCentres(pairs.logRatios, first);
+  let [aligned, squares, sum, orders] = [0, 0, 0, 0];
+  for (let i = 0; i < y.length; i++) {
+    aligned += first[i]! * y[i]!;
+    squares += y[i]! * y[i]!;
+    sum += y[i]!;
+    orders += first[i]!;
+  }
+  return balancedStatistic(y.length, aligned, squares, sum, orders);
 }
 
 /**
@@ -186,48 +203,6 @@ export function clipAroundCentres(logRatios: readonly number[], first: Int8Array
   return y;
 }
 
-const ones = new Map<number, Int8Array>();
-function onesOf(n: number): Int8Array {
-  let v = ones.get(n);
-  if (v === undefined) ones.set(n, (v = new Int8Array(n).fill(1)));
-  return v;
-}
-
-/** A reused buffer, so the statistic of each of thousands of sign vectors makes no garbage. */
-class PairScratch {
-  private readonly values: Float64Array;
-
-  constructor(n: number) {
-    this.values = new Float64Array(n);
-  }
-
-  /** The order-balanced statistic of the pairs relabelled by `signs` (+1 as measured, -1 with B and C swapped). */
-  statistic(d: Float64Array, first: Int8Array, signs: Int8Array): PairStatistic {
-    const n = d.length;
-    const y = this.values;
-    let sumB = 0;
-    let countB = 0;
-    let sumC = 0;
-    for (let i = 0; i < n; i++) {
-      y[i] = signs[i]! * d[i]!;
-      if (signs[i]! * first[i]! > 0) {
-        sumB += y[i]!;
-        countB++;
-      } else sumC += y[i]!;
-    }
-    const countC = n - countB;
-    if (countB === 0 || countC === 0 || n < 3) return plainMean(y, n);
-    const meanB = sumB / countB;
-    const meanC = sumC / countC;
-    let squares = 0;
-    for (let i = 0; i < n; i++) squares += (y[i]! - (signs[i]! * first[i]! > 0 ? meanB : meanC)) ** 2;
-    const noise = Math.max(Math.sqrt(squares / (n - 2)), MIN_LOG_SD);
-    const estimate = (meanB + meanC) / 2;
-    const se = (noise / 2) * Math.sqrt(1 / countB + 1 / countC);
-    return { estimate, orderEffect: (meanB - meanC) / 2, noise, se, t: estimate / se };
-  }
-}
-
 /** Pairs further from 0 than this many times the median |d| are clipped to it, for the test (clipAroundZero). */
 const ZERO_CLIP_FACTOR = 5;
 
@@ -239,20 +214,6 @@ export function clipAroundZero(logRatios: readonly number[]): Float64Array {
   const sizes = Float64Array.from(logRatios, Math.abs);
   const bound = logRatios.length > 0 ? ZERO_CLIP_FACTOR * medianInPlace(sizes, sizes.length) : 0;
   return Float64Array.from(logRatios, (d) => (bound > 0 ? Math.max(-bound, Math.min(bound, d)) : d));
-}
-
-/** All pairs in one order (or too few to split): the plain mean, with no order effect to take out. */
-function plainMean(y: Float64Array, n: number): PairStatistic {
-  if (n === 0) return { estimate: 0, orderEffect: 0, noise: Number.NaN, se: Number.POSITIVE_INFINITY, t: 0 };
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += y[i]!;
-  const mean = sum / n;
-  let squares = 0;
-  for (let i = 0; i < n; i++) squares += (y[i]! - mean) ** 2;
-  // One pair says nothing of the noise (NaN, reported as unknown); from two on it is floored as always.
-  const noise = n > 1 ? Math.max(Math.sqrt(squares / (n - 1)), MIN_LOG_SD) : Number.NaN;
-  const se = n > 1 ? noise / Math.sqrt(n) : Number.POSITIVE_INFINITY;
-  return { estimate: mean, orderEffect: 0, noise, se, t: Number.isFinite(se) ? mean / se : 0 };
 }
 
 /**
