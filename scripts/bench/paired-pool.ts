@@ -61,7 +61,10 @@ export interface DrawnSession {
  * tests of one sweep share), candidate QPS multiplied by (1 - drop) where a drop is injected, replayed under the
  * sequential rule within the budget.
  */
-export function drawSession(pool: PairPool, settings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
+export function drawSession(pool: PairPool, budgetSettings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
+  // A session plans its looks for the pairs its budget pays for, at most max_pairs (pipeline/compare.ts, sessionPlan).
+  const sweepSeconds = pool.keys.reduce((a, k) => a + pool.pairSeconds.get(k)!, 0);
+  const settings = { ...budgetSettings, maxPairs: Math.max(1, Math.min(budgetSettings.maxPairs ?? 200, Math.floor((budgetMinutes * 60) / sweepSeconds))) };
   const order = alternatingOrder(pool, random);
   // The whole family gets a pair in every sweep until every test is decided, as a real session measures.
   let open = [...pool.keys];

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, readSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, readSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultEnv } from './run.js';
 import { processAlive, processStartTicks, userId, userName } from './process-info.js';
@@ -280,10 +280,16 @@ function refusalOf(stats: Stats, trusted: Set<number>): string | undefined {
   return undefined;
 }
 
+/**
+ * util-linux's flock(1) where Debian puts it, found once: the lock must not depend on the caller's PATH (a session run
+ * with a PATH of its own, or without /usr/bin, still takes the host), nor on a `flock` planted earlier in that PATH.
+ */
+const FLOCK = ['/usr/bin/flock', '/bin/flock'].find((candidate) => existsSync(candidate)) ?? 'flock';
+
 /** flock(fd, LOCK_EX|LOCK_NB) by util-linux's flock(1) on the inherited descriptor: true when this process holds it now. */
 function flockNonBlocking(path: string, fd: number): boolean {
   const BUSY = 75;
-  const result = spawnSync('flock', ['--exclusive', '--nonblock', '--conflict-exit-code', String(BUSY), '3'], {
+  const result = spawnSync(FLOCK, ['--exclusive', '--nonblock', '--conflict-exit-code', String(BUSY), '3'], {
     stdio: ['ignore', 'ignore', 'pipe', fd],
     env: defaultEnv(),
     timeout: 30_000,

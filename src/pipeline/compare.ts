@@ -102,7 +102,7 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
 
 async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold, reach: SweepPlan | undefined): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
-  const plan = sessionPlan(request, settings, hold);
+  const plan = sessionPlan(request, settings, hold, request.sequential !== false ? reach : undefined);
   if (reach !== undefined && request.sequential !== false) await announceSweeps(reach, { stateDir: settings.stateDir, alpha: settings.verdicts.alpha, store, log });
   const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held, log });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
@@ -195,15 +195,22 @@ function sessionShape(request: CompareRequest, settings: CompareSettings): Pick<
   };
 }
 
-function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold): SessionPlan {
+/**
+ * The session's plan. A sequential paired session plans its looks for the pairs its budget pays for (the pre-flight's
+ * sweeps, at most max_pairs): alpha is shared by the looks a session can take, so none is spent on looks past its
+ * budget. The session then stops there too, which keeps what it measures and the looks it was judged by the same.
+ */
+function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold, reach: SweepPlan | undefined): SessionPlan {
   const shape = sessionShape(request, settings);
+  const maxPairs = reach !== undefined ? Math.max(1, Math.min(shape.maxPairs, reach.sweeps)) : shape.maxPairs;
   return {
     ...shape,
+    maxPairs,
     idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,
-    // The looks that share alpha follow from max_pairs, so the verdicts (and `show`, judging again) must know it.
-    verdicts: { ...settings.verdicts, maxPairs: shape.maxPairs },
+    // The looks that share alpha follow from the plan's max pairs, so the verdicts (and `show`, judging again) must know it.
+    verdicts: { ...settings.verdicts, maxPairs },
   };
 }
 

@@ -22,7 +22,7 @@ writeFileSync(
   `state_dir: ${stateDir}
 log_level: info
 # A wide margin for the read test on a shared CI host: it must be decided ok by the second look.
-test_thresholds: { point-query: 0.6 }
+test_thresholds: { point-query: 0.51 }
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
   durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
