@@ -37,7 +37,8 @@ export const reportCommand: Command = {
     const upstream = seriesFromFlag(values.series, ctx);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const view = await seriesHistory(store, upstream, { ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
+      const verdicts = { threshold: ctx.config.threshold, testThresholds: ctx.config.test_thresholds, confidence: ctx.config.confidence };
+      const view = await seriesHistory(store, upstream, { verdicts, ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
       ctx.stdout(renderHistory(view, format));
     } finally {
       await store.close();
