@@ -12,6 +12,7 @@ export {
   newestChecksOnHosts,
   newestReleases,
   releaseSides,
+  seriesBases,
   seriesReleaseFigures,
   RELEASE_FIGURE_FIELDS,
   type CheckedTest,
