@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidReportDataError, renderHistory, REPORT_FORMATS, UnknownReportFormatError, type ReportFormat } from '../../../src/report/index.js';
+import { InvalidReportDataError, renderHistory, renderHtmlDocument, renderTextDocument, REPORT_FORMATS, UnknownReportFormatError, type ReportFormat, type TrendBlock } from '../../../src/report/index.js';
 import type { HistoryView } from '../../../src/model/index.js';
 import { parseCsv } from './csv-parse.js';
 import { chainedHistory, checkedHistory, sampleHistory } from './sample-history.js';
@@ -313,4 +313,32 @@ describe('renderHistory chained against the base', () => {
       assert.throws(() => renderHistory(view, 'json'), (e: unknown) => e instanceof InvalidReportDataError && e.path === path);
     });
   }
+});
+
+describe('trend blocks', () => {
+  const trend: TrendBlock = {
+    kind: 'trend',
+    title: 'insert.t1: version / 1.0.0',
+    threshold: 0.95,
+    points: [
+      { label: '1.0.0', value: 1, low: 1, high: 1, step: null },
+      { label: '1.0.1*', value: 0.97, low: null, high: null, step: null },
+      { label: '1.0.2', value: 0.9, low: 0.87, high: 0.93, step: 'down' },
+      { label: '1.0.3', value: null, low: null, high: null, step: null },
+    ],
+  };
+
+  test('text lists each version with its value, interval and step, under the title and threshold', () => {
+    assert.deepEqual(renderTextDocument([trend]).trimEnd().split('\n'), [
+      'insert.t1: version / 1.0.0 (threshold 0.95)', '1.0.0: 1.00 (1.00-1.00)', '1.0.1*: 0.97', '1.0.2: 0.90 (0.87-0.93) \u25bc', '1.0.3: -',
+    ]);
+  });
+
+  test('html: a point with an interval but no chained neighbour gets a whisker, not a band; unmeasured ones no marker', () => {
+    const html = renderHtmlDocument('t', [trend]);
+    assert.doesNotMatch(html, /class="band"/);
+    assert.equal(html.match(/stroke-width="6"/g)?.length, 2);
+    assert.equal(html.match(/<circle /g)?.length, 3);
+    assert.match(html, /<path class="step"/);
+  });
 });
