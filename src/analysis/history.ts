@@ -1,6 +1,7 @@
-import { mapFigures, testKey, type Figures, type TestId } from '../model/index.js';
+import { mapFigures, testKey, type Figures, type HistoryChained, type TestId } from '../model/index.js';
 import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
 import { median } from './median.js';
+import { baseLink, chainByTest, chainSteps, type ChainCheck, type ChainLink } from './series-chain.js';
 
 export interface HistoryColumn {
   version: string;
@@ -8,6 +9,8 @@ export interface HistoryColumn {
   /** The tag for a measured release; the version for an imported one. */
   label: string;
   imported: boolean;
+  /** The measured release's id; absent for an imported column. */
+  releaseId?: number;
 }
 
 export interface HistoryRow extends TestId {
@@ -47,7 +50,7 @@ export function buildHistory(
   const importedOnly = imported.filter((r) => !measuredVersions.has(r.version));
 
   const columns: HistoryColumn[] = [
-    ...measured.map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.tag, imported: false })),
+    ...measured.map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.tag, imported: false, releaseId: r.id })),
     ...uniqueBy(importedOnly, (r) => r.version).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
   ].sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0));
 
@@ -94,4 +97,32 @@ function pick(row: Figures): Figures {
 function uniqueBy<T>(items: readonly T[], by: (item: T) => string): T[] {
   const seen = new Set<string>();
   return items.filter((item) => (seen.has(by(item)) ? false : (seen.add(by(item)), true)));
+}
+
+/**
+ * Each row's chained relative QPS against the base column, aligned with the columns (docs/verdicts.md, "Against the
+ * base: chained estimates"), and where a step began. `checks` are the chain's candidates on the history's host
+ * (chainCandidates). Nothing is chained when the base is an imported column: no session ran against it.
+ */
+export function chainHistory(
+  table: HistoryTable,
+  base: number,
+  checks: readonly ChainCheck[],
+  settings: { confidence: number; thresholdOf: (test: string) => number },
+): Array<Array<HistoryChained | null>> {
+  const baseId = table.columns[base]?.releaseId;
+  if (baseId === undefined) return table.rows.map(() => table.columns.map(() => null));
+  const byTest = chainByTest(baseId, checks, settings.confidence);
+  return table.rows.map((row) => {
+    const all = new Map(byTest.get(testKey(row)) ?? []);
+    all.set(baseId, baseLink(baseId));
+    // The base's own cell is 1 only where the base measured the test; a version before the base is not chained.
+    const links = table.columns.map((c, i): ChainLink | null => (c.releaseId === undefined || row.figures[i] === null || i < base ? null : (all.get(c.releaseId) ?? null)));
+    const steps = chainSteps(links, all, settings.thresholdOf(row.test));
+    return links.map((link, i) => {
+      if (link === null) return null;
+      const step = steps[i];
+      return { relativeQps: link.relativeQps, low: link.low, high: link.high, steps: link.steps, step: step === null || step === undefined ? null : { direction: step.direction, ratio: step.ratio } };
+    });
+  });
 }

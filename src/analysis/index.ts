@@ -12,6 +12,7 @@ export {
   newestChecksOnHosts,
   newestReleases,
   releaseSides,
+  seriesBases,
   seriesReleaseFigures,
   RELEASE_FIGURE_FIELDS,
   type CheckedTest,
@@ -25,7 +26,7 @@ export {
   type SeriesFigureInput,
 } from './release-figures.js';
 export { planEvents, type EventPlan } from './events.js';
-export { buildHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts } from './history.js';
+export { buildHistory, chainHistory, type HistoryColumn, type HistoryRow, type HistoryTable, type ReleaseCheckVerdicts } from './history.js';
 export { judgePairedSession } from './verdict.js';
 export { replayLooks, pairsAtLook, alphaAtLook, lookSchedule, lookReach, unreachableAlpha, type LookReach, type PairSeries, type PairedJudgement, type SequentialSettings } from './sequential.js';
 export { signFlipMaxT, pairStatistic, criticalValue, SIGN_VECTORS } from './sign-flip.js';
@@ -46,3 +47,4 @@ export {
 } from './calibration.js';
 export { mulberry32 } from './random.js';
 export { chainToBase, driftSuspected, type ChainStep, type ChainedEstimate } from './chain.js';
+export { baseLink, chainByTest, chainCandidates, chainSteps, STEP_STANDARD_ERRORS, type ChainCheck, type ChainLink, type ChainStepMark } from './series-chain.js';

@@ -3,6 +3,7 @@ import { ratioOrOne } from '../report/index.js';
 import type { CheckRecord, ReleaseRecord, SessionRecord } from '../store/index.js';
 import { medianOfLists } from './median.js';
 import { newestValidChecks } from './newest-check.js';
+import { chainByTest, type ChainCheck, type ChainLink } from './series-chain.js';
 
 /**
  * The figures of each release of a series, per test and host, as /metrics exports them: medians over every sample
@@ -129,6 +130,12 @@ export interface SeriesFigureInput {
   open?: ReadonlyArray<TestId & { releaseId: number }>;
   /** The medians of a group (groupMedians by default): a caller may remember them while the signature stays. */
   mediansOf?: (group: ReleaseGroup) => ReleaseFigureValues;
+  /**
+   * The chain's checks on each host (chainCandidates against that host's base, from seriesBases), by host id: where
+   * a release's test chains to the base, its relative QPS is the chained estimate with its interval at `confidence`.
+   */
+  chainChecks?: ReadonlyMap<number, readonly ChainCheck[]>;
+  confidence?: number;
 }
 
 /** One release's test on one host, with what /metrics and the dashboards show of it. */
@@ -137,8 +144,14 @@ export interface ReleaseFigure extends TestId {
   release: ReleaseRecord;
   /** Medians over every sample of the test. */
   figures: ReleaseFigureValues;
-  /** QPS / QPS of the base release on the host (0/0 = 1); null when the base has no result for the test there. */
+  /**
+   * Relative QPS against the base release on the host: chained through the paired checks where the test has a chain
+   * to the base (docs/verdicts.md), else QPS / QPS of the base (0/0 = 1); null when the base has no result there.
+   */
   relativeQps: number | null;
+  /** The chained estimate's interval; null for a median ratio, which has none. */
+  relativeQpsLow: number | null;
+  relativeQpsHigh: number | null;
   /** Relative QPS of the release's newest valid check on the host; null when it was never checked there. */
   relativeToLastGood: number | null;
   /** The smallest drop that check could detect for the test; null when never checked, or before verdicts carried it. */
@@ -152,7 +165,8 @@ export interface ReleaseFigure extends TestId {
 /** The figures of each kept release's tests on each host, in the order the groups were first seen. */
 export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] {
   const { groups, kept, mediansOf = groupMedians } = input;
-  const bases = baseReleases(groups, input.base);
+  const bases = seriesBases(groups, input.base);
+  const chains = hostChains(bases, input.chainChecks, input.confidence ?? 0.95);
   const verdicts = new Map<string, CheckedTest>();
   for (const [key, tests] of input.checked ?? []) for (const v of tests) verdicts.set(`${key}\u0000${testKey(v)}`, v);
   const open = new Set((input.open ?? []).map((e) => `${e.releaseId}\u0000${testKey(e)}`));
@@ -163,13 +177,17 @@ export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] 
     const baseRelease = bases.get(group.hostId);
     const base = baseRelease === undefined ? undefined : groups.get(groupKey(group.hostId, baseRelease.id, group));
     const verdict = verdicts.get(group.key);
+    const median = base === undefined ? null : ratioOrOne(figures.qps, mediansOf(base).qps);
+    const chained = median === null ? undefined : chainedOf(chains.get(group.hostId), group, baseRelease!.id);
     out.push({
       test: group.test,
       threads: group.threads,
       hostId: group.hostId,
       release: group.release,
       figures,
-      relativeQps: base === undefined ? null : ratioOrOne(figures.qps, mediansOf(base).qps),
+      relativeQps: chained?.relativeQps ?? median,
+      relativeQpsLow: chained?.low ?? null,
+      relativeQpsHigh: chained?.high ?? null,
       relativeToLastGood: verdict?.relativeQps ?? null,
       detectableDrop: verdict?.detectableDrop ?? null,
       verdict: verdict?.kind ?? null,
@@ -179,8 +197,25 @@ export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] 
   return out;
 }
 
+type HostChain = Map<string, Map<number, ChainLink>>;
+
+/** Each host's chains to its base, by test. */
+function hostChains(bases: ReadonlyMap<number, ReleaseRecord>, checks: ReadonlyMap<number, readonly ChainCheck[]> | undefined, confidence: number): Map<number, HostChain> {
+  const chains = new Map<number, HostChain>();
+  if (checks === undefined) return chains;
+  for (const [hostId, base] of bases) chains.set(hostId, chainByTest(base.id, checks.get(hostId) ?? [], confidence));
+  return chains;
+}
+
+/** A group's chained estimate: the base's own is exactly 1; undefined where the test has no chain to the base. */
+function chainedOf(chain: HostChain | undefined, group: ReleaseGroup, baseId: number): Pick<ChainLink, 'relativeQps' | 'low' | 'high'> | undefined {
+  if (chain === undefined) return undefined;
+  if (group.release.id === baseId) return { relativeQps: 1, low: 1, high: 1 };
+  return chain.get(testKey(group))?.get(group.release.id);
+}
+
 /** The base release on each host: the named version when it was measured there, else the oldest measured there. */
-function baseReleases(groups: ReadonlyMap<string, ReleaseGroup>, base: string | undefined): Map<number, ReleaseRecord> {
+export function seriesBases(groups: ReadonlyMap<string, ReleaseGroup>, base: string | undefined): Map<number, ReleaseRecord> {
   const measured = new Map<number, ReleaseRecord[]>();
   for (const { hostId, release } of groups.values()) {
     const list = measured.get(hostId);

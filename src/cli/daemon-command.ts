@@ -51,6 +51,7 @@ async function startMetrics(ctx: CommandContext, { store, deps }: Worker): Promi
     versionsPerSeries: ctx.config.metrics_versions_per_series,
     // The verdicts' own thresholds, so the rules and dashboards compare with what the checks use.
     thresholds: settings.verdicts,
+    ...(settings.verdicts.confidence !== undefined ? { confidence: settings.verdicts.confidence } : {}),
     build: { version: packageVersion() },
     status: () => {
       const s = status.get();

@@ -11,11 +11,16 @@ const HELP = `Usage: qpswatch report [--series NAME] [--base VERSION] [--host ID
 
 History across the releases of a series (an upstream of the config), relative to a base release, in the
 layout of the reference "relative QPS" studies:
-  - relative QPS by version: one row per test, one column per version, QPS(version) / QPS(base);
+  - relative QPS by version: one row per test, one column per version, against the base, chained
+    through the paired checks (each release against its last good, or directly against the base) with
+    its interval, e.g. 0.89 (0.85-0.92); a version with no chain (an import, a check from before
+    verdicts kept their standard error) shows the median ratio, marked ~. A step down or up is marked
+    where it began; a chained estimate under the threshold says "drift suspected" and how to confirm it;
   - per test, host resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s) by version, absolute and
     relative to the base. A ratio of 0 to 0 prints as 1.
-A version's figures are medians over every sample of every valid session that ran it on one host.
+Per-op figures are medians over every sample of every valid session that ran the version on one host.
 Imported results (qpswatch import) fill versions not measured here and are marked with *.
+The html format adds a trend chart per test: the chained line, its interval as a band, the threshold.
 
 Options:
   --series NAME     the upstream (default: the only one)
@@ -37,7 +42,8 @@ export const reportCommand: Command = {
     const upstream = seriesFromFlag(values.series, ctx);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const view = await seriesHistory(store, upstream, { ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
+      const verdicts = { threshold: ctx.config.threshold, testThresholds: ctx.config.test_thresholds, confidence: ctx.config.confidence };
+      const view = await seriesHistory(store, upstream, { verdicts, ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
       ctx.stdout(renderHistory(view, format));
     } finally {
       await store.close();

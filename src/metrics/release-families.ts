@@ -13,7 +13,21 @@ interface ReleaseFamily {
  */
 export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   { name: 'qpswatch_qps', help: 'Median QPS (sysbench queries per second) of the version for the test.', value: (r) => r.qps },
-  { name: 'qpswatch_relative_qps_ratio', help: "QPS relative to the series' base release (0/0 = 1).", value: (r) => r.relativeQps },
+  {
+    name: 'qpswatch_relative_qps_ratio',
+    help: "QPS relative to the series' base release: chained through the paired checks where they lead to the base, else the ratio of medians (0/0 = 1).",
+    value: (r) => r.relativeQps,
+  },
+  {
+    name: 'qpswatch_relative_qps_low_ratio',
+    help: 'Lower end of the interval of the chained relative QPS against the base; absent for a ratio of medians.',
+    value: (r) => r.relativeQpsLow,
+  },
+  {
+    name: 'qpswatch_relative_qps_high_ratio',
+    help: 'Upper end of the interval of the chained relative QPS against the base; absent for a ratio of medians.',
+    value: (r) => r.relativeQpsHigh,
+  },
   {
     name: 'qpswatch_relative_to_last_good_ratio',
     help: "Relative QPS of the version's newest valid check, against the last good release of that time.",

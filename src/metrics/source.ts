@@ -14,8 +14,14 @@ export type ReleaseLabels = Record<ReleaseLabel, string>;
 export interface ReleaseFigureRow {
   labels: ReleaseLabels;
   qps: number;
-  /** qps / qps of the series' base release (0/0 = 1); null when the base has no result for the test on this host. */
+  /**
+   * Relative QPS against the series' base release: chained through the paired checks where the test has a chain to
+   * the base, else qps / qps of the base (0/0 = 1); null when the base has no result for the test on this host.
+   */
   relativeQps: number | null;
+  /** The chained estimate's interval (the verdicts' confidence); null for a median ratio, which has none. */
+  relativeQpsLow: number | null;
+  relativeQpsHigh: number | null;
   /** Relative QPS of the version's newest valid check; null when it was never checked. */
   relativeToLastGood: number | null;
   /**

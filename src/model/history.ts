@@ -22,6 +22,32 @@ export interface HistoryTest extends TestId {
    * carried it). Absent: not known for any version.
    */
   detectableDrop?: ReadonlyArray<number | null>;
+  /**
+   * aligned with HistoryView.versions: relative QPS against the base through the chain of paired checks, with its
+   * interval (docs/verdicts.md, "Against the base: chained estimates"); null where the version has none (an import,
+   * a release never checked here, a verdict stored before it carried its standard error), which the report then
+   * shows as the median of unpaired runs, marked. Absent: no version has one.
+   */
+  chained?: ReadonlyArray<HistoryChained | null>;
+  /** the test's regression threshold (threshold, test_thresholds): drift is a chained estimate under it */
+  threshold?: number;
+}
+
+/** A version's chained relative QPS against the base, with its interval at HistoryView.confidence. */
+export interface HistoryChained {
+  relativeQps: number;
+  low: number;
+  high: number;
+  /** paired checks between the version and the base: 0 for the base itself, 1 for a session directly against it */
+  steps: number;
+  /** a step began at this version: the jump from the previous chained version, down or up; null where none did */
+  step: HistoryStep | null;
+}
+
+export interface HistoryStep {
+  direction: 'down' | 'up';
+  /** this version's chained estimate / the previous chained version's */
+  ratio: number;
 }
 
 export interface HistoryView {
@@ -33,6 +59,8 @@ export interface HistoryView {
   versions: readonly HistoryVersion[];
   tests: readonly HistoryTest[];
   host: string;
+  /** the confidence of the chained intervals (0.95); absent when no test is chained */
+  confidence?: number;
   /** ISO 8601, printed as given */
   generatedAt: string;
 }

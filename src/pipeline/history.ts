@@ -1,4 +1,4 @@
-import { baseIndex, buildHistory, newestValidChecks, type HistoryTable, type ReleaseCheckVerdicts } from '../analysis/index.js';
+import { baseIndex, buildHistory, chainCandidates, chainHistory, newestValidChecks, thresholdOf, type ChainCheck, type HistoryTable, type ReleaseCheckVerdicts, type VerdictSettings } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ResultRow } from '../report/index.js';
 import type { HistoryView } from '../model/index.js';
@@ -14,11 +14,15 @@ export interface HistoryOptions {
   base?: string;
   /** The host fingerprint id whose results to show; default: the host of the newest session. */
   host?: string;
+  /** The thresholds and confidence of the verdicts: drift is a chained estimate under its test's threshold. */
+  verdicts?: Pick<VerdictSettings, 'threshold' | 'testThresholds' | 'confidence'>;
 }
+
+const DEFAULT_VERDICTS = { threshold: 0.95, testThresholds: {}, confidence: 0.95 };
 
 /** The results of one series across its versions: measured releases on one host, plus imported rows. */
 export async function seriesHistory(store: HistoryStores, upstream: Upstream, options: HistoryOptions = {}, now = new Date()): Promise<HistoryView> {
-  const { table, host } = await seriesTable(store, upstream, options.host, true);
+  const { table, host, sessions } = await seriesTable(store, upstream, options.host, true);
   if (table.columns.length === 0) {
     throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
   }
@@ -27,13 +31,18 @@ export async function seriesHistory(store: HistoryStores, upstream: Upstream, op
   if (base < 0) {
     throw new InputError(`base ${JSON.stringify(named)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`);
   }
+  const verdicts = options.verdicts ?? DEFAULT_VERDICTS;
+  const confidence = verdicts.confidence ?? DEFAULT_VERDICTS.confidence;
+  const chains = await chainChecks(store, upstream, sessions, table.columns[base]?.releaseId);
+  const chained = chainHistory(table, base, chains, { confidence, thresholdOf: (test) => thresholdOf(verdicts, test) });
   return {
     series: upstream.name,
     flavor: upstream.flavor,
     baseIndex: base,
     versions: table.columns.map((c) => ({ version: c.version, label: c.label, imported: c.imported })),
-    tests: table.rows,
+    tests: table.rows.map((row, i) => ({ ...row, chained: chained[i]!, threshold: thresholdOf(verdicts, row.test) })),
     host,
+    confidence,
     generatedAt: now.toISOString(),
   };
 }
@@ -49,14 +58,22 @@ export async function seriesResults(store: HistoryStores, upstream: Upstream): P
   );
 }
 
-async function seriesTable(store: HistoryStores, upstream: Upstream, hostId: string | undefined, withChecks = false): Promise<{ table: HistoryTable; host: string }> {
+async function seriesTable(store: HistoryStores, upstream: Upstream, hostId: string | undefined, withChecks = false): Promise<{ table: HistoryTable; host: string; sessions: Set<number> }> {
   const [releases, samples, imported] = await Promise.all([store.listReleases(upstream.name), store.releaseSamples(upstream.name), store.listImportedResults()]);
   const host = await chooseHost(store, samples, hostId);
   const onHost = samples.filter((s) => s.hostId === host?.id);
   const inSeries = imported.filter((r) => inSeriesOf(upstream, r));
   const label = host?.fingerprintId ?? (inSeries.length > 0 ? 'imported results only' : 'none');
-  const checks = withChecks ? await newestChecks(store, upstream, new Set(onHost.map((s) => s.sessionId))) : [];
-  return { table: buildHistory(releases, onHost, inSeries, checks), host: label };
+  const sessions = new Set(onHost.map((s) => s.sessionId));
+  const checks = withChecks ? await newestChecks(store, upstream, sessions) : [];
+  return { table: buildHistory(releases, onHost, inSeries, checks), host: label, sessions };
+}
+
+/** The checks the chain to the base may use among the sessions shown (one host), with their verdicts; none without a measured base. */
+async function chainChecks(store: HistoryStores, upstream: Upstream, sessions: ReadonlySet<number>, baseReleaseId: number | undefined): Promise<ChainCheck[]> {
+  if (baseReleaseId === undefined) return [];
+  const onHost = (await store.listChecks(upstream.name)).filter((c) => sessions.has(c.sessionId));
+  return Promise.all(chainCandidates(onHost, baseReleaseId).map(async (c) => ({ releaseId: c.releaseId, baselineReleaseId: c.baselineReleaseId, verdicts: await store.verdictsOfSession(c.sessionId) })));
 }
 
 /** Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per version. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesReleaseFigures, thresholdOf, type MeasuredSide, type ReleaseFigure, type VerdictSettings } from '../analysis/index.js';
+import { chainCandidates, groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesBases, seriesReleaseFigures, thresholdOf, type ChainCheck, type MeasuredSide, type ReleaseFigure, type ReleaseGroup, type VerdictSettings } from '../analysis/index.js';
 import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { PER_OP_FIGURES, type PerOpUnit } from '../model/index.js';
-import type { CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, Store, VerdictRecord } from '../store/index.js';
+import type { CheckRecord, CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, Store, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
@@ -15,6 +15,8 @@ export interface ReleaseMetricsOptions {
   versionsPerSeries: number;
   /** The thresholds the verdicts use (threshold, test_thresholds): each row carries its test's. */
   thresholds: Pick<VerdictSettings, 'threshold' | 'testThresholds'>;
+  /** The confidence of the chained intervals against the base (the verdicts' confidence; default 0.95). */
+  confidence?: number;
 }
 
 /** The store behind /metrics: per-release figures of the configured upstreams, and the daemon's health. */
@@ -60,7 +62,7 @@ async function seriesFigures(
   upstream: Upstream,
   sessions: readonly SessionRecord[],
   { cache, medians }: Caches,
-  { versionsPerSeries: limit, thresholds }: ReleaseMetricsOptions,
+  { versionsPerSeries: limit, thresholds, confidence }: ReleaseMetricsOptions,
 ): Promise<ReleaseFigureRow[]> {
   const [releases, checks, open] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listEvents({ upstream: upstream.name, state: 'open' })]);
   const sides = releaseSides(upstream.name, releases, sessions, checks);
@@ -71,11 +73,34 @@ async function seriesFigures(
   const hosts = await hostFacts(store, new Set([...groups.values()].map((g) => g.hostId)));
   const checked = new Map<string, VerdictRecord[]>();
   for (const [key, check] of newestChecksOnHosts(checks, sessions, kept)) checked.set(key, await cache.verdicts(check.sessionId));
-  const figures = seriesReleaseFigures({ groups, base: upstream.base?.text, kept, checked, open, mediansOf: (group) => medians.of(group) });
+  const chainChecks = await hostChainChecks(groups, upstream, checks, sessions, cache);
+  const figures = seriesReleaseFigures({ groups, base: upstream.base?.text, kept, checked, open, mediansOf: (group) => medians.of(group), chainChecks, ...(confidence !== undefined ? { confidence } : {}) });
   return figures.flatMap((f) => {
     const host = hosts.get(f.hostId);
     return host === undefined ? [] : [toRow(upstream, host, f, thresholdOf(thresholds, f.test))];
   });
+}
+
+/**
+ * The checks each host's chain to its base may use (analysis.chainCandidates), with their verdicts: of every release
+ * of the series, not only the exported ones, since a chain goes through older releases.
+ */
+async function hostChainChecks(
+  groups: ReadonlyMap<string, ReleaseGroup>,
+  upstream: Upstream,
+  checks: readonly CheckRecord[],
+  sessions: readonly SessionRecord[],
+  cache: SessionCache,
+): Promise<Map<number, ChainCheck[]>> {
+  const hostOf = new Map(sessions.map((s) => [s.id, s.hostId]));
+  const out = new Map<number, ChainCheck[]>();
+  for (const [hostId, base] of seriesBases(groups, upstream.base?.text)) {
+    const onHost = checks.filter((c) => hostOf.get(c.sessionId) === hostId);
+    const chain: ChainCheck[] = [];
+    for (const c of chainCandidates(onHost, base.id)) chain.push({ releaseId: c.releaseId, baselineReleaseId: c.baselineReleaseId, verdicts: await cache.verdicts(c.sessionId) });
+    out.set(hostId, chain);
+  }
+  return out;
 }
 
 /** The one conversion of a per-op figure to its metric's base unit; null when it cannot be made. */
@@ -92,6 +117,8 @@ function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold:
     labels: labelsOf(upstream, host.fingerprintId, f),
     qps: f.figures.qps,
     relativeQps: f.relativeQps,
+    relativeQpsLow: f.relativeQpsLow,
+    relativeQpsHigh: f.relativeQpsHigh,
     relativeToLastGood: f.relativeToLastGood,
     detectableDrop: f.detectableDrop,
     verdict: f.verdict,

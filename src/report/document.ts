@@ -21,6 +21,18 @@ export type Block =
   | { kind: 'lines'; lines: readonly string[] }
   | { kind: 'table'; table: Table }
   /** a horizontal bar chart of ratios, one bar per label, with reference lines (e.g. 1.0 and the threshold) */
-  | { kind: 'chart'; title: string; bars: readonly ChartBar[]; references: readonly number[] };
+  | { kind: 'chart'; title: string; bars: readonly ChartBar[]; references: readonly number[] }
+  /** a line of ratios by version with their intervals, the threshold and the steps (HTML draws it; text lists it) */
+  | { kind: 'trend'; title: string; points: readonly TrendPoint[]; threshold: number | null };
 
 export type ChartBlock = Extract<Block, { kind: 'chart' }>;
+export type TrendBlock = Extract<Block, { kind: 'trend' }>;
+
+/** One version of a trend: its value (null: not measured), its interval (null: none, a median), a step that began. */
+export interface TrendPoint {
+  label: string;
+  value: number | null;
+  low: number | null;
+  high: number | null;
+  step: 'down' | 'up' | null;
+}

@@ -1,7 +1,7 @@
 import { TABLE_FIGURES, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 import type { Block } from './document.js';
-import { columnName, IMPORTED_FOOTNOTE, relativeRow, versionCell } from './history-figures.js';
-import { formatDropPercent, formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
+import { hasChained, IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeQpsRow, relativeRow, STEP_FOOTNOTE, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';
+import { formatConfidence, formatDropPercent, formatInterval, formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
 import { left, makeTable, right, type Table } from './table.js';
 
 export function historyTitle(view: HistoryView): string {
@@ -13,25 +13,83 @@ function baseVersion(view: HistoryView): string {
   return base === undefined ? UNDEFINED_CELL : versionCell(base);
 }
 
+/** The tag of each version whose tag is not its version text: the tables are headed by versions. */
+function tagLines(view: HistoryView): string[] {
+  return view.versions.flatMap((version) => (version.label !== '' && version.label !== version.version ? [`${versionCell(version)}: tag ${version.label}`] : []));
+}
+
 function headerLines(view: HistoryView): string[] {
-  const columns = view.versions.map((version, index) => {
-    const label = version.label !== '' && version.label !== version.version ? ` (${version.label})` : '';
-    return `${columnName(index)}: ${versionCell(version)}${label}`;
-  });
   return [
-    `series ${view.series}, flavor ${view.flavor}, base ${baseVersion(view)} (${columnName(view.baseIndex)})`,
+    `series ${view.series}, flavor ${view.flavor}, base ${baseVersion(view)}`,
     `host: ${view.host}`,
     `generated: ${view.generatedAt}`,
-    ...columns,
+    ...tagLines(view),
     ...(view.versions.some((version) => version.imported) ? [IMPORTED_FOOTNOTE] : []),
   ];
 }
 
-/** One row per test, one column per version: QPS relative to the base release, two decimals. */
+/** The versions as column headings, imported ones marked: the same in every table of the history. */
+function versionColumns(view: HistoryView): ReturnType<typeof right>[] {
+  return view.versions.map((version) => right(versionCell(version)));
+}
+
+/** A relative QPS cell: "0.89 (0.86-0.91)" chained, "0.91~" a median; a step's mark first; "-" where not measured. */
+export function relativeQpsCell(relative: HistoryRelativeQps | null): string {
+  if (relative === null) return formatRelative(undefined);
+  if (relative.source === 'median') return `${formatRelative(relative.value)}${MEDIAN_MARK}`;
+  const mark = relative.step === null ? '' : STEP_MARKS[relative.step.direction];
+  // The base's own cell is 1 by definition: no interval to print.
+  return relative.steps === 0 ? formatRelative(relative.value) : `${mark}${formatRelative(relative.value)} (${formatInterval(relative.low, relative.high)})`;
+}
+
+/**
+ * One row per test, one column per version: QPS relative to the base release, two decimals. Chained through the
+ * paired checks with its interval where the version has a chain to the base, else the median of unpaired runs, marked.
+ */
 export function historyRelativeQpsTable(view: HistoryView): Table {
-  const columns = [left('test'), ...view.versions.map((_, index) => right(columnName(index)))];
-  const rows = view.tests.map((row) => [testLabel(row), ...relativeRow(view, row.figures).map((relative) => formatRelative(relative?.qps))]);
-  return makeTable(columns, rows);
+  const rows = view.tests.map((row) => [testLabel(row), ...relativeQpsRow(view, row).map(relativeQpsCell)]);
+  return makeTable([left('test'), ...versionColumns(view)], rows);
+}
+
+/** What the relative QPS table's marks and parentheses stand for: only the ones it uses. */
+function relativeLegend(view: HistoryView): string[] {
+  const cells = view.tests.flatMap((row) => relativeQpsRow(view, row));
+  const chained = cells.some((c) => c?.source === 'chained' && c.steps > 0);
+  return [
+    ...(chained ? [`chained through the paired checks to the base, ${formatConfidence(view.confidence ?? 0.95)} interval in parentheses`] : []),
+    ...(cells.some((c) => c?.source === 'chained' && c.step !== null) ? [STEP_FOOTNOTE] : []),
+    ...(cells.some((c) => c?.source === 'median') ? [MEDIAN_FOOTNOTE] : []),
+  ];
+}
+
+/** The newest chained version of a test, and its tag. */
+function newestChained(view: HistoryView, row: HistoryTest): { index: number; relative: Extract<HistoryRelativeQps, { source: 'chained' }> } | undefined {
+  const cells = relativeQpsRow(view, row);
+  for (let index = cells.length - 1; index >= 0; index--) {
+    const cell = cells[index];
+    if (cell?.source === 'chained') return { index, relative: cell };
+  }
+  return undefined;
+}
+
+function fine(value: number): string {
+  return value.toFixed(3);
+}
+
+/**
+ * One line per test whose newest chained estimate is under its threshold (docs/verdicts.md): drift suspected, to be
+ * confirmed by a session against the base; or measured so by one already (a single check, against the base itself).
+ */
+export function historyDriftLines(view: HistoryView): string[] {
+  return view.tests.flatMap((row) => {
+    const newest = newestChained(view, row);
+    if (newest === undefined || row.threshold === undefined || newest.relative.steps === 0 || !(newest.relative.value < row.threshold)) return [];
+    const version = view.versions[newest.index]!;
+    const { value, low, high } = newest.relative;
+    const figures = `${fine(value)} of base, interval ${fine(low)}-${fine(high)}`;
+    if (newest.relative.steps === 1) return [`${testLabel(row)}: under the threshold ${formatRelative(row.threshold)} at ${versionCell(version)}, measured against the base (${figures})`];
+    return [`${testLabel(row)}: drift suspected at ${versionCell(version)} (chained ${figures}); confirm with \`qpswatch check ${version.label} --against-base\``];
+  });
 }
 
 /** Whether any version of any test has a detectable drop: histories of imports or old checks have none. */
@@ -44,7 +102,7 @@ function hasDetectableDrops(view: HistoryView): boolean {
  * (so how small a regression its verdict could have caught); "-" where it was not checked here.
  */
 export function historyDetectableDropTable(view: HistoryView): Table {
-  const columns = [left('test'), ...view.versions.map((_, index) => right(columnName(index)))];
+  const columns = [left('test'), ...versionColumns(view)];
   const rows = view.tests.map((row) => [testLabel(row), ...view.versions.map((_, index) => {
     const drop = row.detectableDrop?.[index] ?? null;
     return drop === null ? UNDEFINED_CELL : formatDropPercent(drop);
@@ -89,16 +147,41 @@ export function historyQpsChart(view: HistoryView): Block {
   return {
     kind: 'chart',
     title: `${version === undefined ? UNDEFINED_CELL : versionCell(version)} / ${baseVersion(view)} by test`,
-    bars: view.tests.map((row) => ({ label: testLabel(row), value: relativeRow(view, row.figures)[newest]?.qps ?? Number.NaN, tone: 'neutral' })),
+    bars: view.tests.map((row) => ({ label: testLabel(row), value: relativeQpsRow(view, row)[newest]?.value ?? Number.NaN, tone: 'neutral' })),
     references: [1],
   };
 }
 
-/** The history report as blocks; `chart` adds the newest version's chart under the relative QPS table. */
+/** A test's chained series as a trend: the value, its interval, and the steps, by version; the threshold drawn. */
+export function historyTrend(view: HistoryView, row: HistoryTest): Block {
+  const points = relativeQpsRow(view, row).map((cell, index) => ({
+    label: versionCell(view.versions[index]!),
+    value: cell?.value ?? null,
+    low: cell?.source === 'chained' ? cell.low : null,
+    high: cell?.source === 'chained' ? cell.high : null,
+    step: cell?.source === 'chained' ? (cell.step?.direction ?? null) : null,
+  }));
+  return { kind: 'trend', title: `${testLabel(row)}: version / ${baseVersion(view)}`, points, threshold: row.threshold ?? null };
+}
+
+/**
+ * The history report as blocks; `chart` (HTML) adds the newest version's chart under the relative QPS table and a
+ * trend chart per test.
+ */
 export function historyDocument(view: HistoryView, options: { chart?: boolean } = {}): Block[] {
+  const legend = relativeLegend(view);
+  const drift = historyDriftLines(view);
+  const trends: Block[] =
+    options.chart === true && hasChained(view) ? [{ kind: 'heading', level: 2, text: 'Trend by test (chained relative QPS, interval shaded)' }, ...view.tests.map((row) => historyTrend(view, row))] : [];
   const relative: Block[] =
     view.tests.length > 0
-      ? [{ kind: 'table', table: historyRelativeQpsTable(view) }, ...(options.chart === true ? [historyQpsChart(view)] : [])]
+      ? [
+          { kind: 'table', table: historyRelativeQpsTable(view) },
+          ...(legend.length > 0 ? [{ kind: 'lines', lines: legend } as const] : []),
+          ...(drift.length > 0 ? [{ kind: 'heading', level: 2, text: 'Drift against the base' } as const, { kind: 'lines', lines: drift } as const] : []),
+          ...(options.chart === true ? [historyQpsChart(view)] : []),
+          ...trends,
+        ]
       : [{ kind: 'lines', lines: ['(no tests in this history)'] }];
   const drops: Block[] = hasDetectableDrops(view)
     ? [{ kind: 'heading', level: 2, text: 'Detectable drop (the newest valid check of each version)' }, { kind: 'table', table: historyDetectableDropTable(view) }]

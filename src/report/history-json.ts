@@ -1,4 +1,4 @@
-import { relativeRow } from './history-figures.js';
+import { relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
 import { FIGURE_FIELDS, mapFigures, type Figures, type HistoryView } from '../model/index.js';
 
 /** A relative figure in JSON: a number, or null for x/0 (JSON has no infinity). */
@@ -13,9 +13,19 @@ function jsonRelative(f: Figures | null): HistoryRelativeFigures | null {
   return Object.fromEntries(FIGURE_FIELDS.map((field) => [field, Number.isFinite(f[field]) ? f[field] : null])) as HistoryRelativeFigures;
 }
 
+/** Relative QPS against the base in JSON: chained with low and high, or a median (low and high null); x/0 as null. */
+function jsonRelativeQps(r: HistoryRelativeQps | null): Record<string, unknown> | null {
+  if (r === null) return null;
+  const value = Number.isFinite(r.value) ? r.value : null;
+  if (r.source === 'median') return { value, low: null, high: null, source: 'median', steps: null, step: null };
+  return { value, low: r.low, high: r.high, source: 'chained', steps: r.steps, step: r.step === null ? null : { direction: r.step.direction, ratio: r.step.ratio } };
+}
+
 /**
  * The view in a stable key order, each test with `relative`: its figures divided by the base's, aligned with the
- * versions (0/0 = 1, x/0 = null, null where either version was not measured). Two-space indented, newline-ended.
+ * versions (0/0 = 1, x/0 = null, null where either version was not measured), and `relativeQps`: relative QPS as the
+ * report shows it, chained to the base with its interval or the median (source chained or median). Two-space
+ * indented, newline-ended.
  */
 export function historyJson(view: HistoryView): string {
   const ordered = {
@@ -26,8 +36,10 @@ export function historyJson(view: HistoryView): string {
       figures: row.figures.map((f) => (f === null ? null : orderedFigures(f))),
       relative: relativeRow(view, row.figures).map(jsonRelative),
       ...(row.detectableDrop !== undefined ? { detectableDrop: [...row.detectableDrop] } : {}),
+      ...(row.threshold !== undefined ? { threshold: row.threshold } : {}),
+      relativeQps: relativeQpsRow(view, row).map(jsonRelativeQps),
     })),
-    host: view.host, generatedAt: view.generatedAt,
+    host: view.host, ...(view.confidence !== undefined ? { confidence: view.confidence } : {}), generatedAt: view.generatedAt,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -2,6 +2,7 @@ import type { Block } from './document.js';
 import { renderHtmlChart } from './html-chart.js';
 import { htmlText } from './html-escape.js';
 import { STYLE } from './html-style.js';
+import { renderHtmlTrend } from './html-trend.js';
 import type { Align, Table } from './table.js';
 
 function cell(tag: 'th' | 'td', text: string, align: Align): string {
@@ -36,6 +37,8 @@ function renderBlock(block: Block): string[] {
       return renderHtmlTable(block.table);
     case 'chart':
       return renderHtmlChart(block);
+    case 'trend':
+      return renderHtmlTrend(block);
   }
 }
 

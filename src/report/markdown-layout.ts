@@ -1,4 +1,5 @@
 import { renderTextChart } from './chart-text.js';
+import { renderTextTrend } from './trend-text.js';
 import type { Block, ChartBlock } from './document.js';
 import { alignedRows, cellWidth, type Table } from './table.js';
 
@@ -45,6 +46,8 @@ function renderBlock(block: Block): string[] {
       return renderMarkdownTable(block.table);
     case 'chart':
       return renderMarkdownChart(block);
+    case 'trend':
+      return renderTextTrend(block).map((line, index) => (index === 0 ? escapeMarkdown(line) : `- ${escapeMarkdown(line)}`));
   }
 }
 

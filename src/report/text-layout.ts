@@ -1,4 +1,5 @@
 import { renderTextChart } from './chart-text.js';
+import { renderTextTrend } from './trend-text.js';
 import type { Block } from './document.js';
 import { printable } from './printable.js';
 import { alignedRows, cellWidth, type Table } from './table.js';
@@ -24,6 +25,8 @@ function renderBlock(block: Block): string[] {
       return renderTextTable(block.table);
     case 'chart':
       return renderTextChart(block);
+    case 'trend':
+      return renderTextTrend(block).map(printable);
   }
 }
 

@@ -21,6 +21,10 @@ function checkTest(row: HistoryTest, path: string, versions: number): void {
   row.figures.forEach((figures, index) => {
     if (figures !== null) checkFigures(figures, `${path}.figures[${index}]`);
   });
+  checkChained(row, path, versions);
+  if (row.threshold !== undefined && !(typeof row.threshold === 'number' && row.threshold > 0 && row.threshold <= 1)) {
+    throw new InvalidReportDataError(`${path}.threshold`, row.threshold, 'expected a ratio over 0, at most 1');
+  }
   if (row.detectableDrop === undefined) return;
   if (!Array.isArray(row.detectableDrop) || row.detectableDrop.length !== versions) {
     const reason = `expected one entry per version (${versions}), null where the release was not checked`;
@@ -39,5 +43,30 @@ export function checkHistoryView(view: HistoryView): void {
     const reason = view.versions.length === 0 ? 'there are no versions' : `expected an index of versions, 0 to ${view.versions.length - 1}`;
     throw new InvalidReportDataError('view.baseIndex', view.baseIndex, reason);
   }
+  if (view.confidence !== undefined && !(typeof view.confidence === 'number' && view.confidence > 0 && view.confidence < 1)) {
+    throw new InvalidReportDataError('view.confidence', view.confidence, 'expected a confidence over 0, under 1 (0.95)');
+  }
   view.tests.forEach((row, index) => checkTest(row, `view.tests[${index}]`, view.versions.length));
+}
+
+const positive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+/** A chained estimate: a positive ratio inside its positive interval, a whole number of checks, a step with a direction. */
+function checkChained(row: HistoryTest, path: string, versions: number): void {
+  if (row.chained === undefined) return;
+  if (!Array.isArray(row.chained) || row.chained.length !== versions) {
+    const reason = `expected one entry per version (${versions}), null where the version has no chain to the base`;
+    throw new InvalidReportDataError(`${path}.chained.length`, Array.isArray(row.chained) ? row.chained.length : row.chained, reason);
+  }
+  row.chained.forEach((c, index) => {
+    if (c === null) return;
+    const at = `${path}.chained[${index}]`;
+    if (!positive(c.relativeQps)) throw new InvalidReportDataError(`${at}.relativeQps`, c.relativeQps, 'expected a finite ratio over 0');
+    if (!positive(c.low) || c.low > c.relativeQps) throw new InvalidReportDataError(`${at}.low`, c.low, 'expected a finite ratio over 0, at most relativeQps');
+    if (!positive(c.high) || c.high < c.relativeQps) throw new InvalidReportDataError(`${at}.high`, c.high, 'expected a finite ratio, at least relativeQps');
+    if (!Number.isInteger(c.steps) || c.steps < 0) throw new InvalidReportDataError(`${at}.steps`, c.steps, 'expected a whole number of checks, 0 or more');
+    if (c.step !== null && ((c.step.direction !== 'down' && c.step.direction !== 'up') || !positive(c.step.ratio))) {
+      throw new InvalidReportDataError(`${at}.step`, c.step.direction, 'expected down or up, with a ratio over 0');
+    }
+  });
 }

@@ -14,9 +14,17 @@ qpswatch_build_info{version="1.2.3",node_version="${process.version}"} 1
 # TYPE qpswatch_qps gauge
 qpswatch_qps{${LABELS}} 1234.5
 
-# HELP qpswatch_relative_qps_ratio QPS relative to the series' base release (0/0 = 1).
+# HELP qpswatch_relative_qps_ratio QPS relative to the series' base release: chained through the paired checks where they lead to the base, else the ratio of medians (0/0 = 1).
 # TYPE qpswatch_relative_qps_ratio gauge
 qpswatch_relative_qps_ratio{${LABELS}} 0.97
+
+# HELP qpswatch_relative_qps_low_ratio Lower end of the interval of the chained relative QPS against the base; absent for a ratio of medians.
+# TYPE qpswatch_relative_qps_low_ratio gauge
+qpswatch_relative_qps_low_ratio{${LABELS}} 0.94
+
+# HELP qpswatch_relative_qps_high_ratio Upper end of the interval of the chained relative QPS against the base; absent for a ratio of medians.
+# TYPE qpswatch_relative_qps_high_ratio gauge
+qpswatch_relative_qps_high_ratio{${LABELS}} 1.01
 
 # HELP qpswatch_relative_to_last_good_ratio Relative QPS of the version's newest valid check, against the last good release of that time.
 # TYPE qpswatch_relative_to_last_good_ratio gauge

@@ -18,6 +18,8 @@ export function figureRow({ perOp, ...overrides }: RowOverrides = {}, labels: Pa
     },
     qps: 1234.5,
     relativeQps: 0.97,
+    relativeQpsLow: 0.94,
+    relativeQpsHigh: 1.01,
     relativeToLastGood: 0.99,
     detectableDrop: 0.045,
     verdict: 'ok',

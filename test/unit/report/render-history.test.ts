@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidReportDataError, renderHistory, REPORT_FORMATS, UnknownReportFormatError, type ReportFormat } from '../../../src/report/index.js';
+import { InvalidReportDataError, renderHistory, renderHtmlDocument, renderTextDocument, REPORT_FORMATS, UnknownReportFormatError, type ReportFormat, type TrendBlock } from '../../../src/report/index.js';
 import type { HistoryView } from '../../../src/model/index.js';
 import { parseCsv } from './csv-parse.js';
-import { checkedHistory, sampleHistory } from './sample-history.js';
+import { chainedHistory, checkedHistory, sampleHistory } from './sample-history.js';
 
 /** Cells of the text line that starts with `start`, split on runs of spaces. */
 function textRow(text: string, start: string): string[] {
@@ -15,17 +15,20 @@ function textRow(text: string, start: string): string[] {
 describe('renderHistory text', () => {
   const text = renderHistory(sampleHistory(), 'text');
 
-  test('header: series, flavor, base, host and one numbered line per version, imported ones marked', () => {
+  test('header: series, flavor, base, host and the tag of each version whose tag differs, imported ones marked', () => {
     assert.match(text, /^qpswatch history: mariadb 10\.x\n=+\n/);
-    assert.match(text, /^series 10\.x, flavor mariadb, base 10\.2\.30\* \(col-1\)$/m);
+    assert.match(text, /^series 10\.x, flavor mariadb, base 10\.2\.30\*$/m);
     assert.match(text, /^host: AMD Ryzen 7 7735HS, 8 cores, SMT off$/m);
-    assert.match(text, /^col-1: 10\.2\.30\* \(ma100230\)\ncol-2: 10\.3\.39 \(ma100339\)\ncol-3: 10\.11\.9\n\* imported$/m);
+    assert.match(text, /^10\.2\.30\*: tag ma100230\n10\.3\.39: tag ma100339\n\* imported$/m);
+    assert.doesNotMatch(text, /col-/);
   });
 
-  test('relative QPS by version, two decimals, "-" where a version was not measured', () => {
-    assert.deepEqual(textRow(text, 'test '), ['test', 'col-1', 'col-2', 'col-3']);
-    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00', '0.91', '1.23']);
-    assert.deepEqual(textRow(text, 'insert.t16 '), ['insert.t16', '1.00', '-', '0.95']);
+  test('relative QPS by version, the versions as headings; medians marked ~ with their legend, "-" where not measured', () => {
+    assert.deepEqual(textRow(text, 'test '), ['test', '10.2.30*', '10.3.39', '10.11.9']);
+    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00~', '0.91~', '1.23~']);
+    assert.deepEqual(textRow(text, 'insert.t16 '), ['insert.t16', '1.00~', '-', '0.95~']);
+    assert.match(text, /^~ median of unpaired runs, no interval$/m);
+    assert.doesNotMatch(text, /chained|Drift/);
   });
 
   test('per-op table per test: absolute figures, the version, then relative; 0/0 = 1 and x/0 = inf', () => {
@@ -51,7 +54,7 @@ describe('renderHistory text', () => {
     figures[0] = { ...figures[0]!, qps: 0 };
     figures[1] = { ...figures[1]!, qps: 0 };
     const text = renderHistory({ ...view, tests: [{ ...view.tests[0]!, figures }] }, 'text');
-    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00', '1.00', 'inf']);
+    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00~', '1.00~', 'inf~']);
   });
 });
 
@@ -61,8 +64,8 @@ describe('renderHistory md', () => {
     view.tests[0]!.test = 'read|hot_*x*';
     view.versions[2]!.label = '[link](x)';
     const md = renderHistory(view, 'md');
-    assert.match(md, /^\| read\\\|hot\\_\\\*x\\\*\.t1 \|  1\.00 \|  0\.91 \|  1\.23 \|$/m);
-    assert.match(md, /^- col-3: 10\.11\.9 \(\\\[link\\\]\(x\)\)$/m);
+    assert.match(md, /^\| read\\\|hot\\_\\\*x\\\*\.t1 \| +1\.00\\~ \| +0\.91\\~ \| +1\.23\\~ \|$/m);
+    assert.match(md, /^- 10\.11\.9: tag \\\[link\\\]\(x\)$/m);
     assert.match(md, /^- \\\* imported$/m);
     assert.match(md, /^\|  0\.0004 \|    5 \|   0 \|     0 \| 0\.002 \| 10000 \| 10\.2\.30\\\* \|/m);
     for (const table of md.split('\n\n').filter((block) => block.startsWith('|'))) {
@@ -78,7 +81,7 @@ describe('renderHistory detectable drop', () => {
     assert.match(text, /^Detectable drop \(the newest valid check of each version\)$/m);
     const section = text.slice(text.indexOf('Detectable drop'));
     const row = (start: string): string[] => textRow(section, start);
-    assert.deepEqual(row('test '), ['test', 'col-1', 'col-2', 'col-3']);
+    assert.deepEqual(row('test '), ['test', '10.2.30*', '10.3.39', '10.11.9']);
     assert.deepEqual(row('point-query.t1 '), ['point-query.t1', '-', '5%', '12%']);
     assert.deepEqual(row('insert.t16 '), ['insert.t16', '-', '-', '5%']);
   });
@@ -120,17 +123,18 @@ describe('renderHistory csv', () => {
     assert.deepEqual(records[0], [
       'series', 'flavor', 'base_version', 'col', 'version', 'label', 'imported', 'test', 'threads',
       'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel', 'detectable_drop',
+      'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', 'col-1', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '']);
-    assert.deepEqual(records[3]?.slice(3), ['col-2', '10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '']);
-    assert.deepEqual(records[4]?.slice(7), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '']);
-    assert.deepEqual(records[5]?.slice(-7, -1).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
+    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', 'col-1', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '']);
+    assert.deepEqual(records[3]?.slice(3), ['col-2', '10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '']);
+    assert.deepEqual(records[4]?.slice(7), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
+    assert.deepEqual(records[5]?.slice(-12, -6).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
   });
 
   test('the detectable drop of each checked version, full precision; empty where it was not checked', () => {
     const records = parseCsv(renderHistory(checkedHistory(), 'csv'));
-    assert.deepEqual(records.slice(1).map((r) => [r[4], r[7], r.at(-1)]), [
+    assert.deepEqual(records.slice(1).map((r) => [r[4], r[7], r.at(-6)]), [
       ['10.2.30', 'point-query', ''], ['10.2.30', 'insert', ''],
       ['10.3.39', 'point-query', '0.043'], ['10.3.39', 'insert', ''],
       ['10.11.9', 'point-query', '0.12'], ['10.11.9', 'insert', '0.05'],
@@ -144,8 +148,8 @@ describe('renderHistory json', () => {
   test('the view plus relative figures: 0/0 = 1, x/0 = null, null where not measured', () => {
     const view = sampleHistory();
     type Relative = Record<string, number | null> | null;
-    const parsed = JSON.parse(renderHistory(view, 'json')) as Omit<HistoryView, 'tests'> & { tests: (HistoryView['tests'][number] & { relative: Relative[] })[] };
-    assert.deepEqual({ ...parsed, tests: parsed.tests.map(({ relative: _, ...rest }) => rest) }, view);
+    const parsed = JSON.parse(renderHistory(view, 'json')) as Omit<HistoryView, 'tests'> & { tests: (HistoryView['tests'][number] & { relative: Relative[]; relativeQps: unknown[] })[] };
+    assert.deepEqual({ ...parsed, tests: parsed.tests.map(({ relative: _, relativeQps: __, ...rest }) => rest) }, view);
     const [pointQuery, insert] = parsed.tests;
     const rounded = (r: Relative | undefined) => (r ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v)])) : r);
     assert.deepEqual(rounded(pointQuery?.relative[1]), { qps: 0.91, cpuPerOp: 1.1, csPerOp: 1.1, readsPerOp: 1, readKBPerOp: null, writeKBPerOp: 1 });
@@ -160,7 +164,7 @@ describe('renderHistory html', () => {
     const html = renderHistory(sampleHistory(), 'html');
     assert.match(html, /^<!DOCTYPE html>/);
     assert.match(html, /<title>qpswatch history: mariadb 10\.x<\/title>/);
-    assert.match(html, />point-query\.t1<\/td><td align="right"[^>]*>1\.00<\/td><td align="right"[^>]*>0\.91<\/td><td align="right"[^>]*>1\.23<\/td>/);
+    assert.match(html, />point-query\.t1<\/td><td align="right"[^>]*>1\.00~<\/td><td align="right"[^>]*>0\.91~<\/td><td align="right"[^>]*>1\.23~<\/td>/);
     // scale is the largest value, 1.23: 1.23 fills 100 %, 0.95 fills 77.2 %, the reference 1 sits at 81.3 %
     assert.match(html, /<p[^>]*>10\.11\.9 \/ 10\.2\.30\* by test<\/p>/);
     assert.match(html, />point-query\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="100\.0%"/);
@@ -177,7 +181,7 @@ describe('renderHistory html', () => {
     view.tests[1]!.test = '<b>';
     const html = renderHistory(view, 'html');
     assert.doesNotMatch(html, /<script|<img|<b>/);
-    assert.match(html, /col-2: 10\.3\.39 \(&lt;script&gt;alert\(1\)&lt;\/script&gt;\)/);
+    assert.match(html, /10\.3\.39: tag &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
     assert.match(html, /&quot;&gt;&lt;img onerror=x&gt;/);
     assert.match(html, /host: a &amp; b/);
     assert.match(html, />&lt;b&gt;\.t16<\/td>/);
@@ -205,5 +209,136 @@ describe('renderHistory refuses a bad view, naming the field', () => {
 
   test('an unknown format is the typed error that lists the valid ones', () => {
     assert.throws(() => renderHistory(sampleHistory(), 'pdf' as ReportFormat), UnknownReportFormatError);
+  });
+});
+
+describe('renderHistory chained against the base', () => {
+  const text = renderHistory(chainedHistory(), 'text');
+
+  test('text: chained cells with their interval, a median marked ~, the step marked where it began', () => {
+    assert.deepEqual(textRow(text, 'test '), ['test', '1.0.0', '1.0.1', '1.0.2*', '1.0.3', '1.0.4', '1.0.5']);
+    assert.deepEqual(textRow(text, 'insert.t1 '), ['insert.t1', '1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)']);
+    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00', '1.00~', '1.00~', '1.00 (0.98-1.02)', '\u25bc0.90 (0.88-0.93)', '0.90 (0.87-0.93)']);
+    assert.match(text, /^chained through the paired checks to the base, 95% interval in parentheses\n\u25bc \u25b2 a step down or up began at this version\n~ median of unpaired runs, no interval$/m);
+  });
+
+  test('text: a chained estimate under the threshold says drift suspected, with the command that confirms it', () => {
+    assert.match(text, /^insert\.t1: drift suspected at 1\.0\.5 \(chained 0\.885 of base, interval 0\.851-0\.921\); confirm with `qpswatch check v1\.0\.5 --against-base`$/m);
+  });
+
+  test('text: a newest estimate from one session against the base is measured, not suspected; over the threshold says nothing', () => {
+    const view = chainedHistory();
+    const [insert, point] = view.tests;
+    const direct = { relativeQps: 0.9, low: 0.88, high: 0.92, steps: 1, step: null };
+    const fine = { relativeQps: 0.99, low: 0.96, high: 1.02, steps: 4, step: null };
+    view.tests = [{ ...insert!, chained: [...insert!.chained!.slice(0, 5), direct] }, { ...point!, chained: [...point!.chained!.slice(0, 5), fine] }];
+    const out = renderHistory(view, 'text');
+    assert.match(out, /^insert\.t1: under the threshold 0\.95 at 1\.0\.5, measured against the base \(0\.900 of base, interval 0\.880-0\.920\)$/m);
+    assert.doesNotMatch(out, /point-query\.t1: (drift|under)/);
+  });
+
+  test('csv: relative_qps with low, high, source chained or median, and the step', () => {
+    const records = parseCsv(renderHistory(chainedHistory(), 'csv'));
+    const header = records[0]!;
+    const at = (version: string, test: string): Record<string, string> => {
+      const record = records.find((r) => r[4] === version && r[7] === test)!;
+      return Object.fromEntries(header.map((h, i) => [h, record[i]!]));
+    };
+    const fifth = at('1.0.5', 'insert');
+    assert.equal(Number(fifth.relative_qps).toFixed(3), '0.885');
+    assert.equal(fifth.source, 'chained');
+    assert.ok(Number(fifth.relative_qps_low) < 0.885 && Number(fifth.relative_qps_high) > 0.885);
+    assert.deepEqual([at('1.0.2', 'insert').source, at('1.0.2', 'insert').relative_qps_low, at('1.0.2', 'insert').relative_qps], ['median', '', '0.95']);
+    assert.equal(at('1.0.4', 'point-query').step, 'down');
+  });
+
+  test('json: relativeQps per version with low, high, source and step', () => {
+    type Cell = { value: number; low: number | null; high: number | null; source: string; steps: number | null; step: { direction: string } | null } | null;
+    const parsed = JSON.parse(renderHistory(chainedHistory(), 'json')) as { confidence: number; tests: Array<{ threshold: number; relativeQps: Cell[] }> };
+    const insert = parsed.tests[0]!;
+    assert.equal(parsed.confidence, 0.95);
+    assert.equal(insert.threshold, 0.95);
+    assert.equal(insert.relativeQps[5]?.source, 'chained');
+    assert.equal(insert.relativeQps[5]?.steps, 4);
+    assert.equal(insert.relativeQps[5]?.value.toFixed(3), '0.885');
+    assert.deepEqual(insert.relativeQps[2], { value: 0.95, low: null, high: null, source: 'median', steps: null, step: null });
+    assert.equal(parsed.tests[1]!.relativeQps[4]?.step?.direction, 'down');
+  });
+
+  test('md: the same cells, the marks escaped where markdown would read them', () => {
+    const md = renderHistory(chainedHistory(), 'md');
+    assert.match(md, /^\| insert\.t1 +\| +1\.00 \| 0\.97 \(0\.95-0\.99\) \| +0\.95\\~ \|/m);
+    assert.match(md, /^- insert\.t1: drift suspected at 1\.0\.5 /m);
+  });
+
+  test('html: versions as the column headings, an <svg> per test with its band, threshold and step marker', () => {
+    const html = renderHistory(chainedHistory(), 'html');
+    assert.match(html, /<th[^>]*>test<\/th><th[^>]*>1\.0\.0<\/th><th[^>]*>1\.0\.1<\/th><th[^>]*>1\.0\.2\*<\/th>/);
+    const svgs = html.match(/<svg[\s\S]*?<\/svg>/g) ?? [];
+    assert.equal(svgs.length, 2);
+    for (const svg of svgs) {
+      assert.match(svg, /<path class="band" d="M[\d.]+,[\d.]+ L/);
+      assert.match(svg, /threshold 0\.95/);
+      assert.match(svg, /<polyline points=/);
+    }
+    assert.doesNotMatch(svgs[0]!, /class="step"/);
+    assert.match(svgs[1]!, /<path class="step"[^>]*><title>\u25bc 1\.0\.4: 0\.90, interval 0\.88-0\.93, a step down began here<\/title>/);
+    // The imported median is a hollow point with no interval.
+    assert.match(svgs[0]!, /fill="#ffffff"[^>]*><title>1\.0\.2\*: 0\.95, median of unpaired runs, no interval<\/title>/);
+    assert.doesNotMatch(html, /<script|<style|src=|href=/i);
+  });
+
+  test('html: hostile tags and test names are escaped in the tables, the drift line and the charts', () => {
+    const view = chainedHistory();
+    view.versions[5]!.label = '<img src=x onerror=alert(1)>';
+    view.versions[4]!.version = '1.0.4<b>';
+    view.tests[0]!.test = '<svg onload=x>';
+    const html = renderHistory(view, 'html');
+    assert.doesNotMatch(html, /<img|<b>|<svg onload/);
+    assert.match(html, /check &lt;img src=x onerror=alert\(1\)&gt; --against-base/);
+    assert.match(html, /<text[^>]*>1\.0\.4&lt;b&gt;<\/text>/);
+    assert.match(html, /<title>&lt;svg onload=x&gt;\.t1: version \/ 1\.0\.0<\/title>/);
+  });
+
+  const broken: Array<[string, (view: HistoryView) => void, string]> = [
+    ['one entry short', (v) => void (v.tests[0]!.chained = v.tests[0]!.chained!.slice(1)), 'view.tests[0].chained.length'],
+    ['a low over the estimate', (v) => void (v.tests[0]!.chained = v.tests[0]!.chained!.map((c, i) => (i === 1 && c ? { ...c, low: 2 } : c))), 'view.tests[0].chained[1].low'],
+    ['a NaN estimate', (v) => void (v.tests[1]!.chained = v.tests[1]!.chained!.map((c, i) => (i === 3 && c ? { ...c, relativeQps: Number.NaN } : c))), 'view.tests[1].chained[3].relativeQps'],
+    ['a threshold of 2', (v) => void (v.tests[0]!.threshold = 2), 'view.tests[0].threshold'],
+  ];
+  for (const [what, breakIt, path] of broken) {
+    test(`a chained history with ${what} is refused, naming ${path}`, () => {
+      const view = chainedHistory();
+      breakIt(view);
+      assert.throws(() => renderHistory(view, 'json'), (e: unknown) => e instanceof InvalidReportDataError && e.path === path);
+    });
+  }
+});
+
+describe('trend blocks', () => {
+  const trend: TrendBlock = {
+    kind: 'trend',
+    title: 'insert.t1: version / 1.0.0',
+    threshold: 0.95,
+    points: [
+      { label: '1.0.0', value: 1, low: 1, high: 1, step: null },
+      { label: '1.0.1*', value: 0.97, low: null, high: null, step: null },
+      { label: '1.0.2', value: 0.9, low: 0.87, high: 0.93, step: 'down' },
+      { label: '1.0.3', value: null, low: null, high: null, step: null },
+    ],
+  };
+
+  test('text lists each version with its value, interval and step, under the title and threshold', () => {
+    assert.deepEqual(renderTextDocument([trend]).trimEnd().split('\n'), [
+      'insert.t1: version / 1.0.0 (threshold 0.95)', '1.0.0: 1.00 (1.00-1.00)', '1.0.1*: 0.97', '1.0.2: 0.90 (0.87-0.93) \u25bc', '1.0.3: -',
+    ]);
+  });
+
+  test('html: a point with an interval but no chained neighbour gets a whisker, not a band; unmeasured ones no marker', () => {
+    const html = renderHtmlDocument('t', [trend]);
+    assert.doesNotMatch(html, /class="band"/);
+    assert.equal(html.match(/stroke-width="6"/g)?.length, 2);
+    assert.equal(html.match(/<circle /g)?.length, 3);
+    assert.match(html, /<path class="step"/);
   });
 });
