@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { driftLine } from '../../../src/cli/check-command.js';
 import type { Verdict } from '../../../src/model/index.js';
-import { acceptedReference, chainChecks, confirmedDrifts, reanchorDue, seriesBase, stepsByTest, suspectedDrifts } from '../../../src/pipeline/drift.js';
+import { acceptedReference, chainChecks, confirmedDrifts, reanchorDue, seriesBase, stepsByTest, suspectedDrifts, type CheckResult } from '../../../src/pipeline/index.js';
 import type { CheckRecord, ReleaseRecord, TriageRecord } from '../../../src/store/index.js';
 import { parseVersion, versionKey } from '../../../src/version/index.js';
-import { rowVerdict } from '../report/sample-view.js';
+import { rowVerdict, sampleView } from '../report/sample-view.js';
 
 /**
  * The decisions of drift against the base, on fakes of the stored releases, checks and verdicts: which release is
@@ -141,6 +142,32 @@ describe('reanchor_every', () => {
     assert.equal(reanchorDue(3, byPatch(5), base, releases, checks), false);
     assert.equal(reanchorDue(1, byPatch(5), base, releases, checks), true);
     assert.equal(reanchorDue(1, base, base, releases, checks), false, 'the base itself is never checked against itself');
+  });
+});
+
+describe("check's drift line", () => {
+  const rel = (p: number) => byPatch(p);
+  const checkedResult = (against: 'last good' | 'base', verdicts: Verdict[]): Extract<CheckResult, { kind: 'checked' }> => ({
+    kind: 'checked', release: rel(5), baseline: against === 'base' ? rel(1) : rel(4), against, sessionId: 9, view: sampleView(), verdicts,
+    check: check(5, against === 'base' ? 1 : 4), plan: { opened: [], continuing: [], fixed: [] }, messagesQueued: 0,
+  });
+
+  test('nothing suspected: nothing said', () => {
+    assert.equal(driftLine({ result: checkedResult('last good', [verdict('ok', 0.97)]), suspicions: [], drifts: [] }), '');
+  });
+
+  test('a confirmation that regressed names the test and its relative QPS against the base', () => {
+    const confirmation = checkedResult('base', [verdict('regression', 0.88)]);
+    assert.equal(
+      driftLine({ result: checkedResult('last good', [verdict('ok', 0.97)]), suspicions: [], confirmation, drifts: confirmedDrifts(confirmation.verdicts) }),
+      'confirmed drift against the base mariadb-10.11.1: update-index.t1 0.88',
+    );
+  });
+
+  test('a confirmation without a regression says the drift was not confirmed; --no-confirm says why', () => {
+    const confirmation = checkedResult('base', [verdict('slower', 0.96)]);
+    assert.equal(driftLine({ result: checkedResult('last good', []), suspicions: [], confirmation, drifts: [] }), 'drift not confirmed: no test regressed against the base mariadb-10.11.1');
+    assert.equal(driftLine({ result: checkedResult('last good', []), suspicions: [], unconfirmed: 'not confirmed (--no-confirm)', drifts: [] }), 'drift not confirmed (--no-confirm)');
   });
 });
 
