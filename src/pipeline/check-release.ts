@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import type { ComparisonView, Verdict } from '../model/index.js';
 import type { CalibrationStore, CheckRecord, CheckStore, OutboxStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
+import type { ChainedTest } from '../notify/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { runComparison, type CompareDeps, type CompareRequest } from './compare.js';
 import { deliverPending } from './deliver.js';
@@ -18,6 +19,8 @@ export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMin
   rounds: number;
   /** Judge the release directly against its series' base (`check --against-base`, a drift confirmation). */
   againstBase?: boolean;
+  /** A confirmation's chained series of the suspected tests, shown in its drift email. */
+  chain?: readonly ChainedTest[];
 }
 
 /**
@@ -85,7 +88,11 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   );
   const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
   const plan = planEvents(outcome.verdicts, open);
-  const messages = alertMessages({ alerts: deps.settings.alerts, upstream, release, lastGood: baseline, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan });
+  const messages = alertMessages({
+    alerts: deps.settings.alerts, upstream, release, lastGood: baseline, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan,
+    ...(against !== 'last good' ? { againstBase: true } : {}),
+    ...(request.chain !== undefined ? { chain: request.chain } : {}),
+  });
   const check = await store.recordCheck({
     sessionId: outcome.sessionId,
     releaseId: release.id,

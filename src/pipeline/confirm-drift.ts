@@ -1,7 +1,7 @@
 import type { Verdict } from '../model/index.js';
 import type { ReleaseRecord } from '../store/index.js';
 import { checkRelease, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
-import { acceptedReference, confirmedDrifts, seriesBase, seriesChain, suspectedDrifts, type DriftSuspicion } from './drift.js';
+import { acceptedReference, chainedSeries, confirmedDrifts, seriesBase, seriesChain, suspectedDrifts, type DriftSuspicion } from './drift.js';
 import { builtInstall } from './release-install.js';
 
 export type CheckedResult = Extract<CheckResult, { kind: 'checked' }>;
@@ -59,7 +59,7 @@ export async function checkAndConfirm(request: CheckRequest, deps: CheckDeps, op
     return { result, base, suspicions, unconfirmed, drifts: [] };
   }
   log.info({ tag: result.release.tag, base: base.tag }, `confirming: ${result.release.tag} directly against the base ${base.tag}`);
-  const confirmation = await checkRelease({ ...request, againstBase: true }, deps);
+  const confirmation = await checkRelease({ ...request, againstBase: true, chain: chainedSeries(suspicions, result.release, releases) }, deps);
   if (confirmation.kind !== 'checked') throw new Error(`a confirming check of ${result.release.tag} against the base ran no session`);
   return { result, base, suspicions, confirmation, drifts: confirmedDrifts(confirmation.verdicts) };
 }

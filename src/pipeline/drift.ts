@@ -1,6 +1,7 @@
 import { chainToBase, driftSuspected, newestValidChecks, type ChainedEstimate, type ChainStep } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { testKey, type TestId, type Verdict } from '../model/index.js';
+import type { ChainedTest } from '../notify/index.js';
 import type { CheckRecord, CheckStore, ReleaseRecord, ReleaseStore, TriageRecord, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { compareVersions, parseVersion } from '../version/index.js';
@@ -83,6 +84,8 @@ export interface DriftSuspicion extends TestId {
   threshold: number;
   /** The release a person accepted that the drop was measured from, when there is one on the chain (acceptedReference). */
   since?: string;
+  /** Every release of the series with a chained estimate of this test (the drift email's chained series), unordered. */
+  series: ChainedEstimate[];
 }
 
 /**
@@ -105,7 +108,7 @@ export function suspectedDrifts(release: string, base: string, steps: ReadonlyMa
     if (chained === undefined || chained.steps < 2) continue;
     const from = accepted === undefined || accepted === base ? undefined : chains.get(accepted);
     const drop = from === undefined ? chained : { relativeQps: Math.exp(chained.logEstimate - from.logEstimate) };
-    if (driftSuspected(drop, v.threshold)) suspicions.push({ test: v.test, threads: v.threads, chained, threshold: v.threshold, ...(from !== undefined ? { since: from.release } : {}) });
+    if (driftSuspected(drop, v.threshold)) suspicions.push({ test: v.test, threads: v.threads, chained, threshold: v.threshold, ...(from !== undefined ? { since: from.release } : {}), series: [...chains.values()] });
   }
   return suspicions;
 }
@@ -120,6 +123,19 @@ export function acceptedReference(release: ReleaseRecord, base: ReleaseRecord, r
 
 /** Who qpswatch's own triage rows name (the first release of a series, the fixes): not a person's word. */
 const QPSWATCH = 'qpswatch';
+
+/** The drift email's chained series: per suspected test, the releases up to this one in version order. */
+export function chainedSeries(suspicions: readonly DriftSuspicion[], release: ReleaseRecord, releases: readonly ReleaseRecord[]): ChainedTest[] {
+  const keyOf = new Map(releases.map((r) => [r.tag, r.versionKey]));
+  return suspicions.map((s) => ({
+    test: s.test,
+    threads: s.threads,
+    points: s.series
+      .filter((e) => (keyOf.get(e.release) ?? '') <= release.versionKey && keyOf.has(e.release))
+      .sort((a, b) => (keyOf.get(a.release)! < keyOf.get(b.release)! ? -1 : 1))
+      .map((e) => ({ tag: e.release, relativeQps: e.relativeQps, low: e.low, high: e.high, steps: e.steps })),
+  }));
+}
 
 /** A direct session against the base confirms a drift on each test it finds a regression. */
 export function confirmedDrifts(verdicts: readonly Verdict[]): Verdict[] {

@@ -12,6 +12,7 @@ export { checkAndConfirm, suspicionText, type CheckedResult, type ConfirmedCheck
 export {
   acceptedReference,
   BaseNotBuiltError,
+  chainedSeries,
   chainChecks,
   confirmedDrifts,
   NoSeriesBaseError,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { driftLine } from '../../../src/cli/check-command.js';
 import type { Verdict } from '../../../src/model/index.js';
-import { acceptedReference, chainChecks, confirmedDrifts, reanchorDue, seriesBase, stepsByTest, suspectedDrifts, type CheckResult } from '../../../src/pipeline/index.js';
+import { acceptedReference, chainChecks, chainedSeries, confirmedDrifts, reanchorDue, seriesBase, stepsByTest, suspectedDrifts, type CheckResult } from '../../../src/pipeline/index.js';
 import type { CheckRecord, ReleaseRecord, TriageRecord } from '../../../src/store/index.js';
 import { parseVersion, versionKey } from '../../../src/version/index.js';
 import { rowVerdict, sampleView } from '../report/sample-view.js';
@@ -187,5 +187,15 @@ describe('after a person accepted a drift', () => {
     assert.deepEqual(suspectedDrifts('mariadb-10.11.5', 'mariadb-10.11.1', steps, [verdict('ok', 0.97)], 'mariadb-10.11.4'), []);
     const [s] = suspectedDrifts('mariadb-10.11.5', 'mariadb-10.11.1', steps, [verdict('ok', 0.97)], 'mariadb-10.11.3');
     assert.equal(s?.since, 'mariadb-10.11.3', '0.97^2 = 0.941 since the accepted 3');
+  });
+});
+
+describe("the drift email's chained series", () => {
+  test('per suspected test, the releases up to this one, oldest first, with their chained estimates', () => {
+    const { checks, verdicts } = chain(6, 0.97);
+    const [s] = suspectedDrifts('mariadb-10.11.5', 'mariadb-10.11.1', stepsByTest(checks, verdicts, tagOf), [verdict('ok', 0.97)]);
+    const [series] = chainedSeries([s!], byPatch(5), releases);
+    assert.deepEqual(series!.points.map((p) => [p.tag, p.steps]), [['mariadb-10.11.2', 1], ['mariadb-10.11.3', 2], ['mariadb-10.11.4', 3], ['mariadb-10.11.5', 4]], '6 is newer: left out');
+    assert.ok(Math.abs(series!.points[3]!.relativeQps - 0.97 ** 4) < 1e-9);
   });
 });
