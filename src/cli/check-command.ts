@@ -1,7 +1,7 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkStanding } from '../analysis/index.js';
-import { checkRelease, checkSettings, type CheckResult } from '../pipeline/index.js';
-import { parseReportFormat, renderComparison } from '../report/index.js';
+import { checkAndConfirm, checkSettings, suspicionText, type CheckResult, type ConfirmedCheck } from '../pipeline/index.js';
+import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { findRelease } from './find-release.js';
@@ -11,7 +11,7 @@ import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js'
 import { UsageError } from './usage-error.js';
 import { undecidedTests } from './verdict-summary.js';
 
-const HELP = `Usage: qpswatch check TAG [--upstream NAME] [options]
+const HELP = `Usage: qpswatch check TAG [--upstream NAME] [--against-base] [--no-confirm] [options]
 
 Checks one built release against the last good release of its upstream: one comparison session (as
 \`qpswatch compare\` runs it), a verdict per test, then:
@@ -25,8 +25,16 @@ sends no email, but leaves the check inconclusive: the release is not last good 
 it (\`qpswatch accept TAG\`). The first release checked in a series has nothing to be compared with: it
 becomes the first last good without a session.
 
+Drift: each test's relative QPS against the series' base is chained through the checks back to it. When a
+chain falls under the threshold, drift is suspected: check says so and runs a confirming session of TAG
+directly against the base at once. A test that regresses there is a confirmed drift (its event and email
+are those of a regression against the base). The base is the upstream's base:, else its oldest checked
+release. A check against the base counts for last good like any check.
+
 Options:
   --upstream NAME      the upstream, when several have this tag
+  --against-base       judge TAG directly against its series' base instead of the last good
+  --no-confirm         when drift is suspected, say so but run no confirming session
 ${SUITE_FLAGS_HELP}
   --format FORMAT      text (default), md, csv, json or html
 
@@ -40,11 +48,17 @@ a daemon holds the host).
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'benchmark a built release against the last good one; verdicts, events, email',
+  summary: 'benchmark a built release against the last good one (or the base); verdicts, events, drift, email',
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { upstream: { type: 'string' }, format: { type: 'string' }, ...SUITE_FLAGS }, HELP, true);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { upstream: { type: 'string' }, format: { type: 'string' }, 'against-base': { type: 'boolean' }, 'no-confirm': { type: 'boolean' }, ...SUITE_FLAGS },
+      HELP,
+      true,
+    );
+    if (values['against-base'] === true && values['no-confirm'] === true) throw new UsageError('--no-confirm has no effect with --against-base, which is a direct session against the base already: drop one', HELP);
     if (positionals.length !== 1) throw new UsageError('check takes one TAG', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
@@ -55,9 +69,25 @@ export const checkCommand: Command = {
     });
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
-      const result = await checkRelease({ release, suite, rounds, ...shape }, { settings: checkSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
-      if (result.kind === 'checked') ctx.stdout(renderComparison(result.view, format));
-      if (format === 'text' || result.kind === 'first') ctx.stdout(`${outcomeLine(result)}\n`);
+      const text = format === 'text';
+      const done = await checkAndConfirm(
+        { release, suite, rounds, ...shape, ...(values['against-base'] === true ? { againstBase: true } : {}) },
+        { settings: checkSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
+        {
+          confirm: values['no-confirm'] !== true,
+          // Said before the confirming session starts, which takes a whole session budget.
+          onSuspected: (result, suspicions, base) => {
+            printResult(result, format, ctx.stdout);
+            if (text) for (const s of suspicions) ctx.stdout(`drift suspected: ${suspicionText(s, base)}\n`);
+          },
+        },
+      );
+      if (done.suspicions.length === 0) printResult(done.result, format, ctx.stdout);
+      // One document per run in json, csv and html: the confirming session's own is `qpswatch show SESSION`.
+      if (done.confirmation !== undefined && (text || format === 'md')) printResult(done.confirmation, format, ctx.stdout);
+      else if (done.confirmation !== undefined) ctx.log.info({ sessionId: done.confirmation.sessionId }, `the confirming session against the base is session ${done.confirmation.sessionId}: qpswatch show ${done.confirmation.sessionId} --format ${format}`);
+      const drift = driftLine(done);
+      if (text && drift !== '') ctx.stdout(`${drift}\n`);
     } finally {
       try {
         await store.close();
@@ -69,11 +99,29 @@ export const checkCommand: Command = {
   },
 };
 
+/** The comparison of a check's session and, in text, its outcome line. */
+function printResult(result: CheckResult, format: ReportFormat, stdout: (text: string) => void): void {
+  if (result.kind === 'checked') stdout(renderComparison(result.view, format));
+  if (format === 'text' || result.kind === 'first') stdout(`${outcomeLine(result)}\n`);
+}
+
+/**
+ * What the chain against the base came to: nothing when no drift was suspected and the check was not against the
+ * base; else the confirmed drifts, or that the direct session found none, or why no session confirmed them.
+ */
+export function driftLine(done: Pick<ConfirmedCheck, 'result' | 'suspicions' | 'confirmation' | 'unconfirmed' | 'drifts' | 'base'>): string {
+  const direct = done.confirmation ?? (done.result.kind === 'checked' && done.result.against !== 'last good' ? done.result : undefined);
+  if (done.unconfirmed !== undefined) return `drift ${done.unconfirmed}`;
+  if (direct === undefined) return '';
+  if (done.drifts.length === 0) return done.confirmation !== undefined ? `drift not confirmed: no test regressed against the base ${direct.baseline.tag}` : '';
+  return `confirmed drift against the base ${direct.baseline.tag}: ${done.drifts.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`;
+}
+
 export function outcomeLine(result: CheckResult): string {
   if (result.kind === 'first') return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
   const { plan } = result;
   const parts = [
-    `${result.release.tag} against ${result.lastGood.release.tag}: ${checkStanding(result.check)}`,
+    `${result.release.tag} against ${result.against === 'last good' ? '' : 'the base '}${result.baseline.tag}: ${checkStanding(result.check)}`,
     plan.opened.length > 0 ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}` : '',
     plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}` : '',
     plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${e.test}.t${e.threads}`).join(', ')}` : '',

@@ -253,6 +253,16 @@ export const OPTIONS = {
     expected: 'an integer from 2 to 1000',
     envFormat: 'number',
   }),
+  reanchor_every: defineOption({
+    name: 'reanchor_every',
+    schema: z.number().int().min(0).max(1000),
+    // Off by default: each direct session costs a whole session budget on top of the normal check, and the chain
+    // with a confirming session on suspicion already catches drift; N bounds how far the chain's error can grow.
+    default: () => 0,
+    doc: 'Every this many checked releases of a series, the check is a paired session directly against the base (base:, else the oldest checked release) instead of the last good: it re-anchors the chained estimate, whose interval widens with every step. 0: off, since each such session costs a whole session budget and a drift under the threshold is confirmed against the base anyway.',
+    expected: 'an integer from 0 to 1000 (0: off)',
+    envFormat: 'number',
+  }),
   idle_server: defineOption({
     name: 'idle_server',
     schema: z.enum(['pause', 'drain']),

@@ -10,8 +10,15 @@ export interface AlertContent {
   /** the judged release */
   tag: string;
   version: string;
-  /** the last good release it was compared with */
+  /** the last good release it was compared with, or the series' base (against) */
   comparedWith: { tag: string; version: string };
+  /**
+   * base: the session was a paired session directly against the series' base (a drift confirmation, or a check
+   * against the base); its regressions are a drift of the series. Absent: against the last good release.
+   */
+  against?: 'base';
+  /** For a drift: each drifted test's chained relative QPS against the base, release by release, oldest first. */
+  chain?: ReadonlyArray<ChainedTest>;
   /** the tests of this event: regressed ones (regression) or the ones that recovered (recovery) */
   tests: ReadonlyArray<{ test: string; threads: number }>;
   /** the whole session: relative QPS table, per-op tables, verdicts with hints */
@@ -19,6 +26,13 @@ export interface AlertContent {
   fingerprintId: string;
   /** a link to Grafana when configured */
   dashboardUrl?: string;
+}
+
+/** One test's chained series against the base, as the drift email shows it. */
+export interface ChainedTest {
+  test: string;
+  threads: number;
+  points: ReadonlyArray<{ tag: string; relativeQps: number; low: number; high: number; steps: number }>;
 }
 
 export interface RenderedMessage {

@@ -12,9 +12,30 @@ export function leadSentence(content: AlertContent, rows: readonly TestRow[]): s
   const good = release(content.comparedWith.version, content.comparedWith.tag);
   const count = rows.length === 1 ? '1 test' : `${rows.length} tests`;
   const labels = rows.map((row) => `${testLabel(row)} ${formatRatio(row.relativeQps)}`).join(', ');
+  if (content.against === 'base') {
+    return content.kind === 'regression'
+      ? `${content.flavor} ${judged} of series ${content.upstream} has drifted: a paired session directly against the series' base release ${good} found it slower in ${count}: ${labels}.`
+      : `${content.flavor} ${judged} of series ${content.upstream} is back to the speed of the series' base release ${good}, in a paired session directly against it, in ${count} that had regressed: ${labels}.`;
+  }
   return content.kind === 'regression'
     ? `${content.flavor} ${judged} of series ${content.upstream} is slower than the last good release ${good} in ${count}: ${labels}.`
     : `${content.flavor} ${judged} of series ${content.upstream} is back to the speed of the last good release ${good} in ${count} that had regressed: ${labels}.`;
+}
+
+/** A drift's chained series: per test and release, relative QPS against the base with its interval and checks. */
+export function chainTable(chain: NonNullable<AlertContent['chain']>): Table {
+  const cells = chain.flatMap((t) =>
+    t.points.map((p) => [testLabel(t), p.tag, formatRatio(p.relativeQps), `${formatRatio(p.low)}-${formatRatio(p.high)}`, String(p.steps)]),
+  );
+  return makeTable([left('test'), left('release'), right('C/base'), right('interval'), right('checks')], cells);
+}
+
+function chainBlocks(chain: AlertContent['chain']): Block[] {
+  if (chain === undefined || chain.length === 0) return [];
+  return [
+    { kind: 'heading', level: 2, text: 'The chain that raised it: relative QPS against the base through the checks' },
+    { kind: 'table', table: chainTable(chain) },
+  ];
 }
 
 /**
@@ -51,7 +72,7 @@ function asSection(block: Block): Block {
 }
 
 /**
- * The whole body as report blocks: lead, the hint of each regressed test, the host fingerprint, then the session's
+ * The whole body as report blocks: lead, a drift's chained series, the hint of each regressed test, the host fingerprint, then the session's
  * comparison (relative QPS table and chart, verdicts, per-op tables). The text and HTML parts are two layouts of it.
  */
 export function alertDocument(content: AlertContent, rows: readonly TestRow[], title: string, dashboardLine: boolean): Block[] {
@@ -61,6 +82,7 @@ export function alertDocument(content: AlertContent, rows: readonly TestRow[], t
   return [
     { kind: 'heading', level: 1, text: title },
     { kind: 'lines', lines: facts },
+    ...(content.kind === 'regression' ? chainBlocks(content.chain) : []),
     ...(content.kind === 'regression' ? hintBlocks(rows) : []),
     ...comparisonDocument(content.comparison).map(asSection),
   ];

@@ -13,11 +13,15 @@ export function headerText(text: string): string {
     .trim();
 }
 
-/** e.g. "qpswatch: mariadb 10.11.3 regressed: update-index.t1 at 0.24 of 10.11.2 (+3 more)" */
+/**
+ * e.g. "qpswatch: mariadb 10.11.3 regressed: update-index.t1 at 0.24 of 10.11.2 (+3 more)"; against the base
+ * "qpswatch: mariadb 10.11.5 drifted: update-index.t1 at 0.91 of base 10.11.1".
+ */
 export function alertSubject(content: AlertContent, rows: readonly TestRow[]): string {
   const [worst] = rows;
-  const verb = content.kind === 'regression' ? 'regressed' : 'recovered';
+  const base = content.against === 'base';
+  const verb = content.kind === 'regression' ? (base ? 'drifted' : 'regressed') : 'recovered';
   const more = rows.length > 1 ? ` (+${rows.length - 1} more)` : '';
   const test = worst === undefined ? '' : `: ${testLabel(worst)} at ${formatRatio(worst.relativeQps)}`;
-  return headerText(`qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ${content.comparedWith.version}${more}`);
+  return headerText(`qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ${base ? 'base ' : ''}${content.comparedWith.version}${more}`);
 }

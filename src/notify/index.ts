@@ -4,6 +4,6 @@ export { emlFileName, subjectSlug } from './eml-mailer.js';
 export { deliverOutbox, retryDelaySeconds, type DeliverOptions, type DeliveryResult, type OutboxEntry, type OutboxPort } from './outbox.js';
 export { describeAttemptError } from './attempt-error.js';
 export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
-export type { AlertContent, RenderedMessage } from './alert-content.js';
+export type { AlertContent, ChainedTest, RenderedMessage } from './alert-content.js';
 export { renderAlert } from './render-alert.js';
 export { failureSubject, inertLine, renderFailureNotice, type FailureContent } from './render-failure.js';

@@ -1,6 +1,6 @@
 import type { EventPlan } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
-import { renderAlert, renderFailureNotice, type AlertContent, type FailureContent } from '../notify/index.js';
+import { renderAlert, renderFailureNotice, type AlertContent, type ChainedTest, type FailureContent } from '../notify/index.js';
 import type { ComparisonView } from '../model/index.js';
 import type { MessageInput, ReleaseRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -25,6 +25,10 @@ export interface AlertInput {
   view: ComparisonView;
   fingerprintId: string;
   plan: EventPlan;
+  /** The session was directly against the series' base (lastGood is then the base): its regressions are drift. */
+  againstBase?: boolean;
+  /** A confirmation's chained series, for the drift email. */
+  chain?: readonly ChainedTest[];
 }
 
 /** The uid of the provisioned "relative QPS by version" dashboard (grafana/). */
@@ -52,6 +56,8 @@ function message(input: AlertInput, kind: AlertContent['kind'], tests: ReadonlyA
     tag: release.tag,
     version: release.version,
     comparedWith: { tag: lastGood.tag, version: lastGood.version },
+    ...(input.againstBase === true ? { against: 'base' as const } : {}),
+    ...(input.chain !== undefined ? { chain: input.chain } : {}),
     tests: tests.map((t) => ({ test: t.test, threads: t.threads })),
     comparison: input.view,
     fingerprintId: input.fingerprintId,

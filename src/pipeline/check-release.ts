@@ -3,18 +3,30 @@ import { InputError } from '../errors.js';
 import type { ComparisonView, Verdict } from '../model/index.js';
 import type { CalibrationStore, CheckRecord, CheckStore, OutboxStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
+import type { ChainedTest } from '../notify/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { runComparison, type CompareDeps, type CompareRequest } from './compare.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import type { CheckSettings } from './settings.js';
 import { builtInstall } from './release-install.js';
+import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
 
 export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMinutes' | 'maxPairs'> {
   release: ReleaseRecord;
   suite: Suite;
   rounds: number;
+  /** Judge the release directly against its series' base (`check --against-base`, a drift confirmation). */
+  againstBase?: boolean;
+  /** A confirmation's chained series of the suspected tests, shown in its drift email. */
+  chain?: readonly ChainedTest[];
 }
+
+/**
+ * What a check's baseline is: the last good release (the normal check), the series' base because it was asked for
+ * (--against-base, a confirmation), or the base because reanchor_every made this release's turn.
+ */
+export type CheckAgainst = 'last good' | 'base' | 'base (re-anchor)';
 
 export interface CheckDeps extends CompareDeps {
   /** A session's settings plus who is emailed and how (checkSettings). */
@@ -29,7 +41,8 @@ export type CheckResult =
   | {
       kind: 'checked';
       release: ReleaseRecord;
-      lastGood: GoodRelease;
+      baseline: ReleaseRecord;
+      against: CheckAgainst;
       sessionId: number;
       view: ComparisonView;
       verdicts: Verdict[];
@@ -45,45 +58,82 @@ export class ReleaseNotBuiltError extends InputError {
 }
 
 /**
- * One release against the last good release of its upstream: a session, the verdicts, the regression events it
- * opens and closes, and their emails, recorded in one transaction; then the outbox is sent. Regressions that
- * already have an open event go on without another email.
+ * One release against the last good release of its upstream (or its series' base: --against-base, a drift
+ * confirmation, reanchor_every): a session, the verdicts, the regression events it opens and closes, and their
+ * emails, recorded in one transaction; then the outbox is sent. Regressions that already have an open event go on
+ * without another email. A check against the base is stored like any other, with the base as its baseline: the
+ * normal rule of last good applies to it, and the chain takes it as a re-anchor.
  */
 export async function checkRelease(request: CheckRequest, deps: CheckDeps): Promise<CheckResult> {
   const { store, log } = deps;
   const release = request.release;
   const upstream = deps.upstreams.find((u) => u.name === release.upstream);
   if (upstream === undefined) throw new InputError(`release ${JSON.stringify(release.tag)} belongs to upstream ${JSON.stringify(release.upstream)}, which is no longer in the config`);
-  if ((await builtInstall(store, release, upstream.kind === 'git' ? upstream.buildProfile : undefined)) === undefined) throw new ReleaseNotBuiltError(release.tag);
-  const lastGood = await lastGoodBelow(store, release);
-  if (lastGood === undefined) {
+  if ((await builtInstall(store, release, buildProfileOf(upstream))) === undefined) throw new ReleaseNotBuiltError(release.tag);
+  const target = await checkBaseline(request, upstream, deps);
+  if (target === undefined) {
     await store.triage({ releaseId: release.id, action: 'accept', who: 'qpswatch', reason: 'the first release checked in its series: the starting last good' });
     log.info({ tag: release.tag, upstream: upstream.name }, 'nothing older in the series is good: this release is the first last good, accepted without a session');
     return { kind: 'first', release };
   }
-  log.info({ tag: release.tag, lastGood: lastGood.release.tag }, `checking ${release.tag} against the last good release ${lastGood.release.tag}`);
+  const { baseline, against } = target;
+  log.info({ tag: release.tag, baseline: baseline.tag, against }, `checking ${release.tag} against the ${against} release ${baseline.tag}`);
   // The upstream's own budget wins over the config's and the suite's, unless the person running the check gave one.
   const budgetMinutes = request.budgetMinutes ?? upstream.budgetMinutes;
   const outcome = await runComparison(
-    { baseline: lastGood.release.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds, ...(request.design !== undefined ? { design: request.design } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}), ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}) },
+    { baseline: baseline.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds, ...(request.design !== undefined ? { design: request.design } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}), ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}) },
     deps,
   );
   const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
   const plan = planEvents(outcome.verdicts, open);
-  const messages = alertMessages({ alerts: deps.settings.alerts, upstream, release, lastGood: lastGood.release, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan });
+  const messages = alertMessages({
+    alerts: deps.settings.alerts, upstream, release, lastGood: baseline, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan,
+    ...(against !== 'last good' ? { againstBase: true } : {}),
+    ...(request.chain !== undefined ? { chain: request.chain } : {}),
+  });
   const check = await store.recordCheck({
     sessionId: outcome.sessionId,
     releaseId: release.id,
-    baselineReleaseId: lastGood.release.id,
+    baselineReleaseId: baseline.id,
     outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
     verdicts: outcome.verdicts,
     openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
     fixedEventIds: plan.fixed.map((e) => e.id),
     messages,
   });
-  logPlan(deps, upstream, plan);
+  logPlan(deps, upstream, plan, against);
   await deliverPending({ mail: deps.settings.mail, store, log, signal: deps.signal });
-  return { kind: 'checked', release, lastGood, sessionId: outcome.sessionId, view: outcome.view, verdicts: outcome.verdicts, check, plan, messagesQueued: messages.length };
+  return { kind: 'checked', release, baseline, against, sessionId: outcome.sessionId, view: outcome.view, verdicts: outcome.verdicts, check, plan, messagesQueued: messages.length };
+}
+
+/**
+ * The release a check is judged against: the series' base when asked for, or when reanchor_every makes it this
+ * release's turn (and the base is built: a daemon never fails a check over it, it goes on against the last good);
+ * else the last good release. Undefined for the first release of a series, which becomes the first last good.
+ */
+async function checkBaseline(request: CheckRequest, upstream: Upstream, deps: CheckDeps): Promise<{ baseline: ReleaseRecord; against: CheckAgainst } | undefined> {
+  const { store } = deps;
+  const release = request.release;
+  const [releases, checks] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name)]);
+  const base = seriesBase(upstream, releases, checks);
+  if (request.againstBase === true) {
+    if (base === undefined) throw new NoSeriesBaseError(upstream);
+    if (release.versionKey <= base.versionKey) throw new NotAfterBaseError(release.tag, upstream.name, base.tag);
+    if ((await builtInstall(store, base, buildProfileOf(upstream))) === undefined) throw new BaseNotBuiltError(upstream.name, base.tag);
+    return { baseline: base, against: 'base' };
+  }
+  const lastGood = await lastGoodBelow(store, release);
+  if (lastGood === undefined) return undefined;
+  if (base === undefined || base.id === lastGood.release.id || !reanchorDue(deps.settings.reanchorEvery, release, base, releases, checks)) return { baseline: lastGood.release, against: 'last good' };
+  if ((await builtInstall(store, base, buildProfileOf(upstream))) === undefined) {
+    deps.log.warn({ tag: release.tag, base: base.tag }, `reanchor_every: ${release.tag} is due for a check against the base ${base.tag}, which is not built: checked against the last good instead (qpswatch build ${base.tag})`);
+    return { baseline: lastGood.release, against: 'last good' };
+  }
+  return { baseline: base, against: 'base (re-anchor)' };
+}
+
+function buildProfileOf(upstream: Upstream): string | undefined {
+  return upstream.kind === 'git' ? upstream.buildProfile : undefined;
 }
 
 /** The last good release older than this one, in its upstream. */
@@ -92,8 +142,10 @@ export async function lastGoodBelow(store: ReleaseStore & CheckStore, release: R
   return selectLastGood(releases, checks, triage, release);
 }
 
-function logPlan(deps: CompareDeps, upstream: Upstream, plan: EventPlan): void {
-  for (const v of plan.opened) deps.log.warn({ upstream: upstream.name, test: v.test, threads: v.threads, relativeQps: v.relativeQps }, `regression: ${v.test}.t${v.threads} at ${v.relativeQps.toFixed(2)}`);
+function logPlan(deps: CompareDeps, upstream: Upstream, plan: EventPlan, against: CheckAgainst): void {
+  // Against the base, a regression is the series' drift confirmed by a direct session (docs/verdicts.md).
+  const what = against === 'last good' ? 'regression' : 'drift confirmed against the base';
+  for (const v of plan.opened) deps.log.warn({ upstream: upstream.name, test: v.test, threads: v.threads, relativeQps: v.relativeQps }, `${what}: ${v.test}.t${v.threads} at ${v.relativeQps.toFixed(2)}`);
   for (const v of plan.continuing) deps.log.info({ test: v.test, threads: v.threads }, `${v.test}.t${v.threads} still regressed: its event stays open, no new email`);
   for (const e of plan.fixed) deps.log.info({ test: e.test, threads: e.threads, eventId: e.id }, `${e.test}.t${e.threads} recovered: event ${e.id} fixed`);
 }

@@ -3,7 +3,8 @@ import type { DaemonStateStore, QueueRecord, QueueStep, QueueStore, QuietHostSto
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { failureMessage } from './alert-messages.js';
-import { checkRelease, lastGoodBelow, type CheckDeps } from './check-release.js';
+import { lastGoodBelow, type CheckDeps } from './check-release.js';
+import { checkAndConfirm } from './confirm-drift.js';
 import { deliverPending } from './deliver.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { obtainRelease } from './fetch-release.js';
@@ -180,7 +181,8 @@ async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: Cycle
   await phase('benchmarking', { tag: release.tag });
   const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
   try {
-    const result = await checkRelease({ release, suite: deps.suite, rounds: deps.rounds }, deps);
+    // A drift the chain suspects is confirmed in the same step, right after: the host is quiet and both servers built.
+    const { result } = await checkAndConfirm({ release, suite: deps.suite, rounds: deps.rounds }, deps, { confirm: true });
     if (result.kind === 'checked') outcome.checked += 1;
   } finally {
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);

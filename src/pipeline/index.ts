@@ -7,7 +7,22 @@ export { obtainRelease, fetchRelease, TARBALL_PROFILE } from './fetch-release.js
 export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
 export { TargetInstance } from './target-instance.js';
-export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
+export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckAgainst, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
+export { checkAndConfirm, suspicionText, type CheckedResult, type ConfirmedCheck, type ConfirmOptions } from './confirm-drift.js';
+export {
+  acceptedReference,
+  BaseNotBuiltError,
+  chainedSeries,
+  chainChecks,
+  confirmedDrifts,
+  NoSeriesBaseError,
+  NotAfterBaseError,
+  reanchorDue,
+  seriesBase,
+  stepsByTest,
+  suspectedDrifts,
+  type DriftSuspicion,
+} from './drift.js';
 export { compareSettings, checkSettings, cycleSettings, type CompareSettings, type CheckSettings, type CycleSettings } from './settings.js';
 export { alertSettings, type AlertSettings } from './alert-messages.js';
 export { deliverPending, mailSettings, type DeliverDeps } from './deliver.js';

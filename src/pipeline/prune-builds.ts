@@ -5,6 +5,7 @@ import type { Logger } from '../log/index.js';
 import type { BuildRecord, CheckStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { compareVersions, parseVersion } from '../version/index.js';
+import { seriesBase } from './drift.js';
 
 export type PruneKeepReason = 'base' | 'last good' | 'newest';
 
@@ -36,7 +37,8 @@ export async function selectPrune(store: ReleaseStore & CheckStore, upstreams: r
     const releases = await store.listReleases(upstream.name);
     const byId = new Map(releases.map((r) => [r.id, r]));
     const installed = builds.filter((b) => b.state === 'built' && byId.has(b.releaseId) && existsSync(b.installDir));
-    const protectedKeys = protectedBuilds(upstream, releases, installed, selectLastGood(releases, checks, triage)?.release);
+    // The base as the chain and a check against the base resolve it: base:, else the oldest checked release.
+    const protectedKeys = protectedBuilds(installed, seriesBase(upstream, releases, checks), selectLastGood(releases, checks, triage)?.release);
     const described = new Map(installed.map((b) => [b.buildKey, describe(upstream, b, byId.get(b.releaseId)!)]));
     const plan = planPrune({ builds: [...described.values()].map(asEntry), keep: new Set(protectedKeys.keys()), keepLatest: keepBuilds });
     const newest = newestVersions([...described.values()], keepBuilds);
@@ -86,14 +88,13 @@ function newestVersions(builds: readonly PrunedBuild[], n: number): Set<string> 
   return new Set(versions.slice(0, n).map((v) => v.text));
 }
 
-function protectedBuilds(upstream: Upstream, releases: readonly ReleaseRecord[], installed: readonly BuildRecord[], lastGood: ReleaseRecord | undefined): Map<string, PruneKeepReason[]> {
+function protectedBuilds(installed: readonly BuildRecord[], base: ReleaseRecord | undefined, lastGood: ReleaseRecord | undefined): Map<string, PruneKeepReason[]> {
   const reasons = new Map<string, PruneKeepReason[]>();
   const add = (release: ReleaseRecord | undefined, reason: PruneKeepReason): void => {
     if (release === undefined) return;
     for (const b of installed.filter((b) => b.releaseId === release.id)) reasons.set(b.buildKey, [...(reasons.get(b.buildKey) ?? []), reason]);
   };
-  const base = upstream.base;
-  add(base === undefined ? undefined : releases.find((r) => compareVersions(parseVersion(r.version), base) === 0), 'base');
+  add(base, 'base');
   add(lastGood, 'last good');
   return reasons;
 }

@@ -38,6 +38,8 @@ export interface CompareSettings {
 export interface CheckSettings extends CompareSettings {
   alerts: AlertSettings;
   mail: MailSettings;
+  /** reanchor_every: every this many checked releases of a series, one is checked against the base; 0 is off. */
+  reanchorEvery: number;
 }
 
 /** A daemon cycle also builds releases, prunes installs and waits for a quiet host. */
@@ -69,7 +71,7 @@ export function compareSettings(config: Config, env: Readonly<Record<string, str
 }
 
 export function checkSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CheckSettings {
-  return { ...compareSettings(config, env), alerts: alertSettings(config), mail: mailSettings(config) };
+  return { ...compareSettings(config, env), alerts: alertSettings(config), mail: mailSettings(config), reanchorEvery: config.reanchor_every };
 }
 
 export function cycleSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CycleSettings {

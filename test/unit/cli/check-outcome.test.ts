@@ -14,7 +14,7 @@ const release = (id: number, version: string): ReleaseRecord => ({
 function checked(kinds: Array<Verdict['kind']>, conclusive: boolean): CheckResult {
   const verdicts = kinds.map((kind, i): Verdict => ({ test: `t${i}`, threads: 1, relativeQps: 0.97, ...rowVerdict(kind) }));
   const check = { sessionId: 5, releaseId: 3, baselineReleaseId: 2, outcome: 'ok' as const, conclusive, invalid: false, judgedAt: '2026-01-01T00:00:00.000Z' };
-  return { kind: 'checked', release: release(3, '10.11.3'), lastGood: { release: release(2, '10.11.2'), reason: 'ok' }, sessionId: 5, view: sampleView(), verdicts, check, plan: { opened: [], continuing: [], fixed: [] }, messagesQueued: 0 };
+  return { kind: 'checked', release: release(3, '10.11.3'), baseline: release(2, '10.11.2'), against: 'last good', sessionId: 5, view: sampleView(), verdicts, check, plan: { opened: [], continuing: [], fixed: [] }, messagesQueued: 0 };
 }
 
 test('check says inconclusive, which tests kept the release from last good, and what decides them', () => {

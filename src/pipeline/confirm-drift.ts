@@ -1,0 +1,72 @@
+import type { Verdict } from '../model/index.js';
+import type { ReleaseRecord } from '../store/index.js';
+import { checkRelease, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
+import { acceptedReference, chainedSeries, confirmedDrifts, seriesBase, seriesChain, suspectedDrifts, type DriftSuspicion } from './drift.js';
+import { builtInstall } from './release-install.js';
+
+export type CheckedResult = Extract<CheckResult, { kind: 'checked' }>;
+
+/** A check, and what its chain against the base asked for: suspicions, the confirming session, the drifts it found. */
+export interface ConfirmedCheck {
+  result: CheckResult;
+  /** The series' base the chain was built to; undefined when the series has none (or none was needed). */
+  base?: ReleaseRecord;
+  /** Tests whose chained estimate fell under the threshold in the normal check. */
+  suspicions: DriftSuspicion[];
+  /** The direct session against the base that was run to confirm them. */
+  confirmation?: CheckedResult;
+  /** Why suspicions were not confirmed, when they were not (--no-confirm, the base not built). */
+  unconfirmed?: string;
+  /** Tests that regressed in a direct session against the base (the confirmation, or a check against the base). */
+  drifts: Verdict[];
+}
+
+export interface ConfirmOptions {
+  /** Run the confirming session when drift is suspected (false: `check --no-confirm`, which only says so). */
+  confirm: boolean;
+  /** Told of the check and its suspicions before the confirming session starts (check prints them at once). */
+  onSuspected?: (result: CheckedResult, suspicions: readonly DriftSuspicion[], base: ReleaseRecord) => void;
+}
+
+/**
+ * A check, then the drift it may show (docs/verdicts.md, "Drift against the base"): after a normal check the
+ * series' chain is built from the newest valid checks, and tests whose chained estimate is under the threshold are
+ * confirmed at once by a paired session of the release directly against the base. A test that regresses there is
+ * a confirmed drift: that session's regression opens its event and email like any check's. A check that was
+ * against the base already needs no confirmation; its regressions are the drifts.
+ */
+export async function checkAndConfirm(request: CheckRequest, deps: CheckDeps, options: ConfirmOptions): Promise<ConfirmedCheck> {
+  const result = await checkRelease(request, deps);
+  if (result.kind === 'first') return { result, suspicions: [], drifts: [] };
+  if (result.against !== 'last good') return { result, base: result.baseline, suspicions: [], drifts: confirmedDrifts(result.verdicts) };
+  const { store, log } = deps;
+  const upstream = deps.upstreams.find((u) => u.name === result.release.upstream)!;
+  const [releases, checks, triage] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listTriage()]);
+  const base = seriesBase(upstream, releases, checks);
+  if (base === undefined) return { result, suspicions: [], drifts: [] };
+  const accepted = acceptedReference(result.release, base, releases, triage);
+  const suspicions = suspectedDrifts(result.release.tag, base.tag, await seriesChain(store, upstream.name, base), result.verdicts, accepted?.tag);
+  if (suspicions.length === 0) return { result, base, suspicions, drifts: [] };
+  for (const s of suspicions) log.warn({ tag: result.release.tag, base: base.tag, test: s.test, threads: s.threads, relativeQps: s.chained.relativeQps, steps: s.chained.steps }, `drift suspected: ${suspicionText(s, base)}`);
+  options.onSuspected?.(result, suspicions, base);
+  const unconfirmed = !options.confirm
+    ? 'not confirmed (--no-confirm)'
+    : (await builtInstall(store, base, upstream.kind === 'git' ? upstream.buildProfile : undefined)) === undefined
+      ? `not confirmed: the base ${base.tag} is not built (qpswatch build ${base.tag}, then qpswatch check ${result.release.tag} --against-base)`
+      : undefined;
+  if (unconfirmed !== undefined) {
+    log.warn({ tag: result.release.tag, base: base.tag }, `drift ${unconfirmed}`);
+    return { result, base, suspicions, unconfirmed, drifts: [] };
+  }
+  log.info({ tag: result.release.tag, base: base.tag }, `confirming: ${result.release.tag} directly against the base ${base.tag}`);
+  const confirmation = await checkRelease({ ...request, againstBase: true, chain: chainedSeries(suspicions, result.release, releases) }, deps);
+  if (confirmation.kind !== 'checked') throw new Error(`a confirming check of ${result.release.tag} against the base ran no session`);
+  return { result, base, suspicions, confirmation, drifts: confirmedDrifts(confirmation.verdicts) };
+}
+
+/** "update-index.t1 at 0.93 (0.90-0.96) of the base mariadb-10.11.1, through 3 checks; threshold 0.95" */
+export function suspicionText(s: DriftSuspicion, base: Pick<ReleaseRecord, 'tag'>): string {
+  const c = s.chained;
+  const since = s.since !== undefined ? `, under the threshold since the accepted ${s.since}` : '';
+  return `${s.test}.t${s.threads} at ${c.relativeQps.toFixed(3)} (${c.low.toFixed(3)}-${c.high.toFixed(3)}) of the base ${base.tag}, through ${c.steps} checks${since}; threshold ${s.threshold}`;
+}
