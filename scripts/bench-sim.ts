@@ -8,6 +8,7 @@ import { cleanUp, defaultConfig, keptPool, poolDirs, runPool, stateDirFor } from
 import { keyLabel, seededRandom, type PairPool } from './bench/paired-pool.js';
 import { poolModel, simulateSession, type PoolModel, type SessionShape } from './bench/sim-session.js';
 import { upperBound95 } from './bench/binomial.js';
+import { simulateSeries, type DriftOutcome } from './bench/sim-drift.js';
 
 const HELP = `Usage: npm run bench:sim -- [--from DIR | --keep DIR] [--pool-pairs N] [--suite NAME]
                            [--null-sessions N] [--sessions N] [--seed N]
@@ -28,6 +29,10 @@ order (B C, C B, ... as a real session alternates), plus the true drop of the sc
   power       every test 2, 5, 10 or 20% slower: how often each test is called a regression
   ratchet     one test 7% slower, the others not: how often the release would become last good
               (every test ok or improvement)
+  drift       series of 6 releases, each 3% slower than the one before in every test, checked as the
+              daemon checks them (against the last good; last good only from a decided check; a
+              confirming session against the base when the chain falls under the threshold): by which
+              release each test is flagged as a confirmed drift, or at all (its own regression counts)
 
 Rates come with their one-sided 95% upper bound (Clopper-Pearson). Each scenario runs at the suite's budget
 and, where the budget matters, at a budget long enough to reach max_pairs (the worst case for false ok and
@@ -35,6 +40,7 @@ for the ratchet, since ok needs pairs).
 
   --null-sessions N   sessions of the null scenario (default 10000)
   --sessions N        sessions of every other scenario and budget (default 2000)
+  --series N          series of the drift scenario (default 500)
   --seed N            the first seed; each scenario and budget gets its own stream (default 1)
 `;
 
@@ -77,6 +83,7 @@ async function main(): Promise<number> {
       'pool-pairs': { type: 'string' },
       suite: { type: 'string' },
       'null-sessions': { type: 'string' },
+      series: { type: 'string' },
       sessions: { type: 'string' },
       seed: { type: 'string' },
       keep: { type: 'string' },
@@ -93,6 +100,7 @@ async function main(): Promise<number> {
   const dirs = poolDirs(values.keep, values.from);
   const nullSessions = whole('null-sessions', values['null-sessions'], 10_000, 1);
   const sessions = whole('sessions', values.sessions, 2000, 1);
+  const series = whole('series', values.series, 500, 1);
   const seed = whole('seed', values.seed, 1, 0);
   const stateDir = stateDirFor(dirs, 'sim');
   try {
@@ -100,7 +108,7 @@ async function main(): Promise<number> {
     try {
       const pool = dirs.from === undefined ? await runPool(stateDir, store, values.suite ?? 'quick', whole('pool-pairs', values['pool-pairs'], 40, 8)) : await keptPool(store);
       const budget = loadSuite(pool.suite, defaults.suites_dir).budgetMinutes;
-      const lines = simulate(pool, { budget, seed, nullSessions, sessions, threshold: defaults.threshold, alpha: defaults.alpha, confidence: defaults.confidence, maxPairs: defaults.max_pairs });
+      const lines = simulate(pool, { budget, seed, nullSessions, sessions, series, threshold: defaults.threshold, alpha: defaults.alpha, confidence: defaults.confidence, maxPairs: defaults.max_pairs });
       process.stdout.write([...lines, ''].join('\n'));
       return 0;
     } finally {
@@ -116,6 +124,7 @@ interface SimSettings {
   seed: number;
   nullSessions: number;
   sessions: number;
+  series: number;
   threshold: number;
   alpha: number;
   confidence: number;
@@ -133,7 +142,7 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
     `pool: ${pool.sweeps.length} sweeps of the ${pool.suite} suite, ${tests} tests (${model.keys.map(keyLabel).join(', ')}); pair noise ${model.noise.map((n) => pct(n)).join(', ')}`,
     `order effect (second run over first) in the pool: ${model.orderEffects.map((o) => pct(Math.exp(o) - 1)).join(', ')}`,
     `settings: threshold ${s.threshold}, alpha ${s.alpha}, confidence ${s.confidence}, max_pairs ${s.maxPairs}; budget ${s.budget} min: ${describeShape(quick)}; long: ${describeShape(long)}`,
-    `command: npm run bench:sim -- --null-sessions ${s.nullSessions} --sessions ${s.sessions} --seed ${s.seed}`,
+    `command: npm run bench:sim -- --null-sessions ${s.nullSessions} --sessions ${s.sessions} --series ${s.series} --seed ${s.seed}`,
     '',
   ];
   const regressed = (v: readonly PairedJudgement[]): boolean => v.some((j) => j.kind === 'regression');
@@ -161,7 +170,29 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
     const madeGood = runs.filter((v) => v.every((j) => j.kind === 'ok' || j.kind === 'improvement')).length;
     out.push(`ratchet (one test 7% slower), ${label}, ${s.sessions} checks: made last good ${rate(madeGood, s.sessions)}; target under 1%`);
   }
+  out.push(...driftFigures(model, quick, s));
   return out;
+}
+
+/** The drift scenario: series of 6 releases at 3% per release, each checked within the suite's budget. */
+function driftFigures(model: PoolModel, shape: SessionShape, s: SimSettings): string[] {
+  const random = seededRandom(s.seed + 200);
+  const outcomes: DriftOutcome[] = [];
+  const started = Date.now();
+  for (let i = 0; i < s.series; i++) {
+    outcomes.push(simulateSeries(model, shape, 0.03, 6, s.threshold, s.confidence, random));
+    if ((i + 1) % 100 === 0) process.stderr.write(`bench:sim: drift: ${i + 1} of ${s.series} series, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  }
+  const byFourth = (at: number | undefined): boolean => at !== undefined && at <= 4;
+  const tests = model.keys.length;
+  const drift = outcomes.reduce((a, o) => a + o.driftAt.filter(byFourth).length, 0);
+  const flagged = outcomes.reduce((a, o) => a + o.flaggedAt.filter(byFourth).length, 0);
+  const anyDrift = outcomes.filter((o) => o.driftAt.some(byFourth)).length;
+  const when = [1, 2, 3, 4, 5, 6].map((r) => `${r}: ${pct(outcomes.reduce((a, o) => a + o.driftAt.filter((at) => at === r).length, 0) / (tests * s.series))}`);
+  return [
+    `drift (3% slower per release, 6 releases), ${s.budget}-min budget, ${s.series} series: tests flagged as a confirmed drift by the 4th release ${rate(drift, tests * s.series)}; target at least 80%`,
+    `drift: series with any test confirmed by the 4th release ${rate(anyDrift, s.series)}; tests flagged at all by the 4th (own regression or drift) ${rate(flagged, tests * s.series)}; first confirmed at release ${when.join(', ')}`,
+  ];
 }
 
 function oneTestDropped(tests: number, drop: number, random: () => number): number[] {
