@@ -83,6 +83,18 @@ describe('signFlipMaxT', () => {
     }
     assert.ok(atMost <= 0.05 * 256, `${atMost} of 256 relabellings at p <= 0.05`);
   });
+  test('a neighbour with an order effect and no drop does not block a clean drop at the first look', () => {
+    // In a sweep neighbours run in opposite orders; the neighbour's second run is 6% faster, its C no slower.
+    const drop = pairsOf(noise(14, 8, 0.002).map((d) => d - 0.04));
+    const neighbour = { logRatios: alternating(8).map((bFirst) => (bFirst ? -0.06 : 0.06)), baselineFirst: alternating(8).map((b) => !b) };
+    assert.equal(signFlipMaxT([drop, neighbour]).slower[0], 1 / 256);
+  });
+  test('the interval widens with a hiccup as the test weakens: it does not contradict the verdict', () => {
+    const [j] = replayLooks([series('h', [-0.1, -0.1, -0.1, 2, -0.1, -0.1, -0.1, -0.1])], { ...settings, maxPairs: 8 }, true).decided;
+    assert.ok(j!.relativeQps < 0.93, `the estimate keeps the drop: ${j!.relativeQps}`);
+    assert.equal(j!.kind, 'unstable');
+    assert.ok(j!.high >= 1, `not significant, and the interval reaches 1: ${j!.low}-${j!.high}`);
+  });
   test('a critical value reads off the max-T distribution; under 1/flips there is none', () => {
     const result = signFlipMaxT([pairsOf(noise(6, 8, 0.05))]);
     assert.equal(criticalValue(result.maxDrops, 0.001), Number.POSITIVE_INFINITY);
