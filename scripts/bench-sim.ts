@@ -188,10 +188,11 @@ function driftFigures(model: PoolModel, shape: SessionShape, s: SimSettings): st
   const drift = outcomes.reduce((a, o) => a + o.driftAt.filter(byFourth).length, 0);
   const flagged = outcomes.reduce((a, o) => a + o.flaggedAt.filter(byFourth).length, 0);
   const anyDrift = outcomes.filter((o) => o.driftAt.some(byFourth)).length;
+  const anyFlagged = outcomes.filter((o) => o.flaggedAt.some(byFourth)).length;
   const when = [1, 2, 3, 4, 5, 6].map((r) => `${r}: ${pct(outcomes.reduce((a, o) => a + o.driftAt.filter((at) => at === r).length, 0) / (tests * s.series))}`);
   return [
     `drift (3% slower per release, 6 releases), ${s.budget}-min budget, ${s.series} series: tests flagged as a confirmed drift by the 4th release ${rate(drift, tests * s.series)}; target at least 80%`,
-    `drift: series with any test confirmed by the 4th release ${rate(anyDrift, s.series)}; tests flagged at all by the 4th (own regression or drift) ${rate(flagged, tests * s.series)}; first confirmed at release ${when.join(', ')}`,
+    `drift: series with any test confirmed by the 4th release ${rate(anyDrift, s.series)}; flagged at all by the 4th (own regression or drift): tests ${rate(flagged, tests * s.series)}, series with any test ${rate(anyFlagged, s.series)}; first confirmed at release ${when.join(', ')}`,
   ];
 }
 
