@@ -209,7 +209,7 @@ describe('the installed unit\'s account holds the idle states once the udev rule
     }
     // The operator's edit of the installed config: two targets of the distribution's server.
     writeFileSync(configFile, 'log_level: info\ntargets:\n  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }\n');
-    writeFileSync(suiteFile, 'name: tiny-hold\ndescription: one read test, one round\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\ntests:\n  - name: point-query\n    script: oltp_point_select\n');
+    writeFileSync(suiteFile, 'name: tiny-hold\ndescription: one read test, eight pairs\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\ntests:\n  - name: point-query\n    script: oltp_point_select\n');
   });
 
   /** The group and mode the installed rule gives the device; the stand-in node gets exactly those. */
@@ -284,7 +284,7 @@ describe('the installed unit\'s account holds the idle states once the udev rule
   });
 
   test('with the rule applied, a session of the unit\'s account records idleStatesHeld=true', async () => {
-    const compare = asService(['compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--rounds', '1', '--format', 'json'], true);
+    const compare = asService(['compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '8', '--format', 'json'], true);
     assert.equal(compare.status, 0, compare.stderr);
     assert.doesNotMatch(compare.stderr, /idle states not held/);
     const sessionId = (JSON.parse(compare.stdout) as { sessionId: number }).sessionId;
