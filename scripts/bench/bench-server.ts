@@ -81,7 +81,8 @@ export class BenchServer {
 
   get connection(): SysbenchConnection {
     if (this.server === undefined) throw new Error('BenchServer.connection read before start()');
-    return { socket: this.server.socket, user: 'root', database: DATABASE };
+    // root has the instance's random password since its first start; sysbench reads it from the instance's file.
+    return { socket: this.server.socket, user: 'root', database: DATABASE, optionsFile: this.instance!.sysbenchPasswordFile };
   }
 
   dataDevice(): DataDevice {

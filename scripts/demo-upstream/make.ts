@@ -21,6 +21,8 @@ export interface DemoUpstream {
   readonly releases: readonly DemoTaggedRelease[];
   /** The tag whose server is slower on writes. */
   readonly slowTag: string;
+  /** The 10.6 series, oldest first: its base, then releases each 3% slower than the one before. */
+  readonly driftTags: readonly string[];
   /** The tag that fails to compile. */
   readonly brokenTag: string;
   /** Lightweight tags whose names a shell would run; they point at an ordinary release's commit. */
@@ -67,6 +69,7 @@ export async function makeDemoUpstream(dir: string): Promise<DemoUpstream> {
     releases,
     slowTag: releases.find((r) => r.kind === 'slow')!.tag,
     brokenTag: releases.find((r) => r.kind === 'broken')!.tag,
+    driftTags: releases.filter((r) => r.extraCpuPermille !== undefined).map((r) => r.tag),
     hostileTags,
     hostileMarker: HOSTILE_MARKER,
     otherTags,
@@ -93,6 +96,8 @@ function releaseCmake(release: DemoRelease): string {
     `set(DEMO_VERSION "${release.version}")`,
     '# Server settings this release always runs with (they come after my.cnf, so they win).',
     `set(DEMO_EXTRA_ARGS "${release.serverArgs.join(';')}")`,
+    '# The drift series: extra server CPU per query, in thousandths (launcher/extra-cpu.c); -1: none.',
+    `set(DEMO_EXTRA_CPU_PERMILLE ${release.extraCpuPermille ?? -1})`,
     '',
   ].join('\n');
 }
@@ -128,13 +133,13 @@ async function git(repo: string, args: readonly string[], when = commitDate(0)):
 export function describeDemoUpstream(demo: DemoUpstream): string {
   const lines = [`demo upstream (flavor mariadb) in ${demo.dir}`, '', 'release tags (annotated):'];
   for (const r of demo.releases) {
-    const what = r.kind === 'slow' ? 'SLOW: fsync of redo log and binlog at every commit' : r.kind === 'broken' ? 'FAILS TO BUILD: C syntax error' : 'normal';
+    const what = r.kind === 'slow' ? 'SLOW: fsync of redo log and binlog at every commit' : r.kind === 'broken' ? 'FAILS TO BUILD: C syntax error' : r.kind === 'drift' ? `DRIFT: ${(r.extraCpuPermille! / 10).toFixed(1)}% more server CPU per query` : 'normal';
     lines.push(`  ${r.tag.padEnd(18)} ${r.commit.slice(0, 12)}  ${what}  [${r.serverArgs.join(' ')}]`);
   }
   lines.push('', 'not release tags (lightweight):');
   for (const t of demo.otherTags) lines.push(`  ${t.name}`);
   lines.push('', `hostile tag names (lightweight, on ${demo.hostileTags[0]?.commit.slice(0, 12) ?? '-'}; a shell that ran one would create ${demo.hostileMarker}):`);
   for (const t of demo.hostileTags) lines.push(`  ${JSON.stringify(t.name)}`);
-  lines.push('', `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}`);
+  lines.push('', `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift series (about 3% slower each): ${demo.driftTags.join(' ')}`);
   return lines.join('\n') + '\n';
 }

@@ -1,9 +1,11 @@
 /**
  * The releases of the demo upstream, oldest first: each becomes one commit and one annotated tag in the MariaDB
  * flavor's pattern. Every release fixes some server settings (the launcher passes them after my.cnf, so they win
- * over any server profile); the slow one fixes settings that cost write throughput for real.
+ * over any server profile); the slow one fixes settings that cost write throughput for real. The 10.6 series loses a
+ * little at every release: each makes its server spend more CPU per query, about 3% of throughput at each step (a
+ * drift no single check sees, which qpswatch's chain against the base does).
  */
-export type DemoReleaseKind = 'normal' | 'slow' | 'broken';
+export type DemoReleaseKind = 'normal' | 'slow' | 'broken' | 'drift';
 
 export interface DemoRelease {
   readonly version: string;
@@ -12,6 +14,11 @@ export interface DemoRelease {
   readonly serverArgs: readonly string[];
   /** The commit message's subject. */
   readonly subject: string;
+  /**
+   * The drift series: extra server CPU per query, in thousandths of what the query used (template/launcher/extra-cpu.c,
+   * preloaded by the launcher); absent: nothing preloaded.
+   */
+  readonly extraCpuPermille?: number;
 }
 
 // Commits write the redo log at commit and let the OS flush it about once a second; the binlog is not synced.
@@ -21,6 +28,19 @@ const RELAXED = ['--innodb-flush-log-at-trx-commit=2', '--sync-binlog=0'];
 // on real disks (write tests at a fraction of the relaxed rate); point and range reads do not change.
 const DURABLE = ['--innodb-flush-log-at-trx-commit=1', '--sync-binlog=1'];
 
+// The drift series: the server's thread spends this many thousandths more CPU per query at each release than 10.6.1,
+// 1/0.97^k - 1 at the k-th: where the server's CPU bounds a test (point and range reads at one client thread), each
+// release is then 3% slower than the one before. Tests that wait on other things (writes) lose less. The real size
+// is measured with raw pairs (npm run bench:raw-pairs; docs/verdicts.md, "The drift demo").
+export const DRIFT_STEP = 0.97;
+const DRIFT_RELEASES = 5;
+
+function driftRelease(step: number): DemoRelease {
+  const extraCpuPermille = Math.round((DRIFT_STEP ** -step - 1) * 1000);
+  const subject = step === 0 ? 'first release of the 10.6 series' : `every query costs the server more CPU (${(extraCpuPermille / 10).toFixed(1)}% over 10.6.1)`;
+  return { version: `10.6.${step + 1}`, kind: step === 0 ? 'normal' : 'drift', serverArgs: RELAXED, subject, extraCpuPermille };
+}
+
 export const DEMO_RELEASES: readonly DemoRelease[] = [
   { version: '10.11.1', kind: 'normal', serverArgs: RELAXED, subject: 'first release of the series' },
   { version: '10.11.2', kind: 'normal', serverArgs: RELAXED, subject: 'bug fixes' },
@@ -29,6 +49,7 @@ export const DEMO_RELEASES: readonly DemoRelease[] = [
   { version: '10.11.9', kind: 'normal', serverArgs: RELAXED, subject: 'revert commit durability; fix the build' },
   { version: '10.11.10', kind: 'normal', serverArgs: RELAXED, subject: 'bug fixes (10.11.10 sorts after 10.11.9)' },
   { version: '11.4.1', kind: 'normal', serverArgs: RELAXED, subject: 'first release of the 11.4 series' },
+  ...Array.from({ length: DRIFT_RELEASES }, (_, step) => driftRelease(step)),
 ];
 
 /** The tag of a release: the MariaDB flavor's pattern. */
