@@ -53,7 +53,8 @@ interface StatusReport {
   daemon: DaemonStateRecord & { running: boolean };
   queue: QueueRecord[];
   latest: SeriesVerdicts[];
-  regressions: Array<EventRecord & { tag: string }>;
+  /** Open events, regressions and drifts, with the tags of their release and of the release they were measured against. */
+  regressions: Array<EventRecord & { tag: string; baselineTag: string }>;
   pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
   /** This host's newest calibration per suite. */
   calibrations: CalibrationRecord[];
@@ -92,7 +93,7 @@ async function readStatus(store: StatusStores): Promise<Omit<StatusReport, 'cali
     daemon: { ...state, running },
     queue: await store.listQueue(),
     latest: await latestVerdicts(store, releases),
-    regressions: open.map((e) => ({ ...e, tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}` })),
+    regressions: open.map((e) => ({ ...e, tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}`, baselineTag: releases.get(e.baselineReleaseId)?.tag ?? `#${e.baselineReleaseId}` })),
     pendingEmails: pending.map((m) => ({ id: m.id, subject: m.subject, attempts: m.attempts, nextAttemptAt: m.nextAttemptAt, lastError: m.lastError })),
   };
 }
@@ -155,7 +156,10 @@ function renderStatus(r: StatusReport, now: Date): string {
     out.push(...seriesLines(s, now));
   }
   out.push('', `active regressions (${r.regressions.length}):`);
-  for (const e of r.regressions) out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);
+  for (const e of r.regressions) {
+    const drift = e.kind === 'drift' ? `  drift against the base ${JSON.stringify(e.baselineTag)}` : '';
+    out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);
+  }
   out.push('', `pending emails (${r.pendingEmails.length}):`);
   for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
   out.push('', `calibrations of this host (${r.calibrations.length}):`);

@@ -127,7 +127,7 @@ function positionalTest(input: TriageInput): string {
   return input.test === undefined ? '' : input.test.threads === undefined ? input.test.test : `${input.test.test}.t${input.test.threads}`;
 }
 
-const eventLabel = (e: EventRecord): string => `${e.test}.t${e.threads}`;
+const eventLabel = (e: EventRecord): string => `${e.test}.t${e.threads}${e.kind === 'drift' ? ' (drift)' : ''}`;
 
 function summaryLine(release: ReleaseRecord, result: TriageResult): string {
   const t = result.triage;

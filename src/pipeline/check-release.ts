@@ -98,6 +98,7 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
     verdicts: outcome.verdicts,
     openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
+    eventKind: against === 'last good' ? 'regression' : 'drift',
     fixedEventIds: plan.fixed.map((e) => e.id),
     messages,
   });

@@ -4,7 +4,7 @@ import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { failureMessage } from './alert-messages.js';
 import { lastGoodBelow, type CheckDeps } from './check-release.js';
-import { checkAndConfirm } from './confirm-drift.js';
+import { checkAndConfirm, confirmOwed } from './confirm-drift.js';
 import { deliverPending } from './deliver.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { obtainRelease } from './fetch-release.js';
@@ -171,7 +171,7 @@ async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Ups
 async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<void> {
   const { store } = deps;
   if (await alreadyChecked(store, release)) {
-    deps.log.info({ tag: release.tag }, 'already checked (or the first of its series): nothing to benchmark');
+    await owedConfirmation(release, deps, phase);
     await store.moveQueued({ releaseId: release.id, to: 'done' });
     return;
   }
@@ -189,6 +189,26 @@ async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: Cycle
   }
   await store.moveQueued({ releaseId: release.id, to: 'done' });
   await pruneAfterCheck(release, deps.store, deps.upstreams, deps.settings.keepBuilds, deps.log);
+}
+
+/**
+ * A checked release back in the queue (its confirming session failed, or the daemon stopped between the two): the
+ * confirmation its stored check still owes runs now, after a quiet-host wait; else there is nothing to benchmark.
+ */
+async function owedConfirmation(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn): Promise<void> {
+  const { store } = deps;
+  let quiet: QuietHostWait | undefined;
+  const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
+  try {
+    const owed = await confirmOwed(release, { release, suite: deps.suite, rounds: deps.rounds }, deps, async () => {
+      quiet = await quietHost(release, deps, phase);
+      await store.moveQueued({ releaseId: release.id, to: 'benchmarking' });
+      await phase('benchmarking', { tag: release.tag });
+    });
+    if (owed === undefined) deps.log.info({ tag: release.tag }, 'already checked (or the first of its series): nothing to benchmark');
+  } finally {
+    if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
+  }
 }
 
 async function quietHost(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn): Promise<QuietHostWait> {

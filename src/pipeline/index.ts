@@ -8,7 +8,7 @@ export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
 export { TargetInstance } from './target-instance.js';
 export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckAgainst, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
-export { checkAndConfirm, suspicionText, type CheckedResult, type ConfirmedCheck, type ConfirmOptions } from './confirm-drift.js';
+export { checkAndConfirm, confirmOwed, suspicionText, type CheckedResult, type ConfirmedCheck, type ConfirmOptions } from './confirm-drift.js';
 export {
   acceptedReference,
   BaseNotBuiltError,

@@ -24,6 +24,8 @@ export interface CheckInput {
   verdicts: VerdictInput[];
   /** Tests that regressed with no open event for them in the upstream: each opens one. */
   openEvents: Array<{ test: string; threads: number; relativeQps: number }>;
+  /** What the events this check opens are: drift when the check was directly against the series' base. Default regression. */
+  eventKind?: EventKind;
   /** Open events this check shows recovered: closed as fixed by this release. */
   fixedEventIds: number[];
   messages: MessageInput[];
@@ -46,6 +48,14 @@ export interface CheckRecord {
 }
 
 export const eventStates = ['open', 'fixed', 'accepted', 'invalid'] as const;
+
+/**
+ * regression: a test judged past the threshold against the release's last good; drift: against the series' base,
+ * in a session run directly against it (the confirmation of a chained loss, a check with --against-base, or a
+ * re-anchoring check), so the loss may have come over several releases. Both are triaged alike.
+ */
+export const eventKinds = ['regression', 'drift'] as const;
+export type EventKind = (typeof eventKinds)[number];
 export type EventState = (typeof eventStates)[number];
 
 export interface EventQuery {
@@ -63,6 +73,7 @@ export interface EventRecord {
   baselineReleaseId: number;
   sessionId: number;
   relativeQps: number;
+  kind: EventKind;
   state: EventState;
   /** Acknowledged by a person: still reported, no more email. */
   acked: boolean;

@@ -14,7 +14,7 @@ export type * from './calibration-types.js';
 export type { JsonObject } from './json-object.js';
 export { sessionStates } from './session-types.js';
 export { buildStates } from './release-types.js';
-export { eventStates, triageActions } from './check-types.js';
+export { eventKinds, eventStates, triageActions } from './check-types.js';
 export {
   BuildNotFoundError,
   DuplicateResultError,

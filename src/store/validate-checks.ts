@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { verdictKinds } from '../model/index.js';
-import { triageActions, type CheckInput, type TriageInput } from './check-types.js';
+import { eventKinds, triageActions, type CheckInput, type TriageInput } from './check-types.js';
 import { aboveZero, atLeastZero, CONTROL_CHARS, finite, line, parseRecord, text, wholeFrom } from './validate.js';
 
 const hintSchema = z.object({
@@ -50,6 +50,7 @@ const checkSchema = z.object({
   outcome: z.enum(['ok', 'regression'], { error: 'expected "ok" or "regression"' }),
   verdicts: z.array(verdictSchema),
   openEvents: z.array(z.object({ test: text(), threads: wholeFrom(1), relativeQps: atLeastZero() })),
+  eventKind: z.enum(eventKinds, { error: 'expected "regression" or "drift"' }).optional(),
   fixedEventIds: z.array(wholeFrom(1)),
   messages: z.array(messageSchema),
 });

@@ -177,6 +177,9 @@ describe('qpswatch check on the demo upstream, with email', () => {
     assert.equal(drifted.length, 1, 'one email for the drift');
     assert.match(drifted[0]!.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.3 drifted: update-index\.t1 at 0\.\d\d of base 10\.11\.1$/);
     const status = await cli('status');
-    assert.match(status.stdout, /update-index\.t1/, 'status lists the open event');
+    assert.match(status.stdout, /"mariadb-10\.11\.3"  update-index\.t1  0\.\d\d  drift against the base "mariadb-10\.11\.1"/, 'status lists the open event as a drift');
+    const json = JSON.parse((await cli('status', '--json')).stdout) as { regressions: Array<{ tag: string; test: string; kind: string; baselineTag: string }> };
+    const event = json.regressions.find((e) => e.tag === demo.slowTag && e.test === 'update-index');
+    assert.deepEqual(event && { kind: event.kind, baselineTag: event.baselineTag }, { kind: 'drift', baselineTag: 'mariadb-10.11.1' });
   });
 });

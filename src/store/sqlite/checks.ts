@@ -7,6 +7,7 @@ import type {
   CheckStore,
   EventQuery,
   EventRecord,
+  EventKind,
   EventState,
   RerunRecord,
   TriageAction,
@@ -60,6 +61,7 @@ interface EventRow {
   baseline_release_id: number;
   session_id: number;
   relative_qps: number;
+  kind: EventKind;
   state: EventState;
   acked: number;
   opened_at: string;
@@ -107,6 +109,7 @@ export const eventFromRow = (r: EventRow): EventRecord => ({
   baselineReleaseId: r.baseline_release_id,
   sessionId: r.session_id,
   relativeQps: r.relative_qps,
+  kind: r.kind,
   state: r.state,
   acked: r.acked !== 0,
   openedAt: r.opened_at,
@@ -129,8 +132,8 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
         low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, hint)
       VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
         @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @logSe, @hint)`,
-    openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, state, opened_at)
-      VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, 'open', @at)`,
+    openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, kind, state, opened_at)
+      VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, @kind, 'open', @at)`,
     closeEvent: `UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
       WHERE id = @id AND state = 'open' RETURNING *`,
     ackEvent: `UPDATE regression_events SET acked = 1 WHERE id = ? RETURNING *`,
@@ -218,7 +221,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive, at }) as CheckRow);
     for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, orderEffect: v.orderEffect ?? null, logSe: v.logSe ?? null, hint: JSON.stringify(v.hint) });
     for (const e of input.openEvents) {
-      this.#sql.openEvent.run({ upstream: release.upstream, ...e, releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
+      this.#sql.openEvent.run({ upstream: release.upstream, ...e, kind: input.eventKind ?? 'regression', releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
     }
     for (const id of input.fixedEventIds) {
       const closed = this.#sql.closeEvent.get({ id, state: 'fixed', at, closedBy: input.releaseId }) as EventRow | undefined;

@@ -372,6 +372,11 @@ UPDATE checks SET conclusive = NOT EXISTS (
 );
 `;
 
+// Events opened by a session directly against the series' base are drifts; every older one was a regression.
+const eventKinds = `
+ALTER TABLE regression_events ADD COLUMN kind TEXT NOT NULL DEFAULT 'regression' CHECK (kind IN ('regression', 'drift'));
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -385,6 +390,7 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
   { version: 11, name: 'done sessions keep their figures packed; the results mark', sql: packsAndResultsMark },
   { version: 12, name: 'verdicts may be slower and keep the order effect; checks judged again by the rule of last good', sql: slowerVerdicts },
+  { version: 13, name: 'regression events say whether they are a drift against the base', sql: eventKinds },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -86,6 +86,7 @@ const event = (id: number, test: string): EventRecord => ({
   upstream: 'demo',
   test,
   threads: 1,
+  kind: 'regression',
   releaseId: 3,
   baselineReleaseId: 1,
   sessionId: 7,

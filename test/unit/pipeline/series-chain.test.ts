@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Verdict } from '../../../src/model/index.js';
-import { releaseFigureReader, seriesHistory } from '../../../src/pipeline/index.js';
+import { confirmOwed, releaseFigureReader, seriesHistory, type CheckDeps } from '../../../src/pipeline/index.js';
 import { renderHistory } from '../../../src/report/index.js';
 import { openStore, type Store, type TargetRef } from '../../../src/store/index.js';
 import { parseUpstream } from '../../../src/upstream/index.js';
+import { silentLog } from '../../helpers/silent-log.js';
 import { sampleInput } from '../store/store-inputs.js';
 
 /**
@@ -97,5 +98,20 @@ describe('the chain to the base from a real SQLite store', () => {
     // point-query from 1.0.2 on: the median ratio, 0.99^3 at 1.0.3, and no interval.
     assert.equal(row('1.0.3', 'point-query').relativeQps?.toFixed(4), (0.99 ** 3).toFixed(4));
     assert.deepEqual([row('1.0.3', 'point-query').relativeQpsLow, row('1.0.3', 'point-query').relativeQpsHigh], [null, null]);
+  });
+
+  test('a retry owes the confirmation its stored check asked for, until a check against the base follows it', async () => {
+    const deps = { store, upstreams: [upstream], log: silentLog, signal: new AbortController().signal } as unknown as CheckDeps;
+    const release = (await store.listReleases('demo')).find((r) => r.version === '1.0.4')!;
+    let sessionStarts = 0;
+    const owed = await confirmOwed(release, { release, suite: {} as never, rounds: 1 }, deps, async () => {
+      sessionStarts += 1;
+    });
+    // insert is under the threshold through the chain; the base has no build here, so the session is not started.
+    assert.deepEqual(owed?.suspicions.map((s) => [s.test, s.chained.relativeQps.toFixed(3), s.chained.steps]), [['insert', '0.885', 4]]);
+    assert.match(owed?.unconfirmed ?? '', /^not confirmed: the base v1\.0\.0 is not built \(qpswatch build v1\.0\.0, then qpswatch check v1\.0\.4 --against-base\)$/);
+    assert.equal(sessionStarts, 0);
+    const nothingOwed = (await store.listReleases('demo')).find((r) => r.version === '1.0.1')!;
+    assert.equal(await confirmOwed(nothingOwed, { release: nothingOwed, suite: {} as never, rounds: 1 }, deps), undefined, '1.0.1 is at 0.97 of the base: no suspicion');
   });
 });

@@ -122,11 +122,27 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const reach = verdicts[1]!;
         assert.deepEqual([reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise], [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028], 'the interval and detectable drop are stored');
         const events = await store.listEvents({ upstream: 'mariadb-10.11', state: 'open' });
-        assert.deepEqual(events.map((e) => [e.test, e.threads, e.releaseId, e.baselineReleaseId, e.acked]), [['update-index', 1, ids.get('10.11.3'), ids.get('10.11.2'), false]]);
+        assert.deepEqual(events.map((e) => [e.test, e.threads, e.releaseId, e.baselineReleaseId, e.kind, e.acked]), [['update-index', 1, ids.get('10.11.3'), ids.get('10.11.2'), 'regression', false]]);
         const pending = await store.listMessages('pending');
         assert.equal(pending.length, 1);
         assert.deepEqual(pending[0]?.to, ['dba@example.org', 'perf@example.org']);
         assert.deepEqual((await store.listChecks('mariadb-10.11')).map((c) => c.sessionId), [sessionId]);
+      }));
+
+    test('a check directly against the base opens drift events', () =>
+      withStore(async (store) => {
+        const ids = await releases(store, '10.11.1', '10.11.4');
+        const sessionId = await doneSession(store, '10.11.1', '10.11.4');
+        await store.recordCheck(
+          checkInput(sessionId, ids.get('10.11.4')!, ids.get('10.11.1')!, {
+            outcome: 'regression',
+            verdicts: [verdict('point-query', 'regression', 0.91)],
+            openEvents: [{ test: 'point-query', threads: 1, relativeQps: 0.91 }],
+            eventKind: 'drift',
+          }),
+        );
+        const events = await store.listEvents({ state: 'open' });
+        assert.deepEqual(events.map((e) => [e.test, e.kind, e.baselineReleaseId]), [['point-query', 'drift', ids.get('10.11.1')]]);
       }));
 
     test('a check is conclusive only when every verdict is ok or improvement: the store applies the one rule', () =>

@@ -204,6 +204,28 @@ describe('sqlite backend', () => {
     }
   });
 
+  test('migration 13 makes every event stored before it a regression', async () => {
+    const path = freshPath();
+    const store = await sqlite(path);
+    try {
+      const ids = await releases(store, '10.11.2', '10.11.3');
+      const sessionId = await doneSession(store, '10.11.2', '10.11.3');
+      await store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { outcome: 'regression', verdicts: [verdict('update-index', 'regression', 0.5)], openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.5 }] }));
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path);
+    db.exec('ALTER TABLE regression_events DROP COLUMN kind');
+    db.pragma('user_version = 12');
+    db.close();
+    const again = await sqlite(path);
+    try {
+      assert.deepEqual((await again.listEvents({})).map((e) => [e.test, e.kind]), [['update-index', 'regression']]);
+    } finally {
+      await again.close();
+    }
+  });
+
   test('migration 12 keeps the verdicts and their order, and judges every stored check again by the rule of last good', async () => {
     const path = freshPath();
     const store = await sqlite(path);
@@ -224,6 +246,8 @@ describe('sqlite backend', () => {
     // which the step makes again the same way; the contract tests store a slower verdict in a fresh file).
     const db = new Database(path);
     db.exec('UPDATE checks SET conclusive = 1');
+    // Migration 13's column did not exist at version 11 either.
+    db.exec('ALTER TABLE regression_events DROP COLUMN kind');
     db.pragma('user_version = 11');
     db.close();
     const again = await sqlite(path);
