@@ -6,11 +6,13 @@ import { describeDemoUpstream, makeDemoUpstream } from './demo-upstream/make.js'
 
 const HELP = `Usage: node dist/scripts/make-demo-upstream.js DIR [--json]
 
-Creates DIR as a git repository standing in for a MariaDB upstream: release tags mariadb-10.11.1 ... 11.4.1
-that build with cmake in seconds (build profile "demo") and install bin/mariadbd, a launcher that reports the
-tag's version and runs this host's /usr/sbin/mariadbd with settings fixed per release. One release is slower on
-writes (fsync at every commit), one fails to compile, and some tag names are hostile (shell metacharacters, a
-leading --) to prove that tags never reach a shell. DIR must not exist or be empty.
+Creates DIR as a git repository standing in for a MariaDB upstream: release tags mariadb-10.11.1 ... 11.4.1 and
+mariadb-10.6.1 ... 10.6.5 that build with cmake in seconds (build profile "demo") and install bin/mariadbd, a
+launcher that reports the tag's version and runs this host's /usr/sbin/mariadbd with settings fixed per release.
+One release is slower on writes (fsync at every commit), one fails to compile, each 10.6 release after the first
+makes the server spend more CPU per query (about 3% slower each, a drift; it preloads a small library), and some
+tag names are hostile (shell metacharacters, a leading --) to prove that tags never reach a shell. DIR must not
+exist or be empty.
 
 Options:
   --json   print what was made as JSON instead of text

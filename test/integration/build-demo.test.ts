@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BuildFailedError,
@@ -150,6 +150,35 @@ describe('the demo upstream built with the demo profile', () => {
     }
   });
 
+  test("a drift release's server carries its slowdown: 13% more CPU per request at mariadb-10.6.5, none at 10.6.1", async () => {
+    const [base, last] = [release((r) => r.version === '10.6.1'), release((r) => r.version === '10.6.5')];
+    assert.deepEqual([base.extraCpuPermille, last.extraCpuPermille], [0, 130]);
+    const [baseBuild, lastBuild] = [await build(base), await build(last)];
+    // The library alone, in thread CPU time (test/fixtures/demo/extra-cpu-probe.c): exact on a busy host too.
+    const probe = join(root, 'extra-cpu-probe');
+    await run({ argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-cpu-probe.c')] });
+    const added = async (installDir: string): Promise<number> => Number((await run({ argv: [probe], env: { ...defaultEnv(), LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_cpu.so') } })).stdout.trim());
+    assert.ok(Math.abs((await added(baseBuild.installDir)) - 1) < 0.01, '10.6.1 adds nothing');
+    const extra = await added(lastBuild.installDir);
+    assert.ok(Math.abs(extra - 1.13) < 0.01, `10.6.5 adds 13% to the CPU of a request: ${extra}`);
+    // The launcher preloads it into the server it becomes.
+    const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
+    const dir = join(root, 'drift-srv');
+    await mkdir(dir, { recursive: true });
+    const paths = serverPaths(dir);
+    const myCnfPath = join(dir, 'my.cnf');
+    await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
+    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+    const server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
+    try {
+      assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_cpu\.so$/m);
+      const [row] = await server.query('SELECT VERSION() AS v');
+      assert.equal(row?.['v'], '10.6.5-MariaDB-qpswatch-demo');
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('a release that does not compile fails in the build step with the C error', async () => {
     const broken = release((r) => r.kind === 'broken');
     const worktree = await worktreeOf(broken);
@@ -200,7 +229,10 @@ test('the demo upstream has the same commit ids every time it is made', async ()
   assert.deepEqual(again.releases.map((r) => r.commit), demo.releases.map((r) => r.commit));
   assert.deepEqual(
     demo.releases.map((r) => `${r.tag}:${r.kind}`),
-    ['mariadb-10.11.1:normal', 'mariadb-10.11.2:normal', 'mariadb-10.11.3:slow', 'mariadb-10.11.4:broken', 'mariadb-10.11.9:normal', 'mariadb-10.11.10:normal', 'mariadb-11.4.1:normal'],
+    [
+      'mariadb-10.11.1:normal', 'mariadb-10.11.2:normal', 'mariadb-10.11.3:slow', 'mariadb-10.11.4:broken', 'mariadb-10.11.9:normal', 'mariadb-10.11.10:normal', 'mariadb-11.4.1:normal',
+      'mariadb-10.6.1:normal', 'mariadb-10.6.2:drift', 'mariadb-10.6.3:drift', 'mariadb-10.6.4:drift', 'mariadb-10.6.5:drift',
+    ],
   );
   await assert.rejects(makeDemoUpstream(join(root, 'upstream-again')), /exists and is not empty/);
 });
