@@ -7,6 +7,7 @@ import { parseCommandArgs } from './parse-args.js';
 import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
 import { openStateStore } from './open-state-store.js';
+import { isMemorySetting, memorySettings, type MemorySettingName } from '../model/index.js';
 
 const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
 
@@ -26,7 +27,9 @@ Options:
   --baseline NAME      target B, the reference
   --candidate NAME     target C, the one being judged
 ${SUITE_FLAGS_HELP}
-  --format FORMAT      text (default), md, csv, json or html
+  --memory LIST        run the suite under these memory settings, one session each: cached, io-bound
+                       or cached,io-bound (default: the memory option; none: the profiles as they are)
+  --format FORMAT      text (default), md, csv, json or html (json: an array when there are two sessions)
 
 One benchmark or build at a time on a host (host_lock): a compare waits while another compare, a check
 or a build runs, and stops at once when a daemon holds the host.
@@ -47,6 +50,7 @@ export const compareCommand: Command = {
         baseline: { type: 'string' },
         candidate: { type: 'string' },
         ...SUITE_FLAGS,
+        memory: { type: 'string' },
         format: { type: 'string' },
       },
       HELP,
@@ -56,6 +60,7 @@ export const compareCommand: Command = {
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
     const request = { baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape };
     const settings = compareSettings(ctx.config, ctx.env);
+    const memory = values.memory !== undefined ? parseMemoryFlag(values.memory) : settings.memory;
     // Settings that can never reach a verdict are refused at once, not after waiting for the host.
     checkSessionReach(request, settings);
     const holds = `a compare session (${JSON.stringify(values.baseline)} against ${JSON.stringify(values.candidate)})`;
@@ -63,8 +68,13 @@ export const compareCommand: Command = {
     try {
       const store = await openStateStore(ctx);
       try {
-        const outcome = await runComparison(request, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
-        ctx.stdout(renderComparison(outcome.view, format));
+        // One session per memory setting, one after the other: each is judged and reported on its own.
+        const views = [];
+        for (const setting of memory.length > 0 ? memory : [undefined]) {
+          const outcome = await runComparison({ ...request, ...(setting !== undefined ? { memory: setting } : {}) }, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+          views.push(outcome.view);
+        }
+        ctx.stdout(format === 'json' && views.length > 1 ? `[\n${views.map((v) => renderComparison(v, format).trimEnd()).join(',\n')}\n]\n` : views.map((v) => renderComparison(v, format)).join('\n'));
       } finally {
         await store.close();
       }
@@ -74,3 +84,12 @@ export const compareCommand: Command = {
     return EXIT_OK;
   },
 };
+
+/** --memory cached,io-bound: each setting once, in the order given. */
+export function parseMemoryFlag(text: string): MemorySettingName[] {
+  const list = text.split(',').map((s) => s.trim());
+  if (list.some((s) => !isMemorySetting(s)) || new Set(list).size !== list.length) {
+    throw new UsageError(`--memory ${JSON.stringify(text)}: expected ${memorySettings.join(', ')} or both, comma-separated, each once (e.g. cached,io-bound)`);
+  }
+  return list as MemorySettingName[];
+}
