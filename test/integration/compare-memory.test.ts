@@ -135,3 +135,18 @@ describe('qpswatch compare --memory cached,io-bound', () => {
     assert.equal((await storedSessions()).length, before.length, 'no session was started');
   });
 });
+
+describe('qpswatch compare --memory: bad input', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--memory', 'swap'], /^qpswatch: --memory "swap": expected cached, io-bound or both, comma-separated, each once \(e\.g\. cached,io-bound\)/],
+    [['--memory', 'cached,cached'], /^qpswatch: --memory "cached,cached": expected cached, io-bound or both/],
+    [['--memory', 'cached,io-bound', '--format', 'html'], /^qpswatch: --format html prints one session, and --memory names two: .*qpswatch show ID --format html/],
+  ];
+  for (const [args, message] of cases) {
+    test(`${args.join(' ')}: one line, exit 2, before any server starts`, async () => {
+      const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'relaxed', '--suite', suiteFile, ...args], { env });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(messageLines(result.stderr)[0] ?? '', message);
+    });
+  }
+});
