@@ -89,12 +89,21 @@ export function memoryProblem(f: MemoryFacts): string | undefined {
   }
   const needPool = data / CACHED_POOL_SHARE;
   const small = f.sides.find((s) => s.poolBytes < needPool);
-  if (small === undefined) return undefined;
+  if (small === undefined) return poolsOverHost(f);
   const hostNeed = (needPool + f.overheadBytes) * f.serversAtOnce;
   const fix = hostNeed > f.availableMemoryBytes
     ? `this host (${size(f.availableMemoryBytes)} available, ${f.serversAtOnce} server(s) at once) cannot cache it: use a suite with fewer rows, or run it io-bound only`
     : `set innodb_buffer_pool_size to ${Math.ceil(needPool / 1024 ** 2)}M or more in server profile ${small.profile}, or use a suite with fewer rows`;
   return `${dataText} does not fit in the buffer pool of server profile ${small.profile} (innodb_buffer_pool_size ${size(small.poolBytes)}; it needs ${size(needPool)} to hold the data with room to spare): ${fix}`;
+}
+
+/** Cached pools that hold the data must also fit the host, all servers up at once: else the OS would swap them out. */
+function poolsOverHost(f: MemoryFacts): string | undefined {
+  const each = f.sides.map((s) => s.poolBytes + f.overheadBytes);
+  // Paired: both servers at once; whole runs: the larger one alone.
+  const need = f.serversAtOnce > 1 ? each.reduce((sum, b) => sum + b, 0) : Math.max(...each);
+  if (need <= f.availableMemoryBytes) return undefined;
+  return `the buffer pools of the ${f.serversAtOnce} server(s) up at once (${f.sides.map((s) => `${s.profile} ${size(s.poolBytes)}`).join(', ')}, plus ${size(f.overheadBytes)} each) need about ${size(need)}, and this host has ${size(f.availableMemoryBytes)} available: use server profiles with a smaller innodb_buffer_pool_size that still holds the data, the whole-run design (--design runs), or run it io-bound only`;
 }
 
 /** Refuses (MemorySettingError) a setting that cannot be honoured; see memoryProblem. */

@@ -53,6 +53,16 @@ test('a cached setting the host cannot hold says so instead of asking for a larg
   assert.match(line!, /this host \(4\.0 GiB available, 2 server\(s\) at once\) cannot cache it: use a suite with fewer rows, or run it io-bound only$/);
 });
 
+test('cached pools that hold the data but not fit the host together are refused, unless one server runs at a time', () => {
+  const big = facts({ sides: [{ profile: 'relaxed', poolBytes: 8 * GiB }, { profile: 'relaxed', poolBytes: 8 * GiB }], availableMemoryBytes: 12 * GiB });
+  assert.equal(
+    memoryProblem(big),
+    'the buffer pools of the 2 server(s) up at once (relaxed 8.0 GiB, relaxed 8.0 GiB, plus 384.0 MiB each) need about 16.8 GiB, and this host has 12.0 GiB available: ' +
+      'use server profiles with a smaller innodb_buffer_pool_size that still holds the data, the whole-run design (--design runs), or run it io-bound only',
+  );
+  assert.equal(memoryProblem({ ...big, serversAtOnce: 1 }), undefined);
+});
+
 test('io-bound refuses data that is not several times the pool, and a state_dir on tmpfs', () => {
   const fits = memoryProblem(facts({ setting: 'io-bound', sides: [{ profile: 'relaxed', poolBytes: 1 * GiB }] }));
   assert.match(fits!, /^memory setting|is not 3 times the buffer pool \(io_bound_buffer_pool 1\.0 GiB\).*at least 12884902 rows in all, or a smaller io_bound_buffer_pool$/);
