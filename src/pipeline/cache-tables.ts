@@ -31,12 +31,19 @@ export class PoolTooSmallError extends InputError {
  * buffer pool before any test, then scanned again: the pool holds them when the second pass reads (next to) nothing
  * from disk. Innodb_pages_read counts read-ahead too, which a full scan triggers.
  */
-export async function readTablesIntoPool(server: Pick<RunningServer, 'query'>, status: StatusConnection, database: string, target: string, log: Logger): Promise<CachedTables> {
+export async function readTablesIntoPool(server: Pick<RunningServer, 'query'>, status: StatusConnection, database: string, target: string, log: Logger, signal?: AbortSignal): Promise<CachedTables> {
   const scans = await indexScans(server, database);
+  // A large table takes minutes per pass: a stop asked for in between is heeded at the next index.
+  const scanAll = async (): Promise<void> => {
+    for (const sql of scans) {
+      signal?.throwIfAborted();
+      await server.query(sql);
+    }
+  };
   const before = await pagesRead(status);
-  for (const sql of scans) await server.query(sql);
+  await scanAll();
   const between = await pagesRead(status);
-  for (const sql of scans) await server.query(sql);
+  await scanAll();
   const after = await readGlobalStatus(status);
   const cached: CachedTables = {
     indexes: scans.length,

@@ -84,10 +84,10 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
 }
 
 /** The cached setting: the server's tables read into its pool, and checked to stay there, before its warm-up. */
-export async function cacheTables(server: RunningServer, instance: TargetInstance, ctx: Pick<RoundContext, 'log'>): Promise<void> {
+export async function cacheTables(server: RunningServer, instance: TargetInstance, ctx: Pick<RoundContext, 'log' | 'signal'>): Promise<void> {
   const status = await server.connect();
   try {
-    await readTablesIntoPool(server, status, DATABASE, instance.target.name, ctx.log);
+    await readTablesIntoPool(server, status, DATABASE, instance.target.name, ctx.log, ctx.signal);
   } finally {
     await status.end();
   }
