@@ -269,7 +269,7 @@ export const OPTIONS = {
     schema: z.array(z.enum(memorySettings, { error: `expected ${memorySettings.join(' or ')}` })).max(memorySettings.length).refine((l) => new Set(l).size === l.length, { error: 'names a memory setting twice' }),
     default: () => [],
     defaultDoc: '[] (the server profiles as they are)',
-    doc: 'The memory settings a compare runs its suite under, one paired session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; the data must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
+    doc: 'The memory settings a compare runs its suite under, one session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; the data must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
     expected: 'a list of cached and io-bound, e.g. [cached, io-bound]',
     envFormat: 'json',
   }),
