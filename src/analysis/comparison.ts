@@ -1,4 +1,4 @@
-import { mapPerOp, testKey, type ComparisonView, type SampleRole, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow, type Verdict } from '../model/index.js';
+import { isMemorySetting, mapPerOp, testKey, type ComparisonView, type SampleRole, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow, type Verdict } from '../model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../store/index.js';
 import { median } from './median.js';
 
@@ -29,6 +29,7 @@ export function compareSession(
     suite: session.suite,
     rounds: session.rounds,
     ...(designOf(session) !== undefined ? { design: designOf(session)! } : {}),
+    ...(isMemorySetting(session.settings['memory']) ? { memory: session.settings['memory'] } : {}),
     startedAt: session.startedAt,
     finishedAt: session.endedAt ?? '',
     baseline: label(session.baseline),
@@ -78,7 +79,16 @@ function side(samples: readonly SampleRecord[]): SideSummary {
   const qps = samples.map((s) => s.qps);
   const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
   const perOp: SidePerOp = { ...mapPerOp((field) => of((s) => s[field])), qps: median(qps), cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp) };
-  return { qps: median(qps), samples: samples.length, qpsMin: Math.min(...qps), qpsMax: Math.max(...qps), perOp, dbPerOp: dbCounterMedians(samples) };
+  const hitRatio = bufferPoolHitRatio(samples);
+  return { qps: median(qps), samples: samples.length, qpsMin: Math.min(...qps), qpsMax: Math.max(...qps), perOp, dbPerOp: dbCounterMedians(samples), ...(hitRatio !== undefined ? { hitRatio } : {}) };
+}
+
+/** 1 - pages read from disk / pages asked for, over every run of the side: a sum of deltas, so long runs weigh more. */
+export function bufferPoolHitRatio(samples: readonly Pick<SampleRecord, 'dbCounters'>[]): number | undefined {
+  const sum = (name: string): number => samples.reduce((total, s) => total + (s.dbCounters[name]?.delta ?? 0), 0);
+  const requests = sum('Innodb_buffer_pool_read_requests');
+  if (requests <= 0) return undefined;
+  return Math.max(0, 1 - sum('Innodb_buffer_pool_reads') / requests);
 }
 
 /** Counters a version lacks are missing from some samples: the median is over the samples that have them. */

@@ -1,4 +1,4 @@
-export { compareSession } from './comparison.js';
+export { bufferPoolHitRatio, compareSession } from './comparison.js';
 export { median } from './median.js';
 export { judgeSession, classify, robustSpread, thresholdOf, type VerdictSettings } from './verdict.js';
 export { maxTPermutationTest, roundsForAlpha, smallestPValue, type Run, type PermutationResult } from './permutation.js';

@@ -32,14 +32,15 @@ export interface ReleaseSide {
 /**
  * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
  * releases (matched by upstream and tag, as the store's releaseSamples does), without the sessions of checks marked
- * invalid.
+ * invalid, nor the sessions run under a memory setting (io-bound, cached): the series' figures have no such dimension
+ * yet, and an io-bound QPS is not to be mixed with a cached one.
  */
 export function releaseSides(series: string, releases: readonly ReleaseRecord[], doneSessions: readonly SessionRecord[], checks: readonly CheckRecord[]): ReleaseSide[] {
   const invalid = new Set(checks.filter((c) => c.invalid).map((c) => c.sessionId));
   const byTag = new Map(releases.map((r) => [r.tag, r]));
   const sides: ReleaseSide[] = [];
   for (const session of doneSessions) {
-    if (invalid.has(session.id)) continue;
+    if (invalid.has(session.id) || session.settings['memory'] !== undefined) continue;
     for (const role of sampleRoles) {
       const { kind, upstream, tag } = session[role].description;
       const release = kind === 'release' && upstream === series && typeof tag === 'string' ? byTag.get(tag) : undefined;

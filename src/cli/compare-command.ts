@@ -1,12 +1,13 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkSessionReach, compareSettings, runComparison } from '../pipeline/index.js';
-import { parseReportFormat, renderComparison } from '../report/index.js';
+import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { parseCommandArgs } from './parse-args.js';
 import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
 import { openStateStore } from './open-state-store.js';
+import { isMemorySetting, memorySettings, type ComparisonView, type MemorySettingName } from '../model/index.js';
 
 const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
 
@@ -26,7 +27,10 @@ Options:
   --baseline NAME      target B, the reference
   --candidate NAME     target C, the one being judged
 ${SUITE_FLAGS_HELP}
-  --format FORMAT      text (default), md, csv, json or html
+  --memory LIST        run the suite under these memory settings, one session each: cached, io-bound
+                       or cached,io-bound (default: the memory option; none: the profiles as they are)
+  --format FORMAT      text (default), md, csv, json or html (two sessions: json an array, csv one header,
+                       html refused: print each with qpswatch show ID --format html)
 
 One benchmark or build at a time on a host (host_lock): a compare waits while another compare, a check
 or a build runs, and stops at once when a daemon holds the host.
@@ -47,6 +51,7 @@ export const compareCommand: Command = {
         baseline: { type: 'string' },
         candidate: { type: 'string' },
         ...SUITE_FLAGS,
+        memory: { type: 'string' },
         format: { type: 'string' },
       },
       HELP,
@@ -56,6 +61,8 @@ export const compareCommand: Command = {
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
     const request = { baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape };
     const settings = compareSettings(ctx.config, ctx.env);
+    const memory = values.memory !== undefined ? parseMemoryFlag(values.memory) : settings.memory;
+    if (memory.length > 1 && format === 'html') throw new UsageError('--format html prints one session, and --memory names two: give one memory setting at a time, or print each session with qpswatch show ID --format html', HELP);
     // Settings that can never reach a verdict are refused at once, not after waiting for the host.
     checkSessionReach(request, settings);
     const holds = `a compare session (${JSON.stringify(values.baseline)} against ${JSON.stringify(values.candidate)})`;
@@ -63,8 +70,13 @@ export const compareCommand: Command = {
     try {
       const store = await openStateStore(ctx);
       try {
-        const outcome = await runComparison(request, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
-        ctx.stdout(renderComparison(outcome.view, format));
+        // One session per memory setting, one after the other: each is judged and reported on its own.
+        const views = [];
+        for (const setting of memory.length > 0 ? memory : [undefined]) {
+          const outcome = await runComparison({ ...request, ...(setting !== undefined ? { memory: setting } : {}) }, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+          views.push(outcome.view);
+        }
+        ctx.stdout(renderSessions(views, format));
       } finally {
         await store.close();
       }
@@ -74,3 +86,24 @@ export const compareCommand: Command = {
     return EXIT_OK;
   },
 };
+
+/**
+ * The reports of one or more sessions (one per memory setting): text and md one after the other; json an array when
+ * there are several; csv one header, since each record names its memory setting.
+ */
+function renderSessions(views: readonly ComparisonView[], format: ReportFormat): string {
+  if (views.length === 1) return renderComparison(views[0]!, format);
+  const reports = views.map((v) => renderComparison(v, format));
+  if (format === 'json') return `[\n${reports.map((r) => r.trimEnd()).join(',\n')}\n]\n`;
+  if (format === 'csv') return reports[0]! + reports.slice(1).map((r) => r.slice(r.indexOf('\n') + 1)).join('');
+  return reports.join('\n');
+}
+
+/** --memory cached,io-bound: each setting once, in the order given. */
+export function parseMemoryFlag(text: string): MemorySettingName[] {
+  const list = text.split(',').map((s) => s.trim());
+  if (list.some((s) => !isMemorySetting(s)) || new Set(list).size !== list.length) {
+    throw new UsageError(`--memory ${JSON.stringify(text)}: expected ${memorySettings.join(', ')} or both, comma-separated, each once (e.g. cached,io-bound)`);
+  }
+  return list as MemorySettingName[];
+}

@@ -1,5 +1,5 @@
 import type { VerdictSettings } from '../analysis/index.js';
-import { verdictKinds, type VerdictKind } from '../model/index.js';
+import { isMemorySetting, verdictKinds, type MemorySettingName, type VerdictKind } from '../model/index.js';
 import { compareSettings, sessionVerdicts, storedPlan, type SessionJudgement, type SessionViewStores } from '../pipeline/index.js';
 import { left, makeTable, renderTextTable, right } from '../report/index.js';
 import { sessionStates, type SessionRecord, type SessionState, type TargetRef } from '../store/index.js';
@@ -16,7 +16,8 @@ const HELP = `Usage: qpswatch sessions [--limit N] [--state STATE] [--json]
 
 Lists the comparison sessions in the store, newest first: those of \`qpswatch compare\`, and the checks of
 \`qpswatch check\` and the daemon. For each: its id, its state (running, done, interrupted, failed), when it
-started ("3 h ago") and how long it took, its design (paired or runs), its suite, the baseline B and the
+started ("3 h ago") and how long it took, its design (paired or runs, with the memory setting of a session
+that ran under one: "paired io-bound"), its suite, the baseline B and the
 candidate C (name, flavor, version), and how many tests it found a regression, an improvement, slower
 (a significant drop within the margin), unstable or ok. A check's verdicts are the ones it stored; a
 plain compare is judged again from its samples, as compare judged it. A session that did not finish
@@ -39,6 +40,8 @@ export interface SessionSummary {
   startedAt: string;
   endedAt: string | null;
   design: 'paired' | 'runs';
+  /** The memory setting the session ran under; absent: the server profiles as they are. */
+  memory?: MemorySettingName;
   suite: string;
   baseline: TargetSummary;
   candidate: TargetSummary;
@@ -92,6 +95,7 @@ export async function summarize(store: SessionViewStores, sessions: readonly Ses
       startedAt: session.startedAt,
       endedAt: session.endedAt,
       design: storedPlan(session, fallback).design,
+      ...(isMemorySetting(session.settings['memory']) ? { memory: session.settings['memory'] } : {}),
       suite: session.suite,
       baseline: target(session.baseline),
       candidate: target(session.candidate),
@@ -122,7 +126,8 @@ export function renderSessions(sessions: readonly SessionSummary[], now: Date, s
     s.state,
     relativeTime(s.startedAt, now),
     took(s, now),
-    s.design,
+    // Its verdict counts mean nothing without the memory setting they were measured under.
+    s.memory === undefined ? s.design : `${s.design} ${s.memory}`,
     s.suite,
     targetCell(s.baseline),
     targetCell(s.candidate),

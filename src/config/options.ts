@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
+import { memorySettings } from '../model/index.js';
 import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
 
@@ -262,6 +263,24 @@ export const OPTIONS = {
     doc: 'Every this many checked releases of a series, the check is a paired session directly against the base (base:, else the oldest checked release) instead of the last good: it re-anchors the chained estimate, whose interval widens with every step. 0: off, since each such session costs a whole session budget and a drift under the threshold is confirmed against the base anyway.',
     expected: 'an integer from 0 to 1000 (0: off)',
     envFormat: 'number',
+  }),
+  memory: defineOption({
+    name: 'memory',
+    schema: z.array(z.enum(memorySettings, { error: `expected ${memorySettings.join(' or ')}` })).max(memorySettings.length).refine((l) => new Set(l).size === l.length, { error: 'names a memory setting twice' }),
+    default: () => [],
+    defaultDoc: '[] (the server profiles as they are)',
+    doc: 'The memory settings a compare runs its suite under, one session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; the data must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
+    expected: 'a list of cached and io-bound, e.g. [cached, io-bound]',
+    envFormat: 'json',
+  }),
+  io_bound_buffer_pool: defineOption({
+    name: 'io_bound_buffer_pool',
+    schema: z.string().regex(/^\d+[KMG]?$/, { error: 'expected a size such as 1G, 512M or 8M' }),
+    // The studies' IO-bound runs: a 1G pool against 16 to 29 GB of data.
+    default: () => '1G',
+    doc: 'The innodb_buffer_pool_size of the io-bound memory setting; the suite\'s data must be 3 times it or more.',
+    expected: 'a size such as 1G, 512M or 8M (MariaDB takes 2M at the least)',
+    envFormat: 'text',
   }),
   idle_server: defineOption({
     name: 'idle_server',

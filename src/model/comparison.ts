@@ -1,4 +1,5 @@
 import type { Figures } from './figures.js';
+import type { MemorySettingName } from './memory.js';
 import type { TestId } from './tests.js';
 import type { Verdict } from './verdict.js';
 
@@ -23,6 +24,11 @@ export interface SideSummary {
   perOp: SidePerOp;
   /** database status counter deltas per operation, keyed by counter name (e.g. Innodb_rows_read) */
   dbPerOp: Record<string, number>;
+  /**
+   * The buffer pool hit ratio over the side's measured runs: 1 - Innodb_buffer_pool_reads / read_requests, from the
+   * sums of their deltas; absent when the samples have no such counters (or no logical read).
+   */
+  hitRatio?: number;
 }
 
 /** A verdict as a table row carries it: the test and its relative QPS are the row's own. */
@@ -54,6 +60,8 @@ export interface ComparisonView {
   rounds: number;
   /** how the session measured, when known: 'paired' (alternating pairs) or 'runs' (whole runs in rounds) */
   design?: SessionDesignName;
+  /** the memory setting every figure of the session was measured under; absent: the server profiles as they are */
+  memory?: MemorySettingName;
   /** ISO 8601 timestamps, printed as given */
   startedAt: string;
   finishedAt: string;

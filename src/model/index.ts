@@ -8,5 +8,6 @@ export { cyclePhases, queueStates, type CyclePhase, type QueueState } from './st
 export { conclusiveKinds, isConclusive, verdictKinds, type HintFigure, type Verdict, type VerdictKind, type VerdictReachField } from './verdict.js';
 export { sessionDesigns, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from './comparison.js';
 export type { HistoryChained, HistoryStep, HistoryTest, HistoryVersion, HistoryView } from './history.js';
+export { isMemorySetting, memorySettings, type MemorySettingName } from './memory.js';
 export type { CalibrationFigure } from './calibration.js';
 export { cacheKinds, secondsLeft, type BuildWorkProgress, type CacheKind, type CacheSizes, type SessionWorkProgress, type WorkProgress } from './progress.js';

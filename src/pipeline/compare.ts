@@ -1,10 +1,11 @@
+import { readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareSession, judgePairedSession, judgeSession, lookReach, type VerdictSettings } from '../analysis/index.js';
 import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import type { ComparisonView, Verdict, SampleRole, WorkProgress } from '../model/index.js';
-import { findDataDevice, fingerprintId, holdIdleStates, hostFingerprint, inventoryHostFacts, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
-import type { ServerNetwork } from '../server/index.js';
+import { sampleRoles, type ComparisonView, type MemorySettingName, type Verdict, type SampleRole, type WorkProgress } from '../model/index.js';
+import { findDataDevice, fingerprintId, parseMeminfo, holdIdleStates, hostFingerprint, inventoryHostFacts, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
+import { profilePoolBytes, SERVER_OVERHEAD_BYTES, type ServerNetwork } from '../server/index.js';
 import type { CalibrationStore, HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { prepareStateFolders, TargetInstance } from './target-instance.js';
@@ -15,6 +16,7 @@ import { runPairedSession, type IdleServerMode, type PairedOutcome } from './pai
 import { announceSweeps, preflight, type SweepPlan } from './preflight.js';
 import { sessionProgress } from './session-progress.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
+import { checkMemorySetting, withMemorySetting } from './memory-setting.js';
 import type { Upstream } from '../upstream/index.js';
 
 export type SessionDesign = 'paired' | 'runs';
@@ -33,6 +35,8 @@ export interface CompareRequest {
   maxPairs?: number;
   /** Paired design: false measures every test in every sweep, deciding nothing early (calibration, benchmark pools). */
   sequential?: boolean;
+  /** Run the suite io-bound or cached (memory-setting.ts); undefined: the server profiles as they are. */
+  memory?: MemorySettingName;
 }
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
@@ -83,14 +87,13 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   // Everything a person can get wrong is checked before a session exists or a server starts; settings that can
   // never reach a verdict first, since that check is arithmetic.
   const reach = checkSessionReach(request, settings);
-  const targets = {
-    baseline: await resolveTarget(request.baseline, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log }),
-    candidate: await resolveTarget(request.candidate, { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log }),
-  };
+  const sources = { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log };
+  const targets = underMemorySetting({ baseline: await resolveTarget(request.baseline, sources), candidate: await resolveTarget(request.candidate, sources) }, request.memory, settings);
   findSysbench();
   const workDir = join(settings.stateDir, 'work');
   // Private to qpswatch and the server user; a server_user that cannot be used stops here, before any session exists.
   await prepareStateFolders(settings.stateDir, settings.serverUser);
+  if (request.memory !== undefined) checkMemoryFacts(request, settings, targets, workDir);
   const hold = settings.holdIdleStates ? holdIdleStates(settings.idleHoldSetting) : noIdleStateHold();
   try {
     if (!hold.held && settings.holdIdleStates) log.warn({ reason: hold.reason }, idleHoldWarning(hold));
@@ -124,13 +127,15 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
       idleServer: plan.idleServer,
       idleStatesHeld: plan.idleStatesHeld,
       idleHoldReason: plan.idleHoldReason,
+      // The session's memory setting is part of what its figures mean: reports head them with it.
+      ...(request.memory !== undefined ? { memory: request.memory } : {}),
       // Kept so `qpswatch show` judges the session again as it was judged, whatever the config says later.
       verdicts: plan.verdicts,
     },
   });
   const sessionLog = log.child({ sessionId });
   const shape = plan.design === 'paired' ? { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer } : { rounds: request.rounds };
-  sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, design: plan.design, ...shape, idleStatesHeld: hold.held }, 'session started');
+  sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, design: plan.design, ...shape, idleStatesHeld: hold.held, ...(request.memory !== undefined ? { memory: request.memory } : {}) }, 'session started');
   if (plan.design === 'paired') warnLooksThatCannotReject(plan, sessionLog);
 
   const instances = targetInstances(settings, sessionId, targets, plan.design);
@@ -139,7 +144,7 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
     const device = findDataDevice(workDir);
     const report = deps.onWorkProgress;
     const progress = report === undefined ? undefined : sessionProgress({ design: plan.design, tag: request.candidate, suite: request.suite, rounds: request.rounds, budgetMinutes: plan.budgetMinutes }, report);
-    const ctx: RoundContext = { store, log: sessionLog, signal: deps.signal, sessionId, device, ...(progress !== undefined ? { progress } : {}) };
+    const ctx: RoundContext = { store, log: sessionLog, signal: deps.signal, sessionId, device, ...(progress !== undefined ? { progress } : {}), ...(request.memory !== undefined ? { memory: request.memory } : {}) };
     if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts, sequential: request.sequential !== false }, ctx);
     else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);
@@ -156,6 +161,33 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower, detectableDrop: v.detectableDrop }, `${v.test} t${v.threads}: ${v.kind}`);
   const view = compareSession(session!, samples, hostSummary(fingerprint), verdicts);
   return { sessionId, view, verdicts, fingerprintId: fingerprintId(fingerprint), plan, ...(paired !== undefined ? { paired } : {}) };
+}
+
+/** Both targets with their server profiles under the memory setting, when the session has one. */
+function underMemorySetting(targets: Record<SampleRole, PreparedTarget>, memory: MemorySettingName | undefined, settings: CompareSettings): Record<SampleRole, PreparedTarget> {
+  if (memory === undefined) return targets;
+  return { baseline: withMemorySetting(targets.baseline, memory, settings.ioBoundBufferPool), candidate: withMemorySetting(targets.candidate, memory, settings.ioBoundBufferPool) };
+}
+
+/**
+ * Before any session exists or anything is loaded: the suite's data against each side's buffer pool (as its my.cnf
+ * will say), the host's memory and state_dir's disk and filesystem. A setting it cannot honour is one line.
+ */
+function checkMemoryFacts(request: CompareRequest, settings: CompareSettings, targets: Record<SampleRole, PreparedTarget>, workDir: string): void {
+  const design = request.design ?? settings.design;
+  const disk = statfsSync(workDir);
+  const sides = sampleRoles.map((role) => ({ profile: targets[role].profile.name, poolBytes: profilePoolBytes(targets[role].profile, targets[role].binaries) }));
+  checkMemorySetting({
+    setting: request.memory!,
+    data: { suite: request.suite.name, tables: request.suite.load.tables, tableSize: request.suite.load.tableSize },
+    sides,
+    serversAtOnce: design === 'paired' ? 2 : 1,
+    overheadBytes: SERVER_OVERHEAD_BYTES,
+    availableMemoryBytes: parseMeminfo(readFileSync('/proc/meminfo', 'utf8')).availableBytes,
+    stateDir: settings.stateDir,
+    freeDiskBytes: disk.bavail * disk.bsize,
+    fsType: findDataDevice(workDir).mount?.fsType ?? '',
+  });
 }
 
 /** A look whose sign vectors cannot go below its share of alpha can decide nothing but ok: said once, at the start. */

@@ -37,3 +37,5 @@ export { runCalibration, calibrationTarget, releaseBudget, NoCalibrationTargetEr
 export { thisHostCalibration, thisHostCalibrations, calibrationExpectation, calibratedDrops, calibrationOrWarn, percentRange } from './host-calibration.js';
 export { planSweeps, budgetRefusal, roundsRefusal, sweepPlanText, PreflightError, RUN_OVERHEAD_SECONDS, type SweepPlan, type SettingSource } from './preflight.js';
 export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';
+export { BYTES_PER_ROW, checkMemorySetting, estimatedDataBytes, memoryOverlay, memoryProblem, MemorySettingError, withMemorySetting, type MemoryFacts, type SuiteData } from './memory-setting.js';
+export { PoolTooSmallError, readTablesIntoPool, type CachedTables } from './cache-tables.js';

@@ -8,7 +8,7 @@ import type { JsonObject, SampleRecord } from '../store/index.js';
 import { runSysbench, warmupArgv, type Suite, type SuiteTest } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
-import { connection, loadTarget, type RoundContext } from './round.js';
+import { cacheTables, connection, loadTarget, type RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';
 
 export type IdleServerMode = 'pause' | 'drain';
@@ -97,6 +97,7 @@ async function startSide(role: SampleRole, instance: TargetInstance, ctx: RoundC
   ctx.signal.throwIfAborted();
   const server = await instance.start(ctx.log);
   try {
+    if (ctx.memory === 'cached') await cacheTables(server, instance, ctx);
     const status = await server.connect();
     const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
     ctx.log.info({ role, target: instance.target.name, serverPid: server.pid }, `${role} server up`);

@@ -2,10 +2,11 @@ import type { Logger } from '../log/index.js';
 import { observerCost, readGlobalStatus, type DataDevice } from '../sampling/index.js';
 import type { RunningServer } from '../server/index.js';
 import type { SampleStore } from '../store/index.js';
-import type { SampleRole } from '../model/index.js';
+import type { MemorySettingName, SampleRole } from '../model/index.js';
 import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
+import { readTablesIntoPool } from './cache-tables.js';
 import type { SessionProgress } from './session-progress.js';
 
 export interface RoundContext {
@@ -16,9 +17,11 @@ export interface RoundContext {
   device: DataDevice;
   /** Told of each load, warm-up and measured run (the daemon's status and metrics). */
   progress?: SessionProgress;
+  /** cached: every server start reads the tables into its buffer pool before the warm-up (cache-tables.ts). */
+  memory?: MemorySettingName;
 }
 
-const DATABASE = 'sbtest';
+export const DATABASE = 'sbtest';
 /** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
 const LOAD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
@@ -58,6 +61,7 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
     const conn = connection(instance);
+    if (ctx.memory === 'cached') await cacheTables(server, instance, ctx);
     ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
     ctx.progress?.warmingUp(round);
     await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
@@ -77,4 +81,14 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
       await status.end();
     }
   });
+}
+
+/** The cached setting: the server's tables read into its pool, and checked to stay there, before its warm-up. */
+export async function cacheTables(server: RunningServer, instance: TargetInstance, ctx: Pick<RoundContext, 'log' | 'signal'>): Promise<void> {
+  const status = await server.connect();
+  try {
+    await readTablesIntoPool(server, status, DATABASE, instance.target.name, ctx.log, ctx.signal);
+  } finally {
+    await status.end();
+  }
 }

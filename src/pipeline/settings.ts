@@ -32,6 +32,10 @@ export interface CompareSettings {
   /** 0: no TCP port; a paired session gives the candidate the next one. */
   serverPort: number;
   readyTimeoutMs: number;
+  /** The memory settings a compare runs under when its command line names none ([]: the profiles as they are). */
+  memory: Config['memory'];
+  /** io-bound: the buffer pool the setting gives each server (io_bound_buffer_pool). */
+  ioBoundBufferPool: string;
 }
 
 /** A check is a session plus the emails about it. */
@@ -67,6 +71,8 @@ export function compareSettings(config: Config, env: Readonly<Record<string, str
     serverUser: config.server_user === '' ? undefined : config.server_user,
     serverPort: config.server_port,
     readyTimeoutMs: config.server_start_timeout_seconds * 1000,
+    memory: config.memory,
+    ioBoundBufferPool: config.io_bound_buffer_pool,
   };
 }
 

@@ -4,7 +4,7 @@ import { csvRecord } from './csv.js';
 export const COMPARISON_CSV_HEADER = [
   'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
   ...PER_OP_FIGURES.map((f) => f.csv), 'cpu_us_o', 'verdict',
-  'low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise',
+  'low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise', 'memory', 'hit_ratio',
 ];
 
 type Role = 'baseline' | 'candidate';
@@ -19,6 +19,9 @@ function sideRecord(view: ComparisonView, row: TestRow, role: Role, target: Targ
     // when not defined: a single pair). low-high is the interval of relative QPS at `confidence`.
     row.verdict?.kind ?? '',
     ...verdictFigures(row),
+    // Empty: the session ran the server profiles as they are; the hit ratio is empty without the counters.
+    view.memory ?? '',
+    side.hitRatio ?? '',
   ]);
 }
 

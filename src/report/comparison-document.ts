@@ -21,9 +21,14 @@ function designPhrase(view: ComparisonView): string {
   return view.design === 'paired' ? `paired design, ${view.rounds} pairs at most per test` : `${view.rounds} rounds`;
 }
 
+/** ", memory io-bound": what every figure of a session under a memory setting was measured under; empty without one. */
+function memoryPhrase(view: ComparisonView): string {
+  return view.memory === undefined ? '' : `, memory ${view.memory}`;
+}
+
 function headerLines(view: ComparisonView): string[] {
   return [
-    `session ${view.sessionId}, suite ${view.suite}, ${designPhrase(view)}, ${view.startedAt} to ${view.finishedAt}`,
+    `session ${view.sessionId}, suite ${view.suite}, ${designPhrase(view)}${memoryPhrase(view)}, ${view.startedAt} to ${view.finishedAt}`,
     targetLine('baseline  B', view.baseline),
     targetLine('candidate C', view.candidate),
     hostLine(view.host),
@@ -155,10 +160,20 @@ export function dbCounterTable(row: TestRow): Table {
   return makeTable([left('counter/o'), right('B'), right('C'), right('C/B')], rows);
 }
 
+/** "buffer pool hit ratio: B 99.99%, C 99.98%" over the measured runs, when the counters were read. */
+export function hitRatioLine(row: TestRow): string | undefined {
+  const { baseline, candidate } = row;
+  if (baseline.hitRatio === undefined && candidate.hitRatio === undefined) return undefined;
+  const ratio = (value: number | undefined): string => (value === undefined ? UNDEFINED_CELL : `${(value * 100).toFixed(2)}%`);
+  return `buffer pool hit ratio: B ${ratio(baseline.hitRatio)}, C ${ratio(candidate.hitRatio)}`;
+}
+
 function testBlocks(view: ComparisonView, row: TestRow): Block[] {
+  const hitRatio = hitRatioLine(row);
   const blocks: Block[] = [
-    { kind: 'heading', level: 2, text: `Per operation: ${testLabel(row)}` },
+    { kind: 'heading', level: 2, text: `Per operation: ${testLabel(row)}${memoryPhrase(view)}` },
     { kind: 'table', table: perOpTable(row, view.baseline, view.candidate) },
+    ...(hitRatio !== undefined ? [{ kind: 'lines', lines: [hitRatio] } as const] : []),
   ];
   const counters = dbCounterTable(row);
   if (counters.rows.length > 0) blocks.push({ kind: 'table', table: counters });
@@ -167,7 +182,7 @@ function testBlocks(view: ComparisonView, row: TestRow): Block[] {
 
 /** The report's title: the first heading, and the HTML page's title. */
 export function comparisonTitle(view: ComparisonView): string {
-  return `qpswatch comparison: ${view.candidate.name} vs ${view.baseline.name}`;
+  return `qpswatch comparison: ${view.candidate.name} vs ${view.baseline.name}${view.memory !== undefined ? ` (${view.memory})` : ''}`;
 }
 
 /** The comparison report as format-independent blocks; renderers for text, markdown (and email bodies) lay it out. */
@@ -181,9 +196,9 @@ export function comparisonDocument(view: ComparisonView): Block[] {
   return [
     { kind: 'heading', level: 1, text: comparisonTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
-    { kind: 'heading', level: 2, text: 'Relative QPS (C/B)' },
+    { kind: 'heading', level: 2, text: `Relative QPS (C/B)${memoryPhrase(view)}` },
     ...relative,
-    ...(judged ? [{ kind: 'heading', level: 2, text: 'Verdicts' } as const, { kind: 'lines', lines: verdicts } as const] : []),
+    ...(judged ? [{ kind: 'heading', level: 2, text: `Verdicts${memoryPhrase(view)}` } as const, { kind: 'lines', lines: verdicts } as const] : []),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

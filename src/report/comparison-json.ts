@@ -19,6 +19,7 @@ function orderedSide(s: SideSummary): SideSummary {
   return {
     qps: s.qps, samples: s.samples, qpsMin: s.qpsMin, qpsMax: s.qpsMax,
     perOp: orderedPerOp(s.perOp), dbPerOp: sortedRecord(s.dbPerOp),
+    ...(s.hitRatio !== undefined ? { hitRatio: s.hitRatio } : {}),
   };
 }
 
@@ -42,6 +43,7 @@ function orderedRow(r: TestRow): TestRow {
 export function comparisonJson(view: ComparisonView): string {
   const ordered: ComparisonView = {
     sessionId: view.sessionId, suite: view.suite, rounds: view.rounds, ...(view.design !== undefined ? { design: view.design } : {}),
+    ...(view.memory !== undefined ? { memory: view.memory } : {}),
     startedAt: view.startedAt, finishedAt: view.finishedAt,
     baseline: orderedTarget(view.baseline), candidate: orderedTarget(view.candidate), host: sortedRecord(view.host),
     tests: view.tests.map(orderedRow),

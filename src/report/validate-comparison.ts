@@ -18,6 +18,9 @@ function checkSide(side: SideSummary, path: string): void {
     const reason = `the median must lie within qpsMin ${side.qpsMin} and qpsMax ${side.qpsMax}`;
     throw new InvalidReportDataError(`${path}.qps`, side.qps, reason);
   }
+  if (side.hitRatio !== undefined && !(side.hitRatio >= 0 && side.hitRatio <= 1)) {
+    throw new InvalidReportDataError(`${path}.hitRatio`, side.hitRatio, 'expected a ratio from 0 to 1');
+  }
   if (!Number.isInteger(side.samples) || side.samples < 0) {
     throw new InvalidReportDataError(`${path}.samples`, side.samples, 'expected a whole number of samples');
   }

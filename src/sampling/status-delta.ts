@@ -13,6 +13,9 @@ export const STATUS_COUNTERS = [
   'Innodb_buffer_pool_pages_flushed',
   'Innodb_data_reads',
   'Innodb_pages_written',
+  // The buffer pool hit ratio of a run: 1 - reads from disk / logical reads (the cached and io-bound settings).
+  'Innodb_buffer_pool_read_requests',
+  'Innodb_buffer_pool_reads',
   // MariaDB 10.5+ has no Innodb_rows_*: its row work shows in Rows_read and the Handler_* counters.
   'Rows_read',
   'Handler_read_key',

@@ -30,4 +30,4 @@ export {
   ServerCredentialError,
 } from './errors.js';
 export { serverDeath } from './death.js';
-export { expectedServerBytes } from './memory-need.js';
+export { expectedServerBytes, profilePoolBytes, SERVER_OVERHEAD_BYTES } from './memory-need.js';

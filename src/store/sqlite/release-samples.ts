@@ -5,7 +5,8 @@ import { perOpColumns, perOpFromRow } from './figure-columns.js';
 
 /**
  * One side of a done session that ran a release (a check, or a compare naming release tags), matched to the
- * release by its upstream and tag; sides of checks a person marked invalid are left out.
+ * release by its upstream and tag; sides of checks a person marked invalid are left out, and so are sessions run
+ * under a memory setting (io-bound, cached), whose figures history has no dimension for yet.
  */
 const releaseSideSql = (role: 'baseline' | 'candidate') => `
   SELECT s.id AS session_id, s.host_id, r.id AS release_id, x.test, x.threads, x.qps,
@@ -17,6 +18,7 @@ const releaseSideSql = (role: 'baseline' | 'candidate') => `
   JOIN host_metrics h ON h.sample_id = x.id
   WHERE s.state = 'done' AND json_extract(s.${role}_description, '$.kind') = 'release'
     AND r.upstream = @upstream
+    AND json_extract(s.settings, '$.memory') IS NULL
     AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.session_id = s.id AND c.invalid = 1)`;
 
 /** The samples of done sessions that ran a release: what history (and /metrics) is made of. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareSession } from '../../../src/analysis/index.js';
+import { bufferPoolHitRatio, compareSession } from '../../../src/analysis/index.js';
 import type { Verdict } from '../../../src/model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../../../src/store/index.js';
 import { sampleInput } from '../store/store-inputs.js';
@@ -56,4 +56,25 @@ describe('compareSession', () => {
     assert.equal(view.tests[0]!.verdict!.high, null);
     assert.equal(view.tests[0]!.verdict!.noise, null);
   });
+
+  test('a session under a memory setting names it; each side gets the hit ratio of its runs, summed over them', () => {
+    const withPool = samples().map((s) => ({
+      ...s,
+      dbCounters: {
+        ...s.dbCounters,
+        Innodb_buffer_pool_read_requests: { delta: 3000, perOp: 3 },
+        Innodb_buffer_pool_reads: { delta: s.role === 'baseline' ? 0 : s.round * 300, perOp: 0 },
+      },
+    }));
+    const view = compareSession(session({ design: 'paired', memory: 'io-bound' }), withPool, {});
+    assert.equal(view.memory, 'io-bound');
+    assert.equal(view.tests[0]!.baseline.hitRatio, 1);
+    assert.equal(view.tests[0]!.candidate.hitRatio, 1 - 1800 / 9000, '300 + 600 + 900 reads of 3 x 3000 requests');
+    assert.equal('memory' in compareSession(session({ memory: 'swap' }), samples(), {}), false, 'an unknown stored value is no setting');
+  });
+});
+
+test('bufferPoolHitRatio: none without logical reads (a version without the counters)', () => {
+  assert.equal(bufferPoolHitRatio([]), undefined);
+  assert.equal(bufferPoolHitRatio([{ dbCounters: { Innodb_buffer_pool_reads: { delta: 5, perOp: 1 } } }]), undefined);
 });

@@ -80,6 +80,12 @@ describe('releaseSides', () => {
     const sides = releaseSides('mariadb-10.11', [r2, r3, r10], sessions, [check(1, 3), check(2, 10, true)]);
     assert.deepEqual(sides.map((s) => s.session.id), [1, 1]);
   });
+
+  test('sessions run under a memory setting count nowhere: the series has no memory dimension to keep them apart', () => {
+    const ioBound = { ...session(2, ref('mariadb-10.11.3'), ref('mariadb-10.11.10')), settings: { memory: 'io-bound' } };
+    const sides = releaseSides('mariadb-10.11', [r2, r3, r10], [session(1, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), ioBound], []);
+    assert.deepEqual(sides.map((s) => s.session.id), [1, 1]);
+  });
 });
 
 describe('newestReleases', () => {

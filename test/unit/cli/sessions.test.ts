@@ -41,6 +41,11 @@ describe('renderSessions', () => {
     );
   });
 
+  test('a session under a memory setting names it in its design cell', () => {
+    const text = renderSessions([summary({ memory: 'io-bound' })], now);
+    assert.match(text.split('\n')[1]!, /^ 7  done .* paired io-bound  quick  /);
+  });
+
   test('names are data: control characters are shown escaped, never sent to the terminal', () => {
     const text = renderSessions([summary({ suite: 'q\u001b]0;pwned\u0007', baseline: { name: 'a\nb', flavor: 'mariadb', version: '1' } })], now);
     assert.doesNotMatch(text, /\u001b|\u0007/);

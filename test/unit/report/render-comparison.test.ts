@@ -61,19 +61,53 @@ describe('renderComparison csv', () => {
     assert.deepEqual(records[0], [
       'suite', 'test', 'threads', 'role', 'target', 'flavor', 'version', 'qps', 'relative_qps',
       'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'cpu_us_o', 'verdict',
-      'low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise',
+      'low', 'high', 'confidence', 'detectable_drop', 'pairs', 'noise', 'memory', 'hit_ratio',
     ]);
     assert.equal(records.length, 1 + 2 * 2);
-    assert.deepEqual(records[1], ['small-server', 'point-query', '1', 'baseline', 'mariadb-10.11.9', 'mariadb', '10.11.9', '12345.4', '1', '0.000312', '5.1', '0', '0', '0.00312', '24.96', '', '', '', '', '', '', '']);
+    assert.deepEqual(records[1], ['small-server', 'point-query', '1', 'baseline', 'mariadb-10.11.9', 'mariadb', '10.11.9', '12345.4', '1', '0.000312', '5.1', '0', '0', '0.00312', '24.96', '', '', '', '', '', '', '', '', '']);
     assert.deepEqual(records[2]?.slice(3, 9), ['candidate', 'mariadb-10.11.10', 'mariadb', '10.11.10', '11800.2', String(11800.2 / 12345.4)]);
   });
 
   test('names with commas, quotes and newlines read back unchanged', () => {
     const records = parseCsv(renderComparison(awkwardView(), 'csv'));
     assert.equal(records.length, 5);
-    for (const record of records.slice(1)) assert.equal(record.length, 22);
+    for (const record of records.slice(1)) assert.equal(record.length, 24);
     assert.deepEqual(records[1]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
     assert.deepEqual(records[2]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
+  });
+});
+
+describe('memory settings', () => {
+  const underMemory = (): ComparisonView => {
+    const view = sampleView();
+    view.memory = 'io-bound';
+    view.tests[0]!.baseline.hitRatio = 0.42;
+    view.tests[0]!.candidate.hitRatio = 0.4;
+    return view;
+  };
+
+  test('every heading of a session under a memory setting names it, and each test gives its buffer pool hit ratio', () => {
+    const text = renderComparison(underMemory(), 'text');
+    assert.match(text, /^session \d+, suite small-server, .*, memory io-bound, /m);
+    assert.match(text, /Relative QPS \(C\/B\), memory io-bound/);
+    assert.match(text, /Per operation: point-query.t1, memory io-bound/);
+    assert.match(text, /^buffer pool hit ratio: B 42\.00%, C 40\.00%$/m);
+    assert.match(text, /qpswatch comparison: .* \(io-bound\)/);
+  });
+
+  test('csv and json carry the memory setting and the hit ratio', () => {
+    const records = parseCsv(renderComparison(underMemory(), 'csv'));
+    assert.deepEqual(records[1]?.slice(-2), ['io-bound', '0.42']);
+    assert.deepEqual(records[3]?.slice(-2), ['io-bound', '']);
+    const json = JSON.parse(renderComparison(underMemory(), 'json')) as ComparisonView;
+    assert.equal(json.memory, 'io-bound');
+    assert.equal(json.tests[0]!.candidate.hitRatio, 0.4);
+  });
+
+  test('a hit ratio outside 0..1 is refused before anything is rendered', () => {
+    const view = underMemory();
+    view.tests[0]!.baseline.hitRatio = 1.5;
+    assert.throws(() => renderComparison(view, 'text'), /hitRatio/);
   });
 });
 
