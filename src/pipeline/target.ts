@@ -82,8 +82,11 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
     const built = await builtInstall(store, release, buildProfile);
     if (built === undefined) continue;
     const target: TargetConfig = { kind: 'installed', flavor: upstream.flavor, basedir: built.installDir, server_profile: upstream.serverProfile };
-    // The build profile each side ran is kept with the session and shown in its reports.
-    const description = { kind: 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey, buildProfile: built.profile };
+    // The build profile each side ran is kept with the session and shown in its reports. A build with another profile
+    // than the upstream's is not the release as the series measures it: kind release-variant keeps its samples out of
+    // the series' history and metrics, which count kind release only.
+    const variantOnly = buildProfile !== undefined && buildProfile !== (upstream.kind === 'git' ? upstream.buildProfile : undefined);
+    const description = { kind: variantOnly ? 'release-variant' : 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey, buildProfile: built.profile };
     return prepareTarget(name, target, sources.serverProfilesDir, { description, log });
   }
   if (variant.buildProfile !== undefined && releases.length > 0) throw new VariantNotBuiltError(variant.tag, variant.buildProfile);

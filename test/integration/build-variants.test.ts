@@ -106,6 +106,11 @@ describe('build variants and patches of the demo upstream', () => {
     try {
       const [session] = await store.listSessions({ limit: 1 });
       assert.deepEqual([session?.baseline.description['buildProfile'], session?.candidate.description['buildProfile']], ['demo', 'demo-durable']);
+      // TAG@demo is the upstream's own build; TAG@demo-durable is not, and stays out of the series' history and metrics.
+      assert.deepEqual([session?.baseline.description['kind'], session?.candidate.description['kind']], ['release', 'release-variant']);
+      const baselineSamples = (await store.completedSamples(session!.id)).filter((x) => x.role === 'baseline').length;
+      assert.ok(baselineSamples > 0);
+      assert.equal((await store.releaseSamples('demo')).length, baselineSamples, 'only the baseline side counts as mariadb-10.11.9 of the series');
       const shown = await cli('show', String(session!.id));
       assert.equal(shown.code, 0, shown.stderr);
       assert.match(shown.stdout, new RegExp(`^baseline +B: ${TAG}@demo \\(mariadb 10\\.11\\.9, built with demo, profile relaxed\\)$`, 'm'));
