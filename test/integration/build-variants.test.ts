@@ -80,6 +80,9 @@ describe('build variants and patches of the demo upstream', () => {
     assert.deepEqual(lines.slice(1), [`  patch ${join(profilesDir, PATCH_NAME)} does not apply to "${demo.slowTag}": patch failed: release.cmake:3; release.cmake: patch does not apply`]);
     const again = await cli('build', `${demo.slowTag}@demo-durable`);
     assert.match(again.stdout, /failed before and was not retried \(--retry\)/);
+    // The variant's failure is not the release's: discover lists the state of the upstream profile's build.
+    const listing = await cli('discover');
+    assert.match(listing.stdout, new RegExp(`"${demo.slowTag}"\\s+10\\.11\\.3\\s+[0-9a-f]{12}\\s+new`));
     builtKey(await cli('build', 'mariadb-10.11.10@demo-durable'));
   });
 
