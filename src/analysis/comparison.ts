@@ -103,5 +103,6 @@ function dbCounterMedians(samples: readonly SampleRecord[]): Record<string, numb
 }
 
 function label(target: TargetRef): TargetLabel {
-  return { name: target.name, flavor: target.flavor, version: target.version, serverProfile: target.serverProfile };
+  const buildProfile = target.description['buildProfile'];
+  return { name: target.name, flavor: target.flavor, version: target.version, serverProfile: target.serverProfile, ...(typeof buildProfile === 'string' ? { buildProfile } : {}) };
 }

@@ -1,5 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { buildSettings, obtainRelease } from '../pipeline/index.js';
+import { buildSettings, obtainRelease, splitVariant } from '../pipeline/index.js';
 import { printable } from '../report/index.js';
 import type { Command } from './command.js';
 import { findRelease } from './find-release.js';
@@ -8,13 +8,16 @@ import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: qpswatch build TAG [--upstream NAME] [--retry]
+const HELP = `Usage: qpswatch build TAG[@PROFILE] [--upstream NAME] [--retry]
 
 Builds one release of an upstream with its build profile (cmake configure, build, install) and installs it
-under state_dir/builds/<key>/install, where key = (commit, profile hash, compiler version). The same key is
-never built twice: a second call says so and does nothing. A failed build is recorded with the last lines
-of its log and is not built again until its key changes or --retry is given. Unknown tags are looked up
-by running discovery first.
+under state_dir/builds/<key>/install, where key = (commit, profile hash, patches' sha256, compiler version).
+TAG@PROFILE builds the tag with another build profile of build_profiles_dir (a build variant, e.g.
+mariadb-10.11.9@mariadb-rel-nops), which compare can then name the same way. Patch files the upstream or
+the profile lists are applied first (git apply); one that does not apply fails the build with one line.
+The same key is never built twice: a second call says so and does nothing. A failed build is recorded with
+the last lines of its log and is not built again until its key changes or --retry is given. Unknown tags
+are looked up by running discovery first.
 
 A build takes the host (host_lock) as a benchmark does: it waits while a compare, a check or another
 build runs, and stops at once when a daemon holds the host (the daemon builds what it queues). Two
@@ -35,15 +38,15 @@ export const buildCommand: Command = {
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { upstream: { type: 'string' }, retry: { type: 'boolean' } }, HELP, true);
     if (positionals.length !== 1) throw new UsageError('build takes one TAG', HELP);
-    const tag = positionals[0]!;
+    const { tag, buildProfile } = splitVariant(positionals[0]!);
     const store = await openStateStore(ctx);
     try {
       const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
       const takeHost = (holds: string) => waitForHostLock(ctx.config.host_lock, { command: 'build', holds, signal: ctx.signal, log: ctx.log });
       // A tarball upstream's release is downloaded, verified and unpacked instead of built.
-      const outcome = await obtainRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost }, values.retry === true);
-      const name = JSON.stringify(release.tag);
+      const outcome = await obtainRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost }, values.retry === true, buildProfile);
+      const name = JSON.stringify(buildProfile === undefined ? release.tag : `${release.tag}@${buildProfile}`);
       switch (outcome.status) {
         case 'built':
           ctx.stdout(`built ${name} in ${outcome.seconds?.toFixed(1)} s: ${outcome.installDir}\n`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, TargetConfig } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import { budgetRefusal, planSweeps, prepareTarget, roundsRefusal } from '../pipeline/index.js';
+import { budgetRefusal, buildPatches, planSweeps, prepareTarget, roundsRefusal } from '../pipeline/index.js';
 import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
 import { parseUpstream } from '../upstream/index.js';
@@ -31,7 +31,8 @@ export async function checkReferences(config: Config, source: string, log: Logge
     try {
       const upstream = parseUpstream(raw);
       // A tarball upstream's releases are unpacked, not built: it names no build profile.
-      if (upstream.kind === 'git') await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir);
+      // Its patch files (the upstream's and the profile's) must be readable: a build reads their sha256 first.
+      if (upstream.kind === 'git') await buildPatches(upstream, await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir));
       await loadServerProfile(upstream.serverProfile, config.server_profiles_dir);
     } catch (err) {
       note(err, `upstreams[${i}]`);

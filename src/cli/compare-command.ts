@@ -21,7 +21,11 @@ verdict: regression, improvement, ok ("no drop larger than X%"), slower (signifi
 past the threshold: "slower 0.962 (0.931-0.987)") or unstable; then per test the host
 resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline
 (threshold, test_thresholds, alpha and confidence in the config; see docs/verdicts.md).
-Targets are named in the config (targets:); see config/quickstart.yaml.
+Targets are named in the config (targets:; see config/quickstart.yaml), or are releases qpswatch built:
+TAG runs the build with its upstream's build profile, TAG@PROFILE the build with that profile (qpswatch
+build TAG@PROFILE first), so one tag can be compared with itself built two ways, e.g.
+  --baseline mariadb-10.11.9@mariadb-rel --candidate mariadb-10.11.9@mariadb-rel-nops
+The report names each side's build profile.
 
 Options:
   --baseline NAME      target B, the reference

@@ -38,7 +38,8 @@ export const discoverCommand: Command = {
       const listing: Array<{ upstream: string; error?: string; releases: Array<ReleaseRecord & { state: string }> }> = [];
       for (const outcome of outcomes) {
         const releases = await store.listReleases(outcome.upstream);
-        const states = await releaseStates(store, releases);
+        const upstream = upstreams.find((u) => u.name === outcome.upstream);
+        const states = await releaseStates(store, releases, upstream?.kind === 'git' ? upstream.buildProfile : undefined);
         listing.push({ upstream: outcome.upstream, ...(outcome.error !== undefined ? { error: outcome.error } : {}), releases: releases.map((r) => ({ ...r, state: states.get(r.id)! })) });
       }
       ctx.stdout(values.json === true ? `${JSON.stringify(listing, null, 2)}\n` : listing.map(renderUpstream).join('\n'));

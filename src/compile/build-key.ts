@@ -9,7 +9,8 @@ const KEY_HEX = 16;
 
 /**
  * The parts of a profile that change what gets installed. Description, jobs, ccache and the time limit do not:
- * raising a timeout must not rebuild every release.
+ * raising a timeout must not rebuild every release. Patches count by their contents (buildKey's patches), not by
+ * where their files are.
  */
 export function profileContent(profile: BuildProfile): unknown {
   return { generator: profile.generator, cmake_flags: profile.cmakeFlags, env: profile.env };
@@ -26,14 +27,24 @@ export interface BuildKeyInput {
   readonly profile: BuildProfile;
   /** First line of the C compiler's `--version` (see compilerVersion). */
   readonly compilerVersion: string;
+  /** sha256 (hex) of each patch applied before the build, in the order they are applied. */
+  readonly patches?: readonly string[];
 }
 
-/** 16 hex characters naming one build: the same commit, profile content and compiler are never built twice. */
+const SHA256_RE = /^[0-9a-f]{64}$/;
+
+/**
+ * 16 hex characters naming one build: the same commit, profile content, patches and compiler are never built twice.
+ * Without patches the key is what it was before patches existed, so existing builds stay valid.
+ */
 export function buildKey(input: BuildKeyInput): string {
   if (!COMMIT_RE.test(input.commit)) throw new TypeError(`build key: commit must be 40 or 64 lower-case hex characters, got "${input.commit}"`);
   const compiler = input.compilerVersion.trim();
   if (compiler === '') throw new TypeError('build key: the compiler version is empty');
-  const text = canonicalJson({ commit: input.commit, profile: profileHash(input.profile), compiler });
+  const patches = input.patches ?? [];
+  const bad = patches.find((p) => !SHA256_RE.test(p));
+  if (bad !== undefined) throw new TypeError(`build key: a patch checksum must be 64 lower-case hex characters, got "${bad}"`);
+  const text = canonicalJson({ commit: input.commit, profile: profileHash(input.profile), compiler, ...(patches.length > 0 ? { patches } : {}) });
   return sha256(text).slice(0, KEY_HEX);
 }
 

@@ -27,6 +27,8 @@ export const BuildProfileFileSchema = z.strictObject({
   jobs: z.number({ error: 'is not a number' }).int('is not a whole number').min(1, 'is below 1').max(1024, 'is above 1024').optional(),
   ccache: z.boolean({ error: 'is not true or false' }).default(false),
   timeout_minutes: z.number({ error: 'is not a number' }).positive('is not above 0').max(7 * 24 * 60, 'is above a week').default(240),
+  /** Patch files applied (git apply) to every tag's worktree before cmake; relative to the profile's folder. */
+  patches: z.array(z.string({ error: 'is not a file path' }).min(1, 'is empty').refine(noControl, 'contains a line break or NUL'), { error: 'is not a list of patch files' }).default([]),
 });
 export type BuildProfileFile = z.infer<typeof BuildProfileFileSchema>;
 
@@ -39,7 +41,8 @@ const FIXES: Record<string, string> = {
   jobs: 'write a whole number of parallel compile jobs, or leave it out to use every CPU',
   ccache: 'write true or false',
   timeout_minutes: 'write the longest a whole build may take, in minutes, e.g. 240',
-  '': 'the top-level keys are description, generator, cmake_flags, env, jobs, ccache and timeout_minutes',
+  patches: 'write each patch file as one list item, a path relative to the profile\'s folder or absolute, e.g. - fix-bug-1234.patch',
+  '': 'the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
 };
 
 export function fixFor(path: readonly PropertyKey[]): string {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { listNamedFiles, parseYamlFile, loadNamedProfile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { BuildProfileError } from './errors.js';
@@ -19,6 +19,11 @@ export interface BuildProfile {
   readonly jobs?: number;
   readonly ccache: boolean;
   readonly timeoutMinutes: number;
+  /**
+   * Absolute paths of patch files applied in this order to every tag's worktree before configure. Their contents
+   * (sha256), not their paths, are part of the build key (buildKey's patches).
+   */
+  readonly patches: readonly string[];
 }
 
 
@@ -64,6 +69,8 @@ function toProfile(file: BuildProfileFile, name: string, source: string): BuildP
     env: file.env,
     ccache: file.ccache,
     timeoutMinutes: file.timeout_minutes,
+    // Relative to the profile's own folder, as a suite's scripts are to the suite file's.
+    patches: file.patches.map((patch) => resolve(dirname(source), patch)),
     ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
   };
 }

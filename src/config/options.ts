@@ -166,7 +166,7 @@ export const OPTIONS = {
     // The shape of each entry is the upstream room's (UpstreamConfigSchema); the CLI parses it once at start-up.
     schema: z.array(z.record(z.string(), z.unknown())),
     default: () => [],
-    doc: 'Release sources to watch: a git remote { name, remote, flavor, series, build_profile, server_profile, include?, exclude?, min_version?, base? } (base: the release reports are relative to, e.g. "10.11.1"), or a vendor\'s download index { name, kind: tarball, index, file?, flavor, series, server_profile, ... }.',
+    doc: 'Release sources to watch: a git remote { name, remote, flavor, series, build_profile, server_profile, include?, exclude?, min_version?, base?, patches? } (base: the release reports are relative to, e.g. "10.11.1"; patches: absolute paths of patch files applied with git apply to every tag before it is built, their sha256 part of the build key), or a vendor\'s download index { name, kind: tarball, index, file?, flavor, series, server_profile, ... }.',
     expected: 'a list of upstreams',
     envFormat: 'json',
   }),

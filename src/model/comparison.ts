@@ -48,6 +48,8 @@ export interface TargetLabel {
   flavor: string;
   version: string;
   serverProfile: string;
+  /** A release qpswatch built: the build profile it was built with (TAG@PROFILE names another than the upstream's). */
+  buildProfile?: string;
 }
 
 export const sessionDesigns = ['paired', 'runs'] as const;

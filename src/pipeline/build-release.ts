@@ -17,6 +17,7 @@ import { describeHolder, type PidLockHolder } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { WorkProgress } from '../model/index.js';
 import { buildProgressReporter, lastBuildSeconds } from './build-progress.js';
+import { applyBuildPatches, buildPatches, type BuildPatch } from './build-patches.js';
 import type { BuildRecord, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import { addWorktree, removeWorktree, syncMirror, updateSubmodules, WorktreeFolderError, type Upstream } from '../upstream/index.js';
 
@@ -67,14 +68,17 @@ function mirrorDirFor(cacheDir: string, remote: string): string {
 }
 
 /**
- * Builds one release unless its key (commit, profile hash, compiler) was built already, or failed and no retry was
- * asked for. The commit is checked out from the mirror by id, never by tag name: tags are data.
+ * Builds one release unless its key (commit, profile hash, patches, compiler) was built already, or failed and no
+ * retry was asked for. The commit is checked out from the mirror by id, never by tag name: tags are data. The build
+ * profile is the upstream's unless another is named (a build variant, TAG@PROFILE); the upstream's patches and then
+ * the profile's are applied to the worktree before cmake.
  */
-export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false): Promise<BuildOutcome> {
+export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false, buildProfile = upstream.buildProfile): Promise<BuildOutcome> {
   const { settings, log } = deps;
-  const profile = await loadBuildProfile(upstream.buildProfile, settings.buildProfilesDir);
+  const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
+  const patches = await buildPatches(upstream, profile);
   const compiler = await compilerVersion(profile, log);
-  const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler });
+  const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler, patches: patches.map((p) => p.sha256) });
   const before = await knownOutcome(release, key, deps, retry, false);
   if (before !== undefined) return before;
   // One build of a key at a time: a second one waits (the host, then the key), then finds it built, or failed.
@@ -87,7 +91,7 @@ export async function buildRelease(release: ReleaseRecord, upstream: Upstream, d
       const meanwhile = await knownOutcome(release, key, deps, retry, true);
       if (meanwhile !== undefined) return meanwhile;
       await stopLeftoverBuild(worktreeDirFor(settings.cacheDir, key), log);
-      return await buildNow(release, upstream, { profile, key, compiler }, deps);
+      return await buildNow(release, upstream, { profile, key, compiler, patches }, deps);
     } finally {
       lock.release();
     }
@@ -140,9 +144,10 @@ interface KeyedProfile {
   profile: BuildProfile;
   key: string;
   compiler: string;
+  patches: readonly BuildPatch[];
 }
 
-async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, key, compiler }: KeyedProfile, deps: BuildDeps): Promise<BuildOutcome> {
+async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, key, compiler, patches }: KeyedProfile, deps: BuildDeps): Promise<BuildOutcome> {
   const { settings, store, log, signal } = deps;
   const mirror = mirrorDirFor(settings.cacheDir, upstream.remote);
   log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
@@ -157,6 +162,13 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     // Read before this build's row exists: the series' last build is an earlier one.
     const progress = report === undefined ? undefined : buildProgressReporter(release.tag, await lastBuildSeconds(store, release), report);
     record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: profile.name, compiler, ...paths, pid: process.pid });
+    // A patch that does not apply fails this build alone, like a compile error: recorded with its one line.
+    const refused = await applyBuildPatches({ worktree, tag: release.tag, patches, logFile: paths.logFile, signal, log });
+    if (refused !== undefined) {
+      const failed = await store.failBuild(record.id, [refused]);
+      log.error({ tag: release.tag, key, phase: 'patch', lines: failed.failureLines }, 'build failed');
+      return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, failureLines: failed.failureLines };
+    }
     const started = Date.now();
     const result = await ensureBuild({
       stateDir: settings.stateDir,

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildPathsFor, checkFreeSpace, installTarball, readInstallRecord, tarballKey, unpackLogFor } from '../compile/index.js';
+import { InputError } from '../errors.js';
 import type { ReleaseRecord } from '../store/index.js';
 import { downloadFile, locateTarball, tarballCommit, type Upstream } from '../upstream/index.js';
 import { buildRelease, type BuildDeps, type BuildOutcome } from './build-release.js';
@@ -10,11 +11,23 @@ export const TARBALL_PROFILE = 'tarball';
 const TARBALL_COMPILER = 'none (the vendor\'s binary)';
 
 /**
- * A release made ready to run: built from its tag (a git upstream), or downloaded from the index, verified and
- * unpacked (a tarball upstream). Either way it ends as a built install under state_dir/builds/<key>/install.
+ * A release made ready to run: built from its tag (a git upstream; with `buildProfile`, that profile instead of the
+ * upstream's), or downloaded from the index, verified and unpacked (a tarball upstream). Either way it ends as a
+ * built install under state_dir/builds/<key>/install.
  */
-export async function obtainRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false): Promise<BuildOutcome> {
-  return upstream.kind === 'tarball' ? fetchRelease(release, upstream, deps) : buildRelease(release, upstream, deps, retry);
+export async function obtainRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false, buildProfile?: string): Promise<BuildOutcome> {
+  if (upstream.kind === 'tarball') {
+    if (buildProfile !== undefined) throw new TarballVariantError(release.tag, buildProfile, upstream.name);
+    return fetchRelease(release, upstream, deps);
+  }
+  return buildRelease(release, upstream, deps, retry, buildProfile ?? upstream.buildProfile);
+}
+
+/** TAG@PROFILE of a tarball upstream: its releases are the vendor's binaries, never built. */
+export class TarballVariantError extends InputError {
+  constructor(tag: string, buildProfile: string, upstream: string) {
+    super(`${tag}@${buildProfile}: upstream ${JSON.stringify(upstream)} downloads the vendor's tarballs, so its releases have no build profile; name the tag alone`);
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
 export { runComparison, checkSessionReach, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
 export { storedSessionView, sessionVerdicts, storedPlan, UnknownSessionError, type SessionJudgement, type SessionVerdicts, type SessionViewStores, type StoredSessionView } from './session-view.js';
-export { prepareTarget, resolveTarget, UnknownTargetError, TarballTargetError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
+export { prepareTarget, resolveTarget, UnknownTargetError, TarballTargetError, VariantNotBuiltError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
+export { splitVariant, type ReleaseVariant } from './build-variant.js';
+export { PatchFileError, buildPatches } from './build-patches.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
 export { buildRelease, buildSettings, type BuildOutcome, type BuildStatus, type BuildDeps, type BuildSettings } from './build-release.js';
-export { obtainRelease, fetchRelease, TARBALL_PROFILE } from './fetch-release.js';
+export { obtainRelease, fetchRelease, TARBALL_PROFILE, TarballVariantError } from './fetch-release.js';
 export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
 export { TargetInstance } from './target-instance.js';

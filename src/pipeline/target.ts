@@ -8,6 +8,7 @@ import { loadServerProfile, resolveServerBinaries, type ServerBinaries, type Ser
 import type { ReleaseStore, TargetRef } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { builtInstall } from './release-install.js';
+import { splitVariant } from './build-variant.js';
 
 /** A target ready to run: its binaries found, its version read from the binary, its profile loaded. */
 export interface PreparedTarget {
@@ -72,15 +73,34 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
   const { store, log } = sources;
   const configured = sources.targets[name];
   if (configured !== undefined) return prepareTarget(name, configured, sources.serverProfilesDir, { log, ...(sources.cacheDir !== undefined ? { cacheDir: sources.cacheDir } : {}) });
-  for (const release of await store.findReleasesByTag(name)) {
+  const variant = splitVariant(name);
+  const releases = await store.findReleasesByTag(variant.tag);
+  for (const release of releases) {
     const upstream = sources.upstreams.find((u) => u.name === release.upstream);
-    const built = upstream === undefined ? undefined : await builtInstall(store, release, upstream.kind === 'git' ? upstream.buildProfile : undefined);
-    if (upstream === undefined || built === undefined) continue;
+    if (upstream === undefined || (variant.buildProfile !== undefined && upstream.kind !== 'git')) continue;
+    const buildProfile = upstream.kind === 'git' ? (variant.buildProfile ?? upstream.buildProfile) : undefined;
+    const built = await builtInstall(store, release, buildProfile);
+    if (built === undefined) continue;
     const target: TargetConfig = { kind: 'installed', flavor: upstream.flavor, basedir: built.installDir, server_profile: upstream.serverProfile };
-    const description = { kind: 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey };
+    // The build profile each side ran is kept with the session and shown in its reports. A build with another profile
+    // than the upstream's is not the release as the series measures it: kind release-variant keeps its samples out of
+    // the series' history and metrics, which count kind release only.
+    const variantOnly = buildProfile !== undefined && buildProfile !== (upstream.kind === 'git' ? upstream.buildProfile : undefined);
+    const description = { kind: variantOnly ? 'release-variant' : 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey, buildProfile: built.profile };
     return prepareTarget(name, target, sources.serverProfilesDir, { description, log });
   }
+  if (variant.buildProfile !== undefined && releases.length > 0) throw new VariantNotBuiltError(variant.tag, variant.buildProfile);
   throw new UnknownTargetError(name, Object.keys(sources.targets));
+}
+
+/** TAG@PROFILE of a known release that has no build with that profile. */
+export class VariantNotBuiltError extends InputError {
+  constructor(
+    readonly tag: string,
+    readonly buildProfile: string,
+  ) {
+    super(`target '${tag}@${buildProfile}': ${tag} is not built with build profile ${buildProfile}: build it first (qpswatch build ${tag}@${buildProfile})`);
+  }
 }
 
 /** One target: its binaries found, its version read from the binary, its server profile loaded from the folder. */

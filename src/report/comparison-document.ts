@@ -6,7 +6,8 @@ import { relativeQpsChart } from './relative-qps-chart.js';
 import { left, makeTable, right, type Table } from './table.js';
 
 function targetLine(role: string, target: TargetLabel): string {
-  return `${role}: ${target.name} (${target.flavor} ${target.version}, profile ${target.serverProfile})`;
+  const built = target.buildProfile !== undefined ? `, built with ${target.buildProfile}` : '';
+  return `${role}: ${target.name} (${target.flavor} ${target.version}${built}, profile ${target.serverProfile})`;
 }
 
 function hostLine(host: ComparisonView['host']): string {

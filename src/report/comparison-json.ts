@@ -8,7 +8,7 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 }
 
 function orderedTarget(t: TargetLabel): TargetLabel {
-  return { name: t.name, flavor: t.flavor, version: t.version, serverProfile: t.serverProfile };
+  return { name: t.name, flavor: t.flavor, version: t.version, serverProfile: t.serverProfile, ...(t.buildProfile !== undefined ? { buildProfile: t.buildProfile } : {}) };
 }
 
 function orderedPerOp(p: SidePerOp): SidePerOp {

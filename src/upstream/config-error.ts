@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import { redactUrl } from '../log/index.js';
 
 const KEYS = {
-  git: 'name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes',
+  git: 'name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes, patches',
   tarball: 'name, kind, index, file, flavor, series, server_profile, include, exclude, min_version, base, budget_minutes',
 } as const;
 

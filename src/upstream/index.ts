@@ -6,6 +6,7 @@ export { globToRegExp } from './glob.js';
 export { listRemoteTags, parseLsRemote, type RemoteTag } from './ls-remote.js';
 export { syncMirror, type MirrorOptions, type SyncResult } from './mirror.js';
 export { addWorktree, removeWorktree, updateSubmodules, isCommitId, type Worktree } from './worktree.js';
+export { applyPatch, applyReason, PatchApplyError } from './apply-patch.js';
 export { detectMovedTags, type MovedTag } from './moved-tags.js';
 export { isRemoteText } from './remote.js';
 export type { GitOptions } from './git.js';

@@ -33,6 +33,8 @@ export interface Upstream {
   readonly minVersion?: Version;
   /** The build profile (config/build-profiles) its releases are built with; '' for a tarball upstream (nothing is built). */
   readonly buildProfile: string;
+  /** Absolute paths of patch files applied to every tag's worktree before the build profile's own; none for a tarball upstream. */
+  readonly patches: readonly string[];
   /** The server config profile its releases run with. */
   readonly serverProfile: string;
   /** The fixed release reports and dashboards are relative to, as the reference studies fix an old one. */
@@ -84,6 +86,10 @@ const Glob = z
   .max(200, 'is longer than 200 characters')
   .refine((g) => !CONTROL.test(g), 'contains a control character');
 
+const PatchPath = z
+  .string({ error: 'expected the absolute path of a patch file, e.g. "/etc/qpswatch/patches/fix.patch"' })
+  .refine((p) => p.startsWith('/') && !CONTROL.test(p), 'expected the absolute path of a patch file, e.g. "/etc/qpswatch/patches/fix.patch"');
+
 const Name = z
   .string({ error: 'expected a name, e.g. "mariadb-10.11"' })
   .regex(NAME_RE, 'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"');
@@ -110,6 +116,8 @@ export const UpstreamConfigSchema = z.strictObject({
   }),
   ...common,
   build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
+  /** Absolute: upstreams also come from QPSWATCH_UPSTREAMS, which has no folder to be relative to. */
+  patches: z.array(PatchPath, { error: 'expected a list of patch file paths, e.g. ["/etc/qpswatch/patches/fix.patch"]' }).optional(),
 });
 export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 
@@ -146,14 +154,14 @@ export function parseUpstream(input: unknown): Upstream {
   const parsed = UpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues);
   const c = parsed.data;
-  return { ...parsedCommon(c), kind: 'git', remote: c.remote, buildProfile: c.build_profile };
+  return { ...parsedCommon(c), kind: 'git', remote: c.remote, buildProfile: c.build_profile, patches: c.patches ?? [] };
 }
 
 function parseTarballUpstream(input: Record<string, unknown>): Upstream {
   const parsed = TarballUpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues, 'tarball');
   const c = parsed.data;
-  return { ...parsedCommon(c), kind: 'tarball', remote: c.index, buildProfile: '', ...(c.file !== undefined ? { fileGlob: c.file } : {}) };
+  return { ...parsedCommon(c), kind: 'tarball', remote: c.index, buildProfile: '', patches: [], ...(c.file !== undefined ? { fileGlob: c.file } : {}) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -162,7 +170,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 type CommonConfig = Pick<UpstreamConfig, 'name' | 'flavor' | 'series' | 'include' | 'exclude' | 'min_version' | 'server_profile' | 'base' | 'budget_minutes'>;
 
-function parsedCommon(c: CommonConfig): Omit<Upstream, 'kind' | 'remote' | 'buildProfile'> {
+function parsedCommon(c: CommonConfig): Omit<Upstream, 'kind' | 'remote' | 'buildProfile' | 'patches'> {
   return {
     name: c.name,
     flavor: c.flavor,

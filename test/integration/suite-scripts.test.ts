@@ -79,6 +79,27 @@ async function rowCount(table: string): Promise<number> {
   return Number(row?.['n']);
 }
 
+async function sumOfC(table: string): Promise<number> {
+  const [row] = await server().server.query(`SELECT SUM(c) AS total FROM sbtest.${table}`);
+  return Number(row?.['total']);
+}
+
+/** update-index-kc's prepare: each sbtestN copied whole into sbtest_kcN, c zeroed, one secondary index on (k, c). */
+async function assertKcCopies(suite: Suite): Promise<void> {
+  for (let i = 1; i <= suite.load.tables; i++) {
+    const [copy] = await server().server.query(
+      `SELECT COUNT(*) AS n, SUM(kc.c <> '0') AS nonzero FROM sbtest.sbtest_kc${i} kc JOIN sbtest.sbtest${i} s USING (id) WHERE kc.k = s.k AND kc.pad = s.pad`,
+    );
+    assert.deepEqual({ n: Number(copy?.['n']), nonzero: Number(copy?.['nonzero']) }, { n: suite.load.tableSize, nonzero: 0 }, `sbtest_kc${i}`);
+    const indexes = await server().server.query<RowDataPacket[]>(
+      'SELECT index_name AS name, GROUP_CONCAT(column_name ORDER BY seq_in_index) AS columns FROM information_schema.statistics ' +
+        "WHERE table_schema = 'sbtest' AND table_name = ? GROUP BY index_name ORDER BY index_name",
+      [`sbtest_kc${i}`],
+    );
+    assert.deepEqual(indexes.map((r) => [r['name'], r['columns']]), [[`kc_${i}`, 'k,c'], ['PRIMARY', 'id']]);
+  }
+}
+
 function assertRan(result: SysbenchResult, label: string): void {
   const shown = `${label}: ${JSON.stringify(result)}`;
   assert.equal(result.threads, 1, shown);
@@ -96,6 +117,7 @@ for (const suite of suites) {
       await server().server.query('CREATE DATABASE sbtest');
       await prepareSysbench(prepareArgv(suite, conn), { timeoutMs: RUN_TIMEOUT_MS });
       for (let i = 1; i <= suite.load.tables; i++) assert.equal(await rowCount(`sbtest${i}`), suite.load.tableSize);
+      if (suite.tests.some((t) => t.script === 'update-index-kc')) await assertKcCopies(suite);
     });
 
     test(`warm-up ${suite.warmup.script} runs`, async () => {
@@ -110,8 +132,11 @@ for (const suite of suites) {
         // Counted before the counters are read: COUNT(*) moves Rows_read too.
         const rows = await rowCount('sbtest1');
         const counters = await rowCounters();
+        const kcSum = t.script === 'update-index-kc' ? await sumOfC('sbtest_kc1') : 0;
         const result = await runSysbench(runArgv(t, 1, conn), { timeoutMs: RUN_TIMEOUT_MS });
         assertRan(result, t.name);
+        // Each event adds 1 to the c of one row: the sum of c counts the updates, and nothing else wrote c.
+        if (t.script === 'update-index-kc') assert.equal((await sumOfC('sbtest_kc1')) - kcSum, result.transactions, 'c = c + 1 once per event');
         const moved = await rowCounters();
         const delta = (name: keyof RowCounters): number => moved[name] - counters[name];
         if (writes === undefined) assert.ok(delta('Rows_read') > 0, 'a read reads rows');
@@ -127,3 +152,16 @@ for (const suite of suites) {
     }
   });
 }
+
+describe('update-index-kc on a datadir loaded without its prepare', () => {
+  test('stops at once and names the fix', async () => {
+    const suite = suites.find((x) => x.tests.some((t) => t.script === 'update-index-kc'));
+    assert.ok(suite !== undefined, 'a shipped suite runs update-index-kc');
+    const kc = suite.tests.find((t) => t.script === 'update-index-kc')!;
+    await server().server.query('DROP TABLE IF EXISTS sbtest.sbtest_kc1');
+    await assert.rejects(runSysbench(runArgv(kc, 1, conn), { timeoutMs: RUN_TIMEOUT_MS }), (err: Error) => {
+      assert.match(err.message, /table sbtest_kc1 does not exist: .*load the suite with this script \(load: script: update-index-kc\)/);
+      return true;
+    });
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildKey, canonicalJson, compilerVersion, parseBuildProfile, profileHash, type BuildProfile } from '../../../src/compile/index.js';
@@ -35,6 +36,20 @@ describe('buildKey', () => {
     const same = parseBuildProfile('description: other\njobs: 7\nccache: true\ntimeout_minutes: 9\ncmake_flags: [-DA=1, -DB=2]\nenv: { CXX: g++, CC: gcc }\n', 'q', '/y/q.yaml');
     assert.equal(key(same), key(BASE));
     assert.equal(profileHash(same), profileHash(BASE));
+  });
+
+  test('patches change the key by their contents and order; none keeps the key patches never touched', () => {
+    const [a, b] = ['1'.repeat(64), '2'.repeat(64)];
+    const withPatches = (patches: string[]): string => buildKey({ commit: COMMIT, profile: BASE, compilerVersion: GCC, patches });
+    const keys = [key(BASE), withPatches([a]), withPatches([b]), withPatches([a, b]), withPatches([b, a])];
+    assert.equal(new Set(keys).size, keys.length);
+    assert.equal(withPatches([]), key(BASE));
+    // The key of a build without patches is the one every existing build has: commit, profile hash and compiler only.
+    const before = createHash('sha256').update(canonicalJson({ commit: COMMIT, profile: profileHash(BASE), compiler: GCC })).digest('hex').slice(0, 16);
+    assert.equal(key(BASE), before);
+    // Where a profile's patch files are is not part of it: their sha256 go in through patches.
+    assert.equal(profileHash(profile('cmake_flags: [-DA=1, -DB=2]\nenv: { CC: gcc, CXX: g++ }\npatches: [fix.patch]\n')), profileHash(BASE));
+    assert.throws(() => withPatches(['not-a-checksum']), /patch checksum must be 64 lower-case hex characters, got "not-a-checksum"/);
   });
 
   test('a sha256 commit is accepted; anything else is refused', () => {

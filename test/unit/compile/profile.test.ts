@@ -27,8 +27,13 @@ describe('parseBuildProfile', () => {
     const p = parse('description: d\ncmake_flags: [-DB=2, "-DA:BOOL=ON", "-DC=-O2 -g1"]\n');
     assert.deepEqual(
       { ...p },
-      { name: 'p', source: SOURCE, description: 'd', generator: 'Unix Makefiles', cmakeFlags: ['-DB=2', '-DA:BOOL=ON', '-DC=-O2 -g1'], env: {}, ccache: false, timeoutMinutes: 240 },
+      { name: 'p', source: SOURCE, description: 'd', generator: 'Unix Makefiles', cmakeFlags: ['-DB=2', '-DA:BOOL=ON', '-DC=-O2 -g1'], env: {}, ccache: false, timeoutMinutes: 240, patches: [] },
     );
+  });
+
+  test('patches are read relative to the profile\'s folder, in order; absolute paths stay', () => {
+    const p = parse('description: d\npatches: [fix-1.patch, ../shared/fix-2.patch, /srv/patches/fix-3.patch]\n');
+    assert.deepEqual(p.patches, ['/x/fix-1.patch', '/shared/fix-2.patch', '/srv/patches/fix-3.patch']);
   });
 
   test('reads every key', () => {
@@ -42,7 +47,7 @@ describe('parseBuildProfile', () => {
 
   const cases: Array<[string, string, string]> = [
     ['an unknown generator', 'description: d\ngenerator: Ninja2\n', 'generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")'],
-    ['an unknown key', 'description: d\nflags: []\n', 'flags = []: is not a known key; the top-level keys are description, generator, cmake_flags, env, jobs, ccache and timeout_minutes'],
+    ['an unknown key', 'description: d\nflags: []\n', 'flags = []: is not a known key; the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches'],
     ['no description', 'ccache: true\n', 'description = (missing): is missing or not text; write one line that says what the profile is for'],
     ['a flag without -D', 'description: d\ncmake_flags: [CMAKE_BUILD_TYPE=Release]\n', 'cmake_flags[0] = "CMAKE_BUILD_TYPE=Release": is not a -DNAME=value flag; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo'],
     ['a flag for the install prefix', 'description: d\ncmake_flags: [-DCMAKE_INSTALL_PREFIX=/opt]\n', 'cmake_flags[0] = "-DCMAKE_INSTALL_PREFIX=/opt": sets CMAKE_INSTALL_PREFIX, which qpswatch sets itself; qpswatch installs every build under builds/<key>/install; remove the flag'],
@@ -68,7 +73,7 @@ describe('parseBuildProfile', () => {
 describe('loadBuildProfile', () => {
   test('loads every shipped profile, and the release profiles use ccache', async () => {
     const names = await listBuildProfiles();
-    assert.deepEqual(names, ['demo', 'mariadb-rel', 'mariadb-rel-nops', 'mysql-rel', 'mysql-rel-nops']);
+    assert.deepEqual(names, ['demo', 'demo-debug', 'mariadb-rel', 'mariadb-rel-lean', 'mariadb-rel-nops', 'mysql-rel', 'mysql-rel-lean', 'mysql-rel-nops']);
     for (const name of names) {
       const p = await loadBuildProfile(name);
       assert.equal(p.name, name);
@@ -87,6 +92,19 @@ describe('loadBuildProfile', () => {
     assert.ok(extra.filter((f) => /^-DDISABLE_PSI_[A-Z_]+=ON$/.test(f)).length >= 18);
     assert.ok(mysql.cmakeFlags.includes('-DWITH_BOOST={cache_dir}/boost'));
     assert.ok(mariadb.cmakeFlags.includes('-DWITH_WSREP=OFF'));
+  });
+
+  test('the lean profiles are the no-perfschema ones plus the studies\' other flags (MariaDB: no optimizer trace switch)', async () => {
+    const extra = async (lean: string, nops: string): Promise<string[]> => {
+      const [a, b] = [await loadBuildProfile(lean), await loadBuildProfile(nops)];
+      assert.deepEqual(b.cmakeFlags.filter((f) => !a.cmakeFlags.includes(f)), [], `${lean} keeps every flag of ${nops}`);
+      return a.cmakeFlags.filter((f) => !b.cmakeFlags.includes(f));
+    };
+    assert.deepEqual(await extra('mysql-rel-lean', 'mysql-rel-nops'), ['-DOPTIMIZER_TRACE=0', '-DENABLED_PROFILING=0']);
+    assert.deepEqual(await extra('mariadb-rel-lean', 'mariadb-rel-nops'), ['-DENABLED_PROFILING=OFF']);
+    // Another build of one demo tag: only the build type differs.
+    const [demo, debug] = [await loadBuildProfile('demo'), await loadBuildProfile('demo-debug')];
+    assert.deepEqual(debug.cmakeFlags, demo.cmakeFlags.map((f) => (f.startsWith('-DCMAKE_BUILD_TYPE=') ? '-DCMAKE_BUILD_TYPE=Debug' : f)));
   });
 
   test('an unknown name lists the profiles there are', async () => {

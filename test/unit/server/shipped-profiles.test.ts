@@ -8,9 +8,9 @@ function settingsFor(profile: Awaited<ReturnType<typeof loadServerProfile>>, fla
 }
 
 describe('shipped server profiles', () => {
-  test('relaxed, durable and small-server are shipped and load', async () => {
+  test('relaxed, durable, small-server and studies are shipped and load', async () => {
     const names = await listServerProfiles();
-    for (const name of ['relaxed', 'durable', 'small-server']) {
+    for (const name of ['relaxed', 'durable', 'small-server', 'studies']) {
       assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
       const profile = await loadServerProfile(name);
       assert.ok(profile.description.length > 20);
@@ -50,6 +50,13 @@ describe('shipped server profiles', () => {
     ['small-server', 'mysql', '8.0.36', { innodb_redo_log_capacity: '8G' }, ['innodb_log_file_size', 'query_cache_size', 'query_cache_type', 'innodb_checksum_algorithm']],
     ['small-server', 'percona', '8.0.36-28', { innodb_redo_log_capacity: '8G' }, ['innodb_log_file_size', 'query_cache_size']],
     ['small-server', 'mysql', '8.4.3', { innodb_redo_log_capacity: '8G' }, ['default_authentication_plugin', 'query_cache_type']],
+    // studies: metadata_locks_hash_instances for MySQL 5.6.8 to 5.7 only; the binlog switched off where it is on by default.
+    ['studies', 'mariadb', '10.11.9', { innodb_doublewrite: 0, innodb_flush_log_at_trx_commit: 2, innodb_log_file_size: '4G' }, ['metadata_locks_hash_instances', 'skip-log-bin', 'log-bin']],
+    ['studies', 'mariadb', '10.4.33', { innodb_log_file_size: '2G' }, ['metadata_locks_hash_instances']],
+    ['studies', 'mysql', '5.6.51', { metadata_locks_hash_instances: 256, innodb_log_file_size: '2G' }, ['skip-log-bin', 'innodb_redo_log_capacity']],
+    ['studies', 'mysql', '5.7.44', { metadata_locks_hash_instances: 256, innodb_lru_scan_depth: 2048 }, ['skip-log-bin']],
+    ['studies', 'mysql', '8.0.28', { 'skip-log-bin': true, innodb_log_file_size: '2G' }, ['metadata_locks_hash_instances']],
+    ['studies', 'percona', '8.0.36-28', { 'skip-log-bin': true, innodb_redo_log_capacity: '4G' }, ['metadata_locks_hash_instances', 'innodb_log_file_size']],
   ];
   for (const [name, flavor, version, present, absent] of cases) {
     test(`${name} for ${flavor} ${version}`, async () => {

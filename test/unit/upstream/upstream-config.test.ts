@@ -47,7 +47,14 @@ describe('parseUpstream', () => {
 
   test('an unknown key names the key and lists the real ones', () => {
     const err = problem({ ...GOOD, minVersion: '10.11.6' });
-    assert.equal(err.message, 'upstream "mariadb-10.11": unknown key "minVersion": the keys are name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes');
+    assert.equal(err.message, 'upstream "mariadb-10.11": unknown key "minVersion": the keys are name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes, patches');
+  });
+
+  test('patches: absolute paths kept in order; none by default; a relative path is refused with the fix', () => {
+    assert.deepEqual(parseUpstream(GOOD).patches, []);
+    assert.deepEqual(parseUpstream({ ...GOOD, patches: ['/etc/qpswatch/b.patch', '/etc/qpswatch/a.patch'] }).patches, ['/etc/qpswatch/b.patch', '/etc/qpswatch/a.patch']);
+    const err = problem({ ...GOOD, patches: ['fix.patch'] });
+    assert.match(err.message, /^upstream "mariadb-10\.11": patches\[0\] = "fix\.patch": expected the absolute path of a patch file, e\.g\. "\/etc\/qpswatch\/patches\/fix\.patch"$/);
   });
 
   test('a series YAML read as a number (10.10 becomes 10.1) is refused with the fix', () => {
