@@ -100,6 +100,11 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   }
 }
 
+/** A suite's levels as a session stores them: the file's thread count, what it came to here, the load and tests. */
+export function storedLevels(suite: Suite): { threads: number; threadsSpec: number | string; tables: number; tableSize: number; tests: string[] }[] {
+  return suite.levels.map((l) => ({ threads: l.threads, threadsSpec: l.threadsSpec, tables: l.load.tables, tableSize: l.load.tableSize, tests: [...l.tests] }));
+}
+
 async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold, reach: SweepPlan | undefined): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
   const plan = sessionPlan(request, settings, hold, request.sequential !== false ? reach : undefined);
@@ -118,6 +123,8 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
     settings: {
       suiteFile: request.suite.file,
       tests: request.suite.tests.map((t) => ({ name: t.name, seconds: t.seconds, threads: t.threads })),
+      // The levels as resolved on this host (`cores` made a number), so a report shows the threads really run.
+      ...(request.suite.levels.length > 0 ? { levels: storedLevels(request.suite) } : {}),
       design: plan.design,
       budgetMinutes: plan.budgetMinutes,
       maxPairs: plan.maxPairs,

@@ -5,10 +5,10 @@ import { InputError } from '../errors.js';
 import { observerCost, parseMeminfo, processCpuSeconds, processWriteBytes, readGlobalStatus, type ObserverCost } from '../sampling/index.js';
 import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
-import { runSysbench, warmupArgv, type Suite, type SuiteTest } from '../suite/index.js';
+import type { Suite, SuiteTest } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
-import { connection, loadTarget, type RoundContext } from './round.js';
+import { connection, loadTarget, warmUpLoads, type RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';
 
 export type IdleServerMode = 'pause' | 'drain';
@@ -121,7 +121,7 @@ async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleSe
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
   ctx.progress?.warmingUp(0);
-  await runSysbench(warmupArgv(suite.warmup, connection(side.instance)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
+  await warmUpLoads(suite, connection(side.instance), side.instance.sysbenchLog, ctx);
 }
 
 /**

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isOwnedOption, prepareArgv, runArgv, warmupArgv, type SuiteLoad, type SuiteTest, type SuiteWarmup } from '../../../src/suite/index.js';
 
-const conn = { socket: '/run/qpswatch/b.sock', user: 'root', database: 'sbtest' };
-const load: SuiteLoad = { tables: 1, tableSize: 10000, script: 'oltp_read_only', scriptPath: '/usr/share/sysbench/oltp_read_only.lua', args: {} };
+const conn = { socket: '/run/qpswatch/b.sock', user: 'root' };
+const load: SuiteLoad = { tables: 1, tableSize: 10000, script: 'oltp_read_only', scriptPath: '/usr/share/sysbench/oltp_read_only.lua', args: {}, database: 'sbtest' };
 const test1: SuiteTest = {
   name: 'points-covered-si',
   script: 'points',
