@@ -47,6 +47,15 @@ export interface TargetLabel {
 export const sessionDesigns = ['paired', 'runs'] as const;
 export type SessionDesignName = (typeof sessionDesigns)[number];
 
+/** A suite's concurrency level as the session ran it: its threads on this host, as the suite wrote them, its load. */
+export interface SessionLevel {
+  threads: number;
+  /** 4, "cores", "4*cores" */
+  threadsSpec: number | string;
+  tables: number;
+  tableSize: number;
+}
+
 export interface ComparisonView {
   sessionId: number;
   suite: string;
@@ -54,6 +63,8 @@ export interface ComparisonView {
   rounds: number;
   /** how the session measured, when known: 'paired' (alternating pairs) or 'runs' (whole runs in rounds) */
   design?: SessionDesignName;
+  /** the suite's levels as resolved on the session's host, when the suite has levels */
+  levels?: SessionLevel[];
   /** ISO 8601 timestamps, printed as given */
   startedAt: string;
   finishedAt: string;
