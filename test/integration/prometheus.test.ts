@@ -107,9 +107,11 @@ before(async () => {
   );
   await writeFile(
     join(root, 'tiny.yaml'),
-    'name: tiny\ndescription: one write and one read test\nload: { tables: 1, table_size: 2000 }\n' +
-      'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\n' +
-      'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
+    // Two concurrency levels, so the threads dimension reaches the metrics, the dashboards and the rules.
+    'name: tiny\ndescription: one write and one read test at two levels\n' +
+      'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1 }\n' +
+      'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n' +
+      'levels:\n  - { threads: 1, load: { tables: 1, table_size: 2000 } }\n  - { threads: 2, load: { tables: 2, table_size: 1000 } }\n',
   );
   await writeFile(
     join(root, 'prometheus.yml'),
@@ -132,6 +134,7 @@ describe('the daemon scraped by a real Prometheus', () => {
       return (gauge(t, /^qpswatch_queue_releases\{state="done"\}/) ?? 0) >= 2 ? t : undefined;
     });
     assert.match(text, /^qpswatch_relative_to_last_good_ratio\{.*version="10\.11\.3".*test="update-index".*\} 0\.\d+/m);
+    for (const threads of ['1', '2']) assert.match(text, new RegExp(`^qpswatch_relative_to_last_good_ratio\\{.*version="10\\.11\\.3".*test="update-index".*threads="${threads}".*\\} 0\\.\\d+`, 'm'), `threads ${threads}`);
     assert.match(text, /^qpswatch_active_regressions\{series="demo"\} 1/m);
     assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="update-index"\} 0\.95$/m);
     assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="point-query"\} 0\.9$/m);
