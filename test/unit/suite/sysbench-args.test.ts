@@ -52,6 +52,14 @@ describe('sysbench argv', () => {
     assert.ok(prepareArgv({ load: { ...load, tables: 32 } }, conn).includes('--threads=8'));
   });
 
+  test('a level\'s load: prepare, warm-up and runs all go to its own database', () => {
+    const level: SuiteLoad = { ...load, tables: 4, database: 'sbtest_l2' };
+    const db = (argv: string[]) => argv.filter((a) => a.startsWith('--mysql-db='));
+    assert.deepEqual(db(prepareArgv({ load: level }, conn)), ['--mysql-db=sbtest_l2']);
+    assert.deepEqual(db(runArgv({ ...test1, load: level }, 8, conn)), ['--mysql-db=sbtest_l2']);
+    assert.deepEqual(db(warmupArgv({ script: 'oltp_read_only', scriptPath: load.scriptPath, args: {}, seconds: 5, threads: 1, load: level }, conn)), ['--mysql-db=sbtest_l2']);
+  });
+
   test('refuses thread counts and times that sysbench would misread', () => {
     assert.throws(() => runArgv(test1, 0, conn), RangeError);
     assert.throws(() => runArgv(test1, 1.5, conn), /threads must be a whole number >= 1, got 1.5/);
