@@ -97,7 +97,7 @@ export function levelReach(drops: ReadonlyArray<{ threads: number; detectableDro
 export function noisyLevelLine(level: LevelReach, budgetText: string): string {
   return (
     `level t${level.threads} is too noisy on this host: at ${budgetText} its tests detect drops of ${percentRange(level.drops)} (median above ${Math.round(NOISY_LEVEL_DROP * 100)}%); ` +
-    'use fewer client threads than cores for it, longer runs (seconds), or a larger budget_minutes'
+    'fixes: a quieter host, longer runs (seconds), a larger budget_minutes, or fewer client threads than the cores for it'
   );
 }
 
