@@ -21,7 +21,6 @@ export interface BenchServerOptions {
 }
 
 const TARGET = 'bench';
-const DATABASE = 'sbtest';
 const LOAD_TIMEOUT_MS = 30 * 60 * 1000;
 
 /**
@@ -82,7 +81,7 @@ export class BenchServer {
   get connection(): SysbenchConnection {
     if (this.server === undefined) throw new Error('BenchServer.connection read before start()');
     // root has the instance's random password since its first start; sysbench reads it from the instance's file.
-    return { socket: this.server.socket, user: 'root', database: DATABASE, optionsFile: this.instance!.sysbenchPasswordFile };
+    return { socket: this.server.socket, user: 'root', optionsFile: this.instance!.sysbenchPasswordFile };
   }
 
   dataDevice(): DataDevice {
@@ -103,7 +102,7 @@ export class BenchServer {
     this.server = await this.instance.start(this.opts.log);
     signal.throwIfAborted();
     say(`server up (pid ${this.server.pid}); loading ${suite.load.tables} x ${suite.load.tableSize} rows`);
-    await this.server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
+    await this.server.query(`CREATE DATABASE IF NOT EXISTS ${suite.load.database}`);
     await prepareSysbench(prepareArgv(suite, this.connection), { logFile: this.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal, log: this.opts.log });
     this.statusConn = await this.server.connect();
   }

@@ -1,5 +1,6 @@
-import { isMemorySetting, mapPerOp, testKey, type ComparisonView, type SampleRole, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow, type Verdict } from '../model/index.js';
+import { isMemorySetting, mapPerOp, testKey, type ComparisonView, type SampleRole, type SessionLevel, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow, type Verdict } from '../model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../store/index.js';
+import { z } from 'zod';
 import { median } from './median.js';
 
 /** Samples of one test at one thread count, split by side. */
@@ -30,6 +31,7 @@ export function compareSession(
     rounds: session.rounds,
     ...(designOf(session) !== undefined ? { design: designOf(session)! } : {}),
     ...(isMemorySetting(session.settings['memory']) ? { memory: session.settings['memory'] } : {}),
+    ...(levelsOf(session) !== undefined ? { levels: levelsOf(session)! } : {}),
     startedAt: session.startedAt,
     finishedAt: session.endedAt ?? '',
     baseline: label(session.baseline),
@@ -47,6 +49,14 @@ function withVerdict(row: TestRow, verdict: Verdict | undefined): TestRow {
   if (verdict === undefined) return row;
   const { test: _test, threads: _threads, relativeQps, ...rowVerdict } = verdict;
   return { ...row, relativeQps, verdict: rowVerdict };
+}
+
+const StoredLevels = z.array(z.object({ threads: z.number().int().positive(), threadsSpec: z.union([z.number(), z.string()]), tables: z.number().int().positive(), tableSize: z.number().int().positive() }));
+
+/** The suite's levels as the session stored them (compare's storedLevels); undefined for a suite without levels. */
+function levelsOf(session: SessionRecord): SessionLevel[] | undefined {
+  const parsed = StoredLevels.safeParse(session.settings['levels']);
+  return parsed.success ? parsed.data.map(({ threads, threadsSpec, tables, tableSize }) => ({ threads, threadsSpec, tables, tableSize })) : undefined;
 }
 
 /** The session's design as its settings recorded it (sessions before the paired design have none). */

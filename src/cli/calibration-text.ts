@@ -1,6 +1,7 @@
 import type { BudgetExpectation } from '../analysis/index.js';
 import type { CalibrationRecord } from '../store/index.js';
 import type { CalibrationFigure } from '../model/index.js';
+import { levelReach, noisyLevelLine } from '../pipeline/index.js';
 import { relativeTime } from './relative-time.js';
 
 const pct = (x: number | null, digits = 1): string => (x === null || !Number.isFinite(x) ? '?' : `${(x * 100).toFixed(digits)}%`);
@@ -51,8 +52,25 @@ export function renderCalibration(input: { record: CalibrationRecord; expectatio
     `pair noise: sd of log(C/B) per pair, outliers clipped; pair s: wall seconds of one pair; pairs for ${dropText}: the fewest pairs that detect a ${dropText} drop 4 times in 5 (alpha ${String(record.settings['alpha'])} spent over looks, shared by ${record.tests.length} test(s)); drop now: what these pairs detect.`,
     `a release at its budget of ${fmtMinutes(e.budgetMinutes)} min (budget_minutes, else the suite's), every test in every sweep: ${e.pairs} pairs per test in ${e.minutes.toFixed(1)} min of pairs; expected detectable drop per test ${range(drops, '%', 100)}.`,
     `every test to ${dropText}: ${needed.length === record.tests.length ? '' : `${record.tests.length - needed.length} test(s) out of reach; the others `}~${Math.ceil(total)} min of pairs per release.`,
+    ...levelLines(record, e),
   ];
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Per level (thread count) when the suite has more than one: its pair noise and what a release's session can detect
+ * there, and a line for each level too noisy on this host. A single level gets the noisy line only.
+ */
+function levelLines(record: CalibrationRecord, e: BudgetExpectation): string[] {
+  const levels = levelReach(e.drops);
+  const budgetText = `a release's budget (${e.pairs} pairs)`;
+  const summary = levels.length > 1
+    ? levels.map((l) => {
+        const noises = record.tests.filter((t) => t.threads === l.threads).map((t) => t.noise).filter((n): n is number => n !== null);
+        return `level t${l.threads}: pair noise ${range(noises, '%', 100)}, expected detectable drop per test ${range(l.drops, '%', 100)}.`;
+      })
+    : [];
+  return [...summary, ...levels.filter((l) => l.noisy).map((l) => `${noisyLevelLine(l, budgetText)}.`)];
 }
 
 function fmtMinutes(m: number): string {

@@ -9,3 +9,4 @@ export { listNamedFiles, loadNamedProfile, readNamedFile, type NamedFileProblem 
 export { ProfileError } from './profile-error.js';
 export { formatPath, parseYamlFile, type YamlProblem } from './yaml-file.js';
 export { kindOfValue, parseYamlText, type YamlText } from './yaml-text.js';
+export { closestName } from './closest-name.js';

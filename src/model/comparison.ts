@@ -55,6 +55,15 @@ export interface TargetLabel {
 export const sessionDesigns = ['paired', 'runs'] as const;
 export type SessionDesignName = (typeof sessionDesigns)[number];
 
+/** A suite's concurrency level as the session ran it: its threads on this host, as the suite wrote them, its load. */
+export interface SessionLevel {
+  threads: number;
+  /** 4, "cores", "4*cores" */
+  threadsSpec: number | string;
+  tables: number;
+  tableSize: number;
+}
+
 export interface ComparisonView {
   sessionId: number;
   suite: string;
@@ -64,6 +73,8 @@ export interface ComparisonView {
   design?: SessionDesignName;
   /** the memory setting every figure of the session was measured under; absent: the server profiles as they are */
   memory?: MemorySettingName;
+  /** the suite's levels as resolved on the session's host, when the suite has levels */
+  levels?: SessionLevel[];
   /** ISO 8601 timestamps, printed as given */
   startedAt: string;
   finishedAt: string;

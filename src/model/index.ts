@@ -6,7 +6,7 @@ export { PER_OP_FIGURES, FIGURE_FIELDS, QPS_FIGURE, TABLE_FIGURES, cpuMicrosPerO
 export { sampleRoles, testKey, testLabel, type SampleRole, type TestId } from './tests.js';
 export { cyclePhases, queueStates, type CyclePhase, type QueueState } from './states.js';
 export { conclusiveKinds, isConclusive, verdictKinds, type HintFigure, type Verdict, type VerdictKind, type VerdictReachField } from './verdict.js';
-export { sessionDesigns, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from './comparison.js';
+export { sessionDesigns, type ComparisonView, type RowVerdict, type SessionDesignName, type SessionLevel, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from './comparison.js';
 export type { HistoryChained, HistoryStep, HistoryTest, HistoryVersion, HistoryView } from './history.js';
 export { isMemorySetting, memorySettings, type MemorySettingName } from './memory.js';
 export type { CalibrationFigure } from './calibration.js';

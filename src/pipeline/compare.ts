@@ -103,6 +103,11 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   }
 }
 
+/** A suite's levels as a session stores them: the file's thread count, what it came to here, the load and tests. */
+export function storedLevels(suite: Suite): { threads: number; threadsSpec: number | string; tables: number; tableSize: number; tests: string[] }[] {
+  return suite.levels.map((l) => ({ threads: l.threads, threadsSpec: l.threadsSpec, tables: l.load.tables, tableSize: l.load.tableSize, tests: [...l.tests] }));
+}
+
 async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold, reach: SweepPlan | undefined): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
   const plan = sessionPlan(request, settings, hold, request.sequential !== false ? reach : undefined);
@@ -121,6 +126,8 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
     settings: {
       suiteFile: request.suite.file,
       tests: request.suite.tests.map((t) => ({ name: t.name, seconds: t.seconds, threads: t.threads })),
+      // The levels as resolved on this host (`cores` made a number), so a report shows the threads really run.
+      ...(request.suite.levels.length > 0 ? { levels: storedLevels(request.suite) } : {}),
       design: plan.design,
       budgetMinutes: plan.budgetMinutes,
       maxPairs: plan.maxPairs,
@@ -179,7 +186,7 @@ function checkMemoryFacts(request: CompareRequest, settings: CompareSettings, ta
   const sides = sampleRoles.map((role) => ({ profile: targets[role].profile.name, poolBytes: profilePoolBytes(targets[role].profile, targets[role].binaries) }));
   checkMemorySetting({
     setting: request.memory!,
-    data: { suite: request.suite.name, tables: request.suite.load.tables, tableSize: request.suite.load.tableSize },
+    data: { suite: request.suite.name, loads: request.suite.loads.map((l) => ({ tables: l.tables, tableSize: l.tableSize })) },
     sides,
     serversAtOnce: design === 'paired' ? 2 : 1,
     overheadBytes: SERVER_OVERHEAD_BYTES,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectableDropAt, expectationAtBudget, type BudgetExpectation } from '../analysis/index.js';
+import { detectableDropAt, expectationAtBudget, median, type BudgetExpectation } from '../analysis/index.js';
 import type { Logger } from '../log/index.js';
 import { fingerprintId, hostFingerprint } from '../sampling/index.js';
 import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
@@ -69,3 +69,35 @@ export function percentRange(values: readonly number[]): string {
   const hi = Math.round(Math.max(...values) * 100);
   return lo === hi ? `${lo}%` : `${lo}-${hi}%`;
 }
+
+/**
+ * A level whose tests, by the median, cannot catch a drop this small at the release's budget is too noisy on this host
+ * to be worth its minutes: the quick suite's comment puts its use at regressions of about 10% and more, and on a 2-core
+ * host 2 client threads gave pairs of 17-30% noise against 3-7% at 1 (docs/verdicts.md).
+ */
+export const NOISY_LEVEL_DROP = 0.1;
+
+/** What a level (a thread count) of a suite can detect: its tests' drops, and whether it is too noisy. */
+export interface LevelReach {
+  threads: number;
+  drops: number[];
+  noisy: boolean;
+}
+
+/** The detectable drops grouped by thread count (a suite's levels), fewest threads first. */
+export function levelReach(drops: ReadonlyArray<{ threads: number; detectableDrop: number }>): LevelReach[] {
+  const byThreads = new Map<number, number[]>();
+  for (const d of drops) byThreads.set(d.threads, [...(byThreads.get(d.threads) ?? []), d.detectableDrop]);
+  return [...byThreads.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([threads, values]) => ({ threads, drops: values, noisy: median(values) > NOISY_LEVEL_DROP }));
+}
+
+/** The line that says a level is too noisy here, and what to do about it. */
+export function noisyLevelLine(level: LevelReach, budgetText: string): string {
+  return (
+    `level t${level.threads} is too noisy on this host: at ${budgetText} its tests detect drops of ${percentRange(level.drops)} (median above ${Math.round(NOISY_LEVEL_DROP * 100)}%); ` +
+    'fixes: a quieter host, longer runs (seconds), a larger budget_minutes, or fewer client threads than the cores for it'
+  );
+}
+

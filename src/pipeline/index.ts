@@ -36,7 +36,7 @@ export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type Quiet
 export { stopStrayProcesses, type StrayProcess, type StrayScope } from './stray-processes.js';
 export { selectPrune, pruneBuilds, pruneAfterCheck, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
 export { runCalibration, calibrationTarget, releaseBudget, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
-export { thisHostCalibration, thisHostCalibrations, calibrationExpectation, calibratedDrops, calibrationOrWarn, percentRange } from './host-calibration.js';
+export { thisHostCalibration, thisHostCalibrations, calibrationExpectation, calibratedDrops, calibrationOrWarn, levelReach, noisyLevelLine, percentRange, NOISY_LEVEL_DROP, type LevelReach } from './host-calibration.js';
 export { planSweeps, budgetRefusal, roundsRefusal, sweepPlanText, PreflightError, RUN_OVERHEAD_SECONDS, type SweepPlan, type SettingSource } from './preflight.js';
 export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';
 export { BYTES_PER_ROW, checkMemorySetting, estimatedDataBytes, memoryOverlay, memoryProblem, MemorySettingError, withMemorySetting, type MemoryFacts, type SuiteData } from './memory-setting.js';

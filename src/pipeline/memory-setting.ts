@@ -17,11 +17,10 @@ const DATA_COPIES = 4;
 /** Filesystems that keep every page in memory: O_DIRECT fails or means nothing there. */
 const MEMORY_FILESYSTEMS = new Set(['tmpfs', 'ramfs']);
 
-/** The suite's data as the estimate counts it: every table of its load. */
+/** The suite's data as the estimate counts it: every table of each of its loads (one per level's data set). */
 export interface SuiteData {
   suite: string;
-  tables: number;
-  tableSize: number;
+  loads: ReadonlyArray<{ tables: number; tableSize: number }>;
 }
 
 /** What the refusal compares: the data, each side's buffer pool, and what the host has for them. */
@@ -42,7 +41,7 @@ export interface MemoryFacts {
 }
 
 export function estimatedDataBytes(data: SuiteData): number {
-  return data.tables * data.tableSize * BYTES_PER_ROW;
+  return data.loads.reduce((sum, load) => sum + load.tables * load.tableSize, 0) * BYTES_PER_ROW;
 }
 
 /** A memory setting the session cannot honour with this suite, profile or host: one line with the sizes and the fix. */
@@ -73,7 +72,7 @@ export function withMemorySetting(target: PreparedTarget, setting: MemorySetting
 /** The first reason the setting cannot be honoured, checked before anything is loaded; undefined when it can. */
 export function memoryProblem(f: MemoryFacts): string | undefined {
   const data = estimatedDataBytes(f.data);
-  const dataText = `the data of suite ${f.data.suite} (about ${size(data)}: ${f.data.tables} table(s) x ${f.data.tableSize} rows x ${BYTES_PER_ROW} bytes)`;
+  const dataText = `the data of suite ${f.data.suite} (about ${size(data)}: ${f.data.loads.map((l) => `${l.tables} table(s) x ${l.tableSize} rows`).join(' + ')} x ${BYTES_PER_ROW} bytes)`;
   if (f.freeDiskBytes < data * DATA_COPIES) {
     return `${dataText} needs about ${size(data * DATA_COPIES)} free under state_dir ${f.stateDir} (a loaded copy and a working copy per server), and it has ${size(f.freeDiskBytes)}: free space there, move state_dir, or use a suite with fewer rows`;
   }

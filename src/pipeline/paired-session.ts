@@ -5,10 +5,10 @@ import { InputError } from '../errors.js';
 import { observerCost, parseMeminfo, processCpuSeconds, processWriteBytes, readGlobalStatus, type ObserverCost } from '../sampling/index.js';
 import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
-import { runSysbench, warmupArgv, type Suite, type SuiteTest } from '../suite/index.js';
+import type { Suite, SuiteTest } from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
-import { cacheTables, connection, loadTarget, type RoundContext } from './round.js';
+import { cacheTables, connection, loadTarget, warmUpLoads, type RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';
 
 export type IdleServerMode = 'pause' | 'drain';
@@ -70,7 +70,7 @@ export async function runPairedSession(suite: Suite, instances: Record<SampleRol
   }
   const sides: Partial<Sides> = {};
   try {
-    for (const role of ROLES) sides[role] = await startSide(role, instances[role], ctx);
+    for (const role of ROLES) sides[role] = await startSide(role, instances[role], suite, ctx);
     const all = sides as Sides;
     for (const role of ROLES) await warmUp(all, role, suite, plan.idleServer, ctx);
     return await measurePairs(suite, all, plan, ctx);
@@ -92,12 +92,12 @@ function checkMemoryFits(instances: Record<SampleRole, TargetInstance>): void {
   }
 }
 
-async function startSide(role: SampleRole, instance: TargetInstance, ctx: RoundContext): Promise<Side> {
+async function startSide(role: SampleRole, instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<Side> {
   await instance.restoreSnapshot();
   ctx.signal.throwIfAborted();
   const server = await instance.start(ctx.log);
   try {
-    if (ctx.memory === 'cached') await cacheTables(server, instance, ctx);
+    if (ctx.memory === 'cached') await cacheTables(server, instance, suite, ctx);
     const status = await server.connect();
     const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
     ctx.log.info({ role, target: instance.target.name, serverPid: server.pid }, `${role} server up`);
@@ -122,7 +122,7 @@ async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleSe
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
   ctx.progress?.warmingUp(0);
-  await runSysbench(warmupArgv(suite.warmup, connection(side.instance)), { logFile: side.instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
+  await warmUpLoads(suite, connection(side.instance), side.instance.sysbenchLog, ctx);
 }
 
 /**

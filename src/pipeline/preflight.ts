@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
 import type { CalibrationStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
-import { calibratedDrops, calibrationOrWarn, percentRange } from './host-calibration.js';
+import { calibratedDrops, calibrationOrWarn, levelReach, noisyLevelLine, percentRange } from './host-calibration.js';
 
 /**
  * What one measured run costs on top of its test's seconds: the drain wait for the other server (at least one quarter
@@ -49,7 +49,8 @@ export function planSweeps(suite: Pick<Suite, 'name' | 'tests'>, budgetMinutes: 
   const budgetSweeps = Math.max(1, Math.floor((budgetMinutes * 60) / seconds + 1e-9));
   return {
     suite: suite.name,
-    tests: suite.tests.length,
+    // A suite with levels lists a test once per level: counted once here, its levels in the runs.
+    tests: new Set(suite.tests.map((t) => t.name)).size,
     runs: suite.tests.reduce((sum, t) => sum + t.threads.length, 0),
     sweepSeconds: seconds,
     budgetMinutes,
@@ -131,9 +132,13 @@ export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promi
   const record = await calibrationOrWarn(deps, plan.suite);
   const drops = record === undefined ? undefined : calibratedDrops(record, plan.sweeps, deps.alpha, plan.maxPairs);
   const expected = drops === undefined ? '' : `; by this host's calibration, a detectable drop of ${percentRange(drops.map((d) => d.detectableDrop))} per test at ${plan.sweeps} pairs`;
-  const line = `${sweepPlanText(plan)}${expected}`;
+  const levels = drops === undefined ? [] : levelReach(drops);
+  // A suite of levels: each level's reach on its own, since the noise of a pair grows with the client threads.
+  const perLevel = levels.length > 1 ? ` (${levels.map((l) => `t${l.threads}: ${percentRange(l.drops)}`).join(', ')})` : '';
+  const line = `${sweepPlanText(plan)}${expected}${perLevel}`;
   const detectablePercent = drops === undefined ? undefined : Object.fromEntries(drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
   deps.log.info({ suite: plan.suite, budgetMinutes: plan.budgetMinutes, sweeps: plan.sweeps, sweepSeconds: Number(plan.sweepSeconds.toFixed(1)), firstLook: plan.firstLook, ...(record !== undefined ? { calibratedAt: record.createdAt, detectablePercent } : {}) }, line);
+  for (const level of levels.filter((l) => l.noisy)) deps.log.warn({ suite: plan.suite, threads: level.threads }, noisyLevelLine(level, `${plan.sweeps} pairs`));
 }
 
 /** The one line that refuses a whole-run session whose rounds can never reach alpha; undefined when they can. */

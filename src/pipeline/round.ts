@@ -21,13 +21,12 @@ export interface RoundContext {
   memory?: MemorySettingName;
 }
 
-export const DATABASE = 'sbtest';
 /** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
 const LOAD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
 /** sysbench as root over the instance's socket, its password read from the instance's option file. */
 export function connection(instance: TargetInstance): SysbenchConnection {
-  return { socket: instance.paths.socket, user: 'root', database: DATABASE, optionsFile: instance.sysbenchPasswordFile };
+  return { socket: instance.paths.socket, user: 'root', optionsFile: instance.sysbenchPasswordFile };
 }
 
 /** Runs fn with the instance's server started, and always stops it, whatever fn does. */
@@ -40,18 +39,33 @@ async function withServer<T>(instance: TargetInstance, log: Logger, fn: (server:
   }
 }
 
-/** Initialises the target's datadir, loads the suite's tables, and keeps the result as the snapshot rounds copy. */
+/**
+ * Initialises the target's datadir, loads each of the suite's data sets into its own database (a suite with levels
+ * has one per distinct load), and keeps the result as the snapshot rounds copy.
+ */
 export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<void> {
-  const { load } = suite;
-  ctx.log.info({ target: instance.target.name, tables: load.tables, rows: load.tables * load.tableSize }, `loading ${load.tables * load.tableSize} rows into ${instance.target.name}`);
+  const rows = suite.loads.reduce((sum, load) => sum + load.tables * load.tableSize, 0);
+  ctx.log.info({ target: instance.target.name, loads: suite.loads.map((l) => ({ database: l.database, tables: l.tables, tableSize: l.tableSize })), rows }, `loading ${rows} rows into ${instance.target.name}`);
   ctx.progress?.loading();
   await instance.initialise(ctx.log);
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
-    await server.query(`CREATE DATABASE IF NOT EXISTS ${DATABASE}`);
-    await prepareSysbench(prepareArgv(suite, connection(instance)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal, log: ctx.log });
+    for (const load of suite.loads) {
+      ctx.signal.throwIfAborted();
+      // The name is qpswatch's own (sbtest, sbtest_l1, ...), never the suite file's text.
+      await server.query(`CREATE DATABASE IF NOT EXISTS ${load.database}`);
+      await prepareSysbench(prepareArgv({ load }, connection(instance)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal, log: ctx.log });
+    }
   });
   await instance.keepAsSnapshot();
+}
+
+/** The warm-up run once per data set, so every level's tables are in the caches before its tests are measured. */
+export async function warmUpLoads(suite: Suite, conn: SysbenchConnection, logFile: string, ctx: Pick<RoundContext, 'signal' | 'log'>): Promise<void> {
+  for (const load of suite.loads) {
+    ctx.signal.throwIfAborted();
+    await runSysbench(warmupArgv({ ...suite.warmup, load }, conn), { logFile, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
+  }
 }
 
 /** One round of one target: a fresh copy of the loaded datadir, the warm-up run, then every test at every thread count. */
@@ -61,10 +75,10 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
     const conn = connection(instance);
-    if (ctx.memory === 'cached') await cacheTables(server, instance, ctx);
+    if (ctx.memory === 'cached') await cacheTables(server, instance, suite, ctx);
     ctx.log.info({ target: instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
     ctx.progress?.warmingUp(round);
-    await runSysbench(warmupArgv(suite.warmup, conn), { logFile: instance.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
+    await warmUpLoads(suite, conn, instance.sysbenchLog, ctx);
     const status = await server.connect();
     try {
       const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
@@ -83,11 +97,11 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
   });
 }
 
-/** The cached setting: the server's tables read into its pool, and checked to stay there, before its warm-up. */
-export async function cacheTables(server: RunningServer, instance: TargetInstance, ctx: Pick<RoundContext, 'log' | 'signal'>): Promise<void> {
+/** The cached setting: every data set's tables read into the server's pool, and checked to stay there, before its warm-up. */
+export async function cacheTables(server: RunningServer, instance: TargetInstance, suite: Pick<Suite, 'loads'>, ctx: Pick<RoundContext, 'log' | 'signal'>): Promise<void> {
   const status = await server.connect();
   try {
-    await readTablesIntoPool(server, status, DATABASE, instance.target.name, ctx.log, ctx.signal);
+    for (const load of suite.loads) await readTablesIntoPool(server, status, load.database, instance.target.name, ctx.log, ctx.signal);
   } finally {
     await status.end();
   }

@@ -14,7 +14,7 @@ export interface SessionProgress {
 export interface SessionProgressPlan {
   design: 'paired' | 'runs';
   tag: string | null;
-  suite: Pick<Suite, 'tests' | 'warmup'>;
+  suite: Pick<Suite, 'tests' | 'warmup' | 'loads'>;
   /** Whole runs: the rounds of both targets. */
   rounds: number;
   /** Paired: the minutes of pairs; the session stops before it would overrun them. */
@@ -29,7 +29,7 @@ export interface SessionProgressPlan {
  */
 export function sessionProgress(plan: SessionProgressPlan, report: (work: WorkProgress) => void, now: () => number = Date.now): SessionProgress {
   const startedAt = new Date(now()).toISOString();
-  const perRound = plan.suite.warmup.seconds + plan.suite.tests.reduce((sum, t) => sum + t.seconds * t.threads.length, 0);
+  const perRound = plan.suite.warmup.seconds * plan.suite.loads.length + plan.suite.tests.reduce((sum, t) => sum + t.seconds * t.threads.length, 0);
   const planned = plan.rounds * 2 * perRound;
   const budgetMs = plan.budgetMinutes * 60_000;
   let measuringSince: number | null = null;

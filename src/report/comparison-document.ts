@@ -33,7 +33,14 @@ function headerLines(view: ComparisonView): string[] {
     targetLine('baseline  B', view.baseline),
     targetLine('candidate C', view.candidate),
     hostLine(view.host),
+    ...(view.levels !== undefined && view.levels.length > 0 ? [levelsLine(view.levels)] : []),
   ];
+}
+
+/** The suite's levels with the threads they came to on the host: "levels: t1 on 1 x 10000 rows; t2 (cores) on ...". */
+function levelsLine(levels: NonNullable<ComparisonView['levels']>): string {
+  const level = (l: (typeof levels)[number]): string => `t${l.threads}${String(l.threadsSpec) === String(l.threads) ? '' : ` (${l.threadsSpec})`} on ${l.tables} x ${l.tableSize} rows`;
+  return `levels: ${levels.map(level).join('; ')}`;
 }
 
 /** What a verdict's `pairs` counts: pairs in the paired design, rounds in the whole-run design (and old sessions). */

@@ -44,6 +44,7 @@ export function comparisonJson(view: ComparisonView): string {
   const ordered: ComparisonView = {
     sessionId: view.sessionId, suite: view.suite, rounds: view.rounds, ...(view.design !== undefined ? { design: view.design } : {}),
     ...(view.memory !== undefined ? { memory: view.memory } : {}),
+    ...(view.levels !== undefined ? { levels: view.levels.map((l) => ({ threads: l.threads, threadsSpec: l.threadsSpec, tables: l.tables, tableSize: l.tableSize })) } : {}),
     startedAt: view.startedAt, finishedAt: view.finishedAt,
     baseline: orderedTarget(view.baseline), candidate: orderedTarget(view.candidate), host: sortedRecord(view.host),
     tests: view.tests.map(orderedRow),

@@ -1,11 +1,11 @@
 import { csvRecord } from './csv.js';
-import { columnName, relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
+import { relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
 import { TABLE_FIGURES } from '../model/index.js';
 import type { Figures, HistoryView } from '../model/index.js';
 import { INFINITE_CELL } from './number-format.js';
 
 export const HISTORY_CSV_HEADER = [
-  'series', 'flavor', 'base_version', 'col', 'version', 'label', 'imported', 'test', 'threads',
+  'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
   ...TABLE_FIGURES.map(({ csv }) => csv),
   ...TABLE_FIGURES.map(({ csv }) => `${csv}_rel`),
   'detectable_drop',
@@ -43,7 +43,7 @@ export function historyCsv(view: HistoryView): string {
   const records = view.versions.flatMap((version, index) =>
     view.tests.map((row, testIndex) =>
       csvRecord([
-        view.series, view.flavor, base, columnName(index), version.version, version.label, String(version.imported), row.test, row.threads,
+        view.series, view.flavor, base, version.version, version.label, String(version.imported), row.test, row.threads,
         ...cells(row.figures[index]),
         ...cells(relative[testIndex]?.[index]),
         // The newest valid check of the release: empty where it was not checked here.

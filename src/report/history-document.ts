@@ -42,13 +42,29 @@ export function relativeQpsCell(relative: HistoryRelativeQps | null): string {
   return relative.steps === 0 ? formatRelative(relative.value) : `${mark}${formatRelative(relative.value)} (${formatInterval(relative.low, relative.high)})`;
 }
 
+/** The thread counts of the view's tests, fewest first: a suite's levels, one relative QPS table each. */
+export function historyLevels(view: HistoryView): number[] {
+  return [...new Set(view.tests.map((row) => row.threads))].sort((a, b) => a - b);
+}
+
 /**
- * One row per test, one column per version: QPS relative to the base release, two decimals. Chained through the
- * paired checks with its interval where the version has a chain to the base, else the median of unpaired runs, marked.
+ * The studies' table for one level: one row per version by its name, one column per test run at `threads`, QPS
+ * relative to the base release, two decimals. Chained through the paired checks with its interval where the version
+ * has a chain to the base, else the median of unpaired runs, marked.
  */
-export function historyRelativeQpsTable(view: HistoryView): Table {
-  const rows = view.tests.map((row) => [testLabel(row), ...relativeQpsRow(view, row).map(relativeQpsCell)]);
-  return makeTable([left('test'), ...versionColumns(view)], rows);
+export function historyRelativeQpsTable(view: HistoryView, threads: number): Table {
+  const tests = view.tests.filter((row) => row.threads === threads);
+  const cells = tests.map((row) => relativeQpsRow(view, row));
+  const rows = view.versions.map((version, index) => [versionCell(version), ...cells.map((row) => relativeQpsCell(row[index] ?? null))]);
+  return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows);
+}
+
+/** One heading and table per level; the heading names the threads, so the columns are the tests' names alone. */
+function relativeQpsTables(view: HistoryView): Block[] {
+  return historyLevels(view).flatMap((threads): Block[] => [
+    { kind: 'heading', level: 2, text: `Relative QPS at ${threads} thread${threads === 1 ? '' : 's'} (version / ${baseVersion(view)})` },
+    { kind: 'table', table: historyRelativeQpsTable(view, threads) },
+  ]);
 }
 
 /** What the relative QPS table's marks and parentheses stand for: only the ones it uses. */
@@ -176,7 +192,7 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
   const relative: Block[] =
     view.tests.length > 0
       ? [
-          { kind: 'table', table: historyRelativeQpsTable(view) },
+          ...relativeQpsTables(view),
           ...(legend.length > 0 ? [{ kind: 'lines', lines: legend } as const] : []),
           ...(drift.length > 0 ? [{ kind: 'heading', level: 2, text: 'Drift against the base' } as const, { kind: 'lines', lines: drift } as const] : []),
           ...(options.chart === true ? [historyQpsChart(view)] : []),
@@ -189,7 +205,7 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
   return [
     { kind: 'heading', level: 1, text: historyTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
-    { kind: 'heading', level: 2, text: `Relative QPS (version / ${baseVersion(view)})` },
+    ...(view.tests.length > 0 ? [] : [{ kind: 'heading', level: 2, text: `Relative QPS (version / ${baseVersion(view)})` } as const]),
     ...relative,
     ...drops,
     ...view.tests.flatMap((row) => testBlocks(view, row)),

@@ -21,11 +21,6 @@ export function versionCell(version: HistoryVersion): string {
   return version.imported ? `${version.version}${IMPORTED_MARK}` : version.version;
 }
 
-/** Columns are numbered from 1 as in the reference studies. */
-export function columnName(index: number): string {
-  return `col-${index + 1}`;
-}
-
 /** Marks a relative QPS that is a median of unpaired runs: an import, or a release with no chain to the base. */
 export const MEDIAN_MARK = '~';
 export const MEDIAN_FOOTNOTE = `${MEDIAN_MARK} median of unpaired runs, no interval`;

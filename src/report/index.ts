@@ -10,7 +10,7 @@ export { relativeQpsChart } from './relative-qps-chart.js';
 export { historyDetectableDropTable, historyDocument, historyDriftLines, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle, historyTrend, relativeQpsCell } from './history-document.js';
 export { renderHtmlTrend } from './html-trend.js';
 export { renderTextTrend } from './trend-text.js';
-export { columnName, IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeFigures, relativeQpsRow, relativeRow, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';
+export { IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeFigures, relativeQpsRow, relativeRow, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';
 export { HISTORY_CSV_HEADER, historyCsv } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';
 export { comparisonDocument, comparisonTitle, dbCounterTable, perOpTable, relativeQpsTable, verdictLines } from './comparison-document.js';

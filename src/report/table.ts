@@ -1,6 +1,6 @@
 /**
- * A table as rows of already formatted cells. Report builders (comparison now, history with one column per version
- * later) produce Tables; the text and markdown layouts print them. Alignment lives here, once.
+ * A table as rows of already formatted cells. Report builders (comparison, history) produce Tables; the text and
+ * markdown layouts print them. Alignment lives here, once.
  */
 
 export type Align = 'left' | 'right';

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defaultScriptDirs, lookUpScript } from './script-lookup.js';
-import { formatPath, kindOfValue, parseYamlText, valueAt } from '../config/index.js';
+import { closestName, formatPath, kindOfValue, parseYamlText, valueAt } from '../config/index.js';
 import { describeIssue } from './suite-issues.js';
-import { SuiteFileSchema, type SuiteFile } from './suite-schema.js';
-import { DEFAULT_BUDGET_MINUTES, SuiteError, type ScriptArgs, type Suite, type SuiteLoad, type SuiteOverrides, type SuiteTest, type SuiteWarmup } from './suite.js';
+import { RELATIVE_THREADS, SuiteFileSchema, type SuiteFile } from './suite-schema.js';
+import { DEFAULT_BUDGET_MINUTES, SuiteError, type ScriptArgs, type Suite, type SuiteLevel, type SuiteLoad, type SuiteOverrides, type SuiteTest, type SuiteWarmup } from './suite.js';
 import { isOwnedOption, optionName } from './sysbench-args.js';
 
 /**
@@ -14,7 +15,7 @@ import { isOwnedOption, optionName } from './sysbench-args.js';
 export function loadSuite(nameOrPath: string, suitesDir: string, overrides: SuiteOverrides = {}, scriptDirs: readonly string[] = defaultScriptDirs()): Suite {
   const file = suiteFile(nameOrPath, suitesDir);
   const parsed = parseSuiteFile(file, readYaml(file));
-  const suite = build(parsed, file, scriptDirs);
+  const suite = build(parsed, file, scriptDirs, overrides.cores ?? availableParallelism());
   return applyOverrides(suite, overrides);
 }
 
@@ -51,28 +52,108 @@ function parseSuiteFile(file: string, raw: unknown): SuiteFile {
   throw new SuiteError(lines.join('\n'), file, first !== undefined ? formatPath(first.path) : undefined, first !== undefined ? valueAt(raw, first.path) : undefined);
 }
 
-function build(parsed: SuiteFile, file: string, scriptDirs: readonly string[]): Suite {
+function build(parsed: SuiteFile, file: string, scriptDirs: readonly string[], cores: number): Suite {
   const ctx: Context = { file, dir: dirname(file), scriptDirs };
-  const load: SuiteLoad = {
-    tables: parsed.load.tables,
-    tableSize: parsed.load.table_size,
-    script: parsed.load.script,
-    scriptPath: scriptPath(ctx, 'load.script', parsed.load.script),
-    args: checkArgs(ctx, 'load.args', parsed.load.args),
-  };
   const w = parsed.warmup;
-  const warmup: SuiteWarmup = { script: w.script, scriptPath: scriptPath(ctx, 'warmup.script', w.script), args: checkArgs(ctx, 'warmup.args', w.args), seconds: w.seconds, threads: w.threads, load };
-  const tests = parsed.tests.map((t, i): SuiteTest => ({
+  const tests = parsed.tests.map((t, i): UnloadedTest => ({
     name: t.name,
     script: t.script,
     scriptPath: scriptPath(ctx, `tests[${i}].script`, t.script),
     args: checkArgs(ctx, `tests[${i}].args`, t.args),
     seconds: t.seconds ?? parsed.defaults.seconds ?? missing(ctx, `tests[${i}].seconds`, 'defaults.seconds'),
-    threads: t.threads ?? parsed.defaults.threads ?? missing(ctx, `tests[${i}].threads`, 'defaults.threads'),
-    load,
+    threads: parsed.levels !== undefined ? [] : (t.threads ?? parsed.defaults.threads ?? missing(ctx, `tests[${i}].threads`, 'defaults.threads')),
   }));
   checkUniqueNames(ctx, tests);
-  return { name: parsed.name, description: parsed.description.trim(), file, load, warmup, tests, budgetMinutes: parsed.budget_minutes ?? DEFAULT_BUDGET_MINUTES };
+  const shape = parsed.levels === undefined ? plainShape(ctx, parsed, tests) : levelShape(ctx, parsed, tests, cores);
+  const load = shape.loads[0]!;
+  const warmup: SuiteWarmup = { script: w.script, scriptPath: scriptPath(ctx, 'warmup.script', w.script), args: checkArgs(ctx, 'warmup.args', w.args), seconds: w.seconds, threads: w.threads, load };
+  return { name: parsed.name, description: parsed.description.trim(), file, load, loads: shape.loads, levels: shape.levels, warmup, tests: shape.tests, budgetMinutes: parsed.budget_minutes ?? DEFAULT_BUDGET_MINUTES };
+}
+
+/** The database of a suite without levels, as before levels existed. */
+const PLAIN_DATABASE = 'sbtest';
+/** Every oltp_* script's `prepare` creates the same tables. */
+const DEFAULT_LOAD_SCRIPT = 'oltp_read_only';
+
+interface Shape {
+  loads: SuiteLoad[];
+  levels: SuiteLevel[];
+  tests: SuiteTest[];
+}
+
+/** A test as the file gives it, before it is put on a load (and, with levels, on a level's threads). */
+type UnloadedTest = Omit<SuiteTest, 'load'>;
+
+/** No levels: every test on the one load, at its own thread counts. */
+function plainShape(ctx: Context, parsed: SuiteFile, tests: UnloadedTest[]): Shape {
+  if (parsed.load === undefined) throw new SuiteError(`${ctx.file}: load is missing: add load: { tables: 1, table_size: 10000 }, or levels: with a load each`, ctx.file, 'load', undefined);
+  const load = suiteLoad(ctx, 'load', parsed.load, PLAIN_DATABASE);
+  return { loads: [load], levels: [], tests: tests.map((t) => ({ ...t, load })) };
+}
+
+/**
+ * Levels: each test once per level that runs it, at the level's one thread count, on the level's load. Levels with
+ * the same load share one database; each other load gets a database of its own (sbtest_l1, sbtest_l2, ...).
+ */
+function levelShape(ctx: Context, parsed: SuiteFile, tests: UnloadedTest[], cores: number): Shape {
+  if (parsed.load !== undefined) throw new SuiteError(`${ctx.file}: load is set, but the suite has levels: each level has its own load; move it into the levels (levels[i].load) and remove the top-level load`, ctx.file, 'load', undefined);
+  const threadsSet = [parsed.defaults.threads !== undefined ? 'defaults.threads' : undefined, ...parsed.tests.map((t, i) => (t.threads !== undefined ? `tests[${i}].threads` : undefined))].find((f) => f !== undefined);
+  if (threadsSet !== undefined) throw new SuiteError(`${ctx.file}: ${threadsSet} is set, but the suite has levels: each level sets the threads of its tests; remove ${threadsSet}`, ctx.file, threadsSet, undefined);
+  const loads: SuiteLoad[] = [];
+  const levels = parsed.levels!.map((raw, i): SuiteLevel => {
+    const field = `levels[${i}]`;
+    const shaped = suiteLoad(ctx, `${field}.load`, raw.load, `sbtest_l${loads.length + 1}`);
+    const same = loads.find((l) => sameData(l, shaped));
+    const load = same ?? shaped;
+    if (same === undefined) loads.push(load);
+    const names = raw.tests ?? tests.map((t) => t.name);
+    names.forEach((testName, j) => checkTestName(ctx, `${field}.tests[${j}]`, testName, tests));
+    return { threadsSpec: raw.threads, threads: resolveThreads(raw.threads, cores), load, tests: [...new Set(names)] };
+  });
+  checkDistinctThreads(ctx, levels, cores);
+  const expanded = levels.flatMap((lv) => tests.filter((t) => lv.tests.includes(t.name)).map((t) => ({ ...t, threads: [lv.threads], load: lv.load })));
+  return { loads, levels, tests: expanded };
+}
+
+/** `cores`, `N*cores` or a whole number, on a host of `cores` CPUs. */
+export function resolveThreads(spec: number | string, cores: number): number {
+  if (typeof spec === 'number') return spec;
+  const match = RELATIVE_THREADS.exec(spec);
+  if (match === null) throw new RangeError(`not a thread count: ${JSON.stringify(spec)}`);
+  return Number(match[1] ?? 1) * cores;
+}
+
+function suiteLoad(ctx: Context, field: string, raw: NonNullable<SuiteFile['load']>, database: string): SuiteLoad {
+  const script = raw.script ?? DEFAULT_LOAD_SCRIPT;
+  return { tables: raw.tables, tableSize: raw.table_size, script, scriptPath: scriptPath(ctx, `${field}.script`, script), args: checkArgs(ctx, `${field}.args`, raw.args ?? {}), database };
+}
+
+function sameData(a: SuiteLoad, b: SuiteLoad): boolean {
+  return a.tables === b.tables && a.tableSize === b.tableSize && a.scriptPath === b.scriptPath && JSON.stringify(a.args) === JSON.stringify(b.args);
+}
+
+function checkTestName(ctx: Context, field: string, testName: string, tests: readonly UnloadedTest[]): void {
+  const known = tests.map((t) => t.name);
+  if (known.includes(testName)) return;
+  const guess = closestName(testName, known);
+  throw new SuiteError(`${ctx.file}: ${field} = ${JSON.stringify(testName)}: no such test in tests:${guess !== undefined ? ` (did you mean ${JSON.stringify(guess)}?)` : ''}; expected one of ${known.join(', ')}`, ctx.file, field, testName);
+}
+
+/** A test is named by its name and threads: two levels that run it at the same count on this host would collide. */
+function checkDistinctThreads(ctx: Context, levels: readonly SuiteLevel[], cores: number): void {
+  levels.forEach((level, i) => {
+    const j = levels.findIndex((other, k) => k < i && other.threads === level.threads && other.tests.some((t) => level.tests.includes(t)));
+    if (j < 0) return;
+    const other = levels[j]!;
+    const shared = other.tests.filter((t) => level.tests.includes(t));
+    throw new SuiteError(
+      `${ctx.file}: levels[${j}].threads = ${JSON.stringify(other.threadsSpec)} and levels[${i}].threads = ${JSON.stringify(level.threadsSpec)} both come to ${level.threads} thread(s) on this host (cores = ${cores}), and both run ${shared.join(', ')}: ` +
+        'a test runs once per thread count; give the levels different thread counts (or, on a host this small, leave one of them out) or different tests',
+      ctx.file,
+      `levels[${i}].threads`,
+      level.threadsSpec,
+    );
+  });
 }
 
 interface Context {
@@ -104,7 +185,7 @@ function missing(ctx: Context, field: string, fallback: string): never {
   throw new SuiteError(`${ctx.file}: ${field} is missing: set it on the test or set ${fallback}`, ctx.file, field, undefined);
 }
 
-function checkUniqueNames(ctx: Context, tests: readonly SuiteTest[]): void {
+function checkUniqueNames(ctx: Context, tests: readonly UnloadedTest[]): void {
   const seen = new Set<string>();
   tests.forEach((test, i) => {
     if (seen.has(test.name)) {
@@ -116,6 +197,9 @@ function checkUniqueNames(ctx: Context, tests: readonly SuiteTest[]): void {
 
 function applyOverrides(suite: Suite, overrides: SuiteOverrides): Suite {
   const { seconds, threads } = overrides;
+  if (threads !== undefined && suite.levels.length > 0) {
+    throw new SuiteError(`override threads = ${JSON.stringify(threads)}: suite ${suite.name} (${suite.file}) sets the threads per level (levels:); drop the threads override, or edit the levels`, suite.file, 'threads', threads);
+  }
   if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < 1)) {
     throw new SuiteError(`override seconds = ${seconds}: expected a whole number >= 1`, suite.file, 'seconds', seconds);
   }

@@ -15,18 +15,39 @@ const args = z.record(
   z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or true/false' }),
 );
 
+/** The data set a suite or level runs against; every oltp_* script's `prepare` creates the same tables. */
+const load = z.strictObject({
+  tables: positiveInt,
+  table_size: positiveInt,
+  /** The script whose `prepare` creates the tables. */
+  script: script.optional(),
+  args: args.optional(),
+});
+
+/**
+ * A level's client threads: a whole number, or relative to the host: `cores`, `2*cores`, `N*cores` (cores: the CPUs
+ * qpswatch may use, os.availableParallelism()). Resolved when the suite is loaded (resolveThreads).
+ */
+export const RELATIVE_THREADS = /^(?:([1-9][0-9]{0,3})\*)?cores$/;
+const LEVEL_THREADS = { error: 'expected a whole number >= 1, or a count relative to the host: cores, 2*cores, 4*cores (N*cores)' };
+const levelThreads = z.union([z.number(LEVEL_THREADS).int(LEVEL_THREADS).min(1, LEVEL_THREADS), z.string(LEVEL_THREADS).regex(RELATIVE_THREADS, LEVEL_THREADS)], LEVEL_THREADS);
+
+/** A concurrency level: its own thread count, its own data set, and the suite's tests it runs (all when omitted). */
+const level = z.strictObject({
+  threads: levelThreads,
+  load,
+  tests: z.array(name, { error: 'expected a list of test names from tests:' }).min(1, { error: 'expected at least one test name (or leave tests out: all tests)' }).optional(),
+});
+
 export const SuiteFileSchema = z.strictObject({
   name,
   description: z.string({ error: 'expected a text' }),
   /** Paired design: the minutes a session may spend measuring pairs, unless the config or an upstream says otherwise. */
   budget_minutes: z.number({ error: 'expected a number of minutes' }).gt(0, { error: 'expected a number of minutes greater than 0' }).optional(),
-  load: z.strictObject({
-    tables: positiveInt,
-    table_size: positiveInt,
-    /** The script whose `prepare` creates the tables; every oltp_* script creates the same ones. */
-    script: script.default('oltp_read_only'),
-    args: args.default({}),
-  }),
+  /** Required without levels; with levels each level has its own, and this one is refused. */
+  load: load.optional(),
+  /** Concurrency levels, each with its own thread count, load and tests; without them every test runs on `load`. */
+  levels: z.array(level, { error: 'expected a list of levels ({ threads, load, tests })' }).min(1, { error: 'expected at least one level' }).optional(),
   warmup: z.strictObject({
     script,
     seconds: positiveInt,

@@ -10,6 +10,8 @@ export interface SuiteLoad {
   /** Absolute path of the Lua script, as sysbench is given it. */
   scriptPath: string;
   args: ScriptArgs;
+  /** The database its tables are created in: each data set of a suite has its own (see Suite.loads). */
+  database: string;
 }
 
 /**
@@ -25,7 +27,10 @@ export interface SuiteWarmup {
   load: SuiteLoad;
 }
 
-/** One measured test: run once per thread count, in order. */
+/**
+ * One measured test: run once per thread count, in order. A suite with levels has one per test and level, each with
+ * the level's one thread count and load: a test and its threads name it (testKey), never its name alone.
+ */
 export interface SuiteTest {
   name: string;
   script: string;
@@ -36,12 +41,28 @@ export interface SuiteTest {
   load: SuiteLoad;
 }
 
+/** A concurrency level of a suite file, resolved on this host. */
+export interface SuiteLevel {
+  /** As the suite file gives it: 4, "cores", "4*cores". */
+  threadsSpec: number | string;
+  /** The resolved client threads on this host. */
+  threads: number;
+  load: SuiteLoad;
+  /** The suite's tests this level runs. */
+  tests: readonly string[];
+}
+
 export interface Suite {
   name: string;
   description: string;
   /** The YAML file it was read from. */
   file: string;
+  /** The first data set; a suite without levels has only this one. */
   load: SuiteLoad;
+  /** Every data set the tests run against, each loaded into its own database, each warmed up before measuring. */
+  loads: readonly SuiteLoad[];
+  /** The levels as resolved on this host; empty for a suite without levels. */
+  levels: readonly SuiteLevel[];
   warmup: SuiteWarmup;
   tests: readonly SuiteTest[];
   /** Paired design: the suite's own budget for measuring pairs, in minutes (see DEFAULT_BUDGET_MINUTES). */
@@ -55,8 +76,10 @@ export const DEFAULT_BUDGET_MINUTES = 30;
 export interface SuiteOverrides {
   /** Seconds of every test and of the warm-up. */
   seconds?: number;
-  /** Thread counts of every test (the warm-up keeps its own). */
+  /** Thread counts of every test (the warm-up keeps its own); refused for a suite with levels. */
   threads?: number[];
+  /** The host's cores for `cores` and `N*cores` levels; default os.availableParallelism(). */
+  cores?: number;
 }
 
 /** A suite file that cannot be used; `field` is the path in the file, e.g. `tests[2].script`. */

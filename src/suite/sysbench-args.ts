@@ -4,7 +4,6 @@ import type { ScriptArgs, Suite, SuiteLoad, SuiteTest, SuiteWarmup } from './sui
 export interface SysbenchConnection {
   socket: string;
   user: string;
-  database: string;
   /**
    * A sysbench --config-file holding mysql-password (writeSysbenchPassword): the password never goes on the command
    * line, which every local user can read in /proc.
@@ -38,7 +37,7 @@ export function isOwnedOption(key: string): boolean {
 export function prepareArgv(suite: Pick<Suite, 'load'>, conn: SysbenchConnection): string[] {
   const load = suite.load;
   // prepare creates tables in parallel, one thread per table at most.
-  return [...connectionArgs(conn), ...loadArgs(load), `--threads=${Math.min(load.tables, 8)}`, ...scriptArgs(load.args), load.scriptPath, 'prepare'];
+  return [...connectionArgs(conn, load), ...loadArgs(load), `--threads=${Math.min(load.tables, 8)}`, ...scriptArgs(load.args), load.scriptPath, 'prepare'];
 }
 
 /** Arguments for one measured `sysbench ... run` of `test` with `threads` clients. */
@@ -61,7 +60,7 @@ function measuredArgs(step: Runnable, threads: number, conn: SysbenchConnection,
   requireCount('threads', threads);
   requireCount('seconds', seconds);
   return [
-    ...connectionArgs(conn),
+    ...connectionArgs(conn, step.load),
     ...loadArgs(step.load),
     `--threads=${threads}`,
     `--time=${seconds}`,
@@ -74,9 +73,10 @@ function measuredArgs(step: Runnable, threads: number, conn: SysbenchConnection,
   ];
 }
 
-function connectionArgs(conn: SysbenchConnection): string[] {
+/** Each data set of a suite lives in its own database: a run goes to its load's. */
+function connectionArgs(conn: SysbenchConnection, load: SuiteLoad): string[] {
   const file = conn.optionsFile !== undefined ? [`--config-file=${conn.optionsFile}`] : [];
-  return [...file, '--db-driver=mysql', `--mysql-socket=${conn.socket}`, `--mysql-user=${conn.user}`, `--mysql-db=${conn.database}`];
+  return [...file, '--db-driver=mysql', `--mysql-socket=${conn.socket}`, `--mysql-user=${conn.user}`, `--mysql-db=${load.database}`];
 }
 
 function loadArgs(load: SuiteLoad): string[] {

@@ -15,7 +15,7 @@ describe('real sysbench against no server', () => {
     const socket = join(dir, 'nobody-listens.sock');
     const point = loadSuite('quick', SUITES_DIR).tests.find((t) => t.name === 'point-query');
     assert.ok(point !== undefined, 'the quick suite has a point-query test');
-    const argv = runArgv(point, 1, { socket, user: 'root', database: 'sbtest' }, 1);
+    const argv = runArgv(point, 1, { socket, user: 'root' }, 1);
     await assert.rejects(runSysbench(argv, { timeoutMs: 30_000 }), (err: unknown) => {
       assert.ok(err instanceof SysbenchRunError, String(err));
       assert.equal(err.exitCode, 1);

@@ -11,7 +11,7 @@ const MiB = 1024 ** 2;
 function facts(over: Partial<MemoryFacts>): MemoryFacts {
   return {
     setting: 'cached',
-    data: { suite: 'eight', tables: 8, tableSize: 1_000_000 },
+    data: { suite: 'eight', loads: [{ tables: 8, tableSize: 1_000_000 }] },
     sides: [{ profile: 'relaxed', poolBytes: 4 * GiB }, { profile: 'relaxed', poolBytes: 4 * GiB }],
     serversAtOnce: 2,
     overheadBytes: 384 * MiB,
@@ -24,7 +24,8 @@ function facts(over: Partial<MemoryFacts>): MemoryFacts {
 }
 
 test('the data estimate is tables x rows x 250 bytes', () => {
-  assert.equal(estimatedDataBytes({ suite: 's', tables: 4, tableSize: 1000 }), 4 * 1000 * 250);
+  assert.equal(estimatedDataBytes({ suite: 's', loads: [{ tables: 4, tableSize: 1000 }] }), 4 * 1000 * 250);
+  assert.equal(estimatedDataBytes({ suite: 'levels', loads: [{ tables: 1, tableSize: 1000 }, { tables: 4, tableSize: 1000 }] }), 5 * 1000 * 250, 'every level\'s data set is in the pool');
 });
 
 test('a cached pool that holds the data, and an io-bound pool the data is several times, pass', () => {

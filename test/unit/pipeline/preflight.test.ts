@@ -122,4 +122,29 @@ describe('announceSweeps', () => {
       await store.close();
     }
   });
+
+  test('a suite of levels: the calibrated drop per level, and a warning that names a level too noisy on this host', async () => {
+    const store = await openStore({ backend: 'sqlite', path: join(dir, 'levels.sqlite') });
+    try {
+      const fp = await hostFingerprint(dir, { idleStatesHeld: true });
+      const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fp), fingerprint: fp });
+      const sessionId = await store.createSession(sessionInput(hostId, { suite: 'levels' }));
+      await store.finishSession(sessionId);
+      const figure = { pairs: 20, pairSeconds: 3, pairsNeeded: 14, minutesNeeded: 0.7, detectableDrop: 0.04 };
+      // 2 client threads on a 2-core host: pairs of 17-30% noise against 3-7% at 1 (docs/verdicts.md).
+      const tests = ['a', 'b'].flatMap((test) => [{ test, threads: 1, noise: 0.03, ...figure }, { test, threads: 2, noise: 0.25, ...figure }]);
+      await store.recordCalibration({ hostId, sessionId, suite: 'levels', target: 'local', settings: { alpha: 0.01 }, tests });
+      const { lines, log } = capture();
+      const levels = { name: 'levels', tests: ['a', 'b'].flatMap((name) => [1, 2].map((threads) => ({ name, seconds: 1, threads: [threads] }) as unknown as SuiteTest)) };
+      await announceSweeps(planSweeps(levels, 8, 200), { stateDir: dir, alpha: 0.01, store, log });
+      const info = lines.filter((l) => l.level === 30);
+      const warn = lines.filter((l) => l.level === 40);
+      assert.match(info[0]!.msg, /suite levels \(2 tests, 4 runs with their thread counts, \d+ s each sweep\).* per test at \d+ pairs \(t1: \d+%, t2: \d+%\)$/);
+      assert.equal(warn.length, 1);
+      assert.match(warn[0]!.msg, /^level t2 is too noisy on this host: at \d+ pairs its tests detect drops of \d+% \(median above 10%\); fixes: a quieter host, longer runs/);
+      assert.equal(warn[0]!['threads'], 2);
+    } finally {
+      await store.close();
+    }
+  });
 });

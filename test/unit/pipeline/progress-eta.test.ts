@@ -38,7 +38,7 @@ test('the build reporter turns the steps and [n/m] into progress: 0 while config
 
 test('a paired session spends its budget from the first pair; whole runs count planned test seconds', () => {
   let now = 0;
-  const suite = { warmup: { seconds: 10 }, tests: [{ seconds: 20, threads: [1, 8] }, { seconds: 30, threads: [1] }] } as never;
+  const suite = { warmup: { seconds: 10 }, loads: [{}], tests: [{ seconds: 20, threads: [1, 8] }, { seconds: 30, threads: [1] }] } as never;
   const paired: WorkProgress[] = [];
   const p = sessionProgress({ design: 'paired', tag: 'c', suite, rounds: 3, budgetMinutes: 10 }, (w) => paired.push(w), () => now);
   p.loading();

@@ -82,7 +82,10 @@ describe('the chain to the base from a real SQLite store', () => {
 
   test('report: chained cells, the imported and unchained ones marked as medians, drift suspected at 1.0.4', async () => {
     const text = renderHistory(await seriesHistory(store, upstream, { verdicts }), 'text');
-    const insert = text.split('\n').find((l) => l.startsWith('insert.t1 '))!.trim().split(/ {2,}/);
+    // The table at 1 thread: a row per version, a column per test.
+    const table = text.split(/^Relative QPS at /m)[1]!.split('\n\n')[1]!.split('\n').map((l) => l.trim().split(/ {2,}/));
+    const column = table[0]!.indexOf('insert');
+    const insert = ['insert.t1', ...table.slice(1).map((row) => row[column])];
     // Each check's 3% drop is 3.05 of its standard errors and over half the margin: each release is marked as a step.
     assert.deepEqual(insert, ['insert.t1', '1.00', '\u25bc0.97 (0.95-0.99)', '\u25bc0.94 (0.92-0.97)', '\u25bc0.91 (0.88-0.94)', '\u25bc0.89 (0.85-0.92)', '0.80~']);
     assert.match(text, /^insert\.t1: drift suspected at 1\.0\.4 \(chained 0\.885 of base, interval 0\.851-0\.921\); confirm with `qpswatch check v1\.0\.4 --against-base`$/m);

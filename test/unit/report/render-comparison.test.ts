@@ -31,6 +31,13 @@ describe('renderComparison text', () => {
     assert.match(text, /^read, "hot"\\nrows\|x\.t1 +12345 +11800 +0\.96 /m);
   });
 
+  test('a suite with levels: the header names each level, the threads it came to and its load', () => {
+    const view: ComparisonView = { ...sampleView(), levels: [{ threads: 1, threadsSpec: 1, tables: 1, tableSize: 2000 }, { threads: 8, threadsSpec: '4*cores', tables: 4, tableSize: 10000 }] };
+    assert.match(renderComparison(view, 'text'), /^levels: t1 on 1 x 2000 rows; t8 \(4\*cores\) on 4 x 10000 rows$/m);
+    assert.deepEqual((JSON.parse(renderComparison(view, 'json')) as ComparisonView).levels, view.levels);
+    assert.doesNotMatch(renderComparison(sampleView(), 'text'), /^levels:/m);
+  });
+
   test('a session without tests says so', () => {
     const view = { ...sampleView(), tests: [] };
     assert.match(renderComparison(view, 'text'), /^\(no tests in this session\)$/m);

@@ -23,10 +23,14 @@ describe('renderHistory text', () => {
     assert.doesNotMatch(text, /col-/);
   });
 
-  test('relative QPS by version, the versions as headings; medians marked ~ with their legend, "-" where not measured', () => {
-    assert.deepEqual(textRow(text, 'test '), ['test', '10.2.30*', '10.3.39', '10.11.9']);
-    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00~', '0.91~', '1.23~']);
-    assert.deepEqual(textRow(text, 'insert.t16 '), ['insert.t16', '1.00~', '-', '0.95~']);
+  test('one relative QPS table per level (threads): a row per version by name, a column per test; medians marked ~, "-" where not measured', () => {
+    const [, one = '', sixteen = ''] = text.split(/^Relative QPS at /m);
+    assert.match(one, /^1 thread \(version \/ 10\.2\.30\*\)$/m);
+    assert.deepEqual(textRow(one, 'version '), ['version', 'point-query']);
+    assert.deepEqual(['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(one, `${v} `)), [['10.2.30*', '1.00~'], ['10.3.39', '0.91~'], ['10.11.9', '1.23~']]);
+    assert.match(sixteen, /^16 threads \(version \/ 10\.2\.30\*\)$/m);
+    assert.deepEqual(textRow(sixteen, 'version '), ['version', 'insert']);
+    assert.deepEqual(['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(sixteen, `${v} `)), [['10.2.30*', '1.00~'], ['10.3.39', '-'], ['10.11.9', '0.95~']]);
     assert.match(text, /^~ median of unpaired runs, no interval$/m);
     assert.doesNotMatch(text, /chained|Drift/);
   });
@@ -54,8 +58,18 @@ describe('renderHistory text', () => {
     figures[0] = { ...figures[0]!, qps: 0 };
     figures[1] = { ...figures[1]!, qps: 0 };
     const text = renderHistory({ ...view, tests: [{ ...view.tests[0]!, figures }] }, 'text');
-    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00~', '1.00~', 'inf~']);
+    assert.deepEqual(['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(text, `${v} `)[1]), ['1.00~', '1.00~', 'inf~']);
   });
+});
+
+describe('renderHistory in every format', () => {
+  for (const format of REPORT_FORMATS) {
+    test(`${format}: no col-N legend, the versions by their names`, () => {
+      const out = renderHistory(chainedHistory(), format);
+      assert.doesNotMatch(out, /col-?\d|\bcol\b/);
+      assert.match(out, /1\.0\.4/);
+    });
+  }
 });
 
 describe('renderHistory md', () => {
@@ -64,7 +78,8 @@ describe('renderHistory md', () => {
     view.tests[0]!.test = 'read|hot_*x*';
     view.versions[2]!.label = '[link](x)';
     const md = renderHistory(view, 'md');
-    assert.match(md, /^\| read\\\|hot\\_\\\*x\\\*\.t1 \| +1\.00\\~ \| +0\.91\\~ \| +1\.23\\~ \|$/m);
+    assert.match(md, /^\| version +\| read\\\|hot\\_\\\*x\\\* \|$/m);
+    assert.match(md, /^\| 10\.3\.39 +\| +0\.91\\~ \|$/m);
     assert.match(md, /^- 10\.11\.9: tag \\\[link\\\]\(x\)$/m);
     assert.match(md, /^- \\\* imported$/m);
     assert.match(md, /^\|  0\.0004 \|    5 \|   0 \|     0 \| 0\.002 \| 10000 \| 10\.2\.30\\\* \|/m);
@@ -121,20 +136,20 @@ describe('renderHistory csv', () => {
   test('long format: one record per version and test, absolute then relative, full precision', () => {
     const records = parseCsv(renderHistory(sampleHistory(), 'csv'));
     assert.deepEqual(records[0], [
-      'series', 'flavor', 'base_version', 'col', 'version', 'label', 'imported', 'test', 'threads',
+      'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
       'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel', 'detectable_drop',
       'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', 'col-1', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '']);
-    assert.deepEqual(records[3]?.slice(3), ['col-2', '10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '']);
-    assert.deepEqual(records[4]?.slice(7), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
+    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '']);
+    assert.deepEqual(records[3]?.slice(3), ['10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '']);
+    assert.deepEqual(records[4]?.slice(6), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
     assert.deepEqual(records[5]?.slice(-12, -6).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
   });
 
   test('the detectable drop of each checked version, full precision; empty where it was not checked', () => {
     const records = parseCsv(renderHistory(checkedHistory(), 'csv'));
-    assert.deepEqual(records.slice(1).map((r) => [r[4], r[7], r.at(-6)]), [
+    assert.deepEqual(records.slice(1).map((r) => [r[3], r[6], r.at(-6)]), [
       ['10.2.30', 'point-query', ''], ['10.2.30', 'insert', ''],
       ['10.3.39', 'point-query', '0.043'], ['10.3.39', 'insert', ''],
       ['10.11.9', 'point-query', '0.12'], ['10.11.9', 'insert', '0.05'],
@@ -164,7 +179,8 @@ describe('renderHistory html', () => {
     const html = renderHistory(sampleHistory(), 'html');
     assert.match(html, /^<!DOCTYPE html>/);
     assert.match(html, /<title>qpswatch history: mariadb 10\.x<\/title>/);
-    assert.match(html, />point-query\.t1<\/td><td align="right"[^>]*>1\.00~<\/td><td align="right"[^>]*>0\.91~<\/td><td align="right"[^>]*>1\.23~<\/td>/);
+    assert.match(html, /<th[^>]*>version<\/th><th[^>]*>point-query<\/th><\/tr>/);
+    assert.match(html, />10\.3\.39<\/td><td align="right"[^>]*>0\.91~<\/td><\/tr>/);
     // scale is the largest value, 1.23: 1.23 fills 100 %, 0.95 fills 77.2 %, the reference 1 sits at 81.3 %
     assert.match(html, /<p[^>]*>10\.11\.9 \/ 10\.2\.30\* by test<\/p>/);
     assert.match(html, />point-query\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="100\.0%"/);
@@ -185,6 +201,7 @@ describe('renderHistory html', () => {
     assert.match(html, /&quot;&gt;&lt;img onerror=x&gt;/);
     assert.match(html, /host: a &amp; b/);
     assert.match(html, />&lt;b&gt;\.t16<\/td>/);
+    assert.match(html, /<th[^>]*>&lt;b&gt;<\/th>/);
   });
 });
 
@@ -216,9 +233,10 @@ describe('renderHistory chained against the base', () => {
   const text = renderHistory(chainedHistory(), 'text');
 
   test('text: chained cells with their interval, a median marked ~, the step marked where it began', () => {
-    assert.deepEqual(textRow(text, 'test '), ['test', '1.0.0', '1.0.1', '1.0.2*', '1.0.3', '1.0.4', '1.0.5']);
-    assert.deepEqual(textRow(text, 'insert.t1 '), ['insert.t1', '1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)']);
-    assert.deepEqual(textRow(text, 'point-query.t1 '), ['point-query.t1', '1.00', '1.00~', '1.00~', '1.00 (0.98-1.02)', '\u25bc0.90 (0.88-0.93)', '0.90 (0.87-0.93)']);
+    assert.deepEqual(textRow(text, 'version '), ['version', 'insert', 'point-query']);
+    const rows = ['1.0.0', '1.0.1', '1.0.2*', '1.0.3', '1.0.4', '1.0.5'].map((v) => textRow(text, `${v} `));
+    assert.deepEqual(rows.map((r) => r[1]), ['1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)']);
+    assert.deepEqual(rows.map((r) => r[2]), ['1.00', '1.00~', '1.00~', '1.00 (0.98-1.02)', '\u25bc0.90 (0.88-0.93)', '0.90 (0.87-0.93)']);
     assert.match(text, /^chained through the paired checks to the base, 95% interval in parentheses\n\u25bc \u25b2 a step down or up began at this version\n~ median of unpaired runs, no interval$/m);
   });
 
@@ -241,7 +259,7 @@ describe('renderHistory chained against the base', () => {
     const records = parseCsv(renderHistory(chainedHistory(), 'csv'));
     const header = records[0]!;
     const at = (version: string, test: string): Record<string, string> => {
-      const record = records.find((r) => r[4] === version && r[7] === test)!;
+      const record = records.find((r) => r[3] === version && r[6] === test)!;
       return Object.fromEntries(header.map((h, i) => [h, record[i]!]));
     };
     const fifth = at('1.0.5', 'insert');
@@ -267,13 +285,15 @@ describe('renderHistory chained against the base', () => {
 
   test('md: the same cells, the marks escaped where markdown would read them', () => {
     const md = renderHistory(chainedHistory(), 'md');
-    assert.match(md, /^\| insert\.t1 +\| +1\.00 \| 0\.97 \(0\.95-0\.99\) \| +0\.95\\~ \|/m);
+    assert.match(md, /^\| 1\.0\.1 +\| 0\.97 \(0\.95-0\.99\) \| +1\.00\\~ \|$/m);
+    assert.match(md, /^\| 1\.0\.2\\\* +\| +0\.95\\~ \| +1\.00\\~ \|$/m);
     assert.match(md, /^- insert\.t1: drift suspected at 1\.0\.5 /m);
   });
 
-  test('html: versions as the column headings, an <svg> per test with its band, threshold and step marker', () => {
+  test('html: tests as the column headings, a row per version, an <svg> per test with its band, threshold and step marker', () => {
     const html = renderHistory(chainedHistory(), 'html');
-    assert.match(html, /<th[^>]*>test<\/th><th[^>]*>1\.0\.0<\/th><th[^>]*>1\.0\.1<\/th><th[^>]*>1\.0\.2\*<\/th>/);
+    assert.match(html, /<th[^>]*>version<\/th><th[^>]*>insert<\/th><th[^>]*>point-query<\/th>/);
+    assert.match(html, />1\.0\.2\*<\/td><td align="right"[^>]*>0\.95~<\/td>/);
     const svgs = html.match(/<svg[\s\S]*?<\/svg>/g) ?? [];
     assert.equal(svgs.length, 2);
     for (const svg of svgs) {

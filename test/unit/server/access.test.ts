@@ -151,8 +151,8 @@ describe('sysbench and the password', () => {
     await writeSysbenchPassword(file, 'abc123');
     assert.equal(await readFile(file, 'utf8'), 'mysql-password=abc123\n');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
-    const suite = { load: { tables: 1, tableSize: 10, script: 'oltp_read_only', scriptPath: '/s/oltp_read_only.lua', args: {} } } as unknown as Suite;
-    const argv = prepareArgv(suite, { socket: '/s/x.sock', user: 'root', database: 'sbtest', optionsFile: file });
+    const suite = { load: { tables: 1, tableSize: 10, script: 'oltp_read_only', scriptPath: '/s/oltp_read_only.lua', args: {}, database: 'sbtest' } } as unknown as Suite;
+    const argv = prepareArgv(suite, { socket: '/s/x.sock', user: 'root', optionsFile: file });
     assert.equal(argv[0], `--config-file=${file}`);
     assert.ok(!argv.some((a) => a.includes('abc123') || a.startsWith('--mysql-password')));
   });

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { PROJECT_SCRIPT_DIR, SuiteError, loadSuite } from '../../../src/suite/index.js';
+import { PROJECT_SCRIPT_DIR, SuiteError, loadSuite, resolveThreads, type SuiteOverrides } from '../../../src/suite/index.js';
+import { availableParallelism } from 'node:os';
 import { projectRoot } from '../../helpers/paths.js';
 
 const shippedDir = join(projectRoot, 'config', 'suites');
@@ -34,9 +35,13 @@ function write(name: string, text: string): string {
 }
 
 function loadError(text: string): SuiteError {
+  return loadErrorWith(text, {});
+}
+
+function loadErrorWith(text: string, overrides: SuiteOverrides): SuiteError {
   const file = write('case', text);
   try {
-    loadSuite(file, dir, {}, scriptDirs);
+    loadSuite(file, dir, overrides, scriptDirs);
   } catch (err) {
     assert.ok(err instanceof SuiteError, `expected SuiteError, got ${String(err)}`);
     return err;
@@ -50,7 +55,9 @@ describe('loadSuite', () => {
     const suite = loadSuite('tiny', dir, {}, scriptDirs);
     assert.equal(suite.name, 'tiny');
     assert.equal(suite.file, join(dir, 'tiny.yaml'));
-    assert.deepEqual(suite.load, { tables: 2, tableSize: 500, script: 'oltp_read_only', scriptPath: join(stockDir, 'oltp_read_only.lua'), args: {} });
+    assert.deepEqual(suite.load, { tables: 2, tableSize: 500, script: 'oltp_read_only', scriptPath: join(stockDir, 'oltp_read_only.lua'), args: {}, database: 'sbtest' });
+    assert.deepEqual(suite.loads, [suite.load]);
+    assert.deepEqual(suite.levels, []);
     assert.deepEqual(suite.warmup, { script: 'oltp_read_only', scriptPath: join(stockDir, 'oltp_read_only.lua'), args: {}, seconds: 3, threads: 1, load: suite.load });
     assert.deepEqual(suite.tests.map((t) => [t.name, t.scriptPath, t.seconds, t.threads]), [
       ['point-query', join(stockDir, 'oltp_point_select.lua'), 7, [1, 4]],
@@ -116,7 +123,96 @@ describe('loadSuite', () => {
   }
 });
 
+const LEVELS = `
+name: levels
+description: for tests
+warmup: { script: oltp_read_only, seconds: 3, threads: 1 }
+defaults: { seconds: 2 }
+tests:
+  - { name: point-query, script: oltp_point_select }
+  - { name: read-only, script: oltp_read_only }
+levels:
+  - { threads: 1, load: { tables: 1, table_size: 100 }, tests: [point-query] }
+  - { threads: cores, load: { tables: 4, table_size: 200 } }
+  - { threads: 4*cores, load: { tables: 4, table_size: 200 } }
+`;
+
+describe('loadSuite levels', () => {
+  test('threads resolve on the host (cores, N*cores); each test runs once per level that names it, on that level\'s load', () => {
+    const suite = loadSuite(write('levels', LEVELS), dir, { cores: 3 }, scriptDirs);
+    assert.deepEqual(suite.levels.map((l) => [l.threadsSpec, l.threads, l.load.tables, l.load.tableSize, l.load.database, l.tests]), [
+      [1, 1, 1, 100, 'sbtest_l1', ['point-query']],
+      ['cores', 3, 4, 200, 'sbtest_l2', ['point-query', 'read-only']],
+      ['4*cores', 12, 4, 200, 'sbtest_l2', ['point-query', 'read-only']],
+    ]);
+    // Levels of the same load share one database: loaded once, warmed up once.
+    assert.deepEqual(suite.loads.map((l) => l.database), ['sbtest_l1', 'sbtest_l2']);
+    assert.equal(suite.load, suite.loads[0]);
+    assert.deepEqual(suite.tests.map((t) => [t.name, t.threads, t.load.database, t.seconds]), [
+      ['point-query', [1], 'sbtest_l1', 2],
+      ['point-query', [3], 'sbtest_l2', 2],
+      ['read-only', [3], 'sbtest_l2', 2],
+      ['point-query', [12], 'sbtest_l2', 2],
+      ['read-only', [12], 'sbtest_l2', 2],
+    ]);
+  });
+
+  test('the host\'s cores by default, and the seconds override reaches every level', () => {
+    const suite = loadSuite(write('levels', LEVELS), dir, { seconds: 1 }, scriptDirs);
+    assert.equal(suite.levels[1]!.threads, availableParallelism());
+    assert.ok(suite.tests.every((t) => t.seconds === 1));
+  });
+
+  test('resolveThreads: a number as it is, cores and N*cores times the cores', () => {
+    assert.deepEqual([resolveThreads(5, 2), resolveThreads('cores', 2), resolveThreads('2*cores', 2), resolveThreads('4*cores', 8)], [5, 2, 4, 32]);
+  });
+
+  test('two levels that come to the same threads for a test: one error naming both levels, the host\'s cores and the fix', () => {
+    // A 1-core host: 1 and cores are both 1.
+    const clash = loadErrorWith(LEVELS, { cores: 1 });
+    assert.match(clash.message, /levels\[0\]\.threads = 1 and levels\[1\]\.threads = "cores" both come to 1 thread\(s\) on this host \(cores = 1\), and both run point-query: a test runs once per thread count; give the levels different thread counts/);
+    assert.ok(clash.message.includes(join(dir, 'case.yaml')), clash.message);
+    assert.equal(clash.field, 'levels[1].threads');
+  });
+
+  test('levels with disjoint tests may share a thread count', () => {
+    const suite = loadSuite(write('levels', LEVELS.replace('{ threads: cores, load: { tables: 4, table_size: 200 } }', '{ threads: 1, load: { tables: 4, table_size: 200 }, tests: [read-only] }')), dir, { cores: 2 }, scriptDirs);
+    assert.deepEqual(suite.tests.map((t) => `${t.name}.t${t.threads[0]}`), ['point-query.t1', 'read-only.t1', 'point-query.t8', 'read-only.t8']);
+  });
+
+  test('a threads override is refused for a suite with levels', () => {
+    assert.throws(() => loadSuite(write('levels', LEVELS), dir, { threads: [1] }, scriptDirs), /override threads = \[1\]: suite levels .* sets the threads per level \(levels:\); drop the threads override/);
+  });
+
+  const cases: Array<[string, string, RegExp, string | undefined]> = [
+    ['a misspelt cores', LEVELS.replace('threads: 4*cores', 'threads: "3*kores"'), /levels\[2\]\.threads = "3\*kores": expected a whole number >= 1, or a count relative to the host: cores, 2\*cores, 4\*cores \(N\*cores\)/, 'levels[2].threads'],
+    ['zero threads', LEVELS.replace('threads: 1,', 'threads: 0,'), /levels\[0\]\.threads = 0: expected a whole number >= 1, or a count relative to the host/, 'levels[0].threads'],
+    ['an unknown test', LEVELS.replace('tests: [point-query]', 'tests: [point-qeury]'), /levels\[0\]\.tests\[0\] = "point-qeury": no such test in tests: \(did you mean "point-query"\?\); expected one of point-query, read-only/, 'levels[0].tests[0]'],
+    ['a level without a load', LEVELS.replace('load: { tables: 1, table_size: 100 }, ', ''), /levels\[0\]\.load = \(missing\)/, 'levels[0].load'],
+    ['threads on a test as well', LEVELS.replace('script: oltp_read_only }\nlevels', 'script: oltp_read_only, threads: [2] }\nlevels'), /tests\[1\]\.threads is set, but the suite has levels: each level sets the threads of its tests; remove tests\[1\]\.threads/, 'tests[1].threads'],
+    ['a top-level load as well', LEVELS.replace('defaults:', 'load: { tables: 1, table_size: 10 }\ndefaults:'), /load is set, but the suite has levels: each level has its own load/, 'load'],
+    ['neither load nor levels', VALID.replace('load: { tables: 2, table_size: 500 }\n', ''), /load is missing: add load: \{ tables: 1, table_size: 10000 \}, or levels: with a load each/, 'load'],
+  ];
+  for (const [what, text, pattern, field] of cases) {
+    test(`names the file, field and value: ${what}`, () => {
+      const err = loadError(text);
+      assert.match(err.message, pattern);
+      assert.ok(err.message.includes(join(dir, 'case.yaml')), err.message);
+      assert.equal(err.field, field);
+    });
+  }
+});
+
 describe('shipped suites', () => {
+  test('matrix: 1 thread on 1 table, then cores and 4*cores threads on 4 tables, every test at every level', () => {
+    const suite = loadSuite('matrix', shippedDir, { cores: 2 });
+    assert.deepEqual(suite.levels.map((l) => [l.threadsSpec, l.threads, l.load.tables]), [[1, 1, 1], ['cores', 2, 4], ['4*cores', 8, 4]]);
+    assert.equal(suite.loads.length, 2);
+    const names = [...new Set(suite.tests.map((t) => t.name))];
+    assert.deepEqual(names, ['update-index', 'point-query', 'read-only_range=100']);
+    assert.equal(suite.tests.length, names.length * 3);
+  });
+
   test('quick: small load, 1 client thread, pairs of 1-second runs within 8 minutes, the required tests, all scripts found', () => {
     const suite = loadSuite('quick', shippedDir);
     assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isOwnedOption, prepareArgv, runArgv, warmupArgv, type SuiteLoad, type SuiteTest, type SuiteWarmup } from '../../../src/suite/index.js';
 
-const conn = { socket: '/run/qpswatch/b.sock', user: 'root', database: 'sbtest' };
-const load: SuiteLoad = { tables: 1, tableSize: 10000, script: 'oltp_read_only', scriptPath: '/usr/share/sysbench/oltp_read_only.lua', args: {} };
+const conn = { socket: '/run/qpswatch/b.sock', user: 'root' };
+const load: SuiteLoad = { tables: 1, tableSize: 10000, script: 'oltp_read_only', scriptPath: '/usr/share/sysbench/oltp_read_only.lua', args: {}, database: 'sbtest' };
 const test1: SuiteTest = {
   name: 'points-covered-si',
   script: 'points',
@@ -50,6 +50,14 @@ describe('sysbench argv', () => {
       '/usr/share/sysbench/oltp_read_only.lua', 'prepare',
     ]);
     assert.ok(prepareArgv({ load: { ...load, tables: 32 } }, conn).includes('--threads=8'));
+  });
+
+  test('a level\'s load: prepare, warm-up and runs all go to its own database', () => {
+    const level: SuiteLoad = { ...load, tables: 4, database: 'sbtest_l2' };
+    const db = (argv: string[]) => argv.filter((a) => a.startsWith('--mysql-db='));
+    assert.deepEqual(db(prepareArgv({ load: level }, conn)), ['--mysql-db=sbtest_l2']);
+    assert.deepEqual(db(runArgv({ ...test1, load: level }, 8, conn)), ['--mysql-db=sbtest_l2']);
+    assert.deepEqual(db(warmupArgv({ script: 'oltp_read_only', scriptPath: load.scriptPath, args: {}, seconds: 5, threads: 1, load: level }, conn)), ['--mysql-db=sbtest_l2']);
   });
 
   test('refuses thread counts and times that sysbench would misread', () => {
