@@ -85,7 +85,11 @@ function say(line: string): void {
   process.stderr.write(`[bench:raw-pairs] ${line}\n`);
 }
 
+/** One data set and one thread count per test: what a pair of plain runs can measure (no levels). */
 function pickTests(suite: Suite, names: readonly string[] | undefined): readonly SuiteTest[] {
+  if (suite.levels.length > 0) throw new RawUsageError(`--suite ${suite.name}: a suite with levels has several data sets; use a suite without levels`);
+  const many = suite.tests.find((t) => t.threads.length > 1);
+  if (many !== undefined) throw new RawUsageError(`--suite ${suite.name}: test ${many.name} runs at ${many.threads.join(', ')} threads; use a suite whose tests run at one thread count`);
   if (names === undefined) return suite.tests;
   return names.map((name) => {
     const test = suite.tests.find((t) => t.name === name);
@@ -133,25 +137,28 @@ function report(pairs: ReadonlyMap<string, RunPair[]>, heading: string): string 
 }
 
 async function bench(opts: RawOptions, signal: AbortSignal): Promise<{ text: string; clean: boolean }> {
-  const b = await BenchServer.create({ profile: PROFILE, basedir: opts.baseline, signal, say, log });
-  const c = await BenchServer.create({ profile: PROFILE, basedir: opts.candidate, signal, say, log });
+  const suite = loadSuite(opts.suite, loadConfig({ env: {}, cwd: process.cwd() }).suites_dir);
+  const tests = pickTests(suite, opts.tests);
+  const servers: BenchServer[] = [];
+  let text: string;
   let clean = false;
   try {
-    const suite = loadSuite(opts.suite, loadConfig({ env: {}, cwd: process.cwd() }).suites_dir);
-    const tests = pickTests(suite, opts.tests);
+    const b = await BenchServer.create({ profile: PROFILE, basedir: opts.baseline, signal, say, log });
+    servers.push(b);
+    const c = await BenchServer.create({ profile: PROFILE, basedir: opts.candidate, signal, say, log });
+    servers.push(c);
     await b.start(suite);
     await c.start(suite);
     await b.warmUp(suite);
     await c.warmUp(suite);
     const pairs = await measurePairs({ b, c }, tests, opts, signal);
-    const heading = `bench:raw-pairs: C ${c.target.ref.version} (${opts.candidate}) against B ${b.target.ref.version} (${opts.baseline}), suite ${suite.name}, ${opts.pairs} pairs per test; load average ${loadavg()[0]!.toFixed(2)} at the end`;
-    return { text: report(pairs, heading), clean: true };
+    text = report(pairs, `bench:raw-pairs: C ${c.target.ref.version} (${opts.candidate}) against B ${b.target.ref.version} (${opts.baseline}), suite ${suite.name}, ${opts.pairs} pairs per test; load average ${loadavg()[0]!.toFixed(2)} at the end`);
   } finally {
-    const closedC = await c.close();
-    const closedB = await b.close();
-    clean = closedB && closedC;
+    const closed = await Promise.all(servers.reverse().map((s) => s.close()));
+    clean = !closed.includes(false);
     if (!clean) say('clean-up left something behind (see above)');
   }
+  return { text, clean };
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -1,5 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { checkSessionReach, compareSettings, runComparison } from '../pipeline/index.js';
+import { checkMemorySettings, checkSessionReach, compareSettings, runComparison } from '../pipeline/index.js';
 import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -74,7 +74,9 @@ export const compareCommand: Command = {
     try {
       const store = await openStateStore(ctx);
       try {
-        // One session per memory setting, one after the other: each is judged and reported on its own.
+        // One session per memory setting, one after the other: each is judged and reported on its own. Every
+        // setting is checked against the data first, so the second is not refused after the first session.
+        if (memory.length > 1) await checkMemorySettings(request, memory, { settings, store, log: ctx.log, upstreams: ctx.upstreams });
         const views = [];
         for (const setting of memory.length > 0 ? memory : [undefined]) {
           const outcome = await runComparison({ ...request, ...(setting !== undefined ? { memory: setting } : {}) }, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });

@@ -28,7 +28,8 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
   - the latest verdicts of each series: its newest valid check (ok, regression, or inconclusive: not last
     good, with the tests that were undecided or slower), test by test, with the interval and the smallest
     drop the session could detect ("ok, no drop larger than 4%", "slower 0.962 (0.931-0.987)");
-  - the active regressions (open events) and the emails still waiting in the outbox;
+  - the active regressions (open events; a drift, opened against the series' base, says so) and the emails still
+    waiting in the outbox;
   - the newest calibration of this host per suite (qpswatch calibrate): its pair noise and what a 5%
     detectable drop costs.
 

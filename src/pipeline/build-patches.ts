@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileSha256, type BuildProfile } from '../compile/index.js';
@@ -24,6 +25,27 @@ export class PatchFileError extends InputError {
   }
 }
 
+/**
+ * A patch another local user could change: qpswatch builds as root, so its contents would become code that root
+ * compiles and installs. The file must be owned by root or qpswatch's own user and writable by its owner only.
+ */
+export class PatchFileModeError extends InputError {
+  constructor(
+    readonly patch: string,
+    readonly listedBy: string,
+    what: string,
+  ) {
+    super(`patch ${patch} (listed by ${listedBy}) ${what}: another user could change what is built as root; chown root and chmod go-w it`);
+  }
+}
+
+function checkPatchFile(path: string, listedBy: string): void {
+  const st = statSync(path);
+  const uid = process.getuid?.() ?? 0;
+  if (st.uid !== 0 && st.uid !== uid) throw new PatchFileModeError(path, listedBy, `is owned by uid ${st.uid}`);
+  if ((st.mode & 0o022) !== 0) throw new PatchFileModeError(path, listedBy, `is writable by its group or others (mode ${(st.mode & 0o777).toString(8)})`);
+}
+
 /** The upstream's patches, then the build profile's, in the order they are applied, each with its sha256. */
 export async function buildPatches(upstream: Upstream, profile: BuildProfile): Promise<BuildPatch[]> {
   const listed = [
@@ -33,8 +55,10 @@ export async function buildPatches(upstream: Upstream, profile: BuildProfile): P
   const patches: BuildPatch[] = [];
   for (const { path, listedBy } of listed) {
     try {
+      checkPatchFile(path, listedBy);
       patches.push({ path, listedBy, sha256: await fileSha256(path) });
     } catch (err) {
+      if (err instanceof PatchFileModeError) throw err;
       throw new PatchFileError(path, listedBy, (err as NodeJS.ErrnoException).code ?? String(err));
     }
   }

@@ -1,3 +1,5 @@
+import { PROFILE_RE } from '../upstream/index.js';
+
 /**
  * A release named together with a build profile, TAG@PROFILE ("mariadb-10.11.9@mariadb-rel-nops"): the release
  * built with that profile instead of its upstream's, so two builds of one tag can be compared.
@@ -8,8 +10,7 @@ export interface ReleaseVariant {
   buildProfile?: string;
 }
 
-// A build profile name (the upstream's build_profile rule); no release tag pattern of a flavor holds an "@".
-const PROFILE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+// PROFILE_RE: a build profile name (the upstream's build_profile rule); no release tag pattern of a flavor holds an "@".
 
 /** Splits at the last "@" when what follows is a profile name; anything else is a plain tag. */
 export function splitVariant(name: string): ReleaseVariant {

@@ -82,6 +82,18 @@ export interface CompareOutcome {
  * targets are loaded once, then run in `rounds` rounds in alternating order, each round on a fresh copy of the
  * loaded datadir. Every sample is stored as it is measured; only a session that ends `done` is read back.
  */
+/**
+ * Each memory setting of a compare that runs several, checked before the first session starts: a setting that
+ * cannot hold the data is refused at once, not after the sessions before it (hours on a large suite).
+ */
+export async function checkMemorySettings(request: CompareRequest, memories: readonly MemorySettingName[], deps: Pick<CompareDeps, 'settings' | 'store' | 'log' | 'upstreams'>): Promise<void> {
+  const { settings, store, log } = deps;
+  const sources = { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log };
+  const sides = { baseline: await resolveTarget(request.baseline, sources), candidate: await resolveTarget(request.candidate, sources) };
+  // The work folder may not exist before the first session; it lives in state_dir, on the same filesystem.
+  for (const memory of memories) checkMemoryFacts({ ...request, memory }, settings, underMemorySetting(sides, memory, settings), settings.stateDir);
+}
+
 export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
   // Everything a person can get wrong is checked before a session exists or a server starts; settings that can

@@ -1,8 +1,8 @@
-export { runComparison, checkSessionReach, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
+export { runComparison, checkMemorySettings, checkSessionReach, judgeStored, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
 export { storedSessionView, sessionVerdicts, storedPlan, UnknownSessionError, type SessionJudgement, type SessionVerdicts, type SessionViewStores, type StoredSessionView } from './session-view.js';
 export { prepareTarget, resolveTarget, UnknownTargetError, TarballTargetError, VariantNotBuiltError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
 export { splitVariant, type ReleaseVariant } from './build-variant.js';
-export { PatchFileError, buildPatches } from './build-patches.js';
+export { PatchFileError, PatchFileModeError, buildPatches } from './build-patches.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
 export { buildRelease, buildSettings, type BuildOutcome, type BuildStatus, type BuildDeps, type BuildSettings } from './build-release.js';
 export { obtainRelease, fetchRelease, TARBALL_PROFILE, TarballVariantError } from './fetch-release.js';

@@ -101,7 +101,9 @@ function poolsOverHost(f: MemoryFacts): string | undefined {
   const each = f.sides.map((s) => s.poolBytes + f.overheadBytes);
   // Paired: both servers at once; whole runs: the larger one alone.
   const need = f.serversAtOnce > 1 ? each.reduce((sum, b) => sum + b, 0) : Math.max(...each);
-  if (need <= f.availableMemoryBytes) return undefined;
+  // The paired session's own check (paired-session.ts checkMemoryFits) leaves a tenth of the memory free: the same
+  // margin here, so a setting that passes now is not refused after its session was created.
+  if (need <= f.availableMemoryBytes * 0.9) return undefined;
   return `the buffer pools of the ${f.serversAtOnce} server(s) up at once (${f.sides.map((s) => `${s.profile} ${size(s.poolBytes)}`).join(', ')}, plus ${size(f.overheadBytes)} each) need about ${size(need)}, and this host has ${size(f.availableMemoryBytes)} available: use server profiles with a smaller innodb_buffer_pool_size that still holds the data, the whole-run design (--design runs), or run it io-bound only`;
 }
 

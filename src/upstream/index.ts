@@ -1,4 +1,4 @@
-export { UpstreamConfigSchema, parseUpstream, type Upstream, type UpstreamConfig } from './upstream.js';
+export { UpstreamConfigSchema, parseUpstream, PROFILE_RE, type Upstream, type UpstreamConfig } from './upstream.js';
 export { UpstreamConfigError } from './config-error.js';
 export { parseReleaseTag, classifyTag, TAG_SHAPES, type ReleaseTag, type TagVerdict } from './release-tag.js';
 export { selectReleases, describeEmptySelection, byVersion, type Release } from './select.js';

@@ -44,7 +44,8 @@ export interface Upstream {
 }
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const PROFILE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** A build or server profile's name, as a config and a TAG@PROFILE name it. */
+export const PROFILE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
