@@ -66,7 +66,7 @@ before(async () => {
   const loading = await instance.start(log);
   try {
     await loading.query('CREATE DATABASE sbtest');
-    const suite = { load: { tables: 1, tableSize: 100, scriptPath: 'oltp_read_only', args: {} } } as unknown as Suite;
+    const suite = { load: { database: 'sbtest', tables: 1, tableSize: 100, scriptPath: 'oltp_read_only', args: {} } } as unknown as Suite;
     await prepareSysbench(prepareArgv(suite, connection(instance)), { logFile: instance.sysbenchLog, timeoutMs: 120_000, log });
   } finally {
     await loading.stop();
@@ -146,7 +146,7 @@ describe('the benchmarked server, seen by another local user', () => {
 
   test('the password is on no command line, in no log line and in no file but the 0600 option file', async () => {
     assert.match(password, /^[0-9a-f]{48}$/);
-    const argv = prepareArgv({ load: { tables: 1, tableSize: 100, scriptPath: 'oltp_read_only', args: {} } } as unknown as Suite, connection(instance));
+    const argv = prepareArgv({ load: { database: 'sbtest', tables: 1, tableSize: 100, scriptPath: 'oltp_read_only', args: {} } } as unknown as Suite, connection(instance));
     assert.ok(argv.includes(`--config-file=${instance.sysbenchPasswordFile}`));
     assert.ok(!argv.join(' ').includes(password));
     assert.ok(logLines.length > 10);
