@@ -23,6 +23,12 @@ const EMPTY_WHILE_WELL: Record<string, string> = {
   QpswatchBuildFailures: 'no build failed',
 };
 
+/**
+ * Dashboard panels that show data only when the check had an undecided test: whether one of this test's noisy
+ * sessions leaves a test slower or unstable is up to the host, so the panel may be empty; its query is still run.
+ */
+const EMPTY_WHEN_ALL_DECIDED = new Set(['Slower and undecided tests (inconclusive checks)']);
+
 let root = '';
 let metricsPort = 0;
 let promPort = 0;
@@ -159,7 +165,7 @@ describe('the daemon scraped by a real Prometheus', () => {
     await sleep(6000);
     const intervals = { __rate_interval: '20s', __interval: '2s', __range: '5m' };
     const expressions = [
-      ...dashboardExpressions({ intervals }).map((e) => ({ where: `${e.file} / ${e.panel} / ${e.refId}`, expr: e.expr, alert: undefined })),
+      ...dashboardExpressions({ intervals }).map((e) => ({ where: `${e.file} / ${e.panel} / ${e.refId}`, expr: e.expr, alert: undefined, mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.panel) })),
       ...variableExpressions({ intervals }).map((e) => ({ where: `${e.file} / variable ${e.variable}`, expr: e.expr, alert: undefined })),
       ...ruleExpressions().map((e) => ({ where: `${e.file} / ${e.alert}`, expr: e.expr, alert: e.alert })),
     ];
@@ -168,7 +174,7 @@ describe('the daemon scraped by a real Prometheus', () => {
     for (const e of expressions) {
       const result = await query(e.expr.replace(/^label_values\((.*)\)$/, '$1'));
       const expectedEmpty = e.alert !== undefined && EMPTY_WHILE_WELL[e.alert] !== undefined;
-      if (result.length === 0 && !expectedEmpty) empty.push(`${e.where}: ${e.expr}`);
+      if (result.length === 0 && !expectedEmpty && !('mayBeEmpty' in e && e.mayBeEmpty)) empty.push(`${e.where}: ${e.expr}`);
       if (expectedEmpty) assert.deepEqual(result, [], `${e.where} fires while all is well`);
     }
     assert.deepEqual(empty, [], 'expressions with no data');
