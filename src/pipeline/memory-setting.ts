@@ -81,8 +81,12 @@ export function memoryProblem(f: MemoryFacts): string | undefined {
       return `state_dir ${f.stateDir} is on ${f.fsType}, which keeps every page in memory and has no O_DIRECT: the reads would never reach a disk; move state_dir to a disk filesystem (ext4, xfs)`;
     }
     const pool = Math.max(...f.sides.map((s) => s.poolBytes));
-    if (data < pool * IO_BOUND_FACTOR) {
-      return `${dataText} is not ${IO_BOUND_FACTOR} times the buffer pool (io_bound_buffer_pool ${size(pool)}), so most reads would hit the pool: use a suite with at least ${Math.ceil((pool * IO_BOUND_FACTOR) / BYTES_PER_ROW)} rows in all, or a smaller io_bound_buffer_pool`;
+    // Each level reads only its own load: the smallest one must be 3 times the pool, not the loads together.
+    const smallest = f.data.loads.reduce((a, b) => (b.tables * b.tableSize < a.tables * a.tableSize ? b : a));
+    const smallestBytes = smallest.tables * smallest.tableSize * BYTES_PER_ROW;
+    if (smallestBytes < pool * IO_BOUND_FACTOR) {
+      const which = f.data.loads.length > 1 ? `the smallest load of suite ${f.data.suite} (about ${size(smallestBytes)}: ${smallest.tables} table(s) x ${smallest.tableSize} rows x ${BYTES_PER_ROW} bytes), which its level's tests read alone,` : dataText;
+      return `${which} is not ${IO_BOUND_FACTOR} times the buffer pool (io_bound_buffer_pool ${size(pool)}), so most reads would hit the pool: use a suite with at least ${Math.ceil((pool * IO_BOUND_FACTOR) / BYTES_PER_ROW)} rows in ${f.data.loads.length > 1 ? 'each load' : 'all'}, or a smaller io_bound_buffer_pool`;
     }
     return undefined;
   }

@@ -70,6 +70,18 @@ test('io-bound refuses data that is not several times the pool, and a state_dir 
   assert.match(tmpfs!, /state_dir \/var\/lib\/qpswatch is on tmpfs, .*no O_DIRECT.*move state_dir to a disk filesystem/);
 });
 
+test('io-bound with levels: each load is read alone, so the smallest must be several times the pool', () => {
+  // 1 table of 120,000 rows (about 29 MiB) and 4 of them: the 1-table load over 3 times an 8M pool, not a 16M one.
+  const levels = { suite: 'levels', loads: [{ tables: 1, tableSize: 120_000 }, { tables: 4, tableSize: 120_000 }] };
+  assert.equal(memoryProblem(facts({ setting: 'io-bound', data: levels, sides: [{ profile: 'relaxed', poolBytes: 8 * MiB }] })), undefined);
+  const line = memoryProblem(facts({ setting: 'io-bound', data: levels, sides: [{ profile: 'relaxed', poolBytes: 16 * MiB }] }));
+  assert.equal(
+    line,
+    'the smallest load of suite levels (about 28.6 MiB: 1 table(s) x 120000 rows x 250 bytes), which its level\'s tests read alone, is not 3 times the buffer pool ' +
+      '(io_bound_buffer_pool 16.0 MiB), so most reads would hit the pool: use a suite with at least 201327 rows in each load, or a smaller io_bound_buffer_pool',
+  );
+});
+
 test('either setting is refused when state_dir has no room for the copies of the data', () => {
   const line = memoryProblem(facts({ freeDiskBytes: 5 * GiB }));
   assert.match(line!, /needs about 7\.5 GiB free under state_dir \/var\/lib\/qpswatch .* and it has 5\.0 GiB: free space there, move state_dir, or use a suite with fewer rows$/);
