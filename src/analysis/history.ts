@@ -1,4 +1,4 @@
-import { mapFigures, testKey, type Figures, type HistoryChained, type TestId } from '../model/index.js';
+import { mapFigures, testIdOf, testKey, type Figures, type HistoryChained, type TestId } from '../model/index.js';
 import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { baseLink, chainByTest, chainSteps, type ChainCheck, type ChainLink } from './series-chain.js';
@@ -59,7 +59,7 @@ export function buildHistory(
   const put = (t: TestId, version: string, figures: Figures): void => {
     if (!cells.has(testKey(t))) {
       cells.set(testKey(t), new Map());
-      order.push({ test: t.test, threads: t.threads });
+      order.push(testIdOf(t));
     }
     cells.get(testKey(t))!.set(version, figures);
   };

@@ -1,4 +1,4 @@
-import { FIGURE_FIELDS, sampleRoles, testKey, type Figures, type SampleRole, type TestId, type VerdictKind } from '../model/index.js';
+import { FIGURE_FIELDS, isMemorySetting, sampleRoles, testIdOf, testKey, type Figures, type SampleRole, type TestId, type VerdictKind } from '../model/index.js';
 import { ratioOrOne } from '../report/index.js';
 import type { CheckRecord, ReleaseRecord, SessionRecord } from '../store/index.js';
 import { medianOfLists } from './median.js';
@@ -32,15 +32,15 @@ export interface ReleaseSide {
 /**
  * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
  * releases (matched by upstream and tag, as the store's releaseSamples does), without the sessions of checks marked
- * invalid, nor the sessions run under a memory setting (io-bound, cached): the series' figures have no such dimension
- * yet, and an io-bound QPS is not to be mixed with a cached one.
+ * invalid. A session run under a memory setting (io-bound, cached) keeps its setting on its tests (measuredTests):
+ * an io-bound QPS is never mixed with a cached one.
  */
 export function releaseSides(series: string, releases: readonly ReleaseRecord[], doneSessions: readonly SessionRecord[], checks: readonly CheckRecord[]): ReleaseSide[] {
   const invalid = new Set(checks.filter((c) => c.invalid).map((c) => c.sessionId));
   const byTag = new Map(releases.map((r) => [r.tag, r]));
   const sides: ReleaseSide[] = [];
   for (const session of doneSessions) {
-    if (invalid.has(session.id) || session.settings['memory'] !== undefined) continue;
+    if (invalid.has(session.id)) continue;
     for (const role of sampleRoles) {
       const { kind, upstream, tag } = session[role].description;
       const release = kind === 'release' && upstream === series && typeof tag === 'string' ? byTag.get(tag) : undefined;
@@ -77,11 +77,13 @@ export const hostReleaseKey = (hostId: number, releaseId: number): string => `${
 export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, ReleaseGroup> {
   const groups = new Map<string, ReleaseGroup>();
   for (const { session, role, release, tests } of sides) {
+    const memory = session.settings['memory'];
     for (const { test, threads, figures } of tests) {
-      const key = groupKey(session.hostId, release.id, { test, threads });
+      const id: TestId = { test, threads, ...(isMemorySetting(memory) ? { memory } : {}) };
+      const key = groupKey(session.hostId, release.id, id);
       const side = `${session.id}${role[0]}`;
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { key, hostId: session.hostId, release, test, threads, parts: [figures], signature: side });
+      if (group === undefined) groups.set(key, { key, hostId: session.hostId, release, ...id, parts: [figures], signature: side });
       else {
         group.parts.push(figures);
         group.signature += `,${side}`;
@@ -181,8 +183,7 @@ export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] 
     const median = base === undefined ? null : ratioOrOne(figures.qps, mediansOf(base).qps);
     const chained = median === null ? undefined : chainedOf(chains.get(group.hostId), group, baseRelease!.id);
     out.push({
-      test: group.test,
-      threads: group.threads,
+      ...testIdOf(group),
       hostId: group.hostId,
       release: group.release,
       figures,

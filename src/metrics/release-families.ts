@@ -71,7 +71,7 @@ const THRESHOLD_FAMILY = {
  * would read as a measurement on a dashboard: such a sample is left out, as is a null.
  */
 export function releaseFamiliesText(rows: readonly ReleaseFigureRow[]): string {
-  const labels = rows.map((row) => labelText(RELEASE_LABELS.map((name) => [name, row.labels[name]])));
+  const labels = rows.map((row) => labelText([...RELEASE_LABELS.map((name): [string, string] => [name, row.labels[name]]), ...(row.labels.memory !== undefined ? [['memory', row.labels.memory] as [string, string]] : [])]));
   const families = RELEASE_FAMILIES.map((family) => {
     const samples: string[] = [];
     for (const [i, row] of rows.entries()) {

@@ -8,7 +8,12 @@ import type { ProgressFigures } from './progress-source.js';
 /** Label names of every per-release family, in exposition order; always all of them. */
 export const RELEASE_LABELS = ['host', 'flavor', 'series', 'version', 'version_key', 'test', 'threads', 'profile'] as const;
 export type ReleaseLabel = (typeof RELEASE_LABELS)[number];
-export type ReleaseLabels = Record<ReleaseLabel, string>;
+/**
+ * The memory setting (cached, io-bound) of the sessions behind a row, when they ran under one: written after the
+ * others, and left out for the rows measured without one (to Prometheus, an empty label is no label), so the series
+ * and rules that predate it keep their label sets.
+ */
+export type ReleaseLabels = Record<ReleaseLabel, string> & { memory?: string };
 
 /** One version's figures for one test on one host, in base units. null: no value, the sample is left out. */
 export interface ReleaseFigureRow {

@@ -3,7 +3,7 @@
  * comparison and a history are is said here once; the rooms above compute, keep and render them.
  */
 export { PER_OP_FIGURES, FIGURE_FIELDS, QPS_FIGURE, TABLE_FIGURES, cpuMicrosPerOp, mapFigures, mapPerOp, perOpUnits, type Figures, type PerOp, type PerOpColumn, type PerOpField, type PerOpFigure, type PerOpMetric, type PerOpUnit } from './figures.js';
-export { sampleRoles, testKey, testLabel, type SampleRole, type TestId } from './tests.js';
+export { sampleRoles, testIdOf, testKey, testLabel, type SampleRole, type TestId } from './tests.js';
 export { cyclePhases, queueStates, type CyclePhase, type QueueState } from './states.js';
 export { conclusiveKinds, isConclusive, verdictKinds, type HintFigure, type Verdict, type VerdictKind, type VerdictReachField } from './verdict.js';
 export { sessionDesigns, type ComparisonView, type RowVerdict, type SessionDesignName, type SessionLevel, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from './comparison.js';

@@ -47,10 +47,14 @@ export async function seriesHistory(store: HistoryStores, upstream: Upstream, op
   };
 }
 
-/** Every result of the series as CSV rows, one per version and test; a version measured here wins over an import. */
+/**
+ * Every result of the series as CSV rows, one per version and test; a version measured here wins over an import.
+ * Results under a memory setting are left out: the results file has no such column, and its rows would collide
+ * with the same test's rows measured without one.
+ */
 export async function seriesResults(store: HistoryStores, upstream: Upstream): Promise<ResultRow[]> {
   const { table } = await seriesTable(store, upstream, undefined);
-  return table.rows.flatMap((row) =>
+  return table.rows.filter((row) => row.memory === undefined).flatMap((row) =>
     table.columns.flatMap((column, i) => {
       const f = row.figures[i];
       return f ? [{ flavor: upstream.flavor, version: column.version, test: row.test, threads: row.threads, ...f }] : [];

@@ -158,5 +158,6 @@ function labelsOf(upstream: Upstream, host: string, f: ReleaseFigure): ReleaseFi
     test: f.test,
     threads: String(f.threads),
     profile: upstream.serverProfile,
+    ...(f.memory !== undefined ? { memory: f.memory } : {}),
   };
 }

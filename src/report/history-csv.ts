@@ -5,7 +5,7 @@ import type { Figures, HistoryView } from '../model/index.js';
 import { INFINITE_CELL } from './number-format.js';
 
 export const HISTORY_CSV_HEADER = [
-  'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
+  'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads', 'memory',
   ...TABLE_FIGURES.map(({ csv }) => csv),
   ...TABLE_FIGURES.map(({ csv }) => `${csv}_rel`),
   'detectable_drop',
@@ -31,7 +31,7 @@ function cells(figures: Figures | null | undefined): (string | number)[] {
 }
 
 /**
- * Long format: one record per (version, test, threads), absolute figures then the same relative to the base, then
+ * Long format: one record per (version, test, threads, memory setting: empty for none), absolute figures then the same relative to the base, then
  * the smallest drop the release's newest valid check could detect, then relative QPS as the report shows it: chained
  * to the base with its interval (source chained), or the median ratio (source median, no interval), and the step
  * that began at the version (down, up or empty).
@@ -43,7 +43,7 @@ export function historyCsv(view: HistoryView): string {
   const records = view.versions.flatMap((version, index) =>
     view.tests.map((row, testIndex) =>
       csvRecord([
-        view.series, view.flavor, base, version.version, version.label, String(version.imported), row.test, row.threads,
+        view.series, view.flavor, base, version.version, version.label, String(version.imported), row.test, row.threads, row.memory ?? '',
         ...cells(row.figures[index]),
         ...cells(relative[testIndex]?.[index]),
         // The newest valid check of the release: empty where it was not checked here.

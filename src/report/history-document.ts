@@ -1,4 +1,4 @@
-import { TABLE_FIGURES, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
+import { memorySettings, TABLE_FIGURES, testLabel, type Figures, type MemorySettingName, type HistoryTest, type HistoryView } from '../model/index.js';
 import type { Block } from './document.js';
 import { hasChained, IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeQpsRow, relativeRow, STEP_FOOTNOTE, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';
 import { formatConfidence, formatDropPercent, formatInterval, formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
@@ -42,28 +42,45 @@ export function relativeQpsCell(relative: HistoryRelativeQps | null): string {
   return relative.steps === 0 ? formatRelative(relative.value) : `${mark}${formatRelative(relative.value)} (${formatInterval(relative.low, relative.high)})`;
 }
 
-/** The thread counts of the view's tests, fewest first: a suite's levels, one relative QPS table each. */
-export function historyLevels(view: HistoryView): number[] {
-  return [...new Set(view.tests.map((row) => row.threads))].sort((a, b) => a - b);
+/** One relative QPS table of the history: a suite's level (its threads) under one memory setting (absent: none). */
+export interface HistoryLevel {
+  threads: number;
+  memory?: MemorySettingName;
 }
 
+const MEMORY_ORDER: ReadonlyArray<MemorySettingName | undefined> = [undefined, ...memorySettings];
+
+/** The levels of the view's tests: sessions without a memory setting first, then cached, then io-bound; fewest threads first in each. */
+export function historyLevels(view: HistoryView): HistoryLevel[] {
+  const seen = new Map<string, HistoryLevel>();
+  for (const row of view.tests) seen.set(`${row.threads}\u0000${row.memory ?? ''}`, { threads: row.threads, ...(row.memory !== undefined ? { memory: row.memory } : {}) });
+  return [...seen.values()].sort((a, b) => MEMORY_ORDER.indexOf(a.memory) - MEMORY_ORDER.indexOf(b.memory) || a.threads - b.threads);
+}
+
+const atLevel = (row: HistoryTest, level: HistoryLevel): boolean => row.threads === level.threads && row.memory === level.memory;
+
 /**
- * The studies' table for one level: one row per version by its name, one column per test run at `threads`, QPS
- * relative to the base release, two decimals. Chained through the paired checks with its interval where the version
- * has a chain to the base, else the median of unpaired runs, marked.
+ * The studies' table for one level: one row per version by its name, one column per test run at the level's threads
+ * (and memory setting), QPS relative to the base release, two decimals. Chained through the paired checks with its
+ * interval where the version has a chain to the base, else the median of unpaired runs, marked.
  */
-export function historyRelativeQpsTable(view: HistoryView, threads: number): Table {
-  const tests = view.tests.filter((row) => row.threads === threads);
+export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel): Table {
+  const tests = view.tests.filter((row) => atLevel(row, level));
   const cells = tests.map((row) => relativeQpsRow(view, row));
   const rows = view.versions.map((version, index) => [versionCell(version), ...cells.map((row) => relativeQpsCell(row[index] ?? null))]);
   return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows);
 }
 
-/** One heading and table per level; the heading names the threads, so the columns are the tests' names alone. */
+/** "2 threads, io-bound": what a table's heading says of its level. */
+export function levelPhrase(level: HistoryLevel): string {
+  return `${level.threads} thread${level.threads === 1 ? '' : 's'}${level.memory === undefined ? '' : `, ${level.memory}`}`;
+}
+
+/** One heading and table per level and memory setting; the heading names them, so the columns are the tests' names alone. */
 function relativeQpsTables(view: HistoryView): Block[] {
-  return historyLevels(view).flatMap((threads): Block[] => [
-    { kind: 'heading', level: 2, text: `Relative QPS at ${threads} thread${threads === 1 ? '' : 's'} (version / ${baseVersion(view)})` },
-    { kind: 'table', table: historyRelativeQpsTable(view, threads) },
+  return historyLevels(view).flatMap((level): Block[] => [
+    { kind: 'heading', level: 2, text: `Relative QPS at ${levelPhrase(level)} (version / ${baseVersion(view)})` },
+    { kind: 'table', table: historyRelativeQpsTable(view, level) },
   ]);
 }
 

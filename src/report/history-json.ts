@@ -32,7 +32,7 @@ export function historyJson(view: HistoryView): string {
     series: view.series, flavor: view.flavor, baseIndex: view.baseIndex,
     versions: view.versions.map((v) => ({ version: v.version, label: v.label, imported: v.imported })),
     tests: view.tests.map((row) => ({
-      test: row.test, threads: row.threads,
+      test: row.test, threads: row.threads, ...(row.memory !== undefined ? { memory: row.memory } : {}),
       figures: row.figures.map((f) => (f === null ? null : orderedFigures(f))),
       relative: relativeRow(view, row.figures).map(jsonRelative),
       ...(row.detectableDrop !== undefined ? { detectableDrop: [...row.detectableDrop] } : {}),

@@ -7,7 +7,7 @@ export { checkHistoryView } from './validate-history.js';
 // Building blocks for other reports (history across versions, email bodies).
 export type { Block, ChartBar, ChartBlock, ChartTone, TrendBlock, TrendPoint } from './document.js';
 export { relativeQpsChart } from './relative-qps-chart.js';
-export { historyDetectableDropTable, historyDocument, historyDriftLines, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle, historyTrend, relativeQpsCell } from './history-document.js';
+export { historyDetectableDropTable, historyDocument, historyDriftLines, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle, historyTrend, levelPhrase, relativeQpsCell } from './history-document.js';
 export { renderHtmlTrend } from './html-trend.js';
 export { renderTextTrend } from './trend-text.js';
 export { IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeFigures, relativeQpsRow, relativeRow, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';

@@ -1,5 +1,5 @@
 import { InvalidReportDataError } from './errors.js';
-import { TABLE_FIGURES, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
+import { isMemorySetting, memorySettings, TABLE_FIGURES, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 
 function checkFigures(figures: Figures, path: string): void {
   for (const { field } of TABLE_FIGURES) {
@@ -13,6 +13,9 @@ function checkFigures(figures: Figures, path: string): void {
 function checkTest(row: HistoryTest, path: string, versions: number): void {
   if (!Number.isInteger(row.threads) || row.threads < 1) {
     throw new InvalidReportDataError(`${path}.threads`, row.threads, 'expected a whole number of threads, 1 or more');
+  }
+  if (row.memory !== undefined && !isMemorySetting(row.memory)) {
+    throw new InvalidReportDataError(`${path}.memory`, row.memory, `expected ${memorySettings.join(' or ')}, or no memory field`);
   }
   if (!Array.isArray(row.figures) || row.figures.length !== versions) {
     const reason = `expected one entry per version (${versions}), null where the version was not measured`;

@@ -123,6 +123,22 @@ describe('build variants and patches of the demo upstream', () => {
     }
   });
 
+  test('a release compared under a memory setting gets a table of its own in the series\' history, beside the one without', async () => {
+    // After the test above, mariadb-10.11.9 of the series has results without a memory setting; now it runs cached.
+    const result = await cli('compare', '--baseline', TAG, '--candidate', TAG, '--suite', join(root, 'tiny.yaml'), '--rounds', '2', '--memory', 'cached');
+    assert.equal(result.code, 0, result.stderr);
+    const report = await cli('report', '--series', 'demo');
+    assert.equal(report.code, 0, report.stderr);
+    const headings = [...report.stdout.matchAll(/^Relative QPS at (.*) \(version \/ 10\.11\.9\)$/gm)].map((m) => m[1]);
+    assert.deepEqual(headings, ['1 thread', '1 thread, cached']);
+    assert.match(report.stdout, /^Per operation: point-query\.t1\.cached$/m);
+    // The results file has no memory column: export keeps to the rows measured without one.
+    const exported = await cli('export', '--series', 'demo');
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.doesNotMatch(exported.stdout, /cached/);
+    assert.equal(exported.stdout.trimEnd().split('\n').length, 1 + 2, exported.stdout);
+  });
+
   test('a variant that was not built is refused before anything starts, with the command that builds it', async () => {
     const result = await cli('compare', '--baseline', `${TAG}@demo`, '--candidate', 'mariadb-10.11.2@demo-debug');
     assert.equal(result.code, 2, result.stderr);

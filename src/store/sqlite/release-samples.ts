@@ -1,3 +1,4 @@
+import { isMemorySetting } from '../../model/index.js';
 import type { ReleaseSampleRecord, ResultsStore } from '../result-types.js';
 import { checkText } from '../validate.js';
 import { SqliteRole } from './connection.js';
@@ -5,11 +6,12 @@ import { perOpColumns, perOpFromRow } from './figure-columns.js';
 
 /**
  * One side of a done session that ran a release (a check, or a compare naming release tags), matched to the
- * release by its upstream and tag; sides of checks a person marked invalid are left out, and so are sessions run
- * under a memory setting (io-bound, cached), whose figures history has no dimension for yet.
+ * release by its upstream and tag; sides of checks a person marked invalid are left out. A session run under a memory
+ * setting (io-bound, cached) gives its samples that setting: history keeps them apart from the others.
  */
 const releaseSideSql = (role: 'baseline' | 'candidate') => `
   SELECT s.id AS session_id, s.host_id, r.id AS release_id, x.test, x.threads, x.qps,
+         json_extract(s.settings, '$.memory') AS memory,
          ${perOpColumns('h.')}
   FROM sessions s
   JOIN releases r ON r.upstream = json_extract(s.${role}_description, '$.upstream')
@@ -18,7 +20,6 @@ const releaseSideSql = (role: 'baseline' | 'candidate') => `
   JOIN host_metrics h ON h.sample_id = x.id
   WHERE s.state = 'done' AND json_extract(s.${role}_description, '$.kind') = 'release'
     AND r.upstream = @upstream
-    AND json_extract(s.settings, '$.memory') IS NULL
     AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.session_id = s.id AND c.invalid = 1)`;
 
 /** The samples of done sessions that ran a release: what history (and /metrics) is made of. */
@@ -35,6 +36,7 @@ export class SqliteReleaseSamples extends SqliteRole implements Pick<ResultsStor
         releaseId: Number(r['release_id']),
         test: String(r['test']),
         threads: Number(r['threads']),
+        ...(isMemorySetting(r['memory']) ? { memory: r['memory'] } : {}),
         qps: Number(r['qps']),
         ...perOpFromRow(r),
       })),

@@ -81,10 +81,13 @@ describe('releaseSides', () => {
     assert.deepEqual(sides.map((s) => s.session.id), [1, 1]);
   });
 
-  test('sessions run under a memory setting count nowhere: the series has no memory dimension to keep them apart', () => {
-    const ioBound = { ...session(2, ref('mariadb-10.11.3'), ref('mariadb-10.11.10')), settings: { memory: 'io-bound' } };
+  test('sessions run under a memory setting count, and their tests keep the setting apart from the same tests without one', () => {
+    const ioBound = { ...session(2, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), settings: { memory: 'io-bound' } };
     const sides = releaseSides('mariadb-10.11', [r2, r3, r10], [session(1, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), ioBound], []);
-    assert.deepEqual(sides.map((s) => s.session.id), [1, 1]);
+    assert.deepEqual(sides.map((s) => s.session.id), [1, 1, 2, 2]);
+    const figures = (qps: number) => ({ qps: [qps] }) as unknown as SampleFigureLists;
+    const groups = groupReleaseSides(sides.map((side) => ({ ...side, tests: [{ test: 'point-query', threads: 1, figures: figures(side.session.id === 2 ? 100 : 1000) }] })));
+    assert.deepEqual([...groups.values()].map((g) => [g.release.id, g.memory ?? 'none', g.parts.length]), [[2, 'none', 1], [3, 'none', 1], [2, 'io-bound', 1], [3, 'io-bound', 1]]);
   });
 });
 

@@ -164,6 +164,14 @@ describe('metrics collectors', () => {
     assert.match(text, /^# TYPE process_cpu_seconds_total counter$/m);
   });
 
+  test('a row measured under a memory setting has a memory label after the others; a row without one has none', async () => {
+    const source = new FakeSource();
+    source.rows = [figureRow({}), figureRow({ qps: 99 }, { memory: 'io-bound' })];
+    const text = await createMetricsExposition(source).metrics();
+    assert.deepEqual(samplesOf(text, 'qpswatch_qps'), [`qpswatch_qps{${LABELS}} 1234.5`, `qpswatch_qps{${LABELS},memory="io-bound"} 99`]);
+    assert.equal(samplesOf(text, 'qpswatch_verdict_info').filter((l) => l.includes('memory="io-bound",kind="ok"')).length, 1);
+  });
+
   test('hostile label values (quote, newline, backslash) are escaped, never break a line', async () => {
     const source = new FakeSource();
     source.rows = [figureRow({}, { test: 'say "hi"\nqpswatch_qps{} 1e9', version: 'C:\\x' })];

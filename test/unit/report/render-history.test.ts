@@ -62,6 +62,37 @@ describe('renderHistory text', () => {
   });
 });
 
+describe('renderHistory with memory settings', () => {
+  // The point-query row again under io-bound, at a tenth of the QPS and with reads: a table of its own.
+  const view = (): HistoryView => {
+    const base = sampleHistory();
+    const point = base.tests[0]!;
+    const ioBound = { ...point, memory: 'io-bound' as const, figures: point.figures.map((f) => (f === null ? null : { ...f, qps: f.qps / 10, readsPerOp: 0.9 })) };
+    return { ...base, tests: [ioBound, ...base.tests] };
+  };
+
+  test('one relative QPS table per level and memory setting: none first, then cached and io-bound, fewest threads first', () => {
+    const text = renderHistory(view(), 'text');
+    const headings = [...text.matchAll(/^Relative QPS at (.*) \(version/gm)].map((m) => m[1]);
+    assert.deepEqual(headings, ['1 thread', '16 threads', '1 thread, io-bound']);
+    const [, , , ioBound = ''] = text.split(/^Relative QPS at /m);
+    assert.deepEqual(textRow(ioBound, 'version '), ['version', 'point-query']);
+    assert.match(text, /^Per operation: point-query\.t1\.io-bound$/m);
+  });
+
+  test('csv gives the memory column, json the memory field, only where set', () => {
+    const records = parseCsv(renderHistory(view(), 'csv'));
+    assert.deepEqual(records.slice(1, 4).map((r) => [r[6], r[7], r[8]]), [['point-query', '1', 'io-bound'], ['point-query', '1', ''], ['insert', '16', '']]);
+    const json = JSON.parse(renderHistory(view(), 'json')) as { tests: Array<{ memory?: string }> };
+    assert.deepEqual(json.tests.map((t) => t.memory ?? null), ['io-bound', null, null]);
+  });
+
+  test('a memory setting that is not one is refused, naming the field', () => {
+    const bad = view();
+    assert.throws(() => renderHistory({ ...bad, tests: [{ ...bad.tests[0]!, memory: 'swap' as never }, ...bad.tests.slice(1)] }, 'text'), /tests\[0\]\.memory.*expected cached or io-bound/);
+  });
+});
+
 describe('renderHistory in every format', () => {
   for (const format of REPORT_FORMATS) {
     test(`${format}: no col-N legend, the versions by their names`, () => {
@@ -136,14 +167,14 @@ describe('renderHistory csv', () => {
   test('long format: one record per version and test, absolute then relative, full precision', () => {
     const records = parseCsv(renderHistory(sampleHistory(), 'csv'));
     assert.deepEqual(records[0], [
-      'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
+      'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads', 'memory',
       'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel', 'detectable_drop',
       'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '']);
-    assert.deepEqual(records[3]?.slice(3), ['10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '']);
-    assert.deepEqual(records[4]?.slice(6), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
+    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', '10.2.30', 'ma100230', 'true', 'point-query', '1', '', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '']);
+    assert.deepEqual(records[3]?.slice(3), ['10.3.39', 'ma100339', 'false', 'point-query', '1', '', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '']);
+    assert.deepEqual(records[4]?.slice(6), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
     assert.deepEqual(records[5]?.slice(-12, -6).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
   });
 
