@@ -47,11 +47,13 @@ export function buildHistory(
   for (const s of samples) byRelease.set(s.releaseId, [...(byRelease.get(s.releaseId) ?? []), s]);
   const measured = releases.filter((r) => byRelease.has(r.id));
   const measuredVersions = new Set(measured.map((r) => r.version));
-  const importedOnly = imported.filter((r) => !measuredVersions.has(r.version));
+  // A measured version wins over an import, but only one measured without a memory setting: an imported row has none.
+  const plainVersions = new Set(measured.filter((r) => byRelease.get(r.id)!.some((s) => s.memory === undefined)).map((r) => r.version));
+  const importedOnly = imported.filter((r) => !plainVersions.has(r.version));
 
   const columns: HistoryColumn[] = [
     ...measured.map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.tag, imported: false, releaseId: r.id })),
-    ...uniqueBy(importedOnly, (r) => r.version).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
+    ...uniqueBy(importedOnly.filter((r) => !measuredVersions.has(r.version)), (r) => r.version).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
   ].sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0));
 
   const cells = new Map<string, Map<string, Figures>>();

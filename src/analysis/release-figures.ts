@@ -216,10 +216,16 @@ function chainedOf(chain: HostChain | undefined, group: ReleaseGroup, baseId: nu
   return chain.get(testKey(group))?.get(group.release.id);
 }
 
-/** The base release on each host: the named version when it was measured there, else the oldest measured there. */
+/**
+ * The base release on each host: the named version when it was measured there, else the oldest measured there
+ * without a memory setting (the oldest measured at all when every result there has one), so a compare of an older
+ * tag under --memory does not take the base away from the checks' figures.
+ */
 export function seriesBases(groups: ReadonlyMap<string, ReleaseGroup>, base: string | undefined): Map<number, ReleaseRecord> {
+  const plainHosts = new Set([...groups.values()].filter((g) => g.memory === undefined).map((g) => g.hostId));
   const measured = new Map<number, ReleaseRecord[]>();
-  for (const { hostId, release } of groups.values()) {
+  for (const { hostId, release, memory } of groups.values()) {
+    if (base === undefined && memory !== undefined && plainHosts.has(hostId)) continue;
     const list = measured.get(hostId);
     if (list === undefined) measured.set(hostId, [release]);
     else list.push(release);

@@ -269,7 +269,7 @@ export const OPTIONS = {
     schema: z.array(z.enum(memorySettings, { error: `expected ${memorySettings.join(' or ')}` })).max(memorySettings.length).refine((l) => new Set(l).size === l.length, { error: 'names a memory setting twice' }),
     default: () => [],
     defaultDoc: '[] (the server profiles as they are)',
-    doc: 'The memory settings a compare runs its suite under, one session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; the data must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
+    doc: 'The memory settings a compare runs its suite under, one session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; each load of the suite (a level\'s data set) must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
     expected: 'a list of cached and io-bound, e.g. [cached, io-bound]',
     envFormat: 'json',
   }),
@@ -278,7 +278,7 @@ export const OPTIONS = {
     schema: z.string().regex(/^\d+[KMG]?$/, { error: 'expected a size such as 1G, 512M or 8M' }),
     // The studies' IO-bound runs: a 1G pool against 16 to 29 GB of data.
     default: () => '1G',
-    doc: 'The innodb_buffer_pool_size of the io-bound memory setting; the suite\'s data must be 3 times it or more.',
+    doc: 'The innodb_buffer_pool_size of the io-bound memory setting; each load of the suite (a level\'s data set) must be 3 times it or more.',
     expected: 'a size such as 1G, 512M or 8M (MariaDB takes 2M at the least)',
     envFormat: 'text',
   }),

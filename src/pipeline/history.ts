@@ -27,7 +27,7 @@ export async function seriesHistory(store: HistoryStores, upstream: Upstream, op
     throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
   }
   const named = options.base ?? upstream.base?.text;
-  const base = baseIndex(table.columns, named === undefined ? undefined : (c) => c.version === named || c.label === named);
+  const base = baseIndex(table.columns, named === undefined ? oldestPlain(table) : (c) => c.version === named || c.label === named);
   if (base < 0) {
     throw new InputError(`base ${JSON.stringify(named)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`);
   }
@@ -45,6 +45,16 @@ export async function seriesHistory(store: HistoryStores, upstream: Upstream, op
     confidence,
     generatedAt: now.toISOString(),
   };
+}
+
+/**
+ * Without a named base: the oldest version with a result measured without a memory setting (columns are in version
+ * order), so a compare of an older tag under --memory does not take the base away from the checks' rows; undefined
+ * (the oldest version) when every result has a memory setting.
+ */
+function oldestPlain(table: HistoryTable): ((column: HistoryTable['columns'][number]) => boolean) | undefined {
+  const plain = new Set(table.columns.filter((_, i) => table.rows.some((row) => row.memory === undefined && row.figures[i] !== null)));
+  return plain.size === 0 ? undefined : (column) => plain.has(column);
 }
 
 /**

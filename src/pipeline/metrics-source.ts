@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { chainCandidates, groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesBases, seriesReleaseFigures, thresholdOf, type ChainCheck, type MeasuredSide, type ReleaseFigure, type ReleaseGroup, type VerdictSettings } from '../analysis/index.js';
+import { chainCandidates, groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesBases, seriesReleaseFigures, thresholdOf, type ChainCheck, type MeasuredSide, type ReleaseFigure, type ReleaseGroup, type ReleaseSide, type VerdictSettings } from '../analysis/index.js';
 import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
-import { PER_OP_FIGURES, type PerOpUnit } from '../model/index.js';
+import { isMemorySetting, PER_OP_FIGURES, type MemorySettingName, type PerOpUnit } from '../model/index.js';
 import type { CheckRecord, CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, Store, VerdictRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
@@ -66,7 +66,8 @@ async function seriesFigures(
 ): Promise<ReleaseFigureRow[]> {
   const [releases, checks, open] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listEvents({ upstream: upstream.name, state: 'open' })]);
   const sides = releaseSides(upstream.name, releases, sessions, checks);
-  const kept = newestReleases(sides.map((s) => s.release), limit);
+  const keptBySetting = newestPerSetting(sides, limit);
+  const kept = new Set([...keptBySetting.values()].flatMap((ids) => [...ids]));
   const measured: MeasuredSide[] = [];
   for (const side of sides) measured.push({ ...side, tests: (await cache.figures(side.session.id))[side.role].values() });
   const groups = groupReleaseSides(measured);
@@ -77,6 +78,7 @@ async function seriesFigures(
   const figures = seriesReleaseFigures({ groups, base: upstream.base?.text, kept, checked, open, mediansOf: (group) => medians.of(group), chainChecks, ...(confidence !== undefined ? { confidence } : {}) });
   return figures.flatMap((f) => {
     const host = hosts.get(f.hostId);
+    if (keptBySetting.get(f.memory)?.has(f.release.id) !== true) return [];
     return host === undefined ? [] : [toRow(upstream, host, f, thresholdOf(thresholds, f.test))];
   });
 }
@@ -101,6 +103,20 @@ async function hostChainChecks(
     out.set(hostId, chain);
   }
   return out;
+}
+
+/**
+ * The newest `limit` releases measured without a memory setting (key undefined), and the newest `limit` under each
+ * setting: a compare of new tags under --memory never pushes the checked releases out of /metrics.
+ */
+function newestPerSetting(sides: readonly ReleaseSide[], limit: number): Map<MemorySettingName | undefined, Set<number>> {
+  const bySetting = new Map<MemorySettingName | undefined, ReleaseSide['release'][]>();
+  for (const side of sides) {
+    const memory = side.session.settings['memory'];
+    const setting = isMemorySetting(memory) ? memory : undefined;
+    bySetting.set(setting, [...(bySetting.get(setting) ?? []), side.release]);
+  }
+  return new Map([...bySetting].map(([setting, releases]) => [setting, newestReleases(releases, limit)]));
 }
 
 /** The one conversion of a per-op figure to its metric's base unit; null when it cannot be made. */

@@ -5,11 +5,13 @@ import type { Figures, HistoryView } from '../model/index.js';
 import { INFINITE_CELL } from './number-format.js';
 
 export const HISTORY_CSV_HEADER = [
-  'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads', 'memory',
+  'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
   ...TABLE_FIGURES.map(({ csv }) => csv),
   ...TABLE_FIGURES.map(({ csv }) => `${csv}_rel`),
   'detectable_drop',
   'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step',
+  // Last, so the columns before it keep the places they had before memory settings reached history.
+  'memory',
 ] as const;
 
 /** Relative QPS against the base as the report shows it: chained with its interval, or a median (no interval). */
@@ -43,12 +45,13 @@ export function historyCsv(view: HistoryView): string {
   const records = view.versions.flatMap((version, index) =>
     view.tests.map((row, testIndex) =>
       csvRecord([
-        view.series, view.flavor, base, version.version, version.label, String(version.imported), row.test, row.threads, row.memory ?? '',
+        view.series, view.flavor, base, version.version, version.label, String(version.imported), row.test, row.threads,
         ...cells(row.figures[index]),
         ...cells(relative[testIndex]?.[index]),
         // The newest valid check of the release: empty where it was not checked here.
         row.detectableDrop?.[index] ?? '',
         ...relativeQpsCells(relativeQps[testIndex]?.[index]),
+        row.memory ?? '',
       ]),
     ),
   );

@@ -39,7 +39,7 @@ interface SideSamples {
   p95Ms: number[];
 }
 
-async function session(store: Store, hostId: number, upstream: Upstream, baseline: SideSamples, candidate: SideSamples, end: 'done' | 'interrupted' = 'done'): Promise<number> {
+async function session(store: Store, hostId: number, upstream: Upstream, baseline: SideSamples, candidate: SideSamples, end: 'done' | 'interrupted' = 'done', memory?: 'cached' | 'io-bound'): Promise<number> {
   const id = await store.createSession({
     kind: 'compare',
     hostId,
@@ -48,7 +48,7 @@ async function session(store: Store, hostId: number, upstream: Upstream, baselin
     suite: 'small-server',
     rounds: 2,
     pid: process.pid,
-    settings: {},
+    settings: memory === undefined ? {} : { memory },
   });
   for (const [role, s] of [['baseline', baseline], ['candidate', candidate]] as const) {
     for (const [test, rounds] of Object.entries(s.qps)) {
@@ -74,8 +74,8 @@ function samples(text: string): Map<string, number> {
   return out;
 }
 
-const labels = (u: Upstream, version: string, test: string): string =>
-  `{host="${FINGERPRINT_ID}",flavor="${u.flavor}",series="${u.name}",version="${version}",version_key="${key(version)}",test="${test}",threads="1",profile="${u.serverProfile}"}`;
+const labels = (u: Upstream, version: string, test: string, memory?: string): string =>
+  `{host="${FINGERPRINT_ID}",flavor="${u.flavor}",series="${u.name}",version="${version}",version_key="${key(version)}",test="${test}",threads="1",profile="${u.serverProfile}"${memory === undefined ? '' : `,memory="${memory}"`}}`;
 
 async function scrape(server: MetricsServer): Promise<string> {
   const res = await fetch(`${server.url}/metrics`);
@@ -104,6 +104,8 @@ describe('metrics served from a real SQLite store', () => {
     const my = (v: string, qps: number): SideSamples => ({ tag: `mysql-${v}`, version: v, qps: { 'read-only': [qps, qps] }, cpuPerOp: 0.02, p95Ms: [5, 7] });
     await session(store, hostId, mysql, my('8.0.35', 2200), my('8.0.36', 2000));
     await session(store, hostId, mysql, my('8.0.36', 2000), my('8.0.37', 1900));
+    // Under a memory setting: series of their own, with a memory label, never merged with the ones above.
+    await session(store, hostId, mysql, my('8.0.35', 500), my('8.0.36', 450), 'done', 'io-bound');
 
     const verdict = (test: string, kind: 'ok' | 'regression' | 'slower', relativeQps: number, detectableDrop = 0.04) => ({ test, threads: 1, kind, relativeQps, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: relativeQps - 0.02, high: relativeQps + 0.02, confidence: 0.95, detectableDrop, pairs: 12, noise: 0.03, hint: [] });
     const check = { openEvents: [], fixedEventIds: [], messages: [] };
@@ -227,7 +229,7 @@ describe('metrics served from a real SQLite store', () => {
     withServer(async (server) => {
       const got = samples(await scrape(server));
       const versions = (u: Upstream, test: string): string[] =>
-        [...got.keys()].filter((k) => k.startsWith('qpswatch_qps{') && k.includes(`series="${u.name}"`) && k.includes(`test="${test}"`)).map((k) => /version="([^"]+)"/.exec(k)![1]!);
+        [...got.keys()].filter((k) => k.startsWith('qpswatch_qps{') && k.includes(`series="${u.name}"`) && k.includes(`test="${test}"`) && !k.includes('memory=')).map((k) => /version="([^"]+)"/.exec(k)![1]!);
       // As text, 10.11.10 sorts before 10.11.2; by version_key it is the newest.
       assert.deepEqual(versions(mariadb, 'update-index').sort(), ['10.11.10', '10.11.4']);
       assert.deepEqual(versions(mysql, 'read-only').sort(), ['8.0.36', '8.0.37']);
@@ -247,7 +249,7 @@ describe('metrics served from a real SQLite store', () => {
     const releases = new Map((await store.listReleases(u.name)).map((r) => [r.id, r.version]));
     const byKey = new Map<string, number[]>();
     for (const s of await store.releaseSamples(u.name)) {
-      const k = `qpswatch_qps${labels(u, releases.get(s.releaseId)!, s.test)}`;
+      const k = `qpswatch_qps${labels(u, releases.get(s.releaseId)!, s.test, s.memory)}`;
       byKey.set(k, [...(byKey.get(k) ?? []), s.qps]);
     }
     return new Map([...byKey].map(([k, v]) => [k, median(v)]));
@@ -259,6 +261,10 @@ describe('metrics served from a real SQLite store', () => {
     withServer(async (server) => {
       const got = samples(await scrape(server));
       for (const u of [mariadb, mysql]) assert.deepEqual(servedQps(got, u), await expectedQps(u));
+      // The io-bound session's series: its own medians, relative to the base (8.0.36) under the same setting.
+      assert.equal(got.get(`qpswatch_qps${labels(mysql, '8.0.36', 'read-only', 'io-bound')}`), 450);
+      assert.equal(got.get(`qpswatch_relative_qps_ratio${labels(mysql, '8.0.35', 'read-only', 'io-bound')}`), 500 / 450);
+      assert.equal(got.get(`qpswatch_qps${labels(mysql, '8.0.36', 'read-only')}`), 2000);
     }));
 
   test('promtool check metrics finds nothing to say about the qpswatch families', async (t) => {

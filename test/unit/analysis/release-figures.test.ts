@@ -2,18 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   baseIndex,
+  buildHistory,
   groupReleaseSides,
   hostReleaseKey,
   newestChecksOnHosts,
   newestReleases,
   newestValidChecks,
   releaseSides,
+  seriesBases,
   seriesReleaseFigures,
   type MeasuredSide,
   type ReleaseGroup,
   type SampleFigureLists,
 } from '../../../src/analysis/index.js';
-import type { SampleRole } from '../../../src/model/index.js';
+import { testIdOf, testKey, testLabel, type SampleRole } from '../../../src/model/index.js';
 import type { CheckRecord, ReleaseRecord, SessionRecord } from '../../../src/store/index.js';
 
 const key = (v: string): string => v.split('.').map((p) => p.padStart(3, '0')).join('.');
@@ -193,5 +195,36 @@ describe('seriesReleaseFigures', () => {
     });
     // Host 2's only version is its own base: asked as the row and as the base.
     assert.deepEqual(asked, ['1 10.11.10 update 2c', '1 10.11.2 update 1b', '2 10.11.10 update 3c', '2 10.11.10 update 3c']);
+  });
+});
+
+describe('the memory setting as a dimension', () => {
+  const figures = { qps: 1000, cpuPerOp: 0.001, csPerOp: 2, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 0.1 };
+  const sample = (releaseId: number, memory?: 'cached' | 'io-bound') => ({ sessionId: 1, hostId: 1, releaseId, test: 'point-query', threads: 1, ...figures, ...(memory !== undefined ? { memory } : {}) });
+  const importedRow = (version: string) => ({ id: 1, source: 'old.csv', importedAt: '2026-01-01T00:00:00.000Z', flavor: 'mariadb', version, versionKey: key(version), test: 'point-query', threads: 1, ...figures, qps: 900 });
+
+  test('keys and labels: a test with a setting is another test than the same one without', () => {
+    assert.notEqual(testKey({ test: 'point-query', threads: 1 }), testKey({ test: 'point-query', threads: 1, memory: 'cached' }));
+    assert.equal(testLabel({ test: 'point-query', threads: 1 }), 'point-query.t1');
+    assert.equal(testLabel({ test: 'point-query', threads: 1, memory: 'io-bound' }), 'point-query.t1.io-bound');
+    assert.deepEqual(testIdOf({ test: 'a', threads: 2, memory: 'cached', qps: 1 } as never), { test: 'a', threads: 2, memory: 'cached' });
+    assert.deepEqual(Object.keys(testIdOf({ test: 'a', threads: 2 })), ['test', 'threads']);
+  });
+
+  test('history: a row per setting; an import of a version measured only under a setting is kept', () => {
+    const table = buildHistory([r2, r3], [sample(2), sample(2, 'io-bound'), sample(3, 'io-bound')], [importedRow('10.11.3')]);
+    assert.deepEqual(table.columns.map((c) => [c.version, c.imported]), [['10.11.2', false], ['10.11.3', false]]);
+    assert.deepEqual(table.rows.map((r) => [r.memory ?? 'none', r.figures.map((f) => f?.qps ?? null)]), [['none', [1000, 900]], ['io-bound', [1000, 1000]]]);
+  });
+
+  test('metrics: without a named base, the oldest release measured without a setting is the base, not an older one under --memory', () => {
+    const plain = { ...session(1, ref('mariadb-10.11.3'), ref('mariadb-10.11.10')) };
+    const ioBound = { ...session(2, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), settings: { memory: 'io-bound' } };
+    const sides = releaseSides('mariadb-10.11', [r2, r3, r10], [plain, ioBound], []);
+    const groups = groupReleaseSides(sides.map((side) => ({ ...side, tests: [{ test: 'point-query', threads: 1, figures: { qps: [1000] } as unknown as SampleFigureLists }] })));
+    assert.equal(seriesBases(groups, undefined).get(1)?.version, '10.11.3');
+    assert.equal(seriesBases(groups, '10.11.2').get(1)?.version, '10.11.2');
+    const onlyIoBound = groupReleaseSides(releaseSides('mariadb-10.11', [r2, r3], [ioBound], []).map((side) => ({ ...side, tests: [{ test: 'point-query', threads: 1, figures: { qps: [1000] } as unknown as SampleFigureLists }] })));
+    assert.equal(seriesBases(onlyIoBound, undefined).get(1)?.version, '10.11.2');
   });
 });

@@ -82,7 +82,7 @@ describe('renderHistory with memory settings', () => {
 
   test('csv gives the memory column, json the memory field, only where set', () => {
     const records = parseCsv(renderHistory(view(), 'csv'));
-    assert.deepEqual(records.slice(1, 4).map((r) => [r[6], r[7], r[8]]), [['point-query', '1', 'io-bound'], ['point-query', '1', ''], ['insert', '16', '']]);
+    assert.deepEqual(records.slice(1, 4).map((r) => [r[6], r[7], r.at(-1)]), [['point-query', '1', 'io-bound'], ['point-query', '1', ''], ['insert', '16', '']]);
     const json = JSON.parse(renderHistory(view(), 'json')) as { tests: Array<{ memory?: string }> };
     assert.deepEqual(json.tests.map((t) => t.memory ?? null), ['io-bound', null, null]);
   });
@@ -167,20 +167,20 @@ describe('renderHistory csv', () => {
   test('long format: one record per version and test, absolute then relative, full precision', () => {
     const records = parseCsv(renderHistory(sampleHistory(), 'csv'));
     assert.deepEqual(records[0], [
-      'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads', 'memory',
+      'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
       'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel', 'detectable_drop',
-      'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step',
+      'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step', 'memory',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', '10.2.30', 'ma100230', 'true', 'point-query', '1', '', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '']);
-    assert.deepEqual(records[3]?.slice(3), ['10.3.39', 'ma100339', 'false', 'point-query', '1', '', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '']);
+    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '', '']);
+    assert.deepEqual(records[3]?.slice(3), ['10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '', '']);
     assert.deepEqual(records[4]?.slice(6), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
-    assert.deepEqual(records[5]?.slice(-12, -6).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
+    assert.deepEqual(records[5]?.slice(-13, -7).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
   });
 
   test('the detectable drop of each checked version, full precision; empty where it was not checked', () => {
     const records = parseCsv(renderHistory(checkedHistory(), 'csv'));
-    assert.deepEqual(records.slice(1).map((r) => [r[3], r[6], r.at(-6)]), [
+    assert.deepEqual(records.slice(1).map((r) => [r[3], r[6], r.at(-7)]), [
       ['10.2.30', 'point-query', ''], ['10.2.30', 'insert', ''],
       ['10.3.39', 'point-query', '0.043'], ['10.3.39', 'insert', ''],
       ['10.11.9', 'point-query', '0.12'], ['10.11.9', 'insert', '0.05'],
