@@ -44,6 +44,12 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# A fresh dist/, so no compiled file outlives its deleted source.
-rm -rf dist
+# An incremental build (tsconfig's incremental: only what changed is compiled again). A compiled file whose source is
+# gone would still run as a test or a command, so those are removed first.
+if [ -d dist ]; then
+  while IFS= read -r -d '' js; do
+    rel=${js#dist/}
+    [ -f "${rel%.js}.ts" ] || rm -f -- "$js" "$js.map"
+  done < <(find dist -name '*.js' -print0)
+fi
 npx tsc -p .
