@@ -32,7 +32,7 @@ export interface ReleaseSide {
 /**
  * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
  * releases (matched by upstream and tag, as the store's releaseSamples does), without the sessions of checks marked
- * invalid. A session run under a memory setting (io-bound, cached) keeps its setting on its tests (measuredTests):
+ * invalid. A session run under a memory setting (io-bound, cached) keeps its setting on its tests (groupReleaseSides):
  * an io-bound QPS is never mixed with a cached one.
  */
 export function releaseSides(series: string, releases: readonly ReleaseRecord[], doneSessions: readonly SessionRecord[], checks: readonly CheckRecord[]): ReleaseSide[] {
