@@ -20,7 +20,8 @@ export interface SubstitutionOptions {
   intervals?: Partial<Record<'__rate_interval' | '__interval' | '__range', string>>;
 }
 
-export interface DashboardExpression { file: string; panel: string; refId: string; expr: string }
+/** `panel` names the panel for messages ("title (id N)"); `title` is the panel's title alone. */
+export interface DashboardExpression { file: string; panel: string; title: string; refId: string; expr: string }
 export interface VariableExpression { file: string; variable: string; expr: string }
 export interface RuleExpression { file: string; alert: string; expr: string }
 
@@ -52,12 +53,12 @@ function projectPath(path: string): string {
   return relative(projectRoot, path);
 }
 
-/** Every query of every panel of every dashboard, variables substituted; `panel` is "title (id N)". */
+/** Every query of every panel of every dashboard, variables substituted. */
 export function dashboardExpressions(options: SubstitutionOptions = {}): DashboardExpression[] {
   return dashboardFiles().flatMap((file) => {
     const { dashboard } = readDashboard(file);
     return allPanels(dashboard).flatMap((panel) => (panel.targets ?? []).flatMap((t) =>
-      t.expr === undefined ? [] : [{ file: `grafana/dashboards/${file}`, panel: `${panel.title} (id ${panel.id})`, refId: t.refId, expr: substituteVariables(t.expr, options) }]));
+      t.expr === undefined ? [] : [{ file: `grafana/dashboards/${file}`, panel: `${panel.title} (id ${panel.id})`, title: panel.title, refId: t.refId, expr: substituteVariables(t.expr, options) }]));
   });
 }
 

@@ -19,9 +19,10 @@ const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-drift-')));
 const stateDir = join(dir, 'state');
 const configFile = join(dir, 'qpswatch.yaml');
 const suiteFile = join(dir, 'tiny.yaml');
-// The margin quick sessions use on this kind of host (config/quickstart.yaml): throttled servers' pairs of 1-second
-// runs vary by 3 to 15%, and 0.95 would then take more pairs than a test should spend.
-writeFileSync(configFile, `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.9\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
+// Throttled servers' pairs of 1-second runs vary by 3 to 15%, more than quick sessions' 0.9 (config/quickstart.yaml)
+// allows for in 61 pairs: one CI run saw point-query at 0.970 (0.893-1.060), undecided. The claim under test is that
+// a drift which moves QPS by times on both sides leaves the ratio near 1, which 0.85 still tells apart.
+writeFileSync(configFile, `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.85\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
 writeFileSync(
   suiteFile,
   'name: drift\ndescription: two read tests, pairs of 1-second runs\nload: { tables: 1, table_size: 2000 }\n' +

@@ -165,11 +165,14 @@ describe('the daemon scraped by a real Prometheus', () => {
     await sleep(6000);
     const intervals = { __rate_interval: '20s', __interval: '2s', __range: '5m' };
     const expressions = [
-      ...dashboardExpressions({ intervals }).map((e) => ({ where: `${e.file} / ${e.panel} / ${e.refId}`, expr: e.expr, alert: undefined, mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.panel) })),
+      ...dashboardExpressions({ intervals }).map((e) => ({ where: `${e.file} / ${e.panel} / ${e.refId}`, expr: e.expr, alert: undefined, mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.title) })),
       ...variableExpressions({ intervals }).map((e) => ({ where: `${e.file} / variable ${e.variable}`, expr: e.expr, alert: undefined })),
       ...ruleExpressions().map((e) => ({ where: `${e.file} / ${e.alert}`, expr: e.expr, alert: e.alert })),
     ];
     assert.ok(expressions.length > 30, `${expressions.length} expressions`);
+    // A renamed panel must not slip out of the list unnoticed: every title in it names a panel.
+    const titles = new Set(dashboardExpressions({ intervals }).map((e) => e.title));
+    for (const title of EMPTY_WHEN_ALL_DECIDED) assert.ok(titles.has(title), `no dashboard panel is titled ${title}`);
     const empty: string[] = [];
     for (const e of expressions) {
       const result = await query(e.expr.replace(/^label_values\((.*)\)$/, '$1'));
