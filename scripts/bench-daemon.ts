@@ -9,7 +9,7 @@ import { median } from '../src/analysis/index.js';
 import { InputError } from '../src/errors.js';
 import { createLogger, resolveLogFormat } from '../src/log/index.js';
 import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../src/metrics/index.js';
-import { pipelineMetricsSource } from '../src/pipeline/index.js';
+import { storeMetricsSource } from '../src/views/index.js';
 import { BENCH_TESTS, BENCH_UPSTREAMS, fillStore } from './bench/daemon-store.js';
 import { daemonAvailable, measureFloor, measureIdleDaemon } from './bench/daemon-idle.js';
 
@@ -107,7 +107,7 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
   const filled = await fillStore(join(dir, 'qpswatch.sqlite'), opts.samples);
   const fillSeconds = (performance.now() - fillStart) / 1000;
   say(`filled in ${fillSeconds.toFixed(1)} s`);
-  const source = pipelineMetricsSource(filled.store, BENCH_UPSTREAMS, { versionsPerSeries: 20, thresholds: { threshold: 0.95, testThresholds: {} }, build: { version: 'bench' }, status: () => STATUS });
+  const source = storeMetricsSource(filled.store, BENCH_UPSTREAMS, { versionsPerSeries: 20, thresholds: { threshold: 0.95, testThresholds: {} }, build: { version: 'bench' }, status: () => STATUS });
   const server = await startMetricsServer({ host: '127.0.0.1', port: 0, source, log: log.child({ component: 'metrics' }) });
   try {
     // The bench's own client first: Node compiles its fetch (undici) on first use, tens of ms that are not the server's.

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config/index.js';
 import { InputError } from '../src/errors.js';
 import { createLogger, resolveLogFormat } from '../src/log/index.js';
 // measureTest is what a compare round runs per test.
-import { measureTest } from '../src/pipeline/index.js';
+import { measureTest } from '../src/session/index.js';
 import { loadSuite, runArgv, runSysbench, type SuiteTest } from '../src/suite/index.js';
 import { BenchServer } from './bench/bench-server.js';
 import { renderOverheadReport, type MeasuredPair } from './bench/report.js';

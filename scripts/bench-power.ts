@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { lookOfPairs, pairsAtLook, pairsForDrop, type VerdictSettings } from '../src/analysis/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log/index.js';
-import { compareSettings, runComparison } from '../src/pipeline/index.js';
+import { compareSettings, runComparison } from '../src/session/index.js';
 import { defaultSqlitePath, openStore } from '../src/store/index.js';
 import { processCpuSeconds } from '../src/sampling/index.js';
 import { loadSuite } from '../src/suite/index.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Logger } from '../../src/log/index.js';
 // The benchmark drives one target the way a compare round does.
-import { prepareTarget, TargetInstance, type PreparedTarget } from '../../src/pipeline/index.js';
+import { prepareTarget, TargetInstance, type PreparedTarget } from '../../src/session/index.js';
 import { findDataDevice, type DataDevice } from '../../src/sampling/index.js';
 import type { Connection, RunningServer } from '../../src/server/index.js';
 import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../../src/suite/index.js';

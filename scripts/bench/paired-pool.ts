@@ -62,7 +62,7 @@ export interface DrawnSession {
  * sequential rule within the budget.
  */
 export function drawSession(pool: PairPool, budgetSettings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
-  // A session plans its looks for the pairs its budget pays for, at most max_pairs (pipeline/compare.ts, sessionPlan).
+  // A session plans its looks for the pairs its budget pays for, at most max_pairs (session/compare.ts, sessionPlan).
   const sweepSeconds = pool.keys.reduce((a, k) => a + pool.pairSeconds.get(k)!, 0);
   const settings = { ...budgetSettings, maxPairs: Math.max(1, Math.min(budgetSettings.maxPairs ?? 200, Math.floor((budgetMinutes * 60) / sweepSeconds))) };
   const order = alternatingOrder(pool, random);

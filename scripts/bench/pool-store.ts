@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { compareSettings, runComparison } from '../../src/pipeline/index.js';
+import { compareSettings, runComparison } from '../../src/session/index.js';
 import { defaultSqlitePath, type Store } from '../../src/store/index.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { poolFromSamples, type PairPool } from './paired-pool.js';

@@ -67,7 +67,7 @@ export function simulateSession(model: PoolModel, shape: SessionShape, drops: re
     }
   }
   const series = model.keys.map((key, j) => ({ key, test: key, logRatios: logRatios[j]!, baselineFirst: baselineFirst[j]! }));
-  // As a session plans its looks for the pairs its budget pays for (pipeline/compare.ts, sessionPlan).
+  // As a session plans its looks for the pairs its budget pays for (session/compare.ts, sessionPlan).
   const { decided } = replayLooks(series, { ...model.settings, maxPairs: shape.sweeps }, true);
   const byKey = new Map(decided.map((d) => [d.key, d]));
   return model.keys.map((k) => byKey.get(k)!);

@@ -1,5 +1,6 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { buildSettings, obtainRelease, splitVariant } from '../pipeline/index.js';
+import { buildSettings, obtainRelease } from '../pipeline/index.js';
+import { splitVariant } from '../session/index.js';
 import { printable } from '../report/index.js';
 import type { Command } from './command.js';
 import { findRelease } from './find-release.js';

@@ -1,4 +1,4 @@
-import { calibrationTarget, compareSettings, runCalibration } from '../pipeline/index.js';
+import { calibrationTarget, compareSettings, runCalibration } from '../session/index.js';
 import { renderCalibration } from './calibration-text.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';

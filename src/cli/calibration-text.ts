@@ -1,7 +1,7 @@
 import type { BudgetExpectation } from '../analysis/index.js';
 import type { CalibrationRecord } from '../store/index.js';
 import type { CalibrationFigure } from '../model/index.js';
-import { levelReach, noisyLevelLine } from '../pipeline/index.js';
+import { levelReach, noisyLevelLine } from '../session/index.js';
 import { relativeTime } from './relative-time.js';
 
 const pct = (x: number | null, digits = 1): string => (x === null || !Number.isFinite(x) ? '?' : `${(x * 100).toFixed(digits)}%`);

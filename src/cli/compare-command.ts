@@ -1,5 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { checkMemorySettings, checkSessionReach, compareSettings, runComparison } from '../pipeline/index.js';
+import { checkMemorySettings, checkSessionReach, compareSettings, runComparison } from '../session/index.js';
 import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';

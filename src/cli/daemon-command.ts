@@ -1,6 +1,6 @@
 import { runDaemon } from '../daemon/index.js';
 import { createMetricsExposition, startMetricsServer, type MetricsServer } from '../metrics/index.js';
-import { pipelineMetricsSource } from '../pipeline/index.js';
+import { storeMetricsSource } from '../views/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openWorker, type Worker } from './daemon-setup.js';
@@ -47,7 +47,7 @@ export const daemonCommand: Command = {
 
 async function startMetrics(ctx: CommandContext, { store, deps }: Worker): Promise<MetricsServer> {
   const { status, settings } = deps;
-  const source = pipelineMetricsSource(store, ctx.upstreams, {
+  const source = storeMetricsSource(store, ctx.upstreams, {
     versionsPerSeries: ctx.config.metrics_versions_per_series,
     // The verdicts' own thresholds, so the rules and dashboards compare with what the checks use.
     thresholds: settings.verdicts,

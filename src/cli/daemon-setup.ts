@@ -1,6 +1,7 @@
 import { acquireHostLock, StatusTracker, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
 import { ConfigError } from '../config/index.js';
-import { cycleSettings, measureCacheSizes } from '../pipeline/index.js';
+import { measureCacheSizes } from '../compile/index.js';
+import { cycleSettings } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';

@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { seriesResults } from '../pipeline/index.js';
+import { seriesResults } from '../views/index.js';
 import { mapPerOp, PER_OP_FIGURES } from '../model/index.js';
 import { formatResultsCsv, parseResultsCsv, RESULTS_CSV_HEADER, type ResultRow } from '../report/index.js';
 import { DuplicateResultError, type ImportedResultInput } from '../store/index.js';

@@ -1,4 +1,4 @@
-import { seriesHistory } from '../pipeline/index.js';
+import { seriesHistory } from '../views/index.js';
 import { parseReportFormat, renderHistory } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';

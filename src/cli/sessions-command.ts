@@ -1,6 +1,7 @@
 import type { VerdictSettings } from '../analysis/index.js';
 import { isMemorySetting, verdictKinds, type MemorySettingName, type VerdictKind } from '../model/index.js';
-import { compareSettings, sessionVerdicts, storedPlan, type SessionJudgement, type SessionViewStores } from '../pipeline/index.js';
+import { compareSettings } from '../session/index.js';
+import { sessionVerdicts, storedPlan, type SessionJudgement, type SessionViewStores } from '../views/index.js';
 import { left, makeTable, renderTextTable, right } from '../report/index.js';
 import { sessionStates, type SessionRecord, type SessionState, type TargetRef } from '../store/index.js';
 import type { Command } from './command.js';

@@ -1,4 +1,5 @@
-import { compareSettings, storedSessionView, type StoredSessionView } from '../pipeline/index.js';
+import { compareSettings } from '../session/index.js';
+import { storedSessionView, type StoredSessionView } from '../views/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';

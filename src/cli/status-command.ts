@@ -1,7 +1,7 @@
 import { checkStanding, newestValidChecks, type CheckStanding } from '../analysis/index.js';
 import { testLabel } from '../model/index.js';
 import { processAlive } from '../daemon/index.js';
-import { thisHostCalibrations } from '../pipeline/index.js';
+import { thisHostCalibrations } from '../session/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
 import type { CalibrationRecord, CheckStore, DaemonStateRecord, DaemonStateStore, EventRecord, OutboxRecord, OutboxStore, QueueRecord, QueueStore, ReleaseRecord, ReleaseStore, SessionStore, VerdictRecord } from '../store/index.js';
 import type { Command } from './command.js';
@@ -10,7 +10,7 @@ import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { relativeTime } from './relative-time.js';
 import { cacheSizesText, progressText } from './progress-text.js';
-import { measureCacheSizes } from '../pipeline/index.js';
+import { measureCacheSizes } from '../compile/index.js';
 import { undecidedTests, verdictSummary } from './verdict-summary.js';
 
 const HELP = `Usage: qpswatch status [--json]

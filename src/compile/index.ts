@@ -33,3 +33,4 @@ export {
   type BuildPhase,
   type BuildFailure,
 } from './errors.js';
+export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';

@@ -1,4 +1,5 @@
-import { runCycle, stopStrayProcesses, type CycleDeps, type CycleOutcome, type StrayScope } from '../pipeline/index.js';
+import { runCycle, type CycleDeps, type CycleOutcome } from '../pipeline/index.js';
+import { stopStrayProcesses, type StrayScope } from '../server/index.js';
 import { stopDeadBuilds } from '../compile/index.js';
 import type { QueueStore, SessionStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';

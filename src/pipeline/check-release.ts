@@ -5,11 +5,11 @@ import type { CalibrationStore, CheckRecord, CheckStore, OutboxStore, ReleaseRec
 import type { Suite } from '../suite/index.js';
 import type { ChainedTest } from '../notify/index.js';
 import type { Upstream } from '../upstream/index.js';
-import { runComparison, type CompareDeps, type CompareRequest } from './compare.js';
+import { runComparison, type CompareDeps, type CompareRequest } from '../session/index.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import type { CheckSettings } from './settings.js';
-import { builtInstall } from './release-install.js';
+import { builtInstall } from '../session/index.js';
 import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
 
 export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMinutes' | 'maxPairs'> {

@@ -2,7 +2,7 @@ import type { Verdict } from '../model/index.js';
 import type { ReleaseRecord, VerdictRecord } from '../store/index.js';
 import { checkRelease, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
 import { acceptedReference, chainedSeries, confirmedDrifts, seriesBase, seriesChain, suspectedDrifts, type DriftSuspicion } from './drift.js';
-import { builtInstall } from './release-install.js';
+import { builtInstall } from '../session/index.js';
 
 export type CheckedResult = Extract<CheckResult, { kind: 'checked' }>;
 

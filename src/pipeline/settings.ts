@@ -1,42 +1,11 @@
-import type { VerdictSettings } from '../analysis/index.js';
-import type { Config, TargetConfig } from '../config/index.js';
+import type { Config } from '../config/index.js';
 import type { MailSettings } from '../notify/index.js';
-import { idleHoldSetting, type IdleHoldSetting } from '../sampling/index.js';
+import { compareSettings, type CompareSettings } from '../session/index.js';
 import { alertSettings, type AlertSettings } from './alert-messages.js';
 import { buildSettings, type BuildSettings } from './build-release.js';
 import { mailSettings } from './deliver.js';
 import { quietHostSettings, type QuietHostSettings } from './quiet-host-wait.js';
 import { retrySettings, type RetrySettings } from './retry-policy.js';
-
-/** What a comparison session reads of the config; the CLI builds it once (compareSettings). */
-export interface CompareSettings {
-  /** state_dir: sessions work under work/, servers listen on sockets under run/; calibrations are found from it. */
-  stateDir: string;
-  /** The config's targets: (a built release's tag is a target too). */
-  targets: Readonly<Record<string, TargetConfig>>;
-  serverProfilesDir: string;
-  /** cache_dir: tarball targets are unpacked under tarballs/ in it. */
-  cacheDir: string;
-  holdIdleStates: boolean;
-  /** Who runs the session (root, the service, a person): the warning of a hold that failed names its fix. */
-  idleHoldSetting: IdleHoldSetting;
-  /** The design of a session that names none. */
-  design: Config['design'];
-  /** Paired design: minutes of pairs; undefined leaves it to the suite. */
-  budgetMinutes: number | undefined;
-  maxPairs: number;
-  idleServer: Config['idle_server'];
-  verdicts: VerdictSettings;
-  /** mysqld's --user; undefined leaves it to the server's default. */
-  serverUser: string | undefined;
-  /** 0: no TCP port; a paired session gives the candidate the next one. */
-  serverPort: number;
-  readyTimeoutMs: number;
-  /** The memory settings a compare runs under when its command line names none ([]: the profiles as they are). */
-  memory: Config['memory'];
-  /** io-bound: the buffer pool the setting gives each server (io_bound_buffer_pool). */
-  ioBoundBufferPool: string;
-}
 
 /** A check is a session plus the emails about it. */
 export interface CheckSettings extends CompareSettings {
@@ -52,28 +21,6 @@ export interface CycleSettings extends CheckSettings, BuildSettings {
   quietHost: QuietHostSettings;
   /** How often a failed build or session is tried again, and how far apart. */
   retry: RetrySettings;
-}
-
-/** env: the process's environment, which tells the service (systemd's INVOCATION_ID) from a person's shell. */
-export function compareSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CompareSettings {
-  return {
-    stateDir: config.state_dir,
-    targets: config.targets,
-    serverProfilesDir: config.server_profiles_dir,
-    cacheDir: config.cache_dir,
-    holdIdleStates: config.hold_idle_states,
-    idleHoldSetting: idleHoldSetting(env),
-    design: config.design,
-    budgetMinutes: config.budget_minutes,
-    maxPairs: config.max_pairs,
-    idleServer: config.idle_server,
-    verdicts: { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha, confidence: config.confidence },
-    serverUser: config.server_user === '' ? undefined : config.server_user,
-    serverPort: config.server_port,
-    readyTimeoutMs: config.server_start_timeout_seconds * 1000,
-    memory: config.memory,
-    ioBoundBufferPool: config.io_bound_buffer_pool,
-  };
 }
 
 export function checkSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CheckSettings {

@@ -8,7 +8,7 @@ import { median } from '../../src/analysis/index.js';
 import { ExecNotFoundError, run } from '../../src/exec/index.js';
 import type { Logger } from '../../src/log/index.js';
 import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../../src/metrics/index.js';
-import { pipelineMetricsSource } from '../../src/pipeline/index.js';
+import { storeMetricsSource } from '../../src/views/index.js';
 import { openStore, type SampleInput, type Store, type TargetRef } from '../../src/store/index.js';
 import { parseUpstream, type Upstream } from '../../src/upstream/index.js';
 import { sampleInput } from '../unit/store/store-inputs.js';
@@ -130,7 +130,7 @@ describe('metrics served from a real SQLite store', () => {
   });
 
   const serve = (versionsPerSeries = 20): Promise<MetricsServer> =>
-    startMetricsServer({ port: 0, log, source: pipelineMetricsSource(store, [mariadb, mysql], { versionsPerSeries, thresholds, build: { version: '1.2.3' }, status: () => status }) });
+    startMetricsServer({ port: 0, log, source: storeMetricsSource(store, [mariadb, mysql], { versionsPerSeries, thresholds, build: { version: '1.2.3' }, status: () => status }) });
 
   async function withServer<T>(body: (server: MetricsServer) => Promise<T>, versionsPerSeries?: number): Promise<T> {
     const server = await serve(versionsPerSeries);

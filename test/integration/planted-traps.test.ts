@@ -4,7 +4,7 @@ import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, re
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { acquireHostLock, HostLockRefusedError } from '../../src/daemon/index.js';
-import { prepareStateFolders } from '../../src/pipeline/target-instance.js';
+import { prepareStateFolders } from '../../src/session/target-instance.js';
 import { findAccount, prepareServerDirs, privateDir, serverPaths, SOCKET_DIR_MODE, UnsafeFolderError } from '../../src/server/index.js';
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OPTIONS, type TargetConfig } from '../../src/config/index.js';
 import { run } from '../../src/exec/index.js';
-import { prepareTarget, TarballTargetError } from '../../src/pipeline/index.js';
+import { prepareTarget, TarballTargetError } from '../../src/session/index.js';
 import { projectRoot } from '../helpers/paths.js';
 import { silentLog } from '../helpers/silent-log.js';
 

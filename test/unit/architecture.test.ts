@@ -8,7 +8,7 @@ import { projectRoot } from '../helpers/paths.js';
  * The rooms of src/, highest first (docs/architecture.md). A room may import rooms below it, never above, and only
  * through their index.ts. The files at the top of src/ (paths.ts, errors.ts) are shared by all.
  */
-const ROOMS = ['cli', 'daemon', 'pipeline', 'upstream', 'compile', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log', 'model'];
+const ROOMS = ['cli', 'daemon', 'pipeline', 'views', 'session', 'upstream', 'compile', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log', 'model'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -92,6 +92,15 @@ test('every folder under src is a known room', () => {
   const src = join(projectRoot, 'src');
   const folders = readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory());
   assert.deepEqual(folders.filter((f) => !ROOMS.includes(f)), []);
+});
+
+test('docs/architecture.md lists every room, in the order of the arrows, and no folder src lacks', () => {
+  const src = join(projectRoot, 'src');
+  const folders = readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory());
+  const doc = readFileSync(join(projectRoot, 'docs', 'architecture.md'), 'utf8');
+  const table = [...doc.matchAll(/^\| ([a-z]+)\/ \| /gm)].map((m) => m[1]!);
+  assert.deepEqual(table, ROOMS);
+  assert.deepEqual([...folders].sort(), [...ROOMS].sort());
 });
 
 test('only the exec room starts child processes', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildEta, buildProgressReporter } from '../../../src/pipeline/build-progress.js';
-import { sessionProgress } from '../../../src/pipeline/session-progress.js';
+import { sessionProgress } from '../../../src/session/session-progress.js';
 import type { BuildWorkProgress, WorkProgress } from '../../../src/model/index.js';
 
 const MIN = 60_000;

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { idleHoldWarning } from '../../../src/pipeline/compare.js';
+import { idleHoldWarning } from '../../../src/session/compare.js';
 import { describeIdleHold, holdIdleStates, idleHoldFix, idleHoldSetting, noIdleStateHold } from '../../../src/sampling/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'qpswatch-idle-'));

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { CacheSizeCache, folderBytes, measureCacheSizes } from '../../../src/pipeline/cache-sizes.js';
+import { CacheSizeCache, folderBytes, measureCacheSizes } from '../../../src/compile/cache-sizes.js';
 import type { CacheSizes } from '../../../src/model/index.js';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isZombie, otherPids, processArgv, processGroup, processSession, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { DEFAULT_SERVER_USER } from '../server/index.js';
+import { DEFAULT_SERVER_USER } from './user.js';
 import type { SessionStore } from '../store/index.js';
 
 export interface StrayProcess {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Config } from '../../../src/config/index.js';
-import { calibrationTarget, NoCalibrationTargetError } from '../../../src/pipeline/index.js';
+import { calibrationTarget, NoCalibrationTargetError } from '../../../src/session/index.js';
 
 const config = { alpha: 0.01, max_pairs: 200, targets: {}, calibrate_target: undefined } as unknown as Config;
 

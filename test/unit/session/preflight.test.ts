@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { announceSweeps, budgetRefusal, planSweeps, preflight, PreflightError, roundsRefusal, sweepPlanText, sweepSeconds, type PreflightRequest } from '../../../src/pipeline/preflight.js';
+import { announceSweeps, budgetRefusal, planSweeps, preflight, PreflightError, roundsRefusal, sweepPlanText, sweepSeconds, type PreflightRequest } from '../../../src/session/preflight.js';
 import { fingerprintId, hostFingerprint } from '../../../src/sampling/index.js';
 import { openStore } from '../../../src/store/index.js';
 import type { SuiteTest } from '../../../src/suite/index.js';

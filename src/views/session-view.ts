@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import type { ComparisonView, Verdict } from '../model/index.js';
 import type { HostFingerprint } from '../sampling/index.js';
 import type { CheckStore, HostStore, SampleRecord, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
-import { hostSummary, judgeStored, type SessionPlan } from './compare.js';
+import { hostSummary, judgeStored, type SessionPlan } from '../session/index.js';
 
 /** A session id the store does not hold. */
 export class UnknownSessionError extends InputError {

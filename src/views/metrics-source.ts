@@ -20,7 +20,7 @@ export interface ReleaseMetricsOptions {
 }
 
 /** The store behind /metrics: per-release figures of the configured upstreams, and the daemon's health. */
-export function pipelineMetricsSource(
+export function storeMetricsSource(
   store: MetricsStores,
   upstreams: readonly Upstream[],
   options: ReleaseMetricsOptions & { status: () => DaemonStatus; build: BuildInfo },

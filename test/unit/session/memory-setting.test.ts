@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkMemorySetting, estimatedDataBytes, memoryProblem, MemorySettingError, withMemorySetting, type MemoryFacts, type PreparedTarget } from '../../../src/pipeline/index.js';
+import { checkMemorySetting, estimatedDataBytes, memoryProblem, MemorySettingError, withMemorySetting, type MemoryFacts, type PreparedTarget } from '../../../src/session/index.js';
 import { parseServerProfile, profilePoolBytes, renderMyCnf, serverPaths } from '../../../src/server/index.js';
 import { parseVersion } from '../../../src/version/index.js';
 

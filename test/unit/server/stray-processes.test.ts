@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { processAlive } from '../../../src/exec/index.js';
-import { stopStrayProcesses } from '../../../src/pipeline/index.js';
+import { stopStrayProcesses } from '../../../src/server/index.js';
 import { defaultSqlitePath, openStore, type Store } from '../../../src/store/index.js';
 import { hostInput, sessionInput } from '../store/store-inputs.js';
 
@@ -21,7 +21,7 @@ const root = mkdtempSync(join(tmpdir(), 'qpsw-stray-'));
 const state = join(root, 'state');
 const bin = join(root, 'bin');
 const errorLog = join(state, 'work', 'session-7', 'baseline', 'mariadb-10.11.9', 'error.log');
-const STOP_STRAYS = fileURLToPath(new URL('../../fixtures/pipeline/stop-strays.js', import.meta.url));
+const STOP_STRAYS = fileURLToPath(new URL('../../fixtures/server/stop-strays.js', import.meta.url));
 const isRoot = process.getuid?.() === 0;
 const children: ChildProcess[] = [];
 let store: Store;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitVariant } from '../../../src/pipeline/index.js';
+import { splitVariant } from '../../../src/session/index.js';
 
 test('TAG@PROFILE names a build variant; anything else is a plain tag', () => {
   const cases: Array<[string, ReturnType<typeof splitVariant>]> = [

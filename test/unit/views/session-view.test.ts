@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { compareSession, type VerdictSettings } from '../../../src/analysis/index.js';
-import { judgeStored, storedPlan, storedSessionView, UnknownSessionError } from '../../../src/pipeline/index.js';
+import { judgeStored } from '../../../src/session/index.js';
+import { storedPlan, storedSessionView, UnknownSessionError } from '../../../src/views/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { sampleInput, sessionInput } from '../store/store-inputs.js';
 

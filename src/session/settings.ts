@@ -1,0 +1,55 @@
+import type { VerdictSettings } from '../analysis/index.js';
+import type { Config, TargetConfig } from '../config/index.js';
+import { idleHoldSetting, type IdleHoldSetting } from '../sampling/index.js';
+
+/** What a comparison session reads of the config; the CLI builds it once (compareSettings). */
+export interface CompareSettings {
+  /** state_dir: sessions work under work/, servers listen on sockets under run/; calibrations are found from it. */
+  stateDir: string;
+  /** The config's targets: (a built release's tag is a target too). */
+  targets: Readonly<Record<string, TargetConfig>>;
+  serverProfilesDir: string;
+  /** cache_dir: tarball targets are unpacked under tarballs/ in it. */
+  cacheDir: string;
+  holdIdleStates: boolean;
+  /** Who runs the session (root, the service, a person): the warning of a hold that failed names its fix. */
+  idleHoldSetting: IdleHoldSetting;
+  /** The design of a session that names none. */
+  design: Config['design'];
+  /** Paired design: minutes of pairs; undefined leaves it to the suite. */
+  budgetMinutes: number | undefined;
+  maxPairs: number;
+  idleServer: Config['idle_server'];
+  verdicts: VerdictSettings;
+  /** mysqld's --user; undefined leaves it to the server's default. */
+  serverUser: string | undefined;
+  /** 0: no TCP port; a paired session gives the candidate the next one. */
+  serverPort: number;
+  readyTimeoutMs: number;
+  /** The memory settings a compare runs under when its command line names none ([]: the profiles as they are). */
+  memory: Config['memory'];
+  /** io-bound: the buffer pool the setting gives each server (io_bound_buffer_pool). */
+  ioBoundBufferPool: string;
+}
+
+/** env: the process's environment, which tells the service (systemd's INVOCATION_ID) from a person's shell. */
+export function compareSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CompareSettings {
+  return {
+    stateDir: config.state_dir,
+    targets: config.targets,
+    serverProfilesDir: config.server_profiles_dir,
+    cacheDir: config.cache_dir,
+    holdIdleStates: config.hold_idle_states,
+    idleHoldSetting: idleHoldSetting(env),
+    design: config.design,
+    budgetMinutes: config.budget_minutes,
+    maxPairs: config.max_pairs,
+    idleServer: config.idle_server,
+    verdicts: { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha, confidence: config.confidence },
+    serverUser: config.server_user === '' ? undefined : config.server_user,
+    serverPort: config.server_port,
+    readyTimeoutMs: config.server_start_timeout_seconds * 1000,
+    memory: config.memory,
+    ioBoundBufferPool: config.io_bound_buffer_pool,
+  };
+}
