@@ -15,7 +15,9 @@ function main() {
     if (eq > 0) asked.set(line.slice(0, eq), line.slice(eq + 1));
   }
   const env = process.env;
-  const ours = asked.get('protocol') === env.QPSWATCH_GIT_PROTOCOL && asked.get('host')?.toLowerCase() === env.QPSWATCH_GIT_HOST?.toLowerCase();
+  const ours =
+    asked.get('protocol') === env.QPSWATCH_GIT_PROTOCOL &&
+    asked.get('host')?.toLowerCase() === env.QPSWATCH_GIT_HOST?.toLowerCase();
   if (!ours || env.QPSWATCH_GIT_USERNAME === undefined) return;
   process.stdout.write(`username=${env.QPSWATCH_GIT_USERNAME}\npassword=${env.QPSWATCH_GIT_PASSWORD ?? ''}\n`);
 }

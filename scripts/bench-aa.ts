@@ -27,7 +27,8 @@ figures to stdout.
 
 function whole(flag: string, text: string | undefined, fallback: number, min: number): number {
   const n = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
   return n;
 }
 
@@ -66,14 +67,27 @@ function report(pool: PairPool, sessions: number, seed: number, budget: number, 
     `unstable verdicts: ${unstable} of ${verdicts} (${pct(unstable / Math.max(verdicts, 1))})`,
     `ok verdicts rule out drops larger than: median ${pct(bounds[Math.floor(bounds.length / 2)] ?? Number.NaN)}, worst ${pct(bounds.at(-1) ?? Number.NaN)}`,
     `minutes of pairs per session: median ${(minutes[Math.floor(minutes.length / 2)] ?? 0).toFixed(1)}, max ${(minutes.at(-1) ?? 0).toFixed(1)}`,
-    ...(short > 0 ? [`note: in ${short} of ${sessions} sessions the pool ran out of sweeps before the rule or the budget ended them; keep a larger pool (--pool-pairs)`] : []),
+    ...(short > 0
+      ? [
+          `note: in ${short} of ${sessions} sessions the pool ran out of sweeps before the rule or the budget ended them; keep a larger pool (--pool-pairs)`,
+        ]
+      : []),
   ];
 }
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { 'pool-pairs': { type: 'string' }, sessions: { type: 'string' }, suite: { type: 'string' }, budget: { type: 'string' }, seed: { type: 'string' }, keep: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      'pool-pairs': { type: 'string' },
+      sessions: { type: 'string' },
+      suite: { type: 'string' },
+      budget: { type: 'string' },
+      seed: { type: 'string' },
+      keep: { type: 'string' },
+      from: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     strict: true,
   });
   if (values.help === true) {
@@ -89,12 +103,23 @@ async function main(): Promise<number> {
   try {
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
     try {
-      const pool = dirs.from === undefined ? await runPool(stateDir, store, values.suite ?? 'quick', poolPairs) : await keptPool(store);
-      const budget = values.budget === undefined ? loadSuite(pool.suite, defaults.suites_dir).budgetMinutes : Number(values.budget);
-      if (!(budget > 0)) throw new Error(`--budget ${JSON.stringify(values.budget)}: expected minutes, a number greater than 0`);
-      const settings: VerdictSettings = { threshold: defaults.threshold, testThresholds: defaults.test_thresholds, alpha: defaults.alpha, confidence: defaults.confidence };
+      const pool =
+        dirs.from === undefined
+          ? await runPool(stateDir, store, values.suite ?? 'quick', poolPairs)
+          : await keptPool(store);
+      const budget =
+        values.budget === undefined ? loadSuite(pool.suite, defaults.suites_dir).budgetMinutes : Number(values.budget);
+      if (!(budget > 0))
+        throw new Error(`--budget ${JSON.stringify(values.budget)}: expected minutes, a number greater than 0`);
+      const settings: VerdictSettings = {
+        threshold: defaults.threshold,
+        testThresholds: defaults.test_thresholds,
+        alpha: defaults.alpha,
+        confidence: defaults.confidence,
+      };
       process.stdout.write([...report(pool, sessions, seed, budget, settings), ''].join('\n'));
-      if (dirs.keep !== undefined) process.stdout.write(`pool kept in ${dirs.keep}: judge it again with --from ${dirs.keep}\n`);
+      if (dirs.keep !== undefined)
+        process.stdout.write(`pool kept in ${dirs.keep}: judge it again with --from ${dirs.keep}\n`);
       return 0;
     } finally {
       await store.close();

@@ -48,7 +48,8 @@ class BenchUsageError extends InputError {}
 function whole(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new BenchUsageError(`${flag} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new BenchUsageError(`${flag} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -57,7 +58,15 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { samples: { type: 'string' }, scrapes: { type: 'string' }, 'idle-seconds': { type: 'string' }, 'settle-seconds': { type: 'string' }, dir: { type: 'string' }, 'no-daemon': { type: 'boolean' }, help: { type: 'boolean' } },
+      options: {
+        samples: { type: 'string' },
+        scrapes: { type: 'string' },
+        'idle-seconds': { type: 'string' },
+        'settle-seconds': { type: 'string' },
+        dir: { type: 'string' },
+        'no-daemon': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -81,7 +90,8 @@ function say(line: string): void {
 
 /** Issue 12's footprint targets: printed beside each figure with the ratio, never asserted (the host is shared). */
 const TARGETS = { firstScrapeMs: 500, medianScrapeMs: 50, rssMiB: 64, idleCpuPercent: 0.1 };
-const target = (value: number, limit: number, unit: string): string => `   [target <= ${limit} ${unit}: ${(value / limit).toFixed(2)}x]`;
+const target = (value: number, limit: number, unit: string): string =>
+  `   [target <= ${limit} ${unit}: ${(value / limit).toFixed(2)}x]`;
 
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -99,7 +109,13 @@ async function timedScrape(server: MetricsServer): Promise<{ ms: number; text: s
   return { ms: performance.now() - start, text };
 }
 
-const STATUS: DaemonStatus = { phase: 'idle', queue: {}, lastPollSeconds: null, pollIntervalSeconds: 3600, quietHostWaitSeconds: 0 };
+const STATUS: DaemonStatus = {
+  phase: 'idle',
+  queue: {},
+  lastPollSeconds: null,
+  pollIntervalSeconds: 3600,
+  quietHostWaitSeconds: 0,
+};
 
 async function scrapePart(dir: string, opts: Options): Promise<string[]> {
   say(`filling a store with ${opts.samples} samples under ${dir} (one transaction per sample, as sessions write them)`);
@@ -107,8 +123,18 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
   const filled = await fillStore(join(dir, 'qpswatch.sqlite'), opts.samples);
   const fillSeconds = (performance.now() - fillStart) / 1000;
   say(`filled in ${fillSeconds.toFixed(1)} s`);
-  const source = storeMetricsSource(filled.store, BENCH_UPSTREAMS, { versionsPerSeries: 20, thresholds: { threshold: 0.95, testThresholds: {} }, build: { version: 'bench' }, status: () => STATUS });
-  const server = await startMetricsServer({ host: '127.0.0.1', port: 0, source, log: log.child({ component: 'metrics' }) });
+  const source = storeMetricsSource(filled.store, BENCH_UPSTREAMS, {
+    versionsPerSeries: 20,
+    thresholds: { threshold: 0.95, testThresholds: {} },
+    build: { version: 'bench' },
+    status: () => STATUS,
+  });
+  const server = await startMetricsServer({
+    host: '127.0.0.1',
+    port: 0,
+    source,
+    log: log.child({ component: 'metrics' }),
+  });
   try {
     // The bench's own client first: Node compiles its fetch (undici) on first use, tens of ms that are not the server's.
     await (await fetch(`${server.url}/healthz`)).text();
@@ -137,9 +163,15 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
 
 async function daemonPart(dir: string, opts: Options): Promise<string[]> {
   if (!opts.daemon) return ['bench:daemon part 2: skipped (--no-daemon)'];
-  if (!(await daemonAvailable())) return ['bench:daemon part 2: the built CLI (dist/src/cli/run.js) has no daemon command yet: run npm run build once it has'];
+  if (!(await daemonAvailable()))
+    return [
+      'bench:daemon part 2: the built CLI (dist/src/cli/run.js) has no daemon command yet: run npm run build once it has',
+    ];
   // The floor settles while the daemon does, so both are measured side by side on the same host.
-  const [f, floor] = await Promise.all([measureIdleDaemon(dir, opts.idleSeconds, opts.settleSeconds, say), measureFloor(opts.settleSeconds, say)]);
+  const [f, floor] = await Promise.all([
+    measureIdleDaemon(dir, opts.idleSeconds, opts.settleSeconds, say),
+    measureFloor(opts.settleSeconds, say),
+  ]);
   return [
     `bench:daemon part 2: node bin/qpswatch.js daemon, empty store, one upstream without tags, schedule far away, metrics on 127.0.0.1:${f.port}`,
     `  up (answering /healthz) in ${f.startMs} ms; start-up used ${f.startUpCpuSeconds.toFixed(2)} s of CPU until the window opened ${f.settleSeconds} s later`,

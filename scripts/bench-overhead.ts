@@ -57,7 +57,13 @@ function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { test: { type: 'string' }, threads: { type: 'string' }, seconds: { type: 'string' }, pairs: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        test: { type: 'string' },
+        threads: { type: 'string' },
+        seconds: { type: 'string' },
+        pairs: { type: 'string' },
+        help: { type: 'boolean' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -76,7 +82,8 @@ function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
 function whole(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new BenchUsageError(`${flag} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new BenchUsageError(`${flag} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -87,7 +94,10 @@ function say(line: string): void {
 function findTest(name: string, threads: number, seconds: number): SuiteTest {
   const suite = loadSuite(SUITE, loadConfig({ env: {}, cwd: process.cwd() }).suites_dir);
   const test = suite.tests.find((t) => t.name === name);
-  if (test === undefined) throw new BenchUsageError(`--test ${JSON.stringify(name)}: the ${SUITE} suite has no such test; use one of ${suite.tests.map((t) => t.name).join(', ')}`);
+  if (test === undefined)
+    throw new BenchUsageError(
+      `--test ${JSON.stringify(name)}: the ${SUITE} suite has no such test; use one of ${suite.tests.map((t) => t.name).join(', ')}`,
+    );
   return { ...test, seconds, threads: [threads] };
 }
 
@@ -99,14 +109,34 @@ async function timed<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<{ va
   return { value, ms: performance.now() - start };
 }
 
-async function runPairs(server: BenchServer, test: SuiteTest, opts: BenchOptions, signal: AbortSignal): Promise<MeasuredPair[]> {
+async function runPairs(
+  server: BenchServer,
+  test: SuiteTest,
+  opts: BenchOptions,
+  signal: AbortSignal,
+): Promise<MeasuredPair[]> {
   const conn = server.connection;
   const device = server.dataDevice();
   const status = server.status;
   const sysbenchOpts = { logFile: server.sysbenchLog, timeoutMs: opts.seconds * 1000 + 120_000, signal, log };
-  const without = (): Promise<number> => runSysbench(runArgv(test, opts.threads, conn), sysbenchOpts).then((r) => r.qps);
+  const without = (): Promise<number> =>
+    runSysbench(runArgv(test, opts.threads, conn), sysbenchOpts).then((r) => r.qps);
   const withSamplers = (pair: number): Promise<number> =>
-    measureTest({ status, observer: {}, conn, server: server.running, device, test, threads: opts.threads, round: pair, role: 'candidate', targetName: server.target.name, sysbenchLog: server.sysbenchLog, signal, log }).then((s) => s.qps);
+    measureTest({
+      status,
+      observer: {},
+      conn,
+      server: server.running,
+      device,
+      test,
+      threads: opts.threads,
+      round: pair,
+      role: 'candidate',
+      targetName: server.target.name,
+      sysbenchLog: server.sysbenchLog,
+      signal,
+      log,
+    }).then((s) => s.qps);
 
   say(`settling run: ${test.name}, ${opts.threads} thread(s), ${opts.seconds} s (not counted)`);
   await timed(signal, without);
@@ -118,7 +148,9 @@ async function runPairs(server: BenchServer, test: SuiteTest, opts: BenchOptions
     const second = await timed(signal, withFirst ? without : () => withSamplers(pair));
     const [w, wo] = withFirst ? [first, second] : [second, first];
     pairs.push({ without: wo.value, with: w.value, withFirst, withoutWallMs: wo.ms, withWallMs: w.ms });
-    say(`pair ${pair}/${opts.pairs} (${withFirst ? 'with first' : 'without first'}): without ${wo.value.toFixed(1)} qps, with ${w.value.toFixed(1)} qps, ratio ${(w.value / wo.value).toFixed(3)}`);
+    say(
+      `pair ${pair}/${opts.pairs} (${withFirst ? 'with first' : 'without first'}): without ${wo.value.toFixed(1)} qps, with ${w.value.toFixed(1)} qps, ratio ${(w.value / wo.value).toFixed(3)}`,
+    );
   }
   return pairs;
 }
@@ -128,7 +160,9 @@ async function bench(opts: BenchOptions, signal: AbortSignal): Promise<{ report:
   const test = findTest(opts.test, opts.threads, opts.seconds);
   // Set-up (init, load, 5 s warm-up) takes about 15 s; a run its seconds plus some 50 ms to start sysbench.
   const minutes = ((opts.pairs * 2 + 1) * (opts.seconds + 0.05) + 15) / 60;
-  say(`${opts.pairs} pairs of ${opts.seconds} s runs of ${test.name}, ${opts.threads} thread(s): about ${minutes.toFixed(1)} minutes; load average ${loadavg()[0]!.toFixed(2)} (other work on the host adds noise)`);
+  say(
+    `${opts.pairs} pairs of ${opts.seconds} s runs of ${test.name}, ${opts.threads} thread(s): about ${minutes.toFixed(1)} minutes; load average ${loadavg()[0]!.toFixed(2)} (other work on the host adds noise)`,
+  );
   const server = await BenchServer.create({ profile: PROFILE, basedir: BASEDIR, signal, say, log });
   let report: string;
   let clean = false;

@@ -31,8 +31,16 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
-      from: { type: 'string' }, keep: { type: 'string' }, 'pool-pairs': { type: 'string' }, sessions: { type: 'string' }, suite: { type: 'string' },
-      budget: { type: 'string' }, drops: { type: 'string' }, 'real-quota': { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' },
+      from: { type: 'string' },
+      keep: { type: 'string' },
+      'pool-pairs': { type: 'string' },
+      sessions: { type: 'string' },
+      suite: { type: 'string' },
+      budget: { type: 'string' },
+      drops: { type: 'string' },
+      'real-quota': { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean' },
     },
     strict: true,
   });
@@ -41,29 +49,51 @@ async function main(): Promise<number> {
     return 0;
   }
   const defaults = defaultConfig();
-  const settings: VerdictSettings = { threshold: defaults.threshold, testThresholds: defaults.test_thresholds, alpha: defaults.alpha, confidence: defaults.confidence };
+  const settings: VerdictSettings = {
+    threshold: defaults.threshold,
+    testThresholds: defaults.test_thresholds,
+    alpha: defaults.alpha,
+    confidence: defaults.confidence,
+  };
   const drops = (values.drops ?? '0.02,0.05,0.10,0.20').split(',').map(Number);
-  if (drops.some((d) => !(d >= 0 && d < 1))) throw new Error(`--drops ${JSON.stringify(values.drops)}: expected fractions from 0 to 1, e.g. 0.05,0.10`);
+  if (drops.some((d) => !(d >= 0 && d < 1)))
+    throw new Error(`--drops ${JSON.stringify(values.drops)}: expected fractions from 0 to 1, e.g. 0.05,0.10`);
   const sessions = Number(values.sessions ?? 100);
   const dirs = poolDirs(values.keep, values.from);
   const stateDir = stateDirFor(dirs, 'power');
   try {
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
     try {
-      const pool = dirs.from === undefined ? await runPool(stateDir, store, values.suite ?? 'quick', Number(values['pool-pairs'] ?? 24)) : await keptPool(store);
-      const budget = values.budget === undefined ? loadSuite(pool.suite, defaults.suites_dir).budgetMinutes : Number(values.budget);
-      process.stdout.write([...synthetic(pool, drops, sessions, budget, settings, Number(values.seed ?? 1)), ''].join('\n'));
+      const pool =
+        dirs.from === undefined
+          ? await runPool(stateDir, store, values.suite ?? 'quick', Number(values['pool-pairs'] ?? 24))
+          : await keptPool(store);
+      const budget =
+        values.budget === undefined ? loadSuite(pool.suite, defaults.suites_dir).budgetMinutes : Number(values.budget);
+      process.stdout.write(
+        [...synthetic(pool, drops, sessions, budget, settings, Number(values.seed ?? 1)), ''].join('\n'),
+      );
     } finally {
       await store.close();
     }
   } finally {
     cleanUp(dirs, stateDir);
   }
-  if (values['real-quota'] !== undefined) process.stdout.write([...(await realSlowdown(Number(values['real-quota']), values.suite ?? 'quick', values.budget)), ''].join('\n'));
+  if (values['real-quota'] !== undefined)
+    process.stdout.write(
+      [...(await realSlowdown(Number(values['real-quota']), values.suite ?? 'quick', values.budget)), ''].join('\n'),
+    );
   return 0;
 }
 
-function synthetic(pool: PairPool, drops: readonly number[], sessions: number, budget: number, settings: VerdictSettings, seed: number): string[] {
+function synthetic(
+  pool: PairPool,
+  drops: readonly number[],
+  sessions: number,
+  budget: number,
+  settings: VerdictSettings,
+  seed: number,
+): string[] {
   const lines = [
     `synthetic drops injected into the candidate's QPS of real pairs: pool of ${pool.sweeps.length} sweeps of ${pool.suite}, ${sessions} sessions per drop, budget ${budget} min, threshold ${settings.threshold}, alpha ${settings.alpha}`,
   ];
@@ -76,17 +106,28 @@ function synthetic(pool: PairPool, drops: readonly number[], sessions: number, b
     const minutes: number[] = [];
     for (let i = 0; i < sessions; i++) {
       const drawn = drawSession(pool, settings, budget, random, new Map(pool.keys.map((k) => [k, drop])));
-      for (const v of drawn.verdicts) if (v.kind === 'regression') flagged.set(`${v.test}\u0000${v.threads}`, flagged.get(`${v.test}\u0000${v.threads}`)! + 1);
+      for (const v of drawn.verdicts)
+        if (v.kind === 'regression')
+          flagged.set(`${v.test}\u0000${v.threads}`, flagged.get(`${v.test}\u0000${v.threads}`)! + 1);
       minutes.push(drawn.minutes);
     }
     pool.keys.forEach((k, i) => rows[i]!.push(`${((100 * flagged.get(k)!) / sessions).toFixed(0)}%`));
     minutes.sort((a, b) => a - b);
-    medians.push(`-${(drop * 100).toFixed(0)}%: median ${minutes[Math.floor(minutes.length / 2)]!.toFixed(1)} min of pairs`);
+    medians.push(
+      `-${(drop * 100).toFixed(0)}%: median ${minutes[Math.floor(minutes.length / 2)]!.toFixed(1)} min of pairs`,
+    );
   }
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [...lines, 'detection rate (share of sessions flagging the test as a regression):', ...all.map(line), ...medians, ...budgetFor(pool, 0.1, settings)];
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [
+    ...lines,
+    'detection rate (share of sessions flagging the test as a regression):',
+    ...all.map(line),
+    ...medians,
+    ...budgetFor(pool, 0.1, settings),
+  ];
 }
 
 /**
@@ -96,8 +137,22 @@ function synthetic(pool: PairPool, drops: readonly number[], sessions: number, b
  */
 function budgetFor(pool: PairPool, drop: number, settings: VerdictSettings): string[] {
   const noise = pairNoise(pool);
-  const needed = pool.keys.map((k) => ({ k, n: pairsForDrop(noise.get(k)!, { alpha: settings.alpha, family: pool.keys.length, drop, maxPairs: settings.maxPairs ?? 200 }) }));
-  if (needed.some((x) => x.n === null)) return [`a ${(drop * 100).toFixed(0)}% drop is out of reach for ${needed.filter((x) => x.n === null).map((x) => keyLabel(x.k)).join(', ')} at any budget on this pool's noise`];
+  const needed = pool.keys.map((k) => ({
+    k,
+    n: pairsForDrop(noise.get(k)!, {
+      alpha: settings.alpha,
+      family: pool.keys.length,
+      drop,
+      maxPairs: settings.maxPairs ?? 200,
+    }),
+  }));
+  if (needed.some((x) => x.n === null))
+    return [
+      `a ${(drop * 100).toFixed(0)}% drop is out of reach for ${needed
+        .filter((x) => x.n === null)
+        .map((x) => keyLabel(x.k))
+        .join(', ')} at any budget on this pool's noise`,
+    ];
   const atLook = needed.map((x) => ({ ...x, n: pairsAtLook(lookOfPairs(x.n!, settings.maxPairs ?? 200)) }));
   const seconds = atLook.reduce((sum, x) => sum + x.n * pool.pairSeconds.get(x.k)!, 0);
   return [
@@ -108,8 +163,10 @@ function budgetFor(pool: PairPool, drop: number, settings: VerdictSettings): str
 
 /** One real session: the candidate server held to `quota`% of one CPU from the moment it is up. */
 async function realSlowdown(quota: number, suiteName: string, budget: string | undefined): Promise<string[]> {
-  if (!(quota > 0 && quota <= 200)) throw new Error(`--real-quota ${quota}: expected a percentage of one CPU from 1 to 200`);
-  if (!cpuQuotaAvailable()) return [`real slowdown: skipped, the cgroup v1 cpu controller at /sys/fs/cgroup/cpu needs root`];
+  if (!(quota > 0 && quota <= 200))
+    throw new Error(`--real-quota ${quota}: expected a percentage of one CPU from 1 to 200`);
+  if (!cpuQuotaAvailable())
+    return [`real slowdown: skipped, the cgroup v1 cpu controller at /sys/fs/cgroup/cpu needs root`];
   const dirs = poolDirs(undefined, undefined);
   const stateDir = stateDirFor(dirs, 'power-real');
   const group = createCpuGroup(`qpswatch-power-${process.pid}`);
@@ -120,7 +177,10 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
     try {
       const config = loadConfig({ env: { ...process.env, QPSWATCH_STATE_DIR: stateDir }, cwd: process.cwd() });
       const log = createLogger('info', 'json');
-      config.targets = { b: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' }, c: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' } };
+      config.targets = {
+        b: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' },
+        c: { kind: 'installed', flavor: 'mariadb', basedir: '/usr', server_profile: 'relaxed' },
+      };
       const suite = loadSuite(suiteName, config.suites_dir);
       // The baseline is the same server, free: the CPU it uses while measured says what the quota takes from the
       // candidate (a server that needs U of a CPU and gets P% runs at about P/100/U of its speed).
@@ -134,17 +194,34 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
         }
       });
       const started = Date.now();
-      const outcome = await runComparison({ baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', ...(budget !== undefined ? { budgetMinutes: Number(budget) } : {}) }, { settings: compareSettings(config), store, log, upstreams: [], signal: new AbortController().signal });
+      const outcome = await runComparison(
+        {
+          baseline: 'b',
+          candidate: 'c',
+          suite,
+          rounds: 1,
+          design: 'paired',
+          ...(budget !== undefined ? { budgetMinutes: Number(budget) } : {}),
+        },
+        { settings: compareSettings(config), store, log, upstreams: [], signal: new AbortController().signal },
+      );
       controller.abort();
       await watcher.catch(() => undefined);
       const minutes = (Date.now() - started) / 60_000;
-      const measured = (await store.completedSamples(outcome.sessionId)).filter((x) => x.role === 'baseline').reduce((sum, x) => sum + x.seconds, suite.warmup.seconds);
+      const measured = (await store.completedSamples(outcome.sessionId))
+        .filter((x) => x.role === 'baseline')
+        .reduce((sum, x) => sum + x.seconds, suite.warmup.seconds);
       const used = cpu.first !== undefined && cpu.last !== undefined ? (cpu.last - cpu.first) / measured : Number.NaN;
-      const geo = Math.exp(outcome.verdicts.reduce((sum, v) => sum + Math.log(v.relativeQps), 0) / Math.max(outcome.verdicts.length, 1));
+      const geo = Math.exp(
+        outcome.verdicts.reduce((sum, v) => sum + Math.log(v.relativeQps), 0) / Math.max(outcome.verdicts.length, 1),
+      );
       return [
         `real slowdown: candidate server held to ${quota}% of one CPU (cgroup v1 cpu.cfs_quota_us), baseline free; ${minutes.toFixed(1)} min, ${outcome.paired?.sweeps ?? 0} sweeps, stopped by ${outcome.paired?.stoppedBy ?? '?'}`,
         `the free baseline server used ${used.toFixed(2)} of a CPU while measured: the quota should leave the candidate about ${Math.min(1, quota / 100 / used).toFixed(2)} of its speed; the tests' geometric mean C/B is ${geo.toFixed(2)}`,
-        ...outcome.verdicts.map((v) => `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} [${v.low.toFixed(3)}, ${v.high?.toFixed(3) ?? "none"}], ${v.pairs} pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`),
+        ...outcome.verdicts.map(
+          (v) =>
+            `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} [${v.low.toFixed(3)}, ${v.high?.toFixed(3) ?? 'none'}], ${v.pairs} pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`,
+        ),
       ];
     } finally {
       await store.close();

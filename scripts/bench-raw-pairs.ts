@@ -53,8 +53,13 @@ function parseOptions(argv: readonly string[]): RawOptions | 'help' {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
-        baseline: { type: 'string' }, candidate: { type: 'string' }, suite: { type: 'string' }, tests: { type: 'string' },
-        pairs: { type: 'string' }, seconds: { type: 'string' }, help: { type: 'boolean' },
+        baseline: { type: 'string' },
+        candidate: { type: 'string' },
+        suite: { type: 'string' },
+        tests: { type: 'string' },
+        pairs: { type: 'string' },
+        seconds: { type: 'string' },
+        help: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -63,12 +68,20 @@ function parseOptions(argv: readonly string[]): RawOptions | 'help' {
     throw new RawUsageError(`${(err as Error).message}; see --help`);
   }
   if (values.help === true) return 'help';
-  if (values.baseline === undefined || values.candidate === undefined) throw new RawUsageError('name both servers: --baseline DIR --candidate DIR (install prefixes); see --help');
+  if (values.baseline === undefined || values.candidate === undefined)
+    throw new RawUsageError('name both servers: --baseline DIR --candidate DIR (install prefixes); see --help');
   return {
     baseline: values.baseline,
     candidate: values.candidate,
     suite: values.suite ?? 'quick',
-    ...(values.tests !== undefined ? { tests: values.tests.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(values.tests !== undefined
+      ? {
+          tests: values.tests
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        }
+      : {}),
     pairs: whole('--pairs', values.pairs, 30, 2, 10_000),
     ...(values.seconds !== undefined ? { seconds: whole('--seconds', values.seconds, 1, 1, 3600) } : {}),
   };
@@ -77,7 +90,8 @@ function parseOptions(argv: readonly string[]): RawOptions | 'help' {
 function whole(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new RawUsageError(`${flag} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max)
+    throw new RawUsageError(`${flag} ${JSON.stringify(text)}: expected a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -87,24 +101,43 @@ function say(line: string): void {
 
 /** One data set and one thread count per test: what a pair of plain runs can measure (no levels). */
 function pickTests(suite: Suite, names: readonly string[] | undefined): readonly SuiteTest[] {
-  if (suite.levels.length > 0) throw new RawUsageError(`--suite ${suite.name}: a suite with levels has several data sets; use a suite without levels`);
+  if (suite.levels.length > 0)
+    throw new RawUsageError(
+      `--suite ${suite.name}: a suite with levels has several data sets; use a suite without levels`,
+    );
   const many = suite.tests.find((t) => t.threads.length > 1);
-  if (many !== undefined) throw new RawUsageError(`--suite ${suite.name}: test ${many.name} runs at ${many.threads.join(', ')} threads; use a suite whose tests run at one thread count`);
+  if (many !== undefined)
+    throw new RawUsageError(
+      `--suite ${suite.name}: test ${many.name} runs at ${many.threads.join(', ')} threads; use a suite whose tests run at one thread count`,
+    );
   if (names === undefined) return suite.tests;
   return names.map((name) => {
     const test = suite.tests.find((t) => t.name === name);
-    if (test === undefined) throw new RawUsageError(`--tests: the ${suite.name} suite has no test ${JSON.stringify(name)}; use some of ${suite.tests.map((t) => t.name).join(', ')}`);
+    if (test === undefined)
+      throw new RawUsageError(
+        `--tests: the ${suite.name} suite has no test ${JSON.stringify(name)}; use some of ${suite.tests.map((t) => t.name).join(', ')}`,
+      );
     return test;
   });
 }
 
 /** Every test's pairs, sweep after sweep: a test's pairs are then spread over the whole run, as in a session. */
-async function measurePairs(servers: { b: BenchServer; c: BenchServer }, tests: readonly SuiteTest[], opts: RawOptions, signal: AbortSignal): Promise<Map<string, RunPair[]>> {
+async function measurePairs(
+  servers: { b: BenchServer; c: BenchServer },
+  tests: readonly SuiteTest[],
+  opts: RawOptions,
+  signal: AbortSignal,
+): Promise<Map<string, RunPair[]>> {
   const pairs = new Map<string, RunPair[]>(tests.map((t) => [t.name, []]));
   const qps = async (server: BenchServer, test: SuiteTest): Promise<number> => {
     signal.throwIfAborted();
     const seconds = opts.seconds ?? test.seconds;
-    const result = await runSysbench(runArgv(test, test.threads[0]!, server.connection, seconds), { logFile: server.sysbenchLog, timeoutMs: seconds * 1000 + 120_000, signal, log });
+    const result = await runSysbench(runArgv(test, test.threads[0]!, server.connection, seconds), {
+      logFile: server.sysbenchLog,
+      timeoutMs: seconds * 1000 + 120_000,
+      signal,
+      log,
+    });
     return result.qps;
   };
   for (let sweep = 1; sweep <= opts.pairs; sweep++) {
@@ -115,13 +148,15 @@ async function measurePairs(servers: { b: BenchServer; c: BenchServer }, tests: 
       const [b, c] = cFirst ? [second, first] : [first, second];
       pairs.get(test.name)!.push({ without: b, with: c });
     }
-    say(`sweep ${sweep}/${opts.pairs}: ${tests.map((t) => `${t.name} ${(medianPairRatio(pairs.get(t.name)!)).toFixed(3)}`).join(', ')}`);
+    say(
+      `sweep ${sweep}/${opts.pairs}: ${tests.map((t) => `${t.name} ${medianPairRatio(pairs.get(t.name)!).toFixed(3)}`).join(', ')}`,
+    );
   }
   return pairs;
 }
 
 function report(pairs: ReadonlyMap<string, RunPair[]>, heading: string): string {
-  const lines = [heading, '', 'test                     pairs  median C/B  95% interval   pairs\' C/B middle half'];
+  const lines = [heading, '', "test                     pairs  median C/B  95% interval   pairs' C/B middle half"];
   const all: number[] = [];
   for (const [name, list] of pairs) {
     const ratio = medianPairRatio(list);
@@ -129,10 +164,15 @@ function report(pairs: ReadonlyMap<string, RunPair[]>, heading: string): string 
     const ratios = list.map((p) => p.with / p.without).sort((a, b) => a - b);
     const q = (p: number): number => ratios[Math.min(ratios.length - 1, Math.floor(p * ratios.length))]!;
     all.push(Math.log(ratio));
-    lines.push(`${name.padEnd(24)} ${String(list.length).padStart(6)}  ${ratio.toFixed(3).padStart(10)}  ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}    ${q(0.25).toFixed(3)}-${q(0.75).toFixed(3)}`);
+    lines.push(
+      `${name.padEnd(24)} ${String(list.length).padStart(6)}  ${ratio.toFixed(3).padStart(10)}  ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}    ${q(0.25).toFixed(3)}-${q(0.75).toFixed(3)}`,
+    );
   }
   const geo = Math.exp(all.reduce((a, b) => a + b, 0) / all.length);
-  lines.push('', `geometric mean of the tests' median C/B: ${geo.toFixed(3)} (${((1 - geo) * 100).toFixed(1)}% slower)`);
+  lines.push(
+    '',
+    `geometric mean of the tests' median C/B: ${geo.toFixed(3)} (${((1 - geo) * 100).toFixed(1)}% slower)`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -152,7 +192,10 @@ async function bench(opts: RawOptions, signal: AbortSignal): Promise<{ text: str
     await b.warmUp(suite);
     await c.warmUp(suite);
     const pairs = await measurePairs({ b, c }, tests, opts, signal);
-    text = report(pairs, `bench:raw-pairs: C ${c.target.ref.version} (${opts.candidate}) against B ${b.target.ref.version} (${opts.baseline}), suite ${suite.name}, ${opts.pairs} pairs per test; load average ${loadavg()[0]!.toFixed(2)} at the end`);
+    text = report(
+      pairs,
+      `bench:raw-pairs: C ${c.target.ref.version} (${opts.candidate}) against B ${b.target.ref.version} (${opts.baseline}), suite ${suite.name}, ${opts.pairs} pairs per test; load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    );
   } finally {
     const closed = await Promise.all(servers.reverse().map((s) => s.close()));
     clean = !closed.includes(false);

@@ -46,12 +46,14 @@ for the ratchet, since ok needs pairs).
 
 function whole(flag: string, text: string | undefined, fallback: number, min: number): number {
   const n = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
   return n;
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(2)}%`;
-const rate = (k: number, n: number): string => `${pct(k / n)} (${k} of ${n}; 95% upper bound ${pct(upperBound95(k, n))})`;
+const rate = (k: number, n: number): string =>
+  `${pct(k / n)} (${k} of ${n}; 95% upper bound ${pct(upperBound95(k, n))})`;
 
 interface Scenario {
   shape: SessionShape;
@@ -67,7 +69,10 @@ function run(model: PoolModel, scenario: Scenario, label: string): PairedJudgeme
   const started = Date.now();
   for (let i = 0; i < scenario.sessions; i++) {
     all.push(simulateSession(model, scenario.shape, scenario.drops(i, random), random));
-    if ((i + 1) % 500 === 0) process.stderr.write(`bench:sim: ${label}: ${i + 1} of ${scenario.sessions} sessions, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    if ((i + 1) % 500 === 0)
+      process.stderr.write(
+        `bench:sim: ${label}: ${i + 1} of ${scenario.sessions} sessions, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      );
   }
   return all;
 }
@@ -106,9 +111,22 @@ async function main(): Promise<number> {
   try {
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
     try {
-      const pool = dirs.from === undefined ? await runPool(stateDir, store, values.suite ?? 'quick', whole('pool-pairs', values['pool-pairs'], 40, 8)) : await keptPool(store);
+      const pool =
+        dirs.from === undefined
+          ? await runPool(stateDir, store, values.suite ?? 'quick', whole('pool-pairs', values['pool-pairs'], 40, 8))
+          : await keptPool(store);
       const budget = loadSuite(pool.suite, defaults.suites_dir).budgetMinutes;
-      const lines = simulate(pool, { budget, seed, nullSessions, sessions, series, threshold: defaults.threshold, alpha: defaults.alpha, confidence: defaults.confidence, maxPairs: defaults.max_pairs });
+      const lines = simulate(pool, {
+        budget,
+        seed,
+        nullSessions,
+        sessions,
+        series,
+        threshold: defaults.threshold,
+        alpha: defaults.alpha,
+        confidence: defaults.confidence,
+        maxPairs: defaults.max_pairs,
+      });
       process.stdout.write([...lines, ''].join('\n'));
       return 0;
     } finally {
@@ -147,28 +165,61 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
   ];
   const regressed = (v: readonly PairedJudgement[]): boolean => v.some((j) => j.kind === 'regression');
   const nullRuns = run(model, { shape: quick, sessions: s.nullSessions, seed: s.seed, drops: same(0) }, 'null');
-  out.push(`null (no drop), ${s.budget}-min budget, ${s.nullSessions} sessions: sessions with any regression (family-wise false alarms): ${rate(nullRuns.filter(regressed).length, s.nullSessions)}; target at most alpha ${s.alpha}`);
+  out.push(
+    `null (no drop), ${s.budget}-min budget, ${s.nullSessions} sessions: sessions with any regression (family-wise false alarms): ${rate(nullRuns.filter(regressed).length, s.nullSessions)}; target at most alpha ${s.alpha}`,
+  );
   const nullLong = run(model, { shape: long, sessions: s.sessions, seed: s.seed + 1, drops: same(0) }, 'null, long');
-  out.push(`null (no drop), up to ${long.sweeps} pairs, ${s.sessions} sessions: family-wise false alarms ${rate(nullLong.filter(regressed).length, s.sessions)}`);
+  out.push(
+    `null (no drop), up to ${long.sweeps} pairs, ${s.sessions} sessions: family-wise false alarms ${rate(nullLong.filter(regressed).length, s.sessions)}`,
+  );
 
   const margin = 1 - s.threshold;
-  for (const [shape, label, seedOffset] of [[quick, `${s.budget}-min budget`, 2], [long, `up to ${long.sweeps} pairs`, 3]] as const) {
-    const runs = run(model, { shape, sessions: s.sessions, seed: s.seed + seedOffset, drops: same(margin) }, `margin, ${label}`);
+  for (const [shape, label, seedOffset] of [
+    [quick, `${s.budget}-min budget`, 2],
+    [long, `up to ${long.sweeps} pairs`, 3],
+  ] as const) {
+    const runs = run(
+      model,
+      { shape, sessions: s.sessions, seed: s.seed + seedOffset, drops: same(margin) },
+      `margin, ${label}`,
+    );
     const oks = runs.flat().filter((j) => j.kind === 'ok').length;
-    out.push(`margin (every test ${pct(margin)} slower), ${label}, ${s.sessions} sessions: false ok per test ${rate(oks, runs.flat().length)}; target at most ${pct((1 - s.confidence) / 2)}`);
+    out.push(
+      `margin (every test ${pct(margin)} slower), ${label}, ${s.sessions} sessions: false ok per test ${rate(oks, runs.flat().length)}; target at most ${pct((1 - s.confidence) / 2)}`,
+    );
   }
 
   for (const drop of [0.02, 0.05, 0.1, 0.2]) {
-    const runs = run(model, { shape: quick, sessions: s.sessions, seed: s.seed + 10 + Math.round(drop * 100), drops: same(drop) }, `power ${drop}`);
+    const runs = run(
+      model,
+      { shape: quick, sessions: s.sessions, seed: s.seed + 10 + Math.round(drop * 100), drops: same(drop) },
+      `power ${drop}`,
+    );
     const perTest = model.keys.map((_, j) => runs.filter((v) => v[j]!.kind === 'regression').length);
-    out.push(`power at -${pct(drop)}, ${s.budget}-min budget, ${s.sessions} sessions: ${perTest.map((k, j) => `${keyLabel(model.keys[j]!)} ${pct(k / s.sessions)}`).join(', ')}`);
+    out.push(
+      `power at -${pct(drop)}, ${s.budget}-min budget, ${s.sessions} sessions: ${perTest.map((k, j) => `${keyLabel(model.keys[j]!)} ${pct(k / s.sessions)}`).join(', ')}`,
+    );
   }
   out.push(...powerBudget(model, s, 0.1));
 
-  for (const [shape, label, seedOffset] of [[quick, `${s.budget}-min budget`, 40], [long, `up to ${long.sweeps} pairs`, 41]] as const) {
-    const runs = run(model, { shape, sessions: s.sessions, seed: s.seed + seedOffset, drops: (_, random) => oneTestDropped(tests, 0.07, random) }, `ratchet, ${label}`);
+  for (const [shape, label, seedOffset] of [
+    [quick, `${s.budget}-min budget`, 40],
+    [long, `up to ${long.sweeps} pairs`, 41],
+  ] as const) {
+    const runs = run(
+      model,
+      {
+        shape,
+        sessions: s.sessions,
+        seed: s.seed + seedOffset,
+        drops: (_, random) => oneTestDropped(tests, 0.07, random),
+      },
+      `ratchet, ${label}`,
+    );
     const madeGood = runs.filter((v) => v.every((j) => j.kind === 'ok' || j.kind === 'improvement')).length;
-    out.push(`ratchet (one test 7% slower), ${label}, ${s.sessions} checks: made last good ${rate(madeGood, s.sessions)}; target under 1%`);
+    out.push(
+      `ratchet (one test 7% slower), ${label}, ${s.sessions} checks: made last good ${rate(madeGood, s.sessions)}; target under 1%`,
+    );
   }
   out.push(...driftFigures(model, quick, s));
   return out;
@@ -181,7 +232,10 @@ function driftFigures(model: PoolModel, shape: SessionShape, s: SimSettings): st
   const started = Date.now();
   for (let i = 0; i < s.series; i++) {
     outcomes.push(simulateSeries(model, shape, 0.03, 6, s.threshold, s.confidence, random));
-    if ((i + 1) % 100 === 0) process.stderr.write(`bench:sim: drift: ${i + 1} of ${s.series} series, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    if ((i + 1) % 100 === 0)
+      process.stderr.write(
+        `bench:sim: drift: ${i + 1} of ${s.series} series, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      );
   }
   const byFourth = (at: number | undefined): boolean => at !== undefined && at <= 4;
   const tests = model.keys.length;
@@ -189,7 +243,10 @@ function driftFigures(model: PoolModel, shape: SessionShape, s: SimSettings): st
   const flagged = outcomes.reduce((a, o) => a + o.flaggedAt.filter(byFourth).length, 0);
   const anyDrift = outcomes.filter((o) => o.driftAt.some(byFourth)).length;
   const anyFlagged = outcomes.filter((o) => o.flaggedAt.some(byFourth)).length;
-  const when = [1, 2, 3, 4, 5, 6].map((r) => `${r}: ${pct(outcomes.reduce((a, o) => a + o.driftAt.filter((at) => at === r).length, 0) / (tests * s.series))}`);
+  const when = [1, 2, 3, 4, 5, 6].map(
+    (r) =>
+      `${r}: ${pct(outcomes.reduce((a, o) => a + o.driftAt.filter((at) => at === r).length, 0) / (tests * s.series))}`,
+  );
   return [
     `drift (3% slower per release, 6 releases), ${s.budget}-min budget, ${s.series} series: tests flagged as a confirmed drift by the 4th release ${rate(drift, tests * s.series)}; target at least 80%`,
     `drift: series with any test confirmed by the 4th release ${rate(anyDrift, s.series)}; flagged at all by the 4th (own regression or drift): tests ${rate(flagged, tests * s.series)}, series with any test ${rate(anyFlagged, s.series)}; first confirmed at release ${when.join(', ')}`,
@@ -206,9 +263,23 @@ function powerBudget(model: PoolModel, s: SimSettings, drop: number): string[] {
   const sessions = Math.max(200, Math.floor(s.sessions / 4));
   for (const factor of [1, 1.5, 2, 3, 4, 6, 8]) {
     const shape = model.shape(s.budget * factor);
-    const runs = run(model, { shape, sessions, seed: s.seed + 100 + factor * 10, drops: () => new Array<number>(model.keys.length).fill(drop) }, `power budget x${factor}`);
-    const worst = Math.min(...model.keys.map((_, j) => runs.filter((v) => v[j]!.kind === 'regression').length / sessions));
-    if (worst >= 0.8) return [`power at -${pct(drop)}: at least 80% for every test at a budget of ${(s.budget * factor).toFixed(0)} min (${shape.sweeps} sweeps; worst test ${pct(worst)} over ${sessions} sessions)`];
+    const runs = run(
+      model,
+      {
+        shape,
+        sessions,
+        seed: s.seed + 100 + factor * 10,
+        drops: () => new Array<number>(model.keys.length).fill(drop),
+      },
+      `power budget x${factor}`,
+    );
+    const worst = Math.min(
+      ...model.keys.map((_, j) => runs.filter((v) => v[j]!.kind === 'regression').length / sessions),
+    );
+    if (worst >= 0.8)
+      return [
+        `power at -${pct(drop)}: at least 80% for every test at a budget of ${(s.budget * factor).toFixed(0)} min (${shape.sweeps} sweeps; worst test ${pct(worst)} over ${sessions} sessions)`,
+      ];
     if (shape.sweeps >= s.maxPairs) break;
   }
   return [`power at -${pct(drop)}: under 80% for some test at every budget up to max_pairs`];
@@ -218,4 +289,3 @@ process.exitCode = await main().catch((err: unknown) => {
   process.stderr.write(`bench:sim: ${err instanceof Error ? err.message : String(err)}\n`);
   return 1;
 });
-

@@ -26,7 +26,12 @@ class UsageError extends InputError {}
 async function main(argv: readonly string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: { json: { type: 'boolean' }, help: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}; see --help`);
   }
@@ -35,7 +40,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const [dir, ...rest] = parsed.positionals;
-  if (dir === undefined || rest.length > 0) throw new UsageError('name exactly one folder to create, e.g. make-demo-upstream.js /tmp/demo-upstream; see --help');
+  if (dir === undefined || rest.length > 0)
+    throw new UsageError(
+      'name exactly one folder to create, e.g. make-demo-upstream.js /tmp/demo-upstream; see --help',
+    );
   const demo = await makeDemoUpstream(dir);
   process.stdout.write(parsed.values.json === true ? JSON.stringify(demo, null, 2) + '\n' : describeDemoUpstream(demo));
   return 0;

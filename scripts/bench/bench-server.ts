@@ -7,7 +7,14 @@ import type { Logger } from '../../src/log/index.js';
 import { prepareTarget, TargetInstance, type PreparedTarget } from '../../src/session/index.js';
 import { findDataDevice, type DataDevice } from '../../src/sampling/index.js';
 import type { Connection, RunningServer } from '../../src/server/index.js';
-import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../../src/suite/index.js';
+import {
+  prepareArgv,
+  prepareSysbench,
+  runSysbench,
+  warmupArgv,
+  type Suite,
+  type SysbenchConnection,
+} from '../../src/suite/index.js';
 
 export interface BenchServerOptions {
   /** A server config profile from config/server-profiles. */
@@ -48,7 +55,12 @@ export class BenchServer {
       const config = loadConfig({
         env: {},
         cwd: dir,
-        overrides: { state_dir: dir, targets: { [TARGET]: { kind: 'installed', flavor: 'mariadb', basedir: opts.basedir, server_profile: opts.profile } } },
+        overrides: {
+          state_dir: dir,
+          targets: {
+            [TARGET]: { kind: 'installed', flavor: 'mariadb', basedir: opts.basedir, server_profile: opts.profile },
+          },
+        },
       });
       return new BenchServer(dir, config, opts);
     } catch (err) {
@@ -94,16 +106,32 @@ export class BenchServer {
    */
   async start(suite: Suite): Promise<void> {
     const { signal, say } = this.opts;
-    const target = await prepareTarget(TARGET, this.config.targets[TARGET]!, this.config.server_profiles_dir, { log: this.opts.log });
-    this.instance = new TargetInstance(target, this.dir, join(this.dir, 'mysqld.sock'), undefined, undefined, this.config.server_start_timeout_seconds * 1000);
-    say(`initialising a datadir for ${target.ref.flavor} ${target.ref.version} (profile ${target.ref.serverProfile}) in ${this.dir}`);
+    const target = await prepareTarget(TARGET, this.config.targets[TARGET]!, this.config.server_profiles_dir, {
+      log: this.opts.log,
+    });
+    this.instance = new TargetInstance(
+      target,
+      this.dir,
+      join(this.dir, 'mysqld.sock'),
+      undefined,
+      undefined,
+      this.config.server_start_timeout_seconds * 1000,
+    );
+    say(
+      `initialising a datadir for ${target.ref.flavor} ${target.ref.version} (profile ${target.ref.serverProfile}) in ${this.dir}`,
+    );
     await this.instance.initialise(this.opts.log);
     signal.throwIfAborted();
     this.server = await this.instance.start(this.opts.log);
     signal.throwIfAborted();
     say(`server up (pid ${this.server.pid}); loading ${suite.load.tables} x ${suite.load.tableSize} rows`);
     await this.server.query(`CREATE DATABASE IF NOT EXISTS ${suite.load.database}`);
-    await prepareSysbench(prepareArgv(suite, this.connection), { logFile: this.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal, log: this.opts.log });
+    await prepareSysbench(prepareArgv(suite, this.connection), {
+      logFile: this.sysbenchLog,
+      timeoutMs: LOAD_TIMEOUT_MS,
+      signal,
+      log: this.opts.log,
+    });
     this.statusConn = await this.server.connect();
   }
 
@@ -111,7 +139,12 @@ export class BenchServer {
   async warmUp(suite: Suite): Promise<void> {
     this.opts.signal.throwIfAborted();
     this.opts.say(`warm-up: ${suite.warmup.script}, ${suite.warmup.seconds} s`);
-    await runSysbench(warmupArgv(suite.warmup, this.connection), { logFile: this.sysbenchLog, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: this.opts.signal, log: this.opts.log });
+    await runSysbench(warmupArgv(suite.warmup, this.connection), {
+      logFile: this.sysbenchLog,
+      timeoutMs: suite.warmup.seconds * 1000 + 120_000,
+      signal: this.opts.signal,
+      log: this.opts.log,
+    });
   }
 
   /** Resolves true when every step succeeded; a failed step is said (with what is left behind) and the next still runs. */

@@ -27,7 +27,8 @@ export function cpuQuotaAvailable(): boolean {
 }
 
 export function createCpuGroup(name: string): CpuGroup {
-  if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`cpu group name ${JSON.stringify(name)}: expected lower-case letters, digits and -`);
+  if (!/^[a-z0-9-]+$/.test(name))
+    throw new Error(`cpu group name ${JSON.stringify(name)}: expected lower-case letters, digits and -`);
   const dir = join(ROOT, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
@@ -35,7 +36,10 @@ export function createCpuGroup(name: string): CpuGroup {
   return {
     dir,
     setQuota(percent) {
-      writeFileSync(join(dir, 'cpu.cfs_quota_us'), percent > 0 ? String(Math.round((PERIOD_US * percent) / 100)) : '-1');
+      writeFileSync(
+        join(dir, 'cpu.cfs_quota_us'),
+        percent > 0 ? String(Math.round((PERIOD_US * percent) / 100)) : '-1',
+      );
     },
     add(pid) {
       writeFileSync(join(dir, 'cgroup.procs'), String(pid));
@@ -56,12 +60,17 @@ export function createCpuGroup(name: string): CpuGroup {
 }
 
 /** Waits for the server pid files of the newest session under stateDir: { baseline, candidate } pids. */
-export async function serverPids(stateDir: string, timeoutMs: number, signal?: AbortSignal): Promise<{ baseline: number; candidate: number }> {
+export async function serverPids(
+  stateDir: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ baseline: number; candidate: number }> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     signal?.throwIfAborted();
     const found = { baseline: pidOf(stateDir, 'baseline'), candidate: pidOf(stateDir, 'candidate') };
-    if (found.baseline !== undefined && found.candidate !== undefined) return { baseline: found.baseline, candidate: found.candidate };
+    if (found.baseline !== undefined && found.candidate !== undefined)
+      return { baseline: found.baseline, candidate: found.candidate };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no baseline and candidate server pid files under ${stateDir}/work within ${timeoutMs / 1000} s`);
@@ -70,7 +79,9 @@ export async function serverPids(stateDir: string, timeoutMs: number, signal?: A
 function pidOf(stateDir: string, role: string): number | undefined {
   const work = join(stateDir, 'work');
   if (!existsSync(work)) return undefined;
-  const sessions = readdirSync(work).filter((d) => d.startsWith('session-')).sort((a, b) => Number(b.slice(8)) - Number(a.slice(8)));
+  const sessions = readdirSync(work)
+    .filter((d) => d.startsWith('session-'))
+    .sort((a, b) => Number(b.slice(8)) - Number(a.slice(8)));
   for (const session of sessions.slice(0, 1)) {
     const roleDir = join(work, session, role);
     if (!existsSync(roleDir)) continue;

@@ -24,18 +24,35 @@ export interface IdleFigures {
 
 /** Whether the built CLI (dist/) has the daemon command yet: `qpswatch daemon --help` exits 0 only then. */
 export async function daemonAvailable(): Promise<boolean> {
-  const result = await run({ argv: [process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), 'daemon', '--help'], cwd: projectRoot, allowFailure: true, timeoutMs: 30_000 });
+  const result = await run({
+    argv: [process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), 'daemon', '--help'],
+    cwd: projectRoot,
+    allowFailure: true,
+    timeoutMs: 30_000,
+  });
   return result.exitCode === 0;
 }
 
-export async function measureIdleDaemon(dir: string, seconds: number, settleSeconds: number, say: (line: string) => void): Promise<IdleFigures> {
+export async function measureIdleDaemon(
+  dir: string,
+  seconds: number,
+  settleSeconds: number,
+  say: (line: string) => void,
+): Promise<IdleFigures> {
   const port = await freePort();
   const config = join(dir, 'daemon.yaml');
   // An upstream with no tags: the catch-up poll at start finds nothing to build. Feb 29 at 03:33: the schedule does
   // not fire during the measurement.
   const remote = join(dir, 'upstream.git');
   await run({ argv: ['git', 'init', '--quiet', '--bare', remote], timeoutMs: 30_000 });
-  const upstream = { name: 'mariadb-10.11', remote, flavor: 'mariadb', series: '10.11', build_profile: 'mariadb-rel', server_profile: 'relaxed' };
+  const upstream = {
+    name: 'mariadb-10.11',
+    remote,
+    flavor: 'mariadb',
+    series: '10.11',
+    build_profile: 'mariadb-rel',
+    server_profile: 'relaxed',
+  };
   const lines = [
     `state_dir: ${JSON.stringify(join(dir, 'state'))}`,
     `host_lock: ${JSON.stringify(join(dir, 'host.lock'))}`,
@@ -46,7 +63,13 @@ export async function measureIdleDaemon(dir: string, seconds: number, settleSeco
   ];
   writeFileSync(config, `${lines.join('\n')}\n`);
   const started = Date.now();
-  const daemon = start({ argv: [process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'daemon'], cwd: projectRoot, env: defaultEnv(), timeoutMs: (seconds + 120) * 1000, logFile: join(dir, 'daemon.log') });
+  const daemon = start({
+    argv: [process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'daemon'],
+    cwd: projectRoot,
+    env: defaultEnv(),
+    timeoutMs: (seconds + 120) * 1000,
+    logFile: join(dir, 'daemon.log'),
+  });
   try {
     await waitForHealthz(`http://127.0.0.1:${port}/healthz`, daemon);
     const startMs = Date.now() - started;
@@ -61,7 +84,15 @@ export async function measureIdleDaemon(dir: string, seconds: number, settleSeco
       rss.push(rssBytes(daemon.pid));
     }
     const cpuSeconds = (cpuTicks(daemon.pid) - cpuBefore) / CLOCK_TICKS_PER_SECOND;
-    return { port, startMs, settleSeconds, startUpCpuSeconds: cpuBefore / CLOCK_TICKS_PER_SECOND, seconds, rssBytes: { median: median(rss), max: Math.max(...rss), first: rss[0]!, last: rss.at(-1)! }, cpuSeconds };
+    return {
+      port,
+      startMs,
+      settleSeconds,
+      startUpCpuSeconds: cpuBefore / CLOCK_TICKS_PER_SECOND,
+      seconds,
+      rssBytes: { median: median(rss), max: Math.max(...rss), first: rss[0]!, last: rss.at(-1)! },
+      cpuSeconds,
+    };
   } finally {
     const end = await daemon.stop(15_000);
     say(`daemon stopped (exit ${end.exitCode ?? end.signal})`);
@@ -71,7 +102,10 @@ export async function measureIdleDaemon(dir: string, seconds: number, settleSeco
 async function waitForHealthz(url: string, daemon: ChildHandle): Promise<void> {
   const deadline = Date.now() + 60_000;
   let exited = false;
-  daemon.exited.then(() => (exited = true), () => (exited = true));
+  daemon.exited.then(
+    () => (exited = true),
+    () => (exited = true),
+  );
   while (Date.now() < deadline && !exited) {
     try {
       const res = await fetch(url);
@@ -82,7 +116,9 @@ async function waitForHealthz(url: string, daemon: ChildHandle): Promise<void> {
     }
     await sleep(100);
   }
-  throw new Error(`the daemon did not answer ${url} ${exited ? 'and exited' : 'within 60 s'}: ${daemon.tail().slice(-5).join(' | ')}`);
+  throw new Error(
+    `the daemon did not answer ${url} ${exited ? 'and exited' : 'within 60 s'}: ${daemon.tail().slice(-5).join(' | ')}`,
+  );
 }
 
 /**
@@ -90,15 +126,30 @@ async function waitForHealthz(url: string, daemon: ChildHandle): Promise<void> {
  * one that loads the libraries an idle daemon loads and does what it does with them (floor-process.ts). The daemon's
  * RSS above the second is qpswatch's own.
  */
-export async function measureFloor(settleSeconds: number, say: (line: string) => void): Promise<{ bareBytes: number; librariesBytes: number }> {
+export async function measureFloor(
+  settleSeconds: number,
+  say: (line: string) => void,
+): Promise<{ bareBytes: number; librariesBytes: number }> {
   const script = join(projectRoot, 'dist', 'scripts', 'bench', 'floor-process.js');
-  const procs = (['bare', 'libraries'] as const).map((mode) => start({ argv: [process.execPath, script, mode], cwd: projectRoot, env: defaultEnv(), timeoutMs: (settleSeconds + 60) * 1000 }));
+  const procs = (['bare', 'libraries'] as const).map((mode) =>
+    start({
+      argv: [process.execPath, script, mode],
+      cwd: projectRoot,
+      env: defaultEnv(),
+      timeoutMs: (settleSeconds + 60) * 1000,
+    }),
+  );
   let exited = false;
-  for (const p of procs) p.exited.then(() => (exited = true), () => (exited = true));
+  for (const p of procs)
+    p.exited.then(
+      () => (exited = true),
+      () => (exited = true),
+    );
   try {
     say(`floor: a bare Node process and one with the libraries only; settling ${settleSeconds} s`);
     await sleep(settleSeconds * 1000);
-    if (exited) throw new Error(`a floor process exited early: ${procs.flatMap((p) => p.tail().slice(-3)).join(' | ')}`);
+    if (exited)
+      throw new Error(`a floor process exited early: ${procs.flatMap((p) => p.tail().slice(-3)).join(' | ')}`);
     return { bareBytes: rssBytes(procs[0]!.pid), librariesBytes: rssBytes(procs[1]!.pid) };
   } finally {
     await Promise.all(procs.map((p) => p.stop(5000)));

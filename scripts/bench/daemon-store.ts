@@ -5,22 +5,55 @@ import { openStore, type SampleInput, type Store, type TargetRef } from '../../s
 import { parseUpstream, type Upstream } from '../../src/upstream/index.js';
 
 export const BENCH_TESTS = [
-  'point-query', 'points-covered-pk', 'points-covered-si', 'points-notcovered-pk', 'points-notcovered-si', 'random-points',
-  'range-covered-pk', 'range-covered-si', 'range-notcovered-pk', 'range-notcovered-si', 'read-only', 'read-write',
-  'update-index', 'update-nonindex', 'delete-insert', 'insert',
+  'point-query',
+  'points-covered-pk',
+  'points-covered-si',
+  'points-notcovered-pk',
+  'points-notcovered-si',
+  'random-points',
+  'range-covered-pk',
+  'range-covered-si',
+  'range-notcovered-pk',
+  'range-notcovered-si',
+  'read-only',
+  'read-write',
+  'update-index',
+  'update-nonindex',
+  'delete-insert',
+  'insert',
 ] as const;
 
 const VERSIONS = 20;
 const ROUNDS = 5;
 
 export const BENCH_UPSTREAMS: readonly Upstream[] = [
-  parseUpstream({ name: 'mariadb-10.11', remote: '/srv/git/server', flavor: 'mariadb', series: '10.11', build_profile: 'mariadb-rel', server_profile: 'small-server' }),
-  parseUpstream({ name: 'mysql-8.0', remote: '/srv/git/mysql-server', flavor: 'mysql', series: '8.0', base: '8.0.21', build_profile: 'mysql-rel', server_profile: 'small-server' }),
+  parseUpstream({
+    name: 'mariadb-10.11',
+    remote: '/srv/git/server',
+    flavor: 'mariadb',
+    series: '10.11',
+    build_profile: 'mariadb-rel',
+    server_profile: 'small-server',
+  }),
+  parseUpstream({
+    name: 'mysql-8.0',
+    remote: '/srv/git/mysql-server',
+    flavor: 'mysql',
+    series: '8.0',
+    base: '8.0.21',
+    build_profile: 'mysql-rel',
+    server_profile: 'small-server',
+  }),
 ];
 
-const versionsOf = (u: Upstream): string[] => Array.from({ length: VERSIONS }, (_, i) => (u.flavor === 'mariadb' ? `10.11.${i + 1}` : `8.0.${i + 21}`));
+const versionsOf = (u: Upstream): string[] =>
+  Array.from({ length: VERSIONS }, (_, i) => (u.flavor === 'mariadb' ? `10.11.${i + 1}` : `8.0.${i + 21}`));
 const tagOf = (u: Upstream, v: string): string => `${u.flavor}-${v}`;
-const key = (v: string): string => v.split('.').map((p) => p.padStart(3, '0')).join('.');
+const key = (v: string): string =>
+  v
+    .split('.')
+    .map((p) => p.padStart(3, '0'))
+    .join('.');
 
 export interface FilledStore {
   store: Store;
@@ -42,11 +75,33 @@ export async function fillStore(path: string, targetSamples: number): Promise<Fi
   const store = await openStore({ backend: 'sqlite', path });
   const hostId = await store.upsertHost({
     fingerprintId: 'bench-2cpu-vm',
-    fingerprint: { cpuModel: 'Bench CPU', sockets: 1, cores: 2, threads: 2, smt: 'off', numaNodes: 1, memoryBytes: 8 * 2 ** 30, kernel: '6.1.0', governor: 'none', dataDevice: 'vda', filesystem: 'ext4', compiler: 'cc 12.2.0' },
+    fingerprint: {
+      cpuModel: 'Bench CPU',
+      sockets: 1,
+      cores: 2,
+      threads: 2,
+      smt: 'off',
+      numaNodes: 1,
+      memoryBytes: 8 * 2 ** 30,
+      kernel: '6.1.0',
+      governor: 'none',
+      dataDevice: 'vda',
+      filesystem: 'ext4',
+      compiler: 'cc 12.2.0',
+    },
   });
   const ids = new Map<string, number>();
   for (const u of BENCH_UPSTREAMS) {
-    const { added } = await store.recordReleases(versionsOf(u).map((v) => ({ upstream: u.name, flavor: u.flavor, tag: tagOf(u, v), commit: 'c'.repeat(40), version: v, versionKey: key(v) })));
+    const { added } = await store.recordReleases(
+      versionsOf(u).map((v) => ({
+        upstream: u.name,
+        flavor: u.flavor,
+        tag: tagOf(u, v),
+        commit: 'c'.repeat(40),
+        version: v,
+        versionKey: key(v),
+      })),
+    );
     for (const r of added) ids.set(r.tag, r.id);
   }
   const rand = random(42);
@@ -60,35 +115,114 @@ export async function fillStore(path: string, targetSamples: number): Promise<Fi
     const [bv, cv] = [versionsOf(u)[pair]!, versionsOf(u)[pair + 1]!];
     const id = await writeSession(store, hostId, u, bv, cv, rand);
     if (Math.floor(k / 2) < VERSIONS - 1) {
-      await store.recordCheck({ sessionId: id, releaseId: ids.get(tagOf(u, cv))!, baselineReleaseId: ids.get(tagOf(u, bv))!, outcome: 'ok', verdicts: BENCH_TESTS.map((test) => ({ test, threads: 1, kind: 'ok', relativeQps: 0.97 + rand() * 0.06, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: 0.96, high: 1.04, confidence: 0.95, detectableDrop: 0.04, pairs: 12, noise: 0.03, hint: [] })), openEvents: [], fixedEventIds: [], messages: [] });
+      await store.recordCheck({
+        sessionId: id,
+        releaseId: ids.get(tagOf(u, cv))!,
+        baselineReleaseId: ids.get(tagOf(u, bv))!,
+        outcome: 'ok',
+        verdicts: BENCH_TESTS.map((test) => ({
+          test,
+          threads: 1,
+          kind: 'ok',
+          relativeQps: 0.97 + rand() * 0.06,
+          threshold: 0.95,
+          pSlower: 0.5,
+          pFaster: 0.5,
+          baselineSpread: 0.01,
+          low: 0.96,
+          high: 1.04,
+          confidence: 0.95,
+          detectableDrop: 0.04,
+          pairs: 12,
+          noise: 0.03,
+          hint: [],
+        })),
+        openEvents: [],
+        fixedEventIds: [],
+        messages: [],
+      });
       checks += 1;
     }
   }
   return { store, samples: sessions * perSession, sessions, checks };
 }
 
-async function writeSession(store: Store, hostId: number, u: Upstream, bv: string, cv: string, rand: () => number): Promise<number> {
-  const ref = (v: string): TargetRef => ({ name: tagOf(u, v), flavor: u.flavor, version: v, binary: `/var/lib/qpswatch/builds/k-${v}/bin/mysqld`, serverProfile: u.serverProfile, description: { kind: 'release', upstream: u.name, tag: tagOf(u, v), commit: 'c'.repeat(40), buildKey: `k-${v}` } });
-  const id = await store.createSession({ kind: 'compare', hostId, baseline: ref(bv), candidate: ref(cv), suite: 'small-server', rounds: ROUNDS, pid: process.pid, settings: { threshold: 0.95, seconds: 300 } });
+async function writeSession(
+  store: Store,
+  hostId: number,
+  u: Upstream,
+  bv: string,
+  cv: string,
+  rand: () => number,
+): Promise<number> {
+  const ref = (v: string): TargetRef => ({
+    name: tagOf(u, v),
+    flavor: u.flavor,
+    version: v,
+    binary: `/var/lib/qpswatch/builds/k-${v}/bin/mysqld`,
+    serverProfile: u.serverProfile,
+    description: { kind: 'release', upstream: u.name, tag: tagOf(u, v), commit: 'c'.repeat(40), buildKey: `k-${v}` },
+  });
+  const id = await store.createSession({
+    kind: 'compare',
+    hostId,
+    baseline: ref(bv),
+    candidate: ref(cv),
+    suite: 'small-server',
+    rounds: ROUNDS,
+    pid: process.pid,
+    settings: { threshold: 0.95, seconds: 300 },
+  });
   for (let round = 1; round <= ROUNDS; round++) {
     for (const role of ['baseline', 'candidate'] as const) {
-      for (const [t, test] of BENCH_TESTS.entries()) await store.addSample(id, sample(round, role, role === 'baseline' ? tagOf(u, bv) : tagOf(u, cv), test, 2000 + t * 500, rand));
+      for (const [t, test] of BENCH_TESTS.entries())
+        await store.addSample(
+          id,
+          sample(round, role, role === 'baseline' ? tagOf(u, bv) : tagOf(u, cv), test, 2000 + t * 500, rand),
+        );
     }
   }
   await store.finishSession(id);
   return id;
 }
 
-function sample(round: number, role: 'baseline' | 'candidate', targetName: string, test: string, meanQps: number, rand: () => number): SampleInput {
+function sample(
+  round: number,
+  role: 'baseline' | 'candidate',
+  targetName: string,
+  test: string,
+  meanQps: number,
+  rand: () => number,
+): SampleInput {
   const qps = meanQps * (0.97 + rand() * 0.06);
   const cpuPerOp = 60 / qps;
   return {
-    round, role, targetName, test, threads: 1, seconds: 300, qps, tps: qps / 20,
-    latencyAvgMs: 1000 / qps, latencyP95Ms: 1300 / qps, latencyMaxMs: 20, errors: 0, reconnects: 0,
+    round,
+    role,
+    targetName,
+    test,
+    threads: 1,
+    seconds: 300,
+    qps,
+    tps: qps / 20,
+    latencyAvgMs: 1000 / qps,
+    latencyP95Ms: 1300 / qps,
+    latencyMaxMs: 20,
+    errors: 0,
+    reconnects: 0,
     // Figures this made-up history does not shape get a small value of their own.
     ...mapPerOp(() => rand()),
-    cpuPerOp, cpuMicrosPerOp: cpuPerOp * 2 * 1e4, csPerOp: 2 + rand(), readsPerOp: rand() * 0.01, readKBPerOp: rand() * 0.16, writeKBPerOp: 0.5 + rand(),
+    cpuPerOp,
+    cpuMicrosPerOp: cpuPerOp * 2 * 1e4,
+    csPerOp: 2 + rand(),
+    readsPerOp: rand() * 0.01,
+    readKBPerOp: rand() * 0.16,
+    writeKBPerOp: 0.5 + rand(),
     host: { cpuBusyPct: 60, csPerSec: 2.5 * qps, cpus: 2 },
-    dbCounters: { Innodb_rows_read: { delta: qps * 300 * 14, perOp: 14 }, Innodb_data_written: { delta: qps * 300 * 800, perOp: 800 }, Innodb_os_log_written: { delta: qps * 300 * 300, perOp: 300 } },
+    dbCounters: {
+      Innodb_rows_read: { delta: qps * 300 * 14, perOp: 14 },
+      Innodb_data_written: { delta: qps * 300 * 800, perOp: 800 },
+      Innodb_os_log_written: { delta: qps * 300 * 300, perOp: 300 },
+    },
   };
 }

@@ -3,7 +3,13 @@
 // takes the pool's sweeps in a random order that keeps a real session's alternation of which server runs first, and
 // replays the sequential rule on them, exactly as a real session decides: a test stops getting pairs once decided,
 // and the budget counts the time each sweep would have taken.
-import { judgePairedSession, mulberry32, pairStatistic, pairsAtLook, type VerdictSettings } from '../../src/analysis/index.js';
+import {
+  judgePairedSession,
+  mulberry32,
+  pairStatistic,
+  pairsAtLook,
+  type VerdictSettings,
+} from '../../src/analysis/index.js';
 import { testKey, type Verdict } from '../../src/model/index.js';
 import type { SampleRecord } from '../../src/store/index.js';
 
@@ -21,7 +27,12 @@ export interface PairPool {
   seconds: number;
 }
 
-export function poolFromSamples(samples: readonly SampleRecord[], suite: string, seconds: number, settings: Record<string, unknown> = {}): PairPool {
+export function poolFromSamples(
+  samples: readonly SampleRecord[],
+  suite: string,
+  seconds: number,
+  settings: Record<string, unknown> = {},
+): PairPool {
   const bySweep = new Map<number, Map<string, { b?: SampleRecord; c?: SampleRecord }>>();
   for (const s of samples) {
     const sweep = bySweep.get(s.round) ?? new Map<string, { b?: SampleRecord; c?: SampleRecord }>();
@@ -38,9 +49,13 @@ export function poolFromSamples(samples: readonly SampleRecord[], suite: string,
   const complete = completeEntries.map(([, sweep]) => new Map([...sweep].map(([k, p]) => [k, { b: p.b!, c: p.c! }])));
   const rounds = completeEntries.map(([round]) => round);
   // Time per pair, split between tests by their measured seconds (a test's two runs plus its share of overhead).
-  const runSeconds = new Map(keys.map((k) => [k, samples.filter((s) => testKey(s) === k).reduce((a, s) => a + s.seconds, 0)]));
+  const runSeconds = new Map(
+    keys.map((k) => [k, samples.filter((s) => testKey(s) === k).reduce((a, s) => a + s.seconds, 0)]),
+  );
   const totalRun = [...runSeconds.values()].reduce((a, v) => a + v, 0);
-  const pairSeconds = new Map(keys.map((k) => [k, (seconds * runSeconds.get(k)!) / totalRun / Math.max(complete.length, 1)]));
+  const pairSeconds = new Map(
+    keys.map((k) => [k, (seconds * runSeconds.get(k)!) / totalRun / Math.max(complete.length, 1)]),
+  );
   return { settings, sweeps: complete, rounds, keys, pairSeconds, suite, seconds };
 }
 
@@ -61,10 +76,19 @@ export interface DrawnSession {
  * tests of one sweep share), candidate QPS multiplied by (1 - drop) where a drop is injected, replayed under the
  * sequential rule within the budget.
  */
-export function drawSession(pool: PairPool, budgetSettings: VerdictSettings, budgetMinutes: number, random: () => number, drop: ReadonlyMap<string, number> = new Map()): DrawnSession {
+export function drawSession(
+  pool: PairPool,
+  budgetSettings: VerdictSettings,
+  budgetMinutes: number,
+  random: () => number,
+  drop: ReadonlyMap<string, number> = new Map(),
+): DrawnSession {
   // A session plans its looks for the pairs its budget pays for, at most max_pairs (session/compare.ts, sessionPlan).
   const sweepSeconds = pool.keys.reduce((a, k) => a + pool.pairSeconds.get(k)!, 0);
-  const settings = { ...budgetSettings, maxPairs: Math.max(1, Math.min(budgetSettings.maxPairs ?? 200, Math.floor((budgetMinutes * 60) / sweepSeconds))) };
+  const settings = {
+    ...budgetSettings,
+    maxPairs: Math.max(1, Math.min(budgetSettings.maxPairs ?? 200, Math.floor((budgetMinutes * 60) / sweepSeconds))),
+  };
   const order = alternatingOrder(pool, random);
   // The whole family gets a pair in every sweep until every test is decided, as a real session measures.
   let open = [...pool.keys];
@@ -78,7 +102,10 @@ export function drawSession(pool: PairPool, budgetSettings: VerdictSettings, bud
       const { b, c } = sweep.get(key)!;
       const factor = 1 - (drop.get(key) ?? 0);
       // In the order they were measured: which side ran first is part of the pair.
-      const [bk, ck] = [{ ...b, round: k }, { ...c, round: k, qps: c.qps * factor }];
+      const [bk, ck] = [
+        { ...b, round: k },
+        { ...c, round: k, qps: c.qps * factor },
+      ];
       samples.push(...(b.id < c.id ? [bk, ck] : [ck, bk]));
       seconds += pool.pairSeconds.get(key)!;
     }
@@ -109,11 +136,18 @@ function alternatingOrder(pool: PairPool, random: () => number): PairPool['sweep
   const first = random() < 0.5 ? 0 : 1;
   const [a, b] = [shuffled(first), shuffled(1 - first)];
   const order: PairPool['sweeps'] = [];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) order.push(...(a[i] !== undefined ? [a[i]!] : []), ...(b[i] !== undefined ? [b[i]!] : []));
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    order.push(...(a[i] !== undefined ? [a[i]!] : []), ...(b[i] !== undefined ? [b[i]!] : []));
   return order;
 }
 
-function finish(samples: readonly SampleRecord[], settings: VerdictSettings, seconds: number, pairs: number, poolShort: boolean): DrawnSession {
+function finish(
+  samples: readonly SampleRecord[],
+  settings: VerdictSettings,
+  seconds: number,
+  pairs: number,
+  poolShort: boolean,
+): DrawnSession {
   return { verdicts: judgePairedSession(samples, settings, true).verdicts, minutes: seconds / 60, pairs, poolShort };
 }
 
@@ -128,7 +162,13 @@ export function pairNoise(pool: PairPool): Map<string, number> {
   return new Map(
     pool.keys.map((key) => {
       const pairs = pool.sweeps.map((sweep) => sweep.get(key)!);
-      return [key, pairStatistic({ logRatios: pairs.map((p) => Math.log(p.c.qps / p.b.qps)), baselineFirst: pairs.map((p) => p.b.id < p.c.id) }).noise];
+      return [
+        key,
+        pairStatistic({
+          logRatios: pairs.map((p) => Math.log(p.c.qps / p.b.qps)),
+          baselineFirst: pairs.map((p) => p.b.id < p.c.id),
+        }).noise,
+      ];
     }),
   );
 }

@@ -16,17 +16,24 @@ export interface PoolOptions {
 }
 
 export function poolDirs(keep: string | undefined, from: string | undefined): PoolOptions {
-  if (keep !== undefined && from !== undefined) throw new Error('--keep and --from exclude each other: --from judges a kept pool, it runs none to keep');
+  if (keep !== undefined && from !== undefined)
+    throw new Error('--keep and --from exclude each other: --from judges a kept pool, it runs none to keep');
   return { keep: keep === undefined ? undefined : resolve(keep), from: from === undefined ? undefined : resolve(from) };
 }
 
 export function stateDirFor(options: PoolOptions, name: string): string {
   if (options.from !== undefined) {
-    if (!existsSync(defaultSqlitePath(options.from))) throw new Error(`--from ${JSON.stringify(options.from)}: no qpswatch.sqlite there; give the folder passed to --keep`);
+    if (!existsSync(defaultSqlitePath(options.from)))
+      throw new Error(
+        `--from ${JSON.stringify(options.from)}: no qpswatch.sqlite there; give the folder passed to --keep`,
+      );
     return options.from;
   }
   if (options.keep === undefined) return join(mkdtempSync(join(tmpdir(), `qpswatch-${name}-`)), 'state');
-  if (existsSync(options.keep) && readdirSync(options.keep).length > 0) throw new Error(`--keep ${JSON.stringify(options.keep)}: the folder is not empty; give a new or empty folder so no pool is mixed with another`);
+  if (existsSync(options.keep) && readdirSync(options.keep).length > 0)
+    throw new Error(
+      `--keep ${JSON.stringify(options.keep)}: the folder is not empty; give a new or empty folder so no pool is mixed with another`,
+    );
   mkdirSync(options.keep, { recursive: true });
   return options.keep;
 }
@@ -50,21 +57,44 @@ export function defaultConfig(): Config {
  * Runs the pool: this host's MariaDB (profile relaxed) against itself, paired, every test in every sweep for
  * `pairs` sweeps. `binary` runs another launcher of the same server (e.g. one that moves itself into a cgroup).
  */
-export async function runPool(stateDir: string, store: Store, suiteName: string, pairs: number, targets: { baseline?: string; candidate?: string } = {}): Promise<PairPool> {
+export async function runPool(
+  stateDir: string,
+  store: Store,
+  suiteName: string,
+  pairs: number,
+  targets: { baseline?: string; candidate?: string } = {},
+): Promise<PairPool> {
   const config = loadConfig({ env: { ...process.env, QPSWATCH_STATE_DIR: stateDir }, cwd: process.cwd() });
   const log = createLogger('info', process.stderr.isTTY === true ? 'pretty' : 'json');
-  const target = (binary: string | undefined) => (binary === undefined ? { kind: 'installed' as const, flavor: 'mariadb' as const, basedir: '/usr', server_profile: 'relaxed' } : { kind: 'installed' as const, flavor: 'mariadb' as const, binary, server_profile: 'relaxed' });
+  const target = (binary: string | undefined) =>
+    binary === undefined
+      ? { kind: 'installed' as const, flavor: 'mariadb' as const, basedir: '/usr', server_profile: 'relaxed' }
+      : { kind: 'installed' as const, flavor: 'mariadb' as const, binary, server_profile: 'relaxed' };
   config.targets = { b: target(targets.baseline), c: target(targets.candidate) };
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('stopped by SIGINT')));
   const suite = loadSuite(suiteName, config.suites_dir);
   const started = Date.now();
   const outcome = await runComparison(
-    { baseline: 'b', candidate: 'c', suite, rounds: 1, design: 'paired', maxPairs: pairs, budgetMinutes: 10080, sequential: false },
+    {
+      baseline: 'b',
+      candidate: 'c',
+      suite,
+      rounds: 1,
+      design: 'paired',
+      maxPairs: pairs,
+      budgetMinutes: 10080,
+      sequential: false,
+    },
     { settings: compareSettings(config), store, log, upstreams: [], signal: controller.signal },
   );
   const session = await store.getSession(outcome.sessionId);
-  return poolFromSamples(await store.completedSamples(outcome.sessionId), suiteName, (Date.now() - started) / 1000 - loadSeconds(outcome.paired?.minutes, started), session?.settings ?? {});
+  return poolFromSamples(
+    await store.completedSamples(outcome.sessionId),
+    suiteName,
+    (Date.now() - started) / 1000 - loadSeconds(outcome.paired?.minutes, started),
+    session?.settings ?? {},
+  );
 }
 
 /** Only the measuring counts towards a pair's time: loading and warm-up are paid once per session. */
@@ -77,6 +107,7 @@ export async function keptPool(store: Store): Promise<PairPool> {
   const [session] = await store.listSessions({ limit: 1, state: 'done' });
   if (session === undefined) throw new Error('the store has no finished session; keep a pool first with --keep DIR');
   const samples = await store.completedSamples(session.id);
-  const seconds = samples.length < 2 ? 0 : (Date.parse(samples.at(-1)!.createdAt) - Date.parse(samples[0]!.createdAt)) / 1000;
+  const seconds =
+    samples.length < 2 ? 0 : (Date.parse(samples.at(-1)!.createdAt) - Date.parse(samples[0]!.createdAt)) / 1000;
   return poolFromSamples(samples, session.suite, seconds, session.settings);
 }

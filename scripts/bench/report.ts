@@ -1,7 +1,15 @@
 import { median } from '../../src/analysis/index.js';
 import { left, makeTable, renderTextTable, right } from '../../src/report/index.js';
 import type { SamplerCost } from './sampler-cost.js';
-import { bootstrapInterval, judgeGoal, medianPairRatio, middleHalfSpread, ratioOfMedians, type Interval, type RunPair } from './stats.js';
+import {
+  bootstrapInterval,
+  judgeGoal,
+  medianPairRatio,
+  middleHalfSpread,
+  ratioOfMedians,
+  type Interval,
+  type RunPair,
+} from './stats.js';
 
 /** One pair of runs as measured: QPS from sysbench, wall time from spawn to parsed result. */
 export interface MeasuredPair extends RunPair {
@@ -27,9 +35,24 @@ const range = (i: Interval): string => `${r3(i.low)} .. ${r3(i.high)}`;
 /** The per-run table, the ratio with its interval and the goal, the ratio as compare computes it, the samplers' cost. */
 export function renderOverheadReport(report: OverheadReport): string {
   const { pairs, goal } = report;
-  const rows = pairs.map((p, i) => [String(i + 1), p.withFirst ? 'with' : 'without', qps(p.without), qps(p.with), r3(p.with / p.without)]);
-  rows.push(['median', '', qps(median(pairs.map((p) => p.without))), qps(median(pairs.map((p) => p.with))), r3(medianPairRatio(pairs))]);
-  const table = makeTable([right('pair'), left('first'), right('without qps'), right('with qps'), right('with/without')], rows);
+  const rows = pairs.map((p, i) => [
+    String(i + 1),
+    p.withFirst ? 'with' : 'without',
+    qps(p.without),
+    qps(p.with),
+    r3(p.with / p.without),
+  ]);
+  rows.push([
+    'median',
+    '',
+    qps(median(pairs.map((p) => p.without))),
+    qps(median(pairs.map((p) => p.with))),
+    r3(medianPairRatio(pairs)),
+  ]);
+  const table = makeTable(
+    [right('pair'), left('first'), right('without qps'), right('with qps'), right('with/without')],
+    rows,
+  );
   const paired = bootstrapInterval(pairs, medianPairRatio, { resamples: RESAMPLES });
   const unpaired = bootstrapInterval(pairs, ratioOfMedians, { resamples: RESAMPLES });
   return [

@@ -1,6 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { median } from '../../src/analysis/index.js';
-import { parseGlobalStatus, takeHostSnapshot, type DataDevice, type StatusConnection } from '../../src/sampling/index.js';
+import {
+  parseGlobalStatus,
+  takeHostSnapshot,
+  type DataDevice,
+  type StatusConnection,
+} from '../../src/sampling/index.js';
 
 /** What one sample of qpswatch's samplers costs, in milliseconds: medians and the slowest of `count` tries. */
 export interface SamplerCost {
@@ -19,7 +24,8 @@ export interface SamplerCost {
  * readGlobalStatus, split into its query and its parse. The QPS ratio cannot resolve costs below its noise; this can.
  */
 export async function timeSamplers(status: StatusConnection, device: DataDevice, count: number): Promise<SamplerCost> {
-  if (!Number.isInteger(count) || count < 1) throw new RangeError(`sampler timing count must be a whole number >= 1, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`sampler timing count must be a whole number >= 1, got ${count}`);
   const snapshot: number[] = [];
   const query: number[] = [];
   const parse: number[] = [];
@@ -37,5 +43,12 @@ export async function timeSamplers(status: StatusConnection, device: DataDevice,
     snapshot.push(t3 - t2);
     sample.push(t3 - t0);
   }
-  return { count, snapshotMs: median(snapshot), queryMs: median(query), parseMs: median(parse), sampleMs: median(sample), slowestSampleMs: Math.max(...sample) };
+  return {
+    count,
+    snapshotMs: median(snapshot),
+    queryMs: median(query),
+    parseMs: median(parse),
+    sampleMs: median(sample),
+    slowestSampleMs: Math.max(...sample),
+  };
 }

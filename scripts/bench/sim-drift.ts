@@ -14,7 +14,15 @@ export interface DriftOutcome {
 }
 
 /** `releases` releases, release r at (1 - lossPerRelease)^r of the base in every test. */
-export function simulateSeries(model: PoolModel, shape: SessionShape, lossPerRelease: number, releases: number, threshold: number, confidence: number, random: () => number): DriftOutcome {
+export function simulateSeries(
+  model: PoolModel,
+  shape: SessionShape,
+  lossPerRelease: number,
+  releases: number,
+  threshold: number,
+  confidence: number,
+  random: () => number,
+): DriftOutcome {
   const level = (r: number): number => r * Math.log(1 - lossPerRelease);
   const names = model.keys.map((key) => {
     const [test, threads] = key.split('\u0000');
@@ -24,9 +32,28 @@ export function simulateSeries(model: PoolModel, shape: SessionShape, lossPerRel
   const driftAt: Array<number | undefined> = names.map(() => undefined);
   const flaggedAt: Array<number | undefined> = names.map(() => undefined);
   const asVerdicts = (judged: readonly PairedJudgement[]): Verdict[] =>
-    judged.map((j, i) => ({ ...names[i]!, kind: j.kind, relativeQps: j.relativeQps, threshold, confidence, logSe: j.logSe }) as unknown as Verdict);
+    judged.map(
+      (j, i) =>
+        ({
+          ...names[i]!,
+          kind: j.kind,
+          relativeQps: j.relativeQps,
+          threshold,
+          confidence,
+          logSe: j.logSe,
+        }) as unknown as Verdict,
+    );
   const record = (release: number, baseline: number, judged: readonly PairedJudgement[]): void =>
-    judged.forEach((j, i) => steps.get(testKey(names[i]!))!.push({ release: `r${release}`, baseline: `r${baseline}`, logEstimate: Math.log(j.relativeQps), logSe: j.logSe }));
+    judged.forEach((j, i) =>
+      steps
+        .get(testKey(names[i]!))!
+        .push({
+          release: `r${release}`,
+          baseline: `r${baseline}`,
+          logEstimate: Math.log(j.relativeQps),
+          logSe: j.logSe,
+        }),
+    );
   let lastGood = 0;
   for (let r = 1; r <= releases; r++) {
     const drops = names.map(() => 1 - Math.exp(level(r) - level(lastGood)));
@@ -37,7 +64,12 @@ export function simulateSeries(model: PoolModel, shape: SessionShape, lossPerRel
     });
     const suspected = suspectedDrifts(`r${r}`, 'r0', steps, asVerdicts(check));
     if (suspected.length > 0) {
-      const direct = simulateSession(model, shape, names.map(() => 1 - Math.exp(level(r))), random);
+      const direct = simulateSession(
+        model,
+        shape,
+        names.map(() => 1 - Math.exp(level(r))),
+        random,
+      );
       record(r, 0, direct);
       const confirmed = new Set(confirmedDrifts(asVerdicts(direct)).map((v) => testKey(v)));
       for (const s of suspected) {

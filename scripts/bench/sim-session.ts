@@ -30,7 +30,11 @@ export function poolModel(pool: PairPool, settings: SequentialSettings): PoolMod
     return { logRatios, baselineFirst, stat: pairStatistic({ logRatios, baselineFirst }) };
   });
   const residuals = pool.sweeps.map((_, s) =>
-    Float64Array.from(stats, ({ logRatios, baselineFirst, stat }) => logRatios[s]! - stat.estimate - (baselineFirst[s] ? stat.orderEffect : -stat.orderEffect)),
+    Float64Array.from(
+      stats,
+      ({ logRatios, baselineFirst, stat }) =>
+        logRatios[s]! - stat.estimate - (baselineFirst[s] ? stat.orderEffect : -stat.orderEffect),
+    ),
   );
   const sweepSeconds = pool.keys.reduce((a, k) => a + pool.pairSeconds.get(k)!, 0);
   return {
@@ -41,7 +45,10 @@ export function poolModel(pool: PairPool, settings: SequentialSettings): PoolMod
     residuals,
     settings,
     shape: (budgetMinutes) => {
-      const sweeps = Math.min(settings.maxPairs, Number.isFinite(budgetMinutes) ? Math.floor((budgetMinutes * 60) / sweepSeconds) : settings.maxPairs);
+      const sweeps = Math.min(
+        settings.maxPairs,
+        Number.isFinite(budgetMinutes) ? Math.floor((budgetMinutes * 60) / sweepSeconds) : settings.maxPairs,
+      );
       return { sweeps, sweepSeconds, budgetMinutes: (sweeps * sweepSeconds) / 60 };
     },
   };
@@ -52,7 +59,12 @@ export function poolModel(pool: PairPool, settings: SequentialSettings): PoolMod
  * of that many sweeps. The replay judges look by look on the first n pairs only and stops where every test is
  * decided, so its verdicts are the ones a running session would have reached, stopping as it would.
  */
-export function simulateSession(model: PoolModel, shape: SessionShape, drops: readonly number[], random: () => number): PairedJudgement[] {
+export function simulateSession(
+  model: PoolModel,
+  shape: SessionShape,
+  drops: readonly number[],
+  random: () => number,
+): PairedJudgement[] {
   const tests = model.keys.length;
   const logRatios = Array.from({ length: tests }, () => new Array<number>(shape.sweeps));
   const baselineFirst = Array.from({ length: tests }, () => new Array<boolean>(shape.sweeps));
@@ -62,11 +74,17 @@ export function simulateSession(model: PoolModel, shape: SessionShape, drops: re
     for (let j = 0; j < tests; j++) {
       // A real session's order: roundOrder(sweep + index), B first when that is odd (sweeps count from 1).
       const bFirst = (k + 1 + j) % 2 === 1;
-      logRatios[j]![k] = Math.log(1 - drops[j]!) + (bFirst ? model.orderEffects[j]! : -model.orderEffects[j]!) + sign * residual[j]!;
+      logRatios[j]![k] =
+        Math.log(1 - drops[j]!) + (bFirst ? model.orderEffects[j]! : -model.orderEffects[j]!) + sign * residual[j]!;
       baselineFirst[j]![k] = bFirst;
     }
   }
-  const series = model.keys.map((key, j) => ({ key, test: key, logRatios: logRatios[j]!, baselineFirst: baselineFirst[j]! }));
+  const series = model.keys.map((key, j) => ({
+    key,
+    test: key,
+    logRatios: logRatios[j]!,
+    baselineFirst: baselineFirst[j]!,
+  }));
   // As a session plans its looks for the pairs its budget pays for (session/compare.ts, sessionPlan).
   const { decided } = replayLooks(series, { ...model.settings, maxPairs: shape.sweeps }, true);
   const byKey = new Map(decided.map((d) => [d.key, d]));

@@ -56,12 +56,18 @@ export function medianPairRatio(pairs: readonly RunPair[]): number {
  * Percentile bootstrap over whole pairs: resampling pairs (not runs) keeps each pair's two runs together, so the
  * interval reflects the noise the pairing leaves, not the drift it removes.
  */
-export function bootstrapInterval(pairs: readonly RunPair[], statistic: (pairs: readonly RunPair[]) => number, opts: BootstrapOptions = {}): Interval {
+export function bootstrapInterval(
+  pairs: readonly RunPair[],
+  statistic: (pairs: readonly RunPair[]) => number,
+  opts: BootstrapOptions = {},
+): Interval {
   checkPairs(pairs);
   const resamples = opts.resamples ?? 10_000;
   const confidence = opts.confidence ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 100) throw new RangeError(`bootstrap resamples must be a whole number >= 100, got ${resamples}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`bootstrap confidence must be between 0 and 1, got ${confidence}`);
+  if (!Number.isInteger(resamples) || resamples < 100)
+    throw new RangeError(`bootstrap resamples must be a whole number >= 100, got ${resamples}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`bootstrap confidence must be between 0 and 1, got ${confidence}`);
   const random = seededRandom(opts.seed ?? 1);
   const values: number[] = [];
   for (let r = 0; r < resamples; r++) {

@@ -3,7 +3,15 @@ import { join, resolve } from 'node:path';
 import { InputError } from '../../src/errors.js';
 import { defaultEnv, run } from '../../src/exec/index.js';
 import { projectRoot } from '../../src/paths.js';
-import { BROKEN_SOURCE, DEMO_RELEASES, demoTag, HOSTILE_MARKER, HOSTILE_TAGS, NON_RELEASE_TAGS, type DemoRelease } from './releases.js';
+import {
+  BROKEN_SOURCE,
+  DEMO_RELEASES,
+  demoTag,
+  HOSTILE_MARKER,
+  HOSTILE_TAGS,
+  NON_RELEASE_TAGS,
+  type DemoRelease,
+} from './releases.js';
 
 export interface DemoTaggedRelease extends DemoRelease {
   readonly tag: string;
@@ -133,13 +141,26 @@ async function git(repo: string, args: readonly string[], when = commitDate(0)):
 export function describeDemoUpstream(demo: DemoUpstream): string {
   const lines = [`demo upstream (flavor mariadb) in ${demo.dir}`, '', 'release tags (annotated):'];
   for (const r of demo.releases) {
-    const what = r.kind === 'slow' ? 'SLOW: fsync of redo log and binlog at every commit' : r.kind === 'broken' ? 'FAILS TO BUILD: C syntax error' : r.kind === 'drift' ? `DRIFT: ${(r.extraCpuPermille! / 10).toFixed(1)}% more server CPU per query` : 'normal';
+    const what =
+      r.kind === 'slow'
+        ? 'SLOW: fsync of redo log and binlog at every commit'
+        : r.kind === 'broken'
+          ? 'FAILS TO BUILD: C syntax error'
+          : r.kind === 'drift'
+            ? `DRIFT: ${(r.extraCpuPermille! / 10).toFixed(1)}% more server CPU per query`
+            : 'normal';
     lines.push(`  ${r.tag.padEnd(18)} ${r.commit.slice(0, 12)}  ${what}  [${r.serverArgs.join(' ')}]`);
   }
   lines.push('', 'not release tags (lightweight):');
   for (const t of demo.otherTags) lines.push(`  ${t.name}`);
-  lines.push('', `hostile tag names (lightweight, on ${demo.hostileTags[0]?.commit.slice(0, 12) ?? '-'}; a shell that ran one would create ${demo.hostileMarker}):`);
+  lines.push(
+    '',
+    `hostile tag names (lightweight, on ${demo.hostileTags[0]?.commit.slice(0, 12) ?? '-'}; a shell that ran one would create ${demo.hostileMarker}):`,
+  );
   for (const t of demo.hostileTags) lines.push(`  ${JSON.stringify(t.name)}`);
-  lines.push('', `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift series (about 3% slower each): ${demo.driftTags.join(' ')}`);
+  lines.push(
+    '',
+    `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift series (about 3% slower each): ${demo.driftTags.join(' ')}`,
+  );
   return lines.join('\n') + '\n';
 }

@@ -37,14 +37,28 @@ const DRIFT_RELEASES = 5;
 
 function driftRelease(step: number): DemoRelease {
   const extraCpuPermille = Math.round((DRIFT_STEP ** -step - 1) * 1000);
-  const subject = step === 0 ? 'first release of the 10.6 series' : `every query costs the server more CPU (${(extraCpuPermille / 10).toFixed(1)}% over 10.6.1)`;
-  return { version: `10.6.${step + 1}`, kind: step === 0 ? 'normal' : 'drift', serverArgs: RELAXED, subject, extraCpuPermille };
+  const subject =
+    step === 0
+      ? 'first release of the 10.6 series'
+      : `every query costs the server more CPU (${(extraCpuPermille / 10).toFixed(1)}% over 10.6.1)`;
+  return {
+    version: `10.6.${step + 1}`,
+    kind: step === 0 ? 'normal' : 'drift',
+    serverArgs: RELAXED,
+    subject,
+    extraCpuPermille,
+  };
 }
 
 export const DEMO_RELEASES: readonly DemoRelease[] = [
   { version: '10.11.1', kind: 'normal', serverArgs: RELAXED, subject: 'first release of the series' },
   { version: '10.11.2', kind: 'normal', serverArgs: RELAXED, subject: 'bug fixes' },
-  { version: '10.11.3', kind: 'slow', serverArgs: DURABLE, subject: 'make every commit durable (fsync of redo log and binlog at commit)' },
+  {
+    version: '10.11.3',
+    kind: 'slow',
+    serverArgs: DURABLE,
+    subject: 'make every commit durable (fsync of redo log and binlog at commit)',
+  },
   { version: '10.11.4', kind: 'broken', serverArgs: DURABLE, subject: 'half-merged patch: does not compile' },
   { version: '10.11.9', kind: 'normal', serverArgs: RELAXED, subject: 'revert commit durability; fix the build' },
   { version: '10.11.10', kind: 'normal', serverArgs: RELAXED, subject: 'bug fixes (10.11.10 sorts after 10.11.9)' },

@@ -45,7 +45,6 @@ export interface CalibrationInput {
   pairSeconds: number;
 }
 
-
 /** The first look (1-based) by which a sequential session of at most maxPairs pairs has n pairs (the last look past them). */
 export function lookOfPairs(n: number, maxPairs: number): number {
   const schedule = lookSchedule(maxPairs);
@@ -56,7 +55,11 @@ export function lookOfPairs(n: number, maxPairs: number): number {
 /** DD(n): the drop n pairs of this noise catch 4 times in 5, at the alpha of the look that reaches n pairs. */
 export function detectableDropAt(n: number, noise: number, settings: CalibrationSettings): number {
   if (!(n >= 3) || !Number.isFinite(noise)) return 1;
-  const alphaLook = alphaAtLook(settings.alpha, lookOfPairs(n, settings.maxPairs), lookSchedule(settings.maxPairs).length);
+  const alphaLook = alphaAtLook(
+    settings.alpha,
+    lookOfPairs(n, settings.maxPairs),
+    lookSchedule(settings.maxPairs).length,
+  );
   if (1 / signVectorsOf(n) > alphaLook) return 1;
   const t = studentQuantile(1 - alphaLook / Math.max(settings.family, 1), n - 1) + studentQuantile(POWER, n - 1);
   return 1 - Math.exp((-t * Math.max(noise, MIN_LOG_SD)) / Math.sqrt(n));
@@ -105,14 +108,23 @@ export interface BudgetExpectation {
  * What a session of the suite can be expected to detect within a budget: each sweep costs the sum of the tests' pair
  * seconds, the budget pays for that many sweeps (at most maxPairs), and each test's DD follows from its noise.
  */
-export function expectationAtBudget(figures: readonly CalibrationFigure[], budgetMinutes: number, maxPairs: number, settings: CalibrationSettings): BudgetExpectation {
+export function expectationAtBudget(
+  figures: readonly CalibrationFigure[],
+  budgetMinutes: number,
+  maxPairs: number,
+  settings: CalibrationSettings,
+): BudgetExpectation {
   const sweepSeconds = figures.reduce((a, f) => a + f.pairSeconds, 0);
   const pairs = sweepSeconds > 0 ? Math.min(maxPairs, Math.floor((budgetMinutes * 60) / sweepSeconds)) : 0;
   return {
     budgetMinutes,
     pairs,
     minutes: (pairs * sweepSeconds) / 60,
-    drops: figures.map((f) => ({ test: f.test, threads: f.threads, detectableDrop: f.noise === null ? 1 : detectableDropAt(pairs, f.noise, settings) })),
+    drops: figures.map((f) => ({
+      test: f.test,
+      threads: f.threads,
+      detectableDrop: f.noise === null ? 1 : detectableDropAt(pairs, f.noise, settings),
+    })),
   };
 }
 
@@ -151,7 +163,13 @@ export function calibrationInputs(samples: readonly SampleRecord[]): Calibration
       if (wb !== undefined && wc !== undefined) pairTimes.push(wb + wc);
     }
     const first = group[0]!;
-    return { test: first.test, threads: first.threads, logRatios, baselineFirst, pairSeconds: pairTimes.length > 0 ? middle(pairTimes) : 2 * first.seconds };
+    return {
+      test: first.test,
+      threads: first.threads,
+      logRatios,
+      baselineFirst,
+      pairSeconds: pairTimes.length > 0 ? middle(pairTimes) : 2 * first.seconds,
+    };
   });
 }
 

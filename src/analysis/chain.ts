@@ -30,7 +30,11 @@ export interface ChainedEstimate {
  * used: it re-anchors the chain and carries no error from the steps before. A release whose checks do not lead back
  * to the base has no chained estimate.
  */
-export function chainToBase(base: string, steps: readonly ChainStep[], confidence: number): Map<string, ChainedEstimate> {
+export function chainToBase(
+  base: string,
+  steps: readonly ChainStep[],
+  confidence: number,
+): Map<string, ChainedEstimate> {
   const byRelease = new Map<string, ChainStep>();
   for (const step of steps) {
     const known = byRelease.get(step.release);
@@ -45,11 +49,22 @@ export function chainToBase(base: string, steps: readonly ChainStep[], confidenc
     if (done !== undefined) return done;
     const step = byRelease.get(release);
     if (step === undefined || seen.has(release)) return undefined;
-    const below = step.baseline === base ? { logEstimate: 0, logSe: 0, steps: 0 } : resolve(step.baseline, new Set([...seen, release]));
+    const below =
+      step.baseline === base
+        ? { logEstimate: 0, logSe: 0, steps: 0 }
+        : resolve(step.baseline, new Set([...seen, release]));
     if (below === undefined) return undefined;
     const logEstimate = below.logEstimate + step.logEstimate;
     const logSe = Math.sqrt(below.logSe ** 2 + step.logSe ** 2);
-    const estimate = { release, logEstimate, logSe, steps: below.steps + 1, relativeQps: Math.exp(logEstimate), low: Math.exp(logEstimate - z * logSe), high: Math.exp(logEstimate + z * logSe) };
+    const estimate = {
+      release,
+      logEstimate,
+      logSe,
+      steps: below.steps + 1,
+      relativeQps: Math.exp(logEstimate),
+      low: Math.exp(logEstimate - z * logSe),
+      high: Math.exp(logEstimate + z * logSe),
+    };
     chained.set(release, estimate);
     return estimate;
   };

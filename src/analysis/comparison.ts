@@ -1,4 +1,17 @@
-import { isMemorySetting, mapPerOp, testKey, type ComparisonView, type SampleRole, type SessionLevel, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow, type Verdict } from '../model/index.js';
+import {
+  isMemorySetting,
+  mapPerOp,
+  testKey,
+  type ComparisonView,
+  type SampleRole,
+  type SessionLevel,
+  type SessionDesignName,
+  type SidePerOp,
+  type SideSummary,
+  type TargetLabel,
+  type TestRow,
+  type Verdict,
+} from '../model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../store/index.js';
 import { z } from 'zod';
 import { median } from './median.js';
@@ -24,7 +37,12 @@ export function compareSession(
 ): ComparisonView {
   const tests = groupByTest(samples)
     .filter((t) => t.baseline.length > 0 && t.candidate.length > 0)
-    .map((group) => withVerdict(toRow(group), verdicts.find((v) => v.test === group.test && v.threads === group.threads)));
+    .map((group) =>
+      withVerdict(
+        toRow(group),
+        verdicts.find((v) => v.test === group.test && v.threads === group.threads),
+      ),
+    );
   return {
     sessionId: session.id,
     suite: session.suite,
@@ -51,12 +69,21 @@ function withVerdict(row: TestRow, verdict: Verdict | undefined): TestRow {
   return { ...row, relativeQps, verdict: rowVerdict };
 }
 
-const StoredLevels = z.array(z.object({ threads: z.number().int().positive(), threadsSpec: z.union([z.number(), z.string()]), tables: z.number().int().positive(), tableSize: z.number().int().positive() }));
+const StoredLevels = z.array(
+  z.object({
+    threads: z.number().int().positive(),
+    threadsSpec: z.union([z.number(), z.string()]),
+    tables: z.number().int().positive(),
+    tableSize: z.number().int().positive(),
+  }),
+);
 
 /** The suite's levels as the session stored them (compare's storedLevels); undefined for a suite without levels. */
 function levelsOf(session: SessionRecord): SessionLevel[] | undefined {
   const parsed = StoredLevels.safeParse(session.settings['levels']);
-  return parsed.success ? parsed.data.map(({ threads, threadsSpec, tables, tableSize }) => ({ threads, threadsSpec, tables, tableSize })) : undefined;
+  return parsed.success
+    ? parsed.data.map(({ threads, threadsSpec, tables, tableSize }) => ({ threads, threadsSpec, tables, tableSize }))
+    : undefined;
 }
 
 /** The session's design as its settings recorded it (sessions before the paired design have none). */
@@ -88,9 +115,21 @@ function toRow(group: TestSamples): TestRow {
 function side(samples: readonly SampleRecord[]): SideSummary {
   const qps = samples.map((s) => s.qps);
   const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
-  const perOp: SidePerOp = { ...mapPerOp((field) => of((s) => s[field])), qps: median(qps), cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp) };
+  const perOp: SidePerOp = {
+    ...mapPerOp((field) => of((s) => s[field])),
+    qps: median(qps),
+    cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp),
+  };
   const hitRatio = bufferPoolHitRatio(samples);
-  return { qps: median(qps), samples: samples.length, qpsMin: Math.min(...qps), qpsMax: Math.max(...qps), perOp, dbPerOp: dbCounterMedians(samples), ...(hitRatio !== undefined ? { hitRatio } : {}) };
+  return {
+    qps: median(qps),
+    samples: samples.length,
+    qpsMin: Math.min(...qps),
+    qpsMax: Math.max(...qps),
+    perOp,
+    dbPerOp: dbCounterMedians(samples),
+    ...(hitRatio !== undefined ? { hitRatio } : {}),
+  };
 }
 
 /** 1 - pages read from disk / pages asked for, over every run of the side: a sum of deltas, so long runs weigh more. */
@@ -109,10 +148,18 @@ function dbCounterMedians(samples: readonly SampleRecord[]): Record<string, numb
       values.set(name, [...(values.get(name) ?? []), counter.perOp]);
     }
   }
-  return Object.fromEntries([...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, median(list)]));
+  return Object.fromEntries(
+    [...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, median(list)]),
+  );
 }
 
 function label(target: TargetRef): TargetLabel {
   const buildProfile = target.description['buildProfile'];
-  return { name: target.name, flavor: target.flavor, version: target.version, serverProfile: target.serverProfile, ...(typeof buildProfile === 'string' ? { buildProfile } : {}) };
+  return {
+    name: target.name,
+    flavor: target.flavor,
+    version: target.version,
+    serverProfile: target.serverProfile,
+    ...(typeof buildProfile === 'string' ? { buildProfile } : {}),
+  };
 }

@@ -48,12 +48,23 @@ export function buildHistory(
   const measured = releases.filter((r) => byRelease.has(r.id));
   const measuredVersions = new Set(measured.map((r) => r.version));
   // A measured version wins over an import, but only one measured without a memory setting: an imported row has none.
-  const plainVersions = new Set(measured.filter((r) => byRelease.get(r.id)!.some((s) => s.memory === undefined)).map((r) => r.version));
+  const plainVersions = new Set(
+    measured.filter((r) => byRelease.get(r.id)!.some((s) => s.memory === undefined)).map((r) => r.version),
+  );
   const importedOnly = imported.filter((r) => !plainVersions.has(r.version));
 
   const columns: HistoryColumn[] = [
-    ...measured.map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.tag, imported: false, releaseId: r.id })),
-    ...uniqueBy(importedOnly.filter((r) => !measuredVersions.has(r.version)), (r) => r.version).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
+    ...measured.map((r) => ({
+      version: r.version,
+      versionKey: r.versionKey,
+      label: r.tag,
+      imported: false,
+      releaseId: r.id,
+    })),
+    ...uniqueBy(
+      importedOnly.filter((r) => !measuredVersions.has(r.version)),
+      (r) => r.version,
+    ).map((r) => ({ version: r.version, versionKey: r.versionKey, label: r.version, imported: true })),
   ].sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0));
 
   const cells = new Map<string, Map<string, Figures>>();
@@ -78,7 +89,8 @@ export function buildHistory(
   for (const check of checks) {
     const version = versionOf.get(check.releaseId);
     if (version === undefined) continue;
-    for (const v of check.verdicts) if (v.detectableDrop !== null) drops.set(`${testKey(v)}\u0000${version}`, v.detectableDrop);
+    for (const v of check.verdicts)
+      if (v.detectableDrop !== null) drops.set(`${testKey(v)}\u0000${version}`, v.detectableDrop);
   }
   const rows = order.map((t) => ({
     ...t,
@@ -119,12 +131,20 @@ export function chainHistory(
     const all = new Map(byTest.get(testKey(row)) ?? []);
     all.set(baseId, baseLink(baseId));
     // The base's own cell is 1 only where the base measured the test; a version before the base is not chained.
-    const links = table.columns.map((c, i): ChainLink | null => (c.releaseId === undefined || row.figures[i] === null || i < base ? null : (all.get(c.releaseId) ?? null)));
+    const links = table.columns.map((c, i): ChainLink | null =>
+      c.releaseId === undefined || row.figures[i] === null || i < base ? null : (all.get(c.releaseId) ?? null),
+    );
     const steps = chainSteps(links, all, settings.thresholdOf(row.test));
     return links.map((link, i) => {
       if (link === null) return null;
       const step = steps[i];
-      return { relativeQps: link.relativeQps, low: link.low, high: link.high, steps: link.steps, step: step === null || step === undefined ? null : { direction: step.direction, ratio: step.ratio } };
+      return {
+        relativeQps: link.relativeQps,
+        low: link.low,
+        high: link.high,
+        steps: link.steps,
+        step: step === null || step === undefined ? null : { direction: step.direction, ratio: step.ratio },
+      };
     });
   });
 }

@@ -33,7 +33,11 @@ export function selectLastGood(
   return undefined;
 }
 
-function goodness(release: ReleaseRecord, newest: CheckRecord | undefined, triage: readonly TriageRecord[]): GoodRelease['reason'] | undefined {
+function goodness(
+  release: ReleaseRecord,
+  newest: CheckRecord | undefined,
+  triage: readonly TriageRecord[],
+): GoodRelease['reason'] | undefined {
   if (triage.some((t) => t.releaseId === release.id && t.action === 'accept')) return 'accepted';
   return newest?.conclusive === true ? 'ok' : undefined;
 }

@@ -45,7 +45,12 @@ export function maxTPermutationTest(baseline: readonly Run[], candidate: readonl
   }
   const n = labelings.sets.length;
   const share = (counts: Map<string, number>): Map<string, number> => new Map([...counts].map(([t, k]) => [t, k / n]));
-  return { slower: share(slowerCounts), faster: share(fasterCounts), permutations: n, exhaustive: labelings.exhaustive };
+  return {
+    slower: share(slowerCounts),
+    faster: share(fasterCounts),
+    permutations: n,
+    exhaustive: labelings.exhaustive,
+  };
 }
 
 /**
@@ -93,7 +98,9 @@ function logs(runs: readonly Run[], test: string): number[] {
 }
 
 function studentized(b: readonly number[], c: readonly number[]): number {
-  const error = Math.sqrt(Math.max(variance(b), MIN_LOG_SD ** 2) / b.length + Math.max(variance(c), MIN_LOG_SD ** 2) / c.length);
+  const error = Math.sqrt(
+    Math.max(variance(b), MIN_LOG_SD ** 2) / b.length + Math.max(variance(c), MIN_LOG_SD ** 2) / c.length,
+  );
   return (mean(c) - mean(b)) / error;
 }
 

@@ -1,4 +1,14 @@
-import { FIGURE_FIELDS, isMemorySetting, sampleRoles, testIdOf, testKey, type Figures, type SampleRole, type TestId, type VerdictKind } from '../model/index.js';
+import {
+  FIGURE_FIELDS,
+  isMemorySetting,
+  sampleRoles,
+  testIdOf,
+  testKey,
+  type Figures,
+  type SampleRole,
+  type TestId,
+  type VerdictKind,
+} from '../model/index.js';
 import { ratioOrOne } from '../report/index.js';
 import type { CheckRecord, ReleaseRecord, SessionRecord } from '../store/index.js';
 import { medianOfLists } from './median.js';
@@ -21,7 +31,6 @@ export type ReleaseFigureValues = Record<ReleaseFigureField, number>;
 /** The samples of one session side on one test, figure by figure. */
 export type SampleFigureLists = Record<ReleaseFigureField, ArrayLike<number>>;
 
-
 /** One side of a done session that ran a release of the series. */
 export interface ReleaseSide {
   session: SessionRecord;
@@ -35,7 +44,12 @@ export interface ReleaseSide {
  * invalid. A session run under a memory setting (io-bound, cached) keeps its setting on its tests (groupReleaseSides):
  * an io-bound QPS is never mixed with a cached one.
  */
-export function releaseSides(series: string, releases: readonly ReleaseRecord[], doneSessions: readonly SessionRecord[], checks: readonly CheckRecord[]): ReleaseSide[] {
+export function releaseSides(
+  series: string,
+  releases: readonly ReleaseRecord[],
+  doneSessions: readonly SessionRecord[],
+  checks: readonly CheckRecord[],
+): ReleaseSide[] {
   const invalid = new Set(checks.filter((c) => c.invalid).map((c) => c.sessionId));
   const byTag = new Map(releases.map((r) => [r.tag, r]));
   const sides: ReleaseSide[] = [];
@@ -53,7 +67,9 @@ export function releaseSides(series: string, releases: readonly ReleaseRecord[],
 /** The newest `limit` releases, by their sortable version key (never by tag text): the ones a series exports. */
 export function newestReleases(releases: readonly ReleaseRecord[], limit: number): Set<number> {
   const unique = new Map(releases.map((r) => [r.id, r]));
-  const newestFirst = [...unique.values()].sort((a, b) => (a.versionKey < b.versionKey ? 1 : a.versionKey > b.versionKey ? -1 : 0));
+  const newestFirst = [...unique.values()].sort((a, b) =>
+    a.versionKey < b.versionKey ? 1 : a.versionKey > b.versionKey ? -1 : 0,
+  );
   return new Set(newestFirst.slice(0, limit).map((r) => r.id));
 }
 
@@ -69,7 +85,8 @@ export interface ReleaseGroup extends TestId {
 
 export type MeasuredSide = ReleaseSide & { tests: Iterable<TestId & { figures: SampleFigureLists }> };
 
-const groupKey = (hostId: number, releaseId: number, t: TestId): string => `${hostId}\u0000${releaseId}\u0000${testKey(t)}`;
+const groupKey = (hostId: number, releaseId: number, t: TestId): string =>
+  `${hostId}\u0000${releaseId}\u0000${testKey(t)}`;
 /** The key of a release on a host, as newestChecksOnHosts gives it. */
 export const hostReleaseKey = (hostId: number, releaseId: number): string => `${hostId}\u0000${releaseId}`;
 
@@ -83,7 +100,8 @@ export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, Re
       const key = groupKey(session.hostId, release.id, id);
       const side = `${session.id}${role[0]}`;
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { key, hostId: session.hostId, release, ...id, parts: [figures], signature: side });
+      if (group === undefined)
+        groups.set(key, { key, hostId: session.hostId, release, ...id, parts: [figures], signature: side });
       else {
         group.parts.push(figures);
         group.signature += `,${side}`;
@@ -95,7 +113,9 @@ export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, Re
 
 /** The median of each figure over every sample of the group. */
 export function groupMedians(group: Pick<ReleaseGroup, 'parts'>): ReleaseFigureValues {
-  return Object.fromEntries(RELEASE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field]))])) as ReleaseFigureValues;
+  return Object.fromEntries(
+    RELEASE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field]))]),
+  ) as ReleaseFigureValues;
 }
 
 /**
@@ -110,11 +130,17 @@ export function baseIndex<T extends { versionKey: string }>(items: readonly T[],
 }
 
 /** Each release's newest valid check on each host (by hostReleaseKey), for the releases kept (all when absent). */
-export function newestChecksOnHosts(checks: readonly CheckRecord[], sessions: readonly SessionRecord[], kept?: ReadonlySet<number>): Map<string, CheckRecord> {
+export function newestChecksOnHosts(
+  checks: readonly CheckRecord[],
+  sessions: readonly SessionRecord[],
+  kept?: ReadonlySet<number>,
+): Map<string, CheckRecord> {
   const hostOf = new Map(sessions.map((s) => [s.id, s.hostId]));
   return newestValidChecks(checks, (check) => {
     const hostId = hostOf.get(check.sessionId);
-    return hostId === undefined || (kept !== undefined && !kept.has(check.releaseId)) ? undefined : hostReleaseKey(hostId, check.releaseId);
+    return hostId === undefined || (kept !== undefined && !kept.has(check.releaseId))
+      ? undefined
+      : hostReleaseKey(hostId, check.releaseId);
   });
 }
 
@@ -202,7 +228,11 @@ export function seriesReleaseFigures(input: SeriesFigureInput): ReleaseFigure[] 
 type HostChain = Map<string, Map<number, ChainLink>>;
 
 /** Each host's chains to its base, by test. */
-function hostChains(bases: ReadonlyMap<number, ReleaseRecord>, checks: ReadonlyMap<number, readonly ChainCheck[]> | undefined, confidence: number): Map<number, HostChain> {
+function hostChains(
+  bases: ReadonlyMap<number, ReleaseRecord>,
+  checks: ReadonlyMap<number, readonly ChainCheck[]> | undefined,
+  confidence: number,
+): Map<number, HostChain> {
   const chains = new Map<number, HostChain>();
   if (checks === undefined) return chains;
   for (const [hostId, base] of bases) chains.set(hostId, chainByTest(base.id, checks.get(hostId) ?? [], confidence));
@@ -210,7 +240,11 @@ function hostChains(bases: ReadonlyMap<number, ReleaseRecord>, checks: ReadonlyM
 }
 
 /** A group's chained estimate: the base's own is exactly 1; undefined where the test has no chain to the base. */
-function chainedOf(chain: HostChain | undefined, group: ReleaseGroup, baseId: number): Pick<ChainLink, 'relativeQps' | 'low' | 'high'> | undefined {
+function chainedOf(
+  chain: HostChain | undefined,
+  group: ReleaseGroup,
+  baseId: number,
+): Pick<ChainLink, 'relativeQps' | 'low' | 'high'> | undefined {
   if (chain === undefined) return undefined;
   if (group.release.id === baseId) return { relativeQps: 1, low: 1, high: 1 };
   return chain.get(testKey(group))?.get(group.release.id);
@@ -221,7 +255,10 @@ function chainedOf(chain: HostChain | undefined, group: ReleaseGroup, baseId: nu
  * without a memory setting (the oldest measured at all when every result there has one), so a compare of an older
  * tag under --memory does not take the base away from the checks' figures.
  */
-export function seriesBases(groups: ReadonlyMap<string, ReleaseGroup>, base: string | undefined): Map<number, ReleaseRecord> {
+export function seriesBases(
+  groups: ReadonlyMap<string, ReleaseGroup>,
+  base: string | undefined,
+): Map<number, ReleaseRecord> {
   const plainHosts = new Set([...groups.values()].filter((g) => g.memory === undefined).map((g) => g.hostId));
   const measured = new Map<number, ReleaseRecord[]>();
   for (const { hostId, release, memory } of groups.values()) {

@@ -159,15 +159,25 @@ export function replayLooks(series: readonly PairSeries[], settings: SequentialS
   return { decided, pending: [], nextPairs: 0 };
 }
 
-function judgeLook(family: readonly PairSeries[], n: number, look: number, looks: number, settings: SequentialSettings): PairedJudgement[] {
-  const slices = family.map((s) => ({ logRatios: s.logRatios.slice(0, n), baselineFirst: s.baselineFirst.slice(0, n) }));
+function judgeLook(
+  family: readonly PairSeries[],
+  n: number,
+  look: number,
+  looks: number,
+  settings: SequentialSettings,
+): PairedJudgement[] {
+  const slices = family.map((s) => ({
+    logRatios: s.logRatios.slice(0, n),
+    baselineFirst: s.baselineFirst.slice(0, n),
+  }));
   const test = signFlipMaxT(slices, look);
   const alphaSpent = alphaAtLook(settings.alpha, look, looks);
   const upper = criticalValue(test.maxDrops, alphaSpent);
   const lower = criticalValue(test.maxDrops, alphaAtLook((1 - settings.confidence) / 2, look, looks));
   return family.map((s, j) => {
     const stat = test.observed[j]!;
-    const reach = Number.isFinite(upper) && n > 2 ? (upper + studentQuantile(POWER, n - 2)) * stat.se : Number.POSITIVE_INFINITY;
+    const reach =
+      Number.isFinite(upper) && n > 2 ? (upper + studentQuantile(POWER, n - 2)) * stat.se : Number.POSITIVE_INFINITY;
     const estimate: PairedEstimate = {
       pairs: n,
       look,
@@ -190,7 +200,10 @@ function judgeLook(family: readonly PairSeries[], n: number, look: number, looks
  * What a look decides; "unstable" here means "not yet": more pairs, or the budget's end. A drop or a gain counts when
  * the exact test finds it at the look's share of alpha; "ok" when the interval's lower end clears the threshold.
  */
-export function classifyPaired(e: Pick<PairedEstimate, 'relativeQps' | 'low' | 'pSlower' | 'pFaster' | 'alphaSpent'>, threshold: number): PairedKind {
+export function classifyPaired(
+  e: Pick<PairedEstimate, 'relativeQps' | 'low' | 'pSlower' | 'pFaster' | 'alphaSpent'>,
+  threshold: number,
+): PairedKind {
   if (e.relativeQps < threshold && e.pSlower <= e.alphaSpent) return 'regression';
   if (e.relativeQps > 1 / threshold && e.pFaster <= e.alphaSpent) return 'improvement';
   if (e.low >= threshold) return 'ok';

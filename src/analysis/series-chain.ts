@@ -26,8 +26,13 @@ export interface ChainLink extends ChainedEstimate {
  * its newest valid check and, when it has one, its newest valid check directly against the base, which the chain
  * prefers (it re-anchors). Invalid checks never count (newestValidChecks).
  */
-export function chainCandidates<C extends Pick<CheckRecord, 'invalid' | 'sessionId' | 'releaseId' | 'baselineReleaseId'>>(checks: readonly C[], baseReleaseId: number): C[] {
-  const newest = newestValidChecks(checks, (c) => `${c.releaseId}\u0000${c.baselineReleaseId === baseReleaseId ? 'base' : 'chain'}`);
+export function chainCandidates<
+  C extends Pick<CheckRecord, 'invalid' | 'sessionId' | 'releaseId' | 'baselineReleaseId'>,
+>(checks: readonly C[], baseReleaseId: number): C[] {
+  const newest = newestValidChecks(
+    checks,
+    (c) => `${c.releaseId}\u0000${c.baselineReleaseId === baseReleaseId ? 'base' : 'chain'}`,
+  );
   return [...newest.values()];
 }
 
@@ -36,7 +41,11 @@ export function chainCandidates<C extends Pick<CheckRecord, 'invalid' | 'session
  * base when there is one with a standard error, else the other check's; a verdict without logSe (stored before
  * verdicts carried it) is no step, so neither that release nor a release chained through it has an estimate.
  */
-export function chainByTest(baseReleaseId: number, checks: readonly ChainCheck[], confidence: number): Map<string, Map<number, ChainLink>> {
+export function chainByTest(
+  baseReleaseId: number,
+  checks: readonly ChainCheck[],
+  confidence: number,
+): Map<string, Map<number, ChainLink>> {
   const steps = new Map<string, Map<number, { step: ChainStep; parentId: number }>>();
   for (const check of checks) {
     for (const v of check.verdicts) {
@@ -46,14 +55,23 @@ export function chainByTest(baseReleaseId: number, checks: readonly ChainCheck[]
       steps.set(key, byRelease);
       const known = byRelease.get(check.releaseId);
       if (known !== undefined && known.parentId === baseReleaseId) continue;
-      const step = { release: String(check.releaseId), baseline: String(check.baselineReleaseId), logEstimate: Math.log(v.relativeQps), logSe: v.logSe };
+      const step = {
+        release: String(check.releaseId),
+        baseline: String(check.baselineReleaseId),
+        logEstimate: Math.log(v.relativeQps),
+        logSe: v.logSe,
+      };
       byRelease.set(check.releaseId, { step, parentId: check.baselineReleaseId });
     }
   }
   const out = new Map<string, Map<number, ChainLink>>();
   for (const [key, byRelease] of steps) {
     // One step per release, chosen above, so the parent of every chained release is known.
-    const chained = chainToBase(String(baseReleaseId), [...byRelease.values()].map((s) => s.step), confidence);
+    const chained = chainToBase(
+      String(baseReleaseId),
+      [...byRelease.values()].map((s) => s.step),
+      confidence,
+    );
     const links = new Map<number, ChainLink>();
     for (const [releaseId, { parentId }] of byRelease) {
       const estimate = chained.get(String(releaseId));
@@ -66,14 +84,25 @@ export function chainByTest(baseReleaseId: number, checks: readonly ChainCheck[]
 
 /** The base as a link of its own chain: relative QPS 1 exactly, no error, so a step right after the base can be marked. */
 export function baseLink(baseReleaseId: number): ChainLink {
-  return { release: String(baseReleaseId), releaseId: baseReleaseId, parentId: -1, relativeQps: 1, low: 1, high: 1, logEstimate: 0, logSe: 0, steps: 0 };
+  return {
+    release: String(baseReleaseId),
+    releaseId: baseReleaseId,
+    parentId: -1,
+    relativeQps: 1,
+    low: 1,
+    high: 1,
+    logEstimate: 0,
+    logSe: 0,
+    steps: 0,
+  };
 }
 
 /** The variance two chained releases share: that of the release where their chains meet (0 at the base). */
 function sharedVariance(a: ChainLink, b: ChainLink, links: ReadonlyMap<number, ChainLink>): number {
   const onPathOfA = new Set<number>();
   for (let at: ChainLink | undefined = a; at !== undefined; at = links.get(at.parentId)) onPathOfA.add(at.releaseId);
-  for (let at: ChainLink | undefined = b; at !== undefined; at = links.get(at.parentId)) if (onPathOfA.has(at.releaseId)) return at.logSe ** 2;
+  for (let at: ChainLink | undefined = b; at !== undefined; at = links.get(at.parentId))
+    if (onPathOfA.has(at.releaseId)) return at.logSe ** 2;
   return 0;
 }
 
@@ -95,7 +124,11 @@ export const STEP_STANDARD_ERRORS = 3;
  * at least STEP_STANDARD_ERRORS standard errors and at least half the threshold's margin (1 - threshold) in size.
  * Aligned with `links`; null where no step began.
  */
-export function chainSteps(links: ReadonlyArray<ChainLink | null>, all: ReadonlyMap<number, ChainLink>, threshold: number): Array<ChainStepMark | null> {
+export function chainSteps(
+  links: ReadonlyArray<ChainLink | null>,
+  all: ReadonlyMap<number, ChainLink>,
+  threshold: number,
+): Array<ChainStepMark | null> {
   const minimumStep = (1 - threshold) / 2;
   const marks: Array<ChainStepMark | null> = links.map(() => null);
   let previous: ChainLink | undefined;
@@ -107,7 +140,8 @@ export function chainSteps(links: ReadonlyArray<ChainLink | null>, all: Readonly
       const se = Math.sqrt(Math.max(variance, 0));
       const ratio = Math.exp(jump);
       const standardErrors = se > 0 ? Math.abs(jump) / se : Number.POSITIVE_INFINITY;
-      if (standardErrors >= STEP_STANDARD_ERRORS && Math.abs(ratio - 1) >= minimumStep) marks[index] = { direction: jump < 0 ? 'down' : 'up', ratio, standardErrors };
+      if (standardErrors >= STEP_STANDARD_ERRORS && Math.abs(ratio - 1) >= minimumStep)
+        marks[index] = { direction: jump < 0 ? 'down' : 'up', ratio, standardErrors };
     }
     previous = link;
   });

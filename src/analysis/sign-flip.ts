@@ -65,8 +65,14 @@ export interface SignFlipResult {
  */
 export function signFlipMaxT(series: readonly OrderedPairs[], seed = 1): SignFlipResult {
   const n = series[0]?.logRatios.length ?? 0;
-  if (series.some((s) => s.logRatios.length !== n || s.baselineFirst.length !== n)) throw new RangeError('signFlipMaxT: every series needs the same number of pairs');
-  const data = series.map((s) => relabelling(clipAroundZero(s.logRatios), Int8Array.from(s.baselineFirst, (b) => (b ? 1 : -1))));
+  if (series.some((s) => s.logRatios.length !== n || s.baselineFirst.length !== n))
+    throw new RangeError('signFlipMaxT: every series needs the same number of pairs');
+  const data = series.map((s) =>
+    relabelling(
+      clipAroundZero(s.logRatios),
+      Int8Array.from(s.baselineFirst, (b) => (b ? 1 : -1)),
+    ),
+  );
   const sums = new Float64Array(series.length * 2);
   for (let j = 0; j < data.length; j++) {
     sums[2 * j] = data[j]!.total;
@@ -94,7 +100,14 @@ export function signFlipMaxT(series: readonly OrderedPairs[], seed = 1): SignFli
   }
   maxDrops.sort();
   const count = walk.count;
-  return { observed: series.map((s, j) => ({ ...pairStatistic(s), ...spreadOf(data[j]!) })), slower: slowerCounts.map((c) => c / count), faster: fasterCounts.map((c) => c / count), maxDrops, flips: count, exhaustive: walk.exhaustive };
+  return {
+    observed: series.map((s, j) => ({ ...pairStatistic(s), ...spreadOf(data[j]!) })),
+    slower: slowerCounts.map((c) => c / count),
+    faster: fasterCounts.map((c) => c / count),
+    maxDrops,
+    flips: count,
+    exhaustive: walk.exhaustive,
+  };
 }
 
 /**
@@ -148,7 +161,8 @@ function relabelling(d: Float64Array, first: Int8Array): Relabelling {
  * give the plain mean, with no order effect to take out; one pair says nothing of the noise (NaN).
  */
 function balancedStatistic(n: number, aligned: number, squares: number, sum: number, orderSum: number): PairStatistic {
-  if (n < 2) return { estimate: n === 1 ? sum : 0, orderEffect: 0, noise: Number.NaN, se: Number.POSITIVE_INFINITY, t: 0 };
+  if (n < 2)
+    return { estimate: n === 1 ? sum : 0, orderEffect: 0, noise: Number.NaN, se: Number.POSITIVE_INFINITY, t: 0 };
   const countB = (n + orderSum) / 2;
   const countC = n - countB;
   if (countB < 0.5 || countC < 0.5 || n < 3) {

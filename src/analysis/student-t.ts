@@ -71,7 +71,10 @@ function betaFraction(x: number, a: number, b: number): number {
 /** Lanczos approximation of ln Γ(z), z > 0. */
 function logGamma(z: number): number {
   const g = 7;
-  const coef = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const coef = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - logGamma(1 - z);
   const zz = z - 1;
   let sum = coef[0]!;

@@ -34,7 +34,9 @@ const key = testKey;
 export function judgeSession(samples: readonly SampleRecord[], settings: VerdictSettings): Verdict[] {
   const test = maxTPermutationTest(runsOf(samples, 'baseline'), runsOf(samples, 'candidate'));
   const groups = groupByTest(samples);
-  return [...groups.entries()].map(([k, group]) => judgeTest(group, settings, test.slower.get(k) ?? 1, test.faster.get(k) ?? 1, groups.size));
+  return [...groups.entries()].map(([k, group]) =>
+    judgeTest(group, settings, test.slower.get(k) ?? 1, test.faster.get(k) ?? 1, groups.size),
+  );
 }
 
 /**
@@ -42,20 +44,44 @@ export function judgeSession(samples: readonly SampleRecord[], settings: Verdict
  * session's looks. `final` false gives the verdicts of the tests decided so far only, which is what a running
  * session asks to know which tests still need pairs.
  */
-export function judgePairedSession(samples: readonly SampleRecord[], settings: VerdictSettings, final = true): { verdicts: Verdict[]; pending: string[]; nextPairs: number } {
+export function judgePairedSession(
+  samples: readonly SampleRecord[],
+  settings: VerdictSettings,
+  final = true,
+): { verdicts: Verdict[]; pending: string[]; nextPairs: number } {
   const groups = groupByTest(samples);
   const series = [...groups.entries()].map(([k, group]) => pairSeries(k, group));
-  const sequential = { alpha: settings.alpha, confidence: confidenceOf(settings), maxPairs: settings.maxPairs ?? DEFAULT_MAX_PAIRS, thresholdOf: (t: string) => thresholdOf(settings, t) };
+  const sequential = {
+    alpha: settings.alpha,
+    confidence: confidenceOf(settings),
+    maxPairs: settings.maxPairs ?? DEFAULT_MAX_PAIRS,
+    thresholdOf: (t: string) => thresholdOf(settings, t),
+  };
   const replay = replayLooks(series, sequential, final);
   const verdicts = replay.decided.map((j) => {
     const group = groups.get(j.key)!;
     const rounds = new Set(pairedRounds(group).slice(0, j.pairs));
-    const [b, c] = (['baseline', 'candidate'] as const).map((role) => group.filter((s) => s.role === role && rounds.has(s.round)));
+    const [b, c] = (['baseline', 'candidate'] as const).map((role) =>
+      group.filter((s) => s.role === role && rounds.has(s.round)),
+    );
     const first = group[0]!;
     return {
-      test: first.test, threads: first.threads, kind: j.kind, relativeQps: j.relativeQps, threshold: thresholdOf(settings, first.test),
-      pSlower: j.pSlower, pFaster: j.pFaster, baselineSpread: robustSpread(b!.map((s) => s.qps)),
-      low: j.low, high: finiteOrNull(j.high), confidence: confidenceOf(settings), detectableDrop: j.detectableDrop, pairs: j.pairs, noise: finiteOrNull(j.noise), orderEffect: j.orderEffect, logSe: finiteOrNull(j.logSe),
+      test: first.test,
+      threads: first.threads,
+      kind: j.kind,
+      relativeQps: j.relativeQps,
+      threshold: thresholdOf(settings, first.test),
+      pSlower: j.pSlower,
+      pFaster: j.pFaster,
+      baselineSpread: robustSpread(b!.map((s) => s.qps)),
+      low: j.low,
+      high: finiteOrNull(j.high),
+      confidence: confidenceOf(settings),
+      detectableDrop: j.detectableDrop,
+      pairs: j.pairs,
+      noise: finiteOrNull(j.noise),
+      orderEffect: j.orderEffect,
+      logSe: finiteOrNull(j.logSe),
       hint: j.kind === 'regression' ? hintOf(b!, c!) : [],
     };
   });
@@ -65,15 +91,25 @@ export function judgePairedSession(samples: readonly SampleRecord[], settings: V
 /** Rounds (sweeps) in which both halves of the test's pair were measured, in order. */
 function pairedRounds(group: readonly SampleRecord[]): number[] {
   const b = new Set(group.filter((s) => s.role === 'baseline').map((s) => s.round));
-  return [...new Set(group.filter((s) => s.role === 'candidate' && b.has(s.round)).map((s) => s.round))].sort((x, y) => x - y);
+  return [...new Set(group.filter((s) => s.role === 'candidate' && b.has(s.round)).map((s) => s.round))].sort(
+    (x, y) => x - y,
+  );
 }
 
 /** The test's pairs, sweep by sweep; which side ran first is which of the two was written first (samples keep that order). */
 function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
-  const at = (role: SampleRecord['role'], round: number): number => group.findIndex((s) => s.role === role && s.round === round);
+  const at = (role: SampleRecord['role'], round: number): number =>
+    group.findIndex((s) => s.role === role && s.round === round);
   const rounds = pairedRounds(group);
-  const logRatios = rounds.map((r) => Math.log(Math.max(group[at('candidate', r)]!.qps, 1e-6) / Math.max(group[at('baseline', r)]!.qps, 1e-6)));
-  return { key: k, test: group[0]!.test, logRatios, baselineFirst: rounds.map((r) => at('baseline', r) < at('candidate', r)) };
+  const logRatios = rounds.map((r) =>
+    Math.log(Math.max(group[at('candidate', r)]!.qps, 1e-6) / Math.max(group[at('baseline', r)]!.qps, 1e-6)),
+  );
+  return {
+    key: k,
+    test: group[0]!.test,
+    logRatios,
+    baselineFirst: rounds.map((r) => at('baseline', r) < at('candidate', r)),
+  };
 }
 
 function sortLike(verdicts: Verdict[], keys: readonly string[]): Verdict[] {
@@ -89,7 +125,8 @@ function groupByTest(samples: readonly SampleRecord[]): Map<string, SampleRecord
 const DEFAULT_CONFIDENCE = 0.95;
 const confidenceOf = (settings: VerdictSettings): number => settings.confidence ?? DEFAULT_CONFIDENCE;
 /** A test's threshold: its entry in test_thresholds, else threshold (the verdicts and the exported metric alike). */
-export const thresholdOf = (settings: Pick<VerdictSettings, 'threshold' | 'testThresholds'>, test: string): number => settings.testThresholds[test] ?? settings.threshold;
+export const thresholdOf = (settings: Pick<VerdictSettings, 'threshold' | 'testThresholds'>, test: string): number =>
+  settings.testThresholds[test] ?? settings.threshold;
 
 function runsOf(samples: readonly SampleRecord[], role: SampleRecord['role']): Run[] {
   const rounds = new Map<number, Map<string, number>>();
@@ -101,29 +138,73 @@ function runsOf(samples: readonly SampleRecord[], role: SampleRecord['role']): R
   return [...rounds.values()];
 }
 
-function judgeTest(group: readonly SampleRecord[], settings: VerdictSettings, pSlower: number, pFaster: number, family: number): Verdict {
+function judgeTest(
+  group: readonly SampleRecord[],
+  settings: VerdictSettings,
+  pSlower: number,
+  pFaster: number,
+  family: number,
+): Verdict {
   const first = group[0]!;
   const b = group.filter((s) => s.role === 'baseline');
   const c = group.filter((s) => s.role === 'candidate');
   const relativeQps = median(c.map((s) => s.qps)) / median(b.map((s) => s.qps));
   const threshold = thresholdOf(settings, first.test);
   const baselineSpread = robustSpread(b.map((s) => s.qps));
-  const spread = runsEstimate(b.map((s) => s.qps), c.map((s) => s.qps), settings, family);
-  const kind = classify({ relativeQps, threshold, pSlower, pFaster, alpha: settings.alpha, low: spread.low, high: spread.high });
-  return { test: first.test, threads: first.threads, kind, relativeQps, threshold, pSlower, pFaster, baselineSpread, ...spread, orderEffect: null, confidence: confidenceOf(settings), hint: kind === 'regression' ? hintOf(b, c) : [] };
+  const spread = runsEstimate(
+    b.map((s) => s.qps),
+    c.map((s) => s.qps),
+    settings,
+    family,
+  );
+  const kind = classify({
+    relativeQps,
+    threshold,
+    pSlower,
+    pFaster,
+    alpha: settings.alpha,
+    low: spread.low,
+    high: spread.high,
+  });
+  return {
+    test: first.test,
+    threads: first.threads,
+    kind,
+    relativeQps,
+    threshold,
+    pSlower,
+    pFaster,
+    baselineSpread,
+    ...spread,
+    orderEffect: null,
+    confidence: confidenceOf(settings),
+    hint: kind === 'regression' ? hintOf(b, c) : [],
+  };
 }
 
 /**
  * Whole runs: the interval and detectable drop from the difference of mean log QPS (Student's t with the two sides'
  * pooled spread, since runs are not paired); the reported relative QPS stays the ratio of medians.
  */
-function runsEstimate(b: readonly number[], c: readonly number[], settings: VerdictSettings, family: number): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise' | 'logSe'> {
+function runsEstimate(
+  b: readonly number[],
+  c: readonly number[],
+  settings: VerdictSettings,
+  family: number,
+): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise' | 'logSe'> {
   const [lb, lc] = [b.map(Math.log), c.map(Math.log)];
   const df = Math.max(lb.length + lc.length - 2, 1);
   const noise = Math.sqrt((sumSquares(lb) + sumSquares(lc)) / df);
   const se = Math.max(noise, MIN_LOG_SD) * Math.sqrt(1 / lb.length + 1 / lc.length);
   const e = intervalAndReach(meanOf(lc) - meanOf(lb), se, df, settings.alpha / family, confidenceOf(settings));
-  return { low: e.low, high: finiteOrNull(e.high), detectableDrop: e.detectableDrop, pairs: Math.min(b.length, c.length), noise: finiteOrNull(noise), logSe: finiteOrNull(se) };
+  return {
+    low: e.low,
+    high: finiteOrNull(e.high),
+    detectableDrop: e.detectableDrop,
+    pairs: Math.min(b.length, c.length),
+    noise: finiteOrNull(noise),
+    logSe: finiteOrNull(se),
+  };
 }
 
 const POWER = 0.8;
@@ -132,10 +213,21 @@ const POWER = 0.8;
  * For a mean log ratio with its standard error: relative QPS, its interval at `confidence`, and the drop a one-sided
  * test at `alpha` would catch with 80% power, all from Student's t with `df` degrees of freedom (whole-run design).
  */
-function intervalAndReach(mean: number, se: number, df: number, alpha: number, confidence: number): { relativeQps: number; low: number; high: number; detectableDrop: number } {
+function intervalAndReach(
+  mean: number,
+  se: number,
+  df: number,
+  alpha: number,
+  confidence: number,
+): { relativeQps: number; low: number; high: number; detectableDrop: number } {
   const half = studentQuantile(1 - (1 - confidence) / 2, df) * se;
   const reach = (studentQuantile(1 - alpha, df) + studentQuantile(POWER, df)) * se;
-  return { relativeQps: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half), detectableDrop: 1 - Math.exp(-reach) };
+  return {
+    relativeQps: Math.exp(mean),
+    low: Math.exp(mean - half),
+    high: Math.exp(mean + half),
+    detectableDrop: 1 - Math.exp(-reach),
+  };
 }
 
 const meanOf = (values: readonly number[]): number => values.reduce((a, v) => a + v, 0) / Math.max(values.length, 1);
@@ -179,14 +271,20 @@ export function robustSpread(values: readonly number[]): number {
 type Growth = HintFigure & { ratio: number };
 
 function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintFigure[] {
-  const items: Growth[] = PER_OP_FIGURES.map(({ header, field }) => item(header, median(b.map((s) => s[field])), median(c.map((s) => s[field]))));
+  const items: Growth[] = PER_OP_FIGURES.map(({ header, field }) =>
+    item(header, median(b.map((s) => s[field])), median(c.map((s) => s[field]))),
+  );
   const counters = new Set([...b, ...c].flatMap((s) => Object.keys(s.dbCounters)));
   for (const name of counters) {
-    const values = (side: readonly SampleRecord[]): number[] => side.flatMap((s) => (s.dbCounters[name] !== undefined ? [s.dbCounters[name]!.perOp] : []));
+    const values = (side: readonly SampleRecord[]): number[] =>
+      side.flatMap((s) => (s.dbCounters[name] !== undefined ? [s.dbCounters[name]!.perOp] : []));
     const [vb, vc] = [values(b), values(c)];
     if (vb.length > 0 && vc.length > 0) items.push(item(name, median(vb), median(vc)));
   }
-  return items.filter((i) => i.ratio >= HINT_GROWTH).sort((x, y) => y.ratio - x.ratio).map((i) => ({ ...i, ratio: finiteOrNull(i.ratio) }));
+  return items
+    .filter((i) => i.ratio >= HINT_GROWTH)
+    .sort((x, y) => y.ratio - x.ratio)
+    .map((i) => ({ ...i, ratio: finiteOrNull(i.ratio) }));
 }
 
 function item(metric: string, baseline: number, candidate: number): Growth {

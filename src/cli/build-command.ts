@@ -37,16 +37,28 @@ export const buildCommand: Command = {
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { upstream: { type: 'string' }, retry: { type: 'boolean' } }, HELP, true);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { upstream: { type: 'string' }, retry: { type: 'boolean' } },
+      HELP,
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError('build takes one TAG', HELP);
     const { tag, buildProfile } = splitVariant(positionals[0]!);
     const store = await openStateStore(ctx);
     try {
       const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
-      const takeHost = (holds: string) => waitForHostLock(ctx.config.host_lock, { command: 'build', holds, signal: ctx.signal, log: ctx.log });
+      const takeHost = (holds: string) =>
+        waitForHostLock(ctx.config.host_lock, { command: 'build', holds, signal: ctx.signal, log: ctx.log });
       // A tarball upstream's release is downloaded, verified and unpacked instead of built.
-      const outcome = await obtainRelease(release, upstream, { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost }, values.retry === true, buildProfile);
+      const outcome = await obtainRelease(
+        release,
+        upstream,
+        { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost },
+        values.retry === true,
+        buildProfile,
+      );
       const name = JSON.stringify(buildProfile === undefined ? release.tag : `${release.tag}@${buildProfile}`);
       switch (outcome.status) {
         case 'built':
@@ -57,7 +69,9 @@ export const buildCommand: Command = {
           return EXIT_OK;
         case 'failed':
         case 'failed-before':
-          ctx.stdout(`build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${printable(l)}\n`).join('')}`);
+          ctx.stdout(
+            `build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${printable(l)}\n`).join('')}`,
+          );
           return EXIT_FAILED;
       }
     } finally {

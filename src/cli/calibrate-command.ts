@@ -41,8 +41,16 @@ export const calibrateCommand: Command = {
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { suite: { type: 'string' }, budget: { type: 'string' }, target: { type: 'string' } }, HELP);
-    if (values.target === '') throw new UsageError('--target "": expected a target name from the config\'s targets: or a built release tag', HELP);
+    const { values } = parseCommandArgs(
+      args,
+      { suite: { type: 'string' }, budget: { type: 'string' }, target: { type: 'string' } },
+      HELP,
+    );
+    if (values.target === '')
+      throw new UsageError(
+        '--target "": expected a target name from the config\'s targets: or a built release tag',
+        HELP,
+      );
     const { suite, shape } = suiteFromFlags({ suite: values.suite, budget: values.budget, design: 'paired' }, ctx);
     // A config with nothing to calibrate is bad input: said before the store is opened or created.
     const target = values.target ?? calibrationTarget(ctx.config);
@@ -50,7 +58,13 @@ export const calibrateCommand: Command = {
     try {
       const outcome = await runCalibration(
         { suite, target, ...(shape.budgetMinutes !== undefined ? { budgetMinutes: shape.budgetMinutes } : {}) },
-        { settings: compareSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
+        {
+          settings: compareSettings(ctx.config, ctx.env),
+          store,
+          log: ctx.log,
+          upstreams: ctx.upstreams,
+          signal: ctx.signal,
+        },
       );
       ctx.stdout(renderCalibration({ ...outcome, fingerprintId: outcome.record.fingerprintId }));
     } finally {

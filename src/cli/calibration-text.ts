@@ -4,7 +4,8 @@ import type { CalibrationFigure } from '../model/index.js';
 import { levelReach, noisyLevelLine } from '../session/index.js';
 import { relativeTime } from './relative-time.js';
 
-const pct = (x: number | null, digits = 1): string => (x === null || !Number.isFinite(x) ? '?' : `${(x * 100).toFixed(digits)}%`);
+const pct = (x: number | null, digits = 1): string =>
+  x === null || !Number.isFinite(x) ? '?' : `${(x * 100).toFixed(digits)}%`;
 
 /** "3-9%" from shares, "4%" when they round alike; "?" with none. */
 function range(values: readonly number[], unit: string, scale = 1): string {
@@ -20,26 +21,63 @@ function range(values: readonly number[], unit: string, scale = 1): string {
  */
 export function calibrationSummary(c: CalibrationRecord, now: Date): string {
   const noises = c.tests.map((t) => t.noise).filter((n): n is number => n !== null);
-  const needed = c.tests.filter((t): t is CalibrationFigure & { pairsNeeded: number; minutesNeeded: number } => t.pairsNeeded !== null && t.minutesNeeded !== null);
+  const needed = c.tests.filter(
+    (t): t is CalibrationFigure & { pairsNeeded: number; minutesNeeded: number } =>
+      t.pairsNeeded !== null && t.minutesNeeded !== null,
+  );
   const minutes = needed.reduce((a, t) => a + t.minutesNeeded, 0);
   const outOfReach = c.tests.length - needed.length;
-  const reach = needed.length === 0 ? '5% detectable in no affordable number of pairs' : `5% detectable in ${range(needed.map((t) => t.pairsNeeded), ' pairs')} (~${Math.ceil(minutes)} min)`;
+  const reach =
+    needed.length === 0
+      ? '5% detectable in no affordable number of pairs'
+      : `5% detectable in ${range(
+          needed.map((t) => t.pairsNeeded),
+          ' pairs',
+        )} (~${Math.ceil(minutes)} min)`;
   return `calibrated ${relativeTime(c.createdAt, now)}: ${c.suite}, pair noise ${range(noises, '%', 100)}, ${reach}${outOfReach > 0 ? `, ${outOfReach} test(s) out of reach` : ''}`;
 }
 
 /** The table `qpswatch calibrate` prints, then the totals for a release at its budget. */
-export function renderCalibration(input: { record: CalibrationRecord; expectation: BudgetExpectation; minutes: number; sweeps: number; fingerprintId: string }): string {
+export function renderCalibration(input: {
+  record: CalibrationRecord;
+  expectation: BudgetExpectation;
+  minutes: number;
+  sweeps: number;
+  fingerprintId: string;
+}): string {
   const { record, expectation: e } = input;
   const drop = Number(record.settings['drop'] ?? 0.05);
   const dropText = `${Math.round(drop * 100)}%`;
-  const head = ['test', 'pairs', 'pair noise', 'pair s', `pairs for ${dropText}`, `min for ${dropText}`, 'drop now', `drop in ${fmtMinutes(e.budgetMinutes)} min`];
+  const head = [
+    'test',
+    'pairs',
+    'pair noise',
+    'pair s',
+    `pairs for ${dropText}`,
+    `min for ${dropText}`,
+    'drop now',
+    `drop in ${fmtMinutes(e.budgetMinutes)} min`,
+  ];
   const atBudget = new Map(e.drops.map((d) => [`${d.test}.t${d.threads}`, d.detectableDrop]));
   const rows = record.tests.map((t) => {
     const key = `${t.test}.t${t.threads}`;
-    return [key, String(t.pairs), pct(t.noise), t.pairSeconds.toFixed(1), t.pairsNeeded === null ? 'out of reach' : String(t.pairsNeeded), t.minutesNeeded === null ? '-' : t.minutesNeeded.toFixed(1), pct(t.detectableDrop), pct(atBudget.get(key) ?? 1)];
+    return [
+      key,
+      String(t.pairs),
+      pct(t.noise),
+      t.pairSeconds.toFixed(1),
+      t.pairsNeeded === null ? 'out of reach' : String(t.pairsNeeded),
+      t.minutesNeeded === null ? '-' : t.minutesNeeded.toFixed(1),
+      pct(t.detectableDrop),
+      pct(atBudget.get(key) ?? 1),
+    ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const needed = record.tests.filter((t) => t.minutesNeeded !== null);
   const total = needed.reduce((a, t) => a + (t.minutesNeeded ?? 0), 0);
   const drops = e.drops.map((d) => d.detectableDrop);
@@ -64,12 +102,16 @@ export function renderCalibration(input: { record: CalibrationRecord; expectatio
 function levelLines(record: CalibrationRecord, e: BudgetExpectation): string[] {
   const levels = levelReach(e.drops);
   const budgetText = `a release's budget (${e.pairs} pairs)`;
-  const summary = levels.length > 1
-    ? levels.map((l) => {
-        const noises = record.tests.filter((t) => t.threads === l.threads).map((t) => t.noise).filter((n): n is number => n !== null);
-        return `level t${l.threads}: pair noise ${range(noises, '%', 100)}, expected detectable drop per test ${range(l.drops, '%', 100)}.`;
-      })
-    : [];
+  const summary =
+    levels.length > 1
+      ? levels.map((l) => {
+          const noises = record.tests
+            .filter((t) => t.threads === l.threads)
+            .map((t) => t.noise)
+            .filter((n): n is number => n !== null);
+          return `level t${l.threads}: pair noise ${range(noises, '%', 100)}, expected detectable drop per test ${range(l.drops, '%', 100)}.`;
+        })
+      : [];
   return [...summary, ...levels.filter((l) => l.noisy).map((l) => `${noisyLevelLine(l, budgetText)}.`)];
 }
 

@@ -1,6 +1,12 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkStanding } from '../analysis/index.js';
-import { checkAndConfirm, checkSettings, suspicionText, type CheckResult, type ConfirmedCheck } from '../pipeline/index.js';
+import {
+  checkAndConfirm,
+  checkSettings,
+  suspicionText,
+  type CheckResult,
+  type ConfirmedCheck,
+} from '../pipeline/index.js';
 import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -54,15 +60,30 @@ export const checkCommand: Command = {
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { upstream: { type: 'string' }, format: { type: 'string' }, 'against-base': { type: 'boolean' }, 'no-confirm': { type: 'boolean' }, ...SUITE_FLAGS },
+      {
+        upstream: { type: 'string' },
+        format: { type: 'string' },
+        'against-base': { type: 'boolean' },
+        'no-confirm': { type: 'boolean' },
+        ...SUITE_FLAGS,
+      },
       HELP,
       true,
     );
-    if (values['against-base'] === true && values['no-confirm'] === true) throw new UsageError('--no-confirm has no effect with --against-base, which is a direct session against the base already: drop one', HELP);
+    if (values['against-base'] === true && values['no-confirm'] === true)
+      throw new UsageError(
+        '--no-confirm has no effect with --against-base, which is a direct session against the base already: drop one',
+        HELP,
+      );
     if (positionals.length !== 1) throw new UsageError('check takes one TAG', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
-    const lock = await waitForHostLock(ctx.config.host_lock, { command: 'check', holds: `the check of ${JSON.stringify(positionals[0])}`, signal: ctx.signal, log: ctx.log });
+    const lock = await waitForHostLock(ctx.config.host_lock, {
+      command: 'check',
+      holds: `the check of ${JSON.stringify(positionals[0])}`,
+      signal: ctx.signal,
+      log: ctx.log,
+    });
     const store = await openStateStore(ctx).catch((err: unknown) => {
       lock.release();
       throw err;
@@ -72,7 +93,13 @@ export const checkCommand: Command = {
       const text = format === 'text';
       const done = await checkAndConfirm(
         { release, suite, rounds, ...shape, ...(values['against-base'] === true ? { againstBase: true } : {}) },
-        { settings: checkSettings(ctx.config, ctx.env), store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
+        {
+          settings: checkSettings(ctx.config, ctx.env),
+          store,
+          log: ctx.log,
+          upstreams: ctx.upstreams,
+          signal: ctx.signal,
+        },
         {
           confirm: values['no-confirm'] !== true,
           // Said before the confirming session starts, which takes a whole session budget.
@@ -84,8 +111,13 @@ export const checkCommand: Command = {
       );
       if (done.suspicions.length === 0) printResult(done.result, format, ctx.stdout);
       // One document per run in json, csv and html: the confirming session's own is `qpswatch show SESSION`.
-      if (done.confirmation !== undefined && (text || format === 'md')) printResult(done.confirmation, format, ctx.stdout);
-      else if (done.confirmation !== undefined) ctx.log.info({ sessionId: done.confirmation.sessionId }, `the confirming session against the base is session ${done.confirmation.sessionId}: qpswatch show ${done.confirmation.sessionId} --format ${format}`);
+      if (done.confirmation !== undefined && (text || format === 'md'))
+        printResult(done.confirmation, format, ctx.stdout);
+      else if (done.confirmation !== undefined)
+        ctx.log.info(
+          { sessionId: done.confirmation.sessionId },
+          `the confirming session against the base is session ${done.confirmation.sessionId}: qpswatch show ${done.confirmation.sessionId} --format ${format}`,
+        );
       const drift = driftLine(done);
       if (text && drift !== '') ctx.stdout(`${drift}\n`);
     } finally {
@@ -109,21 +141,33 @@ function printResult(result: CheckResult, format: ReportFormat, stdout: (text: s
  * What the chain against the base came to: nothing when no drift was suspected and the check was not against the
  * base; else the confirmed drifts, or that the direct session found none, or why no session confirmed them.
  */
-export function driftLine(done: Pick<ConfirmedCheck, 'result' | 'suspicions' | 'confirmation' | 'unconfirmed' | 'drifts' | 'base'>): string {
-  const direct = done.confirmation ?? (done.result.kind === 'checked' && done.result.against !== 'last good' ? done.result : undefined);
+export function driftLine(
+  done: Pick<ConfirmedCheck, 'result' | 'suspicions' | 'confirmation' | 'unconfirmed' | 'drifts' | 'base'>,
+): string {
+  const direct =
+    done.confirmation ??
+    (done.result.kind === 'checked' && done.result.against !== 'last good' ? done.result : undefined);
   if (done.unconfirmed !== undefined) return `drift ${done.unconfirmed}`;
   if (direct === undefined) return '';
-  if (done.drifts.length === 0) return done.confirmation !== undefined ? `drift not confirmed: no test regressed against the base ${direct.baseline.tag}` : '';
+  if (done.drifts.length === 0)
+    return done.confirmation !== undefined
+      ? `drift not confirmed: no test regressed against the base ${direct.baseline.tag}`
+      : '';
   return `confirmed drift against the base ${direct.baseline.tag}: ${done.drifts.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`;
 }
 
 export function outcomeLine(result: CheckResult): string {
-  if (result.kind === 'first') return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
+  if (result.kind === 'first')
+    return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
   const { plan } = result;
   const parts = [
     `${result.release.tag} against ${result.against === 'last good' ? '' : 'the base '}${result.baseline.tag}: ${checkStanding(result.check)}`,
-    plan.opened.length > 0 ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}` : '',
-    plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}` : '',
+    plan.opened.length > 0
+      ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`
+      : '',
+    plan.continuing.length > 0
+      ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}`
+      : '',
     plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${e.test}.t${e.threads}`).join(', ')}` : '',
     `${result.messagesQueued} email(s) queued`,
     notLastGoodText(result),

@@ -33,7 +33,8 @@ export async function checkReferences(config: Config, source: string, log: Logge
       const upstream = parseUpstream(raw);
       // A tarball upstream's releases are unpacked, not built: it names no build profile.
       // Its patch files (the upstream's and the profile's) must be readable: a build reads their sha256 first.
-      if (upstream.kind === 'git') await buildPatches(upstream, await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir));
+      if (upstream.kind === 'git')
+        await buildPatches(upstream, await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir));
       await loadServerProfile(upstream.serverProfile, config.server_profiles_dir);
     } catch (err) {
       note(err, `upstreams[${i}]`);
@@ -56,8 +57,14 @@ export async function checkReferences(config: Config, source: string, log: Logge
  * the first look. A session refuses them too, but only when it is started; the daemon refuses them at its start.
  */
 export function unreachableVerdicts(config: Config, suite: Suite): string[] {
-  if (config.design === 'runs') return [roundsRefusal(config.rounds, config.alpha, 'config')].filter((l) => l !== undefined);
-  const budgets = new Map<string, number>([[config.budget_minutes !== undefined ? 'budget_minutes' : `suite ${suite.name}`, config.budget_minutes ?? suite.budgetMinutes]]);
+  if (config.design === 'runs')
+    return [roundsRefusal(config.rounds, config.alpha, 'config')].filter((l) => l !== undefined);
+  const budgets = new Map<string, number>([
+    [
+      config.budget_minutes !== undefined ? 'budget_minutes' : `suite ${suite.name}`,
+      config.budget_minutes ?? suite.budgetMinutes,
+    ],
+  ]);
   for (const [i, raw] of config.upstreams.entries()) {
     const budget = (raw as { budget_minutes?: unknown }).budget_minutes;
     if (typeof budget === 'number') budgets.set(`upstreams[${i}].budget_minutes`, budget);
@@ -71,12 +78,24 @@ export function unreachableVerdicts(config: Config, suite: Suite): string[] {
   return [...refusals].map(([refusal, where]) => `${where}: ${refusal}`);
 }
 
-async function checkTarget(name: string, config: TargetConfig, { server_profiles_dir, cache_dir }: Config, log: Logger): Promise<void> {
+async function checkTarget(
+  name: string,
+  config: TargetConfig,
+  { server_profiles_dir, cache_dir }: Config,
+  log: Logger,
+): Promise<void> {
   // A tarball target is unpacked into cache_dir here, once, as its first compare would.
   const target = await prepareTarget(name, config, server_profiles_dir, { log, cacheDir: cache_dir });
   const dir = await mkdtemp(join(tmpdir(), 'qpswatch-check-'));
   try {
-    const paths = { datadir: join(dir, 'data'), socket: join(dir, 's.sock'), pidFile: join(dir, 'pid'), errorLog: join(dir, 'error.log'), tmpdir: dir, secureFileDir: join(dir, 'files') };
+    const paths = {
+      datadir: join(dir, 'data'),
+      socket: join(dir, 's.sock'),
+      pidFile: join(dir, 'pid'),
+      errorLog: join(dir, 'error.log'),
+      tmpdir: dir,
+      secureFileDir: join(dir, 'files'),
+    };
     const cnf = join(dir, 'my.cnf');
     await writeFile(cnf, renderMyCnf(target.profile, target.binaries, paths));
     await checkServerOptions(target.binaries, cnf, log);

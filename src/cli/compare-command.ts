@@ -60,26 +60,40 @@ export const compareCommand: Command = {
       },
       HELP,
     );
-    if (values.baseline === undefined || values.candidate === undefined) throw new UsageError('compare needs --baseline and --candidate', HELP);
+    if (values.baseline === undefined || values.candidate === undefined)
+      throw new UsageError('compare needs --baseline and --candidate', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
     const request = { baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape };
     const settings = compareSettings(ctx.config, ctx.env);
     const memory = values.memory !== undefined ? parseMemoryFlag(values.memory) : settings.memory;
-    if (memory.length > 1 && format === 'html') throw new UsageError('--format html prints one session, and --memory names two: give one memory setting at a time, or print each session with qpswatch show ID --format html', HELP);
+    if (memory.length > 1 && format === 'html')
+      throw new UsageError(
+        '--format html prints one session, and --memory names two: give one memory setting at a time, or print each session with qpswatch show ID --format html',
+        HELP,
+      );
     // Settings that can never reach a verdict are refused at once, not after waiting for the host.
     checkSessionReach(request, settings);
     const holds = `a compare session (${JSON.stringify(values.baseline)} against ${JSON.stringify(values.candidate)})`;
-    const lock = await waitForHostLock(ctx.config.host_lock, { command: 'compare', holds, signal: ctx.signal, log: ctx.log });
+    const lock = await waitForHostLock(ctx.config.host_lock, {
+      command: 'compare',
+      holds,
+      signal: ctx.signal,
+      log: ctx.log,
+    });
     try {
       const store = await openStateStore(ctx);
       try {
         // One session per memory setting, one after the other: each is judged and reported on its own. Every
         // setting is checked against the data first, so the second is not refused after the first session.
-        if (memory.length > 1) await checkMemorySettings(request, memory, { settings, store, log: ctx.log, upstreams: ctx.upstreams });
+        if (memory.length > 1)
+          await checkMemorySettings(request, memory, { settings, store, log: ctx.log, upstreams: ctx.upstreams });
         const views = [];
         for (const setting of memory.length > 0 ? memory : [undefined]) {
-          const outcome = await runComparison({ ...request, ...(setting !== undefined ? { memory: setting } : {}) }, { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal });
+          const outcome = await runComparison(
+            { ...request, ...(setting !== undefined ? { memory: setting } : {}) },
+            { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
+          );
           views.push(outcome.view);
         }
         ctx.stdout(renderSessions(views, format));
@@ -101,7 +115,14 @@ function renderSessions(views: readonly ComparisonView[], format: ReportFormat):
   if (views.length === 1) return renderComparison(views[0]!, format);
   const reports = views.map((v) => renderComparison(v, format));
   if (format === 'json') return `[\n${reports.map((r) => r.trimEnd()).join(',\n')}\n]\n`;
-  if (format === 'csv') return reports[0]! + reports.slice(1).map((r) => r.slice(r.indexOf('\n') + 1)).join('');
+  if (format === 'csv')
+    return (
+      reports[0]! +
+      reports
+        .slice(1)
+        .map((r) => r.slice(r.indexOf('\n') + 1))
+        .join('')
+    );
   return reports.join('\n');
 }
 
@@ -109,7 +130,9 @@ function renderSessions(views: readonly ComparisonView[], format: ReportFormat):
 export function parseMemoryFlag(text: string): MemorySettingName[] {
   const list = text.split(',').map((s) => s.trim());
   if (list.some((s) => !isMemorySetting(s)) || new Set(list).size !== list.length) {
-    throw new UsageError(`--memory ${JSON.stringify(text)}: expected ${memorySettings.join(', ')} or both, comma-separated, each once (e.g. cached,io-bound)`);
+    throw new UsageError(
+      `--memory ${JSON.stringify(text)}: expected ${memorySettings.join(', ')} or both, comma-separated, each once (e.g. cached,io-bound)`,
+    );
   }
   return list as MemorySettingName[];
 }

@@ -1,4 +1,12 @@
-import { ConfigError, loadConfig, OPTIONS, optionsAsMarkdown, optionsAsText, type Config, type OptionSpec } from '../config/index.js';
+import {
+  ConfigError,
+  loadConfig,
+  OPTIONS,
+  optionsAsMarkdown,
+  optionsAsText,
+  type Config,
+  type OptionSpec,
+} from '../config/index.js';
 import { redactUrlCredentials } from '../log/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -30,7 +38,10 @@ export const configCommand: Command = {
         ctx.stdout(rest.includes('--markdown') ? optionsAsMarkdown() : optionsAsText());
         return EXIT_OK;
       default:
-        throw new UsageError(sub === undefined ? 'config needs a subcommand' : `unknown config subcommand '${sub}'`, HELP);
+        throw new UsageError(
+          sub === undefined ? 'config needs a subcommand' : `unknown config subcommand '${sub}'`,
+          HELP,
+        );
     }
   },
 };

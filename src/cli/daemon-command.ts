@@ -68,9 +68,22 @@ async function startMetrics(ctx: CommandContext, { store, deps }: Worker): Promi
   // The build's and session's progress and the cache sizes come from the daemon's memory, never from a walk.
   source.progress = () => status.progress();
   const exposition = createMetricsExposition(source);
-  const server = await startMetricsServer({ host: ctx.config.metrics_host, port: ctx.config.metrics_port, source, log, exposition });
+  const server = await startMetricsServer({
+    host: ctx.config.metrics_host,
+    port: ctx.config.metrics_port,
+    source,
+    log,
+    exposition,
+  });
   // The first render reads every done session's samples and keeps the text (half a second over 100,000 samples):
   // done now, in the background, so the first scrape is as fast as the others.
-  exposition.metrics().catch((err: unknown) => log.warn({ error: err instanceof Error ? err.message : String(err) }, 'warming the metrics cache failed; the first scrape will read the store'));
+  exposition
+    .metrics()
+    .catch((err: unknown) =>
+      log.warn(
+        { error: err instanceof Error ? err.message : String(err) },
+        'warming the metrics cache failed; the first scrape will read the store',
+      ),
+    );
   return server;
 }

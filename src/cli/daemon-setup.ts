@@ -1,4 +1,10 @@
-import { acquireHostLock, StatusTracker, recoverFromDeadDaemon, type HostLock, type WorkerDeps } from '../daemon/index.js';
+import {
+  acquireHostLock,
+  StatusTracker,
+  recoverFromDeadDaemon,
+  type HostLock,
+  type WorkerDeps,
+} from '../daemon/index.js';
 import { ConfigError } from '../config/index.js';
 import { measureCacheSizes } from '../compile/index.js';
 import { cycleSettings } from '../pipeline/index.js';
@@ -25,14 +31,21 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
   const { suite, rounds } = suiteFromFlags({}, ctx);
   // Settings under which no check could reach a verdict would fail every release, one backoff after another.
   const unreachable = unreachableVerdicts(ctx.config, suite);
-  if (unreachable.length > 0) throw new ConfigError(unreachable.map((line) => `${ctx.configFile ?? 'the config'}: ${line}`));
+  if (unreachable.length > 0)
+    throw new ConfigError(unreachable.map((line) => `${ctx.configFile ?? 'the config'}: ${line}`));
   const lock: HostLock = acquireHostLock(ctx.config.host_lock);
   let store: Store | undefined;
   try {
     store = await openStateStore(ctx);
-    await recoverFromDeadDaemon({ stateDir: ctx.config.state_dir, serverUser: ctx.config.server_user, cacheDir: ctx.config.cache_dir }, store, ctx.log);
+    await recoverFromDeadDaemon(
+      { stateDir: ctx.config.state_dir, serverUser: ctx.config.server_user, cacheDir: ctx.config.cache_dir },
+      store,
+      ctx.log,
+    );
     const dirs = { cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir };
-    const status = new StatusTracker(store, ctx.log, process.pid, { measureCacheSizes: (signal) => measureCacheSizes(dirs, signal) });
+    const status = new StatusTracker(store, ctx.log, process.pid, {
+      measureCacheSizes: (signal) => measureCacheSizes(dirs, signal),
+    });
     const deps: WorkerDeps = {
       settings: cycleSettings(ctx.config, ctx.env),
       schedule: { cron: ctx.config.schedule, timezone: ctx.config.schedule_timezone },

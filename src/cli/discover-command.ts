@@ -31,18 +31,32 @@ export const discoverCommand: Command = {
     const { values } = parseCommandArgs(args, { upstream: { type: 'string' }, json: { type: 'boolean' } }, HELP);
     const upstreams = ctx.upstreams.filter((u) => values.upstream === undefined || u.name === values.upstream);
     if (ctx.upstreams.length === 0) throw noUpstreamsError(ctx, HELP);
-    if (upstreams.length === 0) throw new UsageError(`--upstream ${values.upstream}: no such upstream; use one of ${ctx.upstreams.map((u) => u.name).join(', ')}`);
+    if (upstreams.length === 0)
+      throw new UsageError(
+        `--upstream ${values.upstream}: no such upstream; use one of ${ctx.upstreams.map((u) => u.name).join(', ')}`,
+      );
     const store = await openStateStore(ctx);
     try {
       const outcomes = await discoverAll(upstreams, store, ctx.log, ctx.signal);
-      const listing: Array<{ upstream: string; error?: string; releases: Array<ReleaseRecord & { state: string }> }> = [];
+      const listing: Array<{ upstream: string; error?: string; releases: Array<ReleaseRecord & { state: string }> }> =
+        [];
       for (const outcome of outcomes) {
         const releases = await store.listReleases(outcome.upstream);
         const upstream = upstreams.find((u) => u.name === outcome.upstream);
-        const states = await releaseStates(store, releases, upstream?.kind === 'git' ? upstream.buildProfile : undefined);
-        listing.push({ upstream: outcome.upstream, ...(outcome.error !== undefined ? { error: outcome.error } : {}), releases: releases.map((r) => ({ ...r, state: states.get(r.id)! })) });
+        const states = await releaseStates(
+          store,
+          releases,
+          upstream?.kind === 'git' ? upstream.buildProfile : undefined,
+        );
+        listing.push({
+          upstream: outcome.upstream,
+          ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+          releases: releases.map((r) => ({ ...r, state: states.get(r.id)! })),
+        });
       }
-      ctx.stdout(values.json === true ? `${JSON.stringify(listing, null, 2)}\n` : listing.map(renderUpstream).join('\n'));
+      ctx.stdout(
+        values.json === true ? `${JSON.stringify(listing, null, 2)}\n` : listing.map(renderUpstream).join('\n'),
+      );
       return outcomes.some((o) => o.error !== undefined) ? EXIT_FAILED : EXIT_OK;
     } finally {
       await store.close();
@@ -50,7 +64,11 @@ export const discoverCommand: Command = {
   },
 };
 
-function renderUpstream(entry: { upstream: string; error?: string; releases: Array<ReleaseRecord & { state: string }> }): string {
+function renderUpstream(entry: {
+  upstream: string;
+  error?: string;
+  releases: Array<ReleaseRecord & { state: string }>;
+}): string {
   // The error may quote git or the remote's server: data, escaped like any error line.
   const head = `${entry.upstream}${entry.error !== undefined ? `: discovery failed: ${printable(entry.error)}` : ''}\n`;
   if (entry.releases.length === 0) return `${head}  (no releases)\n`;

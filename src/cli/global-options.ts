@@ -19,7 +19,10 @@ export function takeGlobalOptions(argv: readonly string[]): GlobalOptions {
   const out: GlobalOptions = { help: false, rest: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const key = VALUE_FLAGS[flag];
     if (key !== undefined) {
       const value = inline ?? argv[++i];

@@ -1,6 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { printable } from '../report/index.js';
-import { describeIdleHold, fingerprintId, holdIdleStates, hostFingerprint, idleHoldSetting, noIdleStateHold, type HostInventory, type IdleHoldSetting, type IdleStateHold } from '../sampling/index.js';
+import {
+  describeIdleHold,
+  fingerprintId,
+  holdIdleStates,
+  hostFingerprint,
+  idleHoldSetting,
+  noIdleStateHold,
+  type HostInventory,
+  type IdleHoldSetting,
+  type IdleStateHold,
+} from '../sampling/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { parseCommandArgs } from './parse-args.js';
@@ -35,7 +45,12 @@ export const hostCommand: Command = {
       const idleStatesHold = { held: hold.held, reason: hold.reason, fix: hold.fix };
       ctx.stdout(`${JSON.stringify({ fingerprintId: id, ...fingerprint, idleStatesHold, inventory }, null, 2)}\n`);
     } else {
-      ctx.stdout(renderHost([...Object.entries({ fingerprintId: id, ...fingerprint }), ['idleStatesHold', describeIdleHold(hold)]], inventory));
+      ctx.stdout(
+        renderHost(
+          [...Object.entries({ fingerprintId: id, ...fingerprint }), ['idleStatesHold', describeIdleHold(hold)]],
+          inventory,
+        ),
+      );
     }
     return EXIT_OK;
   },
@@ -51,7 +66,10 @@ function tryIdleHold(wanted: boolean, setting: IdleHoldSetting): IdleStateHold {
 
 /** The fingerprint's facts, then the inventory's as dotted keys (memory modules and disks one line each). */
 export function renderHost(facts: readonly Row[], inventory: HostInventory | undefined): string {
-  const rows: Row[] = inventory === undefined ? [...facts] : [...facts, ['inventory', '(does not change the id)'], ...inventoryRows(inventory)];
+  const rows: Row[] =
+    inventory === undefined
+      ? [...facts]
+      : [...facts, ['inventory', '(does not change the id)'], ...inventoryRows(inventory)];
   const width = Math.max(...rows.map(([k]) => k.length));
   // DMI strings and tool output are data: a control character in one must not reach the terminal.
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${printable(String(v))}`).join('\n') + '\n';
@@ -59,7 +77,9 @@ export function renderHost(facts: readonly Row[], inventory: HostInventory | und
 
 function inventoryRows(inventory: HostInventory): Row[] {
   const { memory, disks, unavailable, ...sections } = inventory;
-  const rows: Row[] = Object.entries(sections).flatMap(([section, facts]) => Object.entries(facts).map(([k, v]): Row => [`  ${section}.${k}`, v]));
+  const rows: Row[] = Object.entries(sections).flatMap(([section, facts]) =>
+    Object.entries(facts).map(([k, v]): Row => [`  ${section}.${k}`, v]),
+  );
   rows.push(['  memory.installedBytes', memory.installedBytes]);
   memory.modules.forEach((m, i) => rows.push([`  memory.module${i}`, pairs(m)]));
   disks.forEach((d, i) => rows.push([`  disk${i}`, pairs(d)]));
@@ -68,5 +88,7 @@ function inventoryRows(inventory: HostInventory): Row[] {
 }
 
 function pairs(facts: object): string {
-  return Object.entries(facts).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  return Object.entries(facts)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
 }

@@ -57,11 +57,13 @@ export const importCommand: Command = {
     const rows = parseResultsCsv(readCsv(path, positionals[0]!), name);
     const store = await openStateStore(ctx);
     try {
-      const counts = await store.importResults(rows.map(toImported), name, { replace: values.replace === true }).catch((err: unknown) => {
-        if (!(err instanceof DuplicateResultError)) throw err;
-        // The header is line 1, so the row at index i is on line i + 2.
-        throw new UsageError(`${name} line ${err.index + 2}: ${err.message}; use --replace to replace stored rows`);
-      });
+      const counts = await store
+        .importResults(rows.map(toImported), name, { replace: values.replace === true })
+        .catch((err: unknown) => {
+          if (!(err instanceof DuplicateResultError)) throw err;
+          // The header is line 1, so the row at index i is on line i + 2.
+          throw new UsageError(`${name} line ${err.index + 2}: ${err.message}; use --replace to replace stored rows`);
+        });
       ctx.stdout(`imported ${rows.length} row(s) from ${name}: ${counts.added} new, ${counts.replaced} replaced\n`);
     } finally {
       await store.close();
@@ -76,8 +78,14 @@ export const exportCommand: Command = {
   help: EXPORT_HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { series: { type: 'string' }, output: { type: 'string' } }, EXPORT_HELP, true);
-    if (positionals.length > 0) throw new UsageError(`export takes no arguments, got ${JSON.stringify(positionals[0])}`, EXPORT_HELP);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { series: { type: 'string' }, output: { type: 'string' } },
+      EXPORT_HELP,
+      true,
+    );
+    if (positionals.length > 0)
+      throw new UsageError(`export takes no arguments, got ${JSON.stringify(positionals[0])}`, EXPORT_HELP);
     const upstreams = values.series !== undefined ? [seriesFromFlag(values.series, ctx)] : ctx.upstreams;
     const store = await openStateStore(ctx, { readonly: true });
     let rows: ResultRow[];
@@ -100,7 +108,9 @@ function readCsv(path: string, given: string): string {
     return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`import ${JSON.stringify(given)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a CSV file' : `cannot read it (${code ?? 'error'})`}`);
+    throw new UsageError(
+      `import ${JSON.stringify(given)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a CSV file' : `cannot read it (${code ?? 'error'})`}`,
+    );
   }
 }
 
@@ -117,7 +127,14 @@ function uniqueRows(rows: readonly ResultRow[]): ResultRow[] {
     const key = [r.flavor, r.version, r.test, r.threads].join('\u0000');
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ flavor: r.flavor, version: r.version, test: r.test, threads: r.threads, qps: r.qps, ...mapPerOp((field) => r[field]) });
+    out.push({
+      flavor: r.flavor,
+      version: r.version,
+      test: r.test,
+      threads: r.threads,
+      qps: r.qps,
+      ...mapPerOp((field) => r[field]),
+    });
   }
   return out;
 }
@@ -128,6 +145,8 @@ function writeAtomically(path: string, text: string): void {
     writeFileSync(tmp, text);
     renameSync(tmp, path);
   } catch (err) {
-    throw new UsageError(`--output ${JSON.stringify(path)}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); choose a writable path`);
+    throw new UsageError(
+      `--output ${JSON.stringify(path)}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); choose a writable path`,
+    );
   }
 }

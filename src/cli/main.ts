@@ -1,7 +1,14 @@
 import { InputError } from '../errors.js';
 import { parseUpstream } from '../upstream/index.js';
 import { ConfigError, LOG_LEVELS, findConfigFile, loadConfig, type Config } from '../config/index.js';
-import { createLogger, redactUrlCredentials, resolveLogFormat, withPriority, type LogFormat, type Logger } from '../log/index.js';
+import {
+  createLogger,
+  redactUrlCredentials,
+  resolveLogFormat,
+  withPriority,
+  type LogFormat,
+  type Logger,
+} from '../log/index.js';
 import { printable } from '../report/index.js';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS, mainHelp } from './commands.js';
@@ -59,7 +66,9 @@ function buildContext(command: Command, globals: GlobalOptions, io: MainIO): Com
   const file = command.needsConfig ? configFile : undefined;
   const config = loadConfig({ file, env: io.env, cwd: io.cwd, overrides });
   checkLogOverrides(config);
-  const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY), { journal: io.stderrIsJournal === true });
+  const log = createLogger(config.log_level, resolveLogFormat(config.log_format as LogFormat, io.env, io.stderrIsTTY), {
+    journal: io.stderrIsJournal === true,
+  });
   const upstreams = config.upstreams.map(parseUpstream);
   return { config, configFile: file, upstreams, log, env: io.env, cwd: io.cwd, stdout: io.stdout, signal: io.signal };
 }
@@ -67,8 +76,10 @@ function buildContext(command: Command, globals: GlobalOptions, io: MainIO): Com
 /** Command-line values skip the file's schema check, so the two enum flags are checked here. */
 function checkLogOverrides(config: Config): void {
   const levels: readonly string[] = LOG_LEVELS;
-  if (!levels.includes(config.log_level)) throw new UsageError(`--log-level ${config.log_level}: expected one of ${levels.join(', ')}`);
-  if (!['auto', 'json', 'pretty'].includes(config.log_format)) throw new UsageError(`--log-format ${config.log_format}: expected one of auto, json, pretty`);
+  if (!levels.includes(config.log_level))
+    throw new UsageError(`--log-level ${config.log_level}: expected one of ${levels.join(', ')}`);
+  if (!['auto', 'json', 'pretty'].includes(config.log_format))
+    throw new UsageError(`--log-format ${config.log_format}: expected one of auto, json, pretty`);
 }
 
 /** One clear line for errors people can act on; a stack only for what looks like a bug in qpswatch itself. */
@@ -83,7 +94,9 @@ function reportError(err: unknown, io: MainIO, log: Logger | undefined): number 
     say(`qpswatch: ${err.message}`);
     return EXIT_BAD_INPUT;
   }
-  const looksLikeBug = !(err instanceof Error) || [Error, TypeError, RangeError, ReferenceError, SyntaxError].some((c) => err.constructor === c);
+  const looksLikeBug =
+    !(err instanceof Error) ||
+    [Error, TypeError, RangeError, ReferenceError, SyntaxError].some((c) => err.constructor === c);
   const message = err instanceof Error ? err.message : String(err);
   log?.debug({ err }, 'command failed');
   say(`qpswatch: ${message}`);

@@ -22,7 +22,11 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
   const store = await openStore({ backend: ctx.config.store_backend, path });
   // Sessions record a pid only: a pid reused since counts as alive, and the session is recovered on a later open.
   const interrupted = await store.recoverInterrupted((pid, startTicks) => processAlive(pid, startTicks));
-  if (interrupted > 0) ctx.log.warn({ sessions: interrupted }, 'sessions left running by a process that is gone are now marked interrupted');
+  if (interrupted > 0)
+    ctx.log.warn(
+      { sessions: interrupted },
+      'sessions left running by a process that is gone are now marked interrupted',
+    );
   return store;
 }
 
@@ -31,7 +35,9 @@ async function openReadOnly(ctx: CommandContext, path: string): Promise<Store> {
   if (access === 'denied') throw new StoreUnreadableError(path);
   if (access === 'missing') {
     const config = ctx.configFile ?? `none (no --config, no QPSWATCH_CONFIG, no ${SERVICE_CONFIG})`;
-    throw new InputError(`no store at ${path}: nothing was recorded with state_dir ${ctx.config.state_dir} (config: ${config}); name the config the daemon uses with --config`);
+    throw new InputError(
+      `no store at ${path}: nothing was recorded with state_dir ${ctx.config.state_dir} (config: ${config}); name the config the daemon uses with --config`,
+    );
   }
   try {
     return await openStore({ backend: ctx.config.store_backend, path, readonly: true });
@@ -56,7 +62,9 @@ function canWrite(path: string): boolean {
 export class StoreUnreadableError extends InputError {
   constructor(readonly path: string) {
     const user = userName();
-    super(`cannot read the store ${path} as user ${user}: permission denied; add ${user} to the group of ${dirname(path)} (the service's is qpswatch: usermod -aG qpswatch ${user}), or run as the store's owner`);
+    super(
+      `cannot read the store ${path} as user ${user}: permission denied; add ${user} to the group of ${dirname(path)} (the service's is qpswatch: usermod -aG qpswatch ${user}), or run as the store's owner`,
+    );
   }
 }
 

@@ -31,15 +31,28 @@ export const outboxCommand: Command = {
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { send: { type: 'boolean' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, HELP, true);
-    if (positionals.length > 0) throw new UsageError(`outbox takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
-    if (values.json === true && values.send === true) throw new UsageError('--json lists, --send sends: run `qpswatch outbox --send`, then `qpswatch outbox --json`', HELP);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { send: { type: 'boolean' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
+      HELP,
+      true,
+    );
+    if (positionals.length > 0)
+      throw new UsageError(`outbox takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    if (values.json === true && values.send === true)
+      throw new UsageError(
+        '--json lists, --send sends: run `qpswatch outbox --send`, then `qpswatch outbox --json`',
+        HELP,
+      );
     const store = await openStateStore(ctx, { readonly: values.send !== true });
     try {
       if (values.send === true) {
         const settings = mailSettings(ctx.config);
         const result = await deliverPending({ mail: settings, store, log: ctx.log, signal: ctx.signal }, { now: true });
-        const where = settings.smtpHost === '' ? `written to ${settings.outboxDir}` : `sent to ${settings.smtpHost}:${settings.smtpPort}`;
+        const where =
+          settings.smtpHost === ''
+            ? `written to ${settings.outboxDir}`
+            : `sent to ${settings.smtpHost}:${settings.smtpPort}`;
         ctx.stdout(`${result.delivered} message(s) ${where}; ${result.failed} failed and stay pending\n`);
         if (ctx.signal.aborted) {
           ctx.stdout('stopped before every message was tried; the others stay pending\n');
@@ -53,7 +66,10 @@ export const outboxCommand: Command = {
       }
       const messages = await store.listMessages(values.all === true ? undefined : 'pending');
       if (values.json === true) ctx.stdout(`${JSON.stringify(messages.map(asJson), null, 2)}\n`);
-      else ctx.stdout(messages.length === 0 ? `no ${values.all === true ? '' : 'pending '}messages\n` : messages.map(line).join(''));
+      else
+        ctx.stdout(
+          messages.length === 0 ? `no ${values.all === true ? '' : 'pending '}messages\n` : messages.map(line).join(''),
+        );
     } finally {
       await store.close();
     }
@@ -62,11 +78,29 @@ export const outboxCommand: Command = {
 };
 
 function line(m: OutboxRecord): string {
-  const state = m.state === 'sent' ? `sent ${m.sentAt} (${m.detail ?? ''})` : `pending, ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${m.lastError}` : ''}`;
+  const state =
+    m.state === 'sent'
+      ? `sent ${m.sentAt} (${m.detail ?? ''})`
+      : `pending, ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${m.lastError}` : ''}`;
   return `#${m.id} ${m.subject}\n    to ${m.to.join(', ')}; ${state}\n`;
 }
 
 /** What a person or a script needs to follow a message; the bodies stay in the store. */
-function asJson(m: OutboxRecord): Pick<OutboxRecord, 'id' | 'subject' | 'to' | 'state' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'detail'> {
-  return { id: m.id, subject: m.subject, to: m.to, state: m.state, attempts: m.attempts, nextAttemptAt: m.nextAttemptAt, lastError: m.lastError, sentAt: m.sentAt, detail: m.detail };
+function asJson(
+  m: OutboxRecord,
+): Pick<
+  OutboxRecord,
+  'id' | 'subject' | 'to' | 'state' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'detail'
+> {
+  return {
+    id: m.id,
+    subject: m.subject,
+    to: m.to,
+    state: m.state,
+    attempts: m.attempts,
+    nextAttemptAt: m.nextAttemptAt,
+    lastError: m.lastError,
+    sentAt: m.sentAt,
+    detail: m.detail,
+  };
 }

@@ -4,7 +4,12 @@ import { UsageError } from './usage-error.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node's parseArgs, with its errors turned into UsageError carrying the command's help. */
-export function parseCommandArgs<O extends Options>(args: string[], options: O, help: string, allowPositionals = false) {
+export function parseCommandArgs<O extends Options>(
+  args: string[],
+  options: O,
+  help: string,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
@@ -16,6 +21,7 @@ export function parseCommandArgs<O extends Options>(args: string[], options: O, 
 export function integerFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} ${JSON.stringify(value)}: expected a whole number from ${min} to ${max}`);
   return n;
 }

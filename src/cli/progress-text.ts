@@ -13,7 +13,10 @@ const ETA_FROM: Record<string, string> = {
 export function progressText(work: WorkProgress, now: Date): string {
   const percent = `${Math.floor(work.ratio * 100)}%`;
   const left = secondsLeft(work.endsAt, now);
-  const eta = left === null ? '' : `, about ${duration(left)} left${work.etaFrom !== null ? ` (${ETA_FROM[work.etaFrom] ?? work.etaFrom})` : ''}`;
+  const eta =
+    left === null
+      ? ''
+      : `, about ${duration(left)} left${work.etaFrom !== null ? ` (${ETA_FROM[work.etaFrom] ?? work.etaFrom})` : ''}`;
   const started = `, started ${relativeTime(work.startedAt, now)}`;
   if (work.kind === 'build') {
     const count = work.done !== null && work.total !== null ? ` [${work.done}/${work.total}]` : '';

@@ -28,13 +28,16 @@ export const pruneCommand: Command = {
   needsConfig: true,
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { 'dry-run': { type: 'boolean' } }, HELP, true);
-    if (positionals.length > 0) throw new UsageError(`prune takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    if (positionals.length > 0)
+      throw new UsageError(`prune takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
     const dryRun = values['dry-run'] === true;
     const lock = dryRun ? undefined : acquireHostLock(ctx.config.host_lock);
     try {
       const store = await openStateStore(ctx, { readonly: dryRun });
       try {
-        const selection = dryRun ? await selectPrune(store, ctx.upstreams, ctx.config.keep_builds) : (await pruneBuilds(store, ctx.upstreams, ctx.config.keep_builds, ctx.log)).selection;
+        const selection = dryRun
+          ? await selectPrune(store, ctx.upstreams, ctx.config.keep_builds)
+          : (await pruneBuilds(store, ctx.upstreams, ctx.config.keep_builds, ctx.log)).selection;
         ctx.stdout(renderPrune(selection, dryRun));
       } finally {
         await store.close();
@@ -48,8 +51,12 @@ export const pruneCommand: Command = {
 
 function renderPrune(s: PruneSelection, dryRun: boolean): string {
   // Tags are data: JSON quoting shows odd characters instead of letting them act on a terminal.
-  const keep = s.keep.map((b) => `keep    ${b.upstream}  ${JSON.stringify(b.tag)}  ${b.reasons.join(', ')}  ${b.installDir}\n`);
-  const remove = s.remove.map((b) => `${dryRun ? 'would remove' : 'removed'}  ${b.upstream}  ${JSON.stringify(b.tag)}  ${b.installDir}\n`);
+  const keep = s.keep.map(
+    (b) => `keep    ${b.upstream}  ${JSON.stringify(b.tag)}  ${b.reasons.join(', ')}  ${b.installDir}\n`,
+  );
+  const remove = s.remove.map(
+    (b) => `${dryRun ? 'would remove' : 'removed'}  ${b.upstream}  ${JSON.stringify(b.tag)}  ${b.installDir}\n`,
+  );
   const summary = `${s.keep.length} install(s) kept, ${s.remove.length} ${dryRun ? 'to remove (dry run: nothing was deleted)' : 'removed'}\n`;
   return [...keep, ...remove, summary].join('');
 }

@@ -36,14 +36,28 @@ export const reportCommand: Command = {
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { series: { type: 'string' }, base: { type: 'string' }, host: { type: 'string' }, format: { type: 'string' } }, HELP, true);
-    if (positionals.length > 0) throw new UsageError(`report takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { series: { type: 'string' }, base: { type: 'string' }, host: { type: 'string' }, format: { type: 'string' } },
+      HELP,
+      true,
+    );
+    if (positionals.length > 0)
+      throw new UsageError(`report takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const upstream = seriesFromFlag(values.series, ctx);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const verdicts = { threshold: ctx.config.threshold, testThresholds: ctx.config.test_thresholds, confidence: ctx.config.confidence };
-      const view = await seriesHistory(store, upstream, { verdicts, ...(values.base !== undefined ? { base: values.base } : {}), ...(values.host !== undefined ? { host: values.host } : {}) });
+      const verdicts = {
+        threshold: ctx.config.threshold,
+        testThresholds: ctx.config.test_thresholds,
+        confidence: ctx.config.confidence,
+      };
+      const view = await seriesHistory(store, upstream, {
+        verdicts,
+        ...(values.base !== undefined ? { base: values.base } : {}),
+        ...(values.host !== undefined ? { host: values.host } : {}),
+      });
       ctx.stdout(renderHistory(view, format));
     } finally {
       await store.close();

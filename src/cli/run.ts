@@ -17,7 +17,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // every child's process group down with it (mysqld, sysbench, cmake would otherwise run on).
     if (signals > 1) {
       const killed = killAllChildren();
-      process.stderr.write(`qpswatch: stopped at once by a second ${signal}${killed > 0 ? `; killed ${killed} child process group(s)` : ''}\n`);
+      process.stderr.write(
+        `qpswatch: stopped at once by a second ${signal}${killed > 0 ? `; killed ${killed} child process group(s)` : ''}\n`,
+      );
       process.exit(130);
     }
     controller.abort(new Error(`stopped by ${signal}`));

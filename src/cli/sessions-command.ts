@@ -62,15 +62,26 @@ export const sessionsCommand: Command = {
   help: HELP,
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { limit: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } }, HELP, true);
-    if (positionals.length > 0) throw new UsageError(`sessions takes no arguments, got ${JSON.stringify(positionals[0])}: \`qpswatch show ID\` prints one session`, HELP);
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { limit: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } },
+      HELP,
+      true,
+    );
+    if (positionals.length > 0)
+      throw new UsageError(
+        `sessions takes no arguments, got ${JSON.stringify(positionals[0])}: \`qpswatch show ID\` prints one session`,
+        HELP,
+      );
     const limit = integerFlag('--limit', values.limit, 1, 1_000_000) ?? DEFAULT_LIMIT;
     const state = parseState(values.state);
     const store = await openStateStore(ctx, { readonly: true });
     try {
       const sessions = await store.listSessions({ limit, ...(state !== undefined ? { state } : {}) });
       const summaries = await summarize(store, sessions, compareSettings(ctx.config).verdicts);
-      ctx.stdout(values.json === true ? `${JSON.stringify(summaries, null, 2)}\n` : renderSessions(summaries, new Date(), state));
+      ctx.stdout(
+        values.json === true ? `${JSON.stringify(summaries, null, 2)}\n` : renderSessions(summaries, new Date(), state),
+      );
     } finally {
       await store.close();
     }
@@ -81,15 +92,24 @@ export const sessionsCommand: Command = {
 function parseState(value: string | undefined): SessionState | undefined {
   if (value === undefined) return undefined;
   const states: readonly string[] = sessionStates;
-  if (!states.includes(value)) throw new UsageError(`--state ${JSON.stringify(value)} is not a session state: use one of ${sessionStates.join(', ')}`);
+  if (!states.includes(value))
+    throw new UsageError(
+      `--state ${JSON.stringify(value)} is not a session state: use one of ${sessionStates.join(', ')}`,
+    );
   return value as SessionState;
 }
 
 /** Each session with its verdict counts; `fallback` judges sessions recorded before their verdict settings were kept. */
-export async function summarize(store: SessionViewStores, sessions: readonly SessionRecord[], fallback: VerdictSettings): Promise<SessionSummary[]> {
+export async function summarize(
+  store: SessionViewStores,
+  sessions: readonly SessionRecord[],
+  fallback: VerdictSettings,
+): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const session of sessions) {
-    const { judged, verdicts } = await sessionVerdicts(store, session, fallback, () => store.completedSamples(session.id));
+    const { judged, verdicts } = await sessionVerdicts(store, session, fallback, () =>
+      store.completedSamples(session.id),
+    );
     out.push({
       id: session.id,
       state: session.state,
@@ -120,8 +140,19 @@ export function countKinds(kinds: readonly VerdictKind[]): VerdictCounts {
 
 /** The list as a table; names are data, shown escaped (renderTextTable). */
 export function renderSessions(sessions: readonly SessionSummary[], now: Date, state?: SessionState): string {
-  if (sessions.length === 0) return `no ${state !== undefined ? `${state} ` : ''}sessions in the store${state === undefined ? ': `qpswatch compare` runs one' : ''}\n`;
-  const columns = [right('id'), left('state'), left('started'), right('took'), left('design'), left('suite'), left('baseline (B)'), left('candidate (C)'), right('reg/imp/slow/unst/ok')];
+  if (sessions.length === 0)
+    return `no ${state !== undefined ? `${state} ` : ''}sessions in the store${state === undefined ? ': `qpswatch compare` runs one' : ''}\n`;
+  const columns = [
+    right('id'),
+    left('state'),
+    left('started'),
+    right('took'),
+    left('design'),
+    left('suite'),
+    left('baseline (B)'),
+    left('candidate (C)'),
+    right('reg/imp/slow/unst/ok'),
+  ];
   const rows = sessions.map((s) => [
     String(s.id),
     s.state,
@@ -132,9 +163,12 @@ export function renderSessions(sessions: readonly SessionSummary[], now: Date, s
     s.suite,
     targetCell(s.baseline),
     targetCell(s.candidate),
-    s.verdicts === null ? '-' : `${s.verdicts.regression}/${s.verdicts.improvement}/${s.verdicts.slower}/${s.verdicts.unstable}/${s.verdicts.ok}`,
+    s.verdicts === null
+      ? '-'
+      : `${s.verdicts.regression}/${s.verdicts.improvement}/${s.verdicts.slower}/${s.verdicts.unstable}/${s.verdicts.ok}`,
   ]);
-  const footer = 'reg/imp/slow/unst/ok: tests that regressed, improved, were slower within the margin, unstable or ok; "-": not judged (the session did not finish)';
+  const footer =
+    'reg/imp/slow/unst/ok: tests that regressed, improved, were slower within the margin, unstable or ok; "-": not judged (the session did not finish)';
   return `${[...renderTextTable(makeTable(columns, rows)), '', footer].join('\n')}\n`;
 }
 

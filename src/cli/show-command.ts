@@ -47,20 +47,31 @@ export const showCommand: Command = {
 
 function sessionId(positionals: readonly string[]): number {
   if (positionals.length === 0) throw new UsageError('show needs a session id: `qpswatch sessions` lists them', HELP);
-  if (positionals.length > 1) throw new UsageError(`show takes one session id, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')}`, HELP);
+  if (positionals.length > 1)
+    throw new UsageError(
+      `show takes one session id, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')}`,
+      HELP,
+    );
   const text = positionals[0]!;
   const id = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(id) || id < 1) throw new UsageError(`session id ${JSON.stringify(text)} is not a session number: \`qpswatch sessions\` lists them`);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(id) || id < 1)
+    throw new UsageError(
+      `session id ${JSON.stringify(text)} is not a session number: \`qpswatch sessions\` lists them`,
+    );
   return id;
 }
 
 /** The one line that says why a session's report has no verdicts; undefined for a judged session. */
-export function unjudgedNote(shown: Pick<StoredSessionView, 'session' | 'view' | 'judged'>, now: Date): string | undefined {
+export function unjudgedNote(
+  shown: Pick<StoredSessionView, 'session' | 'view' | 'judged'>,
+  now: Date,
+): string | undefined {
   const { session } = shown;
   if (shown.judged !== 'none') return undefined;
   const samples = shown.view.tests.reduce((n, t) => n + t.baseline.samples + t.candidate.samples, 0);
   const what = `${samples === 0 ? 'no test was measured on both sides' : `the ${samples} samples of the tests measured on both sides are shown`}, not judged`;
   const reason = session.error !== null ? ` (${JSON.stringify(session.error)})` : '';
-  if (session.state === 'running') return `session ${session.id} is still running (started ${relativeTime(session.startedAt, now)}, pid ${session.pid}): ${what}`;
+  if (session.state === 'running')
+    return `session ${session.id} is still running (started ${relativeTime(session.startedAt, now)}, pid ${session.pid}): ${what}`;
   return `session ${session.id} ${session.state === 'failed' ? 'failed' : 'was interrupted'}${reason}: ${what}`;
 }

@@ -3,7 +3,21 @@ import { testLabel } from '../model/index.js';
 import { processAlive } from '../daemon/index.js';
 import { thisHostCalibrations } from '../session/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
-import type { CalibrationRecord, CheckStore, DaemonStateRecord, DaemonStateStore, EventRecord, OutboxRecord, OutboxStore, QueueRecord, QueueStore, ReleaseRecord, ReleaseStore, SessionStore, VerdictRecord } from '../store/index.js';
+import type {
+  CalibrationRecord,
+  CheckStore,
+  DaemonStateRecord,
+  DaemonStateStore,
+  EventRecord,
+  OutboxRecord,
+  OutboxStore,
+  QueueRecord,
+  QueueStore,
+  ReleaseRecord,
+  ReleaseStore,
+  SessionStore,
+  VerdictRecord,
+} from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
@@ -47,7 +61,21 @@ export interface SeriesVerdicts {
   sessionId: number;
   /** What the verdicts' `pairs` count: pairs (paired design) or rounds (whole runs, and sessions before the design). */
   design: 'paired' | 'runs';
-  verdicts: Array<Pick<VerdictRecord, 'test' | 'threads' | 'kind' | 'relativeQps' | 'threshold' | 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs'>>;
+  verdicts: Array<
+    Pick<
+      VerdictRecord,
+      | 'test'
+      | 'threads'
+      | 'kind'
+      | 'relativeQps'
+      | 'threshold'
+      | 'low'
+      | 'high'
+      | 'confidence'
+      | 'detectableDrop'
+      | 'pairs'
+    >
+  >;
 }
 
 interface StatusReport {
@@ -70,9 +98,15 @@ export const statusCommand: Command = {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const report: StatusReport = { ...(await readStatus(store)), calibrations: newestPerSuite(await thisHostCalibrations(ctx.config.state_dir, store)) };
+      const report: StatusReport = {
+        ...(await readStatus(store)),
+        calibrations: newestPerSuite(await thisHostCalibrations(ctx.config.state_dir, store)),
+      };
       // The daemon measures every few minutes; without its figure, a walk now (seconds on a big cache).
-      report.daemon.cacheSizes ??= await measureCacheSizes({ cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir }).catch(() => null);
+      report.daemon.cacheSizes ??= await measureCacheSizes({
+        cacheDir: ctx.config.cache_dir,
+        stateDir: ctx.config.state_dir,
+      }).catch(() => null);
       ctx.stdout(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report, new Date()));
     } finally {
       await store.close();
@@ -94,23 +128,57 @@ async function readStatus(store: StatusStores): Promise<Omit<StatusReport, 'cali
     daemon: { ...state, running },
     queue: await store.listQueue(),
     latest: await latestVerdicts(store, releases),
-    regressions: open.map((e) => ({ ...e, tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}`, baselineTag: releases.get(e.baselineReleaseId)?.tag ?? `#${e.baselineReleaseId}` })),
-    pendingEmails: pending.map((m) => ({ id: m.id, subject: m.subject, attempts: m.attempts, nextAttemptAt: m.nextAttemptAt, lastError: m.lastError })),
+    regressions: open.map((e) => ({
+      ...e,
+      tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}`,
+      baselineTag: releases.get(e.baselineReleaseId)?.tag ?? `#${e.baselineReleaseId}`,
+    })),
+    pendingEmails: pending.map((m) => ({
+      id: m.id,
+      subject: m.subject,
+      attempts: m.attempts,
+      nextAttemptAt: m.nextAttemptAt,
+      lastError: m.lastError,
+    })),
   };
 }
 
 /** The newest valid check of each series (upstream). */
-async function latestVerdicts(store: CheckStore & SessionStore, releases: ReadonlyMap<number, ReleaseRecord>): Promise<SeriesVerdicts[]> {
+async function latestVerdicts(
+  store: CheckStore & SessionStore,
+  releases: ReadonlyMap<number, ReleaseRecord>,
+): Promise<SeriesVerdicts[]> {
   const latest = new Map<string, SeriesVerdicts>();
-  for (const [upstream, check] of newestValidChecks(await store.listChecks(), (c) => releases.get(c.releaseId)?.upstream)) {
+  for (const [upstream, check] of newestValidChecks(
+    await store.listChecks(),
+    (c) => releases.get(c.releaseId)?.upstream,
+  )) {
     const release = releases.get(check.releaseId)!;
     const verdicts = (await store.verdictsOfSession(check.sessionId)).map((v) => ({
-      test: v.test, threads: v.threads, kind: v.kind, relativeQps: v.relativeQps,
-      threshold: v.threshold, low: v.low, high: v.high, confidence: v.confidence, detectableDrop: v.detectableDrop, pairs: v.pairs,
+      test: v.test,
+      threads: v.threads,
+      kind: v.kind,
+      relativeQps: v.relativeQps,
+      threshold: v.threshold,
+      low: v.low,
+      high: v.high,
+      confidence: v.confidence,
+      detectableDrop: v.detectableDrop,
+      pairs: v.pairs,
     }));
-    latest.set(upstream, { upstream, tag: release.tag, baseline: releases.get(check.baselineReleaseId)?.tag ?? '?', outcome: checkStanding(check), judgedAt: check.judgedAt, sessionId: check.sessionId, design: 'runs', verdicts });
+    latest.set(upstream, {
+      upstream,
+      tag: release.tag,
+      baseline: releases.get(check.baselineReleaseId)?.tag ?? '?',
+      outcome: checkStanding(check),
+      judgedAt: check.judgedAt,
+      sessionId: check.sessionId,
+      design: 'runs',
+      verdicts,
+    });
   }
-  for (const s of latest.values()) if ((await store.getSession(s.sessionId))?.settings['design'] === 'paired') s.design = 'paired';
+  for (const s of latest.values())
+    if ((await store.getSession(s.sessionId))?.settings['design'] === 'paired') s.design = 'paired';
   return [...latest.values()];
 }
 
@@ -123,7 +191,10 @@ export function seriesLines(s: SeriesVerdicts, now: Date): string[] {
   const notGood = why !== '' ? `, not last good: ${why}` : '';
   return [
     `  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome}${notGood} (judged ${relativeTime(s.judgedAt, now)})`,
-    ...s.verdicts.map((v) => `    ${testLabel(v)}  ${v.relativeQps.toFixed(2)}  ${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`),
+    ...s.verdicts.map(
+      (v) =>
+        `    ${testLabel(v)}  ${v.relativeQps.toFixed(2)}  ${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`,
+    ),
   ];
 }
 
@@ -140,7 +211,10 @@ function renderStatus(r: StatusReport, now: Date): string {
   const out: string[] = [];
   const d = r.daemon;
   // Tags, reasons and subjects are data: JSON quoting shows odd characters instead of letting them act on a terminal.
-  if (d.running) out.push(`daemon: pid ${d.pid}, ${d.phase}, started ${ago(d.phaseSince, '?')}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`);
+  if (d.running)
+    out.push(
+      `daemon: pid ${d.pid}, ${d.phase}, started ${ago(d.phaseSince, '?')}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`,
+    );
   else out.push('daemon: not running');
   if (d.running && d.progress !== null) out.push(`  ${progressText(d.progress, now)}`);
   out.push(`last poll: ${ago(d.lastPollAt, 'never')}`);
@@ -149,7 +223,9 @@ function renderStatus(r: StatusReport, now: Date): string {
   out.push(`queue (${r.queue.length}):`);
   if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
   for (const q of r.queue) {
-    out.push(`  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`);
+    out.push(
+      `  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`,
+    );
   }
   out.push('', 'latest verdicts:');
   if (r.latest.length === 0) out.push('  (no release checked yet)');
@@ -159,12 +235,18 @@ function renderStatus(r: StatusReport, now: Date): string {
   out.push('', `active regressions (${r.regressions.length}):`);
   for (const e of r.regressions) {
     const drift = e.kind === 'drift' ? `  drift against the base ${JSON.stringify(e.baselineTag)}` : '';
-    out.push(`  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`);
+    out.push(
+      `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`,
+    );
   }
   out.push('', `pending emails (${r.pendingEmails.length}):`);
-  for (const m of r.pendingEmails) out.push(`  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`);
+  for (const m of r.pendingEmails)
+    out.push(
+      `  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`,
+    );
   out.push('', `calibrations of this host (${r.calibrations.length}):`);
-  if (r.calibrations.length === 0) out.push('  (none: run qpswatch calibrate to learn how small a drop a session can catch here)');
+  if (r.calibrations.length === 0)
+    out.push('  (none: run qpswatch calibrate to learn how small a drop a session can catch here)');
   for (const c of r.calibrations) out.push(`  ${calibrationSummary(c, now)}`);
   return `${out.join('\n')}\n`;
 }

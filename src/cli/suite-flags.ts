@@ -41,7 +41,10 @@ export interface SessionShape {
   maxPairs?: number;
 }
 
-export function suiteFromFlags(values: SuiteFlagValues, ctx: CommandContext): { suite: Suite; rounds: number; shape: SessionShape } {
+export function suiteFromFlags(
+  values: SuiteFlagValues,
+  ctx: CommandContext,
+): { suite: Suite; rounds: number; shape: SessionShape } {
   const rounds = integerFlag('--rounds', values.rounds, 1, 100) ?? ctx.config.rounds;
   const shape = sessionShape(values);
   const seconds = integerFlag('--seconds', values.seconds, 1, 86_400);
@@ -59,16 +62,27 @@ function sessionShape(values: SuiteFlagValues): SessionShape {
     throw new UsageError(`--design ${JSON.stringify(values.design)}: expected paired or runs`);
   }
   const design = values.design ?? (values.rounds !== undefined ? 'runs' : undefined);
-  if (design === 'paired' && values.rounds !== undefined) throw new UsageError('--rounds is for the whole-run design: with --design paired, give --pairs or --budget instead');
-  if (design === 'runs' && (values.pairs !== undefined || values.budget !== undefined)) throw new UsageError('--pairs and --budget are for the paired design: with --design runs, give --rounds instead');
+  if (design === 'paired' && values.rounds !== undefined)
+    throw new UsageError(
+      '--rounds is for the whole-run design: with --design paired, give --pairs or --budget instead',
+    );
+  if (design === 'runs' && (values.pairs !== undefined || values.budget !== undefined))
+    throw new UsageError('--pairs and --budget are for the paired design: with --design runs, give --rounds instead');
   const maxPairs = integerFlag('--pairs', values.pairs, 2, 1000);
   const budgetMinutes = values.budget === undefined ? undefined : minutes(values.budget);
-  return { ...(design !== undefined ? { design } : {}), ...(maxPairs !== undefined ? { maxPairs } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}) };
+  return {
+    ...(design !== undefined ? { design } : {}),
+    ...(maxPairs !== undefined ? { maxPairs } : {}),
+    ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
+  };
 }
 
 function minutes(text: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 10080) throw new UsageError(`--budget ${JSON.stringify(text)}: expected minutes, a number greater than 0 and at most 10080, e.g. 10 or 2.5`);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 10080)
+    throw new UsageError(
+      `--budget ${JSON.stringify(text)}: expected minutes, a number greater than 0 and at most 10080, e.g. 10 or 2.5`,
+    );
   return n;
 }
 
@@ -79,7 +93,9 @@ function looksLikePath(name: string): boolean {
 function parseThreads(text: string): number[] {
   const list = text.split(',').map((t) => Number(t.trim()));
   if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1 || n > 4096)) {
-    throw new UsageError(`--threads ${JSON.stringify(text)}: expected a comma-separated list of whole numbers from 1 to 4096, e.g. 1,4`);
+    throw new UsageError(
+      `--threads ${JSON.stringify(text)}: expected a comma-separated list of whole numbers from 1 to 4096, e.g. 1,4`,
+    );
   }
   return list;
 }

@@ -50,10 +50,19 @@ function triageCommand(action: Action, summary: string, help: string): Command {
     help,
     needsConfig: true,
     async run(args, ctx) {
-      const { values, positionals } = parseCommandArgs(args, { reason: { type: 'string' }, by: { type: 'string' }, upstream: { type: 'string' } }, help, true);
+      const { values, positionals } = parseCommandArgs(
+        args,
+        { reason: { type: 'string' }, by: { type: 'string' }, upstream: { type: 'string' } },
+        help,
+        true,
+      );
       const most = action === 'ack' ? 2 : 1;
-      if (positionals.length < 1 || positionals.length > most) throw new UsageError(`${action} takes ${action === 'ack' ? 'TAG and an optional TEST' : 'one TAG'}`, help);
-      const who = checkedBy(values.by ?? ctx.env['SUDO_USER'] ?? ctx.env['USER'] ?? ctx.env['LOGNAME'] ?? 'unknown', values.by !== undefined);
+      if (positionals.length < 1 || positionals.length > most)
+        throw new UsageError(`${action} takes ${action === 'ack' ? 'TAG and an optional TEST' : 'one TAG'}`, help);
+      const who = checkedBy(
+        values.by ?? ctx.env['SUDO_USER'] ?? ctx.env['USER'] ?? ctx.env['LOGNAME'] ?? 'unknown',
+        values.by !== undefined,
+      );
       const reason = checkedReason(values.reason ?? '');
       const store = await openStateStore(ctx);
       try {
@@ -80,18 +89,26 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const BySchema = z
   .string()
   .refine((t) => t.trim() !== '', { error: 'is empty: name who says so, e.g. --by ana' })
-  .refine((t) => t.length <= MAX_BY_LENGTH, { error: `is longer than ${MAX_BY_LENGTH} characters: give a name, e.g. --by ana` })
-  .refine((t) => !CONTROL.test(t), { error: 'holds a control character or a line break: give a name on one line, e.g. --by ana' });
+  .refine((t) => t.length <= MAX_BY_LENGTH, {
+    error: `is longer than ${MAX_BY_LENGTH} characters: give a name, e.g. --by ana`,
+  })
+  .refine((t) => !CONTROL.test(t), {
+    error: 'holds a control character or a line break: give a name on one line, e.g. --by ana',
+  });
 const ReasonSchema = z
   .string()
-  .refine((t) => t.length <= MAX_REASON_LENGTH, { error: `is longer than ${MAX_REASON_LENGTH} characters: say why in short and link to the details (e.g. "MDEV-12345")` })
+  .refine((t) => t.length <= MAX_REASON_LENGTH, {
+    error: `is longer than ${MAX_REASON_LENGTH} characters: say why in short and link to the details (e.g. "MDEV-12345")`,
+  })
   .refine((t) => !CONTROL.test(t.replace(/\r?\n/g, ' ')), { error: 'holds a control character: write plain text' });
 
 /** Who says so, checked at the edge: a bad --by (or $USER) is a usage error (exit 2), never a store failure. */
 export function checkedBy(who: string, fromFlag: boolean): string {
   const parsed = BySchema.safeParse(who);
   if (parsed.success) return parsed.data;
-  throw new UsageError(`${fromFlag ? '--by' : 'the user name from $SUDO_USER, $USER or $LOGNAME'} ${showValue(who)} ${parsed.error.issues[0]!.message}`);
+  throw new UsageError(
+    `${fromFlag ? '--by' : 'the user name from $SUDO_USER, $USER or $LOGNAME'} ${showValue(who)} ${parsed.error.issues[0]!.message}`,
+  );
 }
 
 export function checkedReason(reason: string): string {
@@ -112,19 +129,37 @@ export function parseTestName(text: string): { test: string; threads?: number } 
 async function checkSomethingToDo(store: CheckStore, release: ReleaseRecord, input: TriageInput): Promise<void> {
   const name = JSON.stringify(release.tag);
   if (input.action === 'ack') {
-    const open = (await store.listEvents({ upstream: release.upstream, state: 'open' })).filter((e) => e.releaseId === release.id);
-    const matching = open.filter((e) => input.test === undefined || (e.test === input.test.test && (input.test.threads === undefined || e.threads === input.test.threads)));
+    const open = (await store.listEvents({ upstream: release.upstream, state: 'open' })).filter(
+      (e) => e.releaseId === release.id,
+    );
+    const matching = open.filter(
+      (e) =>
+        input.test === undefined ||
+        (e.test === input.test.test && (input.test.threads === undefined || e.threads === input.test.threads)),
+    );
     if (matching.length > 0) return;
-    if (open.length === 0) throw new UsageError(`${name} has no open regression to acknowledge: see \`qpswatch report --series ${release.upstream}\``);
-    throw new UsageError(`${name} has no open regression on ${JSON.stringify(positionalTest(input))}: open ones are ${open.map(eventLabel).join(', ')}`);
+    if (open.length === 0)
+      throw new UsageError(
+        `${name} has no open regression to acknowledge: see \`qpswatch report --series ${release.upstream}\``,
+      );
+    throw new UsageError(
+      `${name} has no open regression on ${JSON.stringify(positionalTest(input))}: open ones are ${open.map(eventLabel).join(', ')}`,
+    );
   }
-  if (input.action === 'invalid' && !(await store.listChecks(release.upstream)).some((c) => c.releaseId === release.id && !c.invalid)) {
+  if (
+    input.action === 'invalid' &&
+    !(await store.listChecks(release.upstream)).some((c) => c.releaseId === release.id && !c.invalid)
+  ) {
     throw new UsageError(`${name} has no valid check to mark invalid: nothing was changed`);
   }
 }
 
 function positionalTest(input: TriageInput): string {
-  return input.test === undefined ? '' : input.test.threads === undefined ? input.test.test : `${input.test.test}.t${input.test.threads}`;
+  return input.test === undefined
+    ? ''
+    : input.test.threads === undefined
+      ? input.test.test
+      : `${input.test.test}.t${input.test.threads}`;
 }
 
 const eventLabel = (e: EventRecord): string => `${e.test}.t${e.threads}${e.kind === 'drift' ? ' (drift)' : ''}`;
@@ -143,7 +178,14 @@ function summaryLine(release: ReleaseRecord, result: TriageResult): string {
   }
 }
 
-export const acceptCommand = triageCommand('accept', 'accept a release as the new normal: it becomes last good', ACCEPT_HELP);
+export const acceptCommand = triageCommand(
+  'accept',
+  'accept a release as the new normal: it becomes last good',
+  ACCEPT_HELP,
+);
 export const ackCommand = triageCommand('ack', 'acknowledge a regression: keep reporting it, stop emailing', ACK_HELP);
-export const invalidCommand = triageCommand('invalid', 'mark a release\'s checks as noise or infrastructure and queue a rerun', INVALID_HELP);
-
+export const invalidCommand = triageCommand(
+  'invalid',
+  "mark a release's checks as noise or infrastructure and queue a rerun",
+  INVALID_HELP,
+);

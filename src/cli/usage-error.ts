@@ -2,7 +2,10 @@ import { InputError } from '../errors.js';
 
 /** The command line itself is wrong: an unknown flag, a missing argument, a value of the wrong form. */
 export class UsageError extends InputError {
-  constructor(message: string, readonly help?: string) {
+  constructor(
+    message: string,
+    readonly help?: string,
+  ) {
     super(message);
   }
 }

@@ -1,8 +1,17 @@
-import { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatSlowerEstimate } from '../report/index.js';
+import {
+  formatConfidence,
+  formatDetectableDrop,
+  formatDropPercent,
+  formatInterval,
+  formatSlowerEstimate,
+} from '../report/index.js';
 import { testLabel, type TestId, type VerdictKind } from '../model/index.js';
 import type { VerdictRecord } from '../store/index.js';
 
-export type VerdictFigures = Pick<VerdictRecord, 'kind' | 'relativeQps' | 'threshold' | 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs'>;
+export type VerdictFigures = Pick<
+  VerdictRecord,
+  'kind' | 'relativeQps' | 'threshold' | 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs'
+>;
 
 /**
  * A stored verdict in a few words for `status`: what it rules out (ok: "no drop larger than X%"; slower: its estimate
@@ -34,5 +43,10 @@ export function verdictSummary(v: VerdictFigures, unit: 'pair' | 'round'): strin
 export function undecidedTests(verdicts: ReadonlyArray<TestId & { kind: VerdictKind }>): string {
   const named = (kind: VerdictKind): string[] => verdicts.filter((v) => v.kind === kind).map(testLabel);
   const [unstable, slower] = [named('unstable'), named('slower')];
-  return [unstable.length > 0 ? `undecided ${unstable.join(', ')}` : '', slower.length > 0 ? `slower ${slower.join(', ')}` : ''].filter((p) => p !== '').join('; ');
+  return [
+    unstable.length > 0 ? `undecided ${unstable.join(', ')}` : '',
+    slower.length > 0 ? `slower ${slower.join(', ')}` : '',
+  ]
+    .filter((p) => p !== '')
+    .join('; ');
 }

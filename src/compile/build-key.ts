@@ -38,13 +38,20 @@ const SHA256_RE = /^[0-9a-f]{64}$/;
  * Without patches the key is what it was before patches existed, so existing builds stay valid.
  */
 export function buildKey(input: BuildKeyInput): string {
-  if (!COMMIT_RE.test(input.commit)) throw new TypeError(`build key: commit must be 40 or 64 lower-case hex characters, got "${input.commit}"`);
+  if (!COMMIT_RE.test(input.commit))
+    throw new TypeError(`build key: commit must be 40 or 64 lower-case hex characters, got "${input.commit}"`);
   const compiler = input.compilerVersion.trim();
   if (compiler === '') throw new TypeError('build key: the compiler version is empty');
   const patches = input.patches ?? [];
   const bad = patches.find((p) => !SHA256_RE.test(p));
-  if (bad !== undefined) throw new TypeError(`build key: a patch checksum must be 64 lower-case hex characters, got "${bad}"`);
-  const text = canonicalJson({ commit: input.commit, profile: profileHash(input.profile), compiler, ...(patches.length > 0 ? { patches } : {}) });
+  if (bad !== undefined)
+    throw new TypeError(`build key: a patch checksum must be 64 lower-case hex characters, got "${bad}"`);
+  const text = canonicalJson({
+    commit: input.commit,
+    profile: profileHash(input.profile),
+    compiler,
+    ...(patches.length > 0 ? { patches } : {}),
+  });
   return sha256(text).slice(0, KEY_HEX);
 }
 

@@ -45,11 +45,16 @@ export interface BuildLockOptions {
  */
 export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock> {
   const path = buildLockPath(opts.cacheDir, opts.key);
-  const unwritable = (code: string): BuildLockError => new BuildLockError(path, `cannot be created (${code}): make cache_dir writable for this user`);
+  const unwritable = (code: string): BuildLockError =>
+    new BuildLockError(path, `cannot be created (${code}): make cache_dir writable for this user`);
   await mkdir(join(opts.cacheDir, 'locks'), { recursive: true }).catch((err: unknown) => {
     throw unwritable((err as NodeJS.ErrnoException).code ?? String(err));
   });
-  if (!(await lstat(join(opts.cacheDir, 'locks'))).isDirectory()) throw new BuildLockError(path, `cannot be used: ${join(opts.cacheDir, 'locks')} is not a folder (a symbolic link?); remove it`);
+  if (!(await lstat(join(opts.cacheDir, 'locks'))).isDirectory())
+    throw new BuildLockError(
+      path,
+      `cannot be used: ${join(opts.cacheDir, 'locks')} is not a folder (a symbolic link?); remove it`,
+    );
   try {
     return await waitForPidLock(path, {
       holds: `the build of ${JSON.stringify(opts.tag)} (key ${opts.key})`,
@@ -59,9 +64,13 @@ export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock>
     });
   } catch (err) {
     if (err instanceof LockFileError) throw unwritable(err.code);
-    if (err instanceof LockFileRefusedError) throw new BuildLockError(path, `${err.what}; remove it as root (sudo rm ${path})`);
+    if (err instanceof LockFileRefusedError)
+      throw new BuildLockError(path, `${err.what}; remove it as root (sudo rm ${path})`);
     if (err instanceof LockUnreadableError) {
-      throw new BuildLockError(path, `cannot be read by this user (${err.code}): it belongs to ${err.owner}, so it counts as held; see who holds it with sudo fuser -v ${path}, and if nothing does, remove it`);
+      throw new BuildLockError(
+        path,
+        `cannot be read by this user (${err.code}): it belongs to ${err.owner}, so it counts as held; see who holds it with sudo fuser -v ${path}, and if nothing does, remove it`,
+      );
     }
     throw err;
   }

@@ -54,10 +54,23 @@ const TAIL_LINES = 40;
  */
 export async function buildWorktree(options: BuildWorktreeOptions): Promise<BuildResult> {
   // cmake runs in the build folder: a relative path would then point somewhere else.
-  const opts = { ...options, worktree: resolve(options.worktree), buildDir: resolve(options.buildDir), installDir: resolve(options.installDir), logFile: resolve(options.logFile), cacheDir: resolve(options.cacheDir) };
+  const opts = {
+    ...options,
+    worktree: resolve(options.worktree),
+    buildDir: resolve(options.buildDir),
+    installDir: resolve(options.installDir),
+    logFile: resolve(options.logFile),
+    cacheDir: resolve(options.cacheDir),
+  };
   const { profile } = opts;
   const jobs = profile.jobs ?? availableParallelism();
-  const setup = { worktree: opts.worktree, buildDir: opts.buildDir, installDir: opts.installDir, cacheDir: opts.cacheDir, jobs };
+  const setup = {
+    worktree: opts.worktree,
+    buildDir: opts.buildDir,
+    installDir: opts.installDir,
+    cacheDir: opts.cacheDir,
+    jobs,
+  };
   const env = buildEnv(profile, setup, defaultEnv());
   const commands = cmakeCommands(profile, setup);
   await checkTools(profile, env, opts.log);
@@ -73,11 +86,19 @@ export async function buildWorktree(options: BuildWorktreeOptions): Promise<Buil
     durations[phase] = await runPhase(opts, phase, commands[phase], env, deadline);
   }
   const totalMs = Date.now() - started;
-  opts.log.child({ component: 'build' }).info({ worktree: opts.worktree, profile: profile.name, durationsMs: durations, totalMs }, 'build installed');
+  opts.log
+    .child({ component: 'build' })
+    .info({ worktree: opts.worktree, profile: profile.name, durationsMs: durations, totalMs }, 'build installed');
   return { durationsMs: durations as Record<BuildPhase, number>, totalMs, jobs };
 }
 
-async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: string[], env: Record<string, string>, deadline: number): Promise<number> {
+async function runPhase(
+  opts: BuildWorktreeOptions,
+  phase: BuildPhase,
+  argv: string[],
+  env: Record<string, string>,
+  deadline: number,
+): Promise<number> {
   if (isAborted(opts.signal)) throw new BuildAbortedError(opts.worktree, phase);
   const log = opts.log.child({ component: 'build' });
   log.info({ phase, argv }, 'build phase started');
@@ -87,7 +108,10 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
   const failed = (): void => opts.onProgress?.({ phase, event: 'fail', argv, durationMs: Date.now() - started });
   const { onProgress } = opts;
   // Only the compile prints [n/m] or percents; cmake's configure and install lines are not progress.
-  const onOutput = phase === 'build' && onProgress !== undefined ? compileProgressReader((compile) => onProgress({ phase, event: 'progress', argv, compile })) : undefined;
+  const onOutput =
+    phase === 'build' && onProgress !== undefined
+      ? compileProgressReader((compile) => onProgress({ phase, event: 'progress', argv, compile }))
+      : undefined;
   const result = await run({
     argv,
     env,
@@ -116,14 +140,37 @@ async function runPhase(opts: BuildWorktreeOptions, phase: BuildPhase, argv: str
   throw exitFailure(opts, phase, result, failureLines);
 }
 
-function exitFailure(opts: BuildWorktreeOptions, phase: BuildPhase, result: RunResult, failureLines: string[]): BuildFailedError {
-  return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: result.exitCode, signal: result.signal, timedOut: false, lines: result.tail.map(printable), failureLines, logFile: opts.logFile });
+function exitFailure(
+  opts: BuildWorktreeOptions,
+  phase: BuildPhase,
+  result: RunResult,
+  failureLines: string[],
+): BuildFailedError {
+  return new BuildFailedError({
+    worktree: opts.worktree,
+    phase,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: false,
+    lines: result.tail.map(printable),
+    failureLines,
+    logFile: opts.logFile,
+  });
 }
 
 /** exec throws for a timeout and a program that is not there; anything else is not ours to translate. */
 function thrownFailure(opts: BuildWorktreeOptions, phase: BuildPhase, err: unknown): unknown {
   if (err instanceof ExecTimeoutError) {
-    return new BuildFailedError({ worktree: opts.worktree, phase, exitCode: null, signal: err.signal, timedOut: true, lines: err.tail.map(printable), failureLines: [], logFile: opts.logFile });
+    return new BuildFailedError({
+      worktree: opts.worktree,
+      phase,
+      exitCode: null,
+      signal: err.signal,
+      timedOut: true,
+      lines: err.tail.map(printable),
+      failureLines: [],
+      logFile: opts.logFile,
+    });
   }
   if (err instanceof ExecNotFoundError) return new BuildToolMissingError(err.program, 'cmake');
   return err;

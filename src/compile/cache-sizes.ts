@@ -4,7 +4,11 @@ import type { CacheKind, CacheSizes } from '../model/index.js';
 
 /** Where each measured folder is: ccache's objects and the git mirrors under cache_dir, the installs under state_dir. */
 export function cacheFolders(dirs: { cacheDir: string; stateDir: string }): Record<CacheKind, string> {
-  return { ccache: join(dirs.cacheDir, 'ccache'), mirrors: join(dirs.cacheDir, 'mirrors'), builds: join(dirs.stateDir, 'builds') };
+  return {
+    ccache: join(dirs.cacheDir, 'ccache'),
+    mirrors: join(dirs.cacheDir, 'mirrors'),
+    builds: join(dirs.stateDir, 'builds'),
+  };
 }
 
 /**
@@ -45,9 +49,16 @@ function isGone(err: unknown): boolean {
 }
 
 /** Measures the three folders one after the other; an abort (the daemon stopping) ends the walk at the next entry. */
-export async function measureCacheSizes(dirs: { cacheDir: string; stateDir: string }, signal?: AbortSignal): Promise<CacheSizes> {
+export async function measureCacheSizes(
+  dirs: { cacheDir: string; stateDir: string },
+  signal?: AbortSignal,
+): Promise<CacheSizes> {
   const folders = cacheFolders(dirs);
-  const bytes = { ccache: await folderBytes(folders.ccache, signal), mirrors: await folderBytes(folders.mirrors, signal), builds: await folderBytes(folders.builds, signal) };
+  const bytes = {
+    ccache: await folderBytes(folders.ccache, signal),
+    mirrors: await folderBytes(folders.mirrors, signal),
+    builds: await folderBytes(folders.builds, signal),
+  };
   return { measuredAt: new Date().toISOString(), bytes };
 }
 

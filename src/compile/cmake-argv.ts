@@ -44,10 +44,19 @@ export function cmakeCommands(profile: BuildProfile, setup: CmakeSetup): CmakeCo
  * folder sits at the same place in its worktree (ensureBuild's layout). CCACHE_NOHASHDIR keeps the working
  * directory, which -g would put in the hash, out of it.
  */
-export function buildEnv(profile: BuildProfile, setup: Pick<CmakeSetup, 'worktree' | 'buildDir' | 'cacheDir'>, base: Record<string, string>): Record<string, string> {
+export function buildEnv(
+  profile: BuildProfile,
+  setup: Pick<CmakeSetup, 'worktree' | 'buildDir' | 'cacheDir'>,
+  base: Record<string, string>,
+): Record<string, string> {
   const env = { ...base, ...profile.env };
   if (!profile.ccache) return env;
-  return { ...env, CCACHE_DIR: join(setup.cacheDir, 'ccache'), CCACHE_BASEDIR: ccacheBaseDir(setup.worktree, setup.buildDir), CCACHE_NOHASHDIR: '1' };
+  return {
+    ...env,
+    CCACHE_DIR: join(setup.cacheDir, 'ccache'),
+    CCACHE_BASEDIR: ccacheBaseDir(setup.worktree, setup.buildDir),
+    CCACHE_NOHASHDIR: '1',
+  };
 }
 
 /** The deepest common folder of the two; the worktree itself when they share only "/" (base_dir=/ rewrites system headers too). */

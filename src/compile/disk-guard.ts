@@ -28,7 +28,8 @@ export async function freeSpace(dir: string): Promise<FreeSpace> {
  * debug info) fails late and can take the store down with it.
  */
 export async function checkFreeSpace(dir: string, minBytes: number): Promise<FreeSpace> {
-  if (!Number.isFinite(minBytes) || minBytes < 0) throw new TypeError(`checkFreeSpace: minBytes must be a finite number >= 0, got ${minBytes}`);
+  if (!Number.isFinite(minBytes) || minBytes < 0)
+    throw new TypeError(`checkFreeSpace: minBytes must be a finite number >= 0, got ${minBytes}`);
   const free = await freeSpace(dir);
   if (free.freeBytes < minBytes) {
     throw new DiskSpaceError(

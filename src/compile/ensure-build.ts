@@ -1,7 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../log/index.js';
-import { buildPathsFor, markInstallComplete, readInstallRecord, removeInstallMarker, type InstallRecord } from './build-paths.js';
+import {
+  buildPathsFor,
+  markInstallComplete,
+  readInstallRecord,
+  removeInstallMarker,
+  type InstallRecord,
+} from './build-paths.js';
 import { buildWorktree, type BuildProgress } from './build-worktree.js';
 import { checkFreeSpace } from './disk-guard.js';
 import type { BuildProfile } from './profile.js';
@@ -47,10 +53,13 @@ export async function ensureBuild(opts: EnsureBuildOptions): Promise<EnsureBuild
   const paths = buildPathsFor(opts.stateDir, opts.key);
   const buildDir = join(resolve(opts.worktree), WORKTREE_BUILD_DIR);
   const done = await readInstallRecord(opts.stateDir, opts.key);
-  if (done !== undefined) return { key: opts.key, installDir: paths.installDir, logFile: paths.logFile, built: false, record: done };
+  if (done !== undefined)
+    return { key: opts.key, installDir: paths.installDir, logFile: paths.logFile, built: false, record: done };
   if (opts.minFreeBytes !== undefined) await checkFreeSpace(opts.stateDir, opts.minFreeBytes);
   await removeInstallMarker(paths);
-  opts.log.child({ component: 'build' }).info({ key: opts.key, worktree: opts.worktree, profile: opts.profile.name }, 'building');
+  opts.log
+    .child({ component: 'build' })
+    .info({ key: opts.key, worktree: opts.worktree, profile: opts.profile.name }, 'building');
   const result = await buildWorktree({
     worktree: opts.worktree,
     profile: opts.profile,
@@ -62,7 +71,13 @@ export async function ensureBuild(opts: EnsureBuildOptions): Promise<EnsureBuild
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
     ...(opts.onProgress !== undefined ? { onProgress: opts.onProgress } : {}),
   });
-  const record: InstallRecord = { key: opts.key, worktree: opts.worktree, profile: opts.profile.name, finishedAt: new Date().toISOString(), durationsMs: result.durationsMs };
+  const record: InstallRecord = {
+    key: opts.key,
+    worktree: opts.worktree,
+    profile: opts.profile.name,
+    finishedAt: new Date().toISOString(),
+    durationsMs: result.durationsMs,
+  };
   if (opts.keepBuildDir !== true) await rm(buildDir, { recursive: true, force: true });
   await markInstallComplete(paths, record);
   return { key: opts.key, installDir: paths.installDir, logFile: paths.logFile, built: true, record };

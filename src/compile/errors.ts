@@ -16,7 +16,9 @@ export class BuildToolMissingError extends InputError {
     readonly program: string,
     readonly debianPackage: string,
   ) {
-    super(`${program} not found on PATH: install it (Debian: apt-get install ${debianPackage}) or fix PATH in the build profile's env`);
+    super(
+      `${program} not found on PATH: install it (Debian: apt-get install ${debianPackage}) or fix PATH in the build profile's env`,
+    );
     this.name = new.target.name;
   }
 }
@@ -38,9 +40,17 @@ export interface BuildFailure {
 /** cmake configure, build or install failed or ran out of time. A release that does not build is data, not a crash. */
 export class BuildFailedError extends Error {
   constructor(readonly failure: BuildFailure) {
-    const how = failure.timedOut ? 'ran out of time' : failure.signal !== null ? `was killed by ${failure.signal}` : `exited with code ${failure.exitCode}`;
+    const how = failure.timedOut
+      ? 'ran out of time'
+      : failure.signal !== null
+        ? `was killed by ${failure.signal}`
+        : `exited with code ${failure.exitCode}`;
     const first = failure.failureLines[0] ?? failure.lines.at(-1);
-    super(`build of ${failure.worktree} failed in ${failure.phase}: cmake ${how}` + (first !== undefined ? `: ${first}` : '') + `; full log: ${failure.logFile}`);
+    super(
+      `build of ${failure.worktree} failed in ${failure.phase}: cmake ${how}` +
+        (first !== undefined ? `: ${first}` : '') +
+        `; full log: ${failure.logFile}`,
+    );
     this.name = new.target.name;
   }
 }

@@ -1,6 +1,21 @@
-export { loadBuildProfile, parseBuildProfile, listBuildProfiles, shippedBuildProfileDir, cmakeFlagName, expandCmakeFlags, type BuildProfile } from './profile.js';
+export {
+  loadBuildProfile,
+  parseBuildProfile,
+  listBuildProfiles,
+  shippedBuildProfileDir,
+  cmakeFlagName,
+  expandCmakeFlags,
+  type BuildProfile,
+} from './profile.js';
 export { GENERATORS, type Generator } from './profile-schema.js';
-export { buildKey, compilerVersion, profileHash, profileContent, canonicalJson, type BuildKeyInput } from './build-key.js';
+export {
+  buildKey,
+  compilerVersion,
+  profileHash,
+  profileContent,
+  canonicalJson,
+  type BuildKeyInput,
+} from './build-key.js';
 export {
   buildPathsFor,
   installDirFor,
@@ -19,7 +34,13 @@ export { planPrune, applyPrune, type BuildEntry, type PruneInput, type PrunePlan
 export { parseTarballName, unpackTarball, type TarballName, type UnpackedTarball } from './tarball.js';
 export { installTarball, tarballKey, fileSha256, unpackLogFor, type InstallTarballOptions } from './install-tarball.js';
 export { pickFailureLines } from './failure-lines.js';
-export { acquireBuildLock, buildLockPath, stopDeadBuilds, stopLeftoverBuild, type BuildLockOptions } from './build-lock.js';
+export {
+  acquireBuildLock,
+  buildLockPath,
+  stopDeadBuilds,
+  stopLeftoverBuild,
+  type BuildLockOptions,
+} from './build-lock.js';
 export {
   BUILD_PHASES,
   BuildProfileError,

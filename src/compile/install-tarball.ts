@@ -28,15 +28,27 @@ export interface InstallTarballOptions {
  * written last (so a half-unpacked folder is unpacked again) and tar's output in its unpack.log. An install whose
  * marker is there is used as it is.
  */
-export async function installTarball(opts: InstallTarballOptions): Promise<{ paths: BuildPaths; key: string; unpacked: boolean }> {
+export async function installTarball(
+  opts: InstallTarballOptions,
+): Promise<{ paths: BuildPaths; key: string; unpacked: boolean }> {
   const key = tarballKey(opts.sha256);
   const paths = buildPathsFor(opts.root, key);
   if ((await readInstallRecord(opts.root, key)) !== undefined) return { paths, key, unpacked: false };
   await mkdir(paths.root, { recursive: true });
   await rm(paths.marker, { force: true });
   const started = Date.now();
-  await unpackInto(opts.tarball, paths.installDir, { logFile: unpackLogFor(paths), ...(opts.log !== undefined ? { log: opts.log } : {}), ...(opts.signal !== undefined ? { signal: opts.signal } : {}) });
-  await markInstallComplete(paths, { key, profile: 'tarball', tarball: { url: urlWithoutCredentials(opts.url), sha256: opts.sha256 }, finishedAt: new Date().toISOString(), durationsMs: { unpack: Date.now() - started } });
+  await unpackInto(opts.tarball, paths.installDir, {
+    logFile: unpackLogFor(paths),
+    ...(opts.log !== undefined ? { log: opts.log } : {}),
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+  });
+  await markInstallComplete(paths, {
+    key,
+    profile: 'tarball',
+    tarball: { url: urlWithoutCredentials(opts.url), sha256: opts.sha256 },
+    finishedAt: new Date().toISOString(),
+    durationsMs: { unpack: Date.now() - started },
+  });
   return { paths, key, unpacked: true };
 }
 

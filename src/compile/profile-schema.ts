@@ -16,19 +16,39 @@ const CmakeFlag = z
   .regex(CMAKE_FLAG_RE, 'is not a -DNAME=value flag')
   .refine(noControl, 'contains a line break or NUL');
 
-const EnvValue = z.string({ error: 'is not text (quote numbers: "2")' }).refine(noControl, 'contains a line break or NUL');
+const EnvValue = z
+  .string({ error: 'is not text (quote numbers: "2")' })
+  .refine(noControl, 'contains a line break or NUL');
 
 /** A build profile file as written: config/build-profiles/<name>.yaml. */
 export const BuildProfileFileSchema = z.strictObject({
   description: z.string({ error: 'is missing or not text' }).min(1, 'is empty'),
   generator: z.enum(GENERATORS, { error: 'is not a known CMake generator' }).default('Unix Makefiles'),
   cmake_flags: z.array(CmakeFlag, { error: 'is not a list of -DNAME=value flags' }).default([]),
-  env: z.record(z.string().regex(ENV_NAME_RE, 'is not an environment variable name'), EnvValue, { error: 'is not a map of NAME: value' }).default({}),
-  jobs: z.number({ error: 'is not a number' }).int('is not a whole number').min(1, 'is below 1').max(1024, 'is above 1024').optional(),
+  env: z
+    .record(z.string().regex(ENV_NAME_RE, 'is not an environment variable name'), EnvValue, {
+      error: 'is not a map of NAME: value',
+    })
+    .default({}),
+  jobs: z
+    .number({ error: 'is not a number' })
+    .int('is not a whole number')
+    .min(1, 'is below 1')
+    .max(1024, 'is above 1024')
+    .optional(),
   ccache: z.boolean({ error: 'is not true or false' }).default(false),
-  timeout_minutes: z.number({ error: 'is not a number' }).positive('is not above 0').max(7 * 24 * 60, 'is above a week').default(240),
+  timeout_minutes: z
+    .number({ error: 'is not a number' })
+    .positive('is not above 0')
+    .max(7 * 24 * 60, 'is above a week')
+    .default(240),
   /** Patch files applied (git apply) to every tag's worktree before cmake; relative to the profile's folder. */
-  patches: z.array(z.string({ error: 'is not a file path' }).min(1, 'is empty').refine(noControl, 'contains a line break or NUL'), { error: 'is not a list of patch files' }).default([]),
+  patches: z
+    .array(
+      z.string({ error: 'is not a file path' }).min(1, 'is empty').refine(noControl, 'contains a line break or NUL'),
+      { error: 'is not a list of patch files' },
+    )
+    .default([]),
 });
 export type BuildProfileFile = z.infer<typeof BuildProfileFileSchema>;
 
@@ -41,7 +61,8 @@ const FIXES: Record<string, string> = {
   jobs: 'write a whole number of parallel compile jobs, or leave it out to use every CPU',
   ccache: 'write true or false',
   timeout_minutes: 'write the longest a whole build may take, in minutes, e.g. 240',
-  patches: 'write each patch file as one list item, a path relative to the profile\'s folder or absolute, e.g. - fix-bug-1234.patch',
+  patches:
+    "write each patch file as one list item, a path relative to the profile's folder or absolute, e.g. - fix-bug-1234.patch",
   '': 'the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
 };
 
@@ -49,4 +70,3 @@ export function fixFor(path: readonly PropertyKey[]): string {
   const first = path.find((p): p is string => typeof p === 'string') ?? '';
   return FIXES[first] ?? FIXES['']!;
 }
-

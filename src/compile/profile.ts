@@ -2,7 +2,13 @@ import { dirname, join, resolve } from 'node:path';
 import { listNamedFiles, parseYamlFile, loadNamedProfile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
 import { BuildProfileError } from './errors.js';
-import { BuildProfileFileSchema, CMAKE_FLAG_RE, fixFor, type BuildProfileFile, type Generator } from './profile-schema.js';
+import {
+  BuildProfileFileSchema,
+  CMAKE_FLAG_RE,
+  fixFor,
+  type BuildProfileFile,
+  type Generator,
+} from './profile-schema.js';
 
 /** How to build a release: cmake generator and flags, compiler environment, parallelism, ccache, time limit. */
 export interface BuildProfile {
@@ -25,7 +31,6 @@ export interface BuildProfile {
    */
   readonly patches: readonly string[];
 }
-
 
 /** CMake variables qpswatch sets itself: the install folder is the build key's, the launcher follows `ccache`. */
 const OWNED_FLAGS: Record<string, string> = {
@@ -51,8 +56,17 @@ export function loadBuildProfile(name: string, dir: string = shippedBuildProfile
 
 /** Parses and checks a profile's YAML text; `source` names it in errors. */
 export function parseBuildProfile(text: string, name: string, source: string): BuildProfile {
-  const file = parseYamlFile(text, BuildProfileFileSchema, (p) =>
-    new BuildProfileError(source, p.field, p.value, p.problem, p.kind === 'syntax' ? 'fix the YAML syntax' : fixFor(p.path)),
+  const file = parseYamlFile(
+    text,
+    BuildProfileFileSchema,
+    (p) =>
+      new BuildProfileError(
+        source,
+        p.field,
+        p.value,
+        p.problem,
+        p.kind === 'syntax' ? 'fix the YAML syntax' : fixFor(p.path),
+      ),
   );
   checkFlags(source, file.cmake_flags);
   checkEnv(source, file.env);
@@ -81,10 +95,23 @@ function checkFlags(source: string, flags: readonly string[]): void {
   flags.forEach((flag, i) => {
     const variable = cmakeFlagName(flag);
     const owned = OWNED_FLAGS[variable];
-    if (owned !== undefined) throw new BuildProfileError(source, `cmake_flags[${i}]`, flag, `sets ${variable}, which qpswatch sets itself`, owned);
+    if (owned !== undefined)
+      throw new BuildProfileError(
+        source,
+        `cmake_flags[${i}]`,
+        flag,
+        `sets ${variable}, which qpswatch sets itself`,
+        owned,
+      );
     const earlier = seen.get(variable);
     if (earlier !== undefined) {
-      throw new BuildProfileError(source, `cmake_flags[${i}]`, flag, `sets ${variable} again (also cmake_flags[${earlier}])`, 'keep one flag per variable');
+      throw new BuildProfileError(
+        source,
+        `cmake_flags[${i}]`,
+        flag,
+        `sets ${variable} again (also cmake_flags[${earlier}])`,
+        'keep one flag per variable',
+      );
     }
     seen.set(variable, i);
   });
@@ -93,7 +120,13 @@ function checkFlags(source: string, flags: readonly string[]): void {
 function checkEnv(source: string, env: Readonly<Record<string, string>>): void {
   for (const name of Object.keys(env)) {
     if (OWNED_ENV.includes(name)) {
-      throw new BuildProfileError(source, `env.${name}`, env[name], 'is set by qpswatch when ccache is on', `remove ${name}; the cache lives under the cache directory`);
+      throw new BuildProfileError(
+        source,
+        `env.${name}`,
+        env[name],
+        'is set by qpswatch when ccache is on',
+        `remove ${name}; the cache lives under the cache directory`,
+      );
     }
   }
 }

@@ -32,9 +32,13 @@ export interface PrunePlan {
 
 /** Which builds to delete. Plain data in and out: nothing is touched until applyPrune. */
 export function planPrune(input: PruneInput): PrunePlan {
-  if (!Number.isInteger(input.keepLatest) || input.keepLatest < 0) throw new TypeError(`planPrune: keepLatest must be a whole number >= 0, got ${input.keepLatest}`);
+  if (!Number.isInteger(input.keepLatest) || input.keepLatest < 0)
+    throw new TypeError(`planPrune: keepLatest must be a whole number >= 0, got ${input.keepLatest}`);
   const parsed = input.builds.map((build) => ({ build, version: parseVersion(build.version), usedAt: millis(build) }));
-  const latest = newestVersions(parsed.map((p) => p.version), input.keepLatest);
+  const latest = newestVersions(
+    parsed.map((p) => p.version),
+    input.keepLatest,
+  );
   const keep: Array<{ build: BuildEntry; reason: KeepReason }> = [];
   const remove: Array<{ build: BuildEntry; usedAt: number }> = [];
   for (const p of parsed) {
@@ -53,8 +57,14 @@ function newestVersions(versions: readonly Version[], n: number): Set<string> {
 }
 
 function millis(build: BuildEntry): number {
-  const ms = build.lastUsedAt instanceof Date ? build.lastUsedAt.getTime() : typeof build.lastUsedAt === 'number' ? build.lastUsedAt : Date.parse(build.lastUsedAt);
-  if (!Number.isFinite(ms)) throw new TypeError(`build ${build.key}: lastUsedAt is not a time: ${String(build.lastUsedAt)}`);
+  const ms =
+    build.lastUsedAt instanceof Date
+      ? build.lastUsedAt.getTime()
+      : typeof build.lastUsedAt === 'number'
+        ? build.lastUsedAt
+        : Date.parse(build.lastUsedAt);
+  if (!Number.isFinite(ms))
+    throw new TypeError(`build ${build.key}: lastUsedAt is not a time: ${String(build.lastUsedAt)}`);
   return ms;
 }
 
@@ -67,7 +77,9 @@ export async function applyPrune(plan: PrunePlan): Promise<string[]> {
   for (const build of plan.remove) {
     const root = dirname(build.installDir);
     if (basename(build.installDir) !== 'install' || basename(root) !== build.key) {
-      throw new TypeError(`build ${build.key}: ${build.installDir} is not laid out as builds/${build.key}/install; not deleting it`);
+      throw new TypeError(
+        `build ${build.key}: ${build.installDir} is not laid out as builds/${build.key}/install; not deleting it`,
+      );
     }
     await rm(join(root, INSTALL_MARKER), { force: true });
     await rm(root, { recursive: true, force: true });

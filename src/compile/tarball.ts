@@ -12,7 +12,8 @@ export interface TarballName {
 
 // mariadb-10.11.9-linux-systemd-x86_64.tar.gz, mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz,
 // Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz (the "-28" is Percona's build, part of its version).
-const NAME_RE = /^(mariadb|mysql|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)-linux[-.][A-Za-z0-9_.+-]*?\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$/i;
+const NAME_RE =
+  /^(mariadb|mysql|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)-linux[-.][A-Za-z0-9_.+-]*?\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$/i;
 const FLAVOR_OF: Record<string, Flavor> = { mariadb: 'mariadb', mysql: 'mysql', 'percona-server': 'percona' };
 const UNPACK_TIMEOUT_MS = 20 * 60 * 1000;
 
@@ -24,7 +25,8 @@ export function parseTarballName(fileName: string): TarballName {
   try {
     return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
   } catch (err) {
-    if (err instanceof VersionParseError) throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
+    if (err instanceof VersionParseError)
+      throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
     throw err;
   }
 }
@@ -47,7 +49,11 @@ interface UnpackRecord {
  * Unpacks an official binary tarball into <targetsDir>/<flavor>-<version>/, once: a marker beside the folder,
  * written last, says it is complete; a folder without it (an interrupted unpack) is unpacked again.
  */
-export async function unpackTarball(tarballPath: string, targetsDir: string, opts: { signal?: AbortSignal; log: Logger }): Promise<UnpackedTarball> {
+export async function unpackTarball(
+  tarballPath: string,
+  targetsDir: string,
+  opts: { signal?: AbortSignal; log: Logger },
+): Promise<UnpackedTarball> {
   const tarball = resolve(tarballPath);
   const { flavor, version } = parseTarballName(tarball);
   const basedir = join(resolve(targetsDir), `${flavor}-${version.text}`);
@@ -65,7 +71,11 @@ export async function unpackTarball(tarballPath: string, targetsDir: string, opt
  * Unpacks a tarball's one top folder into `dest` (replaced if it exists): into a partial folder beside it first,
  * renamed when tar is done, so `dest` is never half there. GNU tar finds the compression from the file itself.
  */
-export async function unpackInto(tarball: string, dest: string, opts: { signal?: AbortSignal; log?: Logger; logFile?: string }): Promise<void> {
+export async function unpackInto(
+  tarball: string,
+  dest: string,
+  opts: { signal?: AbortSignal; log?: Logger; logFile?: string },
+): Promise<void> {
   const partial = join(dirname(dest), `.${basename(dest)}.partial`);
   await rm(dest, { recursive: true, force: true });
   await rm(partial, { recursive: true, force: true });
@@ -76,7 +86,11 @@ export async function unpackInto(tarball: string, dest: string, opts: { signal?:
   const entries = await readdir(partial);
   if (entries.length === 0) {
     await rm(partial, { recursive: true, force: true });
-    throw new TarballUnpackError(tarball, [], 'nothing left after removing the top folder: an official tarball holds one folder with bin/ in it');
+    throw new TarballUnpackError(
+      tarball,
+      [],
+      'nothing left after removing the top folder: an official tarball holds one folder with bin/ in it',
+    );
   }
   await rename(partial, dest);
 }
@@ -105,10 +119,20 @@ async function isUnpacked(marker: string, basedir: string): Promise<boolean> {
 }
 
 /** GNU tar finds the compression (gzip, xz, zstd) from the file itself; the top folder of the tarball is dropped. */
-async function untar(tarball: string, into: string, { signal, log, logFile }: { signal?: AbortSignal; log?: Logger; logFile?: string }): Promise<void> {
+async function untar(
+  tarball: string,
+  into: string,
+  { signal, log, logFile }: { signal?: AbortSignal; log?: Logger; logFile?: string },
+): Promise<void> {
   const argv = ['tar', '-x', '-f', tarball, '-C', into, '--strip-components=1', '--no-same-owner'];
   try {
-    await run({ argv, timeoutMs: UNPACK_TIMEOUT_MS, ...(log !== undefined ? { log } : {}), ...(signal !== undefined ? { signal } : {}), ...(logFile !== undefined ? { logFile } : {}) });
+    await run({
+      argv,
+      timeoutMs: UNPACK_TIMEOUT_MS,
+      ...(log !== undefined ? { log } : {}),
+      ...(signal !== undefined ? { signal } : {}),
+      ...(logFile !== undefined ? { logFile } : {}),
+    });
   } catch (err) {
     await rm(into, { recursive: true, force: true });
     if (err instanceof ExecNotFoundError) throw new BuildToolMissingError('tar', 'tar');

@@ -36,7 +36,13 @@ function expectedText(issue: z.core.$ZodIssue, fallback: string | undefined): st
  * Turns zod's issues into one line each: `<source>: <field> = <value>: <what is expected>`.
  * `expected` is the option table's wording for the option as a whole.
  */
-export function describeIssues(source: string, field: string, raw: unknown, issues: readonly z.core.$ZodIssue[], expected?: string): string[] {
+export function describeIssues(
+  source: string,
+  field: string,
+  raw: unknown,
+  issues: readonly z.core.$ZodIssue[],
+  expected?: string,
+): string[] {
   return issues.map((issue) => {
     const path = issue.path.map(String);
     const where = [field, ...path].join('.');

@@ -2,7 +2,16 @@ export { loadConfig, type LoadConfigInput } from './load.js';
 export { findConfigFile, servicePaths, SERVICE_CONFIG, type ServicePaths } from './service-paths.js';
 export { ConfigError } from './errors.js';
 export { envName, type OptionSpec, type DefaultContext } from './option.js';
-export { LOG_LEVELS, OPTIONS, OPTION_NAMES, type Config, type OptionName, type TargetConfig, type InstalledTargetConfig, type TarballTargetConfig } from './options.js';
+export {
+  LOG_LEVELS,
+  OPTIONS,
+  OPTION_NAMES,
+  type Config,
+  type OptionName,
+  type TargetConfig,
+  type InstalledTargetConfig,
+  type TarballTargetConfig,
+} from './options.js';
 export { describeIssues, showValue, valueAt } from './describe-issues.js';
 export { optionsAsMarkdown, optionsAsText } from './options-doc.js';
 export { listNamedFiles, loadNamedProfile, readNamedFile, type NamedFileProblem } from './named-file.js';

@@ -62,7 +62,9 @@ function readConfigFile(file: string, table: OptionTable, problems: string[]): F
     } else if (spec === undefined) {
       problems.push(unknownKeyProblem(file, key, table));
     } else if (spec.secret === true) {
-      problems.push(`${file}: ${key} is a secret and is never read from the config file: set ${envName(key)} or ${key}_file`);
+      problems.push(
+        `${file}: ${key} is a secret and is never read from the config file: set ${envName(key)} or ${key}_file`,
+      );
     } else {
       const parsed = spec.schema.safeParse(value);
       if (parsed.success) layer.values[key] = resolvePathOption(key, parsed.data, base);
@@ -111,7 +113,9 @@ function parseYamlFile(file: string): Record<string, unknown> {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError([`config file ${file} cannot be read (${code ?? String(err)}): check the path given to --config or QPSWATCH_CONFIG`]);
+    throw new ConfigError([
+      `config file ${file} cannot be read (${code ?? String(err)}): check the path given to --config or QPSWATCH_CONFIG`,
+    ]);
   }
   // Never the file's own lines in a message: it may be any file (an env file with a password, /etc/passwd).
   const parsed = parseYamlText(text);
@@ -119,14 +123,17 @@ function parseYamlFile(file: string): Record<string, unknown> {
   const raw = parsed.value;
   if (raw === null || raw === undefined) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError([`config file ${file}: line ${parsed.line}: the top level must be a map of option: value (e.g. "state_dir: /var/lib/qpswatch"), found ${kindOfValue(raw)}`]);
+    throw new ConfigError([
+      `config file ${file}: line ${parsed.line}: the top level must be a map of option: value (e.g. "state_dir: /var/lib/qpswatch"), found ${kindOfValue(raw)}`,
+    ]);
   }
   return raw as Record<string, unknown>;
 }
 
 function unknownKeyProblem(source: string, key: string, table: OptionTable): string {
   // A key that is no option name at all (a line of some other file) is not quoted back.
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key)) return `${source}: a key that is not an option name (${key.length} characters): see \`qpswatch config options\` for the valid ones`;
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key))
+    return `${source}: a key that is not an option name (${key.length} characters): see \`qpswatch config options\` for the valid ones`;
   const guess = closestName(key, Object.keys(table));
   const hint = guess !== undefined ? `did you mean '${guess}'?` : 'see `qpswatch config options` for the valid ones';
   return `${source}: unknown option '${key}': ${hint}`;
@@ -168,7 +175,12 @@ function fromEnvText(text: string, format: AnyOption['envFormat']): unknown {
 }
 
 /** A secret comes from its environment variable, else from the file that `<name>_file` names (environment, then YAML). */
-function readSecrets(input: LoadConfigInput, table: OptionTable, secretFiles: Record<string, string>, problems: string[]): Record<string, unknown> {
+function readSecrets(
+  input: LoadConfigInput,
+  table: OptionTable,
+  secretFiles: Record<string, string>,
+  problems: string[],
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(table)) {
     if (spec.secret !== true) continue;
@@ -185,7 +197,9 @@ function readSecretFile(name: string, file: string, problems: string[]): string 
   try {
     return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
   } catch (err) {
-    problems.push(`${name}_file = ${showValue(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at a readable file holding only the secret`);
+    problems.push(
+      `${name}_file = ${showValue(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at a readable file holding only the secret`,
+    );
     return undefined;
   }
 }

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 /** Names of `<name>.yaml` files in a folder of profiles or suites, sorted; none when the folder is missing. */
 export async function listNamedFiles(dir: string): Promise<string[]> {
   const files = await readdir(dir).catch(() => [] as string[]);
-  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+  return files
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
 }
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
@@ -20,9 +23,15 @@ export interface NamedFileProblem {
  * Reads `<dir>/<name>.yaml`, where the name comes from a config or the command line: it must be a plain name (never
  * a path), and a missing file lists the names that exist.
  */
-export async function readNamedFile(dir: string, name: string, kind: string, fail: (p: NamedFileProblem) => Error): Promise<{ file: string; text: string }> {
+export async function readNamedFile(
+  dir: string,
+  name: string,
+  kind: string,
+  fail: (p: NamedFileProblem) => Error,
+): Promise<{ file: string; text: string }> {
   const file = join(dir, `${name}.yaml`);
-  if (!NAME_RE.test(name)) throw fail({ file, problem: `is not a ${kind} name`, fix: 'use lower-case letters, digits, - and _' });
+  if (!NAME_RE.test(name))
+    throw fail({ file, problem: `is not a ${kind} name`, fix: 'use lower-case letters, digits, - and _' });
   try {
     return { file, text: await readFile(file, 'utf8') };
   } catch {
@@ -38,7 +47,18 @@ type ProfileErrorClass = new (file: string, field: string, value: unknown, probl
  * Loads the profile `<dir>/<name>.yaml` (a build or server profile): a bad name or a missing file is an error of
  * `errorClass` on its field "name", and the text goes to the room's own `parse`.
  */
-export async function loadNamedProfile<P>(dir: string, name: string, kind: string, errorClass: ProfileErrorClass, parse: (text: string, name: string, file: string) => P): Promise<P> {
-  const { file, text } = await readNamedFile(dir, name, kind, (p) => new errorClass(p.file, 'name', name, p.problem, p.fix));
+export async function loadNamedProfile<P>(
+  dir: string,
+  name: string,
+  kind: string,
+  errorClass: ProfileErrorClass,
+  parse: (text: string, name: string, file: string) => P,
+): Promise<P> {
+  const { file, text } = await readNamedFile(
+    dir,
+    name,
+    kind,
+    (p) => new errorClass(p.file, 'name', name, p.problem, p.fix),
+  );
   return parse(text, name, file);
 }

@@ -32,6 +32,8 @@ export function envName(optionName: string): string {
 }
 
 /** The schema alone decides the option's type; the default is checked against it. */
-export function defineOption<S extends z.ZodType>(spec: Omit<OptionSpec<z.output<S>>, 'schema'> & { schema: S }): OptionSpec<z.output<S>> {
+export function defineOption<S extends z.ZodType>(
+  spec: Omit<OptionSpec<z.output<S>>, 'schema'> & { schema: S },
+): OptionSpec<z.output<S>> {
   return spec as OptionSpec<z.output<S>>;
 }

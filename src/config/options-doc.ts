@@ -19,6 +19,12 @@ export function optionsAsText(): string {
 /** The option table as docs/configuration.md shows it; a unit test keeps that file equal to this. */
 export function optionsAsMarkdown(): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
-  const rows = options().map((o) => `| \`${o.name}\` | \`${envName(o.name)}\` | ${cell(o.expected)} | ${cell(defaultText(o))} | ${cell(o.doc)} |`);
-  return ['| option | environment | expects | default | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n') + '\n';
+  const rows = options().map(
+    (o) =>
+      `| \`${o.name}\` | \`${envName(o.name)}\` | ${cell(o.expected)} | ${cell(defaultText(o))} | ${cell(o.doc)} |`,
+  );
+  return (
+    ['| option | environment | expects | default | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n') +
+    '\n'
+  );
 }

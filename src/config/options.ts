@@ -6,16 +6,21 @@ import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
 
 /** local@domain, no spaces or angle brackets; a bare host such as localhost is a fine domain for a local MTA. */
-const emailAddress = z.string().regex(/^[^\s@<>",;]+@[A-Za-z0-9.-]+$/, { error: 'expected an email address such as dba@example.org' });
+const emailAddress = z
+  .string()
+  .regex(/^[^\s@<>",;]+@[A-Za-z0-9.-]+$/, { error: 'expected an email address such as dba@example.org' });
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const NAME_RULE = '1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 // A target's name becomes part of folder and file names; one that is refused is named by its key, never run.
-const targetName = z.string().regex(NAME_PATTERN, { error: `a target name is ${NAME_RULE}: rename it, e.g. "relaxed"` });
+const targetName = z
+  .string()
+  .regex(NAME_PATTERN, { error: `a target name is ${NAME_RULE}: rename it, e.g. "relaxed"` });
 const serverProfileName = z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(NAME_PATTERN, {
   error: `expected a server profile name (${NAME_RULE}, the name of a file <name>.yaml in server_profiles_dir), e.g. "relaxed"`,
 });
 
-const CRON_EXPECTED = 'a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * * *" for hourly at minute 17';
+const CRON_EXPECTED =
+  'a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * * *" for hourly at minute 17';
 const cronExpression = z.string().refine((expr) => cron.validate(expr), { error: CRON_EXPECTED });
 const TIME_ZONE_EXPECTED = 'an IANA time zone name, e.g. UTC or Europe/Berlin';
 const timeZone = z.string().refine(isTimeZone, { error: TIME_ZONE_EXPECTED });
@@ -28,7 +33,6 @@ function isTimeZone(name: string): boolean {
     return false;
   }
 }
-
 
 /** A server already on the host: a basedir (e.g. /usr) or the path of its mysqld binary. */
 const installedTarget = z
@@ -51,15 +55,24 @@ const tarballTarget = z
   .object({
     kind: z.literal('tarball'),
     flavor: z.enum(FLAVORS),
-    tarball: z.string().min(1).refine((p) => p.startsWith('/'), { error: 'expected an absolute path to a .tar.gz or .tar.xz file' }),
-    sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'expected 64 hex digits (sha256sum FILE)' }).transform((h) => h.toLowerCase()).optional(),
+    tarball: z
+      .string()
+      .min(1)
+      .refine((p) => p.startsWith('/'), { error: 'expected an absolute path to a .tar.gz or .tar.xz file' }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, { error: 'expected 64 hex digits (sha256sum FILE)' })
+      .transform((h) => h.toLowerCase())
+      .optional(),
     server_profile: serverProfileName,
   })
   .strict();
 
 export type TarballTargetConfig = z.infer<typeof tarballTarget>;
 export type TargetConfig = InstalledTargetConfig | TarballTargetConfig;
-const targetConfig = z.discriminatedUnion('kind', [installedTarget, tarballTarget], { error: 'expected kind: installed or kind: tarball' });
+const targetConfig = z.discriminatedUnion('kind', [installedTarget, tarballTarget], {
+  error: 'expected kind: installed or kind: tarball',
+});
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -72,7 +85,8 @@ export const OPTIONS = {
     name: 'state_dir',
     schema: z.string().min(1),
     default: (ctx) => ctx.env['STATE_DIRECTORY']?.split(':')[0] ?? ctx.service?.stateDir ?? resolve(ctx.cwd, 'var'),
-    defaultDoc: '$STATE_DIRECTORY when systemd sets it, else /var/lib/qpswatch with the service\'s config (/etc/qpswatch/qpswatch.yaml), else ./var',
+    defaultDoc:
+      "$STATE_DIRECTORY when systemd sets it, else /var/lib/qpswatch with the service's config (/etc/qpswatch/qpswatch.yaml), else ./var",
     doc: 'Folder for the store, work folders (datadirs, sockets, logs) and the outbox; systemd sets STATE_DIRECTORY.',
     expected: 'a folder path',
     envFormat: 'text',
@@ -121,9 +135,12 @@ export const OPTIONS = {
   }),
   server_user: defineOption({
     name: 'server_user',
-    schema: z.string().regex(/^([a-z_][a-z0-9_-]*)?$/).refine((name) => name !== 'root', { error: 'the benchmarked server never runs as root' }),
+    schema: z
+      .string()
+      .regex(/^([a-z_][a-z0-9_-]*)?$/)
+      .refine((name) => name !== 'root', { error: 'the benchmarked server never runs as root' }),
     default: () => '',
-    doc: 'Unprivileged system user the benchmarked server runs as when qpswatch runs as root (--user; qpswatch gives it its datadir, socket folder and logs); empty: mysql. Not root. When qpswatch is not root, mysqld runs as qpswatch\'s own user and this must stay empty.',
+    doc: "Unprivileged system user the benchmarked server runs as when qpswatch runs as root (--user; qpswatch gives it its datadir, socket folder and logs); empty: mysql. Not root. When qpswatch is not root, mysqld runs as qpswatch's own user and this must stay empty.",
     expected: 'a user name other than root, or empty',
     envFormat: 'text',
   }),
@@ -182,8 +199,10 @@ export const OPTIONS = {
   cache_dir: defineOption({
     name: 'cache_dir',
     schema: z.string().min(1),
-    default: (ctx) => ctx.env['CACHE_DIRECTORY']?.split(':')[0] ?? ctx.service?.cacheDir ?? resolve(ctx.cwd, 'var', 'cache'),
-    defaultDoc: '$CACHE_DIRECTORY when systemd sets it, else /var/cache/qpswatch with the service\'s config, else ./var/cache',
+    default: (ctx) =>
+      ctx.env['CACHE_DIRECTORY']?.split(':')[0] ?? ctx.service?.cacheDir ?? resolve(ctx.cwd, 'var', 'cache'),
+    defaultDoc:
+      "$CACHE_DIRECTORY when systemd sets it, else /var/cache/qpswatch with the service's config, else ./var/cache",
     doc: 'Folder for what can be rebuilt: the git mirrors and the ccache of builds.',
     expected: 'a folder path',
     envFormat: 'text',
@@ -266,7 +285,10 @@ export const OPTIONS = {
   }),
   memory: defineOption({
     name: 'memory',
-    schema: z.array(z.enum(memorySettings, { error: `expected ${memorySettings.join(' or ')}` })).max(memorySettings.length).refine((l) => new Set(l).size === l.length, { error: 'names a memory setting twice' }),
+    schema: z
+      .array(z.enum(memorySettings, { error: `expected ${memorySettings.join(' or ')}` }))
+      .max(memorySettings.length)
+      .refine((l) => new Set(l).size === l.length, { error: 'names a memory setting twice' }),
     default: () => [],
     defaultDoc: '[] (the server profiles as they are)',
     doc: 'The memory settings a compare runs its suite under, one session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; each load of the suite (a level\'s data set) must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
@@ -278,7 +300,7 @@ export const OPTIONS = {
     schema: z.string().regex(/^\d+[KMG]?$/, { error: 'expected a size such as 1G, 512M or 8M' }),
     // The studies' IO-bound runs: a 1G pool against 16 to 29 GB of data.
     default: () => '1G',
-    doc: 'The innodb_buffer_pool_size of the io-bound memory setting; each load of the suite (a level\'s data set) must be 3 times it or more.',
+    doc: "The innodb_buffer_pool_size of the io-bound memory setting; each load of the suite (a level's data set) must be 3 times it or more.",
     expected: 'a size such as 1G, 512M or 8M (MariaDB takes 2M at the least)',
     envFormat: 'text',
   }),
@@ -319,7 +341,7 @@ export const OPTIONS = {
     name: 'email_from',
     schema: emailAddress,
     default: () => 'qpswatch@localhost',
-    doc: 'The sender of qpswatch\'s emails.',
+    doc: "The sender of qpswatch's emails.",
     expected: 'an email address',
     envFormat: 'text',
   }),
@@ -327,7 +349,7 @@ export const OPTIONS = {
     name: 'smtp_host',
     schema: z.string().regex(/^[A-Za-z0-9.:_-]*$/),
     default: () => '',
-    doc: 'The SMTP server that takes qpswatch\'s emails; empty: each message is written as an .eml file to outbox_dir instead.',
+    doc: "The SMTP server that takes qpswatch's emails; empty: each message is written as an .eml file to outbox_dir instead.",
     expected: 'a host name or address, or empty',
     envFormat: 'text',
   }),
@@ -335,7 +357,7 @@ export const OPTIONS = {
     name: 'smtp_port',
     schema: z.number().int().min(1).max(65535),
     default: () => 25,
-    doc: 'The SMTP server\'s port (587 for submission with STARTTLS, 465 with smtp_secure).',
+    doc: "The SMTP server's port (587 for submission with STARTTLS, 465 with smtp_secure).",
     expected: 'an integer from 1 to 65535',
     envFormat: 'number',
   }),
@@ -376,7 +398,7 @@ export const OPTIONS = {
     name: 'smtp_timeout_seconds',
     schema: z.number().int().min(1).max(600),
     default: () => 30,
-    doc: 'The most time one message may take to send, from connecting to the server\'s last answer (a server that trickles bytes is cut off at it too); the message is tried again later.',
+    doc: "The most time one message may take to send, from connecting to the server's last answer (a server that trickles bytes is cut off at it too); the message is tried again later.",
     expected: 'an integer from 1 to 600',
     envFormat: 'number',
   }),
@@ -393,7 +415,7 @@ export const OPTIONS = {
     name: 'grafana_url',
     schema: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })]),
     default: () => '',
-    doc: 'The base URL of the Grafana that has qpswatch\'s dashboards, for the link in each email; empty: no link.',
+    doc: "The base URL of the Grafana that has qpswatch's dashboards, for the link in each email; empty: no link.",
     expected: 'an http(s) URL, or empty',
     envFormat: 'text',
   }),
@@ -423,7 +445,10 @@ export const OPTIONS = {
   }),
   retry_backoff_minutes: defineOption({
     name: 'retry_backoff_minutes',
-    schema: z.number().min(0).max(7 * 1440),
+    schema: z
+      .number()
+      .min(0)
+      .max(7 * 1440),
     default: () => 30,
     doc: 'The wait before the second attempt of a failed build or session, doubling for each one after (30, 60, 120 ...); the cycle after that time takes it. 0: the next cycle.',
     expected: 'a number of minutes from 0 to 10080',
@@ -479,7 +504,10 @@ export const OPTIONS = {
   }),
   quiet_max_wait_seconds: defineOption({
     name: 'quiet_max_wait_seconds',
-    schema: z.number().min(0).max(7 * 86_400),
+    schema: z
+      .number()
+      .min(0)
+      .max(7 * 86_400),
     default: () => 1800,
     doc: 'Quiet host: how long a session waits for a quiet host; then it runs anyway with a warning, and what the check saw is stored with the session.',
     expected: 'a number of seconds from 0 to 604800',
@@ -514,7 +542,7 @@ export const OPTIONS = {
     name: 'metrics_port',
     schema: z.number().int().min(0).max(65535),
     default: () => 9467,
-    doc: 'The port of the daemon\'s metrics server; 0: no metrics server.',
+    doc: "The port of the daemon's metrics server; 0: no metrics server.",
     expected: 'an integer from 0 to 65535',
     envFormat: 'number',
   }),

@@ -18,11 +18,18 @@ export const SERVICE_CACHE_DIR = '/var/cache/qpswatch';
 
 export function servicePaths(env: Readonly<Record<string, string | undefined>>): ServicePaths {
   const root = env['QPSWATCH_ROOT'] !== undefined && env['QPSWATCH_ROOT'] !== '' ? resolve(env['QPSWATCH_ROOT']) : '/';
-  return { config: join(root, SERVICE_CONFIG), stateDir: join(root, SERVICE_STATE_DIR), cacheDir: join(root, SERVICE_CACHE_DIR) };
+  return {
+    config: join(root, SERVICE_CONFIG),
+    stateDir: join(root, SERVICE_STATE_DIR),
+    cacheDir: join(root, SERVICE_CACHE_DIR),
+  };
 }
 
 /** --config, else QPSWATCH_CONFIG, else the service's config when it is installed; undefined: run on the defaults. */
-export function findConfigFile(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function findConfigFile(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   const named = flag ?? env['QPSWATCH_CONFIG'];
   if (named !== undefined) return named;
   const { config } = servicePaths(env);
@@ -30,6 +37,10 @@ export function findConfigFile(flag: string | undefined, env: Readonly<Record<st
 }
 
 /** With the service's own config, state and cache default to the service's folders, so the CLI and the daemon share one store. */
-export function isServiceConfig(file: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): boolean {
+export function isServiceConfig(
+  file: string | undefined,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   return file !== undefined && resolve(cwd, file) === servicePaths(env).config;
 }

@@ -11,7 +11,12 @@ export function parseYamlText(text: string): YamlText {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {
-    return { ok: false, problems: doc.errors.map((e) => `line ${lineCounter.linePos(e.pos[0]).line}: not valid YAML (${firstLine(e.message)})`) };
+    return {
+      ok: false,
+      problems: doc.errors.map(
+        (e) => `line ${lineCounter.linePos(e.pos[0]).line}: not valid YAML (${firstLine(e.message)})`,
+      ),
+    };
   }
   const start = doc.contents?.range[0] ?? 0;
   return { ok: true, value: doc.toJS() as unknown, line: lineCounter.linePos(start).line };

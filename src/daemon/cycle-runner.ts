@@ -11,7 +11,10 @@ export interface ScheduleSettings {
   timezone: string;
 }
 
-export type WorkerDeps = Omit<CycleDeps, 'onPhase' | 'onWorkProgress'> & { status: StatusTracker; schedule: ScheduleSettings };
+export type WorkerDeps = Omit<CycleDeps, 'onPhase' | 'onWorkProgress'> & {
+  status: StatusTracker;
+  schedule: ScheduleSettings;
+};
 
 /** Where a dead daemon's leftovers are looked for: its sessions' folders, its server user, its builds' worktrees. */
 export type RecoveryScope = StrayScope & { cacheDir: string };
@@ -22,19 +25,33 @@ export type RecoveryScope = StrayScope & { cacheDir: string };
  * starts each in a process group of its own, so they outlive a SIGKILL. The session rows themselves were marked
  * interrupted when the store was opened.
  */
-export async function recoverFromDeadDaemon(scope: RecoveryScope, store: QueueStore & SessionStore, log: Logger): Promise<void> {
+export async function recoverFromDeadDaemon(
+  scope: RecoveryScope,
+  store: QueueStore & SessionStore,
+  log: Logger,
+): Promise<void> {
   const { rebuilt, rebenchmarked } = await store.recoverQueue();
-  for (const row of rebuilt) log.warn({ tag: row.tag, upstream: row.upstream }, 'a build was cut off by a daemon that stopped: it starts again');
-  for (const row of rebenchmarked) log.warn({ tag: row.tag, upstream: row.upstream }, 'a benchmark was cut off by a daemon that stopped: the session is redone');
+  for (const row of rebuilt)
+    log.warn({ tag: row.tag, upstream: row.upstream }, 'a build was cut off by a daemon that stopped: it starts again');
+  for (const row of rebenchmarked)
+    log.warn(
+      { tag: row.tag, upstream: row.upstream },
+      'a benchmark was cut off by a daemon that stopped: the session is redone',
+    );
   await stopStrayProcesses(scope, store, log);
-  for (const key of await stopDeadBuilds(scope.cacheDir, log)) log.warn({ key }, 'the build a stopped daemon left running was stopped');
+  for (const key of await stopDeadBuilds(scope.cacheDir, log))
+    log.warn({ key }, 'the build a stopped daemon left running was stopped');
 }
 
 /** One cycle with its phases reported to the status; always ends in idle, whatever happened. */
 export async function runOneCycle(deps: WorkerDeps): Promise<CycleOutcome> {
   const started = Date.now();
   try {
-    const outcome = await runCycle({ ...deps, onPhase: (phase, detail) => deps.status.setPhase(phase, detail), onWorkProgress: (work) => deps.status.setProgress(work) });
+    const outcome = await runCycle({
+      ...deps,
+      onPhase: (phase, detail) => deps.status.setPhase(phase, detail),
+      onWorkProgress: (work) => deps.status.setProgress(work),
+    });
     deps.log.info({ ...outcome, seconds: (Date.now() - started) / 1000 }, 'cycle done');
     return outcome;
   } finally {

@@ -28,7 +28,10 @@ export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Pro
       .catch((err: unknown) => {
         // Stopped on purpose: the cycle has recorded itself (session interrupted, queue row one step back).
         if (signal.aborted) return;
-        log.error({ error: err instanceof Error ? err.message : String(err) }, 'cycle failed; the next one runs on schedule');
+        log.error(
+          { error: err instanceof Error ? err.message : String(err) },
+          'cycle failed; the next one runs on schedule',
+        );
       })
       .finally(() => {
         running = undefined;
@@ -38,13 +41,31 @@ export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Pro
     return running;
   };
   // Between cycles (which can last hours) the outbox is sent on its own schedule, as its backoff says.
-  const outbox = startOutboxTimer({ mail: deps.settings.mail, store, log, signal, ...(opts.outboxMaxSleepMs !== undefined ? { maxSleepMs: opts.outboxMaxSleepMs } : {}) });
+  const outbox = startOutboxTimer({
+    mail: deps.settings.mail,
+    store,
+    log,
+    signal,
+    ...(opts.outboxMaxSleepMs !== undefined ? { maxSleepMs: opts.outboxMaxSleepMs } : {}),
+  });
   const schedule = startSchedule(when.cron, when.timezone, () => cycle('schedule'), log);
   status.setSchedule(intervalMs / 1000, schedule.nextRun());
   await status.setPhase('idle');
   const { lastPollAt } = await store.getDaemonState();
-  log.info({ schedule: when.cron, timezone: when.timezone, intervalSeconds: intervalMs / 1000, lastPollAt, nextPoll: schedule.nextRun() }, 'daemon started');
-  if (needsCatchUp(lastPollAt, now(), intervalMs)) void cycle(lastPollAt === null ? 'first start' : `catch-up: the last poll (${lastPollAt}) is older than one interval`);
+  log.info(
+    {
+      schedule: when.cron,
+      timezone: when.timezone,
+      intervalSeconds: intervalMs / 1000,
+      lastPollAt,
+      nextPoll: schedule.nextRun(),
+    },
+    'daemon started',
+  );
+  if (needsCatchUp(lastPollAt, now(), intervalMs))
+    void cycle(
+      lastPollAt === null ? 'first start' : `catch-up: the last poll (${lastPollAt}) is older than one interval`,
+    );
   await abortedSignal(signal);
   const stopping = Date.now();
   log.info('stopping: the running cycle stops its children');

@@ -30,7 +30,8 @@ export class HostLockHeldError extends InputError {
 }
 
 function heldMessage(path: string, pid: number, startedAt: string, command: string | undefined): string {
-  if (pid === 0) return `host lock ${path} is held by a process the file does not name (${startedAt}): see which with sudo fuser -v ${path}; stop it, or set host_lock`;
+  if (pid === 0)
+    return `host lock ${path} is held by a process the file does not name (${startedAt}): see which with sudo fuser -v ${path}; stop it, or set host_lock`;
   return command === undefined
     ? `host lock ${path} is held by pid ${pid} (started ${startedAt}): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`
     : `host lock ${path} is held by pid ${pid} (qpswatch ${command}, started ${startedAt}): it is benchmarking or building on this host; wait for it to end, or set host_lock`;
@@ -42,7 +43,9 @@ export class HostLockError extends InputError {
     readonly path: string,
     readonly code: string,
   ) {
-    super(`host lock ${path} cannot be created (${code}): make its folder writable for this user, or set host_lock to a file in a folder that is (systemd: RuntimeDirectory)`);
+    super(
+      `host lock ${path} cannot be created (${code}): make its folder writable for this user, or set host_lock to a file in a folder that is (systemd: RuntimeDirectory)`,
+    );
   }
 }
 
@@ -55,7 +58,9 @@ export class HostLockRefusedError extends InputError {
     readonly path: string,
     readonly what: string,
   ) {
-    super(`host lock ${path} ${what}; remove it as root (sudo rm ${path}), or set host_lock to a file in a folder other users cannot write`);
+    super(
+      `host lock ${path} ${what}; remove it as root (sudo rm ${path}), or set host_lock to a file in a folder other users cannot write`,
+    );
   }
 }
 
@@ -110,8 +115,13 @@ export interface WaitForHostOptions extends LockOptions {
  */
 export async function waitForHostLock(path: string, opts: WaitForHostOptions): Promise<HostLock> {
   // A daemon's lock is refused; one that names nobody (another user's file its holder could not write) is waited for.
-  const refuse = (holder: PidLockHolder): Error | undefined => (holder.command === undefined && holder.pid !== 0 ? heldError(path, holder) : undefined);
-  const onWait = (holder: PidLockHolder): void => opts.log.info({ holderPid: holder.pid, hostLock: path }, `waiting for the host: ${printable(describeHolder(holder))}`);
+  const refuse = (holder: PidLockHolder): Error | undefined =>
+    holder.command === undefined && holder.pid !== 0 ? heldError(path, holder) : undefined;
+  const onWait = (holder: PidLockHolder): void =>
+    opts.log.info(
+      { holderPid: holder.pid, hostLock: path },
+      `waiting for the host: ${printable(describeHolder(holder))}`,
+    );
   const { log: _log, ...lockOptions } = opts;
   try {
     return await waitForPidLock(path, { ...lockOptions, refuse, onWait });
@@ -121,7 +131,12 @@ export async function waitForHostLock(path: string, opts: WaitForHostOptions): P
 }
 
 function heldError(path: string, holder: PidLockHolder): HostLockHeldError {
-  return new HostLockHeldError(path, holder.pid, printable(holder.startedAt), holder.command === undefined ? undefined : printable(holder.command));
+  return new HostLockHeldError(
+    path,
+    holder.pid,
+    printable(holder.startedAt),
+    holder.command === undefined ? undefined : printable(holder.command),
+  );
 }
 
 function withHostLockErrors<T>(path: string, take: () => T): T {

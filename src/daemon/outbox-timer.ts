@@ -39,7 +39,10 @@ export function startOutboxTimer(deps: OutboxTimerDeps): OutboxTimer {
 
   const arm = async (): Promise<void> => {
     const next = await deps.store.nextMessageDue().catch((err: unknown) => {
-      log.warn({ error: err instanceof Error ? err.message : String(err) }, 'the outbox could not be read; looking again later');
+      log.warn(
+        { error: err instanceof Error ? err.message : String(err) },
+        'the outbox could not be read; looking again later',
+      );
       return null;
     });
     if (stopped || deps.signal.aborted) return;
@@ -52,7 +55,12 @@ export function startOutboxTimer(deps: OutboxTimerDeps): OutboxTimer {
     timer = undefined;
     if (stopped || delivering !== undefined) return;
     delivering = deliverDue()
-      .catch((err: unknown) => log.error({ error: err instanceof Error ? err.message : String(err) }, 'the outbox could not be sent; it is tried again at its next attempt'))
+      .catch((err: unknown) =>
+        log.error(
+          { error: err instanceof Error ? err.message : String(err) },
+          'the outbox could not be sent; it is tried again at its next attempt',
+        ),
+      )
       .finally(() => {
         delivering = undefined;
         if (!stopped) void arm();

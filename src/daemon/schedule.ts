@@ -4,8 +4,13 @@ import type { Logger } from '../log/index.js';
 
 /** The config checks the schedule when it loads; this guards callers that build one another way. */
 export class ScheduleError extends InputError {
-  constructor(readonly expression: string, readonly timezone: string) {
-    super(`schedule ${JSON.stringify(expression)} in time zone ${JSON.stringify(timezone)} never fires: use a cron expression such as "17 * * * *"`);
+  constructor(
+    readonly expression: string,
+    readonly timezone: string,
+  ) {
+    super(
+      `schedule ${JSON.stringify(expression)} in time zone ${JSON.stringify(timezone)} never fires: use a cron expression such as "17 * * * *"`,
+    );
   }
 }
 
@@ -42,7 +47,12 @@ export interface Schedule {
 
 /** Calls `tick` on the schedule; node-cron skips a tick while the previous one still runs (noOverlap). */
 export function startSchedule(expression: string, timezone: string, tick: () => Promise<void>, log: Logger): Schedule {
-  const task = cron.schedule(expression, tick, { timezone, noOverlap: true, name: 'qpswatch-poll', logger: cronLogger(log) });
+  const task = cron.schedule(expression, tick, {
+    timezone,
+    noOverlap: true,
+    name: 'qpswatch-poll',
+    logger: cronLogger(log),
+  });
   let stopped = false;
   return {
     nextRun: () => (stopped ? null : task.getNextRun()),

@@ -5,7 +5,6 @@ import { queueStates, type CacheSizes, type CyclePhase, type QueueState, type Wo
 import type { DaemonStateStore, QueueStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';
 
-
 export interface DaemonStatusSnapshot {
   phase: CyclePhase;
   /** When the phase started. */
@@ -36,14 +35,25 @@ export interface StatusTrackerOptions {
 /** A status in another process is read by a person: every few seconds is fresh enough, and spares the store. */
 const PROGRESS_WRITE_MS = 5_000;
 
-const emptyQueue = (): Record<QueueState, number> => Object.fromEntries(queueStates.map((s) => [s, 0])) as Record<QueueState, number>;
+const emptyQueue = (): Record<QueueState, number> =>
+  Object.fromEntries(queueStates.map((s) => [s, 0])) as Record<QueueState, number>;
 
 /**
  * What the daemon is doing, in memory for metrics and logs, and written to the store's daemon state (one small row
  * per phase change) so `qpswatch status` in another process can show it.
  */
 export class StatusTracker {
-  #snapshot: DaemonStatusSnapshot = { phase: 'idle', since: new Date(), tag: null, waitingReason: null, quietWaitSeconds: 0, queue: emptyQueue(), pollIntervalSeconds: 0, nextPoll: null, lastPollAt: null };
+  #snapshot: DaemonStatusSnapshot = {
+    phase: 'idle',
+    since: new Date(),
+    tag: null,
+    waitingReason: null,
+    quietWaitSeconds: 0,
+    queue: emptyQueue(),
+    pollIntervalSeconds: 0,
+    nextPoll: null,
+    lastPollAt: null,
+  };
 
   #work: WorkProgress | null = null;
   #workWrittenAt = 0;
@@ -65,7 +75,11 @@ export class StatusTracker {
         ...(options.cacheSizesMaxAgeMs !== undefined ? { maxAgeMs: options.cacheSizesMaxAgeMs } : {}),
         onMeasured: (cacheSizes) => this.#write({ cacheSizes }),
         onError: (err) => {
-          if (!this.#stop.signal.aborted) this.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'measuring the cache sizes failed; the last figure stays');
+          if (!this.#stop.signal.aborted)
+            this.log.warn(
+              { error: err instanceof Error ? err.message : String(err) },
+              'measuring the cache sizes failed; the last figure stays',
+            );
         },
       });
     }
@@ -96,7 +110,11 @@ export class StatusTracker {
       .then(() => this.store.setDaemonState(input))
       .then(
         () => undefined,
-        (err: unknown) => this.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'the progress could not be written to the store'),
+        (err: unknown) =>
+          this.log.warn(
+            { error: err instanceof Error ? err.message : String(err) },
+            'the progress could not be written to the store',
+          ),
       );
     return this.#writes;
   }
@@ -118,14 +136,29 @@ export class StatusTracker {
     const samePhase = phase === this.#snapshot.phase && (detail.tag ?? null) === this.#snapshot.tag;
     const since = samePhase ? this.#snapshot.since : new Date();
     const waitingReason = detail.reason ?? null;
-    this.#snapshot = { ...this.#snapshot, phase, since, tag: detail.tag ?? null, waitingReason, quietWaitSeconds: phase === 'waiting_for_quiet_host' ? (detail.waitedSeconds ?? 0) : 0, queue: await this.store.countQueue() };
-    if (!samePhase) this.log.info({ phase, tag: detail.tag }, `phase: ${phase}${detail.tag !== undefined ? ` (${detail.tag})` : ''}`);
+    this.#snapshot = {
+      ...this.#snapshot,
+      phase,
+      since,
+      tag: detail.tag ?? null,
+      waitingReason,
+      quietWaitSeconds: phase === 'waiting_for_quiet_host' ? (detail.waitedSeconds ?? 0) : 0,
+      queue: await this.store.countQueue(),
+    };
+    if (!samePhase)
+      this.log.info({ phase, tag: detail.tag }, `phase: ${phase}${detail.tag !== undefined ? ` (${detail.tag})` : ''}`);
     // A new phase ends the work of the last one; a phase is also when the cache may have grown (a build, a prune).
     if (!samePhase) this.#work = null;
     this.#cacheSizes?.latest();
     await this.#writes;
     const text = [detail.tag, waitingReason].filter((x) => x !== undefined && x !== null).join(': ');
-    const stored = await this.store.setDaemonState({ phase, phaseSince: since.toISOString(), detail: text === '' ? null : text, pid: this.pid, ...(samePhase ? {} : { progress: null }) });
+    const stored = await this.store.setDaemonState({
+      phase,
+      phaseSince: since.toISOString(),
+      detail: text === '' ? null : text,
+      pid: this.pid,
+      ...(samePhase ? {} : { progress: null }),
+    });
     this.#snapshot = { ...this.#snapshot, lastPollAt: stored.lastPollAt };
   }
 
@@ -142,10 +175,23 @@ export class StatusTracker {
 
   /** The daemon is gone: status must not show a phase nobody is in. */
   async stopped(): Promise<void> {
-    this.#snapshot = { ...this.#snapshot, phase: 'idle', since: new Date(), tag: null, waitingReason: null, quietWaitSeconds: 0 };
+    this.#snapshot = {
+      ...this.#snapshot,
+      phase: 'idle',
+      since: new Date(),
+      tag: null,
+      waitingReason: null,
+      quietWaitSeconds: 0,
+    };
     this.#work = null;
     await this.close();
-    await this.store.setDaemonState({ phase: 'idle', phaseSince: this.#snapshot.since.toISOString(), detail: null, pid: null, progress: null });
+    await this.store.setDaemonState({
+      phase: 'idle',
+      phaseSince: this.#snapshot.since.toISOString(),
+      detail: null,
+      pid: null,
+      progress: null,
+    });
   }
 }
 

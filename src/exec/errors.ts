@@ -15,7 +15,10 @@ export class ExecError extends Error {
 
 /** The program does not exist or is not on PATH. */
 export class ExecNotFoundError extends ExecError {
-  constructor(readonly program: string, argv: readonly string[]) {
+  constructor(
+    readonly program: string,
+    argv: readonly string[],
+  ) {
     super(`program not found: ${program}`, argv, null, null, [], undefined);
   }
 }

@@ -1,5 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, readSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultEnv } from './run.js';
 import { processAlive, processStartTicks, userId, userName } from './process-info.js';
@@ -162,15 +176,19 @@ export async function waitForPidLock(path: string, opts: WaitOptions = {}): Prom
 /** "the build of ... by pid 123" or "pid 123 (started ...)": who holds a lock, for people. */
 export function describeHolder(holder: PidLockHolder): string {
   if (holder.pid === 0) return `a process the lock file does not name (${holder.startedAt})`;
-  return holder.holds !== undefined ? `${holder.holds} by pid ${holder.pid}` : `pid ${holder.pid} (started ${holder.startedAt})`;
+  return holder.holds !== undefined
+    ? `${holder.holds} by pid ${holder.pid}`
+    : `pid ${holder.pid} (started ${holder.startedAt})`;
 }
 
 /** The holder a lock file's text names; pid 0 for a file that names none (empty, garbled, or not a lock). */
 export function parseHolder(text: string): PidLockHolder {
   try {
     const value = JSON.parse(text) as Partial<PidLockHolder>;
-    if (!(Number.isSafeInteger(value.pid) && (value.pid ?? 0) > 0 && typeof value.startedAt === 'string')) return unnamed;
-    const ticks = Number.isSafeInteger(value.startTicks) && (value.startTicks ?? -1) >= 0 ? value.startTicks : undefined;
+    if (!(Number.isSafeInteger(value.pid) && (value.pid ?? 0) > 0 && typeof value.startedAt === 'string'))
+      return unnamed;
+    const ticks =
+      Number.isSafeInteger(value.startTicks) && (value.startTicks ?? -1) >= 0 ? value.startTicks : undefined;
     return {
       pid: value.pid!,
       startedAt: value.startedAt,
@@ -241,7 +259,11 @@ function openLockFile(path: string, trusted: Set<number>): OpenLockFile | undefi
   } catch (err) {
     const code = errno(err);
     if (code === 'ENOENT') return createLockFile(path);
-    if (code === 'ELOOP') throw new LockFileRefusedError(path, `is a symbolic link (to ${linkTarget(path)}), made by ${ownerName(lstatSync(path).uid)}: qpswatch never follows one`);
+    if (code === 'ELOOP')
+      throw new LockFileRefusedError(
+        path,
+        `is a symbolic link (to ${linkTarget(path)}), made by ${ownerName(lstatSync(path).uid)}: qpswatch never follows one`,
+      );
     if (code === 'EISDIR') throw new LockFileRefusedError(path, 'is a folder, not a lock file');
     if (code !== 'EACCES' && code !== 'EPERM') throw new LockFileError(path, code);
     try {
@@ -298,7 +320,10 @@ function flockNonBlocking(path: string, fd: number): boolean {
   if (result.status === 0) return true;
   if (result.status === BUSY) return false;
   closeSync(fd);
-  const why = result.error !== undefined ? `flock(1): ${errno(result.error)}; install util-linux` : `flock(1): ${result.stderr.trim() || `exit ${result.status ?? result.signal}`}`;
+  const why =
+    result.error !== undefined
+      ? `flock(1): ${errno(result.error)}; install util-linux`
+      : `flock(1): ${result.stderr.trim() || `exit ${result.status ?? result.signal}`}`;
   throw new LockFileError(path, why);
 }
 
@@ -333,7 +358,10 @@ function heldBy(fd: number): PidLockHolder {
 function namedStill(holder: PidLockHolder): PidLockHolder {
   // Without a start time (an older qpswatch, a test's pid) the name cannot be checked, and is shown as written.
   if (holder.startTicks === undefined || processAlive(holder.pid, holder.startTicks)) return holder;
-  return { pid: 0, startedAt: `it still names pid ${holder.pid}, which is gone: the holder could not write itself into another user's file` };
+  return {
+    pid: 0,
+    startedAt: `it still names pid ${holder.pid}, which is gone: the holder could not write itself into another user's file`,
+  };
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));

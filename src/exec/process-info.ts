@@ -70,7 +70,9 @@ export function processUid(pid: number, procDir = '/proc'): number | undefined {
 /** The command line of a process, word by word (undefined: gone, or not this user's to read). */
 export function processArgv(pid: number, procDir = '/proc'): string[] | undefined {
   try {
-    return readFileSync(join(procDir, String(pid), 'cmdline'), 'utf8').split('\0').filter((a) => a !== '');
+    return readFileSync(join(procDir, String(pid), 'cmdline'), 'utf8')
+      .split('\0')
+      .filter((a) => a !== '');
   } catch {
     return undefined;
   }

@@ -144,7 +144,17 @@ class Child {
         this.clearTimer();
         this.opts.signal?.removeEventListener('abort', this.onAbort);
         if (err.code === 'ENOENT') reject(new ExecNotFoundError(this.argv[0]!, this.argv));
-        else reject(new ExecError(`${this.argv[0]} could not start: ${err.message}`, this.argv, null, null, [], this.opts.logFile));
+        else
+          reject(
+            new ExecError(
+              `${this.argv[0]} could not start: ${err.message}`,
+              this.argv,
+              null,
+              null,
+              [],
+              this.opts.logFile,
+            ),
+          );
       });
       this.child.on('close', (code, signal) => {
         if (this.child.pid !== undefined) liveGroups.delete(this.child.pid);
@@ -178,12 +188,26 @@ class Child {
   private result(code: number | null, signal: NodeJS.Signals | null): RunResult {
     const durationMs = Date.now() - this.started;
     this.logger?.debug({ argv: this.argv, exitCode: code, signal, durationMs }, 'child exited');
-    return { argv: this.argv, exitCode: code, signal, stdout: this.stdout.text(), stderr: this.stderr.text(), tail: this.combined.tail(), durationMs };
+    return {
+      argv: this.argv,
+      exitCode: code,
+      signal,
+      stdout: this.stdout.text(),
+      stderr: this.stderr.text(),
+      tail: this.combined.tail(),
+      durationMs,
+    };
   }
 
   private judge(result: RunResult): RunResult {
     if (this.timedOut) {
-      throw new ExecTimeoutError(this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.argv, result.signal, result.tail, this.opts.logFile);
+      throw new ExecTimeoutError(
+        this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        this.argv,
+        result.signal,
+        result.tail,
+        this.opts.logFile,
+      );
     }
     if (result.exitCode === 0 || this.opts.allowFailure === true) return result;
     const how = result.signal !== null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
@@ -199,7 +223,8 @@ class Child {
 
   private async escalate(graceMs: number): Promise<RunResult> {
     const settledQuietly = this.settled.catch((err: unknown) => this.failedStart(err));
-    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return settledQuietly;
+    if (this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined)
+      return settledQuietly;
     this.signalGroup('SIGTERM');
     // A group this handle paused would hold SIGTERM until it runs again; one stopped by anyone else is left to SIGKILL.
     if (this.paused) this.signalGroup('SIGCONT');
@@ -213,7 +238,15 @@ class Child {
 
   private failedStart(err: unknown): RunResult {
     const message = err instanceof Error ? err.message : String(err);
-    return { argv: this.argv, exitCode: null, signal: null, stdout: '', stderr: message, tail: [message], durationMs: Date.now() - this.started };
+    return {
+      argv: this.argv,
+      exitCode: null,
+      signal: null,
+      stdout: '',
+      stderr: message,
+      tail: [message],
+      durationMs: Date.now() - this.started,
+    };
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -6,7 +6,14 @@ import { redactUrlCredentials } from './redact.js';
 export type { Logger };
 export type LogFormat = 'auto' | 'json' | 'pretty';
 export { isJournalStream, syslogPriority, withPriority, withSyslogPrefix } from './journal.js';
-export { addUrlForRedaction, redactUrl, redactUrlCredentials, splitUrl, urlWithoutCredentials, type UrlParts } from './redact.js';
+export {
+  addUrlForRedaction,
+  redactUrl,
+  redactUrlCredentials,
+  splitUrl,
+  urlWithoutCredentials,
+  type UrlParts,
+} from './redact.js';
 
 export interface JournalOutput {
   /** stderr is journald's stream: each JSON line starts with its syslog priority (`<4>` for a warning). */
@@ -14,7 +21,15 @@ export interface JournalOutput {
 }
 
 /** Keys whose values never reach a log line, wherever they sit in the logged object. */
-const REDACTED_PATHS = ['password', '*.password', '*.*.password', 'secret', '*.secret', 'smtpPassword', '*.smtpPassword'];
+const REDACTED_PATHS = [
+  'password',
+  '*.password',
+  '*.*.password',
+  'secret',
+  '*.secret',
+  'smtpPassword',
+  '*.smtpPassword',
+];
 
 /**
  * JSON under systemd (journald sets JOURNAL_STREAM) or when output is not a terminal; readable lines on a terminal.
@@ -34,7 +49,12 @@ export function loggerOptions(level: string, format: 'json' | 'pretty', output: 
   // Only JSON lines get the prefix: pino-pretty parses what it is given, and its lines are for terminals.
   const journal = format === 'json' && output.journal === true;
   const streamWrite = journal ? (line: string) => withSyslogPrefix(redactUrlCredentials(line)) : redactUrlCredentials;
-  return { level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, hooks: { streamWrite } };
+  return {
+    level,
+    base: { pid: process.pid },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    hooks: { streamWrite },
+  };
 }
 
 // pino-pretty is loaded only for a terminal: the service logs JSON, and should not carry it in memory.
@@ -44,7 +64,16 @@ const pinoPretty = (): typeof import('pino-pretty') => requireLazily('pino-prett
 export function createLogger(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): Logger {
   const options = loggerOptions(level, format, output);
   if (format === 'pretty') {
-    return pino(options, pinoPretty()({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
+    return pino(
+      options,
+      pinoPretty()({
+        destination: 2,
+        sync: true,
+        colorize: true,
+        ignore: 'pid,hostname',
+        translateTime: 'SYS:HH:MM:ss',
+      }),
+    );
   }
   return pino(options, pino.destination({ dest: 2, sync: true }));
 }

@@ -26,7 +26,10 @@ export function withSyslogPrefix(line: string): string {
  * that stream writes to journald; one that inherited the variable but had stderr redirected (a shell in a service,
  * `2>file`) does not, and gets no prefixes.
  */
-export function isJournalStream(journalStream: string | undefined, stderr: { dev: number; ino: number } | undefined): boolean {
+export function isJournalStream(
+  journalStream: string | undefined,
+  stderr: { dev: number; ino: number } | undefined,
+): boolean {
   if (journalStream === undefined || stderr === undefined) return false;
   const match = /^(\d+):(\d+)$/.exec(journalStream.trim());
   return match !== null && Number(match[1]) === stderr.dev && Number(match[2]) === stderr.ino;

@@ -78,5 +78,8 @@ export function redactUrlCredentials(text: string): string {
   if (!text.includes('@')) return text;
   let known = text;
   for (const userinfo of knownUserinfos) known = known.replaceAll(`://${userinfo}@`, '://***@');
-  return known.replace(URL_USERINFO, (_match, scheme: string, userinfo: string) => `${scheme}${hiddenUserinfo(scheme, userinfo)}@`);
+  return known.replace(
+    URL_USERINFO,
+    (_match, scheme: string, userinfo: string) => `${scheme}${hiddenUserinfo(scheme, userinfo)}@`,
+  );
 }

@@ -40,7 +40,10 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
   collectDefaultMetrics({ register: head, eventLoopMonitoringPrecision: EVENT_LOOP_PRECISION_MS });
   registerBuildInfoCollector(head, source.build);
 
-  const releasesText = keptWhileUnchanged(async () => releaseFamiliesText(await source.releaseFigures()), source.changeMark?.bind(source));
+  const releasesText = keptWhileUnchanged(
+    async () => releaseFamiliesText(await source.releaseFigures()),
+    source.changeMark?.bind(source),
+  );
 
   const tail = new Registry();
   const health = sharedRead(() => source.health());
@@ -70,7 +73,10 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
  * read before rendering, so a write during a render leaves the text with the older mark and the next call renders
  * again. A failed render is not kept.
  */
-function keptWhileUnchanged(render: () => Promise<string>, mark: (() => Promise<string>) | undefined): () => Promise<string> {
+function keptWhileUnchanged(
+  render: () => Promise<string>,
+  mark: (() => Promise<string>) | undefined,
+): () => Promise<string> {
   if (mark === undefined) return render;
   let kept: { mark: string; text: Promise<string> } | undefined;
   let last: Promise<unknown> = Promise.resolve();

@@ -14,5 +14,11 @@ export {
 export { RELEASE_FAMILIES } from './release-families.js';
 export { createMetricsExposition, type MetricsExposition } from './exposition.js';
 export type { ProgressFigures } from './progress-source.js';
-export { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT, startMetricsServer, type MetricsServer, type MetricsServerOptions } from './server.js';
+export {
+  DEFAULT_METRICS_HOST,
+  DEFAULT_METRICS_PORT,
+  startMetricsServer,
+  type MetricsServer,
+  type MetricsServerOptions,
+} from './server.js';
 export { MetricsHostError, MetricsPortInUseError } from './errors.js';

@@ -11,8 +11,18 @@ const TAG = ['tag'] as const;
  * ETA has no sample while nothing runs or nothing says when it ends, so a panel never reads "0 s left" as news.
  */
 export function registerProgressCollectors(registry: Registry, read: ProgressRead): void {
-  workGauges(registry, read, 'build', 'The running build: the share of its compile step done (ninja [n/m], make percent), 0..1; 0 when none runs.');
-  workGauges(registry, read, 'session', "The running session: the share of its budget (paired) or of its planned test seconds (whole runs) spent, 0..1; 0 when none runs.");
+  workGauges(
+    registry,
+    read,
+    'build',
+    'The running build: the share of its compile step done (ninja [n/m], make percent), 0..1; 0 when none runs.',
+  );
+  workGauges(
+    registry,
+    read,
+    'session',
+    'The running session: the share of its budget (paired) or of its planned test seconds (whole runs) spent, 0..1; 0 when none runs.',
+  );
   new Gauge<(typeof KIND)[number]>({
     name: 'qpswatch_cache_bytes',
     help: 'Bytes on disk of ccache, the git mirrors and the installs (builds), measured in the background at most every few minutes; no sample before the first measure.',

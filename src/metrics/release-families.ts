@@ -12,7 +12,11 @@ interface ReleaseFamily {
  * figure table's, one per entry of PER_OP_FIGURES in its order, named and described by its `metric`.
  */
 export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
-  { name: 'qpswatch_qps', help: 'Median QPS (sysbench queries per second) of the version for the test.', value: (r) => r.qps },
+  {
+    name: 'qpswatch_qps',
+    help: 'Median QPS (sysbench queries per second) of the version for the test.',
+    value: (r) => r.qps,
+  },
   {
     name: 'qpswatch_relative_qps_ratio',
     help: "QPS relative to the series' base release: chained through the paired checks where they lead to the base, else the ratio of medians (0/0 = 1).",
@@ -43,8 +47,16 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
     help: 'Whether a regression event that started with this version is open for the test (1) or not (0).',
     value: (r) => (r.regressionOpen ? 1 : 0),
   },
-  ...PER_OP_FIGURES.map(({ field, metric }): ReleaseFamily => ({ name: metric.name, help: metric.help, value: (r) => r.perOp[field] })),
-  { name: 'qpswatch_latency_p95_seconds', help: "Median of sysbench's 95th percentile latency, in seconds.", value: (r) => r.latencyP95Seconds },
+  ...PER_OP_FIGURES.map(({ field, metric }): ReleaseFamily => ({
+    name: metric.name,
+    help: metric.help,
+    value: (r) => r.perOp[field],
+  })),
+  {
+    name: 'qpswatch_latency_p95_seconds',
+    help: "Median of sysbench's 95th percentile latency, in seconds.",
+    value: (r) => r.latencyP95Seconds,
+  },
 ];
 
 const VERDICT_FAMILY = {
@@ -71,7 +83,12 @@ const THRESHOLD_FAMILY = {
  * would read as a measurement on a dashboard: such a sample is left out, as is a null.
  */
 export function releaseFamiliesText(rows: readonly ReleaseFigureRow[]): string {
-  const labels = rows.map((row) => labelText([...RELEASE_LABELS.map((name): [string, string] => [name, row.labels[name]]), ...(row.labels.memory !== undefined ? [['memory', row.labels.memory] as [string, string]] : [])]));
+  const labels = rows.map((row) =>
+    labelText([
+      ...RELEASE_LABELS.map((name): [string, string] => [name, row.labels[name]]),
+      ...(row.labels.memory !== undefined ? [['memory', row.labels.memory] as [string, string]] : []),
+    ]),
+  );
   const families = RELEASE_FAMILIES.map((family) => {
     const samples: string[] = [];
     for (const [i, row] of rows.entries()) {
@@ -80,7 +97,15 @@ export function releaseFamiliesText(rows: readonly ReleaseFigureRow[]): string {
     }
     return familyText(family.name, family.help, samples);
   });
-  families.push(familyText(VERDICT_FAMILY.name, VERDICT_FAMILY.help, rows.flatMap((row, i) => (row.verdict === null ? [] : [`${VERDICT_FAMILY.name}{${labels[i]!},${labelText([['kind', row.verdict]])}} 1`]))));
+  families.push(
+    familyText(
+      VERDICT_FAMILY.name,
+      VERDICT_FAMILY.help,
+      rows.flatMap((row, i) =>
+        row.verdict === null ? [] : [`${VERDICT_FAMILY.name}{${labels[i]!},${labelText([['kind', row.verdict]])}} 1`],
+      ),
+    ),
+  );
   families.push(familyText(THRESHOLD_FAMILY.name, THRESHOLD_FAMILY.help, thresholdSamples(rows)));
   return `${families.join('\n\n')}\n`;
 }
@@ -95,7 +120,13 @@ function thresholdSamples(rows: readonly ReleaseFigureRow[]): string[] {
   const bySeriesTest = new Map<string, string>();
   for (const { labels, threshold } of rows) {
     if (!Number.isFinite(threshold)) continue;
-    bySeriesTest.set(`${labels.series}\u0000${labels.test}`, `${THRESHOLD_FAMILY.name}{${labelText([['series', labels.series], ['test', labels.test]])}} ${threshold}`);
+    bySeriesTest.set(
+      `${labels.series}\u0000${labels.test}`,
+      `${THRESHOLD_FAMILY.name}{${labelText([
+        ['series', labels.series],
+        ['test', labels.test],
+      ])}} ${threshold}`,
+    );
   }
   return [...bySeriesTest.values()];
 }

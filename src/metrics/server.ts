@@ -62,7 +62,8 @@ function listen(server: Server, host: string, port: number): Promise<void> {
     const onError = (err: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);
       if (err.code === 'EADDRINUSE') reject(new MetricsPortInUseError(host, port));
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') reject(new MetricsHostError(host, err.code));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
+        reject(new MetricsHostError(host, err.code));
       else reject(err);
     };
     const onListening = (): void => {
@@ -75,9 +76,15 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, exposition: MetricsExposition, log: Logger): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  exposition: MetricsExposition,
+  log: Logger,
+): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
-  if (path !== '/metrics' && path !== '/healthz') return reply(res, 404, 'not found: this server has /metrics and /healthz\n');
+  if (path !== '/metrics' && path !== '/healthz')
+    return reply(res, 404, 'not found: this server has /metrics and /healthz\n');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return reply(res, 405, `${req.method ?? 'this method'} is not allowed: use GET\n`);

@@ -6,7 +6,16 @@ import type { CyclePhase, PerOpField, QueueState, VerdictKind } from '../model/i
 import type { ProgressFigures } from './progress-source.js';
 
 /** Label names of every per-release family, in exposition order; always all of them. */
-export const RELEASE_LABELS = ['host', 'flavor', 'series', 'version', 'version_key', 'test', 'threads', 'profile'] as const;
+export const RELEASE_LABELS = [
+  'host',
+  'flavor',
+  'series',
+  'version',
+  'version_key',
+  'test',
+  'threads',
+  'profile',
+] as const;
 export type ReleaseLabel = (typeof RELEASE_LABELS)[number];
 /**
  * The memory setting (cached, io-bound) of the sessions behind a row, when they ran under one: written after the

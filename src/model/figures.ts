@@ -5,24 +5,64 @@
  */
 export const PER_OP_FIGURES = [
   {
-    field: 'cpuPerOp', header: 'cpu/o', csv: 'cpu_o', column: 'cpu_per_op', about: 'CPU busy (us+sy, percent of all CPUs) / QPS',
-    metric: { name: 'qpswatch_cpu_seconds_per_op', help: 'Host CPU seconds per operation (median).', unit: 'cpu-percent' },
+    field: 'cpuPerOp',
+    header: 'cpu/o',
+    csv: 'cpu_o',
+    column: 'cpu_per_op',
+    about: 'CPU busy (us+sy, percent of all CPUs) / QPS',
+    metric: {
+      name: 'qpswatch_cpu_seconds_per_op',
+      help: 'Host CPU seconds per operation (median).',
+      unit: 'cpu-percent',
+    },
   },
   {
-    field: 'csPerOp', header: 'cs/o', csv: 'cs_o', column: 'cs_per_op', about: 'context switches per second / QPS',
-    metric: { name: 'qpswatch_context_switches_per_op', help: 'Host context switches per operation (median).', unit: 'count' },
+    field: 'csPerOp',
+    header: 'cs/o',
+    csv: 'cs_o',
+    column: 'cs_per_op',
+    about: 'context switches per second / QPS',
+    metric: {
+      name: 'qpswatch_context_switches_per_op',
+      help: 'Host context switches per operation (median).',
+      unit: 'count',
+    },
   },
   {
-    field: 'readsPerOp', header: 'r/o', csv: 'r_o', column: 'reads_per_op', about: 'reads per second of the data device / QPS',
-    metric: { name: 'qpswatch_read_ops_per_op', help: 'Reads from the data device per operation (median).', unit: 'count' },
+    field: 'readsPerOp',
+    header: 'r/o',
+    csv: 'r_o',
+    column: 'reads_per_op',
+    about: 'reads per second of the data device / QPS',
+    metric: {
+      name: 'qpswatch_read_ops_per_op',
+      help: 'Reads from the data device per operation (median).',
+      unit: 'count',
+    },
   },
   {
-    field: 'readKBPerOp', header: 'rKB/o', csv: 'rkb_o', column: 'read_kb_per_op', about: 'KB read per second of the data device / QPS',
-    metric: { name: 'qpswatch_read_bytes_per_op', help: 'Bytes read from the data device per operation (median).', unit: 'kilobytes' },
+    field: 'readKBPerOp',
+    header: 'rKB/o',
+    csv: 'rkb_o',
+    column: 'read_kb_per_op',
+    about: 'KB read per second of the data device / QPS',
+    metric: {
+      name: 'qpswatch_read_bytes_per_op',
+      help: 'Bytes read from the data device per operation (median).',
+      unit: 'kilobytes',
+    },
   },
   {
-    field: 'writeKBPerOp', header: 'wKB/o', csv: 'wkb_o', column: 'write_kb_per_op', about: 'KB written per second to the data device / QPS',
-    metric: { name: 'qpswatch_written_bytes_per_op', help: 'Bytes written to the data device per operation (median).', unit: 'kilobytes' },
+    field: 'writeKBPerOp',
+    header: 'wKB/o',
+    csv: 'wkb_o',
+    column: 'write_kb_per_op',
+    about: 'KB written per second to the data device / QPS',
+    metric: {
+      name: 'qpswatch_written_bytes_per_op',
+      help: 'Bytes written to the data device per operation (median).',
+      unit: 'kilobytes',
+    },
   },
 ] as const satisfies readonly PerOpFigure[];
 

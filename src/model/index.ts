@@ -2,12 +2,54 @@
  * The vocabulary every room shares, at the bottom: it imports nothing. What a figure, a test, a verdict, a
  * comparison and a history are is said here once; the rooms above compute, keep and render them.
  */
-export { PER_OP_FIGURES, FIGURE_FIELDS, QPS_FIGURE, TABLE_FIGURES, cpuMicrosPerOp, mapFigures, mapPerOp, perOpUnits, type Figures, type PerOp, type PerOpColumn, type PerOpField, type PerOpFigure, type PerOpMetric, type PerOpUnit } from './figures.js';
+export {
+  PER_OP_FIGURES,
+  FIGURE_FIELDS,
+  QPS_FIGURE,
+  TABLE_FIGURES,
+  cpuMicrosPerOp,
+  mapFigures,
+  mapPerOp,
+  perOpUnits,
+  type Figures,
+  type PerOp,
+  type PerOpColumn,
+  type PerOpField,
+  type PerOpFigure,
+  type PerOpMetric,
+  type PerOpUnit,
+} from './figures.js';
 export { sampleRoles, testIdOf, testKey, testLabel, type SampleRole, type TestId } from './tests.js';
 export { cyclePhases, queueStates, type CyclePhase, type QueueState } from './states.js';
-export { conclusiveKinds, isConclusive, verdictKinds, type HintFigure, type Verdict, type VerdictKind, type VerdictReachField } from './verdict.js';
-export { sessionDesigns, type ComparisonView, type RowVerdict, type SessionDesignName, type SessionLevel, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from './comparison.js';
+export {
+  conclusiveKinds,
+  isConclusive,
+  verdictKinds,
+  type HintFigure,
+  type Verdict,
+  type VerdictKind,
+  type VerdictReachField,
+} from './verdict.js';
+export {
+  sessionDesigns,
+  type ComparisonView,
+  type RowVerdict,
+  type SessionDesignName,
+  type SessionLevel,
+  type SidePerOp,
+  type SideSummary,
+  type TargetLabel,
+  type TestRow,
+} from './comparison.js';
 export type { HistoryChained, HistoryStep, HistoryTest, HistoryVersion, HistoryView } from './history.js';
 export { isMemorySetting, memorySettings, type MemorySettingName } from './memory.js';
 export type { CalibrationFigure } from './calibration.js';
-export { cacheKinds, secondsLeft, type BuildWorkProgress, type CacheKind, type CacheSizes, type SessionWorkProgress, type WorkProgress } from './progress.js';
+export {
+  cacheKinds,
+  secondsLeft,
+  type BuildWorkProgress,
+  type CacheKind,
+  type CacheSizes,
+  type SessionWorkProgress,
+  type WorkProgress,
+} from './progress.js';

@@ -7,5 +7,12 @@ export const queueStates = ['discovered', 'building', 'built', 'benchmarking', '
 export type QueueState = (typeof queueStates)[number];
 
 /** What the daemon is doing: one phase at a time, idle between cycles. */
-export const cyclePhases = ['idle', 'discovering', 'building', 'waiting_for_quiet_host', 'benchmarking', 'notifying'] as const;
+export const cyclePhases = [
+  'idle',
+  'discovering',
+  'building',
+  'waiting_for_quiet_host',
+  'benchmarking',
+  'notifying',
+] as const;
 export type CyclePhase = (typeof cyclePhases)[number];

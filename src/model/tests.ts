@@ -12,13 +12,19 @@ export interface TestId {
 }
 
 /** The one key of a test at a thread count (and memory setting), wherever tests are grouped. */
-export const testKey = (t: TestId): string => `${t.test}\u0000${t.threads}${t.memory === undefined ? '' : `\u0000${t.memory}`}`;
+export const testKey = (t: TestId): string =>
+  `${t.test}\u0000${t.threads}${t.memory === undefined ? '' : `\u0000${t.memory}`}`;
 
 /** How a test is named in every table, log line and email: its name and thread count, e.g. point-query.t1 (point-query.t1.io-bound). */
-export const testLabel = (t: TestId): string => `${t.test}.t${t.threads}${t.memory === undefined ? '' : `.${t.memory}`}`;
+export const testLabel = (t: TestId): string =>
+  `${t.test}.t${t.threads}${t.memory === undefined ? '' : `.${t.memory}`}`;
 
 /** The test's identity alone, without the other fields of the record it came in. */
-export const testIdOf = (t: TestId): TestId => ({ test: t.test, threads: t.threads, ...(t.memory !== undefined ? { memory: t.memory } : {}) });
+export const testIdOf = (t: TestId): TestId => ({
+  test: t.test,
+  threads: t.threads,
+  ...(t.memory !== undefined ? { memory: t.memory } : {}),
+});
 
 /** The two sides of every session: B, the reference, and C, the release under test. */
 export const sampleRoles = ['baseline', 'candidate'] as const;

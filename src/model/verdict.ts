@@ -60,4 +60,5 @@ export interface Verdict extends TestId {
 }
 
 /** The fields that say how far a session could see: verdicts stored before they existed have none. */
-export type VerdictReachField = 'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect' | 'logSe';
+export type VerdictReachField =
+  'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect' | 'logSe';

@@ -1,4 +1,14 @@
-import { comparisonDocument, formatRatio, formatSignificant, formatSlowerEstimate, left, makeTable, right, type Block, type Table } from '../report/index.js';
+import {
+  comparisonDocument,
+  formatRatio,
+  formatSignificant,
+  formatSlowerEstimate,
+  left,
+  makeTable,
+  right,
+  type Block,
+  type Table,
+} from '../report/index.js';
 import { testLabel, type TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 
@@ -25,7 +35,13 @@ export function leadSentence(content: AlertContent, rows: readonly TestRow[]): s
 /** A drift's chained series: per test and release, relative QPS against the base with its interval and checks. */
 export function chainTable(chain: NonNullable<AlertContent['chain']>): Table {
   const cells = chain.flatMap((t) =>
-    t.points.map((p) => [testLabel(t), p.tag, formatRatio(p.relativeQps), `${formatRatio(p.low)}-${formatRatio(p.high)}`, String(p.steps)]),
+    t.points.map((p) => [
+      testLabel(t),
+      p.tag,
+      formatRatio(p.relativeQps),
+      `${formatRatio(p.low)}-${formatRatio(p.high)}`,
+      String(p.steps),
+    ]),
   );
   return makeTable([left('test'), left('release'), right('C/base'), right('interval'), right('checks')], cells);
 }
@@ -43,15 +59,27 @@ function chainBlocks(chain: AlertContent['chain']): Block[] {
  * the lead with their estimate and interval, e.g. "point-query.t1 0.962 (0.931-0.987)"; null when there are none.
  */
 export function slowerSentence(rows: readonly TestRow[]): string | null {
-  const slower = rows.flatMap((row) => (row.verdict?.kind === 'slower' ? [`${testLabel(row)} ${formatSlowerEstimate(row.relativeQps, row.verdict.low, row.verdict.high)}`] : []));
-  return slower.length === 0 ? null : `Also significantly slower, but not shown past the threshold (no alert of their own): ${slower.join(', ')}.`;
+  const slower = rows.flatMap((row) =>
+    row.verdict?.kind === 'slower'
+      ? [`${testLabel(row)} ${formatSlowerEstimate(row.relativeQps, row.verdict.low, row.verdict.high)}`]
+      : [],
+  );
+  return slower.length === 0
+    ? null
+    : `Also significantly slower, but not shown past the threshold (no alert of their own): ${slower.join(', ')}.`;
 }
 
 /** Per-op figures and database counters that grew in C, one row each, with both values: the "why" of a regression. */
 export function hintTable(rows: readonly TestRow[]): Table {
   const cells = rows.flatMap((row) =>
     row.verdict?.kind === 'regression'
-      ? row.verdict.hint.map((h) => [testLabel(row), h.metric, formatSignificant(h.baseline), formatSignificant(h.candidate), h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`])
+      ? row.verdict.hint.map((h) => [
+          testLabel(row),
+          h.metric,
+          formatSignificant(h.baseline),
+          formatSignificant(h.candidate),
+          h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`,
+        ])
       : [],
   );
   return makeTable([left('test'), left('grew'), right('B'), right('C'), right('C/B')], cells);
@@ -75,9 +103,18 @@ function asSection(block: Block): Block {
  * The whole body as report blocks: lead, a drift's chained series, the hint of each regressed test, the host fingerprint, then the session's
  * comparison (relative QPS table and chart, verdicts, per-op tables). The text and HTML parts are two layouts of it.
  */
-export function alertDocument(content: AlertContent, rows: readonly TestRow[], title: string, dashboardLine: boolean): Block[] {
+export function alertDocument(
+  content: AlertContent,
+  rows: readonly TestRow[],
+  title: string,
+  dashboardLine: boolean,
+): Block[] {
   const slower = slowerSentence(content.comparison.tests);
-  const facts = [leadSentence(content, rows), ...(slower !== null ? [slower] : []), `host fingerprint: ${content.fingerprintId}`];
+  const facts = [
+    leadSentence(content, rows),
+    ...(slower !== null ? [slower] : []),
+    `host fingerprint: ${content.fingerprintId}`,
+  ];
   if (dashboardLine && content.dashboardUrl !== undefined) facts.push(`dashboard: ${content.dashboardUrl}`);
   return [
     { kind: 'heading', level: 1, text: title },

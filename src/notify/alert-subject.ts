@@ -23,5 +23,7 @@ export function alertSubject(content: AlertContent, rows: readonly TestRow[]): s
   const verb = content.kind === 'regression' ? (base ? 'drifted' : 'regressed') : 'recovered';
   const more = rows.length > 1 ? ` (+${rows.length - 1} more)` : '';
   const test = worst === undefined ? '' : `: ${testLabel(worst)} at ${formatRatio(worst.relativeQps)}`;
-  return headerText(`qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ${base ? 'base ' : ''}${content.comparedWith.version}${more}`);
+  return headerText(
+    `qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ${base ? 'base ' : ''}${content.comparedWith.version}${more}`,
+  );
 }

@@ -24,10 +24,18 @@ export function createMailer(settings: MailSettings, log: Logger): Mailer {
 function checkSettings(settings: MailSettings): void {
   const kind = mailerKind(settings);
   if (kind === 'eml' && settings.outboxDir === '') {
-    throw new MailSettingsError('outboxDir', settings.outboxDir, 'with no SMTP host, messages are written to the outbox folder: set an SMTP host or an outbox folder');
+    throw new MailSettingsError(
+      'outboxDir',
+      settings.outboxDir,
+      'with no SMTP host, messages are written to the outbox folder: set an SMTP host or an outbox folder',
+    );
   }
   if (kind === 'smtp' && !(Number.isInteger(settings.smtpPort) && settings.smtpPort > 0 && settings.smtpPort < 65536)) {
-    throw new MailSettingsError('smtpPort', settings.smtpPort, 'use a TCP port between 1 and 65535 (587 for STARTTLS, 465 for TLS, 25)');
+    throw new MailSettingsError(
+      'smtpPort',
+      settings.smtpPort,
+      'use a TCP port between 1 and 65535 (587 for STARTTLS, 465 for TLS, 25)',
+    );
   }
   if (!(Number.isFinite(settings.timeoutMs) && settings.timeoutMs > 0)) {
     throw new MailSettingsError('timeoutMs', settings.timeoutMs, 'use a number of milliseconds above 0, e.g. 30000');

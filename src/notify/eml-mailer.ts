@@ -12,7 +12,10 @@ const SLUG_LENGTH = 60;
  * characters, so no subject can name a path and names stay readable.
  */
 export function subjectSlug(subject: string): string {
-  const words = subject.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== '');
+  const words = subject
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
   let slug = '';
   for (const word of words) {
     const longer = slug === '' ? word : `${slug}-${word}`;
@@ -42,7 +45,8 @@ export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
     async send(message: OutgoingMessage): Promise<string> {
       transport ??= streamTransport();
       const info = await transport.sendMail(mailOptions(message));
-      if (!Buffer.isBuffer(info.message)) throw new TypeError('nodemailer stream transport gave a stream although buffer was asked for');
+      if (!Buffer.isBuffer(info.message))
+        throw new TypeError('nodemailer stream transport gave a stream although buffer was asked for');
       await mkdir(settings.outboxDir, { recursive: true });
       const path = join(settings.outboxDir, emlFileName(message));
       await writeAtomically(path, info.message);

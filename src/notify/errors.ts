@@ -47,7 +47,9 @@ export class SmtpDeadlineError extends Error {
     readonly port: number,
     readonly timeoutMs: number,
   ) {
-    super(`SMTP server ${host}:${port} did not take the message within smtp_timeout_seconds (${timeoutMs / 1000} s); it is tried again later`);
+    super(
+      `SMTP server ${host}:${port} did not take the message within smtp_timeout_seconds (${timeoutMs / 1000} s); it is tried again later`,
+    );
     this.name = new.target.name;
   }
 }

@@ -7,7 +7,11 @@ export function eventRows(content: AlertContent): TestRow[] {
   if (content.tests.length === 0) throw new InvalidAlertError('tests', 'an alert needs at least one test');
   const rows = content.tests.map(({ test, threads }) => {
     const row = content.comparison.tests.find((r) => r.test === test && r.threads === threads);
-    if (row === undefined) throw new InvalidAlertError('tests', `${test} with ${threads} threads is not in session ${content.comparison.sessionId}`);
+    if (row === undefined)
+      throw new InvalidAlertError(
+        'tests',
+        `${test} with ${threads} threads is not in session ${content.comparison.sessionId}`,
+      );
     return row;
   });
   return rows.sort((a, b) => a.relativeQps - b.relativeQps);

@@ -1,7 +1,14 @@
 export { createMailer, mailerKind } from './create-mailer.js';
 export type { Mailer, MailerKind, MailSettings, OutgoingMessage } from './mailer.js';
 export { emlFileName, subjectSlug } from './eml-mailer.js';
-export { deliverOutbox, retryDelaySeconds, type DeliverOptions, type DeliveryResult, type OutboxEntry, type OutboxPort } from './outbox.js';
+export {
+  deliverOutbox,
+  retryDelaySeconds,
+  type DeliverOptions,
+  type DeliveryResult,
+  type OutboxEntry,
+  type OutboxPort,
+} from './outbox.js';
 export { describeAttemptError } from './attempt-error.js';
 export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
 export type { AlertContent, ChainedTest, RenderedMessage } from './alert-content.js';

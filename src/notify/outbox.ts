@@ -64,7 +64,10 @@ export async function deliverOutbox(port: OutboxPort, mailer: Mailer, opts: Deli
       const attempts = entry.attempts + 1;
       const next = new Date(now().getTime() + retryDelaySeconds(attempts) * 1000).toISOString();
       await port.markMessageFailed(entry.id, outcome.error, next);
-      opts.log.warn({ id: entry.id, mailer: mailer.kind, attempts, error: outcome.error, nextAttemptAt: next }, 'message not delivered, will retry');
+      opts.log.warn(
+        { id: entry.id, mailer: mailer.kind, attempts, error: outcome.error, nextAttemptAt: next },
+        'message not delivered, will retry',
+      );
       result.failed += 1;
     }
   }

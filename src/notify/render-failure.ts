@@ -28,13 +28,18 @@ const MAX_LINE_CHARS = 400;
  * neither a terminal reading the text part nor a mail client can be made to act on them; the HTML part escapes the rest.
  */
 export function inertLine(line: string): string {
-  const visible = line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const visible = line.replace(
+    /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
   return visible.length > MAX_LINE_CHARS ? `${visible.slice(0, MAX_LINE_CHARS)}...` : visible;
 }
 
 /** e.g. "qpswatch: could not build mariadb-10.11.4" */
 export function failureSubject(content: FailureContent): string {
-  return headerText(`qpswatch: ${content.kind === 'could-not-build' ? 'could not build' : 'could not measure'} ${content.tag}`);
+  return headerText(
+    `qpswatch: ${content.kind === 'could-not-build' ? 'could not build' : 'could not measure'} ${content.tag}`,
+  );
 }
 
 /** Subject, text and HTML of a "could not build" or "could not measure" email; every piece of data escaped in HTML. */
@@ -48,7 +53,9 @@ export function renderFailureNotice(content: FailureContent): RenderedMessage {
     {
       kind: 'lines',
       lines: [
-        inertLine(`The ${what} of ${content.flavor} ${content.version} (tag ${content.tag}) of series ${content.upstream} failed after ${attempts}; ${content.reason}. Its queue row stays failed.`),
+        inertLine(
+          `The ${what} of ${content.flavor} ${content.version} (tag ${content.tag}) of series ${content.upstream} failed after ${attempts}; ${content.reason}. Its queue row stays failed.`,
+        ),
         ...content.advice.map(inertLine),
       ],
     },

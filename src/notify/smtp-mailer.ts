@@ -15,7 +15,12 @@ import { nodemailer } from './nodemailer.js';
 export function createSmtpMailer(settings: MailSettings, log: Logger): Mailer {
   const requireTLS = settings.smtpUser !== '' && !settings.smtpSecure && !settings.smtpAllowPlaintextAuth;
   // Only what identifies the server; the password never reaches a log line.
-  const where = { host: settings.smtpHost, port: settings.smtpPort, secure: settings.smtpSecure, user: settings.smtpUser || undefined };
+  const where = {
+    host: settings.smtpHost,
+    port: settings.smtpPort,
+    secure: settings.smtpSecure,
+    user: settings.smtpUser || undefined,
+  };
   const running = new Set<Attempt>();
   let closed = false;
   return {
@@ -26,12 +31,19 @@ export function createSmtpMailer(settings: MailSettings, log: Logger): Mailer {
       running.add(attempt);
       const deadline = new SmtpDeadlineError(settings.smtpHost, settings.smtpPort, settings.timeoutMs);
       try {
-        const info = await bounded(attempt.sent, settings.timeoutMs, deadline, attempt.cut, signal).catch((err: unknown) => {
-          throw requireTLS && isStartTlsRefused(err) ? new PlaintextAuthRefusedError(settings.smtpHost, settings.smtpPort) : err;
-        });
+        const info = await bounded(attempt.sent, settings.timeoutMs, deadline, attempt.cut, signal).catch(
+          (err: unknown) => {
+            throw requireTLS && isStartTlsRefused(err)
+              ? new PlaintextAuthRefusedError(settings.smtpHost, settings.smtpPort)
+              : err;
+          },
+        );
         const rejected = info.rejected.map(String);
         const detail = rejected.length > 0 ? `${info.response}; rejected: ${rejected.join(', ')}` : info.response;
-        log.debug({ ...where, id: message.id, messageId: info.messageId, response: info.response }, 'smtp server took the message');
+        log.debug(
+          { ...where, id: message.id, messageId: info.messageId, response: info.response },
+          'smtp server took the message',
+        );
         return detail;
       } finally {
         running.delete(attempt);
@@ -67,7 +79,8 @@ function startAttempt(settings: MailSettings, requireTLS: boolean, message: Outg
     socketTimeout: settings.timeoutMs,
     // nodemailer puts TLS on this socket itself when smtp_secure is set.
     getSocket: (_options: unknown, callback: (err: Error | null, socketOptions: { connection: Socket }) => void) => {
-      if (stopped) return callback(new Error('the attempt was cut short before it connected'), { connection: new Socket() });
+      if (stopped)
+        return callback(new Error('the attempt was cut short before it connected'), { connection: new Socket() });
       socket = connect({ host: settings.smtpHost, port: settings.smtpPort });
       callback(null, { connection: socket });
     },

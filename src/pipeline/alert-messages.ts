@@ -1,6 +1,12 @@
 import type { EventPlan } from '../analysis/index.js';
 import type { Config } from '../config/index.js';
-import { renderAlert, renderFailureNotice, type AlertContent, type ChainedTest, type FailureContent } from '../notify/index.js';
+import {
+  renderAlert,
+  renderFailureNotice,
+  type AlertContent,
+  type ChainedTest,
+  type FailureContent,
+} from '../notify/index.js';
 import type { ComparisonView } from '../model/index.js';
 import type { MessageInput, ReleaseRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -47,7 +53,11 @@ export function alertMessages(input: AlertInput): MessageInput[] {
   return messages;
 }
 
-function message(input: AlertInput, kind: AlertContent['kind'], tests: ReadonlyArray<{ test: string; threads: number }>): MessageInput {
+function message(
+  input: AlertInput,
+  kind: AlertContent['kind'],
+  tests: ReadonlyArray<{ test: string; threads: number }>,
+): MessageInput {
   const { alerts, upstream, release, lastGood } = input;
   const rendered = renderAlert({
     kind,
@@ -95,9 +105,10 @@ export interface FailureInput {
 export function failureMessage(input: FailureInput): MessageInput | undefined {
   const { alerts, upstream, release, kind } = input;
   if (alerts.emailTo.length === 0) return undefined;
-  const retry = kind === 'could-not-build'
-    ? `To try again: qpswatch build --retry ${release.tag} (the build log holds every line), then qpswatch check ${release.tag}.`
-    : `To try again: qpswatch check ${release.tag}; the session's folder under state_dir/work holds the server and sysbench logs.`;
+  const retry =
+    kind === 'could-not-build'
+      ? `To try again: qpswatch build --retry ${release.tag} (the build log holds every line), then qpswatch check ${release.tag}.`
+      : `To try again: qpswatch check ${release.tag}; the session's folder under state_dir/work holds the server and sysbench logs.`;
   const rendered = renderFailureNotice({
     kind,
     flavor: upstream.flavor,
@@ -105,7 +116,9 @@ export function failureMessage(input: FailureInput): MessageInput | undefined {
     tag: release.tag,
     version: release.version,
     attempts: input.attempts,
-    reason: input.repeats ? 'a compiler or cmake error fails the same way every time, so it is not tried again' : 'that was the last attempt retry_attempts allows',
+    reason: input.repeats
+      ? 'a compiler or cmake error fails the same way every time, so it is not tried again'
+      : 'that was the last attempt retry_attempts allows',
     errorLines: input.errorLines,
     advice: [retry],
   });

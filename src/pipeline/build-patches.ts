@@ -35,7 +35,9 @@ export class PatchFileModeError extends InputError {
     readonly listedBy: string,
     what: string,
   ) {
-    super(`patch ${patch} (listed by ${listedBy}) ${what}: another user could change what is built as root; chown root and chmod go-w it`);
+    super(
+      `patch ${patch} (listed by ${listedBy}) ${what}: another user could change what is built as root; chown root and chmod go-w it`,
+    );
   }
 }
 
@@ -43,7 +45,12 @@ function checkPatchFile(path: string, listedBy: string): void {
   const st = statSync(path);
   const uid = process.getuid?.() ?? 0;
   if (st.uid !== 0 && st.uid !== uid) throw new PatchFileModeError(path, listedBy, `is owned by uid ${st.uid}`);
-  if ((st.mode & 0o022) !== 0) throw new PatchFileModeError(path, listedBy, `is writable by its group or others (mode ${(st.mode & 0o777).toString(8)})`);
+  if ((st.mode & 0o022) !== 0)
+    throw new PatchFileModeError(
+      path,
+      listedBy,
+      `is writable by its group or others (mode ${(st.mode & 0o777).toString(8)})`,
+    );
 }
 
 /** The upstream's patches, then the build profile's, in the order they are applied, each with its sha256. */

@@ -49,7 +49,12 @@ export async function lastBuildSeconds(store: ReleaseStore, release: ReleaseReco
  * Turns compile's build events into the daemon's progress of one build: the step, the [n/m] or percent, and its end.
  * Configure counts as 0 and the install as 1 of the compile's share.
  */
-export function buildProgressReporter(tag: string, lastSeconds: number | null, report: (work: BuildWorkProgress) => void, now: () => number = Date.now): (event: BuildProgress) => void {
+export function buildProgressReporter(
+  tag: string,
+  lastSeconds: number | null,
+  report: (work: BuildWorkProgress) => void,
+  now: () => number = Date.now,
+): (event: BuildProgress) => void {
   const startedAt = now();
   let compileStartedAt: number | null = null;
   let last: Pick<BuildWorkProgress, 'done' | 'total' | 'ratio'> = { done: null, total: null, ratio: 0 };
@@ -57,12 +62,18 @@ export function buildProgressReporter(tag: string, lastSeconds: number | null, r
     if (event.event === 'fail') return;
     const at = now();
     if (event.phase === 'build' && event.event === 'start') compileStartedAt = at;
-    if (event.event === 'progress' && event.compile !== undefined) last = { done: event.compile.done, total: event.compile.total, ratio: event.compile.ratio };
+    if (event.event === 'progress' && event.compile !== undefined)
+      last = { done: event.compile.done, total: event.compile.total, ratio: event.compile.ratio };
     if (event.phase === 'install' || (event.phase === 'build' && event.event === 'end')) last = { ...last, ratio: 1 };
     const eta = buildEta({ startedAt, now: at, lastBuildSeconds: lastSeconds, ratio: last.ratio, compileStartedAt });
     report({
-      kind: 'build', tag, step: event.phase, ...last,
-      startedAt: new Date(startedAt).toISOString(), endsAt: eta.endsAt === null ? null : new Date(eta.endsAt).toISOString(), etaFrom: eta.etaFrom,
+      kind: 'build',
+      tag,
+      step: event.phase,
+      ...last,
+      startedAt: new Date(startedAt).toISOString(),
+      endsAt: eta.endsAt === null ? null : new Date(eta.endsAt).toISOString(),
+      etaFrom: eta.etaFrom,
     });
   };
 }

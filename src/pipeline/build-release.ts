@@ -19,7 +19,14 @@ import type { WorkProgress } from '../model/index.js';
 import { buildProgressReporter, lastBuildSeconds } from './build-progress.js';
 import { applyBuildPatches, buildPatches, type BuildPatch } from './build-patches.js';
 import type { BuildRecord, ReleaseRecord, ReleaseStore } from '../store/index.js';
-import { addWorktree, removeWorktree, syncMirror, updateSubmodules, WorktreeFolderError, type Upstream } from '../upstream/index.js';
+import {
+  addWorktree,
+  removeWorktree,
+  syncMirror,
+  updateSubmodules,
+  WorktreeFolderError,
+  type Upstream,
+} from '../upstream/index.js';
 
 export type BuildStatus = 'built' | 'already-built' | 'failed' | 'failed-before';
 
@@ -45,7 +52,12 @@ export interface BuildSettings {
 }
 
 export function buildSettings(config: Config): BuildSettings {
-  return { buildProfilesDir: config.build_profiles_dir, cacheDir: config.cache_dir, stateDir: config.state_dir, minFreeBytes: config.min_free_bytes };
+  return {
+    buildProfilesDir: config.build_profiles_dir,
+    cacheDir: config.cache_dir,
+    stateDir: config.state_dir,
+    minFreeBytes: config.min_free_bytes,
+  };
 }
 
 export interface BuildDeps {
@@ -73,19 +85,37 @@ function mirrorDirFor(cacheDir: string, remote: string): string {
  * profile is the upstream's unless another is named (a build variant, TAG@PROFILE); the upstream's patches and then
  * the profile's are applied to the worktree before cmake.
  */
-export async function buildRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false, buildProfile = upstream.buildProfile): Promise<BuildOutcome> {
+export async function buildRelease(
+  release: ReleaseRecord,
+  upstream: Upstream,
+  deps: BuildDeps,
+  retry = false,
+  buildProfile = upstream.buildProfile,
+): Promise<BuildOutcome> {
   const { settings, log } = deps;
   const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
   const patches = await buildPatches(upstream, profile);
   const compiler = await compilerVersion(profile, log);
-  const key = buildKey({ commit: release.commit, profile, compilerVersion: compiler, patches: patches.map((p) => p.sha256) });
+  const key = buildKey({
+    commit: release.commit,
+    profile,
+    compilerVersion: compiler,
+    patches: patches.map((p) => p.sha256),
+  });
   const before = await knownOutcome(release, key, deps, retry, false);
   if (before !== undefined) return before;
   // One build of a key at a time: a second one waits (the host, then the key), then finds it built, or failed.
   const host = await deps.takeHost?.(`the build of ${JSON.stringify(release.tag)} (key ${key})`);
   try {
-    const onWait = (holder: PidLockHolder): void => log.info({ tag: release.tag, key, holderPid: holder.pid }, `waiting for ${describeHolder(holder)}`);
-    const lock = await acquireBuildLock({ cacheDir: settings.cacheDir, key, tag: release.tag, signal: deps.signal, onWait });
+    const onWait = (holder: PidLockHolder): void =>
+      log.info({ tag: release.tag, key, holderPid: holder.pid }, `waiting for ${describeHolder(holder)}`);
+    const lock = await acquireBuildLock({
+      cacheDir: settings.cacheDir,
+      key,
+      tag: release.tag,
+      signal: deps.signal,
+      onWait,
+    });
     try {
       // Another build of the key may have finished while this one waited: built is done, failed is its verdict.
       const meanwhile = await knownOutcome(release, key, deps, retry, true);
@@ -101,7 +131,13 @@ export async function buildRelease(release: ReleaseRecord, upstream: Upstream, d
 }
 
 /** What the store says of the key when nothing needs to run: built (and installed), or failed and no retry. */
-async function knownOutcome(release: ReleaseRecord, key: string, deps: BuildDeps, retry: boolean, waited: boolean): Promise<BuildOutcome | undefined> {
+async function knownOutcome(
+  release: ReleaseRecord,
+  key: string,
+  deps: BuildDeps,
+  retry: boolean,
+  waited: boolean,
+): Promise<BuildOutcome | undefined> {
   const { settings, store, log } = deps;
   const known = await store.getBuild(key);
   const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
@@ -109,7 +145,12 @@ async function knownOutcome(release: ReleaseRecord, key: string, deps: BuildDeps
   const pruned = known?.state === 'built' && (await readInstallRecord(settings.stateDir, key)) === undefined;
   if (pruned) log.info({ tag: release.tag, key }, 'built before, but its install was pruned: building it again');
   else if (known?.state === 'built') {
-    log.info({ tag: release.tag, key }, waited ? 'built by the build waited for; nothing to do' : 'already built: the same commit, profile and compiler were built before; nothing to do');
+    log.info(
+      { tag: release.tag, key },
+      waited
+        ? 'built by the build waited for; nothing to do'
+        : 'already built: the same commit, profile and compiler were built before; nothing to do',
+    );
     return { ...base, status: 'already-built', failureLines: [] };
   }
   if (known?.state === 'failed' && !retry) {
@@ -129,12 +170,20 @@ function worktreeDirFor(cacheDir: string, key: string): string {
  * killed build (or one that lost a race with an older qpswatch) left: the folder is the key's and this build holds
  * the key's lock, so it is removed and checked out again instead of asking a person to delete it.
  */
-async function addWorktreeRepairing(mirror: string, commit: string, worktree: string, { signal, log }: BuildDeps): Promise<void> {
+async function addWorktreeRepairing(
+  mirror: string,
+  commit: string,
+  worktree: string,
+  { signal, log }: BuildDeps,
+): Promise<void> {
   try {
     await addWorktree(mirror, commit, worktree, { signal, log });
   } catch (err) {
     if (!(err instanceof WorktreeFolderError)) throw err;
-    log.warn({ worktree }, 'a worktree folder left by an earlier build is not a worktree of the mirror: removing it and checking out again');
+    log.warn(
+      { worktree },
+      'a worktree folder left by an earlier build is not a worktree of the mirror: removing it and checking out again',
+    );
     await rm(worktree, { recursive: true, force: true });
     await addWorktree(mirror, commit, worktree, { signal, log });
   }
@@ -147,7 +196,12 @@ interface KeyedProfile {
   patches: readonly BuildPatch[];
 }
 
-async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, key, compiler, patches }: KeyedProfile, deps: BuildDeps): Promise<BuildOutcome> {
+async function buildNow(
+  release: ReleaseRecord,
+  upstream: Upstream,
+  { profile, key, compiler, patches }: KeyedProfile,
+  deps: BuildDeps,
+): Promise<BuildOutcome> {
   const { settings, store, log, signal } = deps;
   const mirror = mirrorDirFor(settings.cacheDir, upstream.remote);
   log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
@@ -157,17 +211,44 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
   let record: BuildRecord | undefined;
   try {
     if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });
-    const paths = { installDir: join(settings.stateDir, 'builds', key, 'install'), logFile: join(settings.stateDir, 'builds', key, 'build.log') };
+    const paths = {
+      installDir: join(settings.stateDir, 'builds', key, 'install'),
+      logFile: join(settings.stateDir, 'builds', key, 'build.log'),
+    };
     const report = deps.onWorkProgress;
     // Read before this build's row exists: the series' last build is an earlier one.
-    const progress = report === undefined ? undefined : buildProgressReporter(release.tag, await lastBuildSeconds(store, release), report);
-    record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: profile.name, compiler, ...paths, pid: process.pid });
+    const progress =
+      report === undefined
+        ? undefined
+        : buildProgressReporter(release.tag, await lastBuildSeconds(store, release), report);
+    record = await store.startBuild({
+      releaseId: release.id,
+      buildKey: key,
+      profile: profile.name,
+      compiler,
+      ...paths,
+      pid: process.pid,
+    });
     // A patch that does not apply fails this build alone, like a compile error: recorded with its one line.
-    const refused = await applyBuildPatches({ worktree, tag: release.tag, patches, logFile: paths.logFile, signal, log });
+    const refused = await applyBuildPatches({
+      worktree,
+      tag: release.tag,
+      patches,
+      logFile: paths.logFile,
+      signal,
+      log,
+    });
     if (refused !== undefined) {
       const failed = await store.failBuild(record.id, [refused]);
       log.error({ tag: release.tag, key, phase: 'patch', lines: failed.failureLines }, 'build failed');
-      return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, failureLines: failed.failureLines };
+      return {
+        status: 'failed',
+        release,
+        key,
+        installDir: failed.installDir,
+        logFile: failed.logFile,
+        failureLines: failed.failureLines,
+      };
     }
     const started = Date.now();
     const result = await ensureBuild({
@@ -188,18 +269,39 @@ async function buildNow(release: ReleaseRecord, upstream: Upstream, { profile, k
     await store.finishBuild(record.id);
     const seconds = (Date.now() - started) / 1000;
     log.info({ tag: release.tag, key, seconds, installDir: result.installDir }, 'built');
-    return { status: 'built', release, key, installDir: result.installDir, logFile: result.logFile, failureLines: [], seconds };
+    return {
+      status: 'built',
+      release,
+      key,
+      installDir: result.installDir,
+      logFile: result.logFile,
+      failureLines: [],
+      seconds,
+    };
   } catch (err) {
     // Stopped on purpose (SIGTERM, Ctrl-C): not a failure of the release. The row stays unfinished, and the next
     // build of this key replaces it instead of saying "failed before".
     if (signal.aborted) throw err;
-    if (record !== undefined && !(err instanceof BuildFailedError)) await store.failBuild(record.id, [err instanceof Error ? err.message : String(err)]);
+    if (record !== undefined && !(err instanceof BuildFailedError))
+      await store.failBuild(record.id, [err instanceof Error ? err.message : String(err)]);
     if (!(err instanceof BuildFailedError) || record === undefined) throw err;
     const { failure } = err;
-    const failed = await store.failBuild(record.id, failure.failureLines.length > 0 ? failure.failureLines : failure.lines);
+    const failed = await store.failBuild(
+      record.id,
+      failure.failureLines.length > 0 ? failure.failureLines : failure.lines,
+    );
     log.error({ tag: release.tag, key, phase: failure.phase, lines: failed.failureLines }, 'build failed');
-    return { status: 'failed', release, key, installDir: failed.installDir, logFile: failed.logFile, failureLines: failed.failureLines };
+    return {
+      status: 'failed',
+      release,
+      key,
+      installDir: failed.installDir,
+      logFile: failed.logFile,
+      failureLines: failed.failureLines,
+    };
   } finally {
-    await removeWorktree(mirror, worktree, { log }).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));
+    await removeWorktree(mirror, worktree, { log }).catch((e: unknown) =>
+      log.warn({ worktree, error: String(e) }, 'worktree not removed'),
+    );
   }
 }

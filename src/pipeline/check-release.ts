@@ -1,7 +1,14 @@
 import { planEvents, selectLastGood, type EventPlan, type GoodRelease } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ComparisonView, Verdict } from '../model/index.js';
-import type { CalibrationStore, CheckRecord, CheckStore, OutboxStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
+import type {
+  CalibrationStore,
+  CheckRecord,
+  CheckStore,
+  OutboxStore,
+  ReleaseRecord,
+  ReleaseStore,
+} from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { ChainedTest } from '../notify/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -68,26 +75,56 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   const { store, log } = deps;
   const release = request.release;
   const upstream = deps.upstreams.find((u) => u.name === release.upstream);
-  if (upstream === undefined) throw new InputError(`release ${JSON.stringify(release.tag)} belongs to upstream ${JSON.stringify(release.upstream)}, which is no longer in the config`);
-  if ((await builtInstall(store, release, buildProfileOf(upstream))) === undefined) throw new ReleaseNotBuiltError(release.tag);
+  if (upstream === undefined)
+    throw new InputError(
+      `release ${JSON.stringify(release.tag)} belongs to upstream ${JSON.stringify(release.upstream)}, which is no longer in the config`,
+    );
+  if ((await builtInstall(store, release, buildProfileOf(upstream))) === undefined)
+    throw new ReleaseNotBuiltError(release.tag);
   const target = await checkBaseline(request, upstream, deps);
   if (target === undefined) {
-    await store.triage({ releaseId: release.id, action: 'accept', who: 'qpswatch', reason: 'the first release checked in its series: the starting last good' });
-    log.info({ tag: release.tag, upstream: upstream.name }, 'nothing older in the series is good: this release is the first last good, accepted without a session');
+    await store.triage({
+      releaseId: release.id,
+      action: 'accept',
+      who: 'qpswatch',
+      reason: 'the first release checked in its series: the starting last good',
+    });
+    log.info(
+      { tag: release.tag, upstream: upstream.name },
+      'nothing older in the series is good: this release is the first last good, accepted without a session',
+    );
     return { kind: 'first', release };
   }
   const { baseline, against } = target;
-  log.info({ tag: release.tag, baseline: baseline.tag, against }, `checking ${release.tag} against the ${against} release ${baseline.tag}`);
+  log.info(
+    { tag: release.tag, baseline: baseline.tag, against },
+    `checking ${release.tag} against the ${against} release ${baseline.tag}`,
+  );
   // The upstream's own budget wins over the config's and the suite's, unless the person running the check gave one.
   const budgetMinutes = request.budgetMinutes ?? upstream.budgetMinutes;
   const outcome = await runComparison(
-    { baseline: baseline.tag, candidate: release.tag, suite: request.suite, rounds: request.rounds, ...(request.design !== undefined ? { design: request.design } : {}), ...(budgetMinutes !== undefined ? { budgetMinutes } : {}), ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}) },
+    {
+      baseline: baseline.tag,
+      candidate: release.tag,
+      suite: request.suite,
+      rounds: request.rounds,
+      ...(request.design !== undefined ? { design: request.design } : {}),
+      ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
+      ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}),
+    },
     deps,
   );
   const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
   const plan = planEvents(outcome.verdicts, open);
   const messages = alertMessages({
-    alerts: deps.settings.alerts, upstream, release, lastGood: baseline, sessionId: outcome.sessionId, view: outcome.view, fingerprintId: outcome.fingerprintId, plan,
+    alerts: deps.settings.alerts,
+    upstream,
+    release,
+    lastGood: baseline,
+    sessionId: outcome.sessionId,
+    view: outcome.view,
+    fingerprintId: outcome.fingerprintId,
+    plan,
     ...(against !== 'last good' ? { againstBase: true } : {}),
     ...(request.chain !== undefined ? { chain: request.chain } : {}),
   });
@@ -104,7 +141,18 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   });
   logPlan(deps, upstream, plan, against);
   await deliverPending({ mail: deps.settings.mail, store, log, signal: deps.signal });
-  return { kind: 'checked', release, baseline, against, sessionId: outcome.sessionId, view: outcome.view, verdicts: outcome.verdicts, check, plan, messagesQueued: messages.length };
+  return {
+    kind: 'checked',
+    release,
+    baseline,
+    against,
+    sessionId: outcome.sessionId,
+    view: outcome.view,
+    verdicts: outcome.verdicts,
+    check,
+    plan,
+    messagesQueued: messages.length,
+  };
 }
 
 /**
@@ -112,7 +160,11 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
  * release's turn (and the base is built: a daemon never fails a check over it, it goes on against the last good);
  * else the last good release. Undefined for the first release of a series, which becomes the first last good.
  */
-async function checkBaseline(request: CheckRequest, upstream: Upstream, deps: CheckDeps): Promise<{ baseline: ReleaseRecord; against: CheckAgainst } | undefined> {
+async function checkBaseline(
+  request: CheckRequest,
+  upstream: Upstream,
+  deps: CheckDeps,
+): Promise<{ baseline: ReleaseRecord; against: CheckAgainst } | undefined> {
   const { store } = deps;
   const release = request.release;
   const [releases, checks] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name)]);
@@ -120,14 +172,23 @@ async function checkBaseline(request: CheckRequest, upstream: Upstream, deps: Ch
   if (request.againstBase === true) {
     if (base === undefined) throw new NoSeriesBaseError(upstream);
     if (release.versionKey <= base.versionKey) throw new NotAfterBaseError(release.tag, upstream.name, base.tag);
-    if ((await builtInstall(store, base, buildProfileOf(upstream))) === undefined) throw new BaseNotBuiltError(upstream.name, base.tag);
+    if ((await builtInstall(store, base, buildProfileOf(upstream))) === undefined)
+      throw new BaseNotBuiltError(upstream.name, base.tag);
     return { baseline: base, against: 'base' };
   }
   const lastGood = await lastGoodBelow(store, release);
   if (lastGood === undefined) return undefined;
-  if (base === undefined || base.id === lastGood.release.id || !reanchorDue(deps.settings.reanchorEvery, release, base, releases, checks)) return { baseline: lastGood.release, against: 'last good' };
+  if (
+    base === undefined ||
+    base.id === lastGood.release.id ||
+    !reanchorDue(deps.settings.reanchorEvery, release, base, releases, checks)
+  )
+    return { baseline: lastGood.release, against: 'last good' };
   if ((await builtInstall(store, base, buildProfileOf(upstream))) === undefined) {
-    deps.log.warn({ tag: release.tag, base: base.tag }, `reanchor_every: ${release.tag} is due for a check against the base ${base.tag}, which is not built: checked against the last good instead (qpswatch build ${base.tag})`);
+    deps.log.warn(
+      { tag: release.tag, base: base.tag },
+      `reanchor_every: ${release.tag} is due for a check against the base ${base.tag}, which is not built: checked against the last good instead (qpswatch build ${base.tag})`,
+    );
     return { baseline: lastGood.release, against: 'last good' };
   }
   return { baseline: base, against: 'base (re-anchor)' };
@@ -138,15 +199,34 @@ function buildProfileOf(upstream: Upstream): string | undefined {
 }
 
 /** The last good release older than this one, in its upstream. */
-export async function lastGoodBelow(store: ReleaseStore & CheckStore, release: ReleaseRecord): Promise<GoodRelease | undefined> {
-  const [releases, checks, triage] = await Promise.all([store.listReleases(release.upstream), store.listChecks(release.upstream), store.listTriage()]);
+export async function lastGoodBelow(
+  store: ReleaseStore & CheckStore,
+  release: ReleaseRecord,
+): Promise<GoodRelease | undefined> {
+  const [releases, checks, triage] = await Promise.all([
+    store.listReleases(release.upstream),
+    store.listChecks(release.upstream),
+    store.listTriage(),
+  ]);
   return selectLastGood(releases, checks, triage, release);
 }
 
 function logPlan(deps: CompareDeps, upstream: Upstream, plan: EventPlan, against: CheckAgainst): void {
   // Against the base, a regression is the series' drift confirmed by a direct session (docs/verdicts.md).
   const what = against === 'last good' ? 'regression' : 'drift confirmed against the base';
-  for (const v of plan.opened) deps.log.warn({ upstream: upstream.name, test: v.test, threads: v.threads, relativeQps: v.relativeQps }, `${what}: ${v.test}.t${v.threads} at ${v.relativeQps.toFixed(2)}`);
-  for (const v of plan.continuing) deps.log.info({ test: v.test, threads: v.threads }, `${v.test}.t${v.threads} still regressed: its event stays open, no new email`);
-  for (const e of plan.fixed) deps.log.info({ test: e.test, threads: e.threads, eventId: e.id }, `${e.test}.t${e.threads} recovered: event ${e.id} fixed`);
+  for (const v of plan.opened)
+    deps.log.warn(
+      { upstream: upstream.name, test: v.test, threads: v.threads, relativeQps: v.relativeQps },
+      `${what}: ${v.test}.t${v.threads} at ${v.relativeQps.toFixed(2)}`,
+    );
+  for (const v of plan.continuing)
+    deps.log.info(
+      { test: v.test, threads: v.threads },
+      `${v.test}.t${v.threads} still regressed: its event stays open, no new email`,
+    );
+  for (const e of plan.fixed)
+    deps.log.info(
+      { test: e.test, threads: e.threads, eventId: e.id },
+      `${e.test}.t${e.threads} recovered: event ${e.id} fixed`,
+    );
 }

@@ -1,7 +1,15 @@
 import type { Verdict } from '../model/index.js';
 import type { ReleaseRecord, VerdictRecord } from '../store/index.js';
 import { checkRelease, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
-import { acceptedReference, chainedSeries, confirmedDrifts, seriesBase, seriesChain, suspectedDrifts, type DriftSuspicion } from './drift.js';
+import {
+  acceptedReference,
+  chainedSeries,
+  confirmedDrifts,
+  seriesBase,
+  seriesChain,
+  suspectedDrifts,
+  type DriftSuspicion,
+} from './drift.js';
 import { builtInstall } from '../session/index.js';
 
 export type CheckedResult = Extract<CheckResult, { kind: 'checked' }>;
@@ -35,10 +43,15 @@ export interface ConfirmOptions {
  * a confirmed drift: that session's regression opens its event and email like any check's. A check that was
  * against the base already needs no confirmation; its regressions are the drifts.
  */
-export async function checkAndConfirm(request: CheckRequest, deps: CheckDeps, options: ConfirmOptions): Promise<ConfirmedCheck> {
+export async function checkAndConfirm(
+  request: CheckRequest,
+  deps: CheckDeps,
+  options: ConfirmOptions,
+): Promise<ConfirmedCheck> {
   const result = await checkRelease(request, deps);
   if (result.kind === 'first') return { result, suspicions: [], drifts: [] };
-  if (result.against !== 'last good') return { result, base: result.baseline, suspicions: [], drifts: confirmedDrifts(result.verdicts) };
+  if (result.against !== 'last good')
+    return { result, base: result.baseline, suspicions: [], drifts: confirmedDrifts(result.verdicts) };
   const onSuspected = options.onSuspected;
   const confirmed = await confirmSuspected(result.release, result.verdicts, request, deps, {
     confirm: options.confirm,
@@ -53,7 +66,12 @@ export async function checkAndConfirm(request: CheckRequest, deps: CheckDeps, op
  * release runs it then, from the stored verdicts; undefined when nothing is owed (no suspicion, or the release was
  * checked against the base since its normal check).
  */
-export async function confirmOwed(release: ReleaseRecord, request: CheckRequest, deps: CheckDeps, beforeSession?: () => Promise<void>): Promise<Omit<ConfirmedCheck, 'result'> | undefined> {
+export async function confirmOwed(
+  release: ReleaseRecord,
+  request: CheckRequest,
+  deps: CheckDeps,
+  beforeSession?: () => Promise<void>,
+): Promise<Omit<ConfirmedCheck, 'result'> | undefined> {
   const { store } = deps;
   const upstream = deps.upstreams.find((u) => u.name === release.upstream);
   if (upstream === undefined) return undefined;
@@ -62,9 +80,13 @@ export async function confirmOwed(release: ReleaseRecord, request: CheckRequest,
   if (base === undefined) return undefined;
   const own = checks.filter((c) => c.releaseId === release.id && !c.invalid);
   const normal = own.filter((c) => c.baselineReleaseId !== base.id).sort((a, b) => b.sessionId - a.sessionId)[0];
-  if (normal === undefined || own.some((c) => c.baselineReleaseId === base.id && c.sessionId > normal.sessionId)) return undefined;
+  if (normal === undefined || own.some((c) => c.baselineReleaseId === base.id && c.sessionId > normal.sessionId))
+    return undefined;
   const verdicts = (await store.verdictsOfSession(normal.sessionId)).filter(hasReach);
-  const owed = await confirmSuspected(release, verdicts, request, deps, { confirm: true, ...(beforeSession !== undefined ? { beforeSession } : {}) });
+  const owed = await confirmSuspected(release, verdicts, request, deps, {
+    confirm: true,
+    ...(beforeSession !== undefined ? { beforeSession } : {}),
+  });
   return owed.suspicions.length > 0 ? owed : undefined;
 }
 
@@ -88,13 +110,34 @@ async function confirmSuspected(
 ): Promise<Omit<ConfirmedCheck, 'result'>> {
   const { store, log } = deps;
   const upstream = deps.upstreams.find((u) => u.name === release.upstream)!;
-  const [releases, checks, triage] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listTriage()]);
+  const [releases, checks, triage] = await Promise.all([
+    store.listReleases(upstream.name),
+    store.listChecks(upstream.name),
+    store.listTriage(),
+  ]);
   const base = seriesBase(upstream, releases, checks);
   if (base === undefined) return { suspicions: [], drifts: [] };
   const accepted = acceptedReference(release, base, releases, triage);
-  const suspicions = suspectedDrifts(release.tag, base.tag, await seriesChain(store, upstream.name, base), verdicts, accepted?.tag);
+  const suspicions = suspectedDrifts(
+    release.tag,
+    base.tag,
+    await seriesChain(store, upstream.name, base),
+    verdicts,
+    accepted?.tag,
+  );
   if (suspicions.length === 0) return { base, suspicions, drifts: [] };
-  for (const s of suspicions) log.warn({ tag: release.tag, base: base.tag, test: s.test, threads: s.threads, relativeQps: s.chained.relativeQps, steps: s.chained.steps }, `drift suspected: ${suspicionText(s, base)}`);
+  for (const s of suspicions)
+    log.warn(
+      {
+        tag: release.tag,
+        base: base.tag,
+        test: s.test,
+        threads: s.threads,
+        relativeQps: s.chained.relativeQps,
+        steps: s.chained.steps,
+      },
+      `drift suspected: ${suspicionText(s, base)}`,
+    );
   options.onSuspected?.(suspicions, base);
   const unconfirmed = !options.confirm
     ? 'not confirmed (--no-confirm)'
@@ -107,8 +150,12 @@ async function confirmSuspected(
   }
   await options.beforeSession?.();
   log.info({ tag: release.tag, base: base.tag }, `confirming: ${release.tag} directly against the base ${base.tag}`);
-  const confirmation = await checkRelease({ ...request, release, againstBase: true, chain: chainedSeries(suspicions, release, releases) }, deps);
-  if (confirmation.kind !== 'checked') throw new Error(`a confirming check of ${release.tag} against the base ran no session`);
+  const confirmation = await checkRelease(
+    { ...request, release, againstBase: true, chain: chainedSeries(suspicions, release, releases) },
+    deps,
+  );
+  if (confirmation.kind !== 'checked')
+    throw new Error(`a confirming check of ${release.tag} against the base ran no session`);
   return { base, suspicions, confirmation, drifts: confirmedDrifts(confirmation.verdicts) };
 }
 

@@ -1,5 +1,13 @@
 import type { CyclePhase } from '../model/index.js';
-import type { DaemonStateStore, QueueRecord, QueueStep, QueueStore, QuietHostStore, ReleaseRecord, SessionStore } from '../store/index.js';
+import type {
+  DaemonStateStore,
+  QueueRecord,
+  QueueStep,
+  QueueStore,
+  QuietHostStore,
+  ReleaseRecord,
+  SessionStore,
+} from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { failureMessage } from './alert-messages.js';
@@ -13,7 +21,6 @@ import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.j
 import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
 import { errorLinesOf, isDue, nextAttemptAt } from './retry-policy.js';
 import type { CycleSettings } from './settings.js';
-
 
 export interface PhaseDetail {
   /** The release being worked on. */
@@ -59,21 +66,37 @@ export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
   const discovered = await discoverAll(deps.upstreams, store, log, signal);
   await store.setDaemonState({ lastPollAt: new Date().toISOString() });
   const selected = selectedNow(discovered);
-  const outcome: CycleOutcome = { enqueued: await enqueueConfigured(deps, selected), built: 0, buildFailures: 0, checked: 0, failed: 0 };
+  const outcome: CycleOutcome = {
+    enqueued: await enqueueConfigured(deps, selected),
+    built: 0,
+    buildFailures: 0,
+    checked: 0,
+    failed: 0,
+  };
   await requeueReruns(store, log);
   for (const row of await store.listQueue()) {
     signal.throwIfAborted();
     const upstream = deps.upstreams.find((u) => u.name === row.upstream);
-    if (upstream === undefined || (row.state !== 'discovered' && row.state !== 'built') || !isSelected(selected, row.upstream, row.tag)) continue;
+    if (
+      upstream === undefined ||
+      (row.state !== 'discovered' && row.state !== 'built') ||
+      !isSelected(selected, row.upstream, row.tag)
+    )
+      continue;
     if (!isDue(row, new Date())) {
-      log.info({ tag: row.tag, upstream: row.upstream, failures: row.failures, nextAttemptAt: row.nextAttemptAt }, 'waiting for its next attempt');
+      log.info(
+        { tag: row.tag, upstream: row.upstream, failures: row.failures, nextAttemptAt: row.nextAttemptAt },
+        'waiting for its next attempt',
+      );
       continue;
     }
     const release = (await store.getRelease(row.releaseId))!;
     await processRelease(row, release, upstream, deps, outcome, phase);
   }
   await phase('notifying');
-  await deliverPending({ mail: deps.settings.mail, store, log, signal }).catch((err: unknown) => log.error({ error: String(err) }, 'the outbox could not be sent; it is tried again next cycle'));
+  await deliverPending({ mail: deps.settings.mail, store, log, signal }).catch((err: unknown) =>
+    log.error({ error: String(err) }, 'the outbox could not be sent; it is tried again next cycle'),
+  );
   await phase('idle');
   return outcome;
 }
@@ -89,7 +112,14 @@ function isSelected(selected: ReadonlyMap<string, ReadonlySet<string>>, upstream
 
 type PhaseFn = (p: CyclePhase, detail?: PhaseDetail) => Promise<void>;
 
-async function processRelease(row: QueueRecord, release: ReleaseRecord, upstream: Upstream, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<void> {
+async function processRelease(
+  row: QueueRecord,
+  release: ReleaseRecord,
+  upstream: Upstream,
+  deps: CycleDeps,
+  outcome: CycleOutcome,
+  phase: PhaseFn,
+): Promise<void> {
   const log = deps.log.child({ tag: release.tag, upstream: upstream.name });
   let step: QueueStep = row.state === 'discovered' ? 'build' : 'session';
   try {
@@ -111,7 +141,8 @@ async function processRelease(row: QueueRecord, release: ReleaseRecord, upstream
     outcome.failed += 1;
     // A build that could not start or was cut short (network, disk, a server that crashed, a busy host) may work
     // next time: it is tried again after the backoff.
-    if (current !== undefined && current !== 'failed' && current !== 'done') await recordFailure(release, upstream, step, { error, errorLines: errorLinesOf(err), repeats: false }, deps, log);
+    if (current !== undefined && current !== 'failed' && current !== 'done')
+      await recordFailure(release, upstream, step, { error, errorLines: errorLinesOf(err), repeats: false }, deps, log);
   }
 }
 
@@ -127,7 +158,14 @@ interface Failure {
  * after the last attempt (or a failure that repeats), failed with one "could not build/measure" email queued in the
  * same transaction. The email's event key makes it unique: it is never queued twice.
  */
-async function recordFailure(release: ReleaseRecord, upstream: Upstream, step: QueueStep, failure: Failure, deps: CycleDeps, log: CycleDeps['log']): Promise<void> {
+async function recordFailure(
+  release: ReleaseRecord,
+  upstream: Upstream,
+  step: QueueStep,
+  failure: Failure,
+  deps: CycleDeps,
+  log: CycleDeps['log'],
+): Promise<void> {
   const row = await deps.store.getQueued(release.id);
   if (row === undefined) return;
   const failures = (row.failedStep === step ? row.failures : 0) + 1;
@@ -135,16 +173,38 @@ async function recordFailure(release: ReleaseRecord, upstream: Upstream, step: Q
   const base = { releaseId: release.id, step, error: failure.error, errorLines: failure.errorLines };
   if (retryAt !== undefined) {
     await deps.store.failQueued({ ...base, retryAt });
-    log.warn({ step, attempt: failures, attempts: deps.settings.retry.attempts, nextAttemptAt: retryAt }, `${step} failed: it is tried again after the backoff`);
+    log.warn(
+      { step, attempt: failures, attempts: deps.settings.retry.attempts, nextAttemptAt: retryAt },
+      `${step} failed: it is tried again after the backoff`,
+    );
     return;
   }
   const kind = step === 'build' ? 'could-not-build' : 'could-not-measure';
-  const message = failureMessage({ alerts: deps.settings.alerts, upstream, release, kind, attempts: failures, queueAttempts: row.attempts, repeats: failure.repeats, errorLines: failure.errorLines });
+  const message = failureMessage({
+    alerts: deps.settings.alerts,
+    upstream,
+    release,
+    kind,
+    attempts: failures,
+    queueAttempts: row.attempts,
+    repeats: failure.repeats,
+    errorLines: failure.errorLines,
+  });
   await deps.store.failQueued({ ...base, ...(message !== undefined ? { message } : {}) });
-  log.error({ step, attempts: failures, email: message !== undefined }, `${step} failed for good: the release stays failed${message !== undefined ? ' and one email is queued' : ''}`);
+  log.error(
+    { step, attempts: failures, email: message !== undefined },
+    `${step} failed for good: the release stays failed${message !== undefined ? ' and one email is queued' : ''}`,
+  );
 }
 
-async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Upstream, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<'built' | 'failed'> {
+async function buildStep(
+  row: QueueRecord,
+  release: ReleaseRecord,
+  upstream: Upstream,
+  deps: CycleDeps,
+  outcome: CycleOutcome,
+  phase: PhaseFn,
+): Promise<'built' | 'failed'> {
   // The row moves first, so the phase's queue counts already show it.
   await deps.store.moveQueued({ releaseId: release.id, to: 'building' });
   await phase('building', { tag: release.tag });
@@ -164,11 +224,23 @@ async function buildStep(row: QueueRecord, release: ReleaseRecord, upstream: Ups
   outcome.buildFailures += 1;
   const error = `build failed: ${built.failureLines.at(-1) ?? 'see the build log'} (${built.logFile})`;
   const errorLines = [...built.failureLines, `(the build log: ${built.logFile})`];
-  await recordFailure(release, upstream, 'build', { error, errorLines, repeats: true }, deps, deps.log.child({ tag: release.tag, upstream: upstream.name }));
+  await recordFailure(
+    release,
+    upstream,
+    'build',
+    { error, errorLines, repeats: true },
+    deps,
+    deps.log.child({ tag: release.tag, upstream: upstream.name }),
+  );
   return 'failed';
 }
 
-async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: CycleOutcome, phase: PhaseFn): Promise<void> {
+async function checkStep(
+  release: ReleaseRecord,
+  deps: CycleDeps,
+  outcome: CycleOutcome,
+  phase: PhaseFn,
+): Promise<void> {
   const { store } = deps;
   if (await alreadyChecked(store, release)) {
     await owedConfirmation(release, deps, phase);
@@ -182,7 +254,9 @@ async function checkStep(release: ReleaseRecord, deps: CycleDeps, outcome: Cycle
   const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
   try {
     // A drift the chain suspects is confirmed in the same step, right after: the host is quiet and both servers built.
-    const { result } = await checkAndConfirm({ release, suite: deps.suite, rounds: deps.rounds }, deps, { confirm: true });
+    const { result } = await checkAndConfirm({ release, suite: deps.suite, rounds: deps.rounds }, deps, {
+      confirm: true,
+    });
     if (result.kind === 'checked') outcome.checked += 1;
   } finally {
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
@@ -205,7 +279,8 @@ async function owedConfirmation(release: ReleaseRecord, deps: CycleDeps, phase: 
       await store.moveQueued({ releaseId: release.id, to: 'benchmarking' });
       await phase('benchmarking', { tag: release.tag });
     });
-    if (owed === undefined) deps.log.info({ tag: release.tag }, 'already checked (or the first of its series): nothing to benchmark');
+    if (owed === undefined)
+      deps.log.info({ tag: release.tag }, 'already checked (or the first of its series): nothing to benchmark');
   } finally {
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
   }
@@ -216,16 +291,30 @@ async function quietHost(release: ReleaseRecord, deps: CycleDeps, phase: PhaseFn
   return waitForQuietHost(deps.settings.quietHost, {
     log: deps.log.child({ tag: release.tag }),
     signal: deps.signal,
-    onBusy: (reasons, waitedSeconds) => phase('waiting_for_quiet_host', { tag: release.tag, reason: reasons.join('; '), waitedSeconds }),
+    onBusy: (reasons, waitedSeconds) =>
+      phase('waiting_for_quiet_host', { tag: release.tag, reason: reasons.join('; '), waitedSeconds }),
     ...(deps.observeHost !== undefined ? { observe: deps.observeHost } : {}),
   });
 }
 
 /** The sessions this check started (one, or none when it failed before the session) get what the host check saw. */
-async function recordQuiet(store: SessionStore & QuietHostStore, release: ReleaseRecord, afterId: number, quiet: QuietHostWait): Promise<void> {
-  const sessions = (await store.listSessions({ limit: 10 })).filter((s) => s.id > afterId && s.candidate.name === release.tag);
+async function recordQuiet(
+  store: SessionStore & QuietHostStore,
+  release: ReleaseRecord,
+  afterId: number,
+  quiet: QuietHostWait,
+): Promise<void> {
+  const sessions = (await store.listSessions({ limit: 10 })).filter(
+    (s) => s.id > afterId && s.candidate.name === release.tag,
+  );
   for (const s of sessions) {
-    await store.recordQuietHost({ sessionId: s.id, observation: quiet.verdict.observation, quiet: quiet.verdict.quiet, reasons: quiet.verdict.reasons, waitedSeconds: quiet.waitedSeconds });
+    await store.recordQuietHost({
+      sessionId: s.id,
+      observation: quiet.verdict.observation,
+      quiet: quiet.verdict.quiet,
+      reasons: quiet.verdict.reasons,
+      waitedSeconds: quiet.waitedSeconds,
+    });
   }
 }
 

@@ -29,7 +29,10 @@ export function mailSettings(config: Config): MailSettings {
  * Sends the messages of the outbox that are due (all pending ones with `now`: a person asked). A mail server that
  * is down is not an error here: the message stays queued with its next attempt, and the log says so.
  */
-export function deliverPending(deps: DeliverDeps, options: { now?: boolean } = {}): Promise<{ delivered: number; failed: number }> {
+export function deliverPending(
+  deps: DeliverDeps,
+  options: { now?: boolean } = {},
+): Promise<{ delivered: number; failed: number }> {
   // One delivery at a time in this process (a check's, the cycle's and the daemon's outbox timer): two at once
   // would both take the same due message and send it twice. A caller that comes while one runs goes after it.
   const turn = lastDelivery.then(() => deliverNow(deps, options));
@@ -39,12 +42,16 @@ export function deliverPending(deps: DeliverDeps, options: { now?: boolean } = {
 
 let lastDelivery: Promise<unknown> = Promise.resolve();
 
-async function deliverNow(deps: DeliverDeps, options: { now?: boolean }): Promise<{ delivered: number; failed: number }> {
+async function deliverNow(
+  deps: DeliverDeps,
+  options: { now?: boolean },
+): Promise<{ delivered: number; failed: number }> {
   const log = deps.log.child({ component: 'outbox' });
   const mailer = createMailer(deps.mail, log);
   try {
     const port = {
-      dueMessages: (now: string, limit: number) => deps.store.dueMessages(options.now === true ? '9999-12-31T23:59:59.999Z' : now, limit),
+      dueMessages: (now: string, limit: number) =>
+        deps.store.dueMessages(options.now === true ? '9999-12-31T23:59:59.999Z' : now, limit),
       markMessageSent: (id: number, detail: string, at: string) => deps.store.markMessageSent(id, detail, at),
       markMessageFailed: (id: number, error: string, next: string) => deps.store.markMessageFailed(id, error, next),
     };

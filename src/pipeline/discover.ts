@@ -1,6 +1,14 @@
 import type { Logger } from '../log/index.js';
 import type { RecordReleasesResult, ReleaseStore } from '../store/index.js';
-import { describeEmptySelection, discoverTarballReleases, listRemoteTags, selectReleases, type Release, type RemoteTag, type Upstream } from '../upstream/index.js';
+import {
+  describeEmptySelection,
+  discoverTarballReleases,
+  listRemoteTags,
+  selectReleases,
+  type Release,
+  type RemoteTag,
+  type Upstream,
+} from '../upstream/index.js';
 import { versionKey } from '../version/index.js';
 
 export interface DiscoveryOutcome {
@@ -20,7 +28,12 @@ export interface DiscoveryOutcome {
  * series and filters select, and records them. A failing upstream is logged with its one-line reason and the others
  * go on, so one dead remote never hides a new release of another.
  */
-export async function discoverAll(upstreams: readonly Upstream[], store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome[]> {
+export async function discoverAll(
+  upstreams: readonly Upstream[],
+  store: ReleaseStore,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<DiscoveryOutcome[]> {
   const outcomes: DiscoveryOutcome[] = [];
   for (const upstream of upstreams) {
     try {
@@ -28,21 +41,43 @@ export async function discoverAll(upstreams: readonly Upstream[], store: Release
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       log.error({ upstream: upstream.name, remote: upstream.remote, error }, 'discovery failed');
-      outcomes.push({ upstream: upstream.name, error, result: { added: [], moved: [] }, selected: 0, selectedTags: [] });
+      outcomes.push({
+        upstream: upstream.name,
+        error,
+        result: { added: [], moved: [] },
+        selected: 0,
+        selectedTags: [],
+      });
     }
   }
   return outcomes;
 }
 
-async function discoverOne(upstream: Upstream, store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<DiscoveryOutcome> {
+async function discoverOne(
+  upstream: Upstream,
+  store: ReleaseStore,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<DiscoveryOutcome> {
   const { tags, releases } = await findReleases(upstream, store, log, signal);
   if (releases.length === 0) log.warn({ upstream: upstream.name }, describeEmptySelection(upstream, tags));
   const result = await store.recordReleases(
-    releases.map((r) => ({ upstream: upstream.name, flavor: upstream.flavor, tag: r.tag, commit: r.commit, version: r.version.text, versionKey: versionKey(r.version) })),
+    releases.map((r) => ({
+      upstream: upstream.name,
+      flavor: upstream.flavor,
+      tag: r.tag,
+      commit: r.commit,
+      version: r.version.text,
+      versionKey: versionKey(r.version),
+    })),
   );
-  for (const release of result.added) log.info({ upstream: upstream.name, tag: release.tag, commit: release.commit }, 'new release');
+  for (const release of result.added)
+    log.info({ upstream: upstream.name, tag: release.tag, commit: release.commit }, 'new release');
   for (const { release, fromCommit } of result.moved) {
-    log.warn({ upstream: upstream.name, tag: release.tag, from: fromCommit, to: release.commit }, 'tag moved upstream: it will be built again');
+    log.warn(
+      { upstream: upstream.name, tag: release.tag, from: fromCommit, to: release.commit },
+      'tag moved upstream: it will be built again',
+    );
   }
   return { upstream: upstream.name, result, selected: releases.length, selectedTags: releases.map((r) => r.tag) };
 }
@@ -51,7 +86,12 @@ async function discoverOne(upstream: Upstream, store: ReleaseStore, log: Logger,
  * A git upstream's release tags (`git ls-remote`), or a tarball upstream's index: the same selection rules, and
  * only releases the store does not know yet are looked up for their checksum.
  */
-async function findReleases(upstream: Upstream, store: ReleaseStore, log: Logger, signal?: AbortSignal): Promise<{ tags: RemoteTag[]; releases: Release[] }> {
+async function findReleases(
+  upstream: Upstream,
+  store: ReleaseStore,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<{ tags: RemoteTag[]; releases: Release[] }> {
   if (upstream.kind === 'tarball') {
     const known = new Map((await store.listReleases(upstream.name)).map((r) => [r.tag, r.commit]));
     return discoverTarballReleases(upstream, known, { log, signal });

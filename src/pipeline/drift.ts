@@ -1,8 +1,21 @@
-import { chainToBase, driftSuspected, newestValidChecks, type ChainedEstimate, type ChainStep } from '../analysis/index.js';
+import {
+  chainToBase,
+  driftSuspected,
+  newestValidChecks,
+  type ChainedEstimate,
+  type ChainStep,
+} from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { testKey, type TestId, type Verdict } from '../model/index.js';
 import type { ChainedTest } from '../notify/index.js';
-import type { CheckRecord, CheckStore, ReleaseRecord, ReleaseStore, TriageRecord, VerdictRecord } from '../store/index.js';
+import type {
+  CheckRecord,
+  CheckStore,
+  ReleaseRecord,
+  ReleaseStore,
+  TriageRecord,
+  VerdictRecord,
+} from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { compareVersions, parseVersion } from '../version/index.js';
 
@@ -27,13 +40,17 @@ export class BaseNotBuiltError extends InputError {
     readonly upstream: string,
     readonly tag: string,
   ) {
-    super(`the base release ${JSON.stringify(tag)} of upstream ${JSON.stringify(upstream)} is not built: run \`qpswatch build ${tag}\` first`);
+    super(
+      `the base release ${JSON.stringify(tag)} of upstream ${JSON.stringify(upstream)} is not built: run \`qpswatch build ${tag}\` first`,
+    );
   }
 }
 
 export class NotAfterBaseError extends InputError {
   constructor(tag: string, upstream: string, base: string) {
-    super(`release ${JSON.stringify(tag)} is not newer than ${JSON.stringify(base)}, the base of upstream ${JSON.stringify(upstream)}: a check against the base needs a newer release`);
+    super(
+      `release ${JSON.stringify(tag)} is not newer than ${JSON.stringify(base)}, the base of upstream ${JSON.stringify(upstream)}: a check against the base needs a newer release`,
+    );
   }
 }
 
@@ -41,11 +58,17 @@ export class NotAfterBaseError extends InputError {
  * A series' base, as report and the chain read it: the upstream's `base:` when set, else the oldest release that a
  * valid check judged or compared against (the series' first last good). Undefined when there is none yet.
  */
-export function seriesBase(upstream: Pick<Upstream, 'base'>, releases: readonly ReleaseRecord[], checks: readonly CheckRecord[]): ReleaseRecord | undefined {
+export function seriesBase(
+  upstream: Pick<Upstream, 'base'>,
+  releases: readonly ReleaseRecord[],
+  checks: readonly CheckRecord[],
+): ReleaseRecord | undefined {
   const base = upstream.base;
   if (base !== undefined) return releases.find((r) => compareVersions(parseVersion(r.version), base) === 0);
   const measured = new Set(checks.filter((c) => !c.invalid).flatMap((c) => [c.releaseId, c.baselineReleaseId]));
-  return releases.filter((r) => measured.has(r.id)).sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0))[0];
+  return releases
+    .filter((r) => measured.has(r.id))
+    .sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0))[0];
 }
 
 /** The checks a chain is built from: per release, its newest valid check, and its newest valid check against the base. */
@@ -72,7 +95,10 @@ export function stepsByTest(
     for (const v of verdictsOf.get(check.sessionId) ?? []) {
       if (v.logSe === null || v.logSe === undefined || !(v.relativeQps > 0)) continue;
       const key = testKey(v);
-      steps.set(key, [...(steps.get(key) ?? []), { release, baseline, logEstimate: Math.log(v.relativeQps), logSe: v.logSe }]);
+      steps.set(key, [
+        ...(steps.get(key) ?? []),
+        { release, baseline, logEstimate: Math.log(v.relativeQps), logSe: v.logSe },
+      ]);
     }
   }
   return steps;
@@ -97,7 +123,13 @@ export interface DriftSuspicion extends TestId {
  * is measured from its own chained estimate when it has one. Without that, every release after an accepted drift
  * would be confirmed, and alerted, again.
  */
-export function suspectedDrifts(release: string, base: string, steps: ReadonlyMap<string, readonly ChainStep[]>, verdicts: readonly Verdict[], accepted?: string): DriftSuspicion[] {
+export function suspectedDrifts(
+  release: string,
+  base: string,
+  steps: ReadonlyMap<string, readonly ChainStep[]>,
+  verdicts: readonly Verdict[],
+  accepted?: string,
+): DriftSuspicion[] {
   if (release === base) return [];
   const suspicions: DriftSuspicion[] = [];
   for (const v of verdicts) {
@@ -108,13 +140,26 @@ export function suspectedDrifts(release: string, base: string, steps: ReadonlyMa
     if (chained === undefined || chained.steps < 2) continue;
     const from = accepted === undefined || accepted === base ? undefined : chains.get(accepted);
     const drop = from === undefined ? chained : { relativeQps: Math.exp(chained.logEstimate - from.logEstimate) };
-    if (driftSuspected(drop, v.threshold)) suspicions.push({ test: v.test, threads: v.threads, chained, threshold: v.threshold, ...(from !== undefined ? { since: from.release } : {}), series: [...chains.values()] });
+    if (driftSuspected(drop, v.threshold))
+      suspicions.push({
+        test: v.test,
+        threads: v.threads,
+        chained,
+        threshold: v.threshold,
+        ...(from !== undefined ? { since: from.release } : {}),
+        series: [...chains.values()],
+      });
   }
   return suspicions;
 }
 
 /** The newest release older than `release` (and newer than the base) that a person accepted: the level taken as normal. */
-export function acceptedReference(release: ReleaseRecord, base: ReleaseRecord, releases: readonly ReleaseRecord[], triage: readonly TriageRecord[]): ReleaseRecord | undefined {
+export function acceptedReference(
+  release: ReleaseRecord,
+  base: ReleaseRecord,
+  releases: readonly ReleaseRecord[],
+  triage: readonly TriageRecord[],
+): ReleaseRecord | undefined {
   const accepted = new Set(triage.filter((t) => t.action === 'accept' && t.who !== QPSWATCH).map((t) => t.releaseId));
   return releases
     .filter((r) => accepted.has(r.id) && r.versionKey > base.versionKey && r.versionKey < release.versionKey)
@@ -125,7 +170,11 @@ export function acceptedReference(release: ReleaseRecord, base: ReleaseRecord, r
 const QPSWATCH = 'qpswatch';
 
 /** The drift email's chained series: per suspected test, the releases up to this one in version order. */
-export function chainedSeries(suspicions: readonly DriftSuspicion[], release: ReleaseRecord, releases: readonly ReleaseRecord[]): ChainedTest[] {
+export function chainedSeries(
+  suspicions: readonly DriftSuspicion[],
+  release: ReleaseRecord,
+  releases: readonly ReleaseRecord[],
+): ChainedTest[] {
   const keyOf = new Map(releases.map((r) => [r.tag, r.versionKey]));
   return suspicions.map((s) => ({
     test: s.test,
@@ -147,7 +196,13 @@ export function confirmedDrifts(verdicts: readonly Verdict[]): Verdict[] {
  * `every` checked releases of the series: once `every - 1` releases were checked since the newest one anchored to
  * the base (a valid check with the base as baseline), the next goes to the base. 0 is off.
  */
-export function reanchorDue(every: number, release: ReleaseRecord, base: ReleaseRecord, releases: readonly ReleaseRecord[], checks: readonly CheckRecord[]): boolean {
+export function reanchorDue(
+  every: number,
+  release: ReleaseRecord,
+  base: ReleaseRecord,
+  releases: readonly ReleaseRecord[],
+  checks: readonly CheckRecord[],
+): boolean {
   if (every <= 0 || release.versionKey <= base.versionKey) return false;
   const keyOf = new Map(releases.map((r) => [r.id, r.versionKey]));
   const below = (id: number): boolean => {
@@ -162,7 +217,11 @@ export function reanchorDue(every: number, release: ReleaseRecord, base: Release
 }
 
 /** Reads the series' checks and the verdicts of those a chain is built from, for suspectedDrifts. */
-export async function seriesChain(store: ReleaseStore & CheckStore, upstream: string, base: ReleaseRecord): Promise<Map<string, ChainStep[]>> {
+export async function seriesChain(
+  store: ReleaseStore & CheckStore,
+  upstream: string,
+  base: ReleaseRecord,
+): Promise<Map<string, ChainStep[]>> {
   const [releases, checks] = await Promise.all([store.listReleases(upstream), store.listChecks(upstream)]);
   const used = chainChecks(checks, base.id);
   const verdicts = new Map<number, VerdictRecord[]>();

@@ -1,6 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildPathsFor, checkFreeSpace, installTarball, readInstallRecord, tarballKey, unpackLogFor } from '../compile/index.js';
+import {
+  buildPathsFor,
+  checkFreeSpace,
+  installTarball,
+  readInstallRecord,
+  tarballKey,
+  unpackLogFor,
+} from '../compile/index.js';
 import { InputError } from '../errors.js';
 import type { ReleaseRecord } from '../store/index.js';
 import { downloadFile, locateTarball, tarballCommit, type Upstream } from '../upstream/index.js';
@@ -8,14 +15,20 @@ import { buildRelease, type BuildDeps, type BuildOutcome } from './build-release
 
 /** What the profile and compiler columns of a build row say for a release unpacked from the vendor's tarball. */
 export const TARBALL_PROFILE = 'tarball';
-const TARBALL_COMPILER = 'none (the vendor\'s binary)';
+const TARBALL_COMPILER = "none (the vendor's binary)";
 
 /**
  * A release made ready to run: built from its tag (a git upstream; with `buildProfile`, that profile instead of the
  * upstream's), or downloaded from the index, verified and unpacked (a tarball upstream). Either way it ends as a
  * built install under state_dir/builds/<key>/install.
  */
-export async function obtainRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps, retry = false, buildProfile?: string): Promise<BuildOutcome> {
+export async function obtainRelease(
+  release: ReleaseRecord,
+  upstream: Upstream,
+  deps: BuildDeps,
+  retry = false,
+  buildProfile?: string,
+): Promise<BuildOutcome> {
   if (upstream.kind === 'tarball') {
     if (buildProfile !== undefined) throw new TarballVariantError(release.tag, buildProfile, upstream.name);
     return fetchRelease(release, upstream, deps);
@@ -26,7 +39,9 @@ export async function obtainRelease(release: ReleaseRecord, upstream: Upstream, 
 /** TAG@PROFILE of a tarball upstream: its releases are the vendor's binaries, never built. */
 export class TarballVariantError extends InputError {
   constructor(tag: string, buildProfile: string, upstream: string) {
-    super(`${tag}@${buildProfile}: upstream ${JSON.stringify(upstream)} downloads the vendor's tarballs, so its releases have no build profile; name the tag alone`);
+    super(
+      `${tag}@${buildProfile}: upstream ${JSON.stringify(upstream)} downloads the vendor's tarballs, so its releases have no build profile; name the tag alone`,
+    );
   }
 }
 
@@ -42,24 +57,49 @@ export async function fetchRelease(release: ReleaseRecord, upstream: Upstream, d
   let key = release.commit.slice(0, 16);
   let paths = buildPathsFor(settings.stateDir, key);
   const base = { release, key, installDir: paths.installDir, logFile: unpackLogFor(paths), failureLines: [] };
-  if ((await store.getBuild(key))?.state === 'built' && (await readInstallRecord(settings.stateDir, key)) !== undefined) {
-    log.info({ tag: release.tag, key }, 'already unpacked: the same tarball (sha256) was installed before; nothing to do');
+  if (
+    (await store.getBuild(key))?.state === 'built' &&
+    (await readInstallRecord(settings.stateDir, key)) !== undefined
+  ) {
+    log.info(
+      { tag: release.tag, key },
+      'already unpacked: the same tarball (sha256) was installed before; nothing to do',
+    );
     return { ...base, status: 'already-built' };
   }
   const host = await deps.takeHost?.(`the download of ${JSON.stringify(release.tag)} (key ${key})`);
   try {
     const file = await locateTarball(upstream, release.tag, { signal, log });
     // The index's checksum now is the one the file must have; the release row keeps the one discovery saw.
-    if (tarballCommit(file.sha256) !== release.commit) log.warn({ tag: release.tag, sha256: file.sha256, discovered: release.commit }, 'the index gives this release another sha256 than at discovery: the file is checked against the new one');
+    if (tarballCommit(file.sha256) !== release.commit)
+      log.warn(
+        { tag: release.tag, sha256: file.sha256, discovered: release.commit },
+        'the index gives this release another sha256 than at discovery: the file is checked against the new one',
+      );
     key = tarballKey(file.sha256);
     paths = buildPathsFor(settings.stateDir, key);
     await checkFreeSpace(settings.stateDir, settings.minFreeBytes);
-    const record = await store.startBuild({ releaseId: release.id, buildKey: key, profile: TARBALL_PROFILE, compiler: TARBALL_COMPILER, installDir: paths.installDir, logFile: base.logFile, pid: process.pid });
+    const record = await store.startBuild({
+      releaseId: release.id,
+      buildKey: key,
+      profile: TARBALL_PROFILE,
+      compiler: TARBALL_COMPILER,
+      installDir: paths.installDir,
+      logFile: base.logFile,
+      pid: process.pid,
+    });
     const download = join(settings.cacheDir, 'downloads', key, file.fileName);
     const started = Date.now();
     try {
       await downloadFile(file.url, download, { sha256: file.sha256, signal, log });
-      await installTarball({ root: settings.stateDir, tarball: download, sha256: file.sha256, url: file.url, signal, log });
+      await installTarball({
+        root: settings.stateDir,
+        tarball: download,
+        sha256: file.sha256,
+        url: file.url,
+        signal,
+        log,
+      });
       await store.finishBuild(record.id);
     } catch (err) {
       // Stopped on purpose: the row stays unfinished and the next attempt replaces it.

@@ -1,9 +1,31 @@
 export { PatchFileError, PatchFileModeError, buildPatches } from './build-patches.js';
 export { discoverAll, type DiscoveryOutcome } from './discover.js';
-export { buildRelease, buildSettings, type BuildOutcome, type BuildStatus, type BuildDeps, type BuildSettings } from './build-release.js';
+export {
+  buildRelease,
+  buildSettings,
+  type BuildOutcome,
+  type BuildStatus,
+  type BuildDeps,
+  type BuildSettings,
+} from './build-release.js';
 export { obtainRelease, fetchRelease, TARBALL_PROFILE, TarballVariantError } from './fetch-release.js';
-export { checkRelease, lastGoodBelow, ReleaseNotBuiltError, type CheckAgainst, type CheckDeps, type CheckRequest, type CheckResult } from './check-release.js';
-export { checkAndConfirm, confirmOwed, suspicionText, type CheckedResult, type ConfirmedCheck, type ConfirmOptions } from './confirm-drift.js';
+export {
+  checkRelease,
+  lastGoodBelow,
+  ReleaseNotBuiltError,
+  type CheckAgainst,
+  type CheckDeps,
+  type CheckRequest,
+  type CheckResult,
+} from './check-release.js';
+export {
+  checkAndConfirm,
+  confirmOwed,
+  suspicionText,
+  type CheckedResult,
+  type ConfirmedCheck,
+  type ConfirmOptions,
+} from './confirm-drift.js';
 export {
   acceptedReference,
   BaseNotBuiltError,
@@ -23,4 +45,11 @@ export { alertSettings, type AlertSettings } from './alert-messages.js';
 export { deliverPending, mailSettings, type DeliverDeps } from './deliver.js';
 export { runCycle, type CycleDeps, type CycleOutcome, type PhaseDetail } from './cycle.js';
 export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
-export { selectPrune, pruneBuilds, pruneAfterCheck, type PruneSelection, type PrunedBuild, type PruneKeepReason } from './prune-builds.js';
+export {
+  selectPrune,
+  pruneBuilds,
+  pruneAfterCheck,
+  type PruneSelection,
+  type PrunedBuild,
+  type PruneKeepReason,
+} from './prune-builds.js';

@@ -18,7 +18,10 @@ export async function alreadyChecked(store: CheckStore, release: ReleaseRecord):
 }
 
 /** Every selected release of the configured upstreams is queued once; a tag that moved upstream is built again. */
-export async function enqueueConfigured(deps: QueueSyncDeps, selected: ReadonlyMap<string, ReadonlySet<string>>): Promise<number> {
+export async function enqueueConfigured(
+  deps: QueueSyncDeps,
+  selected: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<number> {
   let added = 0;
   for (const upstream of deps.upstreams) {
     // Only what the upstream's filters select now: narrowing include or min_version stops work on the rest.

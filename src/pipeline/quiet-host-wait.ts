@@ -1,6 +1,12 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import { judgeQuietHost, observeHost, type QuietHostLimits, type QuietHostObservation, type QuietHostVerdict } from '../sampling/index.js';
+import {
+  judgeQuietHost,
+  observeHost,
+  type QuietHostLimits,
+  type QuietHostObservation,
+  type QuietHostVerdict,
+} from '../sampling/index.js';
 
 export interface QuietHostSettings {
   limits: QuietHostLimits;
@@ -55,7 +61,10 @@ export async function waitForQuietHost(settings: QuietHostSettings, deps: QuietH
       return { verdict, waitedSeconds };
     }
     if (waitedSeconds >= settings.maxWaitSeconds) {
-      deps.log.warn({ reasons: verdict.reasons, waitedSeconds }, `the host is still busy after ${Math.round(waitedSeconds)} s (quiet_max_wait_seconds): the session runs anyway; its results may be noisy`);
+      deps.log.warn(
+        { reasons: verdict.reasons, waitedSeconds },
+        `the host is still busy after ${Math.round(waitedSeconds)} s (quiet_max_wait_seconds): the session runs anyway; its results may be noisy`,
+      );
       return { verdict, waitedSeconds };
     }
     if (!warned) deps.log.warn({ reasons: verdict.reasons }, `waiting for a quiet host: ${verdict.reasons.join('; ')}`);

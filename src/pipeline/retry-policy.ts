@@ -32,5 +32,8 @@ export function isDue(row: Pick<QueueRecord, 'nextAttemptAt'>, now: Date): boole
 /** The last lines of a failure, as the email and status show them: the error's own lines when it has several. */
 export function errorLinesOf(err: unknown, max = 40): string[] {
   const text = err instanceof Error ? err.message : String(err);
-  return text.split('\n').filter((l) => l.trim() !== '').slice(-max);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-max);
 }

@@ -24,9 +24,20 @@ export interface CycleSettings extends CheckSettings, BuildSettings {
 }
 
 export function checkSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CheckSettings {
-  return { ...compareSettings(config, env), alerts: alertSettings(config), mail: mailSettings(config), reanchorEvery: config.reanchor_every };
+  return {
+    ...compareSettings(config, env),
+    alerts: alertSettings(config),
+    mail: mailSettings(config),
+    reanchorEvery: config.reanchor_every,
+  };
 }
 
 export function cycleSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CycleSettings {
-  return { ...checkSettings(config, env), ...buildSettings(config), keepBuilds: config.keep_builds, quietHost: quietHostSettings(config), retry: retrySettings(config) };
+  return {
+    ...checkSettings(config, env),
+    ...buildSettings(config),
+    keepBuilds: config.keep_builds,
+    quietHost: quietHostSettings(config),
+    retry: retrySettings(config),
+  };
 }

@@ -14,7 +14,9 @@ function cellsFor(fraction: number): number {
 }
 
 function barArea(value: number, scale: number, referenceColumns: readonly number[]): string {
-  const cells = Array.from({ length: TEXT_BAR_WIDTH }, (_, index): string => (index < cellsFor(barFraction(value, scale)) ? BAR : ' '));
+  const cells = Array.from({ length: TEXT_BAR_WIDTH }, (_, index): string =>
+    index < cellsFor(barFraction(value, scale)) ? BAR : ' ',
+  );
   for (const column of referenceColumns) cells[column] = REFERENCE;
   return cells.join('');
 }
@@ -33,7 +35,12 @@ export function renderTextChart(chart: ChartBlock): string[] {
   const valueWidth = Math.max(0, ...values.map(cellWidth));
   const legend = references.length > 0 ? ` (${REFERENCE} at ${references.map(chartValue).join(', ')})` : '';
   const lines = chart.bars.map((bar, index) =>
-    [padCell(labels[index] ?? '', labelWidth, 'left'), barArea(bar.value, scale, referenceColumns), padCell(values[index] ?? '', valueWidth, 'right'), TONE_MARKERS[bar.tone]]
+    [
+      padCell(labels[index] ?? '', labelWidth, 'left'),
+      barArea(bar.value, scale, referenceColumns),
+      padCell(values[index] ?? '', valueWidth, 'right'),
+      TONE_MARKERS[bar.tone],
+    ]
       .join('  ')
       .trimEnd(),
   );

@@ -1,6 +1,27 @@
-import { TABLE_FIGURES, testLabel, type ComparisonView, type RowVerdict, type SessionDesignName, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
+import {
+  TABLE_FIGURES,
+  testLabel,
+  type ComparisonView,
+  type RowVerdict,
+  type SessionDesignName,
+  type SidePerOp,
+  type SideSummary,
+  type TargetLabel,
+  type TestRow,
+} from '../model/index.js';
 import type { Block } from './document.js';
-import { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatSignificant, formatSlowerEstimate, UNDEFINED_CELL } from './number-format.js';
+import {
+  formatConfidence,
+  formatDetectableDrop,
+  formatDropPercent,
+  formatInterval,
+  formatPercent,
+  formatRange,
+  formatRatio,
+  formatSignificant,
+  formatSlowerEstimate,
+  UNDEFINED_CELL,
+} from './number-format.js';
 import { ratio, spreadPercent } from './ratio.js';
 import { relativeQpsChart } from './relative-qps-chart.js';
 import { left, makeTable, right, type Table } from './table.js';
@@ -39,7 +60,8 @@ function headerLines(view: ComparisonView): string[] {
 
 /** The suite's levels with the threads they came to on the host: "levels: t1 on 1 x 10000 rows; t2 (cores) on ...". */
 function levelsLine(levels: NonNullable<ComparisonView['levels']>): string {
-  const level = (l: (typeof levels)[number]): string => `t${l.threads}${String(l.threadsSpec) === String(l.threads) ? '' : ` (${l.threadsSpec})`} on ${l.tables} x ${l.tableSize} rows`;
+  const level = (l: (typeof levels)[number]): string =>
+    `t${l.threads}${String(l.threadsSpec) === String(l.threads) ? '' : ` (${l.threadsSpec})`} on ${l.tables} x ${l.tableSize} rows`;
   return `levels: ${levels.map(level).join('; ')}`;
 }
 
@@ -67,12 +89,17 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
   const judged = tests.some((row) => row.verdict !== undefined);
   const judgedColumns = judged ? [right(intervalHeader(tests)), right('detect'), right(`${countUnit(design)}s`)] : [];
   const columns = [
-    left('test'), ...['B.qps', 'C.qps', 'C/B'].map(right), ...judgedColumns,
-    ...['B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right), ...(judged ? [left('verdict')] : []),
+    left('test'),
+    ...['B.qps', 'C.qps', 'C/B'].map(right),
+    ...judgedColumns,
+    ...['B.min-max', 'C.min-max', 'B.spread', 'C.spread'].map(right),
+    ...(judged ? [left('verdict')] : []),
   ];
   const spread = (side: SideSummary): string => formatPercent(spreadPercent(side.qpsMin, side.qpsMax, side.qps));
   const judgedCells = (v: RowVerdict | undefined): string[] =>
-    v === undefined ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL] : [formatInterval(v.low, v.high), formatDetectableDrop(v.detectableDrop), String(v.pairs)];
+    v === undefined
+      ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL]
+      : [formatInterval(v.low, v.high), formatDetectableDrop(v.detectableDrop), String(v.pairs)];
   const rows = tests.map((row) => [
     testLabel(row),
     formatSignificant(row.baseline.qps),
@@ -108,8 +135,12 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
         // "ok" is a statement about the interval's lower end: no drop larger than 1 - low (none when low >= 1).
         return [`${head}, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`];
       case 'regression': {
-        const grew = v.hint.map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`).join(', ');
-        return [`${head}, ${relative} < ${formatRatio(v.threshold)}, p=${formatSignificant(v.pSlower)}; grew: ${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ${basis}`];
+        const grew = v.hint
+          .map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`)
+          .join(', ');
+        return [
+          `${head}, ${relative} < ${formatRatio(v.threshold)}, p=${formatSignificant(v.pSlower)}; grew: ${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ${basis}`,
+        ];
       }
       case 'improvement':
         return [`${head}, ${relative} > ${formatRatio(1 / v.threshold)}, p=${formatSignificant(v.pFaster)}; ${basis}`];
@@ -121,14 +152,25 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
         ];
       case 'unstable': {
         // Undecided: the interval reaches below the threshold and the drop is not significant (or the budget ran out).
-        const drop = row.relativeQps < v.threshold ? ` < ${formatRatio(v.threshold)} (p=${formatSignificant(v.pSlower)}, not significant)` : '';
-        const bound = v.low <= 0 ? ' (it rules out no drop)' : v.low < v.threshold ? ` (it rules out only drops larger than ${formatDropPercent(1 - v.low)})` : '';
-        const more = design === 'paired'
-          ? 'calibrate the host (qpswatch calibrate) or give it a larger budget (budget_minutes, max_pairs)'
-          : 'more rounds, or the paired design, would narrow it';
+        const drop =
+          row.relativeQps < v.threshold
+            ? ` < ${formatRatio(v.threshold)} (p=${formatSignificant(v.pSlower)}, not significant)`
+            : '';
+        const bound =
+          v.low <= 0
+            ? ' (it rules out no drop)'
+            : v.low < v.threshold
+              ? ` (it rules out only drops larger than ${formatDropPercent(1 - v.low)})`
+              : '';
+        const more =
+          design === 'paired'
+            ? 'calibrate the host (qpswatch calibrate) or give it a larger budget (budget_minutes, max_pairs)'
+            : 'more rounds, or the paired design, would narrow it';
         return [
           `${head}, ${relative}${drop}, ${interval}: cannot rule out a drop larger than the ${formatDropPercent(1 - v.threshold)} margin${bound}; ` +
-            (v.detectableDrop >= 1 ? `it could detect no drop (${counted(v.pairs, unit)}: too few for alpha); ${more}` : `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`),
+            (v.detectableDrop >= 1
+              ? `it could detect no drop (${counted(v.pairs, unit)}: too few for alpha); ${more}`
+              : `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`),
         ];
       }
     }
@@ -136,13 +178,19 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
 }
 
 /** The reference studies' columns, then CPU time per operation, which reads better than cpu/o's tiny numbers. */
-const PER_OP_FIELDS: ReadonlyArray<readonly [string, keyof SidePerOp]> = [...TABLE_FIGURES.map((f) => [f.header, f.field] as const), ['cpuµs/o', 'cpuMicrosPerOp']];
+const PER_OP_FIELDS: ReadonlyArray<readonly [string, keyof SidePerOp]> = [
+  ...TABLE_FIGURES.map((f) => [f.header, f.field] as const),
+  ['cpuµs/o', 'cpuMicrosPerOp'],
+];
 
 /** Absolute figures of B and C, then C relative to B: the per-test table of the reference studies. */
 export function perOpTable(row: TestRow, baseline: TargetLabel, candidate: TargetLabel): Table {
   const columns = [left('role'), ...PER_OP_FIELDS.map(([header]) => right(header)), left('target')];
-  const absolute = (side: SideSummary): string[] => PER_OP_FIELDS.map(([, field]) => formatSignificant(side.perOp[field]));
-  const relative = PER_OP_FIELDS.map(([, field]) => formatRatio(ratio(row.candidate.perOp[field], row.baseline.perOp[field])));
+  const absolute = (side: SideSummary): string[] =>
+    PER_OP_FIELDS.map(([, field]) => formatSignificant(side.perOp[field]));
+  const relative = PER_OP_FIELDS.map(([, field]) =>
+    formatRatio(ratio(row.candidate.perOp[field], row.baseline.perOp[field])),
+  );
   return makeTable(columns, [
     ['B', ...absolute(row.baseline), baseline.name],
     ['C', ...absolute(row.candidate), candidate.name],
@@ -157,8 +205,11 @@ function optionalFigure(value: number | undefined): string {
 /** Database counters per operation, one row per counter either side has: where extra work comes from. */
 /** Counters that stayed at zero on both sides say nothing about this test (reads do not flush pages): left out. */
 export function dbCounterTable(row: TestRow): Table {
-  const moved = (name: string): boolean => (row.baseline.dbPerOp[name] ?? 0) !== 0 || (row.candidate.dbPerOp[name] ?? 0) !== 0;
-  const names = [...new Set([...Object.keys(row.baseline.dbPerOp), ...Object.keys(row.candidate.dbPerOp)])].filter(moved).sort();
+  const moved = (name: string): boolean =>
+    (row.baseline.dbPerOp[name] ?? 0) !== 0 || (row.candidate.dbPerOp[name] ?? 0) !== 0;
+  const names = [...new Set([...Object.keys(row.baseline.dbPerOp), ...Object.keys(row.candidate.dbPerOp)])]
+    .filter(moved)
+    .sort();
   const rows = names.map((name) => {
     const b = row.baseline.dbPerOp[name];
     const c = row.candidate.dbPerOp[name];
@@ -172,7 +223,8 @@ export function dbCounterTable(row: TestRow): Table {
 export function hitRatioLine(row: TestRow): string | undefined {
   const { baseline, candidate } = row;
   if (baseline.hitRatio === undefined && candidate.hitRatio === undefined) return undefined;
-  const ratio = (value: number | undefined): string => (value === undefined ? UNDEFINED_CELL : `${(value * 100).toFixed(2)}%`);
+  const ratio = (value: number | undefined): string =>
+    value === undefined ? UNDEFINED_CELL : `${(value * 100).toFixed(2)}%`;
   return `buffer pool hit ratio: B ${ratio(baseline.hitRatio)}, C ${ratio(candidate.hitRatio)}`;
 }
 
@@ -206,7 +258,12 @@ export function comparisonDocument(view: ComparisonView): Block[] {
     { kind: 'lines', lines: headerLines(view) },
     { kind: 'heading', level: 2, text: `Relative QPS (C/B)${memoryPhrase(view)}` },
     ...relative,
-    ...(judged ? [{ kind: 'heading', level: 2, text: `Verdicts${memoryPhrase(view)}` } as const, { kind: 'lines', lines: verdicts } as const] : []),
+    ...(judged
+      ? [
+          { kind: 'heading', level: 2, text: `Verdicts${memoryPhrase(view)}` } as const,
+          { kind: 'lines', lines: verdicts } as const,
+        ]
+      : []),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

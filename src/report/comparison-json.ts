@@ -1,4 +1,12 @@
-import { mapPerOp, type ComparisonView, type RowVerdict, type SidePerOp, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
+import {
+  mapPerOp,
+  type ComparisonView,
+  type RowVerdict,
+  type SidePerOp,
+  type SideSummary,
+  type TargetLabel,
+  type TestRow,
+} from '../model/index.js';
 
 // Each object is rebuilt field by field so the key order is the interfaces' order whatever order the input had;
 // records (host facts, counters) are sorted by key. Unknown extra fields are dropped.
@@ -8,7 +16,13 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 }
 
 function orderedTarget(t: TargetLabel): TargetLabel {
-  return { name: t.name, flavor: t.flavor, version: t.version, serverProfile: t.serverProfile, ...(t.buildProfile !== undefined ? { buildProfile: t.buildProfile } : {}) };
+  return {
+    name: t.name,
+    flavor: t.flavor,
+    version: t.version,
+    serverProfile: t.serverProfile,
+    ...(t.buildProfile !== undefined ? { buildProfile: t.buildProfile } : {}),
+  };
 }
 
 function orderedPerOp(p: SidePerOp): SidePerOp {
@@ -17,24 +31,40 @@ function orderedPerOp(p: SidePerOp): SidePerOp {
 
 function orderedSide(s: SideSummary): SideSummary {
   return {
-    qps: s.qps, samples: s.samples, qpsMin: s.qpsMin, qpsMax: s.qpsMax,
-    perOp: orderedPerOp(s.perOp), dbPerOp: sortedRecord(s.dbPerOp),
+    qps: s.qps,
+    samples: s.samples,
+    qpsMin: s.qpsMin,
+    qpsMax: s.qpsMax,
+    perOp: orderedPerOp(s.perOp),
+    dbPerOp: sortedRecord(s.dbPerOp),
     ...(s.hitRatio !== undefined ? { hitRatio: s.hitRatio } : {}),
   };
 }
 
 function orderedVerdict(v: RowVerdict): RowVerdict {
   return {
-    kind: v.kind, threshold: v.threshold, pSlower: v.pSlower, pFaster: v.pFaster, baselineSpread: v.baselineSpread,
-    low: v.low, high: v.high, confidence: v.confidence, detectableDrop: v.detectableDrop, pairs: v.pairs, noise: v.noise,
+    kind: v.kind,
+    threshold: v.threshold,
+    pSlower: v.pSlower,
+    pFaster: v.pFaster,
+    baselineSpread: v.baselineSpread,
+    low: v.low,
+    high: v.high,
+    confidence: v.confidence,
+    detectableDrop: v.detectableDrop,
+    pairs: v.pairs,
+    noise: v.noise,
     hint: v.hint.map((h) => ({ metric: h.metric, baseline: h.baseline, candidate: h.candidate, ratio: h.ratio })),
   };
 }
 
 function orderedRow(r: TestRow): TestRow {
   return {
-    test: r.test, threads: r.threads,
-    baseline: orderedSide(r.baseline), candidate: orderedSide(r.candidate), relativeQps: r.relativeQps,
+    test: r.test,
+    threads: r.threads,
+    baseline: orderedSide(r.baseline),
+    candidate: orderedSide(r.candidate),
+    relativeQps: r.relativeQps,
     ...(r.verdict !== undefined ? { verdict: orderedVerdict(r.verdict) } : {}),
   };
 }
@@ -42,11 +72,26 @@ function orderedRow(r: TestRow): TestRow {
 /** The view itself as JSON with a stable key order, two-space indented, ending with a newline. */
 export function comparisonJson(view: ComparisonView): string {
   const ordered: ComparisonView = {
-    sessionId: view.sessionId, suite: view.suite, rounds: view.rounds, ...(view.design !== undefined ? { design: view.design } : {}),
+    sessionId: view.sessionId,
+    suite: view.suite,
+    rounds: view.rounds,
+    ...(view.design !== undefined ? { design: view.design } : {}),
     ...(view.memory !== undefined ? { memory: view.memory } : {}),
-    ...(view.levels !== undefined ? { levels: view.levels.map((l) => ({ threads: l.threads, threadsSpec: l.threadsSpec, tables: l.tables, tableSize: l.tableSize })) } : {}),
-    startedAt: view.startedAt, finishedAt: view.finishedAt,
-    baseline: orderedTarget(view.baseline), candidate: orderedTarget(view.candidate), host: sortedRecord(view.host),
+    ...(view.levels !== undefined
+      ? {
+          levels: view.levels.map((l) => ({
+            threads: l.threads,
+            threadsSpec: l.threadsSpec,
+            tables: l.tables,
+            tableSize: l.tableSize,
+          })),
+        }
+      : {}),
+    startedAt: view.startedAt,
+    finishedAt: view.finishedAt,
+    baseline: orderedTarget(view.baseline),
+    candidate: orderedTarget(view.candidate),
+    host: sortedRecord(view.host),
     tests: view.tests.map(orderedRow),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;

@@ -15,7 +15,9 @@ export function neutralizeFormula(text: string): string {
 
 /** The inverse for a file qpswatch wrote: `'=x` reads back as `=x`; any other text is left as it is. */
 export function unneutralizeFormula(text: string): string {
-  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) && !PLAIN_NUMBER.test(text.slice(1)) ? text.slice(1) : text;
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) && !PLAIN_NUMBER.test(text.slice(1))
+    ? text.slice(1)
+    : text;
 }
 
 export function csvField(value: string | number): string {

@@ -5,11 +5,22 @@ import type { Figures, HistoryView } from '../model/index.js';
 import { INFINITE_CELL } from './number-format.js';
 
 export const HISTORY_CSV_HEADER = [
-  'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
+  'series',
+  'flavor',
+  'base_version',
+  'version',
+  'label',
+  'imported',
+  'test',
+  'threads',
   ...TABLE_FIGURES.map(({ csv }) => csv),
   ...TABLE_FIGURES.map(({ csv }) => `${csv}_rel`),
   'detectable_drop',
-  'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step',
+  'relative_qps',
+  'relative_qps_low',
+  'relative_qps_high',
+  'source',
+  'step',
   // Last, so the columns before it keep the places they had before memory settings reached history.
   'memory',
 ] as const;
@@ -45,7 +56,14 @@ export function historyCsv(view: HistoryView): string {
   const records = view.versions.flatMap((version, index) =>
     view.tests.map((row, testIndex) =>
       csvRecord([
-        view.series, view.flavor, base, version.version, version.label, String(version.imported), row.test, row.threads,
+        view.series,
+        view.flavor,
+        base,
+        version.version,
+        version.label,
+        String(version.imported),
+        row.test,
+        row.threads,
         ...cells(row.figures[index]),
         ...cells(relative[testIndex]?.[index]),
         // The newest valid check of the release: empty where it was not checked here.

@@ -1,7 +1,33 @@
-import { memorySettings, TABLE_FIGURES, testLabel, type Figures, type MemorySettingName, type HistoryTest, type HistoryView } from '../model/index.js';
+import {
+  memorySettings,
+  TABLE_FIGURES,
+  testLabel,
+  type Figures,
+  type MemorySettingName,
+  type HistoryTest,
+  type HistoryView,
+} from '../model/index.js';
 import type { Block } from './document.js';
-import { hasChained, IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeQpsRow, relativeRow, STEP_FOOTNOTE, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';
-import { formatConfidence, formatDropPercent, formatInterval, formatRelative, formatSignificant, UNDEFINED_CELL } from './number-format.js';
+import {
+  hasChained,
+  IMPORTED_FOOTNOTE,
+  MEDIAN_FOOTNOTE,
+  MEDIAN_MARK,
+  relativeQpsRow,
+  relativeRow,
+  STEP_FOOTNOTE,
+  STEP_MARKS,
+  versionCell,
+  type HistoryRelativeQps,
+} from './history-figures.js';
+import {
+  formatConfidence,
+  formatDropPercent,
+  formatInterval,
+  formatRelative,
+  formatSignificant,
+  UNDEFINED_CELL,
+} from './number-format.js';
 import { left, makeTable, right, type Table } from './table.js';
 
 export function historyTitle(view: HistoryView): string {
@@ -15,7 +41,9 @@ function baseVersion(view: HistoryView): string {
 
 /** The tag of each version whose tag is not its version text: the tables are headed by versions. */
 function tagLines(view: HistoryView): string[] {
-  return view.versions.flatMap((version) => (version.label !== '' && version.label !== version.version ? [`${versionCell(version)}: tag ${version.label}`] : []));
+  return view.versions.flatMap((version) =>
+    version.label !== '' && version.label !== version.version ? [`${versionCell(version)}: tag ${version.label}`] : [],
+  );
 }
 
 function headerLines(view: HistoryView): string[] {
@@ -39,7 +67,9 @@ export function relativeQpsCell(relative: HistoryRelativeQps | null): string {
   if (relative.source === 'median') return `${formatRelative(relative.value)}${MEDIAN_MARK}`;
   const mark = relative.step === null ? '' : STEP_MARKS[relative.step.direction];
   // The base's own cell is 1 by definition: no interval to print.
-  return relative.steps === 0 ? formatRelative(relative.value) : `${mark}${formatRelative(relative.value)} (${formatInterval(relative.low, relative.high)})`;
+  return relative.steps === 0
+    ? formatRelative(relative.value)
+    : `${mark}${formatRelative(relative.value)} (${formatInterval(relative.low, relative.high)})`;
 }
 
 /** One relative QPS table of the history: a suite's level (its threads) under one memory setting (absent: none). */
@@ -53,11 +83,18 @@ const MEMORY_ORDER: ReadonlyArray<MemorySettingName | undefined> = [undefined, .
 /** The levels of the view's tests: sessions without a memory setting first, then cached, then io-bound; fewest threads first in each. */
 export function historyLevels(view: HistoryView): HistoryLevel[] {
   const seen = new Map<string, HistoryLevel>();
-  for (const row of view.tests) seen.set(`${row.threads}\u0000${row.memory ?? ''}`, { threads: row.threads, ...(row.memory !== undefined ? { memory: row.memory } : {}) });
-  return [...seen.values()].sort((a, b) => MEMORY_ORDER.indexOf(a.memory) - MEMORY_ORDER.indexOf(b.memory) || a.threads - b.threads);
+  for (const row of view.tests)
+    seen.set(`${row.threads}\u0000${row.memory ?? ''}`, {
+      threads: row.threads,
+      ...(row.memory !== undefined ? { memory: row.memory } : {}),
+    });
+  return [...seen.values()].sort(
+    (a, b) => MEMORY_ORDER.indexOf(a.memory) - MEMORY_ORDER.indexOf(b.memory) || a.threads - b.threads,
+  );
 }
 
-const atLevel = (row: HistoryTest, level: HistoryLevel): boolean => row.threads === level.threads && row.memory === level.memory;
+const atLevel = (row: HistoryTest, level: HistoryLevel): boolean =>
+  row.threads === level.threads && row.memory === level.memory;
 
 /**
  * The studies' table for one level: one row per version by its name, one column per test run at the level's threads
@@ -67,7 +104,10 @@ const atLevel = (row: HistoryTest, level: HistoryLevel): boolean => row.threads 
 export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel): Table {
   const tests = view.tests.filter((row) => atLevel(row, level));
   const cells = tests.map((row) => relativeQpsRow(view, row));
-  const rows = view.versions.map((version, index) => [versionCell(version), ...cells.map((row) => relativeQpsCell(row[index] ?? null))]);
+  const rows = view.versions.map((version, index) => [
+    versionCell(version),
+    ...cells.map((row) => relativeQpsCell(row[index] ?? null)),
+  ]);
   return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows);
 }
 
@@ -89,14 +129,21 @@ function relativeLegend(view: HistoryView): string[] {
   const cells = view.tests.flatMap((row) => relativeQpsRow(view, row));
   const chained = cells.some((c) => c?.source === 'chained' && c.steps > 0);
   return [
-    ...(chained ? [`chained through the paired checks to the base, ${formatConfidence(view.confidence ?? 0.95)} interval in parentheses`] : []),
+    ...(chained
+      ? [
+          `chained through the paired checks to the base, ${formatConfidence(view.confidence ?? 0.95)} interval in parentheses`,
+        ]
+      : []),
     ...(cells.some((c) => c?.source === 'chained' && c.step !== null) ? [STEP_FOOTNOTE] : []),
     ...(cells.some((c) => c?.source === 'median') ? [MEDIAN_FOOTNOTE] : []),
   ];
 }
 
 /** The newest chained version of a test, and its tag. */
-function newestChained(view: HistoryView, row: HistoryTest): { index: number; relative: Extract<HistoryRelativeQps, { source: 'chained' }> } | undefined {
+function newestChained(
+  view: HistoryView,
+  row: HistoryTest,
+): { index: number; relative: Extract<HistoryRelativeQps, { source: 'chained' }> } | undefined {
   const cells = relativeQpsRow(view, row);
   for (let index = cells.length - 1; index >= 0; index--) {
     const cell = cells[index];
@@ -116,12 +163,23 @@ function fine(value: number): string {
 export function historyDriftLines(view: HistoryView): string[] {
   return view.tests.flatMap((row) => {
     const newest = newestChained(view, row);
-    if (newest === undefined || row.threshold === undefined || newest.relative.steps === 0 || !(newest.relative.value < row.threshold)) return [];
+    if (
+      newest === undefined ||
+      row.threshold === undefined ||
+      newest.relative.steps === 0 ||
+      !(newest.relative.value < row.threshold)
+    )
+      return [];
     const version = view.versions[newest.index]!;
     const { value, low, high } = newest.relative;
     const figures = `${fine(value)} of base, interval ${fine(low)}-${fine(high)}`;
-    if (newest.relative.steps === 1) return [`${testLabel(row)}: under the threshold ${formatRelative(row.threshold)} at ${versionCell(version)}, measured against the base (${figures})`];
-    return [`${testLabel(row)}: drift suspected at ${versionCell(version)} (chained ${figures}); confirm with \`qpswatch check ${version.label} --against-base\``];
+    if (newest.relative.steps === 1)
+      return [
+        `${testLabel(row)}: under the threshold ${formatRelative(row.threshold)} at ${versionCell(version)}, measured against the base (${figures})`,
+      ];
+    return [
+      `${testLabel(row)}: drift suspected at ${versionCell(version)} (chained ${figures}); confirm with \`qpswatch check ${version.label} --against-base\``,
+    ];
   });
 }
 
@@ -136,10 +194,13 @@ function hasDetectableDrops(view: HistoryView): boolean {
  */
 export function historyDetectableDropTable(view: HistoryView): Table {
   const columns = [left('test'), ...versionColumns(view)];
-  const rows = view.tests.map((row) => [testLabel(row), ...view.versions.map((_, index) => {
-    const drop = row.detectableDrop?.[index] ?? null;
-    return drop === null ? UNDEFINED_CELL : formatDropPercent(drop);
-  })]);
+  const rows = view.tests.map((row) => [
+    testLabel(row),
+    ...view.versions.map((_, index) => {
+      const drop = row.detectableDrop?.[index] ?? null;
+      return drop === null ? UNDEFINED_CELL : formatDropPercent(drop);
+    }),
+  ]);
   return makeTable(columns, rows);
 }
 
@@ -180,7 +241,11 @@ export function historyQpsChart(view: HistoryView): Block {
   return {
     kind: 'chart',
     title: `${version === undefined ? UNDEFINED_CELL : versionCell(version)} / ${baseVersion(view)} by test`,
-    bars: view.tests.map((row) => ({ label: testLabel(row), value: relativeQpsRow(view, row)[newest]?.value ?? Number.NaN, tone: 'neutral' })),
+    bars: view.tests.map((row) => ({
+      label: testLabel(row),
+      value: relativeQpsRow(view, row)[newest]?.value ?? Number.NaN,
+      tone: 'neutral',
+    })),
     references: [1],
   };
 }
@@ -194,7 +259,12 @@ export function historyTrend(view: HistoryView, row: HistoryTest): Block {
     high: cell?.source === 'chained' ? cell.high : null,
     step: cell?.source === 'chained' ? (cell.step?.direction ?? null) : null,
   }));
-  return { kind: 'trend', title: `${testLabel(row)}: version / ${baseVersion(view)}`, points, threshold: row.threshold ?? null };
+  return {
+    kind: 'trend',
+    title: `${testLabel(row)}: version / ${baseVersion(view)}`,
+    points,
+    threshold: row.threshold ?? null,
+  };
 }
 
 /**
@@ -205,24 +275,39 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
   const legend = relativeLegend(view);
   const drift = historyDriftLines(view);
   const trends: Block[] =
-    options.chart === true && hasChained(view) ? [{ kind: 'heading', level: 2, text: 'Trend by test (chained relative QPS, interval shaded)' }, ...view.tests.map((row) => historyTrend(view, row))] : [];
+    options.chart === true && hasChained(view)
+      ? [
+          { kind: 'heading', level: 2, text: 'Trend by test (chained relative QPS, interval shaded)' },
+          ...view.tests.map((row) => historyTrend(view, row)),
+        ]
+      : [];
   const relative: Block[] =
     view.tests.length > 0
       ? [
           ...relativeQpsTables(view),
           ...(legend.length > 0 ? [{ kind: 'lines', lines: legend } as const] : []),
-          ...(drift.length > 0 ? [{ kind: 'heading', level: 2, text: 'Drift against the base' } as const, { kind: 'lines', lines: drift } as const] : []),
+          ...(drift.length > 0
+            ? [
+                { kind: 'heading', level: 2, text: 'Drift against the base' } as const,
+                { kind: 'lines', lines: drift } as const,
+              ]
+            : []),
           ...(options.chart === true ? [historyQpsChart(view)] : []),
           ...trends,
         ]
       : [{ kind: 'lines', lines: ['(no tests in this history)'] }];
   const drops: Block[] = hasDetectableDrops(view)
-    ? [{ kind: 'heading', level: 2, text: 'Detectable drop (the newest valid check of each version)' }, { kind: 'table', table: historyDetectableDropTable(view) }]
+    ? [
+        { kind: 'heading', level: 2, text: 'Detectable drop (the newest valid check of each version)' },
+        { kind: 'table', table: historyDetectableDropTable(view) },
+      ]
     : [];
   return [
     { kind: 'heading', level: 1, text: historyTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
-    ...(view.tests.length > 0 ? [] : [{ kind: 'heading', level: 2, text: `Relative QPS (version / ${baseVersion(view)})` } as const]),
+    ...(view.tests.length > 0
+      ? []
+      : [{ kind: 'heading', level: 2, text: `Relative QPS (version / ${baseVersion(view)})` } as const]),
     ...relative,
     ...drops,
     ...view.tests.flatMap((row) => testBlocks(view, row)),

@@ -1,4 +1,11 @@
-import { mapFigures, type Figures, type HistoryStep, type HistoryTest, type HistoryVersion, type HistoryView } from '../model/index.js';
+import {
+  mapFigures,
+  type Figures,
+  type HistoryStep,
+  type HistoryTest,
+  type HistoryVersion,
+  type HistoryView,
+} from '../model/index.js';
 import { ratioOrOne } from './ratio.js';
 
 /** Each figure divided by the base's (ratioOrOne: 0/0 = 1, x/0 = Infinity); null when either was not measured. */
@@ -41,7 +48,15 @@ export function relativeQpsRow(view: HistoryView, row: HistoryTest): (HistoryRel
   const medians = relativeRow(view, row.figures);
   return view.versions.map((_, index) => {
     const chained = row.chained?.[index] ?? null;
-    if (chained !== null) return { source: 'chained', value: chained.relativeQps, low: chained.low, high: chained.high, steps: chained.steps, step: chained.step };
+    if (chained !== null)
+      return {
+        source: 'chained',
+        value: chained.relativeQps,
+        low: chained.low,
+        high: chained.high,
+        steps: chained.steps,
+        step: chained.step,
+      };
     const median = medians[index]?.qps;
     return median === undefined ? null : { source: 'median', value: median };
   });

@@ -10,7 +10,9 @@ function orderedFigures(f: Figures): Figures {
 
 function jsonRelative(f: Figures | null): HistoryRelativeFigures | null {
   if (f === null) return null;
-  return Object.fromEntries(FIGURE_FIELDS.map((field) => [field, Number.isFinite(f[field]) ? f[field] : null])) as HistoryRelativeFigures;
+  return Object.fromEntries(
+    FIGURE_FIELDS.map((field) => [field, Number.isFinite(f[field]) ? f[field] : null]),
+  ) as HistoryRelativeFigures;
 }
 
 /** Relative QPS against the base in JSON: chained with low and high, or a median (low and high null); x/0 as null. */
@@ -18,7 +20,14 @@ function jsonRelativeQps(r: HistoryRelativeQps | null): Record<string, unknown> 
   if (r === null) return null;
   const value = Number.isFinite(r.value) ? r.value : null;
   if (r.source === 'median') return { value, low: null, high: null, source: 'median', steps: null, step: null };
-  return { value, low: r.low, high: r.high, source: 'chained', steps: r.steps, step: r.step === null ? null : { direction: r.step.direction, ratio: r.step.ratio } };
+  return {
+    value,
+    low: r.low,
+    high: r.high,
+    source: 'chained',
+    steps: r.steps,
+    step: r.step === null ? null : { direction: r.step.direction, ratio: r.step.ratio },
+  };
 }
 
 /**
@@ -29,17 +38,23 @@ function jsonRelativeQps(r: HistoryRelativeQps | null): Record<string, unknown> 
  */
 export function historyJson(view: HistoryView): string {
   const ordered = {
-    series: view.series, flavor: view.flavor, baseIndex: view.baseIndex,
+    series: view.series,
+    flavor: view.flavor,
+    baseIndex: view.baseIndex,
     versions: view.versions.map((v) => ({ version: v.version, label: v.label, imported: v.imported })),
     tests: view.tests.map((row) => ({
-      test: row.test, threads: row.threads, ...(row.memory !== undefined ? { memory: row.memory } : {}),
+      test: row.test,
+      threads: row.threads,
+      ...(row.memory !== undefined ? { memory: row.memory } : {}),
       figures: row.figures.map((f) => (f === null ? null : orderedFigures(f))),
       relative: relativeRow(view, row.figures).map(jsonRelative),
       ...(row.detectableDrop !== undefined ? { detectableDrop: [...row.detectableDrop] } : {}),
       ...(row.threshold !== undefined ? { threshold: row.threshold } : {}),
       relativeQps: relativeQpsRow(view, row).map(jsonRelativeQps),
     })),
-    host: view.host, ...(view.confidence !== undefined ? { confidence: view.confidence } : {}), generatedAt: view.generatedAt,
+    host: view.host,
+    ...(view.confidence !== undefined ? { confidence: view.confidence } : {}),
+    generatedAt: view.generatedAt,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -29,7 +29,9 @@ function percent(fraction: number): string {
  */
 function barArea(fraction: number, filled: string): string {
   const cells = [
-    ...(fraction > 0 ? [`<td width="${percent(fraction)}" style="width:${percent(fraction)};${filled};${FILLER}">&nbsp;</td>`] : []),
+    ...(fraction > 0
+      ? [`<td width="${percent(fraction)}" style="width:${percent(fraction)};${filled};${FILLER}">&nbsp;</td>`]
+      : []),
     ...(fraction < 1 ? [`<td style="${FILLER}">&nbsp;</td>`] : []),
   ];
   const table = `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-collapse:collapse"><tr>${cells.join('')}</tr></table>`;

@@ -14,7 +14,9 @@ function cell(tag: 'th' | 'td', text: string, align: Align): string {
 /** A table with inline styles; a column the Table aligns right (numbers) is right-aligned, header included. */
 export function renderHtmlTable(table: Table): string[] {
   const header = table.columns.map((column) => cell('th', column.header, column.align)).join('');
-  const rows = table.rows.map((row) => `<tr>${table.columns.map((column, index) => cell('td', row[index] ?? '', column.align)).join('')}</tr>`);
+  const rows = table.rows.map(
+    (row) => `<tr>${table.columns.map((column, index) => cell('td', row[index] ?? '', column.align)).join('')}</tr>`,
+  );
   return [
     `<table cellpadding="0" cellspacing="0" border="0" style="${STYLE.table}">`,
     `<thead><tr>${header}</tr></thead>`,

@@ -29,7 +29,9 @@ interface Scale {
 }
 
 function scaleOf(trend: TrendBlock): Scale {
-  const values = trend.points.flatMap((p) => [p.value, p.low, p.high]).filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = trend.points
+    .flatMap((p) => [p.value, p.low, p.high])
+    .filter((v): v is number => v !== null && Number.isFinite(v));
   const all = [...values, 1, ...(trend.threshold === null ? [] : [trend.threshold])];
   const [min, max] = [Math.min(...all), Math.max(...all)];
   const span = Math.max(max - min, 0.1);
@@ -72,7 +74,10 @@ function band(run: readonly number[], points: readonly TrendPoint[], s: Scale): 
 
 function pointTitle(p: TrendPoint): string {
   const value = p.value === null ? UNDEFINED_CELL : formatRatio(p.value);
-  const interval = p.low === null || p.high === null ? ', median of unpaired runs, no interval' : `, interval ${formatInterval(p.low, p.high)}`;
+  const interval =
+    p.low === null || p.high === null
+      ? ', median of unpaired runs, no interval'
+      : `, interval ${formatInterval(p.low, p.high)}`;
   const step = p.step === null ? '' : `, a step ${p.step} began here`;
   return `${p.label}: ${value}${interval}${step}`;
 }
@@ -81,13 +86,20 @@ function marker(p: TrendPoint, index: number, s: Scale): string[] {
   if (p.value === null) return [];
   const [cx, cy] = [px(s.x(index)), px(s.y(p.value))];
   const fill = p.low === null ? '#ffffff' : LINE_COLOR;
-  const out = [`<circle cx="${cx}" cy="${cy}" r="4" fill="${fill}" stroke="${LINE_COLOR}" stroke-width="2"><title>${htmlText(pointTitle(p))}</title></circle>`];
+  const out = [
+    `<circle cx="${cx}" cy="${cy}" r="4" fill="${fill}" stroke="${LINE_COLOR}" stroke-width="2"><title>${htmlText(pointTitle(p))}</title></circle>`,
+  ];
   if (p.step !== null) {
     // A triangle pointing the step's way, above a drop, below a rise, clear of the band.
     const x = s.x(index);
     const y = p.step === 'down' ? s.y(p.high ?? p.value) - 14 : s.y(p.low ?? p.value) + 14;
-    const d = p.step === 'down' ? `M${px(x - 7)},${px(y - 6)} L${px(x + 7)},${px(y - 6)} L${px(x)},${px(y + 6)} Z` : `M${px(x - 7)},${px(y + 6)} L${px(x + 7)},${px(y + 6)} L${px(x)},${px(y - 6)} Z`;
-    out.push(`<path class="step" d="${d}" fill="${STEP_COLOR[p.step]}"><title>${htmlText(`${STEP_MARKS[p.step]} ${pointTitle(p)}`)}</title></path>`);
+    const d =
+      p.step === 'down'
+        ? `M${px(x - 7)},${px(y - 6)} L${px(x + 7)},${px(y - 6)} L${px(x)},${px(y + 6)} Z`
+        : `M${px(x - 7)},${px(y + 6)} L${px(x + 7)},${px(y + 6)} L${px(x)},${px(y - 6)} Z`;
+    out.push(
+      `<path class="step" d="${d}" fill="${STEP_COLOR[p.step]}"><title>${htmlText(`${STEP_MARKS[p.step]} ${pointTitle(p)}`)}</title></path>`,
+    );
   }
   return out;
 }
@@ -111,7 +123,9 @@ function versionLabels(points: readonly TrendPoint[], s: Scale): string[] {
 /** The trend's title, then its SVG. */
 export function renderHtmlTrend(trend: TrendBlock): string[] {
   const s = scaleOf(trend);
-  const measured = trend.points.flatMap((p, index) => (p.value === null ? [] : [`${px(s.x(index))},${px(s.y(p.value))}`]));
+  const measured = trend.points.flatMap((p, index) =>
+    p.value === null ? [] : [`${px(s.x(index))},${px(s.y(p.value))}`],
+  );
   const grid = s.ticks.flatMap((t) => [
     `<line x1="${PAD.left}" y1="${px(s.y(t))}" x2="${WIDTH - PAD.right}" y2="${px(s.y(t))}" stroke="${GRID_COLOR}" stroke-width="1"/>`,
     `<text x="${PAD.left - 6}" y="${px(s.y(t))}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="${AXIS_COLOR}">${formatRatio(t)}</text>`,
@@ -123,8 +137,12 @@ export function renderHtmlTrend(trend: TrendBlock): string[] {
     ...grid,
     ...bandRuns(trend.points).map((run) => band(run, trend.points, s)),
     ...horizontal(1, s, AXIS_COLOR, '', '1.00'),
-    ...(trend.threshold === null ? [] : horizontal(trend.threshold, s, TONE_COLORS.regression, '6 4', `threshold ${formatRatio(trend.threshold)}`)),
-    ...(measured.length > 1 ? [`<polyline points="${measured.join(' ')}" fill="none" stroke="${LINE_COLOR}" stroke-width="2"/>`] : []),
+    ...(trend.threshold === null
+      ? []
+      : horizontal(trend.threshold, s, TONE_COLORS.regression, '6 4', `threshold ${formatRatio(trend.threshold)}`)),
+    ...(measured.length > 1
+      ? [`<polyline points="${measured.join(' ')}" fill="none" stroke="${LINE_COLOR}" stroke-width="2"/>`]
+      : []),
     ...trend.points.flatMap((p, index) => marker(p, index, s)),
     ...versionLabels(trend.points, s),
     '</svg>',

@@ -1,5 +1,11 @@
 export { InvalidReportDataError, UnknownReportFormatError } from './errors.js';
-export { isReportFormat, parseReportFormat, renderComparison, REPORT_FORMATS, type ReportFormat } from './render-comparison.js';
+export {
+  isReportFormat,
+  parseReportFormat,
+  renderComparison,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from './render-comparison.js';
 export { checkComparisonView } from './validate-comparison.js';
 export { renderHistory } from './render-history.js';
 export { checkHistoryView } from './validate-history.js';
@@ -7,13 +13,41 @@ export { checkHistoryView } from './validate-history.js';
 // Building blocks for other reports (history across versions, email bodies).
 export type { Block, ChartBar, ChartBlock, ChartTone, TrendBlock, TrendPoint } from './document.js';
 export { relativeQpsChart } from './relative-qps-chart.js';
-export { historyDetectableDropTable, historyDocument, historyDriftLines, historyPerOpTable, historyQpsChart, historyRelativeQpsTable, historyTitle, historyTrend, levelPhrase, relativeQpsCell } from './history-document.js';
+export {
+  historyDetectableDropTable,
+  historyDocument,
+  historyDriftLines,
+  historyPerOpTable,
+  historyQpsChart,
+  historyRelativeQpsTable,
+  historyTitle,
+  historyTrend,
+  levelPhrase,
+  relativeQpsCell,
+} from './history-document.js';
 export { renderHtmlTrend } from './html-trend.js';
 export { renderTextTrend } from './trend-text.js';
-export { IMPORTED_FOOTNOTE, MEDIAN_FOOTNOTE, MEDIAN_MARK, relativeFigures, relativeQpsRow, relativeRow, STEP_MARKS, versionCell, type HistoryRelativeQps } from './history-figures.js';
+export {
+  IMPORTED_FOOTNOTE,
+  MEDIAN_FOOTNOTE,
+  MEDIAN_MARK,
+  relativeFigures,
+  relativeQpsRow,
+  relativeRow,
+  STEP_MARKS,
+  versionCell,
+  type HistoryRelativeQps,
+} from './history-figures.js';
 export { HISTORY_CSV_HEADER, historyCsv } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';
-export { comparisonDocument, comparisonTitle, dbCounterTable, perOpTable, relativeQpsTable, verdictLines } from './comparison-document.js';
+export {
+  comparisonDocument,
+  comparisonTitle,
+  dbCounterTable,
+  perOpTable,
+  relativeQpsTable,
+  verdictLines,
+} from './comparison-document.js';
 export { left, makeTable, right, TableShapeError, type Align, type Column, type Table } from './table.js';
 export { printable, renderTextDocument, renderTextTable } from './text-layout.js';
 export { escapeMarkdown, renderMarkdownChart, renderMarkdownDocument, renderMarkdownTable } from './markdown-layout.js';
@@ -23,6 +57,25 @@ export { renderHtmlChart, TONE_COLORS } from './html-chart.js';
 export { renderTextChart, TEXT_BAR_WIDTH } from './chart-text.js';
 export { TONE_MARKERS } from './chart-scale.js';
 export { csvField, csvRecord } from './csv.js';
-export { formatConfidence, formatDetectableDrop, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, formatSlowerEstimate, INFINITE_CELL, UNDEFINED_CELL } from './number-format.js';
+export {
+  formatConfidence,
+  formatDetectableDrop,
+  formatDropPercent,
+  formatInterval,
+  formatPercent,
+  formatRange,
+  formatRatio,
+  formatRelative,
+  formatSignificant,
+  formatSlowerEstimate,
+  INFINITE_CELL,
+  UNDEFINED_CELL,
+} from './number-format.js';
 export { ratio, ratioOrOne, spreadPercent } from './ratio.js';
-export { formatResultsCsv, parseResultsCsv, ResultsCsvError, RESULTS_CSV_HEADER, type ResultRow } from './results-csv.js';
+export {
+  formatResultsCsv,
+  parseResultsCsv,
+  ResultsCsvError,
+  RESULTS_CSV_HEADER,
+  type ResultRow,
+} from './results-csv.js';

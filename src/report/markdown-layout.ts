@@ -12,7 +12,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/\r\n|[\r\n]/g, ' ')
     .replace(/[\\`*|<>[\]~&#]/g, (char) => `\\${char}`)
     .replace(/_/g, (char, offset: number, whole: string) =>
-      /[\p{L}\p{N}]/u.test(whole.charAt(offset - 1)) && /[\p{L}\p{N}]/u.test(whole.charAt(offset + 1)) ? char : `\\${char}`,
+      /[\p{L}\p{N}]/u.test(whole.charAt(offset - 1)) && /[\p{L}\p{N}]/u.test(whole.charAt(offset + 1))
+        ? char
+        : `\\${char}`,
     );
 }
 
@@ -47,7 +49,9 @@ function renderBlock(block: Block): string[] {
     case 'chart':
       return renderMarkdownChart(block);
     case 'trend':
-      return renderTextTrend(block).map((line, index) => (index === 0 ? escapeMarkdown(line) : `- ${escapeMarkdown(line)}`));
+      return renderTextTrend(block).map((line, index) =>
+        index === 0 ? escapeMarkdown(line) : `- ${escapeMarkdown(line)}`,
+      );
   }
 }
 

@@ -6,5 +6,8 @@ const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': 
  * character and DEL is shown escaped (`\x1b`); the result has none, so applying it twice changes nothing.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => NAMED_ESCAPES[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (char) => NAMED_ESCAPES[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }

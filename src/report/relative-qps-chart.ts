@@ -10,7 +10,11 @@ export function relativeQpsChart(view: ComparisonView): Block {
   return {
     kind: 'chart',
     title: 'C/B by test',
-    bars: view.tests.map((row) => ({ label: testLabel(row), value: row.relativeQps, tone: row.verdict?.kind ?? 'neutral' })),
+    bars: view.tests.map((row) => ({
+      label: testLabel(row),
+      value: row.relativeQps,
+      tone: row.verdict?.kind ?? 'neutral',
+    })),
     references: [...new Set([1, ...thresholds])].sort((a, b) => a - b),
   };
 }

@@ -21,7 +21,10 @@ type PerOpCsv = (typeof PER_OP_FIGURES)[number]['csv'];
 export const RESULTS_CSV_HEADER: readonly ResultsColumn[] = [...KEY_COLUMNS, ...PER_OP_FIGURES.map((f) => f.csv)];
 
 const FIELD_OF = {
-  ...(Object.fromEntries(KEY_COLUMNS.map((column) => [column, column])) as Record<(typeof KEY_COLUMNS)[number], keyof ResultRow>),
+  ...(Object.fromEntries(KEY_COLUMNS.map((column) => [column, column])) as Record<
+    (typeof KEY_COLUMNS)[number],
+    keyof ResultRow
+  >),
   ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, f.field])) as Record<PerOpCsv, keyof ResultRow>),
 };
 
@@ -53,7 +56,9 @@ const EXPECTED_HEADER = RESULTS_CSV_HEADER.join(',');
 function shown(value: string): string {
   let body = '';
   for (const char of value) {
-    const piece = JSON.stringify(char).slice(1, -1).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const piece = JSON.stringify(char)
+      .slice(1, -1)
+      .replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     if (body.length + piece.length + 2 > MAX_SHOWN) return `"${body}…`;
     body += piece;
   }
@@ -83,12 +88,29 @@ class CsvSyntax {
 const isLineEnd = (text: string, i: number): boolean => text[i] === '\n' || (text[i] === '\r' && text[i + 1] === '\n');
 
 /** Reads one field starting at `at`; returns it and where it ended (at a comma, a line end or the end). */
-function readField(text: string, at: number, line: number, field: number): { value: string; end: number; lines: number } {
+function readField(
+  text: string,
+  at: number,
+  line: number,
+  field: number,
+): { value: string; end: number; lines: number } {
   if (text[at] !== '"') {
     let end = at;
     while (end < text.length && text[end] !== ',' && !isLineEnd(text, end)) {
-      if (text[end] === '"') throw new CsvSyntax(line, field, text.slice(at, end + 1), 'holds a quote in an unquoted field; quote the whole field and double the quotes inside ("a""b")');
-      if (text[end] === '\r') throw new CsvSyntax(line, field, text.slice(at, end + 1), 'holds a carriage return outside quotes; end lines with LF or CRLF, or quote the field');
+      if (text[end] === '"')
+        throw new CsvSyntax(
+          line,
+          field,
+          text.slice(at, end + 1),
+          'holds a quote in an unquoted field; quote the whole field and double the quotes inside ("a""b")',
+        );
+      if (text[end] === '\r')
+        throw new CsvSyntax(
+          line,
+          field,
+          text.slice(at, end + 1),
+          'holds a carriage return outside quotes; end lines with LF or CRLF, or quote the field',
+        );
       end += 1;
     }
     return { value: text.slice(at, end), end, lines: 0 };
@@ -102,7 +124,12 @@ function readField(text: string, at: number, line: number, field: number): { val
       i += 1;
     } else if (char === '"') {
       if (i + 1 < text.length && text[i + 1] !== ',' && !isLineEnd(text, i + 1)) {
-        throw new CsvSyntax(line + lines, field, value, 'has text after its closing quote; a quote inside a quoted field is written twice ("")');
+        throw new CsvSyntax(
+          line + lines,
+          field,
+          value,
+          'has text after its closing quote; a quote inside a quoted field is written twice ("")',
+        );
       }
       return { value, end: i + 1, lines };
     } else {
@@ -110,7 +137,12 @@ function readField(text: string, at: number, line: number, field: number): { val
       value += char;
     }
   }
-  throw new CsvSyntax(line, field, value, 'opens a quote that is never closed; close it, and double every quote inside ("")');
+  throw new CsvSyntax(
+    line,
+    field,
+    value,
+    'opens a quote that is never closed; close it, and double every quote inside ("")',
+  );
 }
 
 /** RFC 4180 records, CRLF or LF line ends, the final line end optional. */
@@ -162,19 +194,27 @@ function checkVersion(text: string): Checked {
 function checkTest(text: string): Checked {
   if (text === '') return bad('is empty; give the name of the test');
   if (/\p{Cc}/u.test(text)) return bad('holds a control character; a test name is printable text');
-  if (text.length > MAX_TEST_NAME) return bad(`is ${text.length} characters long; a test name has at most ${MAX_TEST_NAME}`);
+  if (text.length > MAX_TEST_NAME)
+    return bad(`is ${text.length} characters long; a test name has at most ${MAX_TEST_NAME}`);
   return ok(text);
 }
 
-const perOp = (column: string) => (text: string) => checkNumber(text, `${column} must be a number of at least 0`, false);
+const perOp = (column: string) => (text: string) =>
+  checkNumber(text, `${column} must be a number of at least 0`, false);
 
 const CHECKS: Record<ResultsColumn, (text: string) => Checked> = {
   flavor: (text) => (isFlavor(text) ? ok(text) : bad(`is not a known flavor; use one of ${FLAVORS.join(', ')}`)),
   version: checkVersion,
   test: checkTest,
-  threads: (text) => (/^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text)) ? ok(Number(text)) : bad('is not a whole number of at least 1; give the thread count, e.g. 4')),
+  threads: (text) =>
+    /^\d+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text))
+      ? ok(Number(text))
+      : bad('is not a whole number of at least 1; give the thread count, e.g. 4'),
   qps: (text) => checkNumber(text, 'QPS must be a number greater than 0', true),
-  ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, perOp(f.csv)])) as Record<PerOpCsv, (text: string) => Checked>),
+  ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, perOp(f.csv)])) as Record<
+    PerOpCsv,
+    (text: string) => Checked
+  >),
 };
 
 const rowKey = (row: ResultRow): string => JSON.stringify([row.flavor, row.version, row.test, row.threads]);
@@ -192,9 +232,19 @@ export function formatResultsCsv(rows: readonly ResultRow[]): string {
     RESULTS_CSV_HEADER.forEach((column, c) => {
       const checked = CHECKS[column](fields[c]!);
       if (!checked.ok) throw new InvalidReportDataError(`rows[${i}].${FIELD_OF[column]}`, fields[c], checked.problem);
-      if (checked.value !== row[FIELD_OF[column]]) throw new InvalidReportDataError(`rows[${i}].${FIELD_OF[column]}`, fields[c], `reads back as ${checked.value}; write the canonical form`);
+      if (checked.value !== row[FIELD_OF[column]])
+        throw new InvalidReportDataError(
+          `rows[${i}].${FIELD_OF[column]}`,
+          fields[c],
+          `reads back as ${checked.value}; write the canonical form`,
+        );
     });
-    if (seen.has(rowKey(row))) throw new InvalidReportDataError(`rows[${i}]`, rowKey(row), 'repeats an earlier row of the same flavor, version, test and threads');
+    if (seen.has(rowKey(row)))
+      throw new InvalidReportDataError(
+        `rows[${i}]`,
+        rowKey(row),
+        'repeats an earlier row of the same flavor, version, test and threads',
+      );
     seen.add(rowKey(row));
     return csvRecord(fields);
   });
@@ -210,7 +260,10 @@ export function parseResultsCsv(text: string, fileName: string): ResultRow[] {
   while (records.at(-1)?.blank === true) records.pop();
   const header = records[0];
   if (header === undefined) {
-    throw new ResultsCsvError({ file, line: 1, column: null, value: null }, `${file} line 1: the file is empty; expected the header ${EXPECTED_HEADER} and one line per result`);
+    throw new ResultsCsvError(
+      { file, line: 1, column: null, value: null },
+      `${file} line 1: the file is empty; expected the header ${EXPECTED_HEADER} and one line per result`,
+    );
   }
   const index = headerIndex(header, file);
   const rows: ResultRow[] = [];
@@ -240,7 +293,10 @@ function readAll(text: string, file: string): CsvRecord[] {
     if (!(err instanceof CsvSyntax)) throw err;
     const column = records.length === 0 ? null : (records[0]!.fields[err.field] ?? null);
     const place = column === null ? `field ${err.field + 1}` : `column ${printable(column)}`;
-    throw new ResultsCsvError({ file, line: err.line, column, value: err.text }, `${file} line ${err.line}, ${place}: ${shown(err.text)} ${err.problem}`);
+    throw new ResultsCsvError(
+      { file, line: err.line, column, value: err.text },
+      `${file} line ${err.line}, ${place}: ${shown(err.text)} ${err.problem}`,
+    );
   }
 }
 
@@ -250,19 +306,33 @@ function headerIndex(header: CsvRecord, file: string): Record<ResultsColumn, num
   for (const column of RESULTS_CSV_HEADER) {
     const first = names.indexOf(column);
     const fail = (problem: string): never => {
-      throw new ResultsCsvError({ file, line: header.line, column, value: null }, `${file} line ${header.line}: ${problem}`);
+      throw new ResultsCsvError(
+        { file, line: header.line, column, value: null },
+        `${file} line ${header.line}: ${problem}`,
+      );
     };
     if (first < 0) fail(`the header lacks column ${column}; expected ${EXPECTED_HEADER} (extra columns are allowed)`);
     const again = names.indexOf(column, first + 1);
     if (again >= 0) fail(`the header has column ${column} twice (fields ${first + 1} and ${again + 1}); keep one`);
   }
-  return Object.fromEntries(RESULTS_CSV_HEADER.map((column) => [column, names.indexOf(column)])) as Record<ResultsColumn, number>;
+  return Object.fromEntries(RESULTS_CSV_HEADER.map((column) => [column, names.indexOf(column)])) as Record<
+    ResultsColumn,
+    number
+  >;
 }
 
-function parseRow(record: CsvRecord, header: readonly string[], index: Record<ResultsColumn, number>, file: string): ResultRow {
+function parseRow(
+  record: CsvRecord,
+  header: readonly string[],
+  index: Record<ResultsColumn, number>,
+  file: string,
+): ResultRow {
   const where = { file, line: record.line };
   if (record.blank) {
-    throw new ResultsCsvError({ ...where, column: null, value: '' }, `${file} line ${record.line}: the line is empty; remove it (only empty lines at the end are ignored)`);
+    throw new ResultsCsvError(
+      { ...where, column: null, value: '' },
+      `${file} line ${record.line}: the line is empty; remove it (only empty lines at the end are ignored)`,
+    );
   }
   if (record.fields.length !== header.length) throw fieldCountError(record, header, file);
   const row: Record<string, string | number> = {};
@@ -271,7 +341,10 @@ function parseRow(record: CsvRecord, header: readonly string[], index: Record<Re
     const text = unneutralizeFormula(record.fields[index[column]]!);
     const checked = CHECKS[column](text);
     if (!checked.ok) {
-      throw new ResultsCsvError({ ...where, column, value: text }, `${file} line ${record.line}, column ${column}: ${shown(text)} ${checked.problem}`);
+      throw new ResultsCsvError(
+        { ...where, column, value: text },
+        `${file} line ${record.line}, column ${column}: ${shown(text)} ${checked.problem}`,
+      );
     }
     row[FIELD_OF[column]] = checked.value;
   }

@@ -62,5 +62,7 @@ export function columnWidths(rows: readonly (readonly string[])[], columnCount: 
 export function alignedRows(table: Table, escape: (cell: string) => string, minimumWidth = 0): string[][] {
   const rows = [table.columns.map((column) => column.header), ...table.rows].map((row) => row.map(escape));
   const widths = columnWidths(rows, table.columns.length, minimumWidth);
-  return rows.map((row) => table.columns.map((column, index) => padCell(row[index] ?? '', widths[index] ?? 0, column.align)));
+  return rows.map((row) =>
+    table.columns.map((column, index) => padCell(row[index] ?? '', widths[index] ?? 0, column.align)),
+  );
 }

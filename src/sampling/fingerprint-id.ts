@@ -12,6 +12,10 @@ const GIB = 1024 ** 3;
 export function fingerprintId(fp: HostFingerprint): string {
   const { memoryBytes, inventory: _inventory, ...rest } = fp;
   const comparable: Record<string, string | number | boolean> = { ...rest, memoryGiB: Math.ceil(memoryBytes / GIB) };
-  const sorted = Object.fromEntries(Object.keys(comparable).sort().map((k) => [k, comparable[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(comparable)
+      .sort()
+      .map((k) => [k, comparable[k]]),
+  );
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
 }

@@ -54,7 +54,8 @@ export interface FingerprintOptions extends DataDeviceOptions {
 export async function hostFingerprint(dataDir: string, opts: FingerprintOptions = {}): Promise<HostFingerprint> {
   const paths: HostPaths = { ...defaultHostPaths(), ...opts.paths };
   const device = findDataDevice(dataDir, opts);
-  const inventoryOptions = opts.inventory === false ? undefined : { ...(opts.log !== undefined ? { log: opts.log } : {}), ...opts.inventory };
+  const inventoryOptions =
+    opts.inventory === false ? undefined : { ...(opts.log !== undefined ? { log: opts.log } : {}), ...opts.inventory };
   const [compiler, cpu, inventory] = await Promise.all([
     compilerVersion(opts.compilerArgv ?? ['cc', '--version'], opts.log),
     cpuFacts(paths),

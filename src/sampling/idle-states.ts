@@ -15,7 +15,10 @@ export function readCpuidle(sysCpu: string): CpuidleFacts {
       return undefined;
     }
   };
-  return { driver: read('current_driver') ?? 'none', governor: read('current_governor') ?? read('current_governor_ro') ?? 'none' };
+  return {
+    driver: read('current_driver') ?? 'none',
+    governor: read('current_governor') ?? read('current_governor_ro') ?? 'none',
+  };
 }
 
 /** A held PM QoS request: the idle states stay shallow until release(). */
@@ -40,7 +43,10 @@ export const IDLE_HOLD_UDEV_RULE = '/etc/udev/rules.d/90-qpswatch-cpu-dma-latenc
  */
 export type IdleHoldSetting = 'root' | 'service' | 'user';
 
-export function idleHoldSetting(env: Readonly<Record<string, string | undefined>>, uid = process.getuid?.()): IdleHoldSetting {
+export function idleHoldSetting(
+  env: Readonly<Record<string, string | undefined>>,
+  uid = process.getuid?.(),
+): IdleHoldSetting {
   if (uid === 0) return 'root';
   return env['INVOCATION_ID'] !== undefined && env['INVOCATION_ID'] !== '' ? 'service' : 'user';
 }
@@ -82,11 +88,21 @@ export function holdIdleStates(setting: IdleHoldSetting, device = CPU_DMA_LATENC
     fd = openSync(device, constants.O_WRONLY);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return { held: false, reason: `${device}: ${code}`, fix: idleHoldFix(code, setting, device), release: () => undefined };
+    return {
+      held: false,
+      reason: `${device}: ${code}`,
+      fix: idleHoldFix(code, setting, device),
+      release: () => undefined,
+    };
   }
   if (!fstatSync(fd).isCharacterDevice()) {
     closeSync(fd);
-    return { held: false, reason: `${device}: not a device`, fix: `${device} is a plain file, not the kernel's PM QoS device: remove it (the kernel makes the device at boot)`, release: () => undefined };
+    return {
+      held: false,
+      reason: `${device}: not a device`,
+      fix: `${device} is a plain file, not the kernel's PM QoS device: remove it (the kernel makes the device at boot)`,
+      release: () => undefined,
+    };
   }
   try {
     // The kernel takes a binary 32-bit value (or hex text); 0 means "no wake-up latency allowed".
@@ -94,7 +110,12 @@ export function holdIdleStates(setting: IdleHoldSetting, device = CPU_DMA_LATENC
   } catch (err) {
     closeSync(fd);
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return { held: false, reason: `${device}: ${code}`, fix: `writing the latency to ${device} failed with ${code}`, release: () => undefined };
+    return {
+      held: false,
+      reason: `${device}: ${code}`,
+      fix: `writing the latency to ${device} failed with ${code}`,
+      release: () => undefined,
+    };
   }
   let open = true;
   return {

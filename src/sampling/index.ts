@@ -45,7 +45,14 @@ export {
 } from './status-delta.js';
 export { hostFingerprint, type HostFingerprint, type FingerprintOptions } from './fingerprint.js';
 export { fingerprintId } from './fingerprint-id.js';
-export { collectInventory, inventoryHostFacts, INVENTORY_TIMEOUT_MS, type HostInventory, type InventoryOptions, type InventorySource } from './inventory.js';
+export {
+  collectInventory,
+  inventoryHostFacts,
+  INVENTORY_TIMEOUT_MS,
+  type HostInventory,
+  type InventoryOptions,
+  type InventorySource,
+} from './inventory.js';
 export { UNKNOWN } from './inventory-facts.js';
 export { topologyFromPlaces, type CpuTopology, type CpuPlace } from './cpu-topology.js';
 export { parseMeminfo, type Meminfo } from './meminfo.js';

@@ -3,8 +3,14 @@ import { basename, dirname, join } from 'node:path';
 import type { Systeminformation } from 'systeminformation';
 import { knownNumber, knownText, UNKNOWN, type Fact } from './inventory-facts.js';
 
-export type DiskLayoutEntry = Pick<Systeminformation.DiskLayoutData, 'device' | 'type' | 'name' | 'vendor' | 'size' | 'firmwareRevision' | 'interfaceType'>;
-export type BlockDeviceEntry = Pick<Systeminformation.BlockDevicesData, 'name' | 'size' | 'physical' | 'model' | 'protocol'>;
+export type DiskLayoutEntry = Pick<
+  Systeminformation.DiskLayoutData,
+  'device' | 'type' | 'name' | 'vendor' | 'size' | 'firmwareRevision' | 'interfaceType'
+>;
+export type BlockDeviceEntry = Pick<
+  Systeminformation.BlockDevicesData,
+  'name' | 'size' | 'physical' | 'model' | 'protocol'
+>;
 
 /** One whole disk under the data folder. */
 export interface DiskFacts {
@@ -57,7 +63,11 @@ function listDir(dir: string): string[] {
  * A disk's facts from the disk layout (lsblk plus smartctl), else from the block device list: the layout leaves out a
  * disk that carries a filesystem without partitions (a VM's vda), which the block device list still has.
  */
-export function diskFacts(name: string, layout: readonly DiskLayoutEntry[] | undefined, blocks: readonly BlockDeviceEntry[] | undefined): DiskFacts {
+export function diskFacts(
+  name: string,
+  layout: readonly DiskLayoutEntry[] | undefined,
+  blocks: readonly BlockDeviceEntry[] | undefined,
+): DiskFacts {
   const disk = layout?.find((d) => d.device === `/dev/${name}`);
   if (disk !== undefined) {
     return {

@@ -4,7 +4,19 @@ export const UNKNOWN = 'unknown';
 export type Fact = number | typeof UNKNOWN;
 
 // What firmware vendors leave in DMI fields they did not fill, and what systeminformation puts in empty ones.
-const PLACEHOLDERS = new Set(['', '-', 'unknown', 'not specified', 'not available', 'none', 'default string', 'to be filled by o.e.m.', 'system product name', 'system manufacturer', 'o.e.m.']);
+const PLACEHOLDERS = new Set([
+  '',
+  '-',
+  'unknown',
+  'not specified',
+  'not available',
+  'none',
+  'default string',
+  'to be filled by o.e.m.',
+  'system product name',
+  'system manufacturer',
+  'o.e.m.',
+]);
 
 export function knownText(value: string | number | null | undefined): string {
   const text = value === null || value === undefined ? '' : String(value).trim();

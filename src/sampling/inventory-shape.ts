@@ -5,8 +5,14 @@ import { knownNumber, knownText, UNKNOWN, type Fact } from './inventory-facts.js
 export type SystemAnswer = Pick<Si.SystemData, 'manufacturer' | 'model' | 'version' | 'virtual' | 'virtualHost'>;
 export type BiosAnswer = Pick<Si.BiosData, 'vendor' | 'version' | 'releaseDate'>;
 export type BoardAnswer = Pick<Si.BaseboardData, 'manufacturer' | 'model' | 'version'>;
-export type CpuAnswer = Pick<Si.CpuData, 'manufacturer' | 'brand' | 'family' | 'model' | 'stepping' | 'speed' | 'speedMax' | 'flags' | 'cache'>;
-export type MemoryModuleAnswer = Pick<Si.MemLayoutData, 'size' | 'bank' | 'type' | 'clockSpeed' | 'formFactor' | 'manufacturer' | 'partNum'>;
+export type CpuAnswer = Pick<
+  Si.CpuData,
+  'manufacturer' | 'brand' | 'family' | 'model' | 'stepping' | 'speed' | 'speedMax' | 'flags' | 'cache'
+>;
+export type MemoryModuleAnswer = Pick<
+  Si.MemLayoutData,
+  'size' | 'bank' | 'type' | 'clockSpeed' | 'formFactor' | 'manufacturer' | 'partNum'
+>;
 export type OsAnswer = Pick<Si.OsData, 'distro' | 'release' | 'codename' | 'kernel' | 'arch'>;
 export type FsAnswer = Pick<Si.FsSizeData, 'type' | 'size' | 'mount'>;
 
@@ -92,11 +98,19 @@ function virtualization(system: SystemAnswer | undefined, cpu: CpuAnswer | undef
 }
 
 export function firmwareFacts(bios: BiosAnswer | undefined): FirmwareFacts {
-  return { vendor: knownText(bios?.vendor), version: knownText(bios?.version), releaseDate: knownText(bios?.releaseDate) };
+  return {
+    vendor: knownText(bios?.vendor),
+    version: knownText(bios?.version),
+    releaseDate: knownText(bios?.releaseDate),
+  };
 }
 
 export function boardFacts(board: BoardAnswer | undefined): BoardFacts {
-  return { manufacturer: knownText(board?.manufacturer), model: knownText(board?.model), version: knownText(board?.version) };
+  return {
+    manufacturer: knownText(board?.manufacturer),
+    model: knownText(board?.model),
+    version: knownText(board?.version),
+  };
 }
 
 export function cpuInventory(cpu: CpuAnswer | undefined): CpuInventory {
@@ -117,25 +131,36 @@ export function cpuInventory(cpu: CpuAnswer | undefined): CpuInventory {
 
 /** Module serial numbers are left out: they say nothing about speed and identify the machine. */
 export function memoryInventory(layout: readonly MemoryModuleAnswer[] | undefined): MemoryInventory {
-  const modules = (layout ?? []).filter((m) => m.size > 0).map((m) => ({
-    bank: knownText(m.bank),
-    sizeBytes: knownNumber(m.size),
-    type: knownText(m.type),
-    clockMHz: knownNumber(m.clockSpeed),
-    formFactor: knownText(m.formFactor),
-    manufacturer: knownText(m.manufacturer),
-    partNumber: knownText(m.partNum),
-  }));
+  const modules = (layout ?? [])
+    .filter((m) => m.size > 0)
+    .map((m) => ({
+      bank: knownText(m.bank),
+      sizeBytes: knownNumber(m.size),
+      type: knownText(m.type),
+      clockMHz: knownNumber(m.clockSpeed),
+      formFactor: knownText(m.formFactor),
+      manufacturer: knownText(m.manufacturer),
+      partNumber: knownText(m.partNum),
+    }));
   const installed = modules.reduce((sum, m) => sum + (m.sizeBytes === UNKNOWN ? 0 : m.sizeBytes), 0);
   return { installedBytes: knownNumber(installed), modules };
 }
 
 export function osFacts(os: OsAnswer | undefined): OsFacts {
-  return { distro: knownText(os?.distro), release: knownText(os?.release), codename: knownText(os?.codename), kernel: knownText(os?.kernel), arch: knownText(os?.arch) };
+  return {
+    distro: knownText(os?.distro),
+    release: knownText(os?.release),
+    codename: knownText(os?.codename),
+    kernel: knownText(os?.kernel),
+    arch: knownText(os?.arch),
+  };
 }
 
 /** The filesystem mounted where the data folder's mount is (df's line for it). */
-export function filesystemFacts(mountPoint: string | undefined, sizes: readonly FsAnswer[] | undefined): FilesystemFacts {
+export function filesystemFacts(
+  mountPoint: string | undefined,
+  sizes: readonly FsAnswer[] | undefined,
+): FilesystemFacts {
   const fs = mountPoint === undefined ? undefined : sizes?.find((f) => f.mount === mountPoint);
   return { mount: knownText(mountPoint), type: knownText(fs?.type), sizeBytes: knownNumber(fs?.size) };
 }

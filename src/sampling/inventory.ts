@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import type { Logger } from '../log/index.js';
 import type { DataDevice } from './data-device.js';
-import { diskFacts, wholeDisks, type BlockDeviceEntry, type DiskFacts, type DiskLayoutEntry } from './inventory-disks.js';
+import {
+  diskFacts,
+  wholeDisks,
+  type BlockDeviceEntry,
+  type DiskFacts,
+  type DiskLayoutEntry,
+} from './inventory-disks.js';
 import { knownText, UNKNOWN } from './inventory-facts.js';
 import {
   boardFacts,
@@ -30,7 +36,8 @@ import { within } from './within.js';
 
 // Loaded at first use, not at start: an idle daemon never asks for the host's facts, and the library costs memory.
 const requireLazily = createRequire(import.meta.url);
-export const systeminformation = (): typeof import('systeminformation') => requireLazily('systeminformation') as typeof import('systeminformation');
+export const systeminformation = (): typeof import('systeminformation') =>
+  requireLazily('systeminformation') as typeof import('systeminformation');
 
 /**
  * What people need to judge a result and that does not make the host another host: it is stored inside the
@@ -94,7 +101,10 @@ export async function collectInventory(device: DataDevice, opts: InventoryOption
     const answer = await within(call, timeoutMs);
     if (answer.ok) return answer.value;
     unavailable[name] = answer.reason;
-    opts.log?.warn({ source: name, reason: answer.reason }, 'host inventory: a source gave no answer, its facts are unknown');
+    opts.log?.warn(
+      { source: name, reason: answer.reason },
+      'host inventory: a source gave no answer, its facts are unknown',
+    );
     return undefined;
   };
   // One after another: all at once was no faster on 2 CPUs, and their synchronous parts (execSync inside

@@ -65,7 +65,12 @@ export function observerCost(first: GlobalStatus, second: GlobalStatus): Observe
  * Per-query change of each tracked counter between two SHOW GLOBAL STATUS readings, less what the readings
  * themselves added (observer), so a test that got slower does not seem to read more rows because of qpswatch.
  */
-export function statusDelta(before: GlobalStatus, after: GlobalStatus, queries: number, observer: ObserverCost = {}): StatusDelta {
+export function statusDelta(
+  before: GlobalStatus,
+  after: GlobalStatus,
+  queries: number,
+  observer: ObserverCost = {},
+): StatusDelta {
   if (!Number.isFinite(queries) || queries <= 0) throw new InvalidRateError('queries', queries);
   const counters: StatusCounterDelta[] = [];
   const missing: StatusCounterName[] = [];

@@ -22,7 +22,11 @@ export interface AccountRow {
  * root@<hostname> and anonymous accounts, all without a password and reachable over TCP. Those go; root@localhost gets
  * the session's password. Statements that carry the password are never logged. Pure: unit-tested per flavor and version.
  */
-export function lockDownStatements(server: { flavor: Flavor; version: Version }, accounts: readonly AccountRow[], password: string): AccountStatement[] {
+export function lockDownStatements(
+  server: { flavor: Flavor; version: Version },
+  accounts: readonly AccountRow[],
+  password: string,
+): AccountStatement[] {
   const extra = accounts.filter((a) => a.user === '' || (a.user === 'root' && a.host !== 'localhost'));
   return [
     // Keep the account changes out of any binary log a profile turns on.
@@ -41,9 +45,15 @@ function setPassword(server: { flavor: Flavor; version: Version }, password: str
 }
 
 /** Runs lockDownStatements on a connection made as root without a password. Errors never carry the statement. */
-export async function lockDownAccounts(conn: Connection, server: { flavor: Flavor; version: Version }, credential: ServerCredential): Promise<void> {
+export async function lockDownAccounts(
+  conn: Connection,
+  server: { flavor: Flavor; version: Version },
+  credential: ServerCredential,
+): Promise<void> {
   try {
-    const [rows] = await conn.query<(AccountRow & RowDataPacket)[]>('SELECT User AS user, Host AS host FROM mysql.user');
+    const [rows] = await conn.query<(AccountRow & RowDataPacket)[]>(
+      'SELECT User AS user, Host AS host FROM mysql.user',
+    );
     for (const statement of lockDownStatements(server, rows, credential.reveal())) {
       await conn.query(statement.sql, [...statement.values]);
     }

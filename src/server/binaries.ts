@@ -41,18 +41,35 @@ const INSTALL_DB_NAMES: Record<Flavor, readonly string[]> = {
  * Finds the server of an installation: a basedir or install prefix (/usr, builds/<key>, an unpacked tarball), or
  * the server binary itself. Runs `mysqld --version` to learn the version.
  */
-export async function resolveServerBinaries(flavor: Flavor, basedirOrBinary: string, log?: Logger): Promise<ServerBinaries> {
+export async function resolveServerBinaries(
+  flavor: Flavor,
+  basedirOrBinary: string,
+  log?: Logger,
+): Promise<ServerBinaries> {
   const given = resolve(basedirOrBinary);
-  const isFile = await stat(given).then((s) => s.isFile(), () => false);
+  const isFile = await stat(given).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   const basedir = isFile ? prefixOf(given) : given;
   const mysqld = isFile ? await executable(given) : await firstExecutable(basedir, SERVER_NAMES[flavor]);
   if (mysqld === undefined) {
-    throw new ServerBinaryMissingError(`${flavor} server`, isFile ? [given] : SERVER_NAMES[flavor].map((n) => join(basedir, n)));
+    throw new ServerBinaryMissingError(
+      `${flavor} server`,
+      isFile ? [given] : SERVER_NAMES[flavor].map((n) => join(basedir, n)),
+    );
   }
   const info = await serverVersion(mysqld, log);
   checkFlavor(flavor, mysqld, info);
   const installDb = usesInstallDb(flavor, info.version) ? await findInstallDb(flavor, basedir) : undefined;
-  return { flavor, basedir, mysqld, version: info.version, versionText: info.text, ...(installDb !== undefined ? { installDb } : {}) };
+  return {
+    flavor,
+    basedir,
+    mysqld,
+    version: info.version,
+    versionText: info.text,
+    ...(installDb !== undefined ? { installDb } : {}),
+  };
 }
 
 /** MariaDB always uses its install script; MySQL and Percona before 5.7.6 had mysql_install_db, later mysqld --initialize. */
@@ -62,14 +79,22 @@ export function usesInstallDb(flavor: Flavor, version: Version): boolean {
 
 async function findInstallDb(flavor: Flavor, basedir: string): Promise<string> {
   const found = await firstExecutable(basedir, INSTALL_DB_NAMES[flavor]);
-  if (found === undefined) throw new ServerBinaryMissingError(`${flavor} datadir install script`, INSTALL_DB_NAMES[flavor].map((n) => join(basedir, n)));
+  if (found === undefined)
+    throw new ServerBinaryMissingError(
+      `${flavor} datadir install script`,
+      INSTALL_DB_NAMES[flavor].map((n) => join(basedir, n)),
+    );
   return found;
 }
 
 function checkFlavor(flavor: Flavor, mysqld: string, info: ServerVersionInfo): void {
   if ((flavor === 'mariadb') !== info.reportsMariadb) {
     const says = info.reportsMariadb ? 'MariaDB' : 'MySQL or Percona Server';
-    throw new ServerVersionError(mysqld, info.text, `this is ${says}, but the target's flavor is ${flavor}; fix the target's flavor or basedir`);
+    throw new ServerVersionError(
+      mysqld,
+      info.text,
+      `this is ${says}, but the target's flavor is ${flavor}; fix the target's flavor or basedir`,
+    );
   }
 }
 
@@ -88,9 +113,15 @@ async function firstExecutable(basedir: string, names: readonly string[]): Promi
 }
 
 async function executable(path: string): Promise<string | undefined> {
-  const isFile = await stat(path).then((s) => s.isFile(), () => false);
+  const isFile = await stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!isFile) return undefined;
-  return access(path, constants.X_OK).then(() => path, () => undefined);
+  return access(path, constants.X_OK).then(
+    () => path,
+    () => undefined,
+  );
 }
 
 /** `mysqld --version`, e.g. "mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu" -> 10.11.19. */

@@ -126,7 +126,9 @@ export class DatadirNotEmptyError extends InputError {
     readonly datadir: string,
     readonly entries: readonly string[],
   ) {
-    super(`datadir ${datadir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}): init needs a fresh one; remove it first`);
+    super(
+      `datadir ${datadir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}): init needs a fresh one; remove it first`,
+    );
     this.name = new.target.name;
   }
 }

@@ -2,7 +2,20 @@ export { loadServerProfile, parseServerProfile, listServerProfiles, shippedProfi
 export type { ServerProfile, ProfileOverride, SettingValue, Settings } from './profile.js';
 export { resolveSettings, overrideApplies, type ServerTarget } from './resolve.js';
 export { renderMyCnf } from './my-cnf.js';
-export { serverPaths, checkSocketPath, prepareServerDirs, privateDir, chownTree, type PrivateDirOptions, assertReachable, UNIX_SOCKET_PATH_MAX, PRIVATE_DIR_MODE, SOCKET_DIR_MODE, type ServerPaths, type ServerNetwork } from './paths.js';
+export {
+  serverPaths,
+  checkSocketPath,
+  prepareServerDirs,
+  privateDir,
+  chownTree,
+  type PrivateDirOptions,
+  assertReachable,
+  UNIX_SOCKET_PATH_MAX,
+  PRIVATE_DIR_MODE,
+  SOCKET_DIR_MODE,
+  type ServerPaths,
+  type ServerNetwork,
+} from './paths.js';
 export { serverAccount, findAccount, DEFAULT_SERVER_USER, type ServerAccount } from './user.js';
 export { ServerCredential } from './credential.js';
 export { lockDownStatements, type AccountStatement, type AccountRow } from './accounts.js';

@@ -22,8 +22,13 @@ export interface InitDatadirArgs {
 export function initDatadirArgv(args: InitDatadirArgs): string[] {
   const { binaries, myCnfPath, datadir, user } = args;
   const common = [`--defaults-file=${myCnfPath}`];
-  const tail = [`--basedir=${binaries.basedir}`, `--datadir=${datadir}`, ...(user !== undefined ? [`--user=${user}`] : [])];
-  if (binaries.flavor === 'mariadb') return [needInstallDb(binaries), ...common, ...mariadbInstallOptions(binaries.version), ...tail];
+  const tail = [
+    `--basedir=${binaries.basedir}`,
+    `--datadir=${datadir}`,
+    ...(user !== undefined ? [`--user=${user}`] : []),
+  ];
+  if (binaries.flavor === 'mariadb')
+    return [needInstallDb(binaries), ...common, ...mariadbInstallOptions(binaries.version), ...tail];
   if (!atLeast(binaries.version, '5.7.6')) return [needInstallDb(binaries), ...common, ...tail];
   return [binaries.mysqld, ...common, '--initialize-insecure', ...tail];
 }
@@ -39,7 +44,9 @@ function mariadbInstallOptions(version: Version): string[] {
 
 function needInstallDb(binaries: ServerBinaries): string {
   if (binaries.installDb === undefined) {
-    throw new TypeError(`${binaries.flavor} ${binaries.version.text} initialises its datadir with an install script, but the binaries have none`);
+    throw new TypeError(
+      `${binaries.flavor} ${binaries.version.text} initialises its datadir with an install script, but the binaries have none`,
+    );
   }
   return binaries.installDb;
 }
@@ -66,7 +73,12 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
   const account = serverAccount(opts.user);
   if (account !== undefined) await assertReachable(paths.datadir, account, 'the datadir');
   await prepareDatadir(paths, account);
-  const argv = initDatadirArgv({ binaries: opts.binaries, myCnfPath: opts.myCnfPath, datadir: paths.datadir, ...(account !== undefined ? { user: account.name } : {}) });
+  const argv = initDatadirArgv({
+    binaries: opts.binaries,
+    myCnfPath: opts.myCnfPath,
+    datadir: paths.datadir,
+    ...(account !== undefined ? { user: account.name } : {}),
+  });
   const offset = await logSize(paths.errorLog);
   opts.log.child({ component: 'server' }).info({ argv, datadir: paths.datadir }, 'initialising datadir');
   try {
@@ -74,6 +86,11 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
   } catch (err) {
     if (!(err instanceof ExecError)) throw err;
     const lines = pickLogErrors(err.tail.join('\n'), await readLogSince(paths.errorLog, offset));
-    throw new DatadirInitError(paths.datadir, lines, opts.logFile, `${argv[0]} exited with ${err.signal ?? `code ${err.exitCode}`}`);
+    throw new DatadirInitError(
+      paths.datadir,
+      lines,
+      opts.logFile,
+      `${argv[0]} exited with ${err.signal ?? `code ${err.exitCode}`}`,
+    );
   }
 }

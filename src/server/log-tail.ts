@@ -7,7 +7,10 @@ const MAX_READ_BYTES = 256 * 1024;
 
 /** Where the error log ends now, so a later read sees only what this run wrote. */
 export async function logSize(file: string): Promise<number> {
-  return stat(file).then((s) => s.size, () => 0);
+  return stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
 }
 
 export async function readLogSince(file: string, offset: number): Promise<string> {
@@ -30,7 +33,14 @@ export async function readLogSince(file: string, offset: number): Promise<string
  */
 export function pickLogErrors(...texts: string[]): string[] {
   // The same line may reach both the error log and the captured output.
-  const lines = [...new Set(texts.flatMap((t) => t.split('\n')).map((l) => l.trimEnd()).filter((l) => l.trim() !== ''))];
+  const lines = [
+    ...new Set(
+      texts
+        .flatMap((t) => t.split('\n'))
+        .map((l) => l.trimEnd())
+        .filter((l) => l.trim() !== ''),
+    ),
+  ];
   const errors = lines.filter((l) => l.includes('[ERROR]'));
   return (errors.length > 0 ? errors : lines).slice(-MAX_LINES);
 }

@@ -28,7 +28,9 @@ export function bufferPoolBytes(myCnf: string): number {
 
 /** The innodb_buffer_pool_size the profile gives this target (after its overrides), else the server's default. */
 export function profilePoolBytes(profile: ServerProfile, target: ServerTarget): number {
-  const setting = resolveSettings(profile, target).find(([name]) => normalizeOptionName(name) === normalizeOptionName('innodb_buffer_pool_size'));
+  const setting = resolveSettings(profile, target).find(
+    ([name]) => normalizeOptionName(name) === normalizeOptionName('innodb_buffer_pool_size'),
+  );
   return (setting === undefined ? undefined : sizeBytes(String(setting[1]))) ?? DEFAULT_BUFFER_POOL_BYTES;
 }
 

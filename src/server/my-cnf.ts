@@ -7,7 +7,12 @@ import { resolveSettings, type ServerTarget } from './resolve.js';
  * The text of a my.cnf for one target: the [mysqld] options qpswatch owns (paths, networking), then the
  * profile's settings after the overrides for the target's flavor and version.
  */
-export function renderMyCnf(profile: ServerProfile, target: ServerTarget, paths: ServerPaths, network?: ServerNetwork): string {
+export function renderMyCnf(
+  profile: ServerProfile,
+  target: ServerTarget,
+  paths: ServerPaths,
+  network?: ServerNetwork,
+): string {
   checkSocketPath(paths.socket);
   const settings = resolveSettings(profile, target);
   // Profiles built in code skip the loader's checks; the owned options must never come from a profile.
@@ -47,7 +52,13 @@ export function optionLine(profile: ServerProfile, name: string, value: SettingV
   if (value === false) return /^loose[-_]/.test(name) ? `loose-skip-${name.slice(6)}` : `skip-${name}`;
   if (typeof value === 'number') return `${name}=${renderNumber(profile, name, value)}`;
   if (/[\r\n\0]/.test(value)) {
-    throw new ServerProfileError(profile.source, `settings.${name}`, value, 'contains a line break', 'write the value on one line');
+    throw new ServerProfileError(
+      profile.source,
+      `settings.${name}`,
+      value,
+      'contains a line break',
+      'write the value on one line',
+    );
   }
   return `${name}=${quote(value)}`;
 }
@@ -56,7 +67,13 @@ function renderNumber(profile: ServerProfile, name: string, value: number): stri
   const text = String(value);
   // 1e21 or NaN would reach the server as text it cannot read.
   if (!/^-?\d+(\.\d+)?$/.test(text)) {
-    throw new ServerProfileError(profile.source, `settings.${name}`, text, 'is not a plain decimal number', 'write the number as digits, or as a string such as "1G"');
+    throw new ServerProfileError(
+      profile.source,
+      `settings.${name}`,
+      text,
+      'is not a plain decimal number',
+      'write the number as digits, or as a string such as "1G"',
+    );
   }
   return text;
 }

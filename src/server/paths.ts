@@ -1,4 +1,15 @@
-import { closeSync, constants, fchmodSync, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  type Stats,
+} from 'node:fs';
 import { lchown, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
 import { userName } from '../exec/index.js';
@@ -94,15 +105,23 @@ export interface PrivateDirOptions {
  * check is never followed. An existing folder of the service account (root's CLI on the service's state) or one
  * kept (keepExisting) is left as it is.
  */
-export async function privateDir(dir: string, account?: ServerAccount, mode = PRIVATE_DIR_MODE, opts: PrivateDirOptions = {}): Promise<void> {
+export async function privateDir(
+  dir: string,
+  account?: ServerAccount,
+  mode = PRIVATE_DIR_MODE,
+  opts: PrivateDirOptions = {},
+): Promise<void> {
   const full = resolve(dir);
-  if (full === parse(full).root) throw new UnsafeFolderError(full, 'is the root folder: give the server a folder of its own under it');
+  if (full === parse(full).root)
+    throw new UnsafeFolderError(full, 'is the root folder: give the server a folder of its own under it');
   const made = await makeFolders(full);
   const fd = openFolder(full);
   try {
     const s = fstatSync(fd);
     if (!made.includes(full)) checkExisting(full, s);
-    const keep = !made.includes(full) && (s.uid !== process.getuid?.() || (opts.keepExisting === true && !justMadeByThisUser(s, account)));
+    const keep =
+      !made.includes(full) &&
+      (s.uid !== process.getuid?.() || (opts.keepExisting === true && !justMadeByThisUser(s, account)));
     if (!keep) setFolder(fd, s, mode, account);
   } finally {
     closeSync(fd);
@@ -141,10 +160,14 @@ async function makeFolders(full: string): Promise<string[]> {
     }
     const now = s ?? (await lstat(part));
     if (now.isSymbolicLink() && (part === full || now.uid !== 0)) throw symlinkError(part, now.uid);
-    if (!now.isSymbolicLink() && !now.isDirectory()) throw new UnsafeFolderError(part, 'is not a folder: remove it, or choose another state_dir');
+    if (!now.isSymbolicLink() && !now.isDirectory())
+      throw new UnsafeFolderError(part, 'is not a folder: remove it, or choose another state_dir');
     // Any user could put a link in place of the next part of the path, after it was looked at.
     if (part !== full && (now.mode & 0o1002) === 0o002) {
-      throw new UnsafeFolderError(part, `is writable by every user and not sticky (mode ${modeText(now.mode)}): any user could swap a folder below it for a link; make it private (chmod o-w ${part}) or choose another state_dir`);
+      throw new UnsafeFolderError(
+        part,
+        `is writable by every user and not sticky (mode ${modeText(now.mode)}): any user could swap a folder below it for a link; make it private (chmod o-w ${part}) or choose another state_dir`,
+      );
     }
   }
   return made;
@@ -152,7 +175,8 @@ async function makeFolders(full: string): Promise<string[]> {
 
 /** An existing folder: not shared (sticky), not writable by everyone, and qpswatch's own (or the service's). */
 function checkExisting(dir: string, s: Stats): void {
-  if ((s.mode & 0o1000) !== 0) throw new UnsafeFolderError(dir, 'is a shared folder (sticky): give the server a folder of its own under it');
+  if ((s.mode & 0o1000) !== 0)
+    throw new UnsafeFolderError(dir, 'is a shared folder (sticky): give the server a folder of its own under it');
   if (!ownFolderOwners().has(s.uid)) {
     throw new UnsafeFolderError(
       dir,
@@ -160,7 +184,11 @@ function checkExisting(dir: string, s: Stats): void {
         `remove it (sudo rm -r ${dir}) or choose another state_dir`,
     );
   }
-  if ((s.mode & 0o002) !== 0) throw new UnsafeFolderError(dir, `is writable by every user (mode ${modeText(s.mode)}): make it private (chmod o-w ${dir}) or choose another state_dir`);
+  if ((s.mode & 0o002) !== 0)
+    throw new UnsafeFolderError(
+      dir,
+      `is writable by every user (mode ${modeText(s.mode)}): make it private (chmod o-w ${dir}) or choose another state_dir`,
+    );
 }
 
 /** This process's user, and as root also the service account qpswatch: the owners of qpswatch's folders. */
@@ -201,7 +229,10 @@ function symlinkError(path: string, uid: number): UnsafeFolderError {
   } catch {
     // Gone meanwhile: the name is enough.
   }
-  return new UnsafeFolderError(path, `is a symbolic link (to ${target}) made by ${ownerText(uid)}: qpswatch never follows one to its folders; remove it (sudo rm ${path}) or choose another state_dir`);
+  return new UnsafeFolderError(
+    path,
+    `is a symbolic link (to ${target}) made by ${ownerText(uid)}: qpswatch never follows one to its folders; remove it (sudo rm ${path}) or choose another state_dir`,
+  );
 }
 
 function ownerText(uid: number): string {
@@ -222,10 +253,14 @@ async function serverOwnedDir(dir: string, account: ServerAccount | undefined): 
   try {
     const s = fstatSync(fd);
     if (s.uid !== process.getuid?.() && s.uid !== account?.uid) {
-      throw new UnsafeFolderError(dir, `exists and belongs to ${ownerText(s.uid)}, not to qpswatch or the server account: remove it (sudo rm -r ${dir})`);
+      throw new UnsafeFolderError(
+        dir,
+        `exists and belongs to ${ownerText(s.uid)}, not to qpswatch or the server account: remove it (sudo rm -r ${dir})`,
+      );
     }
     fchmodSync(fd, account === undefined ? 0o700 : SERVER_OWNED_MODE);
-    if (account !== undefined && (s.uid !== account.uid || s.gid !== account.gid)) fchownSync(fd, account.uid, account.gid);
+    if (account !== undefined && (s.uid !== account.uid || s.gid !== account.gid))
+      fchownSync(fd, account.uid, account.gid);
   } finally {
     closeSync(fd);
   }
@@ -235,7 +270,11 @@ async function serverOwnedFile(file: string, account: ServerAccount): Promise<vo
   // O_APPEND never truncates: the error log's earlier starts stay, and log-tail reads from an offset.
   let fd: number;
   try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o640);
+    fd = openSync(
+      file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o640,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkError(file, lstatSync(file).uid);
     throw err;

@@ -16,7 +16,10 @@ const Settings = z.record(OptionName, SettingValue);
 
 const Override = z.strictObject({
   versions: z.string({ error: 'is not a version range' }),
-  flavors: z.array(z.enum(FLAVORS, { error: `is not a flavor (${FLAVORS.join(', ')})` })).min(1).optional(),
+  flavors: z
+    .array(z.enum(FLAVORS, { error: `is not a flavor (${FLAVORS.join(', ')})` }))
+    .min(1)
+    .optional(),
   set: Settings.default({}),
   remove: z.array(OptionName).default([]),
 });
@@ -32,7 +35,8 @@ export type ServerProfileFile = z.infer<typeof ServerProfileFileSchema>;
 /** What to do about a bad field, by the last named part of its path. */
 const FIXES: Record<string, string> = {
   description: 'write one line that says what the profile is for',
-  settings: 'write my.cnf [mysqld] options as name: value, with a string, a number or true/false (true writes the bare name)',
+  settings:
+    'write my.cnf [mysqld] options as name: value, with a string, a number or true/false (true writes the bare name)',
   set: 'write my.cnf [mysqld] options as name: value, with a string, a number or true/false (true writes the bare name)',
   remove: 'list option names to drop for these versions, e.g. remove: [query_cache_size]',
   versions: 'write a range such as ">=8.0.30 <8.1" or a series such as "10.11"',
@@ -47,4 +51,3 @@ export function fixFor(path: readonly PropertyKey[]): string {
   const options = named.find((p) => p === 'settings' || p === 'set');
   return FIXES[options ?? named.at(-1) ?? ''] ?? FIXES['']!;
 }
-

@@ -42,7 +42,11 @@ export function loadServerProfile(name: string, dir: string = shippedProfileDir(
 
 /** Parses and checks a profile's YAML text; `source` names it in errors. */
 export function parseServerProfile(text: string, name: string, source: string): ServerProfile {
-  const file = parseYamlFile(text, ServerProfileFileSchema, (p) => new ServerProfileError(source, p.field, p.value, p.problem, fixOf(p)));
+  const file = parseYamlFile(
+    text,
+    ServerProfileFileSchema,
+    (p) => new ServerProfileError(source, p.field, p.value, p.problem, fixOf(p)),
+  );
   return checkProfile(file, name, source);
 }
 
@@ -59,10 +63,20 @@ function checkProfile(file: ServerProfileFile, name: string, source: string): Se
   const overrides = file.overrides.map((o, i): ProfileOverride => {
     const at = `overrides[${i}]`;
     checkOptions(source, `${at}.set`, Object.entries(o.set));
-    checkOptions(source, `${at}.remove`, o.remove.map((n) => [n, n]));
+    checkOptions(
+      source,
+      `${at}.remove`,
+      o.remove.map((n) => [n, n]),
+    );
     o.remove.forEach((option, j) => {
       if (!known.has(normalizeOptionName(option))) {
-        throw new ServerProfileError(source, `${at}.remove[${j}]`, option, 'is not set by settings or an earlier override', 'remove only options the profile sets, or fix the name');
+        throw new ServerProfileError(
+          source,
+          `${at}.remove[${j}]`,
+          option,
+          'is not set by settings or an earlier override',
+          'remove only options the profile sets, or fix the name',
+        );
       }
     });
     Object.keys(o.set).forEach((option) => known.add(normalizeOptionName(option)));
@@ -77,7 +91,13 @@ function parseRange(source: string, field: string, text: string): VersionRange {
     return parseVersionRange(text);
   } catch (err) {
     if (!(err instanceof VersionRangeError)) throw err;
-    throw new ServerProfileError(source, field, text, `is not a version range: ${err.reason} (at "${err.part}")`, fixFor(['versions']));
+    throw new ServerProfileError(
+      source,
+      field,
+      text,
+      `is not a version range: ${err.reason} (at "${err.part}")`,
+      fixFor(['versions']),
+    );
   }
 }
 
@@ -86,12 +106,24 @@ export function checkOptions(source: string, field: string, options: ReadonlyArr
   const seen = new Map<string, string>();
   for (const [option, value] of options) {
     if (isOwnedOption(option)) {
-      throw new ServerProfileError(source, `${field}.${option}`, value, 'is owned by qpswatch (paths, networking and access)', `remove "${option}" from the profile`);
+      throw new ServerProfileError(
+        source,
+        `${field}.${option}`,
+        value,
+        'is owned by qpswatch (paths, networking and access)',
+        `remove "${option}" from the profile`,
+      );
     }
     const key = normalizeOptionName(option);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      throw new ServerProfileError(source, `${field}.${option}`, value, `is the same option as "${earlier}"`, 'keep one spelling');
+      throw new ServerProfileError(
+        source,
+        `${field}.${option}`,
+        value,
+        `is the same option as "${earlier}"`,
+        'keep one spelling',
+      );
     }
     seen.set(key, option);
   }

@@ -90,7 +90,10 @@ export class RunningServerImpl implements RunningServer {
     this.parts.handle.resume();
   }
 
-  async query<T extends RowDataPacket[] | ResultSetHeader = RowDataPacket[]>(sql: string, values?: unknown[]): Promise<T> {
+  async query<T extends RowDataPacket[] | ResultSetHeader = RowDataPacket[]>(
+    sql: string,
+    values?: unknown[],
+  ): Promise<T> {
     const conn = await this.adminConnection();
     const [rows] = await conn.query<T>(sql, values);
     return rows;
@@ -98,7 +101,11 @@ export class RunningServerImpl implements RunningServer {
 
   connect(database?: string): Promise<Connection> {
     const { credential } = this.parts;
-    return connectRoot({ socket: this.socket, ...(database !== undefined ? { database } : {}), ...(credential !== undefined ? { credential } : {}) });
+    return connectRoot({
+      socket: this.socket,
+      ...(database !== undefined ? { database } : {}),
+      ...(credential !== undefined ? { credential } : {}),
+    });
   }
 
   stop(): Promise<ServerExit> {
@@ -125,9 +132,14 @@ export class RunningServerImpl implements RunningServer {
     const { log } = this.parts;
     if (this.running) {
       const accepted = await this.sendShutdown();
-      const ended = accepted && (await Promise.race([this.exited.then(() => true), delay(this.parts.stopTimeoutMs).then(() => false)]));
+      const ended =
+        accepted &&
+        (await Promise.race([this.exited.then(() => true), delay(this.parts.stopTimeoutMs).then(() => false)]));
       if (!ended) {
-        log.warn({ serverPid: this.pid, accepted, waitedMs: this.parts.stopTimeoutMs }, 'server did not shut down; stopping it by signal');
+        log.warn(
+          { serverPid: this.pid, accepted, waitedMs: this.parts.stopTimeoutMs },
+          'server did not shut down; stopping it by signal',
+        );
         this.forced = true;
         // SIGTERM is mysqld's own clean shutdown; exec sends SIGKILL if that does not end it in time.
         await this.parts.handle.stop();

@@ -51,7 +51,8 @@ const MAX_POLL_MS = 1000;
 
 /** Starts mysqld and resolves once it answers on its socket; on failure nothing is left running. */
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
-  if (opts.lockDown === true && opts.credential === undefined) throw new TypeError('startServer: lockDown needs a credential');
+  if (opts.lockDown === true && opts.credential === undefined)
+    throw new TypeError('startServer: lockDown needs a credential');
   const account = serverAccount(opts.user);
   await preflight(opts, account);
   const offset = await logSize(opts.paths.errorLog);
@@ -59,7 +60,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const stopMs = opts.stopTimeoutMs ?? DEFAULT_STOP_MS;
   const log = opts.log.child({ component: 'server' });
   log.info({ argv, socket: opts.paths.socket }, 'starting server');
-  const handle = start({ argv, logFile: opts.logFile, timeoutMs: SERVER_LIFETIME_MS, killGraceMs: stopMs, log: opts.log });
+  const handle = start({
+    argv,
+    logFile: opts.logFile,
+    timeoutMs: SERVER_LIFETIME_MS,
+    killGraceMs: stopMs,
+    log: opts.log,
+  });
   const exited = settle(handle);
   let admin: Connection;
   try {
@@ -87,7 +94,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       await running.stop();
       throw err;
     }
-    log.info({ serverPid: handle.pid }, 'root@localhost has its session password; other root and anonymous accounts removed');
+    log.info(
+      { serverPid: handle.pid },
+      'root@localhost has its session password; other root and anonymous accounts removed',
+    );
   }
   log.info({ serverPid: handle.pid, socket: opts.paths.socket, user: account?.name }, 'server ready');
   return running;
@@ -98,8 +108,19 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
  * --user names the unprivileged server account. On the command line, skip-networking wins over the my.cnf's port:
  * nothing listens on TCP while root has no password (lockDown). Pure: unit-tested for flavors not installed here.
  */
-export function serverArgv(binaries: Pick<ServerBinaries, 'mysqld' | 'basedir'>, myCnfPath: string, account: ServerAccount | undefined, lockDown: boolean): string[] {
-  return [binaries.mysqld, `--defaults-file=${myCnfPath}`, `--basedir=${binaries.basedir}`, ...userArgs(account), ...(lockDown ? ['--skip-networking'] : [])];
+export function serverArgv(
+  binaries: Pick<ServerBinaries, 'mysqld' | 'basedir'>,
+  myCnfPath: string,
+  account: ServerAccount | undefined,
+  lockDown: boolean,
+): string[] {
+  return [
+    binaries.mysqld,
+    `--defaults-file=${myCnfPath}`,
+    `--basedir=${binaries.basedir}`,
+    ...userArgs(account),
+    ...(lockDown ? ['--skip-networking'] : []),
+  ];
 }
 
 async function preflight(opts: StartServerOptions, account: ServerAccount | undefined): Promise<void> {
@@ -108,9 +129,17 @@ async function preflight(opts: StartServerOptions, account: ServerAccount | unde
     await assertReachable(opts.paths.datadir, account, 'the datadir');
     await assertReachable(opts.paths.socket, account, 'the socket');
   }
-  const datadir = await stat(opts.paths.datadir).then((s) => s.isDirectory(), () => false);
+  const datadir = await stat(opts.paths.datadir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!datadir) {
-    throw new ServerStartError('no-datadir', [], opts.paths.errorLog, `datadir ${opts.paths.datadir} does not exist: initialise it first (initDatadir)`);
+    throw new ServerStartError(
+      'no-datadir',
+      [],
+      opts.paths.errorLog,
+      `datadir ${opts.paths.datadir} does not exist: initialise it first (initDatadir)`,
+    );
   }
   await assertSocketFree(opts.paths.socket);
   if (opts.network !== undefined) await assertPortFree(opts.network.bindAddress, opts.network.port);
@@ -122,14 +151,23 @@ function settle(handle: ChildHandle): Promise<RunResult> {
   return handle.exited.catch(() => handle.stop());
 }
 
-async function waitReady(opts: StartServerOptions, handle: ChildHandle, exited: Promise<RunResult>, offset: number): Promise<Connection> {
+async function waitReady(
+  opts: StartServerOptions,
+  handle: ChildHandle,
+  exited: Promise<RunResult>,
+  offset: number,
+): Promise<Connection> {
   const deadline = Date.now() + (opts.readyTimeoutMs ?? DEFAULT_READY_MS);
   let pause = FIRST_POLL_MS;
   while (Date.now() < deadline) {
     // Until the server listens, this fails at once (no socket file, or nobody accepting).
     // A datadir straight from init has no password yet: lockDown connects without one.
     const credential = opts.lockDown === true ? undefined : opts.credential;
-    const conn = await connectRoot({ socket: opts.paths.socket, connectTimeoutMs: 5000, ...(credential !== undefined ? { credential } : {}) }).catch(() => undefined);
+    const conn = await connectRoot({
+      socket: opts.paths.socket,
+      connectTimeoutMs: 5000,
+      ...(credential !== undefined ? { credential } : {}),
+    }).catch(() => undefined);
     if (conn !== undefined) return conn;
     const ended = await Promise.race([exited, delay(pause).then(() => undefined)]);
     if (ended !== undefined) {
@@ -139,7 +177,14 @@ async function waitReady(opts: StartServerOptions, handle: ChildHandle, exited: 
     pause = Math.min(pause * 2, MAX_POLL_MS);
   }
   const result = await handle.stop();
-  throw await startError(opts, handle, 'timeout', `no answer on ${opts.paths.socket} within ${opts.readyTimeoutMs ?? DEFAULT_READY_MS} ms; stopped it`, result.tail, offset);
+  throw await startError(
+    opts,
+    handle,
+    'timeout',
+    `no answer on ${opts.paths.socket} within ${opts.readyTimeoutMs ?? DEFAULT_READY_MS} ms; stopped it`,
+    result.tail,
+    offset,
+  );
 }
 
 async function startError(

@@ -1,7 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { isZombie, otherPids, processArgv, processGroup, processSession, processUid, stopProcess, userId, type StopProcessOptions } from '../exec/index.js';
+import {
+  isZombie,
+  otherPids,
+  processArgv,
+  processGroup,
+  processSession,
+  processUid,
+  stopProcess,
+  userId,
+  type StopProcessOptions,
+} from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { DEFAULT_SERVER_USER } from './user.js';
 import type { SessionStore } from '../store/index.js';
@@ -51,15 +61,27 @@ export interface StrayScope {
   serverUser: string;
 }
 
-export async function stopStrayProcesses(scope: StrayScope, store: SessionStore, log: Logger, opts: StrayOptions = {}): Promise<StrayProcess[]> {
+export async function stopStrayProcesses(
+  scope: StrayScope,
+  store: SessionStore,
+  log: Logger,
+  opts: StrayOptions = {},
+): Promise<StrayProcess[]> {
   const running = new Set((await store.listSessions({ limit: 1000, state: 'running' })).map((s) => s.id));
-  const strays = findStrays(scope.stateDir, ownUids(scope.serverUser), opts.procDir ?? '/proc').filter((p) => !running.has(p.sessionId));
+  const strays = findStrays(scope.stateDir, ownUids(scope.serverUser), opts.procDir ?? '/proc').filter(
+    (p) => !running.has(p.sessionId),
+  );
   if (strays.length === 0) return [];
-  for (const p of strays) log.warn({ strayPid: p.pid, sessionId: p.sessionId, program: p.program }, 'a process of an interrupted session is still running: stopping it');
+  for (const p of strays)
+    log.warn(
+      { strayPid: p.pid, sessionId: p.sessionId, program: p.program },
+      'a process of an interrupted session is still running: stopping it',
+    );
   const stopped = await Promise.all(strays.map((p) => stopStray(p, opts, log)));
   // Their datadirs are big and of no use; the logs stay for people to read.
   const done = strays.filter((_, i) => stopped[i]);
-  for (const sessionId of new Set(done.map((p) => p.sessionId))) await removeSessionData(join(scope.stateDir, 'work', `session-${sessionId}`));
+  for (const sessionId of new Set(done.map((p) => p.sessionId)))
+    await removeSessionData(join(scope.stateDir, 'work', `session-${sessionId}`));
   return done;
 }
 
@@ -82,7 +104,10 @@ interface Candidate extends StrayProcess {
 
 /** The processes of `uids` under `stateDir` that qpswatch started (see stopStrayProcesses), in pid order. */
 export function findStrays(stateDir: string, uids: ReadonlySet<number>, procDir = '/proc'): StrayProcess[] {
-  const patterns = [new RegExp(`${escape(join(stateDir, 'work'))}/session-(\\d+)/`), new RegExp(`${escape(join(stateDir, 'run'))}/(\\d+)-[a-z]\\.sock`)];
+  const patterns = [
+    new RegExp(`${escape(join(stateDir, 'work'))}/session-(\\d+)/`),
+    new RegExp(`${escape(join(stateDir, 'run'))}/(\\d+)-[a-z]\\.sock`),
+  ];
   const candidates = new Map<number, Candidate>();
   for (const pid of otherPids(procDir)) {
     const uid = processUid(pid, procDir);
@@ -95,7 +120,14 @@ export function findStrays(stateDir: string, uids: ReadonlySet<number>, procDir 
     if (!match) continue;
     const group = processGroup(pid, procDir);
     const session = processSession(pid, procDir);
-    candidates.set(pid, { pid, sessionId: Number(match[1]), program, uid, group, detached: session !== undefined && session.session === group && !session.hasTerminal });
+    candidates.set(pid, {
+      pid,
+      sessionId: Number(match[1]),
+      program,
+      uid,
+      group,
+      detached: session !== undefined && session.session === group && !session.hasTerminal,
+    });
   }
   return [...candidates.values()]
     .filter((c) => c.detached && c.group !== undefined && (c.group === c.pid || candidates.has(c.group)))
@@ -114,8 +146,13 @@ function programOf(argv: readonly string[]): string {
 export async function stopStray(p: StrayProcess, opts: StrayOptions, log: Logger): Promise<boolean> {
   const strayLog = log.child({ strayPid: p.pid, program: p.program });
   const outcome = await stopProcess(p.pid, opts, strayLog);
-  if (outcome === 'denied') strayLog.warn({ uid: p.uid }, 'not allowed to stop a stray process (EPERM): leaving it; stop it as its owner or as root');
-  if (outcome === 'stuck') strayLog.warn('the stray process did not go after SIGKILL (stuck in the kernel?): leaving it');
+  if (outcome === 'denied')
+    strayLog.warn(
+      { uid: p.uid },
+      'not allowed to stop a stray process (EPERM): leaving it; stop it as its owner or as root',
+    );
+  if (outcome === 'stuck')
+    strayLog.warn('the stray process did not go after SIGKILL (stuck in the kernel?): leaving it');
   return outcome === 'stopped';
 }
 
@@ -130,7 +167,8 @@ async function removeSessionData(sessionDir: string): Promise<void> {
   const roles = dirs(sessionDir);
   for (const role of roles) {
     for (const target of dirs(join(sessionDir, role.name))) {
-      for (const part of ['data', 'snapshot', 'tmp']) await rm(join(sessionDir, role.name, target.name, part), { recursive: true, force: true });
+      for (const part of ['data', 'snapshot', 'tmp'])
+        await rm(join(sessionDir, role.name, target.name, part), { recursive: true, force: true });
     }
   }
 }

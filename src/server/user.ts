@@ -28,18 +28,28 @@ export function serverAccount(configured: string | undefined, lookup: AccountLoo
   const name = configured === undefined || configured === '' ? undefined : configured;
   if (self !== 0) {
     if (name === undefined || name === ownName()) return undefined;
-    throw new ServerUserError(name, `takes effect only when qpswatch runs as root (it runs as uid ${self}): leave server_user empty, and mysqld runs as qpswatch's own user`);
+    throw new ServerUserError(
+      name,
+      `takes effect only when qpswatch runs as root (it runs as uid ${self}): leave server_user empty, and mysqld runs as qpswatch's own user`,
+    );
   }
   const wanted = name ?? DEFAULT_SERVER_USER;
   const account = findAccount(wanted, lookup.passwdFile);
   if (account === undefined) {
-    const fix = name === undefined
-      ? `create it (useradd --system --user-group --no-create-home --shell /usr/sbin/nologin ${wanted}, or install mariadb-server) or set server_user (QPSWATCH_SERVER_USER) to another unprivileged user`
-      : 'create that user or set server_user to an existing unprivileged user';
-    throw new ServerUserError(wanted, `is not a user on this host; qpswatch runs as root and never runs the benchmarked server as root: ${fix}`);
+    const fix =
+      name === undefined
+        ? `create it (useradd --system --user-group --no-create-home --shell /usr/sbin/nologin ${wanted}, or install mariadb-server) or set server_user (QPSWATCH_SERVER_USER) to another unprivileged user`
+        : 'create that user or set server_user to an existing unprivileged user';
+    throw new ServerUserError(
+      wanted,
+      `is not a user on this host; qpswatch runs as root and never runs the benchmarked server as root: ${fix}`,
+    );
   }
   if (account.uid === 0) {
-    throw new ServerUserError(wanted, 'has uid 0: the benchmarked server never runs as root; set server_user to an unprivileged user such as mysql');
+    throw new ServerUserError(
+      wanted,
+      'has uid 0: the benchmarked server never runs as root; set server_user to an unprivileged user such as mysql',
+    );
   }
   return account;
 }
@@ -54,7 +64,8 @@ export function findAccount(name: string, passwdFile = '/etc/passwd'): ServerAcc
   }
   for (const line of text.split('\n')) {
     const [user, , uid, gid] = line.split(':');
-    if (user === name && uid !== undefined && gid !== undefined && /^\d+$/.test(uid) && /^\d+$/.test(gid)) return { name, uid: Number(uid), gid: Number(gid) };
+    if (user === name && uid !== undefined && gid !== undefined && /^\d+$/.test(uid) && /^\d+$/.test(gid))
+      return { name, uid: Number(uid), gid: Number(gid) };
   }
   return undefined;
 }

@@ -31,7 +31,14 @@ export class PoolTooSmallError extends InputError {
  * buffer pool before any test, then scanned again: the pool holds them when the second pass reads (next to) nothing
  * from disk. Innodb_pages_read counts read-ahead too, which a full scan triggers.
  */
-export async function readTablesIntoPool(server: Pick<RunningServer, 'query'>, status: StatusConnection, database: string, target: string, log: Logger, signal?: AbortSignal): Promise<CachedTables> {
+export async function readTablesIntoPool(
+  server: Pick<RunningServer, 'query'>,
+  status: StatusConnection,
+  database: string,
+  target: string,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<CachedTables> {
   const scans = await indexScans(server, database);
   // A large table takes minutes per pass: a stop asked for in between is heeded at the next index.
   const scanAll = async (): Promise<void> => {
@@ -49,10 +56,15 @@ export async function readTablesIntoPool(server: Pick<RunningServer, 'query'>, s
     indexes: scans.length,
     firstPassPages: between - before,
     secondPassPages: counter(after, 'Innodb_pages_read') - between,
-    poolFill: counter(after, 'Innodb_buffer_pool_pages_data') / Math.max(1, counter(after, 'Innodb_buffer_pool_pages_total')),
+    poolFill:
+      counter(after, 'Innodb_buffer_pool_pages_data') / Math.max(1, counter(after, 'Innodb_buffer_pool_pages_total')),
   };
-  log.info({ target, ...cached }, `cached: ${target}'s ${scans.length} index(es) read into the buffer pool (${cached.firstPassPages} pages; a second pass read ${cached.secondPassPages})`);
-  if (cached.secondPassPages > Math.max(SECOND_PASS_SLACK_PAGES, cached.firstPassPages * SECOND_PASS_SHARE)) throw new PoolTooSmallError(target, cached);
+  log.info(
+    { target, ...cached },
+    `cached: ${target}'s ${scans.length} index(es) read into the buffer pool (${cached.firstPassPages} pages; a second pass read ${cached.secondPassPages})`,
+  );
+  if (cached.secondPassPages > Math.max(SECOND_PASS_SLACK_PAGES, cached.firstPassPages * SECOND_PASS_SHARE))
+    throw new PoolTooSmallError(target, cached);
   return cached;
 }
 
@@ -64,7 +76,10 @@ async function indexScans(server: Pick<RunningServer, 'query'>, database: string
       WHERE s.TABLE_SCHEMA = ? AND x.ENGINE = 'InnoDB' ORDER BY s.TABLE_NAME, s.INDEX_NAME`,
     [database],
   );
-  return rows.map((r) => `SELECT COUNT(*) FROM ${identifier(database)}.${identifier(String(r['t']))} FORCE INDEX (${identifier(String(r['i']))})`);
+  return rows.map(
+    (r) =>
+      `SELECT COUNT(*) FROM ${identifier(database)}.${identifier(String(r['t']))} FORCE INDEX (${identifier(String(r['i']))})`,
+  );
 }
 
 function identifier(name: string): string {
@@ -77,6 +92,7 @@ async function pagesRead(status: StatusConnection): Promise<number> {
 
 function counter(status: Readonly<Record<string, string>>, name: string): number {
   const value = Number(status[name]);
-  if (!Number.isFinite(value)) throw new Error(`SHOW GLOBAL STATUS has no number for ${name} (${JSON.stringify(status[name])})`);
+  if (!Number.isFinite(value))
+    throw new Error(`SHOW GLOBAL STATUS has no number for ${name} (${JSON.stringify(status[name])})`);
   return value;
 }

@@ -1,4 +1,11 @@
-import { CALIBRATION_DROP, calibrateTest, calibrationInputs, expectationAtBudget, type BudgetExpectation, type CalibrationSettings } from '../analysis/index.js';
+import {
+  CALIBRATION_DROP,
+  calibrateTest,
+  calibrationInputs,
+  expectationAtBudget,
+  type BudgetExpectation,
+  type CalibrationSettings,
+} from '../analysis/index.js';
 import type { CalibrationFigure } from '../model/index.js';
 import type { Config } from '../config/index.js';
 import { InputError } from '../errors.js';
@@ -40,7 +47,9 @@ export interface StoredCalibrationSettings {
 
 export class NoCalibrationTargetError extends InputError {
   constructor() {
-    super('no target to calibrate: the config has no calibrate_target and no targets; add one under targets: (e.g. `targets: { local: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed } }`, see config/quickstart.yaml) or give --target NAME');
+    super(
+      'no target to calibrate: the config has no calibrate_target and no targets; add one under targets: (e.g. `targets: { local: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed } }`, see config/quickstart.yaml) or give --target NAME',
+    );
   }
 }
 
@@ -61,16 +70,38 @@ export function releaseBudget(settings: Pick<CompareSettings, 'budgetMinutes'>, 
  * every sweep (nothing decided early) until the budget, then per test the noise of a pair, its wall time and what a 5%
  * detectable drop costs; stored for the daemon and `status`.
  */
-export async function runCalibration(request: CalibrateRequest, deps: CompareDeps & { store: CalibrationStore }): Promise<CalibrationOutcome> {
+export async function runCalibration(
+  request: CalibrateRequest,
+  deps: CompareDeps & { store: CalibrationStore },
+): Promise<CalibrationOutcome> {
   const { settings, store } = deps;
   const { target } = request;
   const budgetMinutes = request.budgetMinutes ?? request.suite.budgetMinutes;
-  deps.log.info({ target, suite: request.suite.name, budgetMinutes }, `calibrating: ${target} against itself, ${request.suite.name} suite, ${budgetMinutes} min of pairs`);
-  const outcome = await runComparison({ baseline: target, candidate: target, suite: request.suite, rounds: 1, design: 'paired', budgetMinutes, sequential: false }, deps);
+  deps.log.info(
+    { target, suite: request.suite.name, budgetMinutes },
+    `calibrating: ${target} against itself, ${request.suite.name} suite, ${budgetMinutes} min of pairs`,
+  );
+  const outcome = await runComparison(
+    {
+      baseline: target,
+      candidate: target,
+      suite: request.suite,
+      rounds: 1,
+      design: 'paired',
+      budgetMinutes,
+      sequential: false,
+    },
+    deps,
+  );
   const session = await store.getSession(outcome.sessionId);
   const samples = await store.completedSamples(outcome.sessionId);
   const inputs = calibrationInputs(samples);
-  const calibration: CalibrationSettings = { alpha: settings.verdicts.alpha, family: inputs.length, drop: CALIBRATION_DROP, maxPairs: settings.maxPairs };
+  const calibration: CalibrationSettings = {
+    alpha: settings.verdicts.alpha,
+    family: inputs.length,
+    drop: CALIBRATION_DROP,
+    maxPairs: settings.maxPairs,
+  };
   const figures = inputs.map((i) => calibrateTest(i, calibration));
   const stored: StoredCalibrationSettings = {
     alpha: settings.verdicts.alpha,
@@ -81,7 +112,14 @@ export async function runCalibration(request: CalibrateRequest, deps: CompareDep
     maxPairs: settings.maxPairs,
     idleStatesHeld: outcome.plan.idleStatesHeld,
   };
-  const record = await store.recordCalibration({ hostId: session!.hostId, sessionId: outcome.sessionId, suite: request.suite.name, target, settings: stored, tests: figures });
+  const record = await store.recordCalibration({
+    hostId: session!.hostId,
+    sessionId: outcome.sessionId,
+    suite: request.suite.name,
+    target,
+    settings: stored,
+    tests: figures,
+  });
   return {
     record,
     figures,

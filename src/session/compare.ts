@@ -1,12 +1,42 @@
 import { readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareSession, judgePairedSession, judgeSession, lookReach, type VerdictSettings } from '../analysis/index.js';
+import {
+  compareSession,
+  judgePairedSession,
+  judgeSession,
+  lookReach,
+  type VerdictSettings,
+} from '../analysis/index.js';
 import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { sampleRoles, type ComparisonView, type MemorySettingName, type Verdict, type SampleRole, type WorkProgress } from '../model/index.js';
-import { findDataDevice, fingerprintId, parseMeminfo, holdIdleStates, hostFingerprint, inventoryHostFacts, noIdleStateHold, type HostFingerprint, type IdleStateHold } from '../sampling/index.js';
+import {
+  sampleRoles,
+  type ComparisonView,
+  type MemorySettingName,
+  type Verdict,
+  type SampleRole,
+  type WorkProgress,
+} from '../model/index.js';
+import {
+  findDataDevice,
+  fingerprintId,
+  parseMeminfo,
+  holdIdleStates,
+  hostFingerprint,
+  inventoryHostFacts,
+  noIdleStateHold,
+  type HostFingerprint,
+  type IdleStateHold,
+} from '../sampling/index.js';
 import { profilePoolBytes, SERVER_OVERHEAD_BYTES, type ServerNetwork } from '../server/index.js';
-import type { CalibrationStore, HostStore, ReleaseStore, SampleRecord, SampleStore, SessionStore } from '../store/index.js';
+import type {
+  CalibrationStore,
+  HostStore,
+  ReleaseStore,
+  SampleRecord,
+  SampleStore,
+  SessionStore,
+} from '../store/index.js';
 import { findSysbench, type Suite } from '../suite/index.js';
 import { prepareStateFolders, TargetInstance } from './target-instance.js';
 import { loadTarget, runRound, type RoundContext } from './round.js';
@@ -86,12 +116,27 @@ export interface CompareOutcome {
  * Each memory setting of a compare that runs several, checked before the first session starts: a setting that
  * cannot hold the data is refused at once, not after the sessions before it (hours on a large suite).
  */
-export async function checkMemorySettings(request: CompareRequest, memories: readonly MemorySettingName[], deps: Pick<CompareDeps, 'settings' | 'store' | 'log' | 'upstreams'>): Promise<void> {
+export async function checkMemorySettings(
+  request: CompareRequest,
+  memories: readonly MemorySettingName[],
+  deps: Pick<CompareDeps, 'settings' | 'store' | 'log' | 'upstreams'>,
+): Promise<void> {
   const { settings, store, log } = deps;
-  const sources = { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log };
-  const sides = { baseline: await resolveTarget(request.baseline, sources), candidate: await resolveTarget(request.candidate, sources) };
+  const sources = {
+    targets: settings.targets,
+    serverProfilesDir: settings.serverProfilesDir,
+    cacheDir: settings.cacheDir,
+    upstreams: deps.upstreams,
+    store,
+    log,
+  };
+  const sides = {
+    baseline: await resolveTarget(request.baseline, sources),
+    candidate: await resolveTarget(request.candidate, sources),
+  };
   // The work folder may not exist before the first session; it lives in state_dir, on the same filesystem.
-  for (const memory of memories) checkMemoryFacts({ ...request, memory }, settings, underMemorySetting(sides, memory, settings), settings.stateDir);
+  for (const memory of memories)
+    checkMemoryFacts({ ...request, memory }, settings, underMemorySetting(sides, memory, settings), settings.stateDir);
 }
 
 export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
@@ -99,8 +144,22 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   // Everything a person can get wrong is checked before a session exists or a server starts; settings that can
   // never reach a verdict first, since that check is arithmetic.
   const reach = checkSessionReach(request, settings);
-  const sources = { targets: settings.targets, serverProfilesDir: settings.serverProfilesDir, cacheDir: settings.cacheDir, upstreams: deps.upstreams, store, log };
-  const targets = underMemorySetting({ baseline: await resolveTarget(request.baseline, sources), candidate: await resolveTarget(request.candidate, sources) }, request.memory, settings);
+  const sources = {
+    targets: settings.targets,
+    serverProfilesDir: settings.serverProfilesDir,
+    cacheDir: settings.cacheDir,
+    upstreams: deps.upstreams,
+    store,
+    log,
+  };
+  const targets = underMemorySetting(
+    {
+      baseline: await resolveTarget(request.baseline, sources),
+      candidate: await resolveTarget(request.candidate, sources),
+    },
+    request.memory,
+    settings,
+  );
   findSysbench();
   const workDir = join(settings.stateDir, 'work');
   // Private to qpswatch and the server user; a server_user that cannot be used stops here, before any session exists.
@@ -116,14 +175,30 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
 }
 
 /** A suite's levels as a session stores them: the file's thread count, what it came to here, the load and tests. */
-export function storedLevels(suite: Suite): { threads: number; threadsSpec: number | string; tables: number; tableSize: number; tests: string[] }[] {
-  return suite.levels.map((l) => ({ threads: l.threads, threadsSpec: l.threadsSpec, tables: l.load.tables, tableSize: l.load.tableSize, tests: [...l.tests] }));
+export function storedLevels(
+  suite: Suite,
+): { threads: number; threadsSpec: number | string; tables: number; tableSize: number; tests: string[] }[] {
+  return suite.levels.map((l) => ({
+    threads: l.threads,
+    threadsSpec: l.threadsSpec,
+    tables: l.load.tables,
+    tableSize: l.load.tableSize,
+    tests: [...l.tests],
+  }));
 }
 
-async function runHeldSession(request: CompareRequest, deps: CompareDeps, targets: Record<SampleRole, PreparedTarget>, workDir: string, hold: IdleStateHold, reach: SweepPlan | undefined): Promise<CompareOutcome> {
+async function runHeldSession(
+  request: CompareRequest,
+  deps: CompareDeps,
+  targets: Record<SampleRole, PreparedTarget>,
+  workDir: string,
+  hold: IdleStateHold,
+  reach: SweepPlan | undefined,
+): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
   const plan = sessionPlan(request, settings, hold, request.sequential !== false ? reach : undefined);
-  if (reach !== undefined && request.sequential !== false) await announceSweeps(reach, { stateDir: settings.stateDir, alpha: settings.verdicts.alpha, store, log });
+  if (reach !== undefined && request.sequential !== false)
+    await announceSweeps(reach, { stateDir: settings.stateDir, alpha: settings.verdicts.alpha, store, log });
   const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held, log });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const sessionId = await store.createSession({
@@ -153,8 +228,22 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
     },
   });
   const sessionLog = log.child({ sessionId });
-  const shape = plan.design === 'paired' ? { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer } : { rounds: request.rounds };
-  sessionLog.info({ baseline: targets.baseline.ref, candidate: targets.candidate.ref, suite: request.suite.name, design: plan.design, ...shape, idleStatesHeld: hold.held, ...(request.memory !== undefined ? { memory: request.memory } : {}) }, 'session started');
+  const shape =
+    plan.design === 'paired'
+      ? { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer }
+      : { rounds: request.rounds };
+  sessionLog.info(
+    {
+      baseline: targets.baseline.ref,
+      candidate: targets.candidate.ref,
+      suite: request.suite.name,
+      design: plan.design,
+      ...shape,
+      idleStatesHeld: hold.held,
+      ...(request.memory !== undefined ? { memory: request.memory } : {}),
+    },
+    'session started',
+  );
   if (plan.design === 'paired') warnLooksThatCannotReject(plan, sessionLog);
 
   const instances = targetInstances(settings, sessionId, targets, plan.design);
@@ -162,9 +251,41 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   try {
     const device = findDataDevice(workDir);
     const report = deps.onWorkProgress;
-    const progress = report === undefined ? undefined : sessionProgress({ design: plan.design, tag: request.candidate, suite: request.suite, rounds: request.rounds, budgetMinutes: plan.budgetMinutes }, report);
-    const ctx: RoundContext = { store, log: sessionLog, signal: deps.signal, sessionId, device, ...(progress !== undefined ? { progress } : {}), ...(request.memory !== undefined ? { memory: request.memory } : {}) };
-    if (plan.design === 'paired') paired = await runPairedSession(request.suite, instances, { budgetMinutes: plan.budgetMinutes, maxPairs: plan.maxPairs, idleServer: plan.idleServer, verdicts: plan.verdicts, sequential: request.sequential !== false }, ctx);
+    const progress =
+      report === undefined
+        ? undefined
+        : sessionProgress(
+            {
+              design: plan.design,
+              tag: request.candidate,
+              suite: request.suite,
+              rounds: request.rounds,
+              budgetMinutes: plan.budgetMinutes,
+            },
+            report,
+          );
+    const ctx: RoundContext = {
+      store,
+      log: sessionLog,
+      signal: deps.signal,
+      sessionId,
+      device,
+      ...(progress !== undefined ? { progress } : {}),
+      ...(request.memory !== undefined ? { memory: request.memory } : {}),
+    };
+    if (plan.design === 'paired')
+      paired = await runPairedSession(
+        request.suite,
+        instances,
+        {
+          budgetMinutes: plan.budgetMinutes,
+          maxPairs: plan.maxPairs,
+          idleServer: plan.idleServer,
+          verdicts: plan.verdicts,
+          sequential: request.sequential !== false,
+        },
+        ctx,
+      );
     else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);
     sessionLog.info({ ...paired }, 'session done');
@@ -177,28 +298,64 @@ async function runHeldSession(request: CompareRequest, deps: CompareDeps, target
   const session = await store.getSession(sessionId);
   const samples = await store.completedSamples(sessionId);
   const verdicts = judgeStored(plan, samples);
-  for (const v of verdicts.filter((x) => x.kind !== 'ok')) sessionLog.info({ test: v.test, threads: v.threads, verdict: v.kind, relativeQps: v.relativeQps, pSlower: v.pSlower, detectableDrop: v.detectableDrop }, `${v.test} t${v.threads}: ${v.kind}`);
+  for (const v of verdicts.filter((x) => x.kind !== 'ok'))
+    sessionLog.info(
+      {
+        test: v.test,
+        threads: v.threads,
+        verdict: v.kind,
+        relativeQps: v.relativeQps,
+        pSlower: v.pSlower,
+        detectableDrop: v.detectableDrop,
+      },
+      `${v.test} t${v.threads}: ${v.kind}`,
+    );
   const view = compareSession(session!, samples, hostSummary(fingerprint), verdicts);
-  return { sessionId, view, verdicts, fingerprintId: fingerprintId(fingerprint), plan, ...(paired !== undefined ? { paired } : {}) };
+  return {
+    sessionId,
+    view,
+    verdicts,
+    fingerprintId: fingerprintId(fingerprint),
+    plan,
+    ...(paired !== undefined ? { paired } : {}),
+  };
 }
 
 /** Both targets with their server profiles under the memory setting, when the session has one. */
-function underMemorySetting(targets: Record<SampleRole, PreparedTarget>, memory: MemorySettingName | undefined, settings: CompareSettings): Record<SampleRole, PreparedTarget> {
+function underMemorySetting(
+  targets: Record<SampleRole, PreparedTarget>,
+  memory: MemorySettingName | undefined,
+  settings: CompareSettings,
+): Record<SampleRole, PreparedTarget> {
   if (memory === undefined) return targets;
-  return { baseline: withMemorySetting(targets.baseline, memory, settings.ioBoundBufferPool), candidate: withMemorySetting(targets.candidate, memory, settings.ioBoundBufferPool) };
+  return {
+    baseline: withMemorySetting(targets.baseline, memory, settings.ioBoundBufferPool),
+    candidate: withMemorySetting(targets.candidate, memory, settings.ioBoundBufferPool),
+  };
 }
 
 /**
  * Before any session exists or anything is loaded: the suite's data against each side's buffer pool (as its my.cnf
  * will say), the host's memory and state_dir's disk and filesystem. A setting it cannot honour is one line.
  */
-function checkMemoryFacts(request: CompareRequest, settings: CompareSettings, targets: Record<SampleRole, PreparedTarget>, workDir: string): void {
+function checkMemoryFacts(
+  request: CompareRequest,
+  settings: CompareSettings,
+  targets: Record<SampleRole, PreparedTarget>,
+  workDir: string,
+): void {
   const design = request.design ?? settings.design;
   const disk = statfsSync(workDir);
-  const sides = sampleRoles.map((role) => ({ profile: targets[role].profile.name, poolBytes: profilePoolBytes(targets[role].profile, targets[role].binaries) }));
+  const sides = sampleRoles.map((role) => ({
+    profile: targets[role].profile.name,
+    poolBytes: profilePoolBytes(targets[role].profile, targets[role].binaries),
+  }));
   checkMemorySetting({
     setting: request.memory!,
-    data: { suite: request.suite.name, loads: request.suite.loads.map((l) => ({ tables: l.tables, tableSize: l.tableSize })) },
+    data: {
+      suite: request.suite.name,
+      loads: request.suite.loads.map((l) => ({ tables: l.tables, tableSize: l.tableSize })),
+    },
     sides,
     serversAtOnce: design === 'paired' ? 2 : 1,
     overheadBytes: SERVER_OVERHEAD_BYTES,
@@ -224,12 +381,23 @@ function warnLooksThatCannotReject(plan: SessionPlan, log: Logger): void {
  * a paired session's budget reaches. runComparison calls it first; compare calls it before it waits for the host.
  */
 export function checkSessionReach(request: CompareRequest, settings: CompareSettings): SweepPlan | undefined {
-  return preflight({ suite: request.suite, rounds: request.rounds, alpha: settings.verdicts.alpha, sequential: request.sequential !== false, ...sessionShape(request, settings) });
+  return preflight({
+    suite: request.suite,
+    rounds: request.rounds,
+    alpha: settings.verdicts.alpha,
+    sequential: request.sequential !== false,
+    ...sessionShape(request, settings),
+  });
 }
 
 /** The verdicts of a finished session, by its design. */
-export function judgeStored(plan: Pick<SessionPlan, 'design' | 'verdicts'>, samples: readonly SampleRecord[]): Verdict[] {
-  return plan.design === 'paired' ? judgePairedSession(samples, plan.verdicts, true).verdicts : judgeSession(samples, plan.verdicts);
+export function judgeStored(
+  plan: Pick<SessionPlan, 'design' | 'verdicts'>,
+  samples: readonly SampleRecord[],
+): Verdict[] {
+  return plan.design === 'paired'
+    ? judgePairedSession(samples, plan.verdicts, true).verdicts
+    : judgeSession(samples, plan.verdicts);
 }
 
 /** The warning a session without the hold logs: what it costs, the fix for this setting, and how to silence it. */
@@ -238,7 +406,10 @@ export function idleHoldWarning(hold: IdleStateHold): string {
 }
 
 /** The design and the reach of a session: the request's own, else the config's, else (the budget) the suite's. */
-function sessionShape(request: CompareRequest, settings: CompareSettings): Pick<SessionPlan, 'design' | 'budgetMinutes' | 'maxPairs'> {
+function sessionShape(
+  request: CompareRequest,
+  settings: CompareSettings,
+): Pick<SessionPlan, 'design' | 'budgetMinutes' | 'maxPairs'> {
   return {
     design: request.design ?? settings.design,
     budgetMinutes: request.budgetMinutes ?? settings.budgetMinutes ?? request.suite.budgetMinutes,
@@ -251,7 +422,12 @@ function sessionShape(request: CompareRequest, settings: CompareSettings): Pick<
  * sweeps, at most max_pairs): alpha is shared by the looks a session can take, so none is spent on looks past its
  * budget. The session then stops there too, which keeps what it measures and the looks it was judged by the same.
  */
-function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: IdleStateHold, reach: SweepPlan | undefined): SessionPlan {
+function sessionPlan(
+  request: CompareRequest,
+  settings: CompareSettings,
+  hold: IdleStateHold,
+  reach: SweepPlan | undefined,
+): SessionPlan {
   const shape = sessionShape(request, settings);
   const maxPairs = reach !== undefined ? Math.max(1, Math.min(shape.maxPairs, reach.sweeps)) : shape.maxPairs;
   return {
@@ -266,19 +442,35 @@ function sessionPlan(request: CompareRequest, settings: CompareSettings, hold: I
 }
 
 /** Each side's work folder and private socket in this session (short socket names: unix paths are limited). */
-function targetInstances(settings: CompareSettings, sessionId: number, targets: Record<SampleRole, PreparedTarget>, design: SessionDesign): Record<SampleRole, TargetInstance> {
+function targetInstances(
+  settings: CompareSettings,
+  sessionId: number,
+  targets: Record<SampleRole, PreparedTarget>,
+  design: SessionDesign,
+): Record<SampleRole, TargetInstance> {
   const sessionDir = join(settings.stateDir, 'work', `session-${sessionId}`);
   const instance = (role: SampleRole): TargetInstance => {
     const socket = join(settings.stateDir, 'run', `${sessionId}-${role[0]}.sock`);
     // Paired sessions run both servers at once: the candidate listens on the next port.
     const port = settings.serverPort + (design === 'paired' && role === 'candidate' ? 1 : 0);
     const network: ServerNetwork | undefined = settings.serverPort > 0 ? { port, bindAddress: '127.0.0.1' } : undefined;
-    return new TargetInstance(targets[role], join(sessionDir, role), socket, network, settings.serverUser, settings.readyTimeoutMs);
+    return new TargetInstance(
+      targets[role],
+      join(sessionDir, role),
+      socket,
+      network,
+      settings.serverUser,
+      settings.readyTimeoutMs,
+    );
   };
   return { baseline: instance('baseline'), candidate: instance('candidate') };
 }
 
-async function runSessionRounds(request: CompareRequest, instances: Record<SampleRole, TargetInstance>, deps: RoundContext): Promise<void> {
+async function runSessionRounds(
+  request: CompareRequest,
+  instances: Record<SampleRole, TargetInstance>,
+  deps: RoundContext,
+): Promise<void> {
   for (const role of ['baseline', 'candidate'] as const) {
     deps.signal.throwIfAborted();
     await loadTarget(instances[role], request.suite, deps);
@@ -286,7 +478,10 @@ async function runSessionRounds(request: CompareRequest, instances: Record<Sampl
   for (let round = 1; round <= request.rounds; round++) {
     for (const role of roundOrder(round)) {
       deps.signal.throwIfAborted();
-      deps.log.info({ round, rounds: request.rounds, role, target: instances[role].target.name }, `round ${round} of ${request.rounds}: ${role}`);
+      deps.log.info(
+        { round, rounds: request.rounds, role, target: instances[role].target.name },
+        `round ${round} of ${request.rounds}: ${role}`,
+      );
       await runRound(instances[role], role, round, request.suite, deps);
     }
   }
@@ -301,8 +496,17 @@ async function recordFailure(store: SessionStore, sessionId: number, err: unknow
 
 /** The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk. */
 export function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
-  const identity = { cpu: fp.cpuModel, cores: fp.cores, threads: fp.threads, memGiB: Math.round(fp.memoryBytes / 2 ** 30), kernel: fp.kernel, disk: fp.dataDevice, fs: fp.filesystem };
+  const identity = {
+    cpu: fp.cpuModel,
+    cores: fp.cores,
+    threads: fp.threads,
+    memGiB: Math.round(fp.memoryBytes / 2 ** 30),
+    kernel: fp.kernel,
+    disk: fp.dataDevice,
+    fs: fp.filesystem,
+  };
   // Whether the session held the idle states: the first thing to look at when a daemon's figures differ from a CLI run's.
-  const hold: Record<string, boolean> = typeof fp.idleStatesHeld === 'boolean' ? { idleStatesHeld: fp.idleStatesHeld } : {};
+  const hold: Record<string, boolean> =
+    typeof fp.idleStatesHeld === 'boolean' ? { idleStatesHeld: fp.idleStatesHeld } : {};
   return { ...identity, ...hold, ...inventoryHostFacts(fp.inventory) };
 }

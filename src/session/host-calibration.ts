@@ -9,7 +9,11 @@ import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
  * The newest calibration of this host for a suite. The fingerprint records whether the idle states were held, so
  * both readings of this host are looked up and the newer wins. Undefined when the host cannot be fingerprinted.
  */
-export async function thisHostCalibration(stateDir: string, store: CalibrationStore, suite: string): Promise<CalibrationRecord | undefined> {
+export async function thisHostCalibration(
+  stateDir: string,
+  store: CalibrationStore,
+  suite: string,
+): Promise<CalibrationRecord | undefined> {
   const all = await thisHostCalibrations(stateDir, store);
   return all.find((c) => c.suite === suite);
 }
@@ -30,15 +34,29 @@ export async function thisHostCalibrations(stateDir: string, store: CalibrationS
 }
 
 /** The figures of a stored calibration, read back for an expectation. */
-export function calibrationExpectation(record: CalibrationRecord, budgetMinutes: number, maxPairs: number, alpha: number): BudgetExpectation {
+export function calibrationExpectation(
+  record: CalibrationRecord,
+  budgetMinutes: number,
+  maxPairs: number,
+  alpha: number,
+): BudgetExpectation {
   const figures = record.tests.map((t) => ({ ...t }));
   return expectationAtBudget(figures, budgetMinutes, maxPairs, { alpha, family: figures.length, maxPairs });
 }
 
 /** Per test, the drop `pairs` pairs catch at this calibration's pair noise, the suite's tests sharing alpha. */
-export function calibratedDrops(record: CalibrationRecord, pairs: number, alpha: number, maxPairs: number): Array<{ test: string; threads: number; detectableDrop: number }> {
+export function calibratedDrops(
+  record: CalibrationRecord,
+  pairs: number,
+  alpha: number,
+  maxPairs: number,
+): Array<{ test: string; threads: number; detectableDrop: number }> {
   const settings = { alpha, family: record.tests.length, maxPairs };
-  return record.tests.map((t) => ({ test: t.test, threads: t.threads, detectableDrop: t.noise === null ? 1 : detectableDropAt(pairs, t.noise, settings) }));
+  return record.tests.map((t) => ({
+    test: t.test,
+    threads: t.threads,
+    detectableDrop: t.noise === null ? 1 : detectableDropAt(pairs, t.noise, settings),
+  }));
 }
 
 const warnedUncalibrated = new Set<string>();
@@ -47,7 +65,10 @@ const warnedUncalibrated = new Set<string>();
  * This host's newest calibration for the suite, or, once per suite and process, a warning that the host was never
  * calibrated for it (and undefined). A calibration that cannot be read is left out quietly: it only adds figures.
  */
-export async function calibrationOrWarn(deps: { stateDir: string; store: CalibrationStore; log: Logger }, suite: string): Promise<CalibrationRecord | undefined> {
+export async function calibrationOrWarn(
+  deps: { stateDir: string; store: CalibrationStore; log: Logger },
+  suite: string,
+): Promise<CalibrationRecord | undefined> {
   let record: CalibrationRecord | undefined;
   try {
     record = await thisHostCalibration(deps.stateDir, deps.store, suite);
@@ -57,7 +78,10 @@ export async function calibrationOrWarn(deps: { stateDir: string; store: Calibra
   }
   if (record === undefined && !warnedUncalibrated.has(suite)) {
     warnedUncalibrated.add(suite);
-    deps.log.warn({ suite }, `this host has no calibration for the ${suite} suite: how small a drop a session can catch here is unknown; run qpswatch calibrate --suite ${suite}`);
+    deps.log.warn(
+      { suite },
+      `this host has no calibration for the ${suite} suite: how small a drop a session can catch here is unknown; run qpswatch calibrate --suite ${suite}`,
+    );
   }
   return record;
 }
@@ -100,4 +124,3 @@ export function noisyLevelLine(level: LevelReach, budgetText: string): string {
     'fixes: a quieter host, longer runs (seconds), a larger budget_minutes, or fewer client threads than the cores for it'
   );
 }
-

@@ -1,13 +1,71 @@
-export { runComparison, checkMemorySettings, checkSessionReach, judgeStored, hostSummary, type CompareRequest, type CompareDeps, type CompareOutcome, type SessionPlan, type SessionDesign } from './compare.js';
-export { prepareTarget, resolveTarget, UnknownTargetError, TarballTargetError, VariantNotBuiltError, type PreparedTarget, type PrepareTargetOptions, type TargetSources } from './target.js';
+export {
+  runComparison,
+  checkMemorySettings,
+  checkSessionReach,
+  judgeStored,
+  hostSummary,
+  type CompareRequest,
+  type CompareDeps,
+  type CompareOutcome,
+  type SessionPlan,
+  type SessionDesign,
+} from './compare.js';
+export {
+  prepareTarget,
+  resolveTarget,
+  UnknownTargetError,
+  TarballTargetError,
+  VariantNotBuiltError,
+  type PreparedTarget,
+  type PrepareTargetOptions,
+  type TargetSources,
+} from './target.js';
 export { splitVariant, type ReleaseVariant } from './build-variant.js';
 export { roundOrder } from './round-order.js';
 export { measureTest, type MeasureInput } from './measure.js';
 export { TargetInstance } from './target-instance.js';
 export { compareSettings, type CompareSettings } from './settings.js';
-export { runCalibration, calibrationTarget, releaseBudget, NoCalibrationTargetError, type CalibrateRequest, type CalibrationOutcome, type StoredCalibrationSettings } from './calibrate.js';
-export { thisHostCalibration, thisHostCalibrations, calibrationExpectation, calibratedDrops, calibrationOrWarn, levelReach, noisyLevelLine, percentRange, NOISY_LEVEL_DROP, type LevelReach } from './host-calibration.js';
-export { planSweeps, budgetRefusal, roundsRefusal, sweepPlanText, PreflightError, RUN_OVERHEAD_SECONDS, type SweepPlan, type SettingSource } from './preflight.js';
-export { BYTES_PER_ROW, checkMemorySetting, estimatedDataBytes, memoryOverlay, memoryProblem, MemorySettingError, withMemorySetting, type MemoryFacts, type SuiteData } from './memory-setting.js';
+export {
+  runCalibration,
+  calibrationTarget,
+  releaseBudget,
+  NoCalibrationTargetError,
+  type CalibrateRequest,
+  type CalibrationOutcome,
+  type StoredCalibrationSettings,
+} from './calibrate.js';
+export {
+  thisHostCalibration,
+  thisHostCalibrations,
+  calibrationExpectation,
+  calibratedDrops,
+  calibrationOrWarn,
+  levelReach,
+  noisyLevelLine,
+  percentRange,
+  NOISY_LEVEL_DROP,
+  type LevelReach,
+} from './host-calibration.js';
+export {
+  planSweeps,
+  budgetRefusal,
+  roundsRefusal,
+  sweepPlanText,
+  PreflightError,
+  RUN_OVERHEAD_SECONDS,
+  type SweepPlan,
+  type SettingSource,
+} from './preflight.js';
+export {
+  BYTES_PER_ROW,
+  checkMemorySetting,
+  estimatedDataBytes,
+  memoryOverlay,
+  memoryProblem,
+  MemorySettingError,
+  withMemorySetting,
+  type MemoryFacts,
+  type SuiteData,
+} from './memory-setting.js';
 export { PoolTooSmallError, readTablesIntoPool, type CachedTables } from './cache-tables.js';
 export { builtInstall } from './release-install.js';

@@ -1,4 +1,13 @@
-import { diffHostSnapshots, perOperation, readGlobalStatus, statusDelta, takeHostSnapshot, type DataDevice, type ObserverCost, type StatusConnection } from '../sampling/index.js';
+import {
+  diffHostSnapshots,
+  perOperation,
+  readGlobalStatus,
+  statusDelta,
+  takeHostSnapshot,
+  type DataDevice,
+  type ObserverCost,
+  type StatusConnection,
+} from '../sampling/index.js';
 import type { SampleInput } from '../store/index.js';
 import { testLabel, type SampleRole } from '../model/index.js';
 import { serverDeath, ServerDiedError, type RunningServer } from '../server/index.js';
@@ -42,7 +51,9 @@ export class MeasureFailedError extends Error {
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     // sysbench's own failures name its log; the others get it here, since it holds what sysbench printed.
-    super(`${where}: ${reason}${reason.includes(logFile) || cause instanceof ServerDiedError ? '' : ` (log: ${logFile})`}`);
+    super(
+      `${where}: ${reason}${reason.includes(logFile) || cause instanceof ServerDiedError ? '' : ` (log: ${logFile})`}`,
+    );
     this.name = new.target.name;
   }
 }
@@ -65,7 +76,12 @@ async function measureOnce(input: MeasureInput): Promise<SampleInput> {
   const argv = runArgv(input.test, input.threads, input.conn);
   const statusBefore = await readGlobalStatus(input.status);
   const hostBefore = takeHostSnapshot(input.device);
-  const result = await runSysbench(argv, { logFile: input.sysbenchLog, timeoutMs: input.test.seconds * 1000 + SYSBENCH_GRACE_MS, signal: input.signal, log: input.log });
+  const result = await runSysbench(argv, {
+    logFile: input.sysbenchLog,
+    timeoutMs: input.test.seconds * 1000 + SYSBENCH_GRACE_MS,
+    signal: input.signal,
+    log: input.log,
+  });
   const hostAfter = takeHostSnapshot(input.device);
   const statusAfter = await readGlobalStatus(input.status);
   const host = diffHostSnapshots(hostBefore, hostAfter);

@@ -62,7 +62,11 @@ export function memoryOverlay(setting: MemorySettingName, ioBoundPool: string): 
 }
 
 /** The target with its server profile under the memory setting: one more override, for every version, applied last. */
-export function withMemorySetting(target: PreparedTarget, setting: MemorySettingName, ioBoundPool: string): PreparedTarget {
+export function withMemorySetting(
+  target: PreparedTarget,
+  setting: MemorySettingName,
+  ioBoundPool: string,
+): PreparedTarget {
   const set = memoryOverlay(setting, ioBoundPool);
   if (Object.keys(set).length === 0) return target;
   const override = { versions: parseVersionRange('>=0'), set, remove: [] };
@@ -85,7 +89,10 @@ export function memoryProblem(f: MemoryFacts): string | undefined {
     const smallest = f.data.loads.reduce((a, b) => (b.tables * b.tableSize < a.tables * a.tableSize ? b : a));
     const smallestBytes = smallest.tables * smallest.tableSize * BYTES_PER_ROW;
     if (smallestBytes < pool * IO_BOUND_FACTOR) {
-      const which = f.data.loads.length > 1 ? `the smallest load of suite ${f.data.suite} (about ${size(smallestBytes)}: ${smallest.tables} table(s) x ${smallest.tableSize} rows x ${BYTES_PER_ROW} bytes), which its level's tests read alone,` : dataText;
+      const which =
+        f.data.loads.length > 1
+          ? `the smallest load of suite ${f.data.suite} (about ${size(smallestBytes)}: ${smallest.tables} table(s) x ${smallest.tableSize} rows x ${BYTES_PER_ROW} bytes), which its level's tests read alone,`
+          : dataText;
       return `${which} is not ${IO_BOUND_FACTOR} times the buffer pool (io_bound_buffer_pool ${size(pool)}), so most reads would hit the pool: use a suite with at least ${Math.ceil((pool * IO_BOUND_FACTOR) / BYTES_PER_ROW)} rows in ${f.data.loads.length > 1 ? 'each load' : 'all'}, or a smaller io_bound_buffer_pool`;
     }
     return undefined;
@@ -94,9 +101,10 @@ export function memoryProblem(f: MemoryFacts): string | undefined {
   const small = f.sides.find((s) => s.poolBytes < needPool);
   if (small === undefined) return poolsOverHost(f);
   const hostNeed = (needPool + f.overheadBytes) * f.serversAtOnce;
-  const fix = hostNeed > f.availableMemoryBytes
-    ? `this host (${size(f.availableMemoryBytes)} available, ${f.serversAtOnce} server(s) at once) cannot cache it: use a suite with fewer rows, or run it io-bound only`
-    : `set innodb_buffer_pool_size to ${Math.ceil(needPool / 1024 ** 2)}M or more in server profile ${small.profile}, or use a suite with fewer rows`;
+  const fix =
+    hostNeed > f.availableMemoryBytes
+      ? `this host (${size(f.availableMemoryBytes)} available, ${f.serversAtOnce} server(s) at once) cannot cache it: use a suite with fewer rows, or run it io-bound only`
+      : `set innodb_buffer_pool_size to ${Math.ceil(needPool / 1024 ** 2)}M or more in server profile ${small.profile}, or use a suite with fewer rows`;
   return `${dataText} does not fit in the buffer pool of server profile ${small.profile} (innodb_buffer_pool_size ${size(small.poolBytes)}; it needs ${size(needPool)} to hold the data with room to spare): ${fix}`;
 }
 

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { judgePairedSession, type VerdictSettings } from '../analysis/index.js';
 import { testKey, type SampleRole } from '../model/index.js';
 import { InputError } from '../errors.js';
-import { observerCost, parseMeminfo, processCpuSeconds, processWriteBytes, readGlobalStatus, type ObserverCost } from '../sampling/index.js';
+import {
+  observerCost,
+  parseMeminfo,
+  processCpuSeconds,
+  processWriteBytes,
+  readGlobalStatus,
+  type ObserverCost,
+} from '../sampling/index.js';
 import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
@@ -61,7 +68,12 @@ interface OpenRun {
  * far are judged; the session ends when every test is decided, at max_pairs, or when the next sweep would overrun the
  * budget.
  */
-export async function runPairedSession(suite: Suite, instances: Record<SampleRole, TargetInstance>, plan: PairedPlan, ctx: RoundContext): Promise<PairedOutcome> {
+export async function runPairedSession(
+  suite: Suite,
+  instances: Record<SampleRole, TargetInstance>,
+  plan: PairedPlan,
+  ctx: RoundContext,
+): Promise<PairedOutcome> {
   // Before any loading: a small-server load takes an hour per target.
   checkMemoryFits(instances);
   for (const role of ROLES) {
@@ -117,7 +129,13 @@ async function closeSide(side: Side): Promise<void> {
   await side.server.stop();
 }
 
-async function warmUp(sides: Sides, role: SampleRole, suite: Suite, mode: IdleServerMode, ctx: RoundContext): Promise<void> {
+async function warmUp(
+  sides: Sides,
+  role: SampleRole,
+  suite: Suite,
+  mode: IdleServerMode,
+  ctx: RoundContext,
+): Promise<void> {
   await activate(sides, role, mode, ctx);
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
@@ -166,14 +184,19 @@ function activity(pid: number): { cpu: number; written: number } | undefined {
 }
 
 async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: RoundContext): Promise<PairedOutcome> {
-  let open: OpenRun[] = suite.tests.flatMap((test) => test.threads.map((threads) => ({ test, threads }))).map((r, index) => ({ index, key: testKey({ test: r.test.name, threads: r.threads }), ...r }));
+  let open: OpenRun[] = suite.tests
+    .flatMap((test) => test.threads.map((threads) => ({ test, threads })))
+    .map((r, index) => ({ index, key: testKey({ test: r.test.name, threads: r.threads }), ...r }));
   const samples: SampleRecord[] = [];
   const pairMs = new Map<string, number>();
   const started = Date.now();
   const budgetMs = plan.budgetMinutes * 60_000;
   let nextLook = 0;
   for (let sweep = 1; ; sweep++) {
-    ctx.log.info({ sweep, open: open.length, budgetLeftMinutes: Math.max(0, (budgetMs - (Date.now() - started)) / 60_000) }, `sweep ${sweep}: ${open.length} test(s) open`);
+    ctx.log.info(
+      { sweep, open: open.length, budgetLeftMinutes: Math.max(0, (budgetMs - (Date.now() - started)) / 60_000) },
+      `sweep ${sweep}: ${open.length} test(s) open`,
+    );
     for (const run of open) {
       const pairStarted = Date.now();
       // Each test's order flips from sweep to sweep, so neither side is always first; neighbours in the suite flip
@@ -186,13 +209,20 @@ async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: R
       }
       pairMs.set(run.key, Date.now() - pairStarted);
     }
-    const outcome = (stoppedBy: PairedStop): PairedOutcome => ({ sweeps: sweep, stoppedBy, minutes: (Date.now() - started) / 60_000 });
+    const outcome = (stoppedBy: PairedStop): PairedOutcome => ({
+      sweeps: sweep,
+      stoppedBy,
+      minutes: (Date.now() - started) / 60_000,
+    });
     if (plan.sequential !== false && sweep >= nextLook) {
       // The whole family stays measured while any test is open: the max-T of every look is then taken over every
       // test, so which tests were decided early cannot bend the family-wise bound (docs/verdicts.md).
       const judged = judgePairedSession(samples, plan.verdicts, false);
       const undecided = new Set(judged.pending);
-      ctx.log.info({ sweep, decided: open.filter((r) => !undecided.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) }, `look at ${sweep} pairs: ${open.length - undecided.size} of ${open.length} test(s) decided`);
+      ctx.log.info(
+        { sweep, decided: open.filter((r) => !undecided.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) },
+        `look at ${sweep} pairs: ${open.length - undecided.size} of ${open.length} test(s) decided`,
+      );
       if (undecided.size === 0) open = [];
       nextLook = judged.nextPairs;
     }
@@ -221,7 +251,10 @@ async function measureSide(side: Side, run: OpenRun, sweep: number, ctx: RoundCo
     log: ctx.log,
   });
   await ctx.store.addSample(ctx.sessionId, sample);
-  ctx.log.debug({ sweep, role: side.role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads} ${side.role}: ${sample.qps.toFixed(0)} qps`);
+  ctx.log.debug(
+    { sweep, role: side.role, test: test.name, threads, qps: sample.qps },
+    `${test.name} t${threads} ${side.role}: ${sample.qps.toFixed(0)} qps`,
+  );
   // Judged in memory as the store would give it back; the store's copy is what the final verdict reads.
   return { ...sample, id: 0, sessionId: ctx.sessionId, host: {} as JsonObject, createdAt: '' };
 }

@@ -71,12 +71,19 @@ export type SettingSource = 'flags' | 'config';
 
 /** The one line that refuses a paired session whose budget or max_pairs stops before the first look; undefined when it can reach it. */
 export function budgetRefusal(plan: SweepPlan, source: SettingSource = 'flags'): string | undefined {
-  const [budget, pairs] = source === 'flags' ? ['--budget (or budget_minutes)', '--pairs (or max_pairs)'] : ['budget_minutes', 'max_pairs'];
+  const [budget, pairs] =
+    source === 'flags' ? ['--budget (or budget_minutes)', '--pairs (or max_pairs)'] : ['budget_minutes', 'max_pairs'];
   const fixes: string[] = [];
-  if (plan.budgetSweeps < plan.firstLook) fixes.push(`raise ${budget} to ${minutesForSweeps(plan, plan.firstLook)} or more, or shorten the tests${source === 'flags' ? ' (--seconds)' : ''}`);
+  if (plan.budgetSweeps < plan.firstLook)
+    fixes.push(
+      `raise ${budget} to ${minutesForSweeps(plan, plan.firstLook)} or more, or shorten the tests${source === 'flags' ? ' (--seconds)' : ''}`,
+    );
   if (plan.maxPairs < plan.firstLook) fixes.push(`raise ${pairs} to ${plan.firstLook} or more`);
   if (fixes.length === 0) return undefined;
-  const reach = plan.budgetSweeps < plan.firstLook ? `budget ${formatMinutes(plan.budgetMinutes)} min pays for ${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}` : `max_pairs ${plan.maxPairs} stops ${suiteText(plan)} at ${plan.maxPairs} pairs`;
+  const reach =
+    plan.budgetSweeps < plan.firstLook
+      ? `budget ${formatMinutes(plan.budgetMinutes)} min pays for ${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}`
+      : `max_pairs ${plan.maxPairs} stops ${suiteText(plan)} at ${plan.maxPairs} pairs`;
   return `${reach}; the first look needs ${plan.firstLook} pairs: ${fixes.join('; ')}`;
 }
 
@@ -111,7 +118,9 @@ export function preflight(request: PreflightRequest): SweepPlan | undefined {
   }
   const plan = planSweeps(request.suite, request.budgetMinutes, request.maxPairs);
   // Budget first: a budget too short for the first look is the likelier mistake, and its fix is the one to show.
-  const refusal = request.sequential ? (budgetRefusal(plan) ?? unreachableAlpha(request.alpha, request.maxPairs)) : undefined;
+  const refusal = request.sequential
+    ? (budgetRefusal(plan) ?? unreachableAlpha(request.alpha, request.maxPairs))
+    : undefined;
   if (refusal !== undefined) throw new PreflightError(refusal);
   return plan;
 }
@@ -131,14 +140,32 @@ export interface AnnounceDeps {
 export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promise<void> {
   const record = await calibrationOrWarn(deps, plan.suite);
   const drops = record === undefined ? undefined : calibratedDrops(record, plan.sweeps, deps.alpha, plan.maxPairs);
-  const expected = drops === undefined ? '' : `; by this host's calibration, a detectable drop of ${percentRange(drops.map((d) => d.detectableDrop))} per test at ${plan.sweeps} pairs`;
+  const expected =
+    drops === undefined
+      ? ''
+      : `; by this host's calibration, a detectable drop of ${percentRange(drops.map((d) => d.detectableDrop))} per test at ${plan.sweeps} pairs`;
   const levels = drops === undefined ? [] : levelReach(drops);
   // A suite of levels: each level's reach on its own, since the noise of a pair grows with the client threads.
-  const perLevel = levels.length > 1 ? ` (${levels.map((l) => `t${l.threads}: ${percentRange(l.drops)}`).join(', ')})` : '';
+  const perLevel =
+    levels.length > 1 ? ` (${levels.map((l) => `t${l.threads}: ${percentRange(l.drops)}`).join(', ')})` : '';
   const line = `${sweepPlanText(plan)}${expected}${perLevel}`;
-  const detectablePercent = drops === undefined ? undefined : Object.fromEntries(drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
-  deps.log.info({ suite: plan.suite, budgetMinutes: plan.budgetMinutes, sweeps: plan.sweeps, sweepSeconds: Number(plan.sweepSeconds.toFixed(1)), firstLook: plan.firstLook, ...(record !== undefined ? { calibratedAt: record.createdAt, detectablePercent } : {}) }, line);
-  for (const level of levels.filter((l) => l.noisy)) deps.log.warn({ suite: plan.suite, threads: level.threads }, noisyLevelLine(level, `${plan.sweeps} pairs`));
+  const detectablePercent =
+    drops === undefined
+      ? undefined
+      : Object.fromEntries(drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
+  deps.log.info(
+    {
+      suite: plan.suite,
+      budgetMinutes: plan.budgetMinutes,
+      sweeps: plan.sweeps,
+      sweepSeconds: Number(plan.sweepSeconds.toFixed(1)),
+      firstLook: plan.firstLook,
+      ...(record !== undefined ? { calibratedAt: record.createdAt, detectablePercent } : {}),
+    },
+    line,
+  );
+  for (const level of levels.filter((l) => l.noisy))
+    deps.log.warn({ suite: plan.suite, threads: level.threads }, noisyLevelLine(level, `${plan.sweeps} pairs`));
 }
 
 /** The one line that refuses a whole-run session whose rounds can never reach alpha; undefined when they can. */
@@ -147,12 +174,18 @@ export function roundsRefusal(rounds: number, alpha: number, source: SettingSour
   if (smallest <= alpha) return undefined;
   const needed = roundsForAlpha(alpha);
   const [flag, paired] = source === 'flags' ? ['--rounds', 'the paired design'] : ['rounds', 'design: paired'];
-  const fix = needed === undefined ? `no number of rounds reaches it: raise alpha to ${formatP(smallestPValue(100))} or more, or use ${paired}` : `use ${flag} ${needed} or more, or ${paired}`;
+  const fix =
+    needed === undefined
+      ? `no number of rounds reaches it: raise alpha to ${formatP(smallestPValue(100))} or more, or use ${paired}`
+      : `use ${flag} ${needed} or more, or ${paired}`;
   return `${flag} ${rounds}: the smallest p-value of ${rounds} round${rounds === 1 ? '' : 's'} is 1/${Math.round(1 / smallest)} (${formatP(smallest)}), above alpha ${alpha}; ${fix}`;
 }
 
 function suiteText(plan: SweepPlan): string {
-  const runs = plan.runs === plan.tests ? `${plan.tests} test${plan.tests === 1 ? '' : 's'}` : `${plan.tests} tests, ${plan.runs} runs with their thread counts`;
+  const runs =
+    plan.runs === plan.tests
+      ? `${plan.tests} test${plan.tests === 1 ? '' : 's'}`
+      : `${plan.tests} tests, ${plan.runs} runs with their thread counts`;
   return `suite ${plan.suite} (${runs}, ${Math.round(plan.sweepSeconds)} s each sweep)`;
 }
 

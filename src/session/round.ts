@@ -3,7 +3,14 @@ import { observerCost, readGlobalStatus, type DataDevice } from '../sampling/ind
 import type { RunningServer } from '../server/index.js';
 import type { SampleStore } from '../store/index.js';
 import type { MemorySettingName, SampleRole } from '../model/index.js';
-import { prepareArgv, prepareSysbench, runSysbench, warmupArgv, type Suite, type SysbenchConnection } from '../suite/index.js';
+import {
+  prepareArgv,
+  prepareSysbench,
+  runSysbench,
+  warmupArgv,
+  type Suite,
+  type SysbenchConnection,
+} from '../suite/index.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
 import { readTablesIntoPool } from './cache-tables.js';
@@ -30,7 +37,11 @@ export function connection(instance: TargetInstance): SysbenchConnection {
 }
 
 /** Runs fn with the instance's server started, and always stops it, whatever fn does. */
-async function withServer<T>(instance: TargetInstance, log: Logger, fn: (server: RunningServer) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  instance: TargetInstance,
+  log: Logger,
+  fn: (server: RunningServer) => Promise<T>,
+): Promise<T> {
   const server = await instance.start(log);
   try {
     return await fn(server);
@@ -45,7 +56,14 @@ async function withServer<T>(instance: TargetInstance, log: Logger, fn: (server:
  */
 export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<void> {
   const rows = suite.loads.reduce((sum, load) => sum + load.tables * load.tableSize, 0);
-  ctx.log.info({ target: instance.target.name, loads: suite.loads.map((l) => ({ database: l.database, tables: l.tables, tableSize: l.tableSize })), rows }, `loading ${rows} rows into ${instance.target.name}`);
+  ctx.log.info(
+    {
+      target: instance.target.name,
+      loads: suite.loads.map((l) => ({ database: l.database, tables: l.tables, tableSize: l.tableSize })),
+      rows,
+    },
+    `loading ${rows} rows into ${instance.target.name}`,
+  );
   ctx.progress?.loading();
   await instance.initialise(ctx.log);
   ctx.signal.throwIfAborted();
@@ -54,22 +72,43 @@ export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: Ro
       ctx.signal.throwIfAborted();
       // The name is qpswatch's own (sbtest, sbtest_l1, ...), never the suite file's text.
       await server.query(`CREATE DATABASE IF NOT EXISTS ${load.database}`);
-      await prepareSysbench(prepareArgv({ load }, connection(instance)), { logFile: instance.sysbenchLog, timeoutMs: LOAD_TIMEOUT_MS, signal: ctx.signal, log: ctx.log });
+      await prepareSysbench(prepareArgv({ load }, connection(instance)), {
+        logFile: instance.sysbenchLog,
+        timeoutMs: LOAD_TIMEOUT_MS,
+        signal: ctx.signal,
+        log: ctx.log,
+      });
     }
   });
   await instance.keepAsSnapshot();
 }
 
 /** The warm-up run once per data set, so every level's tables are in the caches before its tests are measured. */
-export async function warmUpLoads(suite: Suite, conn: SysbenchConnection, logFile: string, ctx: Pick<RoundContext, 'signal' | 'log'>): Promise<void> {
+export async function warmUpLoads(
+  suite: Suite,
+  conn: SysbenchConnection,
+  logFile: string,
+  ctx: Pick<RoundContext, 'signal' | 'log'>,
+): Promise<void> {
   for (const load of suite.loads) {
     ctx.signal.throwIfAborted();
-    await runSysbench(warmupArgv({ ...suite.warmup, load }, conn), { logFile, timeoutMs: suite.warmup.seconds * 1000 + 120_000, signal: ctx.signal, log: ctx.log });
+    await runSysbench(warmupArgv({ ...suite.warmup, load }, conn), {
+      logFile,
+      timeoutMs: suite.warmup.seconds * 1000 + 120_000,
+      signal: ctx.signal,
+      log: ctx.log,
+    });
   }
 }
 
 /** One round of one target: a fresh copy of the loaded datadir, the warm-up run, then every test at every thread count. */
-export async function runRound(instance: TargetInstance, role: SampleRole, round: number, suite: Suite, ctx: RoundContext): Promise<void> {
+export async function runRound(
+  instance: TargetInstance,
+  role: SampleRole,
+  round: number,
+  suite: Suite,
+  ctx: RoundContext,
+): Promise<void> {
   await instance.restoreSnapshot();
   // A stop asked for while the datadir was copied: no server is started just to be stopped again.
   ctx.signal.throwIfAborted();
@@ -85,11 +124,31 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
       const runs = suite.tests.flatMap((test) => test.threads.map((threads) => ({ test, threads })));
       for (const [i, { test, threads }] of runs.entries()) {
         ctx.signal.throwIfAborted();
-        ctx.log.info({ round, role, test: test.name, threads, seconds: test.seconds }, `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`);
+        ctx.log.info(
+          { round, role, test: test.name, threads, seconds: test.seconds },
+          `test ${i + 1} of ${runs.length}: ${test.name} t${threads}`,
+        );
         ctx.progress?.testStarts(round, test.name, threads, test.seconds);
-        const sample = await measureTest({ status, observer, conn, server, device: ctx.device, test, threads, round, role, targetName: instance.target.name, sysbenchLog: instance.sysbenchLog, signal: ctx.signal, log: ctx.log });
+        const sample = await measureTest({
+          status,
+          observer,
+          conn,
+          server,
+          device: ctx.device,
+          test,
+          threads,
+          round,
+          role,
+          targetName: instance.target.name,
+          sysbenchLog: instance.sysbenchLog,
+          signal: ctx.signal,
+          log: ctx.log,
+        });
         await ctx.store.addSample(ctx.sessionId, sample);
-        ctx.log.info({ round, role, test: test.name, threads, qps: sample.qps }, `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`);
+        ctx.log.info(
+          { round, role, test: test.name, threads, qps: sample.qps },
+          `${test.name} t${threads}: ${sample.qps.toFixed(0)} qps`,
+        );
       }
     } finally {
       await status.end();
@@ -98,10 +157,16 @@ export async function runRound(instance: TargetInstance, role: SampleRole, round
 }
 
 /** The cached setting: every data set's tables read into the server's pool, and checked to stay there, before its warm-up. */
-export async function cacheTables(server: RunningServer, instance: TargetInstance, suite: Pick<Suite, 'loads'>, ctx: Pick<RoundContext, 'log' | 'signal'>): Promise<void> {
+export async function cacheTables(
+  server: RunningServer,
+  instance: TargetInstance,
+  suite: Pick<Suite, 'loads'>,
+  ctx: Pick<RoundContext, 'log' | 'signal'>,
+): Promise<void> {
   const status = await server.connect();
   try {
-    for (const load of suite.loads) await readTablesIntoPool(server, status, load.database, instance.target.name, ctx.log, ctx.signal);
+    for (const load of suite.loads)
+      await readTablesIntoPool(server, status, load.database, instance.target.name, ctx.log, ctx.signal);
   } finally {
     await status.end();
   }

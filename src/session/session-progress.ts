@@ -27,28 +27,55 @@ export interface SessionProgressPlan {
  * the planned seconds (warm-up and each test, per round and target) done of all, the rest ahead at the pace so far
  * (sysbench's own start, the datadir copies and server starts make a round longer than its test seconds).
  */
-export function sessionProgress(plan: SessionProgressPlan, report: (work: WorkProgress) => void, now: () => number = Date.now): SessionProgress {
+export function sessionProgress(
+  plan: SessionProgressPlan,
+  report: (work: WorkProgress) => void,
+  now: () => number = Date.now,
+): SessionProgress {
   const startedAt = new Date(now()).toISOString();
-  const perRound = plan.suite.warmup.seconds * plan.suite.loads.length + plan.suite.tests.reduce((sum, t) => sum + t.seconds * t.threads.length, 0);
+  const perRound =
+    plan.suite.warmup.seconds * plan.suite.loads.length +
+    plan.suite.tests.reduce((sum, t) => sum + t.seconds * t.threads.length, 0);
   const planned = plan.rounds * 2 * perRound;
   const budgetMs = plan.budgetMinutes * 60_000;
   let measuringSince: number | null = null;
   let plannedDone = 0;
-  let current: { stage: string; round: number; test: string | null; seconds: number } = { stage: 'loading', round: 0, test: null, seconds: 0 };
+  let current: { stage: string; round: number; test: string | null; seconds: number } = {
+    stage: 'loading',
+    round: 0,
+    test: null,
+    seconds: 0,
+  };
 
   const emit = (): void => {
     const at = now();
-    const base = { kind: 'session', tag: plan.tag, design: plan.design, stage: current.stage, round: current.round, test: current.test, startedAt } as const;
+    const base = {
+      kind: 'session',
+      tag: plan.tag,
+      design: plan.design,
+      stage: current.stage,
+      round: current.round,
+      test: current.test,
+      startedAt,
+    } as const;
     report({ ...base, rounds: plan.design === 'runs' ? plan.rounds : null, ...figures(at) });
   };
   const figures = (at: number): Pick<SessionWorkProgress, 'ratio' | 'endsAt' | 'etaFrom'> => {
     if (measuringSince === null) return { ratio: 0, endsAt: null, etaFrom: null };
     if (plan.design === 'paired') {
-      return { ratio: clamp((at - measuringSince) / budgetMs), endsAt: new Date(measuringSince + budgetMs).toISOString(), etaFrom: 'budget' };
+      return {
+        ratio: clamp((at - measuringSince) / budgetMs),
+        endsAt: new Date(measuringSince + budgetMs).toISOString(),
+        etaFrom: 'budget',
+      };
     }
     const left = Math.max(0, planned - plannedDone);
     const pace = plannedDone > 0 ? Math.max(1, (at - measuringSince) / 1000 / plannedDone) : 1;
-    return { ratio: planned === 0 ? 0 : clamp(plannedDone / planned), endsAt: new Date(at + left * pace * 1000).toISOString(), etaFrom: 'plan' };
+    return {
+      ratio: planned === 0 ? 0 : clamp(plannedDone / planned),
+      endsAt: new Date(at + left * pace * 1000).toISOString(),
+      etaFrom: 'plan',
+    };
   };
   // The step before this one is done: its planned seconds count (whole runs).
   const next = (stage: string, round: number, test: string | null, seconds: number): void => {

@@ -33,7 +33,10 @@ export interface CompareSettings {
 }
 
 /** env: the process's environment, which tells the service (systemd's INVOCATION_ID) from a person's shell. */
-export function compareSettings(config: Config, env: Readonly<Record<string, string | undefined>> = {}): CompareSettings {
+export function compareSettings(
+  config: Config,
+  env: Readonly<Record<string, string | undefined>> = {},
+): CompareSettings {
   return {
     stateDir: config.state_dir,
     targets: config.targets,
@@ -45,7 +48,12 @@ export function compareSettings(config: Config, env: Readonly<Record<string, str
     budgetMinutes: config.budget_minutes,
     maxPairs: config.max_pairs,
     idleServer: config.idle_server,
-    verdicts: { threshold: config.threshold, testThresholds: config.test_thresholds, alpha: config.alpha, confidence: config.confidence },
+    verdicts: {
+      threshold: config.threshold,
+      testThresholds: config.test_thresholds,
+      alpha: config.alpha,
+      confidence: config.confidence,
+    },
     serverUser: config.server_user === '' ? undefined : config.server_user,
     serverPort: config.server_port,
     readyTimeoutMs: config.server_start_timeout_seconds * 1000,

@@ -94,7 +94,14 @@ export class TargetInstance {
     await writeFile(this.myCnfPath, this.myCnfText(), { mode: 0o640 });
     await writeSysbenchPassword(this.sysbenchPasswordFile, this.credential.reveal());
     await checkServerOptions(this.target.binaries, this.myCnfPath, log, this.user);
-    await initDatadir({ binaries: this.target.binaries, myCnfPath: this.myCnfPath, paths: this.paths, logFile: join(this.dir, 'init.log'), log, ...(this.user !== undefined ? { user: this.user } : {}) });
+    await initDatadir({
+      binaries: this.target.binaries,
+      myCnfPath: this.myCnfPath,
+      paths: this.paths,
+      logFile: join(this.dir, 'init.log'),
+      log,
+      ...(this.user !== undefined ? { user: this.user } : {}),
+    });
   }
 
   /** The my.cnf this target runs with, as initialise() writes it. */

@@ -72,7 +72,11 @@ export interface PrepareTargetOptions {
 export async function resolveTarget(name: string, sources: TargetSources): Promise<PreparedTarget> {
   const { store, log } = sources;
   const configured = sources.targets[name];
-  if (configured !== undefined) return prepareTarget(name, configured, sources.serverProfilesDir, { log, ...(sources.cacheDir !== undefined ? { cacheDir: sources.cacheDir } : {}) });
+  if (configured !== undefined)
+    return prepareTarget(name, configured, sources.serverProfilesDir, {
+      log,
+      ...(sources.cacheDir !== undefined ? { cacheDir: sources.cacheDir } : {}),
+    });
   const variant = splitVariant(name);
   const releases = await store.findReleasesByTag(variant.tag);
   for (const release of releases) {
@@ -81,15 +85,29 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
     const buildProfile = upstream.kind === 'git' ? (variant.buildProfile ?? upstream.buildProfile) : undefined;
     const built = await builtInstall(store, release, buildProfile);
     if (built === undefined) continue;
-    const target: TargetConfig = { kind: 'installed', flavor: upstream.flavor, basedir: built.installDir, server_profile: upstream.serverProfile };
+    const target: TargetConfig = {
+      kind: 'installed',
+      flavor: upstream.flavor,
+      basedir: built.installDir,
+      server_profile: upstream.serverProfile,
+    };
     // The build profile each side ran is kept with the session and shown in its reports. A build with another profile
     // than the upstream's is not the release as the series measures it: kind release-variant keeps its samples out of
     // the series' history and metrics, which count kind release only.
-    const variantOnly = buildProfile !== undefined && buildProfile !== (upstream.kind === 'git' ? upstream.buildProfile : undefined);
-    const description = { kind: variantOnly ? 'release-variant' : 'release', upstream: upstream.name, tag: release.tag, commit: release.commit, buildKey: built.buildKey, buildProfile: built.profile };
+    const variantOnly =
+      buildProfile !== undefined && buildProfile !== (upstream.kind === 'git' ? upstream.buildProfile : undefined);
+    const description = {
+      kind: variantOnly ? 'release-variant' : 'release',
+      upstream: upstream.name,
+      tag: release.tag,
+      commit: release.commit,
+      buildKey: built.buildKey,
+      buildProfile: built.profile,
+    };
     return prepareTarget(name, target, sources.serverProfilesDir, { description, log });
   }
-  if (variant.buildProfile !== undefined && releases.length > 0) throw new VariantNotBuiltError(variant.tag, variant.buildProfile);
+  if (variant.buildProfile !== undefined && releases.length > 0)
+    throw new VariantNotBuiltError(variant.tag, variant.buildProfile);
   throw new UnknownTargetError(name, Object.keys(sources.targets));
 }
 
@@ -99,12 +117,19 @@ export class VariantNotBuiltError extends InputError {
     readonly tag: string,
     readonly buildProfile: string,
   ) {
-    super(`target '${tag}@${buildProfile}': ${tag} is not built with build profile ${buildProfile}: build it first (qpswatch build ${tag}@${buildProfile})`);
+    super(
+      `target '${tag}@${buildProfile}': ${tag} is not built with build profile ${buildProfile}: build it first (qpswatch build ${tag}@${buildProfile})`,
+    );
   }
 }
 
 /** One target: its binaries found, its version read from the binary, its server profile loaded from the folder. */
-export async function prepareTarget(name: string, target: TargetConfig, serverProfilesDir: string, opts: PrepareTargetOptions = {}): Promise<PreparedTarget> {
+export async function prepareTarget(
+  name: string,
+  target: TargetConfig,
+  serverProfilesDir: string,
+  opts: PrepareTargetOptions = {},
+): Promise<PreparedTarget> {
   const unpacked = target.kind === 'tarball' ? await unpackTarballTarget(name, target, opts) : undefined;
   const where = target.kind === 'tarball' ? unpacked!.basedir : (target.basedir ?? target.binary ?? '');
   const binaries = await resolveServerBinaries(target.flavor, where, opts.log);
@@ -115,7 +140,12 @@ export async function prepareTarget(name: string, target: TargetConfig, serverPr
     version: binaries.version.text,
     binary: binaries.mysqld,
     serverProfile: target.server_profile,
-    description: opts.description ?? { kind: target.kind, basedir: binaries.basedir, versionText: binaries.versionText, ...(target.kind === 'tarball' ? { tarball: target.tarball, sha256: unpacked!.sha256 } : {}) },
+    description: opts.description ?? {
+      kind: target.kind,
+      basedir: binaries.basedir,
+      versionText: binaries.versionText,
+      ...(target.kind === 'tarball' ? { tarball: target.tarball, sha256: unpacked!.sha256 } : {}),
+    },
   };
   return { name, binaries, profile, ref };
 }
@@ -125,19 +155,40 @@ export async function prepareTarget(name: string, target: TargetConfig, serverPr
  * is unpacked once under cache_dir/tarballs/builds/<key>/install, key from the sha256: the same file is never
  * unpacked twice, and a changed file gets a folder of its own.
  */
-async function unpackTarballTarget(name: string, target: TarballTargetConfig, opts: PrepareTargetOptions): Promise<{ basedir: string; sha256: string }> {
-  if (opts.cacheDir === undefined) throw new TypeError(`target '${name}' is a tarball: prepareTarget needs the cache folder`);
+async function unpackTarballTarget(
+  name: string,
+  target: TarballTargetConfig,
+  opts: PrepareTargetOptions,
+): Promise<{ basedir: string; sha256: string }> {
+  if (opts.cacheDir === undefined)
+    throw new TypeError(`target '${name}' is a tarball: prepareTarget needs the cache folder`);
   const tarball = resolve(target.tarball);
   let sha256: string;
   try {
     sha256 = await fileSha256(tarball);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new TarballTargetError(name, tarball, code === 'ENOENT' ? 'does not exist: fix the path in targets:' : `cannot be read (${code ?? String(err)}): fix its permissions or the path`);
+    throw new TarballTargetError(
+      name,
+      tarball,
+      code === 'ENOENT'
+        ? 'does not exist: fix the path in targets:'
+        : `cannot be read (${code ?? String(err)}): fix its permissions or the path`,
+    );
   }
   if (target.sha256 !== undefined && target.sha256 !== sha256) {
-    throw new TarballTargetError(name, tarball, `has sha256 ${sha256}, the config says ${target.sha256}: fix sha256 in targets:, or replace the file (it was not unpacked)`);
+    throw new TarballTargetError(
+      name,
+      tarball,
+      `has sha256 ${sha256}, the config says ${target.sha256}: fix sha256 in targets:, or replace the file (it was not unpacked)`,
+    );
   }
-  const { paths } = await installTarball({ root: join(opts.cacheDir, 'tarballs'), tarball, sha256, url: pathToFileURL(tarball).href, ...(opts.log !== undefined ? { log: opts.log } : {}) });
+  const { paths } = await installTarball({
+    root: join(opts.cacheDir, 'tarballs'),
+    tarball,
+    sha256,
+    url: pathToFileURL(tarball).href,
+    ...(opts.log !== undefined ? { log: opts.log } : {}),
+  });
   return { basedir: paths.installDir, sha256 };
 }

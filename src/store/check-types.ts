@@ -10,7 +10,9 @@ import type { MessageInput } from './outbox-types.js';
 export type VerdictInput = Verdict;
 
 /** Verdicts stored before migration 6 have no interval or detectable drop: those fields are null. */
-export type VerdictRecord = Omit<Verdict, VerdictReachField> & { [K in VerdictReachField]: Verdict[K] | null } & { sessionId: number };
+export type VerdictRecord = Omit<Verdict, VerdictReachField> & { [K in VerdictReachField]: Verdict[K] | null } & {
+  sessionId: number;
+};
 
 /** The outcome of a whole check: regression when any test regressed, ok otherwise (see docs/verdicts.md). */
 export type CheckOutcome = 'ok' | 'regression';

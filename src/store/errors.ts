@@ -8,7 +8,20 @@ export class StoreError extends Error {
 export class InvalidRecordError extends StoreError {
   override name = 'InvalidRecordError';
   constructor(
-    readonly record: 'host' | 'session' | 'sample' | 'query' | 'release' | 'build' | 'check' | 'triage' | 'message' | 'result' | 'queue' | 'daemon' | 'calibration',
+    readonly record:
+      | 'host'
+      | 'session'
+      | 'sample'
+      | 'query'
+      | 'release'
+      | 'build'
+      | 'check'
+      | 'triage'
+      | 'message'
+      | 'result'
+      | 'queue'
+      | 'daemon'
+      | 'calibration',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,
@@ -78,7 +91,10 @@ export class StoreDiskFullError extends StoreError {
     readonly freeBytes: number,
     options?: { cause?: unknown },
   ) {
-    super(`the store ${path} cannot be written: the disk of ${folder} is full (${freeBytes} bytes free); free space there, or move state_dir, and run again (nothing stored before is lost)`, options);
+    super(
+      `the store ${path} cannot be written: the disk of ${folder} is full (${freeBytes} bytes free); free space there, or move state_dir, and run again (nothing stored before is lost)`,
+      options,
+    );
   }
 }
 
@@ -144,7 +160,9 @@ function describeValue(value: unknown): string {
 /** No release with that tag (or id) is known to the store. */
 export class ReleaseNotFoundError extends StoreError {
   constructor(readonly tag: string) {
-    super(`release ${JSON.stringify(tag)} is not known: run \`qpswatch discover\` to list the releases of each upstream`);
+    super(
+      `release ${JSON.stringify(tag)} is not known: run \`qpswatch discover\` to list the releases of each upstream`,
+    );
   }
 }
 
@@ -175,10 +193,19 @@ export class DuplicateResultError extends StoreError {
   override name = 'DuplicateResultError';
   constructor(
     readonly index: number,
-    readonly existing: { flavor: string; version: string; test: string; threads: number; source: string; importedAt: string },
+    readonly existing: {
+      flavor: string;
+      version: string;
+      test: string;
+      threads: number;
+      source: string;
+      importedAt: string;
+    },
   ) {
     const e = existing;
-    super(`${e.flavor} ${e.version} ${e.test} with ${e.threads} threads is already in the store (imported from ${e.source} at ${e.importedAt}); nothing was imported`);
+    super(
+      `${e.flavor} ${e.version} ${e.test} with ${e.threads} threads is already in the store (imported from ${e.source} at ${e.importedAt}); nothing was imported`,
+    );
   }
 }
 
@@ -189,6 +216,10 @@ export class QueueStateError extends StoreError {
     readonly from: string | undefined,
     readonly to: string,
   ) {
-    super(from === undefined ? `release ${releaseId} is not in the queue: enqueue it first` : `release ${releaseId} cannot move from ${from} to ${to} in the queue`);
+    super(
+      from === undefined
+        ? `release ${releaseId} is not in the queue: enqueue it first`
+        : `release ${releaseId} cannot move from ${from} to ${to} in the queue`,
+    );
   }
 }

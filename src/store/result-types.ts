@@ -31,7 +31,11 @@ export interface ReleaseSampleRecord extends ResultFigures {
 /** The results of releases: imported rows, and the release samples history is made of. */
 export interface ResultsStore {
   /** All rows or none; a row whose (flavor, version, test, threads) is stored already is refused unless `replace`. */
-  importResults(rows: readonly ImportedResultInput[], source: string, options?: { replace?: boolean }): Promise<{ added: number; replaced: number }>;
+  importResults(
+    rows: readonly ImportedResultInput[],
+    source: string,
+    options?: { replace?: boolean },
+  ): Promise<{ added: number; replaced: number }>;
   listImportedResults(): Promise<ImportedResultRecord[]>;
   /** Samples of done sessions in which a side ran a release of this upstream (invalid checks left out). */
   releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]>;

@@ -20,7 +20,8 @@ import type { SampleStore } from './sample-types.js';
 import type { SessionStore } from './session-types.js';
 
 export interface Store
-  extends HostStore,
+  extends
+    HostStore,
     SessionStore,
     SampleStore,
     ReleaseStore,

@@ -57,10 +57,14 @@ const checkSchema = z.object({
 
 const triageSchema = z.object({
   releaseId: wholeFrom(1),
-  action: z.enum(triageActions.filter((a) => a !== 'fixed') as ['accept', 'ack', 'invalid'], { error: 'expected accept, ack or invalid' }),
+  action: z.enum(triageActions.filter((a) => a !== 'fixed') as ['accept', 'ack', 'invalid'], {
+    error: 'expected accept, ack or invalid',
+  }),
   test: z.object({ test: text(), threads: wholeFrom(1).optional() }).optional(),
   who: line(),
-  reason: z.string().refine((t) => !CONTROL_CHARS.test(t.replace(/\n/g, ' ')), { error: 'expected text without control characters' }),
+  reason: z
+    .string()
+    .refine((t) => !CONTROL_CHARS.test(t.replace(/\n/g, ' ')), { error: 'expected text without control characters' }),
 });
 
 export function parseCheckInput(input: CheckInput): CheckInput {

@@ -17,7 +17,9 @@ const failureSchema = z.object({
   step: z.enum(['build', 'session'], { error: 'expected "build" or "session"' }),
   error: text(),
   errorLines: z.array(anyText()),
-  retryAt: text().refine((t) => !Number.isNaN(Date.parse(t)), { error: 'expected an ISO 8601 time' }).optional(),
+  retryAt: text()
+    .refine((t) => !Number.isNaN(Date.parse(t)), { error: 'expected an ISO 8601 time' })
+    .optional(),
   message: messageSchema.optional(),
 });
 

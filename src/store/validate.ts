@@ -20,10 +20,15 @@ export const wholeFrom = (min: number) =>
 export const anyText = () => z.string({ error: 'expected a string' });
 export const text = () => anyText().min(1, { error: 'expected a non-empty string' });
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-export const line = () => text().refine((t) => !CONTROL_CHARS.test(t), { error: 'expected one line without control characters' });
+export const line = () =>
+  text().refine((t) => !CONTROL_CHARS.test(t), { error: 'expected one line without control characters' });
 export const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
 /** Every per-op figure of the figure table: a finite number, 0 or more. */
-export const perOpShape = () => Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, atLeastZero()])) as Record<PerOpField, ReturnType<typeof atLeastZero>>;
+export const perOpShape = () =>
+  Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, atLeastZero()])) as Record<
+    PerOpField,
+    ReturnType<typeof atLeastZero>
+  >;
 
 const hostSchema = z.object({ fingerprintId: text(), fingerprint: jsonObject() });
 
@@ -156,7 +161,9 @@ function parseField<T>(schema: z.ZodType<T>, record: RecordKind, field: string, 
 }
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .join('');
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

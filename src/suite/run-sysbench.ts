@@ -24,8 +24,13 @@ export class SysbenchRunError extends Error {
     readonly logFile: string | undefined,
   ) {
     const how = signal !== null ? `was killed by ${signal}` : `exited with code ${exitCode}`;
-    const last = tail.filter((l) => l.trim() !== '').slice(-3).join(' | ');
-    super(`sysbench ${argv.at(-1) ?? ''} of ${argv.at(-2) ?? '?'} ${how}${last !== '' ? `: ${last}` : ''}${logFile !== undefined ? ` (log: ${logFile})` : ''}`);
+    const last = tail
+      .filter((l) => l.trim() !== '')
+      .slice(-3)
+      .join(' | ');
+    super(
+      `sysbench ${argv.at(-1) ?? ''} of ${argv.at(-2) ?? '?'} ${how}${last !== '' ? `: ${last}` : ''}${logFile !== undefined ? ` (log: ${logFile})` : ''}`,
+    );
     this.name = new.target.name;
   }
 }
@@ -48,7 +53,15 @@ export async function prepareSysbench(args: readonly string[], opts: SysbenchRun
 
 async function execSysbench(args: readonly string[], opts: SysbenchRunOptions): Promise<RunResult> {
   const argv = [opts.sysbench ?? findSysbench(), ...args];
-  const result = await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs, signal: opts.signal, allowFailure: true, log: opts.log });
-  if (result.exitCode !== 0) throw new SysbenchRunError(argv, result.exitCode, result.signal, result.tail, opts.logFile);
+  const result = await run({
+    argv,
+    logFile: opts.logFile,
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    allowFailure: true,
+    log: opts.log,
+  });
+  if (result.exitCode !== 0)
+    throw new SysbenchRunError(argv, result.exitCode, result.signal, result.tail, opts.logFile);
   return result;
 }

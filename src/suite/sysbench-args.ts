@@ -14,8 +14,23 @@ export interface SysbenchConnection {
 // Options qpswatch sets itself for every run; a suite's args may not change them. Other mysql-* options
 // (mysql-storage-engine, mysql-ignore-errors) and db-ps-mode stay open to suites.
 const OWNED = new Set([
-  'threads', 'time', 'events', 'tables', 'table-size', 'rand-type', 'report-interval', 'percentile', 'histogram', 'db-driver',
-  'mysql-host', 'mysql-port', 'mysql-socket', 'mysql-user', 'mysql-password', 'mysql-db', 'config-file',
+  'threads',
+  'time',
+  'events',
+  'tables',
+  'table-size',
+  'rand-type',
+  'report-interval',
+  'percentile',
+  'histogram',
+  'db-driver',
+  'mysql-host',
+  'mysql-port',
+  'mysql-socket',
+  'mysql-user',
+  'mysql-password',
+  'mysql-db',
+  'config-file',
 ]);
 const OWNED_PREFIXES = ['pgsql-'];
 
@@ -37,7 +52,14 @@ export function isOwnedOption(key: string): boolean {
 export function prepareArgv(suite: Pick<Suite, 'load'>, conn: SysbenchConnection): string[] {
   const load = suite.load;
   // prepare creates tables in parallel, one thread per table at most.
-  return [...connectionArgs(conn, load), ...loadArgs(load), `--threads=${Math.min(load.tables, 8)}`, ...scriptArgs(load.args), load.scriptPath, 'prepare'];
+  return [
+    ...connectionArgs(conn, load),
+    ...loadArgs(load),
+    `--threads=${Math.min(load.tables, 8)}`,
+    ...scriptArgs(load.args),
+    load.scriptPath,
+    'prepare',
+  ];
 }
 
 /** Arguments for one measured `sysbench ... run` of `test` with `threads` clients. */
@@ -76,7 +98,13 @@ function measuredArgs(step: Runnable, threads: number, conn: SysbenchConnection,
 /** Each data set of a suite lives in its own database: a run goes to its load's. */
 function connectionArgs(conn: SysbenchConnection, load: SuiteLoad): string[] {
   const file = conn.optionsFile !== undefined ? [`--config-file=${conn.optionsFile}`] : [];
-  return [...file, '--db-driver=mysql', `--mysql-socket=${conn.socket}`, `--mysql-user=${conn.user}`, `--mysql-db=${load.database}`];
+  return [
+    ...file,
+    '--db-driver=mysql',
+    `--mysql-socket=${conn.socket}`,
+    `--mysql-user=${conn.user}`,
+    `--mysql-db=${load.database}`,
+  ];
 }
 
 function loadArgs(load: SuiteLoad): string[] {
@@ -84,9 +112,12 @@ function loadArgs(load: SuiteLoad): string[] {
 }
 
 function scriptArgs(args: ScriptArgs): string[] {
-  return Object.entries(args).map(([key, value]) => `--${optionName(key)}=${typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value)}`);
+  return Object.entries(args).map(
+    ([key, value]) => `--${optionName(key)}=${typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value)}`,
+  );
 }
 
 function requireCount(what: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`sysbench ${what} must be a whole number >= 1, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`sysbench ${what} must be a whole number >= 1, got ${value}`);
 }

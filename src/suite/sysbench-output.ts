@@ -70,9 +70,17 @@ type Fail = (missing: string, how?: string) => never;
 /** Parses the output of `sysbench ... run` (stdout, or stdout and stderr together). */
 export function parseSysbenchOutput(text: string): SysbenchResult {
   const lines = text.split(/\r?\n/);
-  const lastLine = lines.filter((l) => l.trim() !== '').at(-1)?.trim() ?? '';
+  const lastLine =
+    lines
+      .filter((l) => l.trim() !== '')
+      .at(-1)
+      ?.trim() ?? '';
   const fail: Fail = (missing, how = 'is truncated or is not the output of a sysbench run') => {
-    throw new SysbenchOutputError(`sysbench output ${how}: ${missing} (last line: ${show(lastLine)})`, missing, lastLine);
+    throw new SysbenchOutputError(
+      `sysbench output ${how}: ${missing} (last line: ${show(lastLine)})`,
+      missing,
+      lastLine,
+    );
   };
   if (lastLine === '') fail('no output at all', 'is empty');
   const fatal = [...new Set(lines.filter((l) => l.startsWith('FATAL:')))];
@@ -96,10 +104,17 @@ export function parseSysbenchOutput(text: string): SysbenchResult {
   const [avg] = read(latency, AVG);
   const [max] = read(latency, MAX);
   const [nth, p95] = read(latency, PERCENTILE);
-  if (nth !== 95) fail(`the latency percentile is the ${nth}th, not the 95th; run sysbench with --percentile=95`, 'does not have the expected form');
+  if (nth !== 95)
+    fail(
+      `the latency percentile is the ${nth}th, not the 95th; run sysbench with --percentile=95`,
+      'does not have the expected form',
+    );
   read(latency, SUM);
   const latencyMs = { min, avg, max, p95 };
-  return validate({ queries, qps, transactions, tps, seconds, threads, latencyMs, errors, errorsPerSec, reconnects }, lastLine);
+  return validate(
+    { queries, qps, transactions, tps, seconds, threads, latencyMs, errors, errorsPerSec, reconnects },
+    lastLine,
+  );
 }
 
 /** The lines after the first line that is exactly `header` (ignoring indentation). */

@@ -6,7 +6,8 @@ import { rm, writeFile } from 'node:fs/promises';
  * line; the password itself never is.
  */
 export async function writeSysbenchPassword(path: string, password: string): Promise<void> {
-  if (!/^[\x21-\x7e]+$/.test(password)) throw new RangeError('a sysbench password must be printable ASCII without blanks');
+  if (!/^[\x21-\x7e]+$/.test(password))
+    throw new RangeError('a sysbench password must be printable ASCII without blanks');
   await rm(path, { force: true });
   await writeFile(path, `mysql-password=${password}\n`, { mode: 0o600, flag: 'wx' });
 }

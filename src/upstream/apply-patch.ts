@@ -24,7 +24,11 @@ export class PatchApplyError extends Error {
 export async function applyPatch(worktreeDir: string, patchFile: string, opts: GitOptions = {}): Promise<void> {
   const patch = resolve(patchFile);
   try {
-    await runGit({ ...opts, args: ['-C', resolve(worktreeDir), 'apply', '--', patch], defaultTimeoutMs: APPLY_TIMEOUT_MS });
+    await runGit({
+      ...opts,
+      args: ['-C', resolve(worktreeDir), 'apply', '--', patch],
+      defaultTimeoutMs: APPLY_TIMEOUT_MS,
+    });
   } catch (err) {
     if (err instanceof GitCommandError) throw new PatchApplyError(patch, applyReason(err.tail));
     throw err;
@@ -34,7 +38,9 @@ export async function applyPatch(worktreeDir: string, patchFile: string, opts: G
 /** git apply's "error:" lines ("patch failed: release.cmake:4", "release.cmake: patch does not apply") joined. */
 export function applyReason(lines: readonly string[]): string {
   const errors = lines.map((l) => l.trim()).filter((l) => l.startsWith('error:') || l.startsWith('fatal:'));
-  const text = (errors.length > 0 ? errors : lines.filter((l) => l.trim() !== '').slice(-1)).map((l) => l.replace(/^(?:error|fatal):\s*/, '')).join('; ');
+  const text = (errors.length > 0 ? errors : lines.filter((l) => l.trim() !== '').slice(-1))
+    .map((l) => l.replace(/^(?:error|fatal):\s*/, ''))
+    .join('; ');
   const reason = text === '' ? 'git apply failed without saying why' : text;
   return reason.length > REASON_MAX ? `${reason.slice(0, REASON_MAX - 3)}...` : reason;
 }

@@ -5,7 +5,8 @@ import { redactUrl } from '../log/index.js';
 
 const KEYS = {
   git: 'name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes, patches',
-  tarball: 'name, kind, index, file, flavor, series, server_profile, include, exclude, min_version, base, budget_minutes',
+  tarball:
+    'name, kind, index, file, flavor, series, server_profile, include, exclude, min_version, base, budget_minutes',
 } as const;
 
 /** An upstream entry of the config that does not validate: one line naming the upstream, each bad field, its value and the fix. */
@@ -18,8 +19,15 @@ export class UpstreamConfigError extends InputError {
     this.name = new.target.name;
   }
 
-  static fromIssues(input: unknown, issues: readonly z.core.$ZodIssue[], kind: keyof typeof KEYS = 'git'): UpstreamConfigError {
-    return new UpstreamConfigError(label(input), issues.map((issue) => describe(input, issue, KEYS[kind])));
+  static fromIssues(
+    input: unknown,
+    issues: readonly z.core.$ZodIssue[],
+    kind: keyof typeof KEYS = 'git',
+  ): UpstreamConfigError {
+    return new UpstreamConfigError(
+      label(input),
+      issues.map((issue) => describe(input, issue, KEYS[kind])),
+    );
   }
 }
 
@@ -29,9 +37,13 @@ function label(input: unknown): string {
 }
 
 function describe(input: unknown, issue: z.core.$ZodIssue, keys: string): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}: the keys are ${keys}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}: the keys are ${keys}`;
   if (issue.path.length === 0) return `expected a map with the keys ${keys}`;
-  const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
+  const field = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .slice(1);
   return `${field} = ${showValue(shownValue(valueAt(input, issue.path)))}: ${issue.message}`;
 }
 

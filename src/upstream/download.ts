@@ -27,7 +27,11 @@ const IDLE_TIMEOUT_MS = 120_000;
  * an oversize answer or an HTTP error throws TarballDownloadError; another checksum throws TarballChecksumError.
  * Either way nothing is left at dest or dest.partial.
  */
-export async function downloadFile(url: string, dest: string, opts: DownloadOptions): Promise<{ bytes: number; seconds: number }> {
+export async function downloadFile(
+  url: string,
+  dest: string,
+  opts: DownloadOptions,
+): Promise<{ bytes: number; seconds: number }> {
   const log = opts.log.child({ component: 'upstream' });
   const maxBytes = opts.maxBytes ?? DOWNLOAD_MAX_BYTES;
   const idleMs = opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
@@ -66,9 +70,13 @@ export async function downloadFile(url: string, dest: string, opts: DownloadOpti
     }).catch((err: unknown) => {
       if (err instanceof TarballDownloadError) throw err;
       opts.signal?.throwIfAborted();
-      throw new TarballDownloadError(url, `cut off after ${received}${length !== undefined ? ` of ${length}` : ''} bytes (${fetchFailure(err)})`);
+      throw new TarballDownloadError(
+        url,
+        `cut off after ${received}${length !== undefined ? ` of ${length}` : ''} bytes (${fetchFailure(err)})`,
+      );
     });
-    if (length !== undefined && received !== length) throw new TarballDownloadError(url, `truncated: ${received} of ${length} bytes arrived`);
+    if (length !== undefined && received !== length)
+      throw new TarballDownloadError(url, `truncated: ${received} of ${length} bytes arrived`);
     await file.sync();
   } catch (err) {
     await file.close();
@@ -94,7 +102,12 @@ function contentLength(response: Response): number | undefined {
 }
 
 /** Reads every chunk; a pause longer than idleMs aborts the request. */
-async function readBody(body: ReadableStream<Uint8Array>, controller: AbortController, idleMs: number, onChunk: (chunk: Uint8Array) => Promise<void>): Promise<void> {
+async function readBody(
+  body: ReadableStream<Uint8Array>,
+  controller: AbortController,
+  idleMs: number,
+  onChunk: (chunk: Uint8Array) => Promise<void>,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const arm = (): void => {
     clearTimeout(timer);
@@ -112,12 +125,25 @@ async function readBody(body: ReadableStream<Uint8Array>, controller: AbortContr
 }
 
 /** A progress line at most every `everyMs`: bytes so far and, when the size is known, the percent. */
-function progressLogger(log: Logger, url: string, total: number | undefined, everyMs: number): (received: number) => void {
+function progressLogger(
+  log: Logger,
+  url: string,
+  total: number | undefined,
+  everyMs: number,
+): (received: number) => void {
   let last = Date.now();
   return (received) => {
     const now = Date.now();
     if (now - last < everyMs) return;
     last = now;
-    log.info({ url, received, total: total ?? null, percent: total !== undefined && total > 0 ? Math.floor((100 * received) / total) : null }, 'download progress');
+    log.info(
+      {
+        url,
+        received,
+        total: total ?? null,
+        percent: total !== undefined && total > 0 ? Math.floor((100 * received) / total) : null,
+      },
+      'download progress',
+    );
   };
 }

@@ -7,10 +7,7 @@ import { redactRemoteIn, redactUrls } from './redact.js';
  * so the CLI can print it alone.
  */
 export class RemoteError extends InputError {
-  constructor(
-    remote: string,
-    message: string,
-  ) {
+  constructor(remote: string, message: string) {
     super(redactRemoteIn(message, remote));
     this.name = new.target.name;
     this.remote = redactRemoteIn(remote, remote);
@@ -67,7 +64,10 @@ export class RemotePathMissingError extends RemoteError {
 /** A local-path remote that exists but is not a git repository. */
 export class NotAGitRepositoryError extends RemoteError {
   constructor(remote: string) {
-    super(remote, `remote ${remote} is not a git repository: point the upstream's remote at a clone (a folder holding .git, or a bare repository)`);
+    super(
+      remote,
+      `remote ${remote} is not a git repository: point the upstream's remote at a clone (a folder holding .git, or a bare repository)`,
+    );
   }
 }
 
@@ -82,7 +82,9 @@ export class GitNotFoundError extends InputError {
 /** A commit that is not a full 40-hex SHA-1. Tags are never checked out by name, so anything else is refused. */
 export class InvalidCommitError extends InputError {
   constructor(readonly commit: string) {
-    super(`commit ${JSON.stringify(commit)} is not a full commit id (40 lowercase hex digits): pass the commit a tag points to, never the tag`);
+    super(
+      `commit ${JSON.stringify(commit)} is not a full commit id (40 lowercase hex digits): pass the commit a tag points to, never the tag`,
+    );
     this.name = new.target.name;
   }
 }
@@ -101,7 +103,9 @@ export class WorktreeFolderError extends InputError {
     readonly worktreeDir: string,
     readonly mirrorDir: string,
   ) {
-    super(`worktree folder ${worktreeDir} exists and is not a worktree of the mirror ${mirrorDir}: remove it or choose another folder`);
+    super(
+      `worktree folder ${worktreeDir} exists and is not a worktree of the mirror ${mirrorDir}: remove it or choose another folder`,
+    );
     this.name = new.target.name;
   }
 }
@@ -112,7 +116,9 @@ export class CommitNotInMirrorError extends InputError {
     readonly commit: string,
     readonly mirrorDir: string,
   ) {
-    super(`commit ${commit} is not in the mirror ${mirrorDir}: sync the mirror first (the tag may have moved or been deleted upstream)`);
+    super(
+      `commit ${commit} is not in the mirror ${mirrorDir}: sync the mirror first (the tag may have moved or been deleted upstream)`,
+    );
     this.name = new.target.name;
   }
 }
@@ -140,7 +146,9 @@ export class LsRemoteOutputError extends Error {
     readonly remote: string,
     readonly line: string,
   ) {
-    super(`git ls-remote ${redactRemoteIn(remote, remote)} printed a line that is not "<commit id><tab>refs/tags/<name>": ${JSON.stringify(line.slice(0, 200))}`);
+    super(
+      `git ls-remote ${redactRemoteIn(remote, remote)} printed a line that is not "<commit id><tab>refs/tags/<name>": ${JSON.stringify(line.slice(0, 200))}`,
+    );
     this.name = new.target.name;
   }
 }

@@ -26,14 +26,20 @@ const HELPER = join(projectRoot, 'bin', 'git-credential-helper.js');
  */
 export function gitRemote(remote: string, nodePath: string = process.execPath): GitRemote {
   const parts = splitUrl(remote);
-  if (parts === undefined || parts.userinfo === '' || !/^https?:\/\/$/i.test(parts.scheme)) return { url: remote, configArgs: [], env: {} };
+  if (parts === undefined || parts.userinfo === '' || !/^https?:\/\/$/i.test(parts.scheme))
+    return { url: remote, configArgs: [], env: {} };
   const colon = parts.userinfo.indexOf(':');
   const username = decoded(colon < 0 ? parts.userinfo : parts.userinfo.slice(0, colon));
   const password = colon < 0 ? '' : decoded(parts.userinfo.slice(colon + 1));
   const end = parts.rest.search(/[/?#]/);
   return {
     url: `${parts.scheme}${parts.rest}`,
-    configArgs: ['-c', 'credential.helper=', '-c', 'credential.helper=!"$QPSWATCH_NODE" "$QPSWATCH_GIT_CREDENTIAL_HELPER"'],
+    configArgs: [
+      '-c',
+      'credential.helper=',
+      '-c',
+      'credential.helper=!"$QPSWATCH_NODE" "$QPSWATCH_GIT_CREDENTIAL_HELPER"',
+    ],
     env: {
       QPSWATCH_NODE: nodePath,
       QPSWATCH_GIT_CREDENTIAL_HELPER: HELPER,

@@ -77,7 +77,8 @@ function failure(call: GitCall, result: RunResult): Error {
   return new GitCommandError(result.argv, result.exitCode, result.tail);
 }
 
-const CREDENTIALS = /terminal prompts disabled|could not read (?:Username|Password)|Authentication failed|Permission denied \(publickey/i;
+const CREDENTIALS =
+  /terminal prompts disabled|could not read (?:Username|Password)|Authentication failed|Permission denied \(publickey/i;
 const UNREACHABLE =
   /unable to access|unable to connect|could not resolve|connection refused|connection timed out|no route to host|could not read from remote repository|repository '.*' not found|early EOF|the remote end hung up/i;
 const NOT_A_REPOSITORY = /does not appear to be a git repository|not a git repository/i;
@@ -96,8 +97,17 @@ export function classifyRemoteFailure(remote: string, stderr: string): Error | u
 
 /** git's own explanation on one line: the first "fatal:" line, plus the errno line git:// adds below it. */
 export function gitReason(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const fatal = lines.find((l) => l.startsWith('fatal:'))?.slice('fatal:'.length).trim() ?? lines.at(-1) ?? 'no output';
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const fatal =
+    lines
+      .find((l) => l.startsWith('fatal:'))
+      ?.slice('fatal:'.length)
+      .trim() ??
+    lines.at(-1) ??
+    'no output';
   const errno = lines.find((l) => l.includes('errno='))?.replace(/^.*errno=/, '');
   const reason = errno !== undefined ? `${fatal.replace(/:$/, '')}: ${errno}` : fatal;
   return reason.length > 200 ? `${reason.slice(0, 197)}...` : reason;

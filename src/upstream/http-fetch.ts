@@ -17,16 +17,25 @@ export function requestOf(url: string): { href: string; headers: Record<string, 
   const password = decodeURIComponent(parsed.password);
   parsed.username = '';
   parsed.password = '';
-  return { href: parsed.href, headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } };
+  return {
+    href: parsed.href,
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  };
 }
 
 /** fetch with a timeout for the headers; the signal given stops it too. The caller reads the body. */
-export async function fetchAnswer(url: string, opts: HttpOptions): Promise<{ response: Response; controller: AbortController }> {
+export async function fetchAnswer(
+  url: string,
+  opts: HttpOptions,
+): Promise<{ response: Response; controller: AbortController }> {
   const { href, headers } = requestOf(url);
   const controller = new AbortController();
   const stop = (): void => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', stop, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error(`no answer in ${opts.timeoutMs / 1000} s`)), opts.timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`no answer in ${opts.timeoutMs / 1000} s`)),
+    opts.timeoutMs,
+  );
   try {
     const response = await fetch(href, { headers, signal: controller.signal, redirect: 'follow' });
     return { response, controller };
@@ -70,7 +79,10 @@ export async function fetchIndexText(url: string, opts: HttpOptions): Promise<st
       size += (chunk as Uint8Array).byteLength;
       if (size > MAX_INDEX_BYTES) {
         answer.controller.abort();
-        throw new TarballIndexError(url, `is larger than ${MAX_INDEX_BYTES} bytes: point the upstream at a folder listing or a list file`);
+        throw new TarballIndexError(
+          url,
+          `is larger than ${MAX_INDEX_BYTES} bytes: point the upstream at a folder listing or a list file`,
+        );
       }
       chunks.push(Buffer.from(chunk as Uint8Array));
     }

@@ -26,9 +26,32 @@ export {
   GitCommandError,
   LsRemoteOutputError,
 } from './errors.js';
-export { UPSTREAM_KINDS, TarballUpstreamConfigSchema, type UpstreamKind, type TarballUpstreamConfig } from './upstream.js';
+export {
+  UPSTREAM_KINDS,
+  TarballUpstreamConfigSchema,
+  type UpstreamKind,
+  type TarballUpstreamConfig,
+} from './upstream.js';
 export { releaseTagFor } from './release-tag.js';
-export { discoverTarballReleases, locateTarball, tarballCommit, type TarballFile, type TarballIndexOptions } from './tarball-releases.js';
-export { parseListing, parseChecksums, parseListFile, checksumFor, type ListingEntry, type ChecksumLine } from './tarball-index.js';
+export {
+  discoverTarballReleases,
+  locateTarball,
+  tarballCommit,
+  type TarballFile,
+  type TarballIndexOptions,
+} from './tarball-releases.js';
+export {
+  parseListing,
+  parseChecksums,
+  parseListFile,
+  checksumFor,
+  type ListingEntry,
+  type ChecksumLine,
+} from './tarball-index.js';
 export { downloadFile, DOWNLOAD_MAX_BYTES, type DownloadOptions } from './download.js';
-export { TarballIndexError, TarballDownloadError, TarballChecksumError, TarballNotListedError } from './tarball-errors.js';
+export {
+  TarballIndexError,
+  TarballDownloadError,
+  TarballChecksumError,
+  TarballNotListedError,
+} from './tarball-errors.js';

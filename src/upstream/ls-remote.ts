@@ -17,7 +17,13 @@ export async function listRemoteTags(remote: string, opts: GitOptions = {}): Pro
   assertRemote(remote);
   // "--" ends the options: whatever the remote text is, git reads it as the repository. Credentials go by the environment.
   const login = gitRemote(remote);
-  const result = await runGit({ ...opts, args: ['ls-remote', '--tags', '--', login.url], remote, login, defaultTimeoutMs: LS_REMOTE_TIMEOUT_MS });
+  const result = await runGit({
+    ...opts,
+    args: ['ls-remote', '--tags', '--', login.url],
+    remote,
+    login,
+    defaultTimeoutMs: LS_REMOTE_TIMEOUT_MS,
+  });
   return parseLsRemote(remote, result.stdout);
 }
 

@@ -37,16 +37,32 @@ export async function syncMirror(remote: string, mirrorDir: string, opts: Mirror
   const dir = resolve(mirrorDir);
   const created = await ensureBareRepository(dir, opts);
   const login = gitRemote(remote);
-  await runGit({ ...opts, args: ['--git-dir', dir, 'config', 'remote.origin.url', login.url], defaultTimeoutMs: LOCAL_TIMEOUT_MS });
   await runGit({
     ...opts,
-    args: ['--git-dir', dir, 'fetch', '--prune', '--no-write-fetch-head', '--quiet', '--', login.url, '+refs/tags/*:refs/tags/*'],
+    args: ['--git-dir', dir, 'config', 'remote.origin.url', login.url],
+    defaultTimeoutMs: LOCAL_TIMEOUT_MS,
+  });
+  await runGit({
+    ...opts,
+    args: [
+      '--git-dir',
+      dir,
+      'fetch',
+      '--prune',
+      '--no-write-fetch-head',
+      '--quiet',
+      '--',
+      login.url,
+      '+refs/tags/*:refs/tags/*',
+    ],
     remote,
     login,
     defaultTimeoutMs: FETCH_TIMEOUT_MS,
   });
   const durationMs = Date.now() - started;
-  opts.log.child({ component: 'upstream' }).info({ remote: redactUrls(remote), mirrorDir: dir, created, durationMs }, 'mirror synced');
+  opts.log
+    .child({ component: 'upstream' })
+    .info({ remote: redactUrls(remote), mirrorDir: dir, created, durationMs }, 'mirror synced');
   return { mirrorDir: dir, created, durationMs };
 }
 
@@ -64,7 +80,11 @@ async function ensureBareRepository(dir: string, opts: GitOptions): Promise<bool
 /** --git-dir names the repository outright: git never walks up into a repository that happens to hold the folder. */
 export async function assertBareRepository(dir: string, opts: GitOptions): Promise<void> {
   try {
-    const result = await runGit({ ...opts, args: ['--git-dir', dir, 'rev-parse', '--is-bare-repository'], defaultTimeoutMs: LOCAL_TIMEOUT_MS });
+    const result = await runGit({
+      ...opts,
+      args: ['--git-dir', dir, 'rev-parse', '--is-bare-repository'],
+      defaultTimeoutMs: LOCAL_TIMEOUT_MS,
+    });
     if (result.stdout.trim() === 'true') return;
   } catch (err) {
     if (!(err instanceof GitCommandError)) throw err;

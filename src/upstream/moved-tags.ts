@@ -12,6 +12,8 @@ export function detectMovedTags(known: readonly RemoteTag[], remote: readonly Re
   const now = new Map(remote.map((t) => [t.tag, t.commit]));
   return known.flatMap((k) => {
     const commit = now.get(k.tag);
-    return commit !== undefined && commit !== k.commit ? [{ tag: k.tag, knownCommit: k.commit, remoteCommit: commit }] : [];
+    return commit !== undefined && commit !== k.commit
+      ? [{ tag: k.tag, knownCommit: k.commit, remoteCommit: commit }]
+      : [];
   });
 }

@@ -44,7 +44,8 @@ export function credentialProblem(url: string): string | undefined {
   if (parts === undefined || parts.userinfo === '') return undefined;
   const scheme = parts.scheme.slice(0, -'://'.length).toLowerCase();
   if (scheme === 'https') return undefined;
-  if (scheme === 'http') return isLoopback(hostOf(parts.rest)) ? undefined : 'http:// would send its credentials in the clear: use https://';
+  if (scheme === 'http')
+    return isLoopback(hostOf(parts.rest)) ? undefined : 'http:// would send its credentials in the clear: use https://';
   if (!parts.userinfo.includes(':')) return undefined;
   return `${scheme}:// takes no password from a URL (and it would show on a command line): remove it, and log in with a key (ssh-agent or the qpswatch user's ~/.ssh)`;
 }

@@ -32,7 +32,12 @@ export function selectReleases(upstream: Upstream, tags: readonly RemoteTag[], l
   return releases.sort(byVersion);
 }
 
-function filterReason(upstream: Upstream, release: ReleaseTag, include: RegExp[], exclude: RegExp[]): string | undefined {
+function filterReason(
+  upstream: Upstream,
+  release: ReleaseTag,
+  include: RegExp[],
+  exclude: RegExp[],
+): string | undefined {
   if (!rangeIncludes(upstream.series, release.version)) return `outside the series "${upstream.series.text}"`;
   if (upstream.minVersion !== undefined && compareVersions(release.version, upstream.minVersion) < 0) {
     return `below min_version ${upstream.minVersion.text}`;

@@ -60,7 +60,11 @@ export function parseListing(html: string, pageUrl: string): ListingEntry[] {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&#x2f;/gi, '/').replace(/&#47;/g, '/').replace(/&quot;/g, '"');
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&#x2f;/gi, '/')
+    .replace(/&#47;/g, '/')
+    .replace(/&quot;/g, '"');
 }
 
 /**
@@ -76,7 +80,10 @@ export function parseChecksums(text: string, url: string): ChecksumLine[] {
     const m = /^([0-9A-Fa-f]{64})(?:\s+\*?(\S.*))?$/.exec(line);
     const sha256 = Sha256.safeParse(m?.[1]?.toLowerCase());
     if (m === null || !sha256.success) {
-      throw new TarballIndexError(url, `line ${i + 1} is not "<sha256>  <file name>": ${JSON.stringify(line.slice(0, 120))}; fix the checksums file`);
+      throw new TarballIndexError(
+        url,
+        `line ${i + 1} is not "<sha256>  <file name>": ${JSON.stringify(line.slice(0, 120))}; fix the checksums file`,
+      );
     }
     lines.push({ sha256: sha256.data, name: (m[2] ?? '').trim() });
   }
@@ -93,14 +100,22 @@ export function checksumFor(lines: readonly ChecksumLine[], fileName: string): s
 /** A list file: "<sha256>  <URL or path>" lines; paths are relative to the list's own URL. */
 export function parseListFile(text: string, listUrl: string): Array<ChecksumLine & { url: string }> {
   return parseChecksums(text, listUrl).map((line) => {
-    if (line.name === '') throw new TarballIndexError(listUrl, `a line holds the checksum ${line.sha256} without a URL; write "<sha256>  <URL>"`);
+    if (line.name === '')
+      throw new TarballIndexError(
+        listUrl,
+        `a line holds the checksum ${line.sha256} without a URL; write "<sha256>  <URL>"`,
+      );
     let url: URL;
     try {
       url = new URL(line.name, listUrl);
     } catch {
-      throw new TarballIndexError(listUrl, `${JSON.stringify(line.name.slice(0, 120))} is not a URL; write "<sha256>  <URL>"`);
+      throw new TarballIndexError(
+        listUrl,
+        `${JSON.stringify(line.name.slice(0, 120))} is not a URL; write "<sha256>  <URL>"`,
+      );
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TarballIndexError(listUrl, `${JSON.stringify(line.name.slice(0, 120))} is not an http(s) URL`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TarballIndexError(listUrl, `${JSON.stringify(line.name.slice(0, 120))} is not an http(s) URL`);
     return { ...line, name: lastPart(url), url: url.href };
   });
 }

@@ -7,7 +7,14 @@ import type { RemoteTag } from './ls-remote.js';
 import { releaseTagFor } from './release-tag.js';
 import { selectReleases, type Release } from './select.js';
 import { TarballNotListedError } from './tarball-errors.js';
-import { checksumFor, IndexName, parseChecksums, parseListFile, parseListing, type ListingEntry } from './tarball-index.js';
+import {
+  checksumFor,
+  IndexName,
+  parseChecksums,
+  parseListFile,
+  parseListing,
+  type ListingEntry,
+} from './tarball-index.js';
 import type { Upstream } from './upstream.js';
 
 /** One release's tarball as the index lists it. */
@@ -61,7 +68,12 @@ export async function discoverTarballReleases(
     }
     const file = await candidates.get(release.tag)!();
     if (file?.sha256 === undefined) {
-      opts.log.warn({ upstream: upstream.name, tag: release.tag, url: file?.url }, file === undefined ? 'no tarball found for this release in the index: left out' : 'the index gives no sha256 for this tarball: left out, never downloaded');
+      opts.log.warn(
+        { upstream: upstream.name, tag: release.tag, url: file?.url },
+        file === undefined
+          ? 'no tarball found for this release in the index: left out'
+          : 'the index gives no sha256 for this tarball: left out, never downloaded',
+      );
       continue;
     }
     releases.push({ ...release, commit: tarballCommit(file.sha256) });
@@ -70,11 +82,25 @@ export async function discoverTarballReleases(
 }
 
 /** Where one release's tarball is now, with its sha256: read from the index again, right before a download. */
-export async function locateTarball(upstream: Upstream, tag: string, opts: TarballIndexOptions): Promise<TarballFile & { sha256: string }> {
+export async function locateTarball(
+  upstream: Upstream,
+  tag: string,
+  opts: TarballIndexOptions,
+): Promise<TarballFile & { sha256: string }> {
   const locate = (await readCandidates(upstream, opts)).get(tag);
   const file = await locate?.();
-  if (file === undefined) throw new TarballNotListedError(upstream.remote, tag, 'is no longer in the index (or has no tarball matching the upstream\'s file pattern)');
-  if (file.sha256 === undefined) throw new TarballNotListedError(upstream.remote, tag, `has no sha256 in the index (${file.url}): it is never downloaded without one`);
+  if (file === undefined)
+    throw new TarballNotListedError(
+      upstream.remote,
+      tag,
+      "is no longer in the index (or has no tarball matching the upstream's file pattern)",
+    );
+  if (file.sha256 === undefined)
+    throw new TarballNotListedError(
+      upstream.remote,
+      tag,
+      `has no sha256 in the index (${file.url}): it is never downloaded without one`,
+    );
   return { ...file, sha256: file.sha256 };
 }
 
@@ -89,7 +115,8 @@ async function readCandidates(upstream: Upstream, opts: TarballIndexOptions): Pr
   if (!new URL(index).pathname.endsWith('/')) {
     for (const line of parseListFile(text, index)) {
       const tag = tarballTag(upstream, line.name, opts.log);
-      if (tag !== undefined && !candidates.has(tag)) candidates.set(tag, () => Promise.resolve({ tag, url: line.url, fileName: line.name, sha256: line.sha256 }));
+      if (tag !== undefined && !candidates.has(tag))
+        candidates.set(tag, () => Promise.resolve({ tag, url: line.url, fileName: line.name, sha256: line.sha256 }));
     }
     return candidates;
   }
@@ -116,7 +143,11 @@ function tarballTag(upstream: Upstream, fileName: string, log: Logger): string |
   return parseFile(upstream, fileName, log)?.tag;
 }
 
-function parseFile(upstream: Upstream, fileName: string, log: Logger): { tag: string; version: Version; flavor: Flavor } | undefined {
+function parseFile(
+  upstream: Upstream,
+  fileName: string,
+  log: Logger,
+): { tag: string; version: Version; flavor: Flavor } | undefined {
   if (!IndexName.safeParse(fileName).success) return undefined;
   if (upstream.fileGlob !== undefined && !globToRegExp(upstream.fileGlob).test(fileName)) return undefined;
   try {
@@ -141,7 +172,12 @@ function tarballsIn(upstream: Upstream, entries: readonly ListingEntry[], log: L
 }
 
 /** A version folder: the tarball in it, else in its first sub-folder that holds one (bintar-linux-systemd-x86_64/). */
-async function findInFolder(upstream: Upstream, folder: ListingEntry, http: HttpOptions, log: Logger): Promise<TarballFile | undefined> {
+async function findInFolder(
+  upstream: Upstream,
+  folder: ListingEntry,
+  http: HttpOptions,
+  log: Logger,
+): Promise<TarballFile | undefined> {
   const entries = parseListing(await fetchIndexText(folder.url, http), folder.url);
   const here = tarballsIn(upstream, entries, log).find((f) => f.tag === folder.name);
   if (here !== undefined) return withChecksum(here, entries, http);
@@ -156,12 +192,17 @@ async function findInFolder(upstream: Upstream, folder: ListingEntry, http: Http
 /** The file's sha256 from its folder's checksums file (sha256sums.txt) or from <file>.sha256 beside it. */
 async function withChecksum(file: Found, entries: readonly ListingEntry[], http: HttpOptions): Promise<TarballFile> {
   const base = { tag: file.tag, url: file.url, fileName: file.name };
-  const sums = entries.find((e) => !e.folder && CHECKSUM_FILES.includes(e.name)) ?? entries.find((e) => !e.folder && e.name === `${file.name}.sha256`);
+  const sums =
+    entries.find((e) => !e.folder && CHECKSUM_FILES.includes(e.name)) ??
+    entries.find((e) => !e.folder && e.name === `${file.name}.sha256`);
   if (sums === undefined) return { ...base, sha256: undefined };
   const sha256 = checksumFor(parseChecksums(await fetchIndexText(sums.url, http), sums.url), file.name);
   if (sha256 !== undefined || sums.name.endsWith('.sha256')) return { ...base, sha256 };
   // sha256sums.txt without this file: a .sha256 beside it may still have it.
   const single = entries.find((e) => !e.folder && e.name === `${file.name}.sha256`);
   if (single === undefined) return { ...base, sha256: undefined };
-  return { ...base, sha256: checksumFor(parseChecksums(await fetchIndexText(single.url, http), single.url), file.name) };
+  return {
+    ...base,
+    sha256: checksumFor(parseChecksums(await fetchIndexText(single.url, http), single.url), file.name),
+  };
 }

@@ -89,11 +89,17 @@ const Glob = z
 
 const PatchPath = z
   .string({ error: 'expected the absolute path of a patch file, e.g. "/etc/qpswatch/patches/fix.patch"' })
-  .refine((p) => p.startsWith('/') && !CONTROL.test(p), 'expected the absolute path of a patch file, e.g. "/etc/qpswatch/patches/fix.patch"');
+  .refine(
+    (p) => p.startsWith('/') && !CONTROL.test(p),
+    'expected the absolute path of a patch file, e.g. "/etc/qpswatch/patches/fix.patch"',
+  );
 
 const Name = z
   .string({ error: 'expected a name, e.g. "mariadb-10.11"' })
-  .regex(NAME_RE, 'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"');
+  .regex(
+    NAME_RE,
+    'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"',
+  );
 
 /** What every kind of upstream has: a flavor, a series, the release filters and a server profile. */
 const common = {
@@ -103,8 +109,14 @@ const common = {
   exclude: z.array(Glob, { error: 'expected a list of tag-name patterns' }).optional(),
   min_version: versionText(versionProblem, '10.11.6').optional(),
   base: versionText(versionProblem, '10.11.1').optional(),
-  server_profile: z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(PROFILE_RE, 'expected a server profile name, e.g. "relaxed"'),
-  budget_minutes: z.number({ error: 'expected a number of minutes, e.g. 240' }).gt(0, 'expected a number of minutes greater than 0, e.g. 240').max(10080, 'expected at most 10080 minutes (a week)').optional(),
+  server_profile: z
+    .string({ error: 'expected a server profile name, e.g. "relaxed"' })
+    .regex(PROFILE_RE, 'expected a server profile name, e.g. "relaxed"'),
+  budget_minutes: z
+    .number({ error: 'expected a number of minutes, e.g. 240' })
+    .gt(0, 'expected a number of minutes greater than 0, e.g. 240')
+    .max(10080, 'expected at most 10080 minutes (a week)')
+    .optional(),
 };
 
 /** One entry of `upstreams:` in the config file, keys as written in YAML: a git repository (kind git, the default). */
@@ -112,13 +124,19 @@ export const UpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('git', { error: 'expected git or tarball' }).optional(),
   remote: z.string({ error: 'expected a git URL or an absolute path' }).superRefine((remote, ctx) => {
-    const problem = isRemoteText(remote) ? credentialProblem(remote) : 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path';
+    const problem = isRemoteText(remote)
+      ? credentialProblem(remote)
+      : 'expected an https://, http://, git://, ssh:// or file:// URL, user@host:path, or an absolute path';
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   }),
   ...common,
-  build_profile: z.string({ error: 'expected a build profile name, e.g. "mariadb-rel"' }).regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
+  build_profile: z
+    .string({ error: 'expected a build profile name, e.g. "mariadb-rel"' })
+    .regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
   /** Absolute: upstreams also come from QPSWATCH_UPSTREAMS, which has no folder to be relative to. */
-  patches: z.array(PatchPath, { error: 'expected a list of patch file paths, e.g. ["/etc/qpswatch/patches/fix.patch"]' }).optional(),
+  patches: z
+    .array(PatchPath, { error: 'expected a list of patch file paths, e.g. ["/etc/qpswatch/patches/fix.patch"]' })
+    .optional(),
 });
 export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 
@@ -126,12 +144,14 @@ export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 export const TarballUpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('tarball'),
-  index: z.string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' }).superRefine((index, ctx) => {
-    const problem = isIndexUrl(index)
-      ? credentialProblem(index)
-      : 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines';
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-  }),
+  index: z
+    .string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' })
+    .superRefine((index, ctx) => {
+      const problem = isIndexUrl(index)
+        ? credentialProblem(index)
+        : 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines';
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   file: Glob.optional(),
   ...common,
 });
@@ -162,14 +182,24 @@ function parseTarballUpstream(input: Record<string, unknown>): Upstream {
   const parsed = TarballUpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues, 'tarball');
   const c = parsed.data;
-  return { ...parsedCommon(c), kind: 'tarball', remote: c.index, buildProfile: '', patches: [], ...(c.file !== undefined ? { fileGlob: c.file } : {}) };
+  return {
+    ...parsedCommon(c),
+    kind: 'tarball',
+    remote: c.index,
+    buildProfile: '',
+    patches: [],
+    ...(c.file !== undefined ? { fileGlob: c.file } : {}),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-type CommonConfig = Pick<UpstreamConfig, 'name' | 'flavor' | 'series' | 'include' | 'exclude' | 'min_version' | 'server_profile' | 'base' | 'budget_minutes'>;
+type CommonConfig = Pick<
+  UpstreamConfig,
+  'name' | 'flavor' | 'series' | 'include' | 'exclude' | 'min_version' | 'server_profile' | 'base' | 'budget_minutes'
+>;
 
 function parsedCommon(c: CommonConfig): Omit<Upstream, 'kind' | 'remote' | 'buildProfile' | 'patches'> {
   return {

@@ -1,6 +1,12 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CommitNotInMirrorError, GitCommandError, InvalidCommitError, NotAWorktreeError, WorktreeFolderError } from './errors.js';
+import {
+  CommitNotInMirrorError,
+  GitCommandError,
+  InvalidCommitError,
+  NotAWorktreeError,
+  WorktreeFolderError,
+} from './errors.js';
 import { runGit, type GitOptions } from './git.js';
 import { assertBareRepository } from './mirror.js';
 
@@ -23,14 +29,23 @@ export function isCommitId(text: string): boolean {
  * tags are upstream data ("--upload-pack=...", "$(...)", ";") and never reach an argv.
  * A folder left by an earlier, interrupted run is replaced when it is a worktree of this mirror.
  */
-export async function addWorktree(mirrorDir: string, commit: string, worktreeDir: string, opts: GitOptions = {}): Promise<Worktree> {
+export async function addWorktree(
+  mirrorDir: string,
+  commit: string,
+  worktreeDir: string,
+  opts: GitOptions = {},
+): Promise<Worktree> {
   if (!isCommitId(commit)) throw new InvalidCommitError(commit);
   const mirror = resolve(mirrorDir);
   const dir = resolve(worktreeDir);
   await assertBareRepository(mirror, opts);
   await assertCommitInMirror(mirror, commit, opts);
   await removeWorktree(mirror, dir, opts);
-  await runGit({ ...opts, args: ['--git-dir', mirror, 'worktree', 'add', '--detach', '--quiet', dir, commit], defaultTimeoutMs: CHECKOUT_TIMEOUT_MS });
+  await runGit({
+    ...opts,
+    args: ['--git-dir', mirror, 'worktree', 'add', '--detach', '--quiet', dir, commit],
+    defaultTimeoutMs: CHECKOUT_TIMEOUT_MS,
+  });
   return { worktreeDir: dir, commit };
 }
 
@@ -42,7 +57,11 @@ export async function removeWorktree(mirrorDir: string, worktreeDir: string, opt
   const registered = await worktreesOf(mirror, opts);
   if (registered.includes(dir) || (existsSync(dir) && registered.includes(realpathSync(dir)))) {
     // Twice --force: a build may have left untracked files, and a worktree may be locked.
-    await runGit({ ...opts, args: ['--git-dir', mirror, 'worktree', 'remove', '--force', '--force', dir], defaultTimeoutMs: CHECKOUT_TIMEOUT_MS });
+    await runGit({
+      ...opts,
+      args: ['--git-dir', mirror, 'worktree', 'remove', '--force', '--force', dir],
+      defaultTimeoutMs: CHECKOUT_TIMEOUT_MS,
+    });
     return;
   }
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new WorktreeFolderError(dir, mirror);
@@ -57,13 +76,21 @@ export async function updateSubmodules(worktreeDir: string, opts: GitOptions = {
   const dir = resolve(worktreeDir);
   if (!existsSync(join(dir, '.gitmodules'))) return false;
   if (!existsSync(join(dir, '.git'))) throw new NotAWorktreeError(dir);
-  await runGit({ ...opts, args: ['-C', dir, 'submodule', 'update', '--init', '--recursive', '--quiet'], defaultTimeoutMs: SUBMODULE_TIMEOUT_MS });
+  await runGit({
+    ...opts,
+    args: ['-C', dir, 'submodule', 'update', '--init', '--recursive', '--quiet'],
+    defaultTimeoutMs: SUBMODULE_TIMEOUT_MS,
+  });
   return true;
 }
 
 async function assertCommitInMirror(mirror: string, commit: string, opts: GitOptions): Promise<void> {
   try {
-    await runGit({ ...opts, args: ['--git-dir', mirror, 'cat-file', '-e', `${commit}^{commit}`], defaultTimeoutMs: LOCAL_TIMEOUT_MS });
+    await runGit({
+      ...opts,
+      args: ['--git-dir', mirror, 'cat-file', '-e', `${commit}^{commit}`],
+      defaultTimeoutMs: LOCAL_TIMEOUT_MS,
+    });
   } catch (err) {
     if (err instanceof GitCommandError) throw new CommitNotInMirrorError(commit, mirror);
     throw err;
@@ -71,7 +98,11 @@ async function assertCommitInMirror(mirror: string, commit: string, opts: GitOpt
 }
 
 async function worktreesOf(mirror: string, opts: GitOptions): Promise<string[]> {
-  const result = await runGit({ ...opts, args: ['--git-dir', mirror, 'worktree', 'list', '--porcelain', '-z'], defaultTimeoutMs: LOCAL_TIMEOUT_MS });
+  const result = await runGit({
+    ...opts,
+    args: ['--git-dir', mirror, 'worktree', 'list', '--porcelain', '-z'],
+    defaultTimeoutMs: LOCAL_TIMEOUT_MS,
+  });
   return result.stdout
     .split('\0')
     .filter((field) => field.startsWith('worktree '))

@@ -7,6 +7,12 @@ export {
   MAX_VERSION_PART,
   type Version,
 } from './version.js';
-export { parseVersionRange, rangeIncludes, type VersionRange, type VersionComparator, type RangeOperator } from './range.js';
+export {
+  parseVersionRange,
+  rangeIncludes,
+  type VersionRange,
+  type VersionComparator,
+  type RangeOperator,
+} from './range.js';
 export { FLAVORS, isFlavor, parseFlavor, type Flavor } from './flavor.js';
 export { VersionParseError, VersionRangeError, UnknownFlavorError } from './errors.js';

@@ -24,7 +24,11 @@ const TOKEN_RE = /^(>=|<=|>|<|=)?(\d{1,3}(?:\.\d{1,3}){0,2})(?:-(\d{1,3}(?:\.\d{
 
 export function parseVersionRange(text: string): VersionRange {
   // ">= 8.0" reads as ">=8.0": people write both.
-  const tokens = text.trim().replace(/(>=|<=|>|<|=)\s+/g, '$1').split(/\s+/).filter((t) => t !== '');
+  const tokens = text
+    .trim()
+    .replace(/(>=|<=|>|<|=)\s+/g, '$1')
+    .split(/\s+/)
+    .filter((t) => t !== '');
   if (tokens.length === 0) throw new VersionRangeError(text, text, 'the range is empty');
   return { text: text.trim(), comparators: tokens.map((token) => parseComparator(text, token)) };
 }

@@ -15,7 +15,8 @@ export interface Version {
 
 /** Each number fits three digits, so versionKey can sort as text. */
 export const MAX_VERSION_PART = 999;
-const EXPECTED = 'MAJOR.MINOR.PATCH with an optional numeric build suffix, each number 0-999, e.g. "10.11.9" or "8.0.36-28"';
+const EXPECTED =
+  'MAJOR.MINOR.PATCH with an optional numeric build suffix, each number 0-999, e.g. "10.11.9" or "8.0.36-28"';
 const VERSION_RE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:-(\d{1,3}(?:\.\d{1,3})*))?$/;
 
 export function parseVersion(text: string): Version {
@@ -28,7 +29,10 @@ export function parseVersion(text: string): Version {
 export function makeVersion(major: number, minor: number, patch: number, build: readonly number[] = []): Version {
   for (const part of [major, minor, patch, ...build]) {
     if (!Number.isInteger(part) || part < 0 || part > MAX_VERSION_PART) {
-      throw new VersionParseError(`${major}.${minor}.${patch}${build.length > 0 ? `-${build.join('.')}` : ''}`, EXPECTED);
+      throw new VersionParseError(
+        `${major}.${minor}.${patch}${build.length > 0 ? `-${build.join('.')}` : ''}`,
+        EXPECTED,
+      );
     }
   }
   const text = `${major}.${minor}.${patch}` + (build.length > 0 ? `-${build.join('.')}` : '');

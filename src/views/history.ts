@@ -1,8 +1,26 @@
-import { baseIndex, buildHistory, chainCandidates, chainHistory, newestValidChecks, thresholdOf, type ChainCheck, type HistoryTable, type ReleaseCheckVerdicts, type VerdictSettings } from '../analysis/index.js';
+import {
+  baseIndex,
+  buildHistory,
+  chainCandidates,
+  chainHistory,
+  newestValidChecks,
+  thresholdOf,
+  type ChainCheck,
+  type HistoryTable,
+  type ReleaseCheckVerdicts,
+  type VerdictSettings,
+} from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ResultRow } from '../report/index.js';
 import type { HistoryView } from '../model/index.js';
-import type { CheckStore, HostStore, ImportedResultRecord, ReleaseSampleRecord, ReleaseStore, ResultsStore } from '../store/index.js';
+import type {
+  CheckStore,
+  HostStore,
+  ImportedResultRecord,
+  ReleaseSampleRecord,
+  ReleaseStore,
+  ResultsStore,
+} from '../store/index.js';
 
 /** What a series' history reads: releases, their samples and imported results, the checks, the hosts. */
 type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore;
@@ -21,15 +39,27 @@ export interface HistoryOptions {
 const DEFAULT_VERDICTS = { threshold: 0.95, testThresholds: {}, confidence: 0.95 };
 
 /** The results of one series across its versions: measured releases on one host, plus imported rows. */
-export async function seriesHistory(store: HistoryStores, upstream: Upstream, options: HistoryOptions = {}, now = new Date()): Promise<HistoryView> {
+export async function seriesHistory(
+  store: HistoryStores,
+  upstream: Upstream,
+  options: HistoryOptions = {},
+  now = new Date(),
+): Promise<HistoryView> {
   const { table, host, sessions } = await seriesTable(store, upstream, options.host, true);
   if (table.columns.length === 0) {
-    throw new InputError(`series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`);
+    throw new InputError(
+      `series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`,
+    );
   }
   const named = options.base ?? upstream.base?.text;
-  const base = baseIndex(table.columns, named === undefined ? oldestPlain(table) : (c) => c.version === named || c.label === named);
+  const base = baseIndex(
+    table.columns,
+    named === undefined ? oldestPlain(table) : (c) => c.version === named || c.label === named,
+  );
   if (base < 0) {
-    throw new InputError(`base ${JSON.stringify(named)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`);
+    throw new InputError(
+      `base ${JSON.stringify(named)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`,
+    );
   }
   const verdicts = options.verdicts ?? DEFAULT_VERDICTS;
   const confidence = verdicts.confidence ?? DEFAULT_VERDICTS.confidence;
@@ -53,7 +83,9 @@ export async function seriesHistory(store: HistoryStores, upstream: Upstream, op
  * (the oldest version) when every result has a memory setting.
  */
 function oldestPlain(table: HistoryTable): ((column: HistoryTable['columns'][number]) => boolean) | undefined {
-  const plain = new Set(table.columns.filter((_, i) => table.rows.some((row) => row.memory === undefined && row.figures[i] !== null)));
+  const plain = new Set(
+    table.columns.filter((_, i) => table.rows.some((row) => row.memory === undefined && row.figures[i] !== null)),
+  );
   return plain.size === 0 ? undefined : (column) => plain.has(column);
 }
 
@@ -64,16 +96,29 @@ function oldestPlain(table: HistoryTable): ((column: HistoryTable['columns'][num
  */
 export async function seriesResults(store: HistoryStores, upstream: Upstream): Promise<ResultRow[]> {
   const { table } = await seriesTable(store, upstream, undefined);
-  return table.rows.filter((row) => row.memory === undefined).flatMap((row) =>
-    table.columns.flatMap((column, i) => {
-      const f = row.figures[i];
-      return f ? [{ flavor: upstream.flavor, version: column.version, test: row.test, threads: row.threads, ...f }] : [];
-    }),
-  );
+  return table.rows
+    .filter((row) => row.memory === undefined)
+    .flatMap((row) =>
+      table.columns.flatMap((column, i) => {
+        const f = row.figures[i];
+        return f
+          ? [{ flavor: upstream.flavor, version: column.version, test: row.test, threads: row.threads, ...f }]
+          : [];
+      }),
+    );
 }
 
-async function seriesTable(store: HistoryStores, upstream: Upstream, hostId: string | undefined, withChecks = false): Promise<{ table: HistoryTable; host: string; sessions: Set<number> }> {
-  const [releases, samples, imported] = await Promise.all([store.listReleases(upstream.name), store.releaseSamples(upstream.name), store.listImportedResults()]);
+async function seriesTable(
+  store: HistoryStores,
+  upstream: Upstream,
+  hostId: string | undefined,
+  withChecks = false,
+): Promise<{ table: HistoryTable; host: string; sessions: Set<number> }> {
+  const [releases, samples, imported] = await Promise.all([
+    store.listReleases(upstream.name),
+    store.releaseSamples(upstream.name),
+    store.listImportedResults(),
+  ]);
   const host = await chooseHost(store, samples, hostId);
   const onHost = samples.filter((s) => s.hostId === host?.id);
   const inSeries = imported.filter((r) => inSeriesOf(upstream, r));
@@ -84,28 +129,60 @@ async function seriesTable(store: HistoryStores, upstream: Upstream, hostId: str
 }
 
 /** The checks the chain to the base may use among the sessions shown (one host), with their verdicts; none without a measured base. */
-async function chainChecks(store: HistoryStores, upstream: Upstream, sessions: ReadonlySet<number>, baseReleaseId: number | undefined): Promise<ChainCheck[]> {
+async function chainChecks(
+  store: HistoryStores,
+  upstream: Upstream,
+  sessions: ReadonlySet<number>,
+  baseReleaseId: number | undefined,
+): Promise<ChainCheck[]> {
   if (baseReleaseId === undefined) return [];
   const onHost = (await store.listChecks(upstream.name)).filter((c) => sessions.has(c.sessionId));
-  return Promise.all(chainCandidates(onHost, baseReleaseId).map(async (c) => ({ releaseId: c.releaseId, baselineReleaseId: c.baselineReleaseId, verdicts: await store.verdictsOfSession(c.sessionId) })));
+  return Promise.all(
+    chainCandidates(onHost, baseReleaseId).map(async (c) => ({
+      releaseId: c.releaseId,
+      baselineReleaseId: c.baselineReleaseId,
+      verdicts: await store.verdictsOfSession(c.sessionId),
+    })),
+  );
 }
 
 /** Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per version. */
-async function newestChecks(store: HistoryStores, upstream: Upstream, sessions: ReadonlySet<number>): Promise<ReleaseCheckVerdicts[]> {
-  const newest = newestValidChecks(await store.listChecks(upstream.name), (c) => (sessions.has(c.sessionId) ? c.releaseId : undefined));
-  return Promise.all([...newest.entries()].map(async ([releaseId, check]) => ({ releaseId, verdicts: await store.verdictsOfSession(check.sessionId) })));
+async function newestChecks(
+  store: HistoryStores,
+  upstream: Upstream,
+  sessions: ReadonlySet<number>,
+): Promise<ReleaseCheckVerdicts[]> {
+  const newest = newestValidChecks(await store.listChecks(upstream.name), (c) =>
+    sessions.has(c.sessionId) ? c.releaseId : undefined,
+  );
+  return Promise.all(
+    [...newest.entries()].map(async ([releaseId, check]) => ({
+      releaseId,
+      verdicts: await store.verdictsOfSession(check.sessionId),
+    })),
+  );
 }
 
 /** Results from different hosts are never mixed: one host, the one named or the newest session's. */
-async function chooseHost(store: HistoryStores, samples: readonly ReleaseSampleRecord[], fingerprintId: string | undefined): Promise<{ id: number; fingerprintId: string } | undefined> {
+async function chooseHost(
+  store: HistoryStores,
+  samples: readonly ReleaseSampleRecord[],
+  fingerprintId: string | undefined,
+): Promise<{ id: number; fingerprintId: string } | undefined> {
   const ids = [...new Set(samples.map((s) => s.hostId))];
   const hosts = (await Promise.all(ids.map((id) => store.getHost(id)))).flatMap((h) => (h ? [h] : []));
   if (fingerprintId !== undefined) {
     const host = hosts.find((h) => h.fingerprintId === fingerprintId);
-    if (host === undefined) throw new InputError(`host ${JSON.stringify(fingerprintId)} has no results in this series: use one of ${hosts.map((h) => h.fingerprintId).join(', ') || '(none)'}`);
+    if (host === undefined)
+      throw new InputError(
+        `host ${JSON.stringify(fingerprintId)} has no results in this series: use one of ${hosts.map((h) => h.fingerprintId).join(', ') || '(none)'}`,
+      );
     return host;
   }
-  const newest = samples.reduce<ReleaseSampleRecord | undefined>((a, s) => (a === undefined || s.sessionId > a.sessionId ? s : a), undefined);
+  const newest = samples.reduce<ReleaseSampleRecord | undefined>(
+    (a, s) => (a === undefined || s.sessionId > a.sessionId ? s : a),
+    undefined,
+  );
   return hosts.find((h) => h.id === newest?.hostId);
 }
 

@@ -1,4 +1,13 @@
-export { storedSessionView, sessionVerdicts, storedPlan, UnknownSessionError, type SessionJudgement, type SessionVerdicts, type SessionViewStores, type StoredSessionView } from './session-view.js';
+export {
+  storedSessionView,
+  sessionVerdicts,
+  storedPlan,
+  UnknownSessionError,
+  type SessionJudgement,
+  type SessionVerdicts,
+  type SessionViewStores,
+  type StoredSessionView,
+} from './session-view.js';
 export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';
 export { storeMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
 export { storeHealth } from './store-health.js';

@@ -1,4 +1,9 @@
-import { groupMedians, type ReleaseFigureValues, type ReleaseGroup, type SampleFigureLists } from '../analysis/index.js';
+import {
+  groupMedians,
+  type ReleaseFigureValues,
+  type ReleaseGroup,
+  type SampleFigureLists,
+} from '../analysis/index.js';
 import { testKey, type SampleRole, type TestId } from '../model/index.js';
 import type { CheckStore, SampleStore, SideTestFigures, VerdictRecord } from '../store/index.js';
 
@@ -51,7 +56,8 @@ export class SessionCache {
 /** The store reads only the figures, already by side and test (store.sampleFigures): no SampleRecord per sample. */
 function bySide(tests: readonly SideTestFigures[]): SessionFigures {
   const out: SessionFigures = { baseline: new Map(), candidate: new Map() };
-  for (const { role, test, threads, figures } of tests) out[role].set(testKey({ test, threads }), { test, threads, figures });
+  for (const { role, test, threads, figures } of tests)
+    out[role].set(testKey({ test, threads }), { test, threads, figures });
   return out;
 }
 

@@ -1,14 +1,46 @@
 import { z } from 'zod';
-import { chainCandidates, groupReleaseSides, newestChecksOnHosts, newestReleases, releaseSides, seriesBases, seriesReleaseFigures, thresholdOf, type ChainCheck, type MeasuredSide, type ReleaseFigure, type ReleaseGroup, type ReleaseSide, type VerdictSettings } from '../analysis/index.js';
+import {
+  chainCandidates,
+  groupReleaseSides,
+  newestChecksOnHosts,
+  newestReleases,
+  releaseSides,
+  seriesBases,
+  seriesReleaseFigures,
+  thresholdOf,
+  type ChainCheck,
+  type MeasuredSide,
+  type ReleaseFigure,
+  type ReleaseGroup,
+  type ReleaseSide,
+  type VerdictSettings,
+} from '../analysis/index.js';
 import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
 import { isMemorySetting, PER_OP_FIGURES, type MemorySettingName, type PerOpUnit } from '../model/index.js';
-import type { CheckRecord, CheckStore, HostStore, QueueStore, ReleaseStore, SampleStore, SessionRecord, SessionStore, Store, VerdictRecord } from '../store/index.js';
+import type {
+  CheckRecord,
+  CheckStore,
+  HostStore,
+  QueueStore,
+  ReleaseStore,
+  SampleStore,
+  SessionRecord,
+  SessionStore,
+  Store,
+  VerdictRecord,
+} from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
 
 /** What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts, the queue. */
-export type MetricsStores = HostStore & SessionStore & SampleStore & ReleaseStore & CheckStore & QueueStore & Pick<Store, 'resultsMark'>;
+export type MetricsStores = HostStore &
+  SessionStore &
+  SampleStore &
+  ReleaseStore &
+  CheckStore &
+  QueueStore &
+  Pick<Store, 'resultsMark'>;
 
 export interface ReleaseMetricsOptions {
   /** Only the newest this many versions of each series are exported (metrics_versions_per_series). */
@@ -26,7 +58,12 @@ export function storeMetricsSource(
   options: ReleaseMetricsOptions & { status: () => DaemonStatus; build: BuildInfo },
 ): MetricsSource {
   const figures = releaseFigureReader(store, upstreams, options);
-  return { build: options.build, releaseFigures: figures, changeMark: () => store.resultsMark(), health: () => storeHealth(store, options.status()) };
+  return {
+    build: options.build,
+    releaseFigures: figures,
+    changeMark: () => store.resultsMark(),
+    health: () => storeHealth(store, options.status()),
+  };
 }
 
 /** Every done session, however many: listSessions wants a limit. */
@@ -38,13 +75,18 @@ const ALL = Number.MAX_SAFE_INTEGER;
  * the sessions of checks marked invalid (analysis.releaseSides; store.releaseSamples applies the same rule in SQL for
  * the history report).
  */
-export function releaseFigureReader(store: MetricsStores, upstreams: readonly Upstream[], options: ReleaseMetricsOptions): () => Promise<ReleaseFigureRow[]> {
+export function releaseFigureReader(
+  store: MetricsStores,
+  upstreams: readonly Upstream[],
+  options: ReleaseMetricsOptions,
+): () => Promise<ReleaseFigureRow[]> {
   const cache = new SessionCache(store);
   const medians = new MedianMemo();
   return async () => {
     const sessions = await store.listSessions({ limit: ALL, state: 'done' });
     const rows: ReleaseFigureRow[] = [];
-    for (const upstream of upstreams) rows.push(...(await seriesFigures(store, upstream, sessions, { cache, medians }, options)));
+    for (const upstream of upstreams)
+      rows.push(...(await seriesFigures(store, upstream, sessions, { cache, medians }, options)));
     cache.sweep();
     medians.sweep();
     return rows;
@@ -64,18 +106,33 @@ async function seriesFigures(
   { cache, medians }: Caches,
   { versionsPerSeries: limit, thresholds, confidence }: ReleaseMetricsOptions,
 ): Promise<ReleaseFigureRow[]> {
-  const [releases, checks, open] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name), store.listEvents({ upstream: upstream.name, state: 'open' })]);
+  const [releases, checks, open] = await Promise.all([
+    store.listReleases(upstream.name),
+    store.listChecks(upstream.name),
+    store.listEvents({ upstream: upstream.name, state: 'open' }),
+  ]);
   const sides = releaseSides(upstream.name, releases, sessions, checks);
   const keptBySetting = newestPerSetting(sides, limit);
   const kept = new Set([...keptBySetting.values()].flatMap((ids) => [...ids]));
   const measured: MeasuredSide[] = [];
-  for (const side of sides) measured.push({ ...side, tests: (await cache.figures(side.session.id))[side.role].values() });
+  for (const side of sides)
+    measured.push({ ...side, tests: (await cache.figures(side.session.id))[side.role].values() });
   const groups = groupReleaseSides(measured);
   const hosts = await hostFacts(store, new Set([...groups.values()].map((g) => g.hostId)));
   const checked = new Map<string, VerdictRecord[]>();
-  for (const [key, check] of newestChecksOnHosts(checks, sessions, kept)) checked.set(key, await cache.verdicts(check.sessionId));
+  for (const [key, check] of newestChecksOnHosts(checks, sessions, kept))
+    checked.set(key, await cache.verdicts(check.sessionId));
   const chainChecks = await hostChainChecks(groups, upstream, checks, sessions, cache);
-  const figures = seriesReleaseFigures({ groups, base: upstream.base?.text, kept, checked, open, mediansOf: (group) => medians.of(group), chainChecks, ...(confidence !== undefined ? { confidence } : {}) });
+  const figures = seriesReleaseFigures({
+    groups,
+    base: upstream.base?.text,
+    kept,
+    checked,
+    open,
+    mediansOf: (group) => medians.of(group),
+    chainChecks,
+    ...(confidence !== undefined ? { confidence } : {}),
+  });
   return figures.flatMap((f) => {
     const host = hosts.get(f.hostId);
     if (keptBySetting.get(f.memory)?.has(f.release.id) !== true) return [];
@@ -99,7 +156,12 @@ async function hostChainChecks(
   for (const [hostId, base] of seriesBases(groups, upstream.base?.text)) {
     const onHost = checks.filter((c) => hostOf.get(c.sessionId) === hostId);
     const chain: ChainCheck[] = [];
-    for (const c of chainCandidates(onHost, base.id)) chain.push({ releaseId: c.releaseId, baselineReleaseId: c.baselineReleaseId, verdicts: await cache.verdicts(c.sessionId) });
+    for (const c of chainCandidates(onHost, base.id))
+      chain.push({
+        releaseId: c.releaseId,
+        baselineReleaseId: c.baselineReleaseId,
+        verdicts: await cache.verdicts(c.sessionId),
+      });
     out.set(hostId, chain);
   }
   return out;
@@ -109,7 +171,10 @@ async function hostChainChecks(
  * The newest `limit` releases measured without a memory setting (key undefined), and the newest `limit` under each
  * setting: a compare of new tags under --memory never pushes the checked releases out of /metrics.
  */
-function newestPerSetting(sides: readonly ReleaseSide[], limit: number): Map<MemorySettingName | undefined, Set<number>> {
+function newestPerSetting(
+  sides: readonly ReleaseSide[],
+  limit: number,
+): Map<MemorySettingName | undefined, Set<number>> {
   const bySetting = new Map<MemorySettingName | undefined, ReleaseSide['release'][]>();
   for (const side of sides) {
     const memory = side.session.settings['memory'];
@@ -127,7 +192,6 @@ const TO_BASE_UNIT: Record<PerOpUnit, (value: number, cpus: number | undefined) 
   kilobytes: (value) => value * 1024,
 };
 
-
 function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold: number): ReleaseFigureRow {
   return {
     labels: labelsOf(upstream, host.fingerprintId, f),
@@ -140,7 +204,9 @@ function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold:
     verdict: f.verdict,
     regressionOpen: f.regressionOpen,
     threshold,
-    perOp: Object.fromEntries(PER_OP_FIGURES.map(({ field, metric }) => [field, TO_BASE_UNIT[metric.unit](f.figures[field], host.cpus)])) as ReleaseFigureRow['perOp'],
+    perOp: Object.fromEntries(
+      PER_OP_FIGURES.map(({ field, metric }) => [field, TO_BASE_UNIT[metric.unit](f.figures[field], host.cpus)]),
+    ) as ReleaseFigureRow['perOp'],
     latencyP95Seconds: f.figures.latencyP95Ms / 1000,
   };
 }

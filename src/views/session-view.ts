@@ -2,7 +2,15 @@ import { compareSession, type VerdictSettings } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ComparisonView, Verdict } from '../model/index.js';
 import type { HostFingerprint } from '../sampling/index.js';
-import type { CheckStore, HostStore, SampleRecord, SampleStore, SessionRecord, SessionStore, VerdictRecord } from '../store/index.js';
+import type {
+  CheckStore,
+  HostStore,
+  SampleRecord,
+  SampleStore,
+  SessionRecord,
+  SessionStore,
+  VerdictRecord,
+} from '../store/index.js';
 import { hostSummary, judgeStored, type SessionPlan } from '../session/index.js';
 
 /** A session id the store does not hold. */
@@ -37,10 +45,15 @@ export type SessionViewStores = SessionStore & SampleStore & HostStore & CheckSt
  * with the verdicts of judgeStored). A session that failed, was interrupted or still runs shows every sample it
  * stored, unjudged.
  */
-export async function storedSessionView(store: SessionViewStores, sessionId: number, fallback: VerdictSettings): Promise<StoredSessionView> {
+export async function storedSessionView(
+  store: SessionViewStores,
+  sessionId: number,
+  fallback: VerdictSettings,
+): Promise<StoredSessionView> {
   const session = await store.getSession(sessionId);
   if (session === undefined) throw new UnknownSessionError(sessionId);
-  const samples = session.state === 'done' ? await store.completedSamples(sessionId) : await store.samplesForSession(sessionId);
+  const samples =
+    session.state === 'done' ? await store.completedSamples(sessionId) : await store.samplesForSession(sessionId);
   const judged = await sessionVerdicts(store, session, fallback, () => Promise.resolve(samples));
   const host = await store.getHost(session.hostId);
   // The fingerprint is the one compare stored for this host (HostFingerprint, as JSON).
@@ -52,7 +65,12 @@ export async function storedSessionView(store: SessionViewStores, sessionId: num
  * A done session's verdicts: its check's when a check judged it, else its samples judged again by its design and the
  * verdict settings it ran with (sessions recorded before those were kept: `fallback`, the config's).
  */
-export async function sessionVerdicts(store: CheckStore, session: SessionRecord, fallback: VerdictSettings, samples: () => Promise<SampleRecord[]>): Promise<SessionVerdicts> {
+export async function sessionVerdicts(
+  store: CheckStore,
+  session: SessionRecord,
+  fallback: VerdictSettings,
+  samples: () => Promise<SampleRecord[]>,
+): Promise<SessionVerdicts> {
   if (session.state !== 'done') return { judged: 'none', verdicts: [] };
   if ((await store.getCheck(session.id)) !== undefined) {
     const stored = (await store.verdictsOfSession(session.id)).map(wholeVerdict);
@@ -63,8 +81,14 @@ export async function sessionVerdicts(store: CheckStore, session: SessionRecord,
 }
 
 /** The design and verdict settings a session recorded (sessions.settings); sessions before the paired design ran whole runs. */
-export function storedPlan(session: SessionRecord, fallback: VerdictSettings): Pick<SessionPlan, 'design' | 'verdicts'> {
-  return { design: session.settings['design'] === 'paired' ? 'paired' : 'runs', verdicts: storedVerdictSettings(session.settings['verdicts']) ?? fallback };
+export function storedPlan(
+  session: SessionRecord,
+  fallback: VerdictSettings,
+): Pick<SessionPlan, 'design' | 'verdicts'> {
+  return {
+    design: session.settings['design'] === 'paired' ? 'paired' : 'runs',
+    verdicts: storedVerdictSettings(session.settings['verdicts']) ?? fallback,
+  };
 }
 
 function storedVerdictSettings(value: unknown): VerdictSettings | undefined {

@@ -2,7 +2,10 @@ import type { DaemonHealth, DaemonStatus } from '../metrics/index.js';
 import type { BuildRecord, CheckStore, QueueRecord, QueueStore, ReleaseStore, SessionStore } from '../store/index.js';
 
 /** The daemon's health for /metrics: what the store knows, read on each scrape, plus the daemon's own status. */
-export async function storeHealth(store: ReleaseStore & SessionStore & CheckStore & QueueStore, status: DaemonStatus): Promise<DaemonHealth> {
+export async function storeHealth(
+  store: ReleaseStore & SessionStore & CheckStore & QueueStore,
+  status: DaemonStatus,
+): Promise<DaemonHealth> {
   const [releases, builds, sessions, events, queue] = await Promise.all([
     store.listReleases(),
     store.listBuilds(),
@@ -17,7 +20,10 @@ export async function storeHealth(store: ReleaseStore & SessionStore & CheckStor
   return {
     ...status,
     releasesDiscovered: releases.length,
-    builds: { built: builds.filter((b) => b.state === 'built').length, failed: builds.filter((b) => b.state === 'failed').length },
+    builds: {
+      built: builds.filter((b) => b.state === 'built').length,
+      failed: builds.filter((b) => b.state === 'failed').length,
+    },
     lastBuildDurationSeconds: newestFinished(builds)?.durationSeconds ?? null,
     lastSessionDurationSeconds: session?.endedAt == null ? null : secondsBetween(session.startedAt, session.endedAt),
     activeRegressions: [...open].map(([series, count]) => ({ series, count })),
@@ -27,7 +33,9 @@ export async function storeHealth(store: ReleaseStore & SessionStore & CheckStor
 
 /** Rows back at a step's start after a failed attempt, waiting for the next (a failed row has given up). */
 function waitingRetry(queue: readonly QueueRecord[], step: 'build' | 'session'): number {
-  return queue.filter((q) => q.failedStep === step && q.failures > 0 && (q.state === 'discovered' || q.state === 'built')).length;
+  return queue.filter(
+    (q) => q.failedStep === step && q.failures > 0 && (q.state === 'discovered' || q.state === 'built'),
+  ).length;
 }
 
 function newestFinished(builds: readonly BuildRecord[]): BuildRecord | undefined {

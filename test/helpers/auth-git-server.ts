@@ -18,7 +18,12 @@ export interface AuthGitServer {
   close(): void;
 }
 
-export async function startAuthGitServer(servedDir: string, user: string, password: string, secrets: readonly string[]): Promise<AuthGitServer> {
+export async function startAuthGitServer(
+  servedDir: string,
+  user: string,
+  password: string,
+  secrets: readonly string[],
+): Promise<AuthGitServer> {
   const expected = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const state = { leaks: [] as string[], logins: 0 };
   const server: Server = createServer((req, res) => {

@@ -12,11 +12,19 @@ export interface CliResult {
  * Runs the installed entry point (bin/qpswatch.js) as a user would, in a child process, so exit codes, stdout and
  * stderr are the real ones. Tests may spawn node directly; the code under test goes through src/exec.
  */
-export function runCli(args: readonly string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], {
       cwd: opts.cwd ?? projectRoot,
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/', QPSWATCH_LOG_FORMAT: 'json', ...opts.env },
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        HOME: process.env['HOME'] ?? '/',
+        QPSWATCH_LOG_FORMAT: 'json',
+        ...opts.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

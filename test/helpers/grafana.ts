@@ -52,7 +52,9 @@ export type GrafanaVariable = z.infer<typeof Variable>;
 
 /** The dashboard JSON files, sorted by name (file names only). */
 export function dashboardFiles(): string[] {
-  return readdirSync(dashboardsDir).filter((f) => f.endsWith('.json')).sort();
+  return readdirSync(dashboardsDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 }
 
 /** One dashboard file, parsed and checked against the small part of Grafana's model the tests rely on. */

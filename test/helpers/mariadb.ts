@@ -54,7 +54,15 @@ export async function startScratchServer(opts: ScratchServerOptions): Promise<Sc
     const myCnfPath = join(root, 'server', 'my.cnf');
     await writeFile(myCnfPath, renderMyCnf(profile, binaries, paths));
     await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(root, 'init.log') });
-    server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(root, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
+    server = await startServer({
+      log: silentLog,
+      binaries,
+      myCnfPath,
+      paths,
+      logFile: join(root, 'mysqld.out'),
+      readyTimeoutMs: 60_000,
+      stopTimeoutMs: 30_000,
+    });
     return { server, socket: paths.socket, root, close };
   } catch (err) {
     await close();

@@ -10,7 +10,17 @@ export async function queueOneMessage(stateDir: string, subject: string): Promis
   try {
     const versions = ['10.11.2', '10.11.3'];
     const { added } = await store.recordReleases(
-      versions.map((v) => ({ upstream: 'mariadb-10.11', flavor: 'mariadb', tag: `mariadb-${v}`, commit: 'a'.repeat(40), version: v, versionKey: v.split('.').map((p) => p.padStart(3, '0')).join('.') })),
+      versions.map((v) => ({
+        upstream: 'mariadb-10.11',
+        flavor: 'mariadb',
+        tag: `mariadb-${v}`,
+        commit: 'a'.repeat(40),
+        version: v,
+        versionKey: v
+          .split('.')
+          .map((p) => p.padStart(3, '0'))
+          .join('.'),
+      })),
     );
     const [baseline, candidate] = added;
     const hostId = await store.upsertHost(hostInput());
@@ -26,7 +36,17 @@ export async function queueOneMessage(stateDir: string, subject: string): Promis
       verdicts: [],
       openEvents: [],
       fixedEventIds: [],
-      messages: [{ eventKey: 'fault-test', from: 'qpswatch@example.org', to: ['dba@example.org'], subject, text: 'text part', html: '<p>html part</p>', messageId: '<fault-test@qpswatch>' }],
+      messages: [
+        {
+          eventKey: 'fault-test',
+          from: 'qpswatch@example.org',
+          to: ['dba@example.org'],
+          subject,
+          text: 'text part',
+          html: '<p>html part</p>',
+          messageId: '<fault-test@qpswatch>',
+        },
+      ],
     });
   } finally {
     await store.close();

@@ -8,12 +8,17 @@ export interface FoundProcess {
 }
 
 /** Running processes of the given programs whose command line names `folder`: what a test started and must stop. */
-export function processesUnder(folder: string, programs: readonly string[] = ['mariadbd', 'mysqld', 'sysbench', 'cmake']): FoundProcess[] {
+export function processesUnder(
+  folder: string,
+  programs: readonly string[] = ['mariadbd', 'mysqld', 'sysbench', 'cmake'],
+): FoundProcess[] {
   return readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
     .flatMap((p) => {
       try {
-        const args = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+        const args = readFileSync(`/proc/${p}/cmdline`, 'utf8')
+          .split('\0')
+          .filter((a) => a !== '');
         const program = (args[0] ?? '').split('/').at(-1) ?? '';
         const cmdline = args.join(' ');
         if (!programs.includes(program) || !cmdline.includes(folder)) return [];

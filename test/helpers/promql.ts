@@ -21,16 +21,35 @@ export interface SubstitutionOptions {
 }
 
 /** `panel` names the panel for messages ("title (id N)"); `title` is the panel's title alone. */
-export interface DashboardExpression { file: string; panel: string; title: string; refId: string; expr: string }
-export interface VariableExpression { file: string; variable: string; expr: string }
-export interface RuleExpression { file: string; alert: string; expr: string }
+export interface DashboardExpression {
+  file: string;
+  panel: string;
+  title: string;
+  refId: string;
+  expr: string;
+}
+export interface VariableExpression {
+  file: string;
+  variable: string;
+  expr: string;
+}
+export interface RuleExpression {
+  file: string;
+  alert: string;
+  expr: string;
+}
 
 const DEFAULT_INTERVALS = { __rate_interval: '2m', __interval: '30s', __range: '1h' } as const;
 
 /** Thrown when a template variable sits where no regex-friendly value keeps the PromQL valid. */
 export class TemplateVariableError extends Error {
-  constructor(readonly expr: string, readonly variable: string) {
-    super(`template variable ${variable} outside a regex matcher (label=~"...") in: ${expr}; use it only as label=~"$name"`);
+  constructor(
+    readonly expr: string,
+    readonly variable: string,
+  ) {
+    super(
+      `template variable ${variable} outside a regex matcher (label=~"...") in: ${expr}; use it only as label=~"$name"`,
+    );
     this.name = 'TemplateVariableError';
   }
 }
@@ -41,9 +60,15 @@ const VARIABLE = /\$\{(\w+)(?::\w+)?\}|\$(\w+)/g;
 export function substituteVariables(expr: string, options: SubstitutionOptions = {}): string {
   const intervals: Record<string, string> = { ...DEFAULT_INTERVALS, ...options.intervals };
   const variables = options.variables ?? {};
-  const withIntervals = expr.replace(VARIABLE, (whole, braced?: string, bare?: string) => intervals[(braced ?? bare)!] ?? whole);
-  const inMatchers = withIntervals.replace(/(=~\s*")((?:[^"\\]|\\.)*)"/g, (_m, head: string, value: string) =>
-    `${head}${value.replace(VARIABLE, (_v, braced?: string, bare?: string) => variables[(braced ?? bare)!] ?? '.*')}"`);
+  const withIntervals = expr.replace(
+    VARIABLE,
+    (whole, braced?: string, bare?: string) => intervals[(braced ?? bare)!] ?? whole,
+  );
+  const inMatchers = withIntervals.replace(
+    /(=~\s*")((?:[^"\\]|\\.)*)"/g,
+    (_m, head: string, value: string) =>
+      `${head}${value.replace(VARIABLE, (_v, braced?: string, bare?: string) => variables[(braced ?? bare)!] ?? '.*')}"`,
+  );
   const left = inMatchers.match(/\$\{?\w+/);
   if (left) throw new TemplateVariableError(expr, left[0]);
   return inMatchers;
@@ -57,8 +82,21 @@ function projectPath(path: string): string {
 export function dashboardExpressions(options: SubstitutionOptions = {}): DashboardExpression[] {
   return dashboardFiles().flatMap((file) => {
     const { dashboard } = readDashboard(file);
-    return allPanels(dashboard).flatMap((panel) => (panel.targets ?? []).flatMap((t) =>
-      t.expr === undefined ? [] : [{ file: `grafana/dashboards/${file}`, panel: `${panel.title} (id ${panel.id})`, title: panel.title, refId: t.refId, expr: substituteVariables(t.expr, options) }]));
+    return allPanels(dashboard).flatMap((panel) =>
+      (panel.targets ?? []).flatMap((t) =>
+        t.expr === undefined
+          ? []
+          : [
+              {
+                file: `grafana/dashboards/${file}`,
+                panel: `${panel.title} (id ${panel.id})`,
+                title: panel.title,
+                refId: t.refId,
+                expr: substituteVariables(t.expr, options),
+              },
+            ],
+      ),
+    );
   });
 }
 
@@ -67,11 +105,15 @@ export function dashboardExpressions(options: SubstitutionOptions = {}): Dashboa
  * a valid instant query that must return series for the variable to offer any value.
  */
 export function variableExpressions(options: SubstitutionOptions = {}): VariableExpression[] {
-  return dashboardFiles().flatMap((file) => readDashboard(file).dashboard.templating.list.flatMap((v) => {
-    const query = variableQuery(v);
-    const selector = query === undefined ? undefined : /^label_values\((.+),\s*\w+\)$/.exec(query)?.[1];
-    return selector === undefined ? [] : [{ file: `grafana/dashboards/${file}`, variable: v.name, expr: substituteVariables(selector, options) }];
-  }));
+  return dashboardFiles().flatMap((file) =>
+    readDashboard(file).dashboard.templating.list.flatMap((v) => {
+      const query = variableQuery(v);
+      const selector = query === undefined ? undefined : /^label_values\((.+),\s*\w+\)$/.exec(query)?.[1];
+      return selector === undefined
+        ? []
+        : [{ file: `grafana/dashboards/${file}`, variable: v.name, expr: substituteVariables(selector, options) }];
+    }),
+  );
 }
 
 /** Every rule of the alert rule file; `alert` is the alert name (or the record name of a recording rule). */
@@ -79,7 +121,22 @@ export function ruleExpressions(path: string = rulesFile): RuleExpression[] {
   return readRules(path).map((r) => ({ file: projectPath(path), alert: r.alert ?? r.record ?? '', expr: r.expr }));
 }
 
-const NOT_METRICS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan', 'atan2']);
+const NOT_METRICS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /**
  * The metric names an expression selects, found by regex rather than by a PromQL parser: strings, label matchers,

@@ -49,7 +49,11 @@ export async function removeFolder(folder: string): Promise<void> {
 
 /** Starts the fixture SMTP server (test/fixtures/notify/smtp-sink.ts) on 127.0.0.1; port 0 picks a free one. */
 export async function startSmtpSink(opts: { folder: string; port?: number; rejectAuth?: boolean }): Promise<SmtpSink> {
-  const { port, close } = await startFixture(SINK, [String(opts.port ?? 0), opts.folder, ...(opts.rejectAuth === true ? ['reject-auth'] : [])]);
+  const { port, close } = await startFixture(SINK, [
+    String(opts.port ?? 0),
+    opts.folder,
+    ...(opts.rejectAuth === true ? ['reject-auth'] : []),
+  ]);
   const wire = (): Promise<string> => readFile(join(opts.folder, 'wire.log'), 'latin1').catch(() => '');
   return { port, folder: opts.folder, received: () => readReceived(opts.folder), wire, close };
 }

@@ -20,7 +20,15 @@ import {
   type EnsureBuildResult,
 } from '../../src/compile/index.js';
 import { defaultEnv, run } from '../../src/exec/index.js';
-import { checkServerOptions, initDatadir, loadServerProfile, renderMyCnf, resolveServerBinaries, serverPaths, startServer } from '../../src/server/index.js';
+import {
+  checkServerOptions,
+  initDatadir,
+  loadServerProfile,
+  renderMyCnf,
+  resolveServerBinaries,
+  serverPaths,
+  startServer,
+} from '../../src/server/index.js';
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { silentLog } from '../helpers/silent-log.js';
 import { letServerPass } from '../helpers/server-user.js';
@@ -52,12 +60,23 @@ function release(pick: (r: DemoTaggedRelease) => boolean): DemoTaggedRelease {
 
 async function build(r: DemoTaggedRelease, progress: BuildProgress[] = []): Promise<EnsureBuildResult> {
   const key = buildKey({ commit: r.commit, profile, compilerVersion: compiler });
-  return ensureBuild({ log: silentLog, stateDir: stateDir(), cacheDir: cacheDir(), key, worktree: await worktreeOf(r), profile, onProgress: (p) => progress.push(p) });
+  return ensureBuild({
+    log: silentLog,
+    stateDir: stateDir(),
+    cacheDir: cacheDir(),
+    key,
+    worktree: await worktreeOf(r),
+    profile,
+    onProgress: (p) => progress.push(p),
+  });
 }
 
 /** ccache's own counters for the test's cache folder. */
 async function ccacheHits(): Promise<number> {
-  const result = await run({ argv: ['ccache', '--print-stats'], env: { ...defaultEnv(), CCACHE_DIR: join(cacheDir(), 'ccache') } });
+  const result = await run({
+    argv: ['ccache', '--print-stats'],
+    env: { ...defaultEnv(), CCACHE_DIR: join(cacheDir(), 'ccache') },
+  });
   const counters = new Map(result.stdout.split('\n').map((l) => l.split('\t') as [string, string]));
   return Number(counters.get('direct_cache_hit') ?? 0) + Number(counters.get('preprocessed_cache_hit') ?? 0);
 }
@@ -79,7 +98,10 @@ describe('the demo upstream built with the demo profile', () => {
 
   test('a second release builds faster than the first: ccache serves the files that did not change', async (t) => {
     const coldProgress: BuildProgress[] = [];
-    const cold = await build(release((r) => r.version === '10.11.1'), coldProgress);
+    const cold = await build(
+      release((r) => r.version === '10.11.1'),
+      coldProgress,
+    );
     const hitsBefore = await ccacheHits();
     warm = await build(release((r) => r.kind === 'slow'));
     const hits = (await ccacheHits()) - hitsBefore;
@@ -95,16 +117,24 @@ describe('the demo upstream built with the demo profile', () => {
     const events = coldProgress.map((p) => `${p.phase}:${p.event}`);
     const ratios = coldProgress.flatMap((p) => (p.event === 'progress' ? [p.compile!.ratio] : []));
     assert.ok(ratios.length >= 2, `progress events: ${JSON.stringify(ratios)}`);
-    assert.ok(ratios.every((r, i) => i === 0 || r > ratios[i - 1]!), `not increasing: ${JSON.stringify(ratios)}`);
+    assert.ok(
+      ratios.every((r, i) => i === 0 || r > ratios[i - 1]!),
+      `not increasing: ${JSON.stringify(ratios)}`,
+    );
     assert.equal(ratios.at(-1), 1);
-    assert.ok(events.indexOf('build:start') < events.indexOf('build:progress') && events.lastIndexOf('build:progress') < events.indexOf('build:end'));
+    assert.ok(
+      events.indexOf('build:start') < events.indexOf('build:progress') &&
+        events.lastIndexOf('build:progress') < events.indexOf('build:end'),
+    );
     // The engine's 7 files are the same in both releases; only the launcher (which includes the version) differs.
     assert.ok(hits >= 7, `ccache hits in the second build: ${hits}, expected at least 7`);
     const coldBuild = cold.record.durationsMs['build']!;
     const warmBuild = warm.record.durationsMs['build']!;
     const total = (r: EnsureBuildResult): number => Object.values(r.record.durationsMs).reduce((a, b) => a + b, 0);
     t.diagnostic(`cold: ${JSON.stringify(cold.record.durationsMs)}; warm: ${JSON.stringify(warm.record.durationsMs)}`);
-    t.diagnostic(`ccache ratio cold/warm: build step ${(coldBuild / warmBuild).toFixed(1)}x, whole build ${(total(cold) / total(warm)).toFixed(1)}x`);
+    t.diagnostic(
+      `ccache ratio cold/warm: build step ${(coldBuild / warmBuild).toFixed(1)}x, whole build ${(total(cold) / total(warm)).toFixed(1)}x`,
+    );
     assert.ok(warmBuild < coldBuild, `warm build step ${warmBuild} ms is not faster than cold ${coldBuild} ms`);
   });
 
@@ -141,9 +171,19 @@ describe('the demo upstream built with the demo profile', () => {
     await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
     await checkServerOptions(binaries, myCnfPath);
     await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
+    const server = await startServer({
+      log: silentLog,
+      binaries,
+      myCnfPath,
+      paths,
+      logFile: join(dir, 'mysqld.out'),
+      readyTimeoutMs: 60_000,
+      stopTimeoutMs: 30_000,
+    });
     try {
-      const [row] = await server.query('SELECT VERSION() AS v, @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS sync');
+      const [row] = await server.query(
+        'SELECT VERSION() AS v, @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS sync',
+      );
       assert.deepEqual({ ...row }, { v: '10.11.3-MariaDB-qpswatch-demo', flush: 1, sync: 1 });
     } finally {
       await server.stop();
@@ -156,8 +196,18 @@ describe('the demo upstream built with the demo profile', () => {
     const [baseBuild, lastBuild] = [await build(base), await build(last)];
     // The library alone, in thread CPU time (test/fixtures/demo/extra-cpu-probe.c): exact on a busy host too.
     const probe = join(root, 'extra-cpu-probe');
-    await run({ argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-cpu-probe.c')] });
-    const added = async (installDir: string): Promise<number> => Number((await run({ argv: [probe], env: { ...defaultEnv(), LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_cpu.so') } })).stdout.trim());
+    await run({
+      argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-cpu-probe.c')],
+    });
+    const added = async (installDir: string): Promise<number> =>
+      Number(
+        (
+          await run({
+            argv: [probe],
+            env: { ...defaultEnv(), LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_cpu.so') },
+          })
+        ).stdout.trim(),
+      );
     assert.ok(Math.abs((await added(baseBuild.installDir)) - 1) < 0.01, '10.6.1 adds nothing');
     const extra = await added(lastBuild.installDir);
     assert.ok(Math.abs(extra - 1.13) < 0.01, `10.6.5 adds 13% to the CPU of a request: ${extra}`);
@@ -169,7 +219,15 @@ describe('the demo upstream built with the demo profile', () => {
     const myCnfPath = join(dir, 'my.cnf');
     await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
     await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000 });
+    const server = await startServer({
+      log: silentLog,
+      binaries,
+      myCnfPath,
+      paths,
+      logFile: join(dir, 'mysqld.out'),
+      readyTimeoutMs: 60_000,
+      stopTimeoutMs: 30_000,
+    });
     try {
       assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_cpu\.so$/m);
       const [row] = await server.query('SELECT VERSION() AS v');
@@ -186,16 +244,30 @@ describe('the demo upstream built with the demo profile', () => {
     // Built where ensureBuild builds, so the engine comes from ccache and only the launcher is compiled.
     const buildDir = join(worktree, WORKTREE_BUILD_DIR);
     await assert.rejects(
-      buildWorktree({ log: silentLog, worktree, profile, buildDir, installDir: join(dir, 'install'), logFile: join(dir, 'build.log'), cacheDir: cacheDir() }),
+      buildWorktree({
+        log: silentLog,
+        worktree,
+        profile,
+        buildDir,
+        installDir: join(dir, 'install'),
+        logFile: join(dir, 'build.log'),
+        cacheDir: cacheDir(),
+      }),
       (err: unknown) => {
         assert.ok(err instanceof BuildFailedError, String(err));
         assert.equal(err.failure.phase, 'build');
         assert.equal(err.failure.timedOut, false);
         assert.notEqual(err.failure.exitCode, 0);
         // gcc quotes with ‘’ under a UTF-8 locale.
-        assert.match(err.failure.failureLines[0] ?? '', /mariadbd\.c:\d+:\d+: error: expected [‘']?;[’']? before [‘']?\}[’']? token/);
+        assert.match(
+          err.failure.failureLines[0] ?? '',
+          /mariadbd\.c:\d+:\d+: error: expected [‘']?;[’']? before [‘']?\}[’']? token/,
+        );
         assert.ok(err.failure.lines.length > 0);
-        assert.match(err.message, /failed in build: cmake exited with code \d+: .*mariadbd\.c:\d+:\d+: error: expected .*; full log: .*build\.log$/);
+        assert.match(
+          err.message,
+          /failed in build: cmake exited with code \d+: .*mariadbd\.c:\d+:\d+: error: expected .*; full log: .*build\.log$/,
+        );
         return true;
       },
     );
@@ -209,7 +281,10 @@ describe('the demo upstream built with the demo profile', () => {
     await assert.rejects(loadBuildProfile('odd', dir), (err: unknown) => {
       assert.ok(err instanceof BuildProfileError);
       assert.equal(err.message.includes('\n'), false);
-      assert.equal(err.message, `build profile ${join(dir, 'odd.yaml')}: generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")`);
+      assert.equal(
+        err.message,
+        `build profile ${join(dir, 'odd.yaml')}: generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")`,
+      );
       return true;
     });
   });
@@ -217,7 +292,10 @@ describe('the demo upstream built with the demo profile', () => {
   test('the disk guard refuses an absurd minimum and names the free and the needed bytes', async () => {
     await assert.rejects(checkFreeSpace(stateDir(), 2 ** 60), (err: unknown) => {
       assert.ok(err instanceof DiskSpaceError);
-      assert.match(err.message, /^not enough free disk space in \/tmp\/qpsw-bld-\w+(\/state)?: \d+\.\d [KMGT]iB \(\d+ bytes\) free, 1\.0 EiB \(1152921504606846976 bytes\) needed to build; free some space \(`qpswatch prune` deletes old installed builds\) or lower the minimum/);
+      assert.match(
+        err.message,
+        /^not enough free disk space in \/tmp\/qpsw-bld-\w+(\/state)?: \d+\.\d [KMGT]iB \(\d+ bytes\) free, 1\.0 EiB \(1152921504606846976 bytes\) needed to build; free some space \(`qpswatch prune` deletes old installed builds\) or lower the minimum/,
+      );
       assert.ok(err.freeBytes > 0);
       return true;
     });
@@ -226,12 +304,25 @@ describe('the demo upstream built with the demo profile', () => {
 
 test('the demo upstream has the same commit ids every time it is made', async () => {
   const again = await makeDemoUpstream(join(root, 'upstream-again'));
-  assert.deepEqual(again.releases.map((r) => r.commit), demo.releases.map((r) => r.commit));
+  assert.deepEqual(
+    again.releases.map((r) => r.commit),
+    demo.releases.map((r) => r.commit),
+  );
   assert.deepEqual(
     demo.releases.map((r) => `${r.tag}:${r.kind}`),
     [
-      'mariadb-10.11.1:normal', 'mariadb-10.11.2:normal', 'mariadb-10.11.3:slow', 'mariadb-10.11.4:broken', 'mariadb-10.11.9:normal', 'mariadb-10.11.10:normal', 'mariadb-11.4.1:normal',
-      'mariadb-10.6.1:normal', 'mariadb-10.6.2:drift', 'mariadb-10.6.3:drift', 'mariadb-10.6.4:drift', 'mariadb-10.6.5:drift',
+      'mariadb-10.11.1:normal',
+      'mariadb-10.11.2:normal',
+      'mariadb-10.11.3:slow',
+      'mariadb-10.11.4:broken',
+      'mariadb-10.11.9:normal',
+      'mariadb-10.11.10:normal',
+      'mariadb-11.4.1:normal',
+      'mariadb-10.6.1:normal',
+      'mariadb-10.6.2:drift',
+      'mariadb-10.6.3:drift',
+      'mariadb-10.6.4:drift',
+      'mariadb-10.6.5:drift',
     ],
   );
   await assert.rejects(makeDemoUpstream(join(root, 'upstream-again')), /exists and is not empty/);

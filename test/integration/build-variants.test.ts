@@ -48,10 +48,14 @@ before(async () => {
   demo = await makeDemoUpstream(join(root, 'upstream'));
   // The shipped demo profiles, and demo-durable: the same cmake flags as demo plus one patch (relative to its folder).
   mkdirSync(profilesDir);
-  for (const name of ['demo', 'demo-debug']) copyFileSync(join(projectRoot, 'config', 'build-profiles', `${name}.yaml`), join(profilesDir, `${name}.yaml`));
+  for (const name of ['demo', 'demo-debug'])
+    copyFileSync(join(projectRoot, 'config', 'build-profiles', `${name}.yaml`), join(profilesDir, `${name}.yaml`));
   copyFileSync(FIXTURE, join(profilesDir, PATCH_NAME));
   const demoProfile = readFileSync(join(profilesDir, 'demo.yaml'), 'utf8');
-  writeFileSync(join(profilesDir, 'demo-durable.yaml'), `${demoProfile.replace(/^description: >-\n(  .*\n)+/, 'description: the demo profile plus a patch that makes every commit durable\n')}\npatches: [${PATCH_NAME}]\n`);
+  writeFileSync(
+    join(profilesDir, 'demo-durable.yaml'),
+    `${demoProfile.replace(/^description: >-\n(  .*\n)+/, 'description: the demo profile plus a patch that makes every commit durable\n')}\npatches: [${PATCH_NAME}]\n`,
+  );
   configFile = writeConfig('by-hand');
 });
 
@@ -71,13 +75,15 @@ describe('build variants and patches of the demo upstream', () => {
     assert.match(again.stdout, new RegExp(`"${TAG}@demo-durable" is built already \\(key ${patched}\\)`));
   });
 
-  test('a patch that does not apply fails that build with one line (patch, tag, git\'s reason); the next build goes on', async () => {
+  test("a patch that does not apply fails that build with one line (patch, tag, git's reason); the next build goes on", async () => {
     // 10.11.3 is durable already: the patch's "-" line is not there.
     const failed = await cli('build', `${demo.slowTag}@demo-durable`);
     assert.equal(failed.code, 1, failed.stderr);
     const lines = failed.stdout.trimEnd().split('\n');
     assert.match(lines[0]!, new RegExp(`^build of "${demo.slowTag}@demo-durable" failed; log .*/build\\.log$`));
-    assert.deepEqual(lines.slice(1), [`  patch ${join(profilesDir, PATCH_NAME)} does not apply to "${demo.slowTag}": patch failed: release.cmake:3; release.cmake: patch does not apply`]);
+    assert.deepEqual(lines.slice(1), [
+      `  patch ${join(profilesDir, PATCH_NAME)} does not apply to "${demo.slowTag}": patch failed: release.cmake:3; release.cmake: patch does not apply`,
+    ]);
     const again = await cli('build', `${demo.slowTag}@demo-durable`);
     assert.match(again.stdout, /failed before and was not retried \(--retry\)/);
     // The variant's failure is not the release's: discover lists the state of the upstream profile's build.
@@ -94,10 +100,25 @@ describe('build variants and patches of the demo upstream', () => {
         'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 2, threads: [1] }\n' +
         'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
     );
-    const result = await cli('compare', '--baseline', `${TAG}@demo`, '--candidate', `${TAG}@demo-durable`, '--suite', suite, '--rounds', '2', '--format', 'json');
+    const result = await cli(
+      'compare',
+      '--baseline',
+      `${TAG}@demo`,
+      '--candidate',
+      `${TAG}@demo-durable`,
+      '--suite',
+      suite,
+      '--rounds',
+      '2',
+      '--format',
+      'json',
+    );
     assert.equal(result.code, 0, result.stderr);
     const view = JSON.parse(result.stdout) as ComparisonView;
-    assert.deepEqual([view.baseline.name, view.baseline.buildProfile, view.candidate.name, view.candidate.buildProfile], [`${TAG}@demo`, 'demo', `${TAG}@demo-durable`, 'demo-durable']);
+    assert.deepEqual(
+      [view.baseline.name, view.baseline.buildProfile, view.candidate.name, view.candidate.buildProfile],
+      [`${TAG}@demo`, 'demo', `${TAG}@demo-durable`, 'demo-durable'],
+    );
     assert.equal(view.candidate.version, view.baseline.version);
     // The patch fsyncs the redo log and the binlog at every commit: the write test loses most of its rate.
     const update = view.tests.find((t) => t.test === 'update-index')!;
@@ -108,24 +129,55 @@ describe('build variants and patches of the demo upstream', () => {
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(join(root, 'state-by-hand')) });
     try {
       const [session] = await store.listSessions({ limit: 1 });
-      assert.deepEqual([session?.baseline.description['buildProfile'], session?.candidate.description['buildProfile']], ['demo', 'demo-durable']);
+      assert.deepEqual(
+        [session?.baseline.description['buildProfile'], session?.candidate.description['buildProfile']],
+        ['demo', 'demo-durable'],
+      );
       // TAG@demo is the upstream's own build; TAG@demo-durable is not, and stays out of the series' history and metrics.
-      assert.deepEqual([session?.baseline.description['kind'], session?.candidate.description['kind']], ['release', 'release-variant']);
+      assert.deepEqual(
+        [session?.baseline.description['kind'], session?.candidate.description['kind']],
+        ['release', 'release-variant'],
+      );
       const baselineSamples = (await store.completedSamples(session!.id)).filter((x) => x.role === 'baseline').length;
       assert.ok(baselineSamples > 0);
-      assert.equal((await store.releaseSamples('demo')).length, baselineSamples, 'only the baseline side counts as mariadb-10.11.9 of the series');
+      assert.equal(
+        (await store.releaseSamples('demo')).length,
+        baselineSamples,
+        'only the baseline side counts as mariadb-10.11.9 of the series',
+      );
       const shown = await cli('show', String(session!.id));
       assert.equal(shown.code, 0, shown.stderr);
-      assert.match(shown.stdout, new RegExp(`^baseline +B: ${TAG}@demo \\(mariadb 10\\.11\\.9, built with demo, profile relaxed\\)$`, 'm'));
-      assert.match(shown.stdout, new RegExp(`^candidate C: ${TAG}@demo-durable \\(mariadb 10\\.11\\.9, built with demo-durable, profile relaxed\\)$`, 'm'));
+      assert.match(
+        shown.stdout,
+        new RegExp(`^baseline +B: ${TAG}@demo \\(mariadb 10\\.11\\.9, built with demo, profile relaxed\\)$`, 'm'),
+      );
+      assert.match(
+        shown.stdout,
+        new RegExp(
+          `^candidate C: ${TAG}@demo-durable \\(mariadb 10\\.11\\.9, built with demo-durable, profile relaxed\\)$`,
+          'm',
+        ),
+      );
     } finally {
       await store.close();
     }
   });
 
-  test('a release compared under a memory setting gets a table of its own in the series\' history, beside the one without', async () => {
+  test("a release compared under a memory setting gets a table of its own in the series' history, beside the one without", async () => {
     // After the test above, mariadb-10.11.9 of the series has results without a memory setting; now it runs cached.
-    const result = await cli('compare', '--baseline', TAG, '--candidate', TAG, '--suite', join(root, 'tiny.yaml'), '--rounds', '2', '--memory', 'cached');
+    const result = await cli(
+      'compare',
+      '--baseline',
+      TAG,
+      '--candidate',
+      TAG,
+      '--suite',
+      join(root, 'tiny.yaml'),
+      '--rounds',
+      '2',
+      '--memory',
+      'cached',
+    );
     assert.equal(result.code, 0, result.stderr);
     const report = await cli('report', '--series', 'demo');
     assert.equal(report.code, 0, report.stderr);
@@ -142,7 +194,10 @@ describe('build variants and patches of the demo upstream', () => {
   test('a variant that was not built is refused before anything starts, with the command that builds it', async () => {
     const result = await cli('compare', '--baseline', `${TAG}@demo`, '--candidate', 'mariadb-10.11.2@demo-debug');
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /target 'mariadb-10\.11\.2@demo-debug': mariadb-10\.11\.2 is not built with build profile demo-debug: build it first \(qpswatch build mariadb-10\.11\.2@demo-debug\)/);
+    assert.match(
+      result.stderr,
+      /target 'mariadb-10\.11\.2@demo-debug': mariadb-10\.11\.2 is not built with build profile demo-debug: build it first \(qpswatch build mariadb-10\.11\.2@demo-debug\)/,
+    );
   });
 
   test('config check names a patch file that cannot be read, with who lists it', async () => {
@@ -150,20 +205,33 @@ describe('build variants and patches of the demo upstream', () => {
     const file = writeConfig('missing-patch', `, patches: [${missing}]`);
     const result = await runCli(['config', 'check', file]);
     assert.notEqual(result.code, 0);
-    assert.match(`${result.stdout}${result.stderr}`, new RegExp(`upstreams\\[0\\]: patch ${missing} \\(listed by upstream "demo"\\) cannot be read \\(ENOENT\\): fix the path`));
+    assert.match(
+      `${result.stdout}${result.stderr}`,
+      new RegExp(
+        `upstreams\\[0\\]: patch ${missing} \\(listed by upstream "demo"\\) cannot be read \\(ENOENT\\): fix the path`,
+      ),
+    );
   });
 
-  test('an upstream\'s patches in the daemon\'s cycle: the tag it does not apply to fails with the line, the next one is built', async () => {
+  test("an upstream's patches in the daemon's cycle: the tag it does not apply to fails with the line, the next one is built", async () => {
     configFile = writeConfig('daemon', `, patches: [${FIXTURE}], include: ["${demo.slowTag}", "${TAG}"]`);
     const once = await cli('once');
     assert.equal(once.code, 0, once.stderr);
-    assert.match(once.stdout, /^cycle done: 2 release\(s\) queued, 1 built, 1 build failure\(s\), 0 checked, 0 failed on the way$/m);
+    assert.match(
+      once.stdout,
+      /^cycle done: 2 release\(s\) queued, 1 built, 1 build failure\(s\), 0 checked, 0 failed on the way$/m,
+    );
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(join(root, 'state-daemon')) });
     try {
       const queue = await store.listQueue();
       const slow = queue.find((q) => q.tag === demo.slowTag);
       assert.equal(slow?.state, 'failed');
-      assert.ok(slow.errorLines.includes(`patch ${FIXTURE} does not apply to "${demo.slowTag}": patch failed: release.cmake:3; release.cmake: patch does not apply`), slow.errorLines.join('\n'));
+      assert.ok(
+        slow.errorLines.includes(
+          `patch ${FIXTURE} does not apply to "${demo.slowTag}": patch failed: release.cmake:3; release.cmake: patch does not apply`,
+        ),
+        slow.errorLines.join('\n'),
+      );
       assert.equal(queue.find((q) => q.tag === TAG)?.state, 'done');
     } finally {
       await store.close();

@@ -26,14 +26,35 @@ async function project(extra = ''): Promise<string> {
   await writeFile(join(dir, 'hello.c'), HELLO_C);
   await writeFile(
     join(dir, 'CMakeLists.txt'),
-    ['cmake_minimum_required(VERSION 3.16)', 'project(hello C)', 'add_executable(hello hello.c)', 'target_compile_definitions(hello PRIVATE "HELLO_WHO=\\"${HELLO_WHO}\\"")', 'install(TARGETS hello RUNTIME DESTINATION bin)', extra, ''].join('\n'),
+    [
+      'cmake_minimum_required(VERSION 3.16)',
+      'project(hello C)',
+      'add_executable(hello hello.c)',
+      'target_compile_definitions(hello PRIVATE "HELLO_WHO=\\"${HELLO_WHO}\\"")',
+      'install(TARGETS hello RUNTIME DESTINATION bin)',
+      extra,
+      '',
+    ].join('\n'),
   );
   return dir;
 }
 
-function options(worktree: string, profileYaml: string, extra: Partial<BuildWorktreeOptions> = {}): BuildWorktreeOptions {
+function options(
+  worktree: string,
+  profileYaml: string,
+  extra: Partial<BuildWorktreeOptions> = {},
+): BuildWorktreeOptions {
   const profile = parseBuildProfile(`description: test\n${profileYaml}`, 'test', join(root, 'test.yaml'));
-  return { worktree, profile, buildDir: join(worktree, '.qpswatch-build'), installDir: join(worktree, 'install'), logFile: join(worktree, 'build.log'), cacheDir: join(root, 'cache'), log: silentLog, ...extra };
+  return {
+    worktree,
+    profile,
+    buildDir: join(worktree, '.qpswatch-build'),
+    installDir: join(worktree, 'install'),
+    logFile: join(worktree, 'build.log'),
+    cacheDir: join(root, 'cache'),
+    log: silentLog,
+    ...extra,
+  };
 }
 
 before(async () => {
@@ -47,17 +68,27 @@ describe('buildWorktree', () => {
   test('configures, builds and installs with Ninja, the profile flags and env, and reports each step', async () => {
     const worktree = await project('set(SEEN_MARK "$ENV{QPSW_MARK}" CACHE STRING "")');
     const progress: BuildProgress[] = [];
-    const opts = options(worktree, 'generator: Ninja\njobs: 2\ncmake_flags: [-DHELLO_WHO=qpswatch]\nenv: { QPSW_MARK: from-profile }\n', { onProgress: (p) => progress.push(p) });
+    const opts = options(
+      worktree,
+      'generator: Ninja\njobs: 2\ncmake_flags: [-DHELLO_WHO=qpswatch]\nenv: { QPSW_MARK: from-profile }\n',
+      { onProgress: (p) => progress.push(p) },
+    );
     const result = await buildWorktree(opts);
     assert.equal(result.jobs, 2);
     assert.deepEqual(Object.keys(result.durationsMs), ['configure', 'build', 'install']);
     const steps = progress.filter((p) => p.event !== 'progress');
-    assert.deepEqual(steps.map((p) => `${p.phase}:${p.event}`), ['configure:start', 'configure:end', 'build:start', 'build:end', 'install:start', 'install:end']);
+    assert.deepEqual(
+      steps.map((p) => `${p.phase}:${p.event}`),
+      ['configure:start', 'configure:end', 'build:start', 'build:end', 'install:start', 'install:end'],
+    );
     assert.deepEqual(steps[2]!.argv, ['cmake', '--build', opts.buildDir, '-j', '2']);
     // ninja's [n/m] lines, read as the build runs: only forward, the last one the whole build.
     const ratios = progress.filter((p) => p.event === 'progress').map((p) => p.compile!.ratio);
     assert.ok(ratios.length > 0, 'the compile reported its progress');
-    assert.deepEqual([...ratios].sort((a, b) => a - b), ratios);
+    assert.deepEqual(
+      [...ratios].sort((a, b) => a - b),
+      ratios,
+    );
     assert.equal(ratios.at(-1), 1);
     const hello = await run({ argv: [join(opts.installDir, 'bin', 'hello')] });
     assert.equal(hello.stdout, 'hello qpswatch\n');
@@ -75,8 +106,14 @@ describe('buildWorktree', () => {
       assert.ok(err instanceof BuildFailedError, String(err));
       assert.equal(err.failure.phase, 'configure');
       assert.equal(err.failure.exitCode, 1);
-      assert.deepEqual(err.failure.failureLines, ['CMake Error at CMakeLists.txt:6 (message):', 'needs libfoo: install libfoo-dev']);
-      assert.match(err.message, /failed in configure: cmake exited with code 1: CMake Error at CMakeLists\.txt:6 \(message\):; full log: /);
+      assert.deepEqual(err.failure.failureLines, [
+        'CMake Error at CMakeLists.txt:6 (message):',
+        'needs libfoo: install libfoo-dev',
+      ]);
+      assert.match(
+        err.message,
+        /failed in configure: cmake exited with code 1: CMake Error at CMakeLists\.txt:6 \(message\):; full log: /,
+      );
       return true;
     });
   });
@@ -86,7 +123,10 @@ describe('buildWorktree', () => {
     await assert.rejects(buildWorktree(options(worktree, '')), (err: unknown) => {
       assert.ok(err instanceof BuildFailedError, String(err));
       assert.equal(err.failure.phase, 'install');
-      assert.ok(err.failure.lines.some((l) => l.includes('disk says no')), err.failure.lines.join('\n'));
+      assert.ok(
+        err.failure.lines.some((l) => l.includes('disk says no')),
+        err.failure.lines.join('\n'),
+      );
       return true;
     });
   });
@@ -125,7 +165,10 @@ describe('buildWorktree', () => {
     const worktree = await project();
     await assert.rejects(buildWorktree(options(worktree, 'env: { PATH: /nonexistent }\n')), (err: unknown) => {
       assert.ok(err instanceof BuildToolMissingError);
-      assert.equal(err.message, 'cmake not found on PATH: install it (Debian: apt-get install cmake) or fix PATH in the build profile\'s env');
+      assert.equal(
+        err.message,
+        "cmake not found on PATH: install it (Debian: apt-get install cmake) or fix PATH in the build profile's env",
+      );
       return true;
     });
     await assert.rejects(access(join(worktree, '.qpswatch-build')));

@@ -42,7 +42,9 @@ describe('qpswatch calibrate', () => {
   let result: CliResult;
 
   before(async () => {
-    result = await runCli(['--config', configFile, 'calibrate', '--suite', suiteFile, '--budget', '0.5'], { timeoutMs: 110_000 });
+    result = await runCli(['--config', configFile, 'calibrate', '--suite', suiteFile, '--budget', '0.5'], {
+      timeoutMs: 110_000,
+    });
   });
 
   test('prints the test with a finite pair noise, the pairs a 5% drop needs and the totals', () => {
@@ -60,7 +62,10 @@ describe('qpswatch calibrate', () => {
     assert.ok(pairSeconds >= 2 && pairSeconds < 30, `a pair of two 1-second runs took ${cells[3]} s`);
     assert.ok(Number.isInteger(Number(cells[4])) && Number(cells[4]) >= 2, `pairs for 5%: ${cells[4]}`);
     assert.ok(Number(cells[5]) > 0, `minutes for 5%: ${cells[5]}`);
-    assert.match(result.stdout, /a release at its budget of 30 min .*: \d+ pairs per test in [\d.]+ min of pairs; expected detectable drop per test \d+(-\d+)?%\./);
+    assert.match(
+      result.stdout,
+      /a release at its budget of 30 min .*: \d+ pairs per test in [\d.]+ min of pairs; expected detectable drop per test \d+(-\d+)?%\./,
+    );
     assert.match(result.stdout, /every test to 5%: .*~\d+ min of pairs per release\./);
   });
 
@@ -72,7 +77,10 @@ describe('qpswatch calibrate', () => {
   test('status then shows the calibration of this host', async () => {
     const status = await runCli(['--config', configFile, 'status']);
     assert.equal(status.code, 0, status.stderr);
-    assert.match(status.stdout, /calibrations of this host \(1\):\n {2}calibrated \d+ (s|min) ago: tiny-calibration, pair noise \d+(-\d+)?%, 5% detectable in \d+ pairs \(~\d+ min\)/);
+    assert.match(
+      status.stdout,
+      /calibrations of this host \(1\):\n {2}calibrated \d+ (s|min) ago: tiny-calibration, pair noise \d+(-\d+)?%, 5% detectable in \d+ pairs \(~\d+ min\)/,
+    );
   });
 
   test('a config without targets is told how to name one, and nothing runs', async () => {

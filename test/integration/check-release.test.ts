@@ -23,7 +23,10 @@ const PAIRS = '12';
 
 // QPSWATCH_HOST_LOCK, when set, is passed on: a run of this file alone need not wait on other benchmarks of the host.
 const hostLock = process.env['QPSWATCH_HOST_LOCK'];
-const cli = (...args: string[]) => runCli(['--config', join(root, 'qpswatch.yaml'), ...args], { env: { USER: 'tester', ...(hostLock !== undefined ? { QPSWATCH_HOST_LOCK: hostLock } : {}) } });
+const cli = (...args: string[]) =>
+  runCli(['--config', join(root, 'qpswatch.yaml'), ...args], {
+    env: { USER: 'tester', ...(hostLock !== undefined ? { QPSWATCH_HOST_LOCK: hostLock } : {}) },
+  });
 const check = (tag: string) => cli('check', tag, '--suite', join(root, 'tiny.yaml'), '--pairs', PAIRS);
 
 before(async () => {
@@ -78,27 +81,41 @@ describe('qpswatch check on the demo upstream, with email', () => {
   test('triage of a tag that does not exist, or with nothing to act on, says so and changes nothing', async () => {
     const unknown = await cli('accept', 'mariadb-10.99.0');
     assert.equal(unknown.code, 2);
-    assert.deepEqual(messageLines(unknown.stderr), ['qpswatch: tag "mariadb-10.99.0" is not a known release of demo: run `qpswatch discover` to list them']);
+    assert.deepEqual(messageLines(unknown.stderr), [
+      'qpswatch: tag "mariadb-10.99.0" is not a known release of demo: run `qpswatch discover` to list them',
+    ]);
     const nothing = await cli('ack', demo.slowTag);
     assert.equal(nothing.code, 2);
     assert.match(messageLines(nothing.stderr)[0] ?? '', /has no open regression to acknowledge/);
     const notBuilt = await cli('check', 'mariadb-10.11.2');
     assert.equal(notBuilt.code, 2);
-    assert.deepEqual(messageLines(notBuilt.stderr), ['qpswatch: release "mariadb-10.11.2" is not built: run `qpswatch build mariadb-10.11.2` first']);
+    assert.deepEqual(messageLines(notBuilt.stderr), [
+      'qpswatch: release "mariadb-10.11.2" is not built: run `qpswatch build mariadb-10.11.2` first',
+    ]);
   });
 
   test('the first release checked in the series becomes last good without a session', async () => {
     const first = await check('mariadb-10.11.1');
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /mariadb-10\.11\.1 is the first release checked in demo: it is now the last good release/);
+    assert.match(
+      first.stdout,
+      /mariadb-10\.11\.1 is the first release checked in demo: it is now the last good release/,
+    );
   });
 
   test('the slow tag is flagged on its write test with a wKB/o hint; with the mail server down the alert waits', async () => {
     const result = await check(demo.slowTag);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /mariadb-10\.11\.3 against mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/);
+    assert.match(
+      result.stdout,
+      /mariadb-10\.11\.3 against mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/,
+    );
     assert.match(result.stdout, /update-index\.t1 .*regression/);
-    assert.match(result.stdout, /update-index\.t1: regression, C\/B 0\.\d\d < 0\.60, p=[\d.e-]+; grew: .*wKB\/o x\d/, 'a hint that names wKB/o');
+    assert.match(
+      result.stdout,
+      /update-index\.t1: regression, C\/B 0\.\d\d < 0\.60, p=[\d.e-]+; grew: .*wKB\/o x\d/,
+      'a hint that names wKB/o',
+    );
     assert.match(result.stdout, /1 email\(s\) queued/);
     const outbox = await cli('outbox');
     assert.equal(outbox.code, 0);
@@ -118,7 +135,10 @@ describe('qpswatch check on the demo upstream, with email', () => {
     const mail = received[0]!;
     assert.deepEqual(mail.envelope.to.sort(), ['dba@example.org', 'perf@example.org']);
     assert.equal(mail.envelope.from, 'qpswatch@example.org');
-    assert.match(mail.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/);
+    assert.match(
+      mail.parsed.subject ?? '',
+      /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/,
+    );
     assert.match(mail.parsed.messageId ?? '', /^<qpswatch\.regression\.session-\d+@example\.org>$/);
     const text = mail.parsed.text ?? '';
     const html = typeof mail.parsed.html === 'string' ? mail.parsed.html : '';
@@ -140,8 +160,15 @@ describe('qpswatch check on the demo upstream, with email', () => {
     const received = await readReceived(mailFolder);
     const recovery = received.filter((m) => /recovered/.test(m.parsed.subject ?? ''));
     assert.equal(recovery.length, 1);
-    assert.match(recovery[0]!.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.9 recovered: update-index\.t1 at \d\.\d\d of 10\.11\.1/);
-    assert.equal(received.filter((m) => /mariadb 10\.11\.3 regressed/.test(m.parsed.subject ?? '')).length, 1, 'the first alert was never sent again');
+    assert.match(
+      recovery[0]!.parsed.subject ?? '',
+      /^qpswatch: mariadb 10\.11\.9 recovered: update-index\.t1 at \d\.\d\d of 10\.11\.1/,
+    );
+    assert.equal(
+      received.filter((m) => /mariadb 10\.11\.3 regressed/.test(m.parsed.subject ?? '')).length,
+      1,
+      'the first alert was never sent again',
+    );
   });
 
   test('report shows the series relative to its base, and triage is stored with who and why', async () => {
@@ -150,7 +177,9 @@ describe('qpswatch check on the demo upstream, with email', () => {
     const lines = report.stdout.trim().split(/\r?\n/);
     const header = lines[0]!.split(',');
     const row = (version: string, test: string) => {
-      const cells = lines.map((l) => l.split(',')).find((c) => c[header.indexOf('version')] === version && c[header.indexOf('test')] === test);
+      const cells = lines
+        .map((l) => l.split(','))
+        .find((c) => c[header.indexOf('version')] === version && c[header.indexOf('test')] === test);
       assert.ok(cells, `a row for ${version} ${test} in\n${report.stdout}`);
       return (name: string) => Number(cells[header.indexOf(name)]);
     };
@@ -159,7 +188,10 @@ describe('qpswatch check on the demo upstream, with email', () => {
     assert.ok(row('10.11.3', 'update-index')('wkb_o_rel') > 1);
     const invalid = await cli('invalid', demo.slowTag, '--reason', 'fsync test host');
     assert.equal(invalid.code, 0, invalid.stderr);
-    assert.match(invalid.stdout, /marked the 1 check\(s\) of mariadb-10\.11\.3 invalid \(by tester: fsync test host\); 0 regression\(s\) closed; queued to be checked again/);
+    assert.match(
+      invalid.stdout,
+      /marked the 1 check\(s\) of mariadb-10\.11\.3 invalid \(by tester: fsync test host\); 0 regression\(s\) closed; queued to be checked again/,
+    );
     const accept = await cli('accept', 'mariadb-10.11.9', '--by', 'ana', '--reason', 'new normal');
     assert.match(accept.stdout, /accepted mariadb-10\.11\.9 as the last good release of demo \(by ana: new normal\)/);
   });
@@ -168,18 +200,41 @@ describe('qpswatch check on the demo upstream, with email', () => {
     const both = await cli('check', demo.slowTag, '--against-base', '--no-confirm');
     assert.equal(both.code, 2);
     assert.match(messageLines(both.stderr)[0] ?? '', /--no-confirm has no effect with --against-base/);
-    const result = await cli('check', demo.slowTag, '--against-base', '--suite', join(root, 'tiny.yaml'), '--pairs', PAIRS);
+    const result = await cli(
+      'check',
+      demo.slowTag,
+      '--against-base',
+      '--suite',
+      join(root, 'tiny.yaml'),
+      '--pairs',
+      PAIRS,
+    );
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /mariadb-10\.11\.3 against the base mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/);
+    assert.match(
+      result.stdout,
+      /mariadb-10\.11\.3 against the base mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/,
+    );
     assert.match(result.stdout, /confirmed drift against the base mariadb-10\.11\.1: update-index\.t1 0\.\d\d/);
     const received = await readReceived(mailFolder);
     const drifted = received.filter((m) => /mariadb 10\.11\.3 drifted/.test(m.parsed.subject ?? ''));
     assert.equal(drifted.length, 1, 'one email for the drift');
-    assert.match(drifted[0]!.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.3 drifted: update-index\.t1 at 0\.\d\d of base 10\.11\.1$/);
+    assert.match(
+      drifted[0]!.parsed.subject ?? '',
+      /^qpswatch: mariadb 10\.11\.3 drifted: update-index\.t1 at 0\.\d\d of base 10\.11\.1$/,
+    );
     const status = await cli('status');
-    assert.match(status.stdout, /"mariadb-10\.11\.3"  update-index\.t1  0\.\d\d  drift against the base "mariadb-10\.11\.1"/, 'status lists the open event as a drift');
-    const json = JSON.parse((await cli('status', '--json')).stdout) as { regressions: Array<{ tag: string; test: string; kind: string; baselineTag: string }> };
+    assert.match(
+      status.stdout,
+      /"mariadb-10\.11\.3"  update-index\.t1  0\.\d\d  drift against the base "mariadb-10\.11\.1"/,
+      'status lists the open event as a drift',
+    );
+    const json = JSON.parse((await cli('status', '--json')).stdout) as {
+      regressions: Array<{ tag: string; test: string; kind: string; baselineTag: string }>;
+    };
     const event = json.regressions.find((e) => e.tag === demo.slowTag && e.test === 'update-index');
-    assert.deepEqual(event && { kind: event.kind, baselineTag: event.baselineTag }, { kind: 'drift', baselineTag: 'mariadb-10.11.1' });
+    assert.deepEqual(event && { kind: event.kind, baselineTag: event.baselineTag }, {
+      kind: 'drift',
+      baselineTag: 'mariadb-10.11.1',
+    });
   });
 });

@@ -49,8 +49,14 @@ tests:
 `,
 );
 mkdirSync(profilesDir);
-writeFileSync(join(profilesDir, 'plain.yaml'), 'description: defaults only\nsettings:\n  innodb_buffer_pool_size: 64M\n');
-writeFileSync(join(profilesDir, 'huge.yaml'), 'description: a buffer pool no host here has\nsettings:\n  innodb_buffer_pool_size: 4000G\n');
+writeFileSync(
+  join(profilesDir, 'plain.yaml'),
+  'description: defaults only\nsettings:\n  innodb_buffer_pool_size: 64M\n',
+);
+writeFileSync(
+  join(profilesDir, 'huge.yaml'),
+  'description: a buffer pool no host here has\nsettings:\n  innodb_buffer_pool_size: 4000G\n',
+);
 writeFileSync(join(profilesDir, 'typo.yaml'), 'description: an option no server knows\nsettings:\n  innodb_foo: 1\n');
 
 function config(name: string, text: string): string {
@@ -69,8 +75,28 @@ const good = config(
 `,
 );
 
-function compare(configFile: string, baseline: string, candidate: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return runCli(['--config', configFile, 'compare', '--baseline', baseline, '--candidate', candidate, '--suite', suiteFile, '--rounds', '5'], { env });
+function compare(
+  configFile: string,
+  baseline: string,
+  candidate: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return runCli(
+    [
+      '--config',
+      configFile,
+      'compare',
+      '--baseline',
+      baseline,
+      '--candidate',
+      candidate,
+      '--suite',
+      suiteFile,
+      '--rounds',
+      '5',
+    ],
+    { env },
+  );
 }
 
 /** Exactly one line for a person, matching `expected`, and the given exit code. */
@@ -95,14 +121,33 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bad input', () => {
   test('two servers that do not fit in memory side by side: refused before anything is loaded, with the way out', async () => {
-    const result = await runCli(['--config', good, 'compare', '--baseline', 'huge', '--candidate', 'huge', '--suite', suiteFile, '--pairs', '8']);
-    assertOneLine(result, 2, /the two servers of a paired session need about 8000\.\d GiB together .* this host has [\d.]+ GiB available: use a server profile with a smaller innodb_buffer_pool_size, or the whole-run design \(--design runs\)/);
+    const result = await runCli([
+      '--config',
+      good,
+      'compare',
+      '--baseline',
+      'huge',
+      '--candidate',
+      'huge',
+      '--suite',
+      suiteFile,
+      '--pairs',
+      '8',
+    ]);
+    assertOneLine(
+      result,
+      2,
+      /the two servers of a paired session need about 8000\.\d GiB together .* this host has [\d.]+ GiB available: use a server profile with a smaller innodb_buffer_pool_size, or the whole-run design \(--design runs\)/,
+    );
   });
 
   describe('settings that can never reach a verdict: refused before any server starts', () => {
     // At info, so a load, a server start or a warm-up would show in the log lines.
     const info = join(dir, 'info.yaml');
-    writeFileSync(info, `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: info\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`);
+    writeFileSync(
+      info,
+      `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: info\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`,
+    );
 
     async function sessionCount(): Promise<number> {
       const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
@@ -120,8 +165,15 @@ describe('bad input', () => {
       assertOneLine(result, 2, expected);
       assert.equal(await sessionCount(), before, 'no session stored');
       const work = join(stateDir, 'work');
-      assert.deepEqual(existsSync(work) ? readdirSync(work).filter((n) => n.startsWith('session-')) : [], [], 'no session folder');
-      const logged = result.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+      assert.deepEqual(
+        existsSync(work) ? readdirSync(work).filter((n) => n.startsWith('session-')) : [],
+        [],
+        'no session folder',
+      );
+      const logged = result.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
       assert.ok(!logged.some((m) => /^loading|server up|warm-up|session started/.test(m)), logged.join('\n'));
       assert.deepEqual(processesUnder(dir), []);
     }
@@ -134,33 +186,49 @@ describe('bad input', () => {
     });
 
     test('whole runs of 2 rounds name their smallest p-value and the rounds that reach alpha', async () => {
-      await assertRefusedBeforeStart(['--suite', suiteFile, '--rounds', '2'], /^qpswatch: --rounds 2: the smallest p-value of 2 rounds is 1\/6 \(0\.167\), above alpha 0\.01; use --rounds 5 or more, or the paired design$/);
+      await assertRefusedBeforeStart(
+        ['--suite', suiteFile, '--rounds', '2'],
+        /^qpswatch: --rounds 2: the smallest p-value of 2 rounds is 1\/6 \(0\.167\), above alpha 0\.01; use --rounds 5 or more, or the paired design$/,
+      );
     });
 
     test('config check says the same of the config, without starting a server', async () => {
       const runs = config('runs.yaml', 'design: runs\nrounds: 2\n');
       const result = await runCli(['config', 'check', runs]);
       assert.equal(result.code, 2, result.stderr);
-      assert.deepEqual(messageLines(result.stderr), [`qpswatch: ${runs}: rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use rounds 5 or more, or design: paired`]);
+      assert.deepEqual(messageLines(result.stderr), [
+        `qpswatch: ${runs}: rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use rounds 5 or more, or design: paired`,
+      ]);
       const paired = config('short-budget.yaml', `suite: ${fourFile}\n`);
       const short = await runCli(['config', 'check', paired]);
       assert.equal(short.code, 2, short.stderr);
-      assert.deepEqual(messageLines(short.stderr), [`qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`]);
+      assert.deepEqual(messageLines(short.stderr), [
+        `qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`,
+      ]);
       assert.deepEqual(processesUnder(dir), []);
     });
 
     test('the daemon (here once) refuses them at its start, before a cycle looks at its upstream', async () => {
       const upstream = `upstreams:\n  - { name: demo, remote: ${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
-      const file = config('daemon-short.yaml', `host_lock: ${join(dir, 'host.lock')}\nsuite: ${fourFile}\nbudget_minutes: 10\n${upstream}`);
+      const file = config(
+        'daemon-short.yaml',
+        `host_lock: ${join(dir, 'host.lock')}\nsuite: ${fourFile}\nbudget_minutes: 10\n${upstream}`,
+      );
       const result = await runCli(['--config', file, 'once']);
       assert.equal(result.code, 2, result.stderr);
-      assert.deepEqual(messageLines(result.stderr), [`qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for 1 sweep of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`]);
+      assert.deepEqual(messageLines(result.stderr), [
+        `qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for 1 sweep of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`,
+      ]);
     });
   });
 
   test('a config value of the wrong type', async () => {
     const file = config('wrong-type.yaml', 'rounds: many\n');
-    assertOneLine(await compare(file, 'a', 'a'), 2, /wrong-type\.yaml: rounds = "many": expected an integer from 1 to 100/);
+    assertOneLine(
+      await compare(file, 'a', 'a'),
+      2,
+      /wrong-type\.yaml: rounds = "many": expected an integer from 1 to 100/,
+    );
   });
 
   test('an unknown config key', async () => {
@@ -169,7 +237,11 @@ describe('bad input', () => {
   });
 
   test('a target that is not defined', async () => {
-    assertOneLine(await compare(good, 'a', 'b'), 2, /target 'b' is not defined and is not a built release: use one of a, typo, gone, huge/);
+    assertOneLine(
+      await compare(good, 'a', 'b'),
+      2,
+      /target 'b' is not defined and is not a built release: use one of a, typo, gone, huge/,
+    );
   });
 
   test('a missing server binary', async () => {
@@ -177,11 +249,19 @@ describe('bad input', () => {
   });
 
   test('sysbench missing', async () => {
-    assertOneLine(await compare(good, 'a', 'a', { PATH: '/usr/sbin:/sbin' }), 2, /sysbench.*not found.*apt-get install sysbench/);
+    assertOneLine(
+      await compare(good, 'a', 'a', { PATH: '/usr/sbin:/sbin' }),
+      2,
+      /sysbench.*not found.*apt-get install sysbench/,
+    );
   });
 
   test('a server option the server rejects', async () => {
-    assertOneLine(await compare(good, 'a', 'typo'), 2, /the server refuses .*my\.cnf: \[ERROR\] .*unknown variable 'innodb_foo=1': remove the option from the server profile/);
+    assertOneLine(
+      await compare(good, 'a', 'typo'),
+      2,
+      /the server refuses .*my\.cnf: \[ERROR\] .*unknown variable 'innodb_foo=1': remove the option from the server profile/,
+    );
   });
 
   test('config check names the rejected option without starting a server', async () => {
@@ -189,8 +269,14 @@ describe('bad input', () => {
     assert.equal(result.code, 2);
     const lines = messageLines(result.stderr);
     assert.equal(lines.length, 2, lines.join('\n'));
-    assert.ok(lines.some((l) => /targets\.typo: .*innodb_foo/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /targets\.gone: .*\/nonexistent\/mariadb/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /targets\.typo: .*innodb_foo/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /targets\.gone: .*\/nonexistent\/mariadb/.test(l)),
+      lines.join('\n'),
+    );
     assert.ok(!lines.some((l) => /targets\.a:/.test(l)), lines.join('\n'));
   });
 
@@ -205,7 +291,10 @@ describe('bad input', () => {
     after(() => new Promise<void>((resolve) => listener.close(() => resolve())));
 
     test('a port in use', async () => {
-      const file = config('port.yaml', `server_port: ${port}\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`);
+      const file = config(
+        'port.yaml',
+        `server_port: ${port}\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`,
+      );
       assertOneLine(await compare(file, 'a', 'a'), 2, new RegExp(`port ${port}.*in use`));
     });
 
@@ -218,7 +307,11 @@ describe('bad input', () => {
       const squatter = createServer();
       await new Promise<void>((resolve) => squatter.listen(socket, resolve));
       try {
-        assertOneLine(await compare(good, 'a', 'a'), 2, /a server already answers on socket .*-b\.sock: stop that server/);
+        assertOneLine(
+          await compare(good, 'a', 'a'),
+          2,
+          /a server already answers on socket .*-b\.sock: stop that server/,
+        );
       } finally {
         await new Promise<void>((resolve) => squatter.close(() => resolve()));
       }
@@ -231,7 +324,10 @@ describe('bad input', () => {
       assert.equal((await store.getSession(seededSession))?.state, 'done');
       assert.equal((await store.completedSamples(seededSession)).length, 1);
       const sessions = await store.listSessions({ limit: 100 });
-      assert.ok(sessions.every((s) => s.state !== 'running'), JSON.stringify(sessions.map((s) => s.state)));
+      assert.ok(
+        sessions.every((s) => s.state !== 'running'),
+        JSON.stringify(sessions.map((s) => s.state)),
+      );
     } finally {
       await store.close();
     }

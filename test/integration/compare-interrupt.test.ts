@@ -34,7 +34,10 @@ function serversOfThisTest(): number[] {
 test('SIGINT in the middle of a test leaves the session interrupted, its samples unused, and no server running', async () => {
   const config = join(dir, 'qpswatch.yaml');
   // 2 rounds reach a p-value of 1/6, so alpha 0.2 lets the session start; it is stopped in round 1.
-  writeFileSync(config, `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
+  writeFileSync(
+    config,
+    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`,
+  );
   const suite = join(dir, 'long.yaml');
   writeFileSync(
     suite,
@@ -42,9 +45,28 @@ test('SIGINT in the middle of a test leaves the session interrupted, its samples
       'warmup: { script: oltp_point_select, seconds: 1, threads: 1 }\n' +
       'tests:\n  - { name: point-query, script: oltp_point_select, seconds: 1, threads: [1] }\n  - { name: long, script: oltp_read_only, seconds: 120, threads: [1] }\n',
   );
-  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', suite, '--rounds', '2'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(projectRoot, 'bin', 'qpswatch.js'),
+      '--config',
+      config,
+      '--log-format',
+      'json',
+      'compare',
+      '--baseline',
+      'a',
+      '--candidate',
+      'a',
+      '--suite',
+      suite,
+      '--rounds',
+      '2',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   const stopped = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   await new Promise<void>((resolve) => {

@@ -57,7 +57,24 @@ describe('qpswatch compare, a suite with two levels', () => {
 
   before(async () => {
     const env: Record<string, string> = hostLock !== undefined ? { QPSWATCH_HOST_LOCK: hostLock } : {};
-    const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '8', '--format', 'json'], { env });
+    const result = await runCli(
+      [
+        '--config',
+        configFile,
+        'compare',
+        '--baseline',
+        'relaxed',
+        '--candidate',
+        'durable',
+        '--suite',
+        suiteFile,
+        '--pairs',
+        '8',
+        '--format',
+        'json',
+      ],
+      { env },
+    );
     assert.equal(result.code, 0, result.stderr);
     view = JSON.parse(result.stdout) as ComparisonView;
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
@@ -73,11 +90,18 @@ describe('qpswatch compare, a suite with two levels', () => {
   });
 
   test('every test has a verdict per level; the write test is a regression at both', () => {
-    const verdict = (name: string, threads: number) => view.tests.find((t) => t.test === name && t.threads === threads)?.verdict;
-    assert.deepEqual(view.tests.map((t) => `${t.test}.t${t.threads}`).sort(), ['point-query.t1', 'point-query.t2', 'update-index.t1', 'update-index.t2']);
+    const verdict = (name: string, threads: number) =>
+      view.tests.find((t) => t.test === name && t.threads === threads)?.verdict;
+    assert.deepEqual(view.tests.map((t) => `${t.test}.t${t.threads}`).sort(), [
+      'point-query.t1',
+      'point-query.t2',
+      'update-index.t1',
+      'update-index.t2',
+    ]);
     assert.equal(verdict('update-index', 1)?.kind, 'regression');
     assert.equal(verdict('update-index', 2)?.kind, 'regression');
-    for (const threads of [1, 2]) assert.ok(verdict('point-query', threads) !== undefined, `point-query.t${threads} has a verdict`);
+    for (const threads of [1, 2])
+      assert.ok(verdict('point-query', threads) !== undefined, `point-query.t${threads} has a verdict`);
   });
 
   test('each level ran at its threads, a pair in every sweep, on its own load', () => {
@@ -94,6 +118,7 @@ describe('qpswatch compare, a suite with two levels', () => {
 
   test('the report names the levels and a row per test and level', () => {
     assert.match(text, /^levels: t1 on 1 x 2000 rows; t2 on 2 x 1000 rows$/m);
-    for (const label of ['update-index.t1', 'update-index.t2', 'point-query.t1', 'point-query.t2']) assert.match(text, new RegExp(`^${label.replace('.', '\\.')} `, 'm'));
+    for (const label of ['update-index.t1', 'update-index.t2', 'point-query.t1', 'point-query.t2'])
+      assert.match(text, new RegExp(`^${label.replace('.', '\\.')} `, 'm'));
   });
 });

@@ -19,7 +19,8 @@ const configFile = join(dir, 'qpswatch.yaml');
 const suiteFile = join(dir, 'point.yaml');
 const bigSuiteFile = join(dir, 'big.yaml');
 // The host lock of a test run (QPSWATCH_HOST_LOCK) reaches the CLI; without one it uses the default.
-const env: Record<string, string> = process.env['QPSWATCH_HOST_LOCK'] !== undefined ? { QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] } : {};
+const env: Record<string, string> =
+  process.env['QPSWATCH_HOST_LOCK'] !== undefined ? { QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] } : {};
 
 writeFileSync(
   configFile,
@@ -74,7 +75,26 @@ describe('qpswatch compare --memory cached,io-bound', () => {
   let stderr = '';
 
   before(async () => {
-    const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'relaxed', '--suite', suiteFile, '--pairs', '8', '--memory', 'cached,io-bound', '--format', 'json'], { env });
+    const result = await runCli(
+      [
+        '--config',
+        configFile,
+        'compare',
+        '--baseline',
+        'relaxed',
+        '--candidate',
+        'relaxed',
+        '--suite',
+        suiteFile,
+        '--pairs',
+        '8',
+        '--memory',
+        'cached,io-bound',
+        '--format',
+        'json',
+      ],
+      { env },
+    );
     assert.equal(result.code, 0, result.stderr);
     stderr = result.stderr;
     const views = JSON.parse(result.stdout) as ComparisonView[];
@@ -86,13 +106,21 @@ describe('qpswatch compare --memory cached,io-bound', () => {
     assert.equal(cached.memory, 'cached');
     assert.equal(ioBound.memory, 'io-bound');
     const sessions = await storedSessions();
-    assert.deepEqual(sessions.map((s) => [s.id, s.state, s.settings['memory']]).sort(), [[cached.sessionId, 'done', 'cached'], [ioBound.sessionId, 'done', 'io-bound']].sort());
+    assert.deepEqual(
+      sessions.map((s) => [s.id, s.state, s.settings['memory']]).sort(),
+      [
+        [cached.sessionId, 'done', 'cached'],
+        [ioBound.sessionId, 'done', 'io-bound'],
+      ].sort(),
+    );
   });
 
   test('io-bound: point queries read from the data device (r/o and rKB/o well above 0) and miss the pool', (t) => {
     const row = ioBound.tests.find((x) => x.test === 'point-query')!;
     for (const side of [row.baseline, row.candidate]) {
-      t.diagnostic(`io-bound: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`);
+      t.diagnostic(
+        `io-bound: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`,
+      );
       assert.ok(side.perOp.readsPerOp > 0.3, `r/o ${side.perOp.readsPerOp}`);
       assert.ok(side.perOp.readKBPerOp > 4, `rKB/o ${side.perOp.readKBPerOp}`);
       assert.ok(side.hitRatio !== undefined && side.hitRatio < 0.9, `hit ratio ${side.hitRatio}`);
@@ -102,15 +130,22 @@ describe('qpswatch compare --memory cached,io-bound', () => {
   test('cached: the table is read into the pool first, and point queries read about nothing, at a hit ratio of about 1', (t) => {
     const row = cached.tests.find((x) => x.test === 'point-query')!;
     for (const side of [row.baseline, row.candidate]) {
-      t.diagnostic(`cached: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`);
+      t.diagnostic(
+        `cached: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`,
+      );
       assert.ok(side.perOp.readsPerOp < 0.01, `r/o ${side.perOp.readsPerOp}`);
       assert.ok(side.perOp.readKBPerOp < 0.1, `rKB/o ${side.perOp.readKBPerOp}`);
       assert.ok(side.hitRatio !== undefined && side.hitRatio > 0.999, `hit ratio ${side.hitRatio}`);
     }
-    const readIns = stderr.split('\n').filter((l) => l.includes('read into the buffer pool')).map((l) => JSON.parse(l) as { firstPassPages: number; secondPassPages: number });
+    const readIns = stderr
+      .split('\n')
+      .filter((l) => l.includes('read into the buffer pool'))
+      .map((l) => JSON.parse(l) as { firstPassPages: number; secondPassPages: number });
     assert.equal(readIns.length, 2, 'both servers read the table in');
     for (const r of readIns) {
-      t.diagnostic(`read-in: ${r.firstPassPages} pages, ${(r.firstPassPages * 16384) / 150000} bytes per row; second pass ${r.secondPassPages}`);
+      t.diagnostic(
+        `read-in: ${r.firstPassPages} pages, ${(r.firstPassPages * 16384) / 150000} bytes per row; second pass ${r.secondPassPages}`,
+      );
       assert.ok(r.firstPassPages > 1000, `first pass ${r.firstPassPages} pages`);
       assert.equal(r.secondPassPages, 0);
     }
@@ -126,7 +161,22 @@ describe('qpswatch compare --memory cached,io-bound', () => {
 
   test('a cached setting too small for its data is refused before loading, in one line with the sizes', async () => {
     const before = await storedSessions();
-    const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'relaxed', '--suite', bigSuiteFile, '--memory', 'cached'], { env });
+    const result = await runCli(
+      [
+        '--config',
+        configFile,
+        'compare',
+        '--baseline',
+        'relaxed',
+        '--candidate',
+        'relaxed',
+        '--suite',
+        bigSuiteFile,
+        '--memory',
+        'cached',
+      ],
+      { env },
+    );
     assert.equal(result.code, 2, result.stderr);
     assert.deepEqual(messageLines(result.stderr), [
       'qpswatch: memory setting cached: the data of suite big-memory (about 953.7 MiB: 4 table(s) x 1000000 rows x 250 bytes) does not fit in the buffer pool of server profile relaxed ' +
@@ -138,13 +188,33 @@ describe('qpswatch compare --memory cached,io-bound', () => {
 
 describe('qpswatch compare --memory: bad input', () => {
   const cases: Array<[string[], RegExp]> = [
-    [['--memory', 'swap'], /^qpswatch: --memory "swap": expected cached, io-bound or both, comma-separated, each once \(e\.g\. cached,io-bound\)/],
+    [
+      ['--memory', 'swap'],
+      /^qpswatch: --memory "swap": expected cached, io-bound or both, comma-separated, each once \(e\.g\. cached,io-bound\)/,
+    ],
     [['--memory', 'cached,cached'], /^qpswatch: --memory "cached,cached": expected cached, io-bound or both/],
-    [['--memory', 'cached,io-bound', '--format', 'html'], /^qpswatch: --format html prints one session, and --memory names two: .*qpswatch show ID --format html/],
+    [
+      ['--memory', 'cached,io-bound', '--format', 'html'],
+      /^qpswatch: --format html prints one session, and --memory names two: .*qpswatch show ID --format html/,
+    ],
   ];
   for (const [args, message] of cases) {
     test(`${args.join(' ')}: one line, exit 2, before any server starts`, async () => {
-      const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'relaxed', '--suite', suiteFile, ...args], { env });
+      const result = await runCli(
+        [
+          '--config',
+          configFile,
+          'compare',
+          '--baseline',
+          'relaxed',
+          '--candidate',
+          'relaxed',
+          '--suite',
+          suiteFile,
+          ...args,
+        ],
+        { env },
+      );
       assert.equal(result.code, 2, result.stderr);
       assert.match(messageLines(result.stderr)[0] ?? '', message);
     });

@@ -52,7 +52,21 @@ describe('qpswatch compare, paired design', () => {
   let stderr = '';
 
   before(async () => {
-    const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '12', '--format', 'json']);
+    const result = await runCli([
+      '--config',
+      configFile,
+      'compare',
+      '--baseline',
+      'relaxed',
+      '--candidate',
+      'durable',
+      '--suite',
+      suiteFile,
+      '--pairs',
+      '12',
+      '--format',
+      'json',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     stderr = result.stderr;
     view = JSON.parse(result.stdout) as ComparisonView;
@@ -70,7 +84,10 @@ describe('qpswatch compare, paired design', () => {
     assert.equal(verdict('update-index')?.kind, 'regression');
     assert.equal(verdict('update-index')?.pairs, 8);
     assert.equal(verdict('point-query')?.kind, 'ok');
-    assert.ok([8, 12].includes(verdict('point-query')!.pairs), `point-query decided at ${verdict('point-query')!.pairs} pairs`);
+    assert.ok(
+      [8, 12].includes(verdict('point-query')!.pairs),
+      `point-query decided at ${verdict('point-query')!.pairs} pairs`,
+    );
     const sweeps = Math.max(...samples.map((s) => s.round));
     assert.equal(sweeps, verdict('point-query')!.pairs, 'the session stops at the look that decides its last test');
     for (const name of ['update-index', 'point-query']) {
@@ -82,17 +99,27 @@ describe('qpswatch compare, paired design', () => {
   test('every verdict states its interval and the drop the session could detect', () => {
     for (const row of view.tests) {
       const v = row.verdict!;
-      assert.ok(v.low > 0 && v.low <= row.relativeQps && row.relativeQps <= (v.high ?? Infinity), `${row.test}: ${v.low} <= ${row.relativeQps} <= ${v.high}`);
+      assert.ok(
+        v.low > 0 && v.low <= row.relativeQps && row.relativeQps <= (v.high ?? Infinity),
+        `${row.test}: ${v.low} <= ${row.relativeQps} <= ${v.high}`,
+      );
       assert.ok(v.detectableDrop > 0 && v.detectableDrop < 1, `${row.test}: detectable drop ${v.detectableDrop}`);
       assert.ok(v.pairs === 8 || v.pairs === 12, `${row.test}: ${v.pairs} pairs`);
     }
   });
 
   test('the two halves of each pair alternate in order, sweep by sweep', () => {
-    const firstRole = (name: string, sweep: number) => samples.filter((s) => s.test === name && s.round === sweep).sort((a, b) => a.id - b.id)[0]!.role;
+    const firstRole = (name: string, sweep: number) =>
+      samples.filter((s) => s.test === name && s.round === sweep).sort((a, b) => a.id - b.id)[0]!.role;
     for (const name of ['update-index', 'point-query']) {
       const order = Array.from({ length: 8 }, (_, i) => firstRole(name, i + 1));
-      assert.deepEqual(order.slice(0, 4), order[0] === 'baseline' ? ['baseline', 'candidate', 'baseline', 'candidate'] : ['candidate', 'baseline', 'candidate', 'baseline'], name);
+      assert.deepEqual(
+        order.slice(0, 4),
+        order[0] === 'baseline'
+          ? ['baseline', 'candidate', 'baseline', 'candidate']
+          : ['candidate', 'baseline', 'candidate', 'baseline'],
+        name,
+      );
     }
   });
 
@@ -102,12 +129,17 @@ describe('qpswatch compare, paired design', () => {
       const [target] = readdirSync(join(sessionDir, role));
       const log = readFileSync(join(sessionDir, role, target!, 'error.log'), 'utf8');
       // One start to load the tables, one for the measured session.
-      assert.equal(log.match(/ready for connections/g)?.length, 2, `${role}: ${log.match(/ready for connections/g)?.length} starts`);
+      assert.equal(
+        log.match(/ready for connections/g)?.length,
+        2,
+        `${role}: ${log.match(/ready for connections/g)?.length} starts`,
+      );
     }
     assert.equal(session.settings['design'], 'paired');
     assert.equal(session.settings['idleServer'], 'drain');
     assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
-    if (process.getuid?.() === 0) assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
+    if (process.getuid?.() === 0)
+      assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
     assert.match(stderr, /look at 8 pairs: [12] of 2 test\(s\) decided/);
   });
 });

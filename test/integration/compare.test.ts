@@ -47,7 +47,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The "queries: N (X per sec.)" rate of every sysbench run in a log, in the order they ran (prepare prints none). */
 function printedRates(logFile: string): number[] {
-  return [...readFileSync(logFile, 'utf8').matchAll(/^\s+queries:\s+\d+\s+\((\d+(?:\.\d+)?) per sec\.\)$/gm)].map((m) => Number(m[1]));
+  return [...readFileSync(logFile, 'utf8').matchAll(/^\s+queries:\s+\d+\s+\((\d+(?:\.\d+)?) per sec\.\)$/gm)].map((m) =>
+    Number(m[1]),
+  );
 }
 
 describe('qpswatch compare', () => {
@@ -55,7 +57,21 @@ describe('qpswatch compare', () => {
   let samples: SampleRecord[];
 
   before(async () => {
-    const result = await runCli(['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--rounds', '2', '--format', 'json']);
+    const result = await runCli([
+      '--config',
+      configFile,
+      'compare',
+      '--baseline',
+      'relaxed',
+      '--candidate',
+      'durable',
+      '--suite',
+      suiteFile,
+      '--rounds',
+      '2',
+      '--format',
+      'json',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     view = JSON.parse(result.stdout) as ComparisonView;
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
@@ -67,7 +83,10 @@ describe('qpswatch compare', () => {
   });
 
   test('reports relative QPS per test with plausible per-op figures', () => {
-    assert.deepEqual(view.tests.map((t) => t.test), ['update-index', 'point-query']);
+    assert.deepEqual(
+      view.tests.map((t) => t.test),
+      ['update-index', 'point-query'],
+    );
     for (const row of view.tests) {
       assert.equal(row.baseline.samples, 2);
       assert.equal(row.candidate.samples, 2);
@@ -88,11 +107,16 @@ describe('qpswatch compare', () => {
   test('every stored QPS is the one sysbench printed for that run', () => {
     assert.equal(samples.length, 8);
     for (const role of ['baseline', 'candidate'] as const) {
-      const rates = printedRates(join(stateDir, 'work', `session-${view.sessionId}`, role, view[role].name, 'sysbench.log'));
+      const rates = printedRates(
+        join(stateDir, 'work', `session-${view.sessionId}`, role, view[role].name, 'sysbench.log'),
+      );
       // Per round: the warm-up run, then each test; rounds in the order they ran.
       assert.equal(rates.length, 2 * 3);
       const measured = rates.filter((_, i) => i % 3 !== 0);
-      const stored = samples.filter((s) => s.role === role).sort((a, b) => a.id - b.id).map((s) => s.qps);
+      const stored = samples
+        .filter((s) => s.role === role)
+        .sort((a, b) => a.id - b.id)
+        .map((s) => s.qps);
       assert.deepEqual(stored, measured);
     }
   });

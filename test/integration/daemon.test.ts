@@ -34,7 +34,13 @@ interface Settings {
   upstreams?: string[];
 }
 
-async function writeConfig({ tags, suite = 'tiny.yaml', schedule = '17 * * * *', extra = [], upstreams = [] }: Settings): Promise<void> {
+async function writeConfig({
+  tags,
+  suite = 'tiny.yaml',
+  schedule = '17 * * * *',
+  extra = [],
+  upstreams = [],
+}: Settings): Promise<void> {
   const options = new Map<string, string>([
     ['state_dir', stateDir()],
     ['cache_dir', join(root, 'cache')],
@@ -58,16 +64,32 @@ async function writeConfig({ tags, suite = 'tiny.yaml', schedule = '17 * * * *',
   ]);
   for (const line of extra) options.set(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
   const upstream = `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, include: ${JSON.stringify(tags)} }`;
-  await writeFile(configFile(), [...[...options].map(([k, v]) => `${k}: ${v}`), 'upstreams:', upstream, ...upstreams.map((u) => `  - ${u}`), ''].join('\n'));
+  await writeFile(
+    configFile(),
+    [
+      ...[...options].map(([k, v]) => `${k}: ${v}`),
+      'upstreams:',
+      upstream,
+      ...upstreams.map((u) => `  - ${u}`),
+      '',
+    ].join('\n'),
+  );
 }
 
 /** The CLI of the same build as this test (bin/qpswatch.js runs dist/, which may be another build). */
 const ENTRY = new URL('../../src/cli/run.js', import.meta.url).pathname;
-const BASE_ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/', QPSWATCH_LOG_FORMAT: 'json' };
+const BASE_ENV = {
+  PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+  HOME: process.env['HOME'] ?? '/',
+  QPSWATCH_LOG_FORMAT: 'json',
+};
 
 function runCli(args: readonly string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...BASE_ENV, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [ENTRY, ...args], {
+      env: { ...BASE_ENV, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -89,7 +111,10 @@ class DaemonProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor() {
-    this.child = spawn(process.execPath, [ENTRY, '--config', configFile(), 'daemon'], { stdio: ['ignore', 'pipe', 'pipe'], env: BASE_ENV });
+    this.child = spawn(process.execPath, [ENTRY, '--config', configFile(), 'daemon'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: BASE_ENV,
+    });
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.log += d));
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.log += d));
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
@@ -111,7 +136,11 @@ class DaemonProcess {
   }
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 240_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 240_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -130,7 +159,8 @@ async function withStore<T>(body: (store: Store) => Promise<T>): Promise<T> {
   }
 }
 
-const queued = (tag: string): Promise<QueueRecord | undefined> => withStore(async (s) => (await s.listQueue()).find((q) => q.tag === tag));
+const queued = (tag: string): Promise<QueueRecord | undefined> =>
+  withStore(async (s) => (await s.listQueue()).find((q) => q.tag === tag));
 
 /** mariadbd and sysbench processes whose command line names this test's folder: the daemon's, wherever they went. */
 function serversOfThisTest(): Array<{ pid: number; program: string }> {
@@ -142,7 +172,9 @@ function serversOfThisTest(): Array<{ pid: number; program: string }> {
         const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
         if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return [];
         const program = argv[0]?.split('/').pop() ?? '';
-        return (program === 'mariadbd' || program === 'sysbench') && argv.some((a) => a.includes(root)) ? [{ pid: Number(p), program }] : [];
+        return (program === 'mariadbd' || program === 'sysbench') && argv.some((a) => a.includes(root))
+          ? [{ pid: Number(p), program }]
+          : [];
       } catch {
         return [];
       }
@@ -155,8 +187,18 @@ before(async () => {
   const suite = (name: string, seconds: number, tests: string) =>
     `name: ${name}\ndescription: daemon test\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\n` +
     `defaults: { seconds: ${seconds}, threads: [1] }\ntests:\n${tests}`;
-  await writeFile(join(root, 'tiny.yaml'), suite('tiny', 1, '  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n'));
-  await writeFile(join(root, 'long.yaml'), suite('long', 120, '  - { name: point-query, script: oltp_point_select }\n'));
+  await writeFile(
+    join(root, 'tiny.yaml'),
+    suite(
+      'tiny',
+      1,
+      '  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
+    ),
+  );
+  await writeFile(
+    join(root, 'long.yaml'),
+    suite('long', 120, '  - { name: point-query, script: oltp_point_select }\n'),
+  );
 });
 
 afterEach(async () => {
@@ -184,7 +226,9 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     await writeConfig({ tags: ['mariadb-10.11.1'], extra: ['schedule_timezone: Europe/Atlantis'] });
     const zone = await cli('daemon');
     assert.equal(zone.code, 2);
-    assert.deepEqual(messageLines(zone.stderr), [`qpswatch: ${configFile()}: schedule_timezone = "Europe/Atlantis": expected an IANA time zone name, e.g. UTC or Europe/Berlin`]);
+    assert.deepEqual(messageLines(zone.stderr), [
+      `qpswatch: ${configFile()}: schedule_timezone = "Europe/Atlantis": expected an IANA time zone name, e.g. UTC or Europe/Berlin`,
+    ]);
 
     await writeConfig({ tags: ['mariadb-10.11.1'] });
     // A live process (this test runner) holds the lock (flock), as another daemon would.
@@ -202,9 +246,13 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as { port: number }).port;
     try {
-      const inUse = await runCli(['daemon'], { env: { QPSWATCH_CONFIG: configFile(), QPSWATCH_METRICS_PORT: String(port) } });
+      const inUse = await runCli(['daemon'], {
+        env: { QPSWATCH_CONFIG: configFile(), QPSWATCH_METRICS_PORT: String(port) },
+      });
       assert.equal(inUse.code, 2);
-      assert.deepEqual(messageLines(inUse.stderr), [`qpswatch: metrics port ${port} on 127.0.0.1 is in use: stop what holds it or set metrics_port`]);
+      assert.deepEqual(messageLines(inUse.stderr), [
+        `qpswatch: metrics port ${port} on 127.0.0.1 is in use: stop what holds it or set metrics_port`,
+      ]);
       assert.equal(existsSync(lockFile()), false, 'the lock is released on the way out');
     } finally {
       busy.close();
@@ -215,9 +263,18 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.3'] });
     const once = await cli('once');
     assert.equal(once.code, 0, once.stderr);
-    assert.match(once.stdout, /^cycle done: 2 release\(s\) queued, 2 built, 0 build failure\(s\), 1 checked, 0 failed on the way$/m);
+    assert.match(
+      once.stdout,
+      /^cycle done: 2 release\(s\) queued, 2 built, 0 build failure\(s\), 1 checked, 0 failed on the way$/m,
+    );
     const queue = await withStore((s) => s.listQueue());
-    assert.deepEqual(queue.map((q) => [q.tag, q.state]), [['mariadb-10.11.1', 'done'], ['mariadb-10.11.3', 'done']]);
+    assert.deepEqual(
+      queue.map((q) => [q.tag, q.state]),
+      [
+        ['mariadb-10.11.1', 'done'],
+        ['mariadb-10.11.3', 'done'],
+      ],
+    );
     const [session] = await withStore((s) => s.listSessions({ limit: 5 }));
     assert.equal(session?.state, 'done');
     assert.equal(session?.candidate.name, 'mariadb-10.11.3');
@@ -231,7 +288,10 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     assert.match(status.stdout, /^daemon: not running$/m);
     assert.match(status.stdout, /^ {2}demo {2}"mariadb-10\.11\.3" {2}done, 2 attempt\(s\)$/m);
     // inconclusive names the tests that kept the release from last good; slower prints its estimate and interval.
-    assert.match(status.stdout, /^ {2}demo: "mariadb-10\.11\.3" against "mariadb-10\.11\.1": (ok|regression|inconclusive, not last good: (undecided|slower) \S+\.t\d)/m);
+    assert.match(
+      status.stdout,
+      /^ {2}demo: "mariadb-10\.11\.3" against "mariadb-10\.11\.1": (ok|regression|inconclusive, not last good: (undecided|slower) \S+\.t\d)/m,
+    );
     assert.match(
       status.stdout,
       /^ {4}update-index\.t1 {2}\d\.\d\d {2}((ok, no drop larger than \d+%|regression|improvement|unstable: cannot rule out a drop larger than the \d+% margin) \(95% interval \d+\.\d\d-(\d+\.\d\d|inf), |slower \d\.\d{3} \(\d\.\d{3}-\d\.\d{3}\): significantly slower, but not shown to be past the \d+% margin \(95% interval, )detects \d+%, \d+ (pair|round)s?\)$/m,
@@ -240,20 +300,39 @@ describe('qpswatch daemon and once on the demo upstream', () => {
 
     const again = await cli('once');
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /^cycle done: 0 release\(s\) queued, 0 built, 0 build failure\(s\), 0 checked, 0 failed on the way$/m, 'nothing is done twice');
- 
+    assert.match(
+      again.stdout,
+      /^cycle done: 0 release\(s\) queued, 0 built, 0 build failure\(s\), 0 checked, 0 failed on the way$/m,
+      'nothing is done twice',
+    );
   });
 
   test('a release sent back by `qpswatch invalid` is checked again; a busy host makes it wait, then run, and the wait is stored', async () => {
-    const invalid = await cli('invalid', 'mariadb-10.11.3', '--reason', 'backup ran during the session', '--by', 'tester');
+    const invalid = await cli(
+      'invalid',
+      'mariadb-10.11.3',
+      '--reason',
+      'backup ran during the session',
+      '--by',
+      'tester',
+    );
     assert.equal(invalid.code, 0, invalid.stderr);
     // No host has a petabyte available: the check waits its 1 s at most, then runs anyway.
-    await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.3'], extra: ['quiet_min_available_bytes: 1000000000000000', 'quiet_max_wait_seconds: 1'] });
+    await writeConfig({
+      tags: ['mariadb-10.11.1', 'mariadb-10.11.3'],
+      extra: ['quiet_min_available_bytes: 1000000000000000', 'quiet_max_wait_seconds: 1'],
+    });
     const rerun = await cli('once');
     assert.equal(rerun.code, 0, rerun.stderr);
-    assert.match(rerun.stdout, /^cycle done: 0 release\(s\) queued, 0 built, 0 build failure\(s\), 1 checked, 0 failed on the way$/m);
+    assert.match(
+      rerun.stdout,
+      /^cycle done: 0 release\(s\) queued, 0 built, 0 build failure\(s\), 1 checked, 0 failed on the way$/m,
+    );
     assert.match(rerun.stderr, /"msg":"waiting for a quiet host: available memory [\d.]+ GiB, limit 931322\.6 GiB/);
-    assert.match(rerun.stderr, /"msg":"the host is still busy after \d+ s \(quiet_max_wait_seconds\): the session runs anyway; its results may be noisy"/);
+    assert.match(
+      rerun.stderr,
+      /"msg":"the host is still busy after \d+ s \(quiet_max_wait_seconds\): the session runs anyway; its results may be noisy"/,
+    );
     await withStore(async (s) => {
       const [session] = await s.listSessions({ limit: 1 });
       assert.equal(session?.state, 'done');
@@ -286,8 +365,11 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     assert.ok(existsSync(lockFile()), 'the dead daemon left its lock');
 
     const second = new DaemonProcess();
-    await until('10.11.9 done again', async () => ((await queued('mariadb-10.11.9'))?.state === 'done' ? true : undefined));
-    if (orphans.some((o) => o.program === 'mariadbd')) assert.ok(second.messages().includes('a process of an interrupted session is still running: stopping it'));
+    await until('10.11.9 done again', async () =>
+      (await queued('mariadb-10.11.9'))?.state === 'done' ? true : undefined,
+    );
+    if (orphans.some((o) => o.program === 'mariadbd'))
+      assert.ok(second.messages().includes('a process of an interrupted session is still running: stopping it'));
     assert.ok(second.messages().includes('a benchmark was cut off by a daemon that stopped: the session is redone'));
     second.child.kill('SIGTERM');
     assert.equal((await second.exited).code, 0, second.log.slice(-3000));
@@ -295,7 +377,9 @@ describe('qpswatch daemon and once on the demo upstream', () => {
 
     await withStore(async (s) => {
       assert.equal((await s.getSession(broken))?.state, 'interrupted');
-      const redone = (await s.listSessions({ limit: 10, state: 'done' })).filter((x) => x.candidate.name === 'mariadb-10.11.9');
+      const redone = (await s.listSessions({ limit: 10, state: 'done' })).filter(
+        (x) => x.candidate.name === 'mariadb-10.11.9',
+      );
       assert.equal(redone.length, 1);
       assert.ok(redone[0]!.id > broken);
       const checks = (await s.listChecks('demo')).map((c) => c.sessionId);
@@ -309,13 +393,26 @@ describe('qpswatch daemon and once on the demo upstream', () => {
   test('SIGTERM in the middle of a test: exit 0 well within TimeoutStopSec, mysqld stopped, the session interrupted and queued again', async (t) => {
     // metrics_port 0 means no metrics server: this test scrapes one, on a port nothing holds.
     const metricsPort = await freePort();
-    await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.3', 'mariadb-10.11.9', 'mariadb-10.11.10'], suite: 'long.yaml', schedule: '*/2 * * * * *', extra: [`metrics_port: ${metricsPort}`] });
+    await writeConfig({
+      tags: ['mariadb-10.11.1', 'mariadb-10.11.3', 'mariadb-10.11.9', 'mariadb-10.11.10'],
+      suite: 'long.yaml',
+      schedule: '*/2 * * * * *',
+      extra: [`metrics_port: ${metricsPort}`],
+    });
     const daemon = new DaemonProcess();
-    await until('the long test of 10.11.10 running', () => (daemon.messages().includes('test 1 of 1: point-query t1') ? true : undefined));
+    await until('the long test of 10.11.10 running', () =>
+      daemon.messages().includes('test 1 of 1: point-query t1') ? true : undefined,
+    );
     const sessionId = await withStore(async (s) => (await s.listSessions({ limit: 1 }))[0]!.id);
     assert.ok(serversOfThisTest().length > 0, 'a server and sysbench are running');
     const running = await cli('status');
-    assert.match(running.stdout, new RegExp(`^daemon: pid ${daemon.child.pid}, benchmarking, started \\d+ (s|min) ago \\("mariadb-10\\.11\\.10"\\)$`, 'm'));
+    assert.match(
+      running.stdout,
+      new RegExp(
+        `^daemon: pid ${daemon.child.pid}, benchmarking, started \\d+ (s|min) ago \\("mariadb-10\\.11\\.10"\\)$`,
+        'm',
+      ),
+    );
     const scrape = await fetch(daemon.metricsUrl());
     assert.equal(scrape.status, 200);
     const body = await scrape.text();
@@ -341,9 +438,14 @@ describe('qpswatch daemon and once on the demo upstream', () => {
   });
 
   test('SIGTERM during a build: cmake is stopped, the release goes back to discovered, and the next cycle builds it', async (t) => {
-    await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.2', 'mariadb-10.11.3', 'mariadb-10.11.9', 'mariadb-10.11.10'], schedule: '*/2 * * * * *' });
+    await writeConfig({
+      tags: ['mariadb-10.11.1', 'mariadb-10.11.2', 'mariadb-10.11.3', 'mariadb-10.11.9', 'mariadb-10.11.10'],
+      schedule: '*/2 * * * * *',
+    });
     const daemon = new DaemonProcess();
-    await until('the build of 10.11.2 running', () => (daemon.messages().includes('build progress') ? true : undefined));
+    await until('the build of 10.11.2 running', () =>
+      daemon.messages().includes('build progress') ? true : undefined,
+    );
     const sent = Date.now();
     daemon.child.kill('SIGTERM');
     const { code } = await daemon.exited;
@@ -352,7 +454,10 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     assert.equal((await queued('mariadb-10.11.2'))?.state, 'discovered');
     const once = await cli('once');
     assert.equal(once.code, 0, once.stderr);
-    assert.match(once.stdout, /^cycle done: 0 release\(s\) queued, 1 built, 0 build failure\(s\), 2 checked, 0 failed on the way$/m);
+    assert.match(
+      once.stdout,
+      /^cycle done: 0 release\(s\) queued, 1 built, 0 build failure\(s\), 2 checked, 0 failed on the way$/m,
+    );
     assert.equal((await queued('mariadb-10.11.2'))?.state, 'done');
     assert.equal((await queued('mariadb-10.11.10'))?.state, 'done');
   });
@@ -364,53 +469,112 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     await mkdir(profiles, { recursive: true });
     const relaxed = join(projectRoot, 'config', 'server-profiles', 'relaxed.yaml');
     await copyFile(relaxed, join(profiles, 'relaxed.yaml'));
-    await writeFile(join(profiles, 'crashy.yaml'), `${await readFile(relaxed, 'utf8')}\n`.replace('settings:\n', `settings:\n  init_file: ${join(root, 'no-such-init-file.sql')}\n`));
+    await writeFile(
+      join(profiles, 'crashy.yaml'),
+      `${await readFile(relaxed, 'utf8')}\n`.replace(
+        'settings:\n',
+        `settings:\n  init_file: ${join(root, 'no-such-init-file.sql')}\n`,
+      ),
+    );
     const folder = await makeMailFolder();
     const sink = await startSmtpSink({ folder });
     try {
       await writeConfig({
         // The releases checked by the tests before are left out: only what fails here, and a first release, is taken.
         tags: ['mariadb-10.11.4'],
-        extra: [`server_profiles_dir: ${profiles}`, 'retry_attempts: 2', 'retry_backoff_minutes: 0', 'email_to: [dba@example.org]', 'email_from: qpswatch@example.org', 'smtp_host: 127.0.0.1', `smtp_port: ${sink.port}`],
-        upstreams: [`{ name: crashy, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: crashy, include: ["mariadb-10.11.1", "mariadb-10.11.2"] }`],
+        extra: [
+          `server_profiles_dir: ${profiles}`,
+          'retry_attempts: 2',
+          'retry_backoff_minutes: 0',
+          'email_to: [dba@example.org]',
+          'email_from: qpswatch@example.org',
+          'smtp_host: 127.0.0.1',
+          `smtp_port: ${sink.port}`,
+        ],
+        upstreams: [
+          `{ name: crashy, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: crashy, include: ["mariadb-10.11.1", "mariadb-10.11.2"] }`,
+        ],
       });
       const first = await cli('once');
       t.diagnostic(first.stdout.trim());
       assert.ok(first.code === 0 || first.code === 1, first.stderr.slice(-3000));
-      const rows = async (): Promise<Map<string, QueueRecord>> => withStore(async (s) => new Map((await s.listQueue()).map((q) => [`${q.upstream}/${q.tag}`, q])));
+      const rows = async (): Promise<Map<string, QueueRecord>> =>
+        withStore(async (s) => new Map((await s.listQueue()).map((q) => [`${q.upstream}/${q.tag}`, q])));
       let queue = await rows();
       for (const [name, q] of queue) if (q.lastError !== null) t.diagnostic(`${name}: ${q.state}: ${q.lastError}`);
-      assert.equal(queue.get('crashy/mariadb-10.11.1')?.state, 'done', 'the series\' first release is taken');
+      assert.equal(queue.get('crashy/mariadb-10.11.1')?.state, 'done', "the series' first release is taken");
       const broken = queue.get('demo/mariadb-10.11.4')!;
-      assert.deepEqual([broken.state, broken.failedStep, broken.failures], ['failed', 'build', 1], 'a compiler error is not retried');
+      assert.deepEqual(
+        [broken.state, broken.failedStep, broken.failures],
+        ['failed', 'build', 1],
+        'a compiler error is not retried',
+      );
       // gcc quotes with ‘’ in a UTF-8 locale and '' in C.
-      assert.ok(broken.errorLines.some((l) => /expected .;. before/.test(l)), broken.errorLines.join('\n'));
+      assert.ok(
+        broken.errorLines.some((l) => /expected .;. before/.test(l)),
+        broken.errorLines.join('\n'),
+      );
       const crashy = queue.get('crashy/mariadb-10.11.2')!;
-      assert.deepEqual([crashy.state, crashy.failedStep, crashy.failures], ['built', 'session', 1], 'a failed session waits for its next attempt');
+      assert.deepEqual(
+        [crashy.state, crashy.failedStep, crashy.failures],
+        ['built', 'session', 1],
+        'a failed session waits for its next attempt',
+      );
       assert.ok(crashy.nextAttemptAt !== null);
-      assert.deepEqual((await sink.received()).map((m) => m.parsed.subject), ['qpswatch: could not build mariadb-10.11.4'], 'the build failure is told at once, the session not yet');
+      assert.deepEqual(
+        (await sink.received()).map((m) => m.parsed.subject),
+        ['qpswatch: could not build mariadb-10.11.4'],
+        'the build failure is told at once, the session not yet',
+      );
       const status = await cli('status');
-      assert.match(status.stdout, /^ {2}crashy {2}"mariadb-10\.11\.2" {2}built, \d+ attempt\(s\), session failed 1 time\(s\), next try .+, last error: ".+"$/m);
-      assert.match(status.stdout, /^ {2}demo {2}"mariadb-10\.11\.4" {2}failed, \d+ attempt\(s\), build failed 1 time\(s\), last error: "build failed: .+"$/m);
+      assert.match(
+        status.stdout,
+        /^ {2}crashy {2}"mariadb-10\.11\.2" {2}built, \d+ attempt\(s\), session failed 1 time\(s\), next try .+, last error: ".+"$/m,
+      );
+      assert.match(
+        status.stdout,
+        /^ {2}demo {2}"mariadb-10\.11\.4" {2}failed, \d+ attempt\(s\), build failed 1 time\(s\), last error: "build failed: .+"$/m,
+      );
 
       const second = await cli('once');
       t.diagnostic(second.stdout.trim());
       queue = await rows();
       const gaveUp = queue.get('crashy/mariadb-10.11.2')!;
       t.diagnostic(`the session's last error: ${gaveUp.lastError ?? ''}`);
-      assert.deepEqual([gaveUp.state, gaveUp.failedStep, gaveUp.failures, gaveUp.nextAttemptAt], ['failed', 'session', 2, null], 'retry_attempts 2: given up after the second');
+      assert.deepEqual(
+        [gaveUp.state, gaveUp.failedStep, gaveUp.failures, gaveUp.nextAttemptAt],
+        ['failed', 'session', 2, null],
+        'retry_attempts 2: given up after the second',
+      );
       assert.equal(queue.get('demo/mariadb-10.11.4')?.failures, 1, 'a failed build is not tried again');
       const third = await cli('once');
-      assert.match(third.stdout, /0 build failure\(s\), 0 checked, 0 failed on the way$/m, 'nothing failed is taken again');
+      assert.match(
+        third.stdout,
+        /0 build failure\(s\), 0 checked, 0 failed on the way$/m,
+        'nothing failed is taken again',
+      );
 
       const mails = await sink.received();
-      assert.deepEqual(mails.map((m) => m.parsed.subject).sort(), ['qpswatch: could not build mariadb-10.11.4', 'qpswatch: could not measure mariadb-10.11.2'], 'one email each, none twice');
+      assert.deepEqual(
+        mails.map((m) => m.parsed.subject).sort(),
+        ['qpswatch: could not build mariadb-10.11.4', 'qpswatch: could not measure mariadb-10.11.2'],
+        'one email each, none twice',
+      );
       const measure = mails.find((m) => m.parsed.subject === 'qpswatch: could not measure mariadb-10.11.2')!;
       assert.match(measure.parsed.text ?? '', /failed after 2 attempts/);
-      assert.ok(gaveUp.errorLines.length > 0 && gaveUp.errorLines.every((l) => (measure.parsed.text ?? '').includes(l.slice(0, 60)) || /[\u0000-\u001f]/.test(l)), 'the email carries the last error lines');
+      assert.ok(
+        gaveUp.errorLines.length > 0 &&
+          gaveUp.errorLines.every(
+            (l) => (measure.parsed.text ?? '').includes(l.slice(0, 60)) || /[\u0000-\u001f]/.test(l),
+          ),
+        'the email carries the last error lines',
+      );
       await withStore(async (s) => assert.equal((await s.listMessages('pending')).length, 0));
       const after = await cli('status');
-      assert.match(after.stdout, /^ {2}crashy {2}"mariadb-10\.11\.2" {2}failed, \d+ attempt\(s\), session failed 2 time\(s\), last error: ".+"$/m);
+      assert.match(
+        after.stdout,
+        /^ {2}crashy {2}"mariadb-10\.11\.2" {2}failed, \d+ attempt\(s\), session failed 2 time\(s\), last error: ".+"$/m,
+      );
     } finally {
       await sink.close();
       await removeFolder(folder);
@@ -422,7 +586,15 @@ describe('qpswatch daemon and once on the demo upstream', () => {
     const sink = await startSmtpSink({ folder });
     try {
       // Hourly: the last poll is recent (the test before), so no cycle runs while this test watches.
-      await writeConfig({ tags: ['mariadb-10.11.1'], extra: ['email_to: [dba@example.org]', 'email_from: qpswatch@example.org', 'smtp_host: 127.0.0.1', `smtp_port: ${sink.port}`] });
+      await writeConfig({
+        tags: ['mariadb-10.11.1'],
+        extra: [
+          'email_to: [dba@example.org]',
+          'email_from: qpswatch@example.org',
+          'smtp_host: 127.0.0.1',
+          `smtp_port: ${sink.port}`,
+        ],
+      });
       await queueOneMessage(stateDir(), 'qpswatch: between cycles');
       const seconds = 4;
       const dueAt = Date.now() + seconds * 1000;
@@ -431,7 +603,12 @@ describe('qpswatch daemon and once on the demo upstream', () => {
         await s.markMessageFailed(message.id, 'connection refused', new Date(dueAt).toISOString());
       });
       const daemon = new DaemonProcess();
-      const received = await until('the message at the sink', async () => ((await sink.received()).some((m) => m.parsed.subject === 'qpswatch: between cycles') ? Date.now() : undefined), 30_000);
+      const received = await until(
+        'the message at the sink',
+        async () =>
+          (await sink.received()).some((m) => m.parsed.subject === 'qpswatch: between cycles') ? Date.now() : undefined,
+        30_000,
+      );
       const late = (received - dueAt) / 1000;
       t.diagnostic(`sent ${late.toFixed(2)} s after its next attempt (${seconds} s after it was set)`);
       assert.ok(late > -0.5 && late < 3, `sent ${late} s after its time`);

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,7 +61,15 @@ async function keyOf(tag: string): Promise<string> {
 }
 
 async function git(dir: string, ...args: string[]): Promise<string> {
-  const env = { PATH: process.env['PATH']!, HOME: root, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  const env = {
+    PATH: process.env['PATH']!,
+    HOME: root,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t',
+  };
   return (await run({ argv: ['git', '-C', dir, ...args], env })).stdout;
 }
 
@@ -142,12 +160,18 @@ before(async () => {
   // The slow tag's build step sleeps while the marker file exists; the escape tag's compiler error carries a
   // window-title sequence (ESC ] 0 ; ... BEL) and a clear-screen one (ESC [ 2 J).
   await tagRelease(SLOW_TAG, (dir) =>
-    appendFileSync(join(dir, 'CMakeLists.txt'), `\nadd_custom_target(demo_slow_step ALL COMMAND sh -c "test ! -f ${slowMarker} || sleep 300" VERBATIM)\n`),
+    appendFileSync(
+      join(dir, 'CMakeLists.txt'),
+      `\nadd_custom_target(demo_slow_step ALL COMMAND sh -c "test ! -f ${slowMarker} || sleep 300" VERBATIM)\n`,
+    ),
   );
   await tagRelease(ESCAPE_TAG, (dir) => appendFileSync(join(dir, 'launcher', 'mariadbd.c'), `\n#error "${ESCAPES}"\n`));
   for (const tag of HOLD_TAGS) {
     await tagRelease(tag, (dir) =>
-      appendFileSync(join(dir, 'CMakeLists.txt'), `\nadd_custom_target(demo_hold_step ALL COMMAND sh -c "while test -f ${holdMarker}; do sleep 0.1; done" VERBATIM)\n`),
+      appendFileSync(
+        join(dir, 'CMakeLists.txt'),
+        `\nadd_custom_target(demo_hold_step ALL COMMAND sh -c "while test -f ${holdMarker}; do sleep 0.1; done" VERBATIM)\n`,
+      ),
     );
   }
   writeConfig(configFile());
@@ -175,7 +199,10 @@ describe('faults during builds', () => {
     const key = await keyOf(tag);
     const waited = logMessages(b.stderr).filter((m) => m.startsWith('waiting for'));
     assert.equal(waited.length, 1, b.stderr);
-    assert.match(waited[0]!, new RegExp(`^waiting for the host: the build of "mariadb-10\\.11\\.22" \\(key ${key}\\) by pid \\d+$`));
+    assert.match(
+      waited[0]!,
+      new RegExp(`^waiting for the host: the build of "mariadb-10\\.11\\.22" \\(key ${key}\\) by pid \\d+$`),
+    );
     assert.equal((await releaseStates()).get(tag), 'built');
   });
 
@@ -195,7 +222,10 @@ describe('faults during builds', () => {
     assert.match(secondResult.stdout, /^"mariadb-10\.11\.23" is built already/);
     const key = await keyOf(tag);
     const waited = logMessages(secondResult.stderr).filter((m) => m.startsWith('waiting for'));
-    assert.deepEqual(waited.map((m) => m.replace(/pid \d+/, 'pid N')), [`waiting for the build of "mariadb-10.11.23" (key ${key}) by pid N`]);
+    assert.deepEqual(
+      waited.map((m) => m.replace(/pid \d+/, 'pid N')),
+      [`waiting for the build of "mariadb-10.11.23" (key ${key}) by pid N`],
+    );
     assert.equal((await releaseStates()).get(tag), 'built');
   });
 
@@ -223,25 +253,38 @@ describe('faults during builds', () => {
   test('a build killed with SIGKILL half way: the next build stops the cmake it left running and builds', async () => {
     writeFileSync(slowMarker, '');
     const worktree = join(cacheDir, 'worktrees', await keyOf(SLOW_TAG));
-    const child: ChildProcess = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), '--config', configFile(), 'build', SLOW_TAG], { stdio: 'ignore', env: { PATH: process.env['PATH']!, HOME: root } });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [join(projectRoot, 'bin', 'qpswatch.js'), '--config', configFile(), 'build', SLOW_TAG],
+      { stdio: 'ignore', env: { PATH: process.env['PATH']!, HOME: root } },
+    );
     try {
       let running: Array<{ pid: number; program: string }> = [];
       for (let i = 0; i < 1200 && !running.some((p) => p.program === 'sleep'); i++) {
         await sleep(100);
         running = processesWorkingUnder(worktree);
       }
-      assert.ok(running.some((p) => p.program === 'sleep'), 'the slow build step runs');
+      assert.ok(
+        running.some((p) => p.program === 'sleep'),
+        'the slow build step runs',
+      );
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
       await sleep(300);
       const left = processesWorkingUnder(worktree).map((p) => p.program);
       // cmake may die of its closed output pipe; make and the step it runs go on.
-      assert.ok(left.includes('sleep') && left.some((p) => /make$/.test(p)), `a SIGKILL leaves the build running: ${left.join(' ')}`);
+      assert.ok(
+        left.includes('sleep') && left.some((p) => /make$/.test(p)),
+        `a SIGKILL leaves the build running: ${left.join(' ')}`,
+      );
       rmSync(slowMarker);
       const next = await cli('build', SLOW_TAG);
       assert.equal(next.code, 0, next.stderr);
       assert.match(next.stdout, new RegExp(`^built "${SLOW_TAG}"`));
-      assert.ok(logMessages(next.stderr).some((m) => m.startsWith('a build killed earlier left cmake running')), `stderr: ${next.stderr}`);
+      assert.ok(
+        logMessages(next.stderr).some((m) => m.startsWith('a build killed earlier left cmake running')),
+        `stderr: ${next.stderr}`,
+      );
       assert.deepEqual(processesWorkingUnder(worktree), [], 'no cmake, make or compiler of the killed build is left');
       assert.equal((await releaseStates()).get(SLOW_TAG), 'built');
     } finally {
@@ -260,7 +303,10 @@ describe('faults during builds', () => {
     assert.match(cause!, /error: #error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/);
     const again = await cli('build', ESCAPE_TAG);
     assert.equal(again.code, 1);
-    assert.match(again.stdout, /failed before and was not retried[^\n]*\n {2}.*#error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/);
+    assert.match(
+      again.stdout,
+      /failed before and was not retried[^\n]*\n {2}.*#error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/,
+    );
     assert.equal((await releaseStates()).get(ESCAPE_TAG), 'build failed');
   });
 
@@ -268,7 +314,10 @@ describe('faults during builds', () => {
     const small = join(root, 'small-cache');
     mkdirSync(small);
     const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', small], { encoding: 'utf8' });
-    if (mount.status !== 0) return t.skip(`mount -t tmpfs is not permitted here (${(mount.stderr || mount.error?.message || '').trim()}): the full-disk fault needs root and mount`);
+    if (mount.status !== 0)
+      return t.skip(
+        `mount -t tmpfs is not permitted here (${(mount.stderr || mount.error?.message || '').trim()}): the full-disk fault needs root and mount`,
+      );
     try {
       const file = writeConfig(join(root, 'small.yaml'), { cache: small });
       // A first build fills the small cache's mirror and ccache; then the disk is filled up to half a megabyte:
@@ -282,11 +331,15 @@ describe('faults during builds', () => {
       assert.equal(result.code, 1, result.stdout + result.stderr);
       const lines = result.stdout.split('\n');
       assert.match(lines[0]!, /^build of "mariadb-10\.11\.10" failed; log /);
-      assert.ok(lines.slice(1).some((l) => /No space left on device/.test(l)), result.stdout);
+      assert.ok(
+        lines.slice(1).some((l) => /No space left on device/.test(l)),
+        result.stdout,
+      );
       assert.deepEqual(messageLines(result.stderr), []);
       const after = await releaseStates();
       assert.equal(after.get('mariadb-10.11.10'), 'build failed');
-      for (const [tag, state] of before) if (tag !== 'mariadb-10.11.10') assert.equal(after.get(tag), state, `${tag} kept its state`);
+      for (const [tag, state] of before)
+        if (tag !== 'mariadb-10.11.10') assert.equal(after.get(tag), state, `${tag} kept its state`);
       t.diagnostic(result.stdout.trim());
     } finally {
       for (const p of processesWorkingUnder(small)) process.kill(p.pid, 'SIGKILL');

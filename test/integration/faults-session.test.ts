@@ -29,7 +29,10 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
   const stateDir = join(root, 'state');
   const config = join(root, 'qpswatch.yaml');
   // Whole runs of 2 rounds, the fewest that can reach a p-value of 1/6 (so alpha 0.2): the faults come in round 1.
-  writeFileSync(config, `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
+  writeFileSync(
+    config,
+    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`,
+  );
   const suite = join(root, 'faults.yaml');
   writeFileSync(
     suite,
@@ -41,9 +44,30 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
 }
 
 /** Runs one whole-run session and calls `inject` once the long test has started; resolves when qpswatch exits. */
-async function sessionWithFault(setup: { config: string; suite: string }, inject: () => void, env: Record<string, string> = {}): Promise<CliResult & { seconds: number }> {
-  const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '2'];
-  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+async function sessionWithFault(
+  setup: { config: string; suite: string },
+  inject: () => void,
+  env: Record<string, string> = {},
+): Promise<CliResult & { seconds: number }> {
+  const args = [
+    '--config',
+    setup.config,
+    '--log-format',
+    'json',
+    'compare',
+    '--baseline',
+    'a',
+    '--candidate',
+    'a',
+    '--suite',
+    setup.suite,
+    '--rounds',
+    '2',
+  ];
+  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   let injected = false;
@@ -64,12 +88,19 @@ async function sessionWithFault(setup: { config: string; suite: string }, inject
   return { code, stdout, stderr, seconds: (Date.now() - started) / 1000 };
 }
 
-async function sessionState(stateDir: string): Promise<{ state: string | undefined; error: string | null | undefined; samples: number; counted: number }> {
+async function sessionState(
+  stateDir: string,
+): Promise<{ state: string | undefined; error: string | null | undefined; samples: number; counted: number }> {
   const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
   try {
     const [session] = await store.listSessions({ limit: 1 });
     assert.ok(session !== undefined);
-    return { state: session.state, error: session.error, samples: (await store.samplesForSession(session.id)).length, counted: (await store.completedSamples(session.id)).length };
+    return {
+      state: session.state,
+      error: session.error,
+      samples: (await store.samplesForSession(session.id)).length,
+      counted: (await store.completedSamples(session.id)).length,
+    };
   } finally {
     await store.close();
   }
@@ -90,7 +121,10 @@ describe('faults in a compare session', () => {
     assert.equal(lines.length, 1, lines.join('\n'));
     assert.match(lines[0]!, /long\.t1/);
     assert.match(lines[0]!, /server .*(died|killed|signal 9|SIGKILL)/i);
-    assert.ok(result.seconds < LONG_SECONDS + 30, `ended soon after the fault, not after the test's time: ${result.seconds} s`);
+    assert.ok(
+      result.seconds < LONG_SECONDS + 30,
+      `ended soon after the fault, not after the test's time: ${result.seconds} s`,
+    );
     const stored = await sessionState(setup.stateDir);
     assert.equal(stored.state, 'failed');
     assert.ok(stored.samples >= 1, 'the sample of the first test is kept');
@@ -134,9 +168,14 @@ describe('faults in a compare session', () => {
     const bin = join(dir, 'sysbench-garbage', 'bin');
     mkdirSync(bin);
     const fake = join(bin, 'sysbench');
-    writeFileSync(fake, `#!/bin/sh\ncase "$*" in *oltp_read_only*run*) printf 'SQL statistics:\\n\\033]0;pwned\\007 queries: lots\\n'; exit 0;; esac\nexec /usr/bin/sysbench "$@"\n`);
+    writeFileSync(
+      fake,
+      `#!/bin/sh\ncase "$*" in *oltp_read_only*run*) printf 'SQL statistics:\\n\\033]0;pwned\\007 queries: lots\\n'; exit 0;; esac\nexec /usr/bin/sysbench "$@"\n`,
+    );
     chmodSync(fake, 0o755);
-    const result = await sessionWithFault(setup, () => undefined, { PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` });
+    const result = await sessionWithFault(setup, () => undefined, {
+      PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
+    });
     assert.equal(result.code, 1, result.stderr.slice(-3000));
     const lines = messageLines(result.stderr);
     assert.equal(lines.length, 1, lines.join('\n'));
@@ -150,8 +189,24 @@ describe('faults in a compare session', () => {
   test('a second Ctrl-C exits at once and takes mysqld and sysbench with it, a frozen server too', async () => {
     const setup = writeSetup('second-sigint');
     let child: ReturnType<typeof spawn> | undefined;
-    const args = ['--config', setup.config, '--log-format', 'json', 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', setup.suite, '--rounds', '2'];
-    child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      '--config',
+      setup.config,
+      '--log-format',
+      'json',
+      'compare',
+      '--baseline',
+      'a',
+      '--candidate',
+      'a',
+      '--suite',
+      setup.suite,
+      '--rounds',
+      '2',
+    ];
+    child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     const closed = new Promise<number | null>((resolve) => child!.on('close', resolve));
     await new Promise<void>((resolve) => {
@@ -174,7 +229,8 @@ describe('faults in a compare session', () => {
     assert.ok(Date.now() - sent < 5000, `exited at once: ${Date.now() - sent} ms`);
     assert.match(stderr, /stopped at once by a second SIGINT; killed \d+ child process group/);
     // SIGKILL is delivered at once; the kernel reaps within moments.
-    for (let i = 0; i < 50 && processesUnder(setup.stateDir).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 50 && processesUnder(setup.stateDir).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(processesUnder(setup.stateDir), []);
     child = undefined;
   });

@@ -16,11 +16,16 @@ test('a root shell with umask 022: the state folder is 750, the store 640, and n
   root = await mkdtemp('/tmp/qpsw-modes-');
   const state = join(root, 'state');
   await writeFile(join(root, 'qpswatch.yaml'), `state_dir: ${state}\n`);
-  await writeFile(join(root, 'results.csv'), 'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.11.6,point-query,1,1000,0.002,5,0,0,0\n');
+  await writeFile(
+    join(root, 'results.csv'),
+    'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.11.6,point-query,1,1000,0.002,5,0,0,0\n',
+  );
   // The test runner's own umask is the caller's: set it to a root shell's for the child.
   const previous = process.umask(0o022);
   try {
-    const result = await runCli(['--config', join(root, 'qpswatch.yaml'), 'import', join(root, 'results.csv')], { cwd: root });
+    const result = await runCli(['--config', join(root, 'qpswatch.yaml'), 'import', join(root, 'results.csv')], {
+      cwd: root,
+    });
     assert.equal(result.code, 0, result.stderr);
   } finally {
     process.umask(previous);

@@ -67,9 +67,51 @@ describe('import a made-up history, then report it', () => {
   test('report reproduces the hand-computed per-op values relative to the base, with 0/0 as 1', async () => {
     const result = await cli('report');
     // cpu/o cs/o r/o rKB/o wKB/o o/s version, then the same relative to 10.2.30
-    assert.deepEqual(cells(result.stdout, /^ *0\.008 /), ['0.008', '12', '0.2', '3.2', '24', '2400', '10.4.34*', '1.60', '1.50', '2.00', '2.00', '2.00', '0.60']);
-    assert.deepEqual(cells(result.stdout, /^ *0\.0065 /), ['0.0065', '10', '0.1', '1.6', '18', '3000', '10.3.39*', '1.30', '1.25', '1.00', '1.00', '1.50', '0.75']);
-    assert.deepEqual(cells(result.stdout, /^ *0\.0023 /), ['0.0023', '6', '0', '0', '0', '8700', '10.4.34*', '1.15', '1.20', '1.00', '1.00', '1.00', '0.87']);
+    assert.deepEqual(cells(result.stdout, /^ *0\.008 /), [
+      '0.008',
+      '12',
+      '0.2',
+      '3.2',
+      '24',
+      '2400',
+      '10.4.34*',
+      '1.60',
+      '1.50',
+      '2.00',
+      '2.00',
+      '2.00',
+      '0.60',
+    ]);
+    assert.deepEqual(cells(result.stdout, /^ *0\.0065 /), [
+      '0.0065',
+      '10',
+      '0.1',
+      '1.6',
+      '18',
+      '3000',
+      '10.3.39*',
+      '1.30',
+      '1.25',
+      '1.00',
+      '1.00',
+      '1.50',
+      '0.75',
+    ]);
+    assert.deepEqual(cells(result.stdout, /^ *0\.0023 /), [
+      '0.0023',
+      '6',
+      '0',
+      '0',
+      '0',
+      '8700',
+      '10.4.34*',
+      '1.15',
+      '1.20',
+      '1.00',
+      '1.00',
+      '1.00',
+      '0.87',
+    ]);
   });
 
   test('--base moves the reference: 2400 / 3000 = 0.80', async () => {
@@ -91,9 +133,21 @@ describe('import a made-up history, then report it', () => {
   });
 
   const bad: Array<[string, string, RegExp]> = [
-    ['a bad header', 'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o\nmariadb,10.2.30,x,1,5,0,0,0,0\n', /^qpswatch: bad\.csv line 1: the header lacks column wkb_o; expected flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o/],
-    ['a non-numeric cell', 'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.2.30,x,1,5,0,0,0,0,0\nmariadb,10.2.30,y,1,5,0,abc,0,0,0\n', /^qpswatch: bad\.csv line 3, column cs_o: "abc"/],
-    ['a negative QPS', 'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.2.31,x,1,-12,0,0,0,0,0\n', /^qpswatch: bad\.csv line 2, column qps: "-12"/],
+    [
+      'a bad header',
+      'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o\nmariadb,10.2.30,x,1,5,0,0,0,0\n',
+      /^qpswatch: bad\.csv line 1: the header lacks column wkb_o; expected flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o/,
+    ],
+    [
+      'a non-numeric cell',
+      'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.2.30,x,1,5,0,0,0,0,0\nmariadb,10.2.30,y,1,5,0,abc,0,0,0\n',
+      /^qpswatch: bad\.csv line 3, column cs_o: "abc"/,
+    ],
+    [
+      'a negative QPS',
+      'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.2.31,x,1,-12,0,0,0,0,0\n',
+      /^qpswatch: bad\.csv line 2, column qps: "-12"/,
+    ],
   ];
   for (const [what, csv, message] of bad) {
     test(`an import file with ${what} names the line and column, exits 2 and imports nothing`, async () => {
@@ -114,6 +168,8 @@ describe('import a made-up history, then report it', () => {
     assert.deepEqual(messageLines(missing.stderr), ['qpswatch: import "nope.csv": no such file']);
     const base = await cli('report', '--base', '10.2.1');
     assert.equal(base.code, 2);
-    assert.deepEqual(messageLines(base.stderr), ['qpswatch: base "10.2.1" has no results in series mariadb-old: use one of 10.2.30, 10.3.39, 10.4.34 (--base, or base: in the upstream\'s config)']);
+    assert.deepEqual(messageLines(base.stderr), [
+      'qpswatch: base "10.2.1" has no results in series mariadb-old: use one of 10.2.30, 10.3.39, 10.4.34 (--base, or base: in the upstream\'s config)',
+    ]);
   });
 });

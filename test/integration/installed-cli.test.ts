@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -30,8 +44,17 @@ const isRoot = process.getuid?.() === 0;
 const hasRunuser = spawnSync('runuser', ['--help']).error === undefined;
 const SKIP = !isRoot || !hasRunuser ? 'needs root and runuser (util-linux) to run qpswatch as nobody' : undefined;
 
-function sh(cmd: string, args: readonly string[], opts: { env?: Record<string, string>; cwd?: string } = {}): SpawnSyncReturns<string> {
-  const result = spawnSync(cmd, args, { encoding: 'utf8', cwd: opts.cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opts.env }, timeout: 120_000 });
+function sh(
+  cmd: string,
+  args: readonly string[],
+  opts: { env?: Record<string, string>; cwd?: string } = {},
+): SpawnSyncReturns<string> {
+  const result = spawnSync(cmd, args, {
+    encoding: 'utf8',
+    cwd: opts.cwd,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...opts.env },
+    timeout: 120_000,
+  });
   if (result.error !== undefined) throw result.error;
   return result;
 }
@@ -41,8 +64,15 @@ const program = (): string => at(readlinkSync(at('usr/local/bin/qpswatch')));
 
 /** `qpswatch ARGS` as nobody, from a folder nobody may write (so a stray ./var would show), with a clean environment. */
 function asNobody(args: readonly string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
-  const vars = Object.entries({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', QPSWATCH_ROOT: root, QPSWATCH_LOG_FORMAT: 'json', ...env }).map(([k, v]) => `${k}=${v}`);
-  return sh('runuser', ['-u', 'nobody', '--', 'env', '-i', ...vars, process.execPath, program(), ...args], { cwd: elsewhere });
+  const vars = Object.entries({
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    QPSWATCH_ROOT: root,
+    QPSWATCH_LOG_FORMAT: 'json',
+    ...env,
+  }).map(([k, v]) => `${k}=${v}`);
+  return sh('runuser', ['-u', 'nobody', '--', 'env', '-i', ...vars, process.execPath, program(), ...args], {
+    cwd: elsewhere,
+  });
 }
 
 /** Every path under the folders a command might write to, symlinks not followed. */
@@ -60,11 +90,23 @@ async function seedDaemonStore(): Promise<void> {
   const store = await openStore({ backend: 'sqlite', path: storePath });
   try {
     const { added } = await store.recordReleases([
-      { upstream: 'mariadb-10.11', flavor: 'mariadb', tag: 'mariadb-10.11.9', commit: 'a'.repeat(40), version: '10.11.9', versionKey: versionKey(parseVersion('10.11.9')) },
+      {
+        upstream: 'mariadb-10.11',
+        flavor: 'mariadb',
+        tag: 'mariadb-10.11.9',
+        commit: 'a'.repeat(40),
+        version: '10.11.9',
+        versionKey: versionKey(parseVersion('10.11.9')),
+      },
     ]);
     await store.enqueueReleases(added.map((r) => r.id));
     // This test's own process stands in for the daemon: alive, and owned by another user than nobody.
-    await store.setDaemonState({ pid: process.pid, phase: 'building', phaseSince: new Date().toISOString(), lastPollAt: new Date().toISOString() });
+    await store.setDaemonState({
+      pid: process.pid,
+      phase: 'building',
+      phaseSince: new Date().toISOString(),
+      lastPollAt: new Date().toISOString(),
+    });
   } finally {
     await store.close();
   }
@@ -72,7 +114,9 @@ async function seedDaemonStore(): Promise<void> {
 
 describe('an installed qpswatch, used by an operator who may only read', { skip: SKIP }, () => {
   before(async () => {
-    const install = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--no-build'], { env: { QPSWATCH_ROOT: root } });
+    const install = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--no-build'], {
+      env: { QPSWATCH_ROOT: root },
+    });
     assert.equal(install.status, 0, install.stderr);
     // The stand-in for the build install.sh leaves out with --no-build: this checkout's compiled program and packages.
     symlinkSync(join(projectRoot, 'dist'), at('opt/qpswatch/dist'));
@@ -87,7 +131,7 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
     assert.ok(existsSync(program()));
   });
 
-  test('status from another folder reads the service config and shows the daemon\'s store, creating nothing', () => {
+  test("status from another folder reads the service config and shows the daemon's store, creating nothing", () => {
     const before = tree(root + '/etc', root + '/var', elsewhere);
     const status = asNobody(['status']);
     assert.equal(status.status, 0, status.stderr);
@@ -136,7 +180,12 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
     assert.equal(status.status, 1);
     const lines = status.stderr.trim().split('\n');
     assert.equal(lines.length, 1, status.stderr);
-    assert.match(lines[0]!, new RegExp(`^qpswatch: store .*qpswatch\\.sqlite has schema version ${sqliteSchemaVersion - 1}, older than this qpswatch's ${sqliteSchemaVersion}, .*restart the daemon`));
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        `^qpswatch: store .*qpswatch\\.sqlite has schema version ${sqliteSchemaVersion - 1}, older than this qpswatch's ${sqliteSchemaVersion}, .*restart the daemon`,
+      ),
+    );
     assert.deepEqual(readFileSync(join(oldDir, 'qpswatch.sqlite')), bytes);
     assert.deepEqual(readdirSync(oldDir), ['qpswatch.sqlite']);
   });
@@ -144,12 +193,17 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
   test('no store where the config points: one line naming the path and the fix, exit 2, nothing created', () => {
     const status = asNobody(['status'], { QPSWATCH_STATE_DIR: join(work, 'nowhere') });
     assert.equal(status.status, 2);
-    assert.match(status.stderr, /^qpswatch: no store at .*nowhere\/qpswatch\.sqlite: nothing was recorded with state_dir .*nowhere \(config: .*etc\/qpswatch\/qpswatch\.yaml\); name the config the daemon uses with --config\n$/);
+    assert.match(
+      status.stderr,
+      /^qpswatch: no store at .*nowhere\/qpswatch\.sqlite: nothing was recorded with state_dir .*nowhere \(config: .*etc\/qpswatch\/qpswatch\.yaml\); name the config the daemon uses with --config\n$/,
+    );
     assert.equal(existsSync(join(work, 'nowhere')), false);
   });
 
   test('--uninstall removes the link with the program', () => {
-    const result = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--uninstall'], { env: { QPSWATCH_ROOT: root } });
+    const result = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--uninstall'], {
+      env: { QPSWATCH_ROOT: root },
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(lstatSync(at('usr/local/bin/qpswatch'), { throwIfNoEntry: false }), undefined);
     assert.ok(existsSync(storePath), 'the results stay');
@@ -182,10 +236,14 @@ describe('qpswatch with no command, and --version', () => {
  * its group stand in for the user and group qpswatch, which this host does not have.
  */
 const DEVICE = '/dev/cpu_dma_latency';
-const tools = ['setpriv', 'unshare', 'mknod', 'mount', 'sysbench', 'mariadbd'].filter((tool) => spawnSync('sh', ['-c', 'command -v "$0"', tool]).status !== 0);
-const HOLD_SKIP = SKIP ?? (!existsSync(DEVICE) ? `${DEVICE} does not exist here` : tools.length > 0 ? `needs ${tools.join(', ')}` : undefined);
+const tools = ['setpriv', 'unshare', 'mknod', 'mount', 'sysbench', 'mariadbd'].filter(
+  (tool) => spawnSync('sh', ['-c', 'command -v "$0"', tool]).status !== 0,
+);
+const HOLD_SKIP =
+  SKIP ??
+  (!existsSync(DEVICE) ? `${DEVICE} does not exist here` : tools.length > 0 ? `needs ${tools.join(', ')}` : undefined);
 
-describe('the installed unit\'s account holds the idle states once the udev rule applies', { skip: HOLD_SKIP }, () => {
+describe("the installed unit's account holds the idle states once the udev rule applies", { skip: HOLD_SKIP }, () => {
   const holdRoot = join(work, 'hold-root');
   const stage = (path: string): string => join(holdRoot, path);
   const serviceState = stage('var/lib/qpswatch');
@@ -197,7 +255,9 @@ describe('the installed unit\'s account holds the idle states once the udev rule
 
   before(() => {
     mkdirSync(join(holdRoot, 'dev'), { recursive: true });
-    const install = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--no-build'], { env: { QPSWATCH_ROOT: holdRoot } });
+    const install = sh('bash', [join(projectRoot, 'systemd', 'install.sh'), '--no-build'], {
+      env: { QPSWATCH_ROOT: holdRoot },
+    });
     assert.equal(install.status, 0, install.stderr);
     symlinkSync(join(projectRoot, 'dist'), stage('opt/qpswatch/dist'));
     symlinkSync(join(projectRoot, 'node_modules'), stage('opt/qpswatch/node_modules'));
@@ -208,8 +268,14 @@ describe('the installed unit\'s account holds the idle states once the udev rule
       chownSync(dir, NOBODY, NOBODY);
     }
     // The operator's edit of the installed config: two targets of the distribution's server.
-    writeFileSync(configFile, 'log_level: info\ntargets:\n  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }\n');
-    writeFileSync(suiteFile, 'name: tiny-hold\ndescription: one read test, eight pairs\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\ntests:\n  - name: point-query\n    script: oltp_point_select\n');
+    writeFileSync(
+      configFile,
+      'log_level: info\ntargets:\n  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }\n',
+    );
+    writeFileSync(
+      suiteFile,
+      'name: tiny-hold\ndescription: one read test, eight pairs\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\ntests:\n  - name: point-query\n    script: oltp_point_select\n',
+    );
   });
 
   /** The group and mode the installed rule gives the device; the stand-in node gets exactly those. */
@@ -230,7 +296,14 @@ describe('the installed unit\'s account holds the idle states once the udev rule
   function applyRuleByHand(): void {
     const { rdev } = statSync(DEVICE);
     // Linux's dev_t: the major in bits 8-19, the minor in bits 0-7 and 20-31 (both small for misc devices).
-    const made = sh('mknod', ['-m', installedRule().mode.toString(8), standIn, 'c', String((rdev >> 8) & 0xfff), String((rdev & 0xff) | ((rdev >> 12) & 0xfff00))]);
+    const made = sh('mknod', [
+      '-m',
+      installedRule().mode.toString(8),
+      standIn,
+      'c',
+      String((rdev >> 8) & 0xfff),
+      String((rdev & 0xff) | ((rdev >> 12) & 0xfff00)),
+    ]);
     assert.equal(made.status, 0, made.stderr);
     chownSync(standIn, 0, NOBODY);
   }
@@ -246,32 +319,73 @@ describe('the installed unit\'s account holds the idle states once the udev rule
       INVOCATION_ID: '0123456789abcdef0123456789abcdef',
       HOME: serviceState,
       // The host lock a test run names for itself (the preamble of the suite), else the service's default.
-      ...(process.env['QPSWATCH_HOST_LOCK'] !== undefined ? { QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] } : {}),
+      ...(process.env['QPSWATCH_HOST_LOCK'] !== undefined
+        ? { QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] }
+        : {}),
     };
-    const credentials = ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--'];
-    const command = [...credentials, 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, stage('opt/qpswatch/bin/qpswatch.js'), '--config', configFile, ...args];
+    const credentials = [
+      'setpriv',
+      `--reuid=${NOBODY}`,
+      `--regid=${NOBODY}`,
+      '--clear-groups',
+      '--no-new-privs',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--',
+    ];
+    const command = [
+      ...credentials,
+      'env',
+      '-i',
+      ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+      process.execPath,
+      stage('opt/qpswatch/bin/qpswatch.js'),
+      '--config',
+      configFile,
+      ...args,
+    ];
     // Paths go in as arguments, never into the script text.
-    const withNode = withRule ? ['unshare', '--mount', '--propagation', 'private', '--', 'bash', '-c', 'mount --bind "$0" "$1" && shift && exec "$@"', standIn, DEVICE, ...command] : command;
+    const withNode = withRule
+      ? [
+          'unshare',
+          '--mount',
+          '--propagation',
+          'private',
+          '--',
+          'bash',
+          '-c',
+          'mount --bind "$0" "$1" && shift && exec "$@"',
+          standIn,
+          DEVICE,
+          ...command,
+        ]
+      : command;
     return spawnSync(withNode[0]!, withNode.slice(1), { encoding: 'utf8', cwd: holdRoot, timeout: 5 * 60_000 });
   }
 
-  test('install.sh installs the rule: group qpswatch, mode 0660, for the kernel\'s cpu_dma_latency node', () => {
+  test("install.sh installs the rule: group qpswatch, mode 0660, for the kernel's cpu_dma_latency node", () => {
     assert.deepEqual(installedRule(), { group: 'qpswatch', mode: 0o660 });
     applyRuleByHand();
     const standInNode = statSync(standIn);
     assert.ok(standInNode.isCharacterDevice());
     assert.equal(standInNode.rdev, statSync(DEVICE).rdev, 'the same kernel device');
     assert.equal(standInNode.mode & 0o777, 0o660);
-    assert.equal(statSync(DEVICE).mode & 0o777, 0o600, 'the host\'s own node is left as the kernel made it');
+    assert.equal(statSync(DEVICE).mode & 0o777, 0o600, "the host's own node is left as the kernel made it");
   });
 
-  test('without the rule the unit\'s account cannot hold them, and qpswatch host names the udev rule as the fix', () => {
+  test("without the rule the unit's account cannot hold them, and qpswatch host names the udev rule as the fix", () => {
     const host = asService(['host', '--json'], false);
     assert.equal(host.status, 0, host.stderr);
-    const facts = JSON.parse(host.stdout) as { idleStatesHeld: boolean; idleStatesHold: { held: boolean; reason: string; fix: string } };
+    const facts = JSON.parse(host.stdout) as {
+      idleStatesHeld: boolean;
+      idleStatesHold: { held: boolean; reason: string; fix: string };
+    };
     assert.equal(facts.idleStatesHeld, false);
     assert.equal(facts.idleStatesHold.reason, `${DEVICE}: EACCES`);
-    assert.match(facts.idleStatesHold.fix, /not writable by group qpswatch: install the udev rule .*90-qpswatch-cpu-dma-latency\.rules/);
+    assert.match(
+      facts.idleStatesHold.fix,
+      /not writable by group qpswatch: install the udev rule .*90-qpswatch-cpu-dma-latency\.rules/,
+    );
     assert.doesNotMatch(facts.idleStatesHold.fix, /run as root/);
   });
 
@@ -283,8 +397,23 @@ describe('the installed unit\'s account holds the idle states once the udev rule
     assert.equal(facts.idleStatesHeld, true);
   });
 
-  test('with the rule applied, a session of the unit\'s account records idleStatesHeld=true', async () => {
-    const compare = asService(['compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '8', '--format', 'json'], true);
+  test("with the rule applied, a session of the unit's account records idleStatesHeld=true", async () => {
+    const compare = asService(
+      [
+        'compare',
+        '--baseline',
+        'relaxed',
+        '--candidate',
+        'durable',
+        '--suite',
+        suiteFile,
+        '--pairs',
+        '8',
+        '--format',
+        'json',
+      ],
+      true,
+    );
     assert.equal(compare.status, 0, compare.stderr);
     assert.doesNotMatch(compare.stderr, /idle states not held/);
     const sessionId = (JSON.parse(compare.stdout) as { sessionId: number }).sessionId;
@@ -296,6 +425,6 @@ describe('the installed unit\'s account holds the idle states once the udev rule
     } finally {
       await store.close();
     }
-    assert.equal(lstatSync(defaultSqlitePath(serviceState)).uid, NOBODY, 'the store is the service account\'s');
+    assert.equal(lstatSync(defaultSqlitePath(serviceState)).uid, NOBODY, "the store is the service account's");
   });
 });

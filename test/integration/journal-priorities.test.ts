@@ -19,7 +19,10 @@ const PRIORITY_OF_LEVEL: Record<number, number> = { 10: 7, 20: 7, 30: 6, 40: 4, 
 const EMERG_TO_WARNING = new Set([0, 1, 2, 3, 4]);
 
 function git(cwd: string, ...args: string[]): void {
-  const result = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], { cwd, encoding: 'utf8' });
+  const result = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, result.stderr);
 }
 
@@ -29,12 +32,24 @@ function git(cwd: string, ...args: string[]): void {
  * device:inode of the child's own stderr, as under systemd.
  */
 function discover(journalStream: 'pipe' | string): Promise<{ code: number | null; stderr: string }> {
-  const cli = [process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), '--config', join(work, 'qpswatch.yaml'), '--log-level', 'debug', 'discover'];
+  const cli = [
+    process.execPath,
+    join(projectRoot, 'bin', 'qpswatch.js'),
+    '--config',
+    join(work, 'qpswatch.yaml'),
+    '--log-level',
+    'debug',
+    'discover',
+  ];
   // stat -L on /proc/self/fd/2 in the command substitution: stat's stderr is the same pipe the CLI then inherits.
   const value = journalStream === 'pipe' ? '$(stat -L -c %d:%i /proc/self/fd/2)' : `'${journalStream}'`;
   const script = `JOURNAL_STREAM=${value} exec "$@"`;
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script, 'sh', ...cli], { cwd: work, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: work }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('sh', ['-c', script, 'sh', ...cli], {
+      cwd: work,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: work },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
@@ -51,7 +66,10 @@ describe('log lines under journald carry their syslog priority', () => {
     git(upstream, 'tag', 'not-a-release');
     const entry = (name: string, remote: string): string =>
       `  - { name: ${name}, remote: ${remote}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }\n`;
-    writeFileSync(join(work, 'qpswatch.yaml'), `state_dir: ${join(work, 'state')}\nupstreams:\n${entry('gone', join(work, 'missing'))}${entry('quiet', upstream)}`);
+    writeFileSync(
+      join(work, 'qpswatch.yaml'),
+      `state_dir: ${join(work, 'state')}\nupstreams:\n${entry('gone', join(work, 'missing'))}${entry('quiet', upstream)}`,
+    );
   });
 
   test('with stderr on the journal stream, every line starts with <N> for its level: a warning <4>, an error <3>', async () => {
@@ -77,7 +95,10 @@ describe('log lines under journald carry their syslog priority', () => {
     // What `journalctl -p warning` shows: exactly the warning and error records, nothing at info or debug.
     const shown = lines.filter((l) => EMERG_TO_WARNING.has(Number(l[1])));
     assert.ok(shown.some((l) => /"level":40/.test(l)) && shown.some((l) => /"level":50/.test(l)));
-    assert.deepEqual(shown.filter((l) => /"level":(10|20|30),/.test(l)), []);
+    assert.deepEqual(
+      shown.filter((l) => /"level":(10|20|30),/.test(l)),
+      [],
+    );
   });
 
   test('journald strips the prefix, and what is left is the JSON record', async () => {
@@ -90,7 +111,10 @@ describe('log lines under journald carry their syslog priority', () => {
   test('JOURNAL_STREAM inherited but stderr elsewhere (a shell in a service, 2>file): no prefixes', async () => {
     const { stderr } = await discover('1:2');
     assert.ok(stderr.length > 0);
-    assert.deepEqual(stderr.split('\n').filter((l) => l.startsWith('<')), []);
+    assert.deepEqual(
+      stderr.split('\n').filter((l) => l.startsWith('<')),
+      [],
+    );
     assert.match(stderr, /^\{"level":40,/m);
   });
 });

@@ -15,18 +15,50 @@ import { sampleInput } from '../unit/store/store-inputs.js';
 
 const log: Logger = pino({ level: 'silent' });
 const FINGERPRINT_ID = 'fp-metrics-4cpu';
-const key = (v: string): string => v.split('.').map((p) => p.padStart(3, '0')).join('.');
+const key = (v: string): string =>
+  v
+    .split('.')
+    .map((p) => p.padStart(3, '0'))
+    .join('.');
 
-const mariadb = parseUpstream({ name: 'mariadb-10.11', remote: '/srv/git/server', flavor: 'mariadb', series: '10.11', build_profile: 'mariadb-rel', server_profile: 'small-server' });
-const mysql = parseUpstream({ name: 'mysql-8.0', remote: '/srv/git/mysql', flavor: 'mysql', series: '8.0', base: '8.0.36', build_profile: 'mysql-rel', server_profile: 'relaxed' });
+const mariadb = parseUpstream({
+  name: 'mariadb-10.11',
+  remote: '/srv/git/server',
+  flavor: 'mariadb',
+  series: '10.11',
+  build_profile: 'mariadb-rel',
+  server_profile: 'small-server',
+});
+const mysql = parseUpstream({
+  name: 'mysql-8.0',
+  remote: '/srv/git/mysql',
+  flavor: 'mysql',
+  series: '8.0',
+  base: '8.0.36',
+  build_profile: 'mysql-rel',
+  server_profile: 'relaxed',
+});
 
 /** point-query has its own threshold (test_thresholds); every other test takes threshold. */
 const thresholds = { threshold: 0.95, testThresholds: { 'point-query': 0.9 } };
 
-const status: DaemonStatus = { phase: 'idle', queue: { done: 4 }, lastPollSeconds: 1_750_000_000, pollIntervalSeconds: 3600, quietHostWaitSeconds: 0 };
+const status: DaemonStatus = {
+  phase: 'idle',
+  queue: { done: 4 },
+  lastPollSeconds: 1_750_000_000,
+  pollIntervalSeconds: 3600,
+  quietHostWaitSeconds: 0,
+};
 
 function side(upstream: Upstream, tag: string, version: string): TargetRef {
-  return { name: tag, flavor: upstream.flavor, version, binary: `/b/${tag}/bin/mysqld`, serverProfile: upstream.serverProfile, description: { kind: 'release', upstream: upstream.name, tag, commit: 'a'.repeat(40), buildKey: `k-${tag}` } };
+  return {
+    name: tag,
+    flavor: upstream.flavor,
+    version,
+    binary: `/b/${tag}/bin/mysqld`,
+    serverProfile: upstream.serverProfile,
+    description: { kind: 'release', upstream: upstream.name, tag, commit: 'a'.repeat(40), buildKey: `k-${tag}` },
+  };
 }
 
 /** One sample per (side, round, test); figures are given per side so each expected median can be worked out by hand. */
@@ -39,7 +71,15 @@ interface SideSamples {
   p95Ms: number[];
 }
 
-async function session(store: Store, hostId: number, upstream: Upstream, baseline: SideSamples, candidate: SideSamples, end: 'done' | 'interrupted' = 'done', memory?: 'cached' | 'io-bound'): Promise<number> {
+async function session(
+  store: Store,
+  hostId: number,
+  upstream: Upstream,
+  baseline: SideSamples,
+  candidate: SideSamples,
+  end: 'done' | 'interrupted' = 'done',
+  memory?: 'cached' | 'io-bound',
+): Promise<number> {
   const id = await store.createSession({
     kind: 'compare',
     hostId,
@@ -50,10 +90,26 @@ async function session(store: Store, hostId: number, upstream: Upstream, baselin
     pid: process.pid,
     settings: memory === undefined ? {} : { memory },
   });
-  for (const [role, s] of [['baseline', baseline], ['candidate', candidate]] as const) {
+  for (const [role, s] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
     for (const [test, rounds] of Object.entries(s.qps)) {
       for (const [i, qps] of rounds.entries()) {
-        const input: SampleInput = sampleInput({ round: i + 1, role, targetName: s.tag, test, threads: 1, qps, cpuPerOp: s.cpuPerOp, readKBPerOp: 0.5, writeKBPerOp: 2, csPerOp: 3, readsPerOp: 0.25, latencyP95Ms: s.p95Ms[i]! });
+        const input: SampleInput = sampleInput({
+          round: i + 1,
+          role,
+          targetName: s.tag,
+          test,
+          threads: 1,
+          qps,
+          cpuPerOp: s.cpuPerOp,
+          readKBPerOp: 0.5,
+          writeKBPerOp: 2,
+          csPerOp: 3,
+          readsPerOp: 0.25,
+          latencyP95Ms: s.p95Ms[i]!,
+        });
         await store.addSample(id, input);
       }
     }
@@ -89,27 +145,109 @@ describe('metrics served from a real SQLite store', () => {
 
   before(async () => {
     store = await openStore({ backend: 'sqlite', path: join(dir, 'qpswatch.sqlite') });
-    const hostId = await store.upsertHost({ fingerprintId: FINGERPRINT_ID, fingerprint: { cpuModel: 'Test CPU', sockets: 1, cores: 4, threads: 4, smt: 'off' } });
+    const hostId = await store.upsertHost({
+      fingerprintId: FINGERPRINT_ID,
+      fingerprint: { cpuModel: 'Test CPU', sockets: 1, cores: 4, threads: 4, smt: 'off' },
+    });
     const { added } = await store.recordReleases([
-      ...['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => ({ upstream: mariadb.name, flavor: 'mariadb', tag: `mariadb-${v}`, commit: 'a'.repeat(40), version: v, versionKey: key(v) })),
-      ...['8.0.35', '8.0.36', '8.0.37'].map((v) => ({ upstream: mysql.name, flavor: 'mysql', tag: `mysql-${v}`, commit: 'b'.repeat(40), version: v, versionKey: key(v) })),
+      ...['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => ({
+        upstream: mariadb.name,
+        flavor: 'mariadb',
+        tag: `mariadb-${v}`,
+        commit: 'a'.repeat(40),
+        version: v,
+        versionKey: key(v),
+      })),
+      ...['8.0.35', '8.0.36', '8.0.37'].map((v) => ({
+        upstream: mysql.name,
+        flavor: 'mysql',
+        tag: `mysql-${v}`,
+        commit: 'b'.repeat(40),
+        version: v,
+        versionKey: key(v),
+      })),
     ]);
     const id = (tag: string): number => added.find((r) => r.tag === tag)!.id;
-    const m = (v: string, qps: Record<string, number[]>, cpuPerOp = 0.02, p95Ms = [5, 7]): SideSamples => ({ tag: `mariadb-${v}`, version: v, qps, cpuPerOp, p95Ms });
-    const s1 = await session(store, hostId, mariadb, m('10.11.2', { 'update-index': [1000, 1100], 'point-query': [5000, 5000], idle: [0, 0] }, 0.01, [10, 12]), m('10.11.3', { 'update-index': [900, 1000], 'point-query': [5000, 5000], idle: [0, 0] }));
-    const s2 = await session(store, hostId, mariadb, m('10.11.3', { 'update-index': [950, 1200], 'point-query': [5000, 5000] }), m('10.11.4', { 'update-index': [800, 800], 'point-query': [5000, 5000] }));
-    await session(store, hostId, mariadb, m('10.11.4', { 'update-index': [820, 780], 'point-query': [5000, 5000] }), m('10.11.10', { 'update-index': [1050, 1050], 'point-query': [5000, 5000] }));
+    const m = (v: string, qps: Record<string, number[]>, cpuPerOp = 0.02, p95Ms = [5, 7]): SideSamples => ({
+      tag: `mariadb-${v}`,
+      version: v,
+      qps,
+      cpuPerOp,
+      p95Ms,
+    });
+    const s1 = await session(
+      store,
+      hostId,
+      mariadb,
+      m('10.11.2', { 'update-index': [1000, 1100], 'point-query': [5000, 5000], idle: [0, 0] }, 0.01, [10, 12]),
+      m('10.11.3', { 'update-index': [900, 1000], 'point-query': [5000, 5000], idle: [0, 0] }),
+    );
+    const s2 = await session(
+      store,
+      hostId,
+      mariadb,
+      m('10.11.3', { 'update-index': [950, 1200], 'point-query': [5000, 5000] }),
+      m('10.11.4', { 'update-index': [800, 800], 'point-query': [5000, 5000] }),
+    );
+    await session(
+      store,
+      hostId,
+      mariadb,
+      m('10.11.4', { 'update-index': [820, 780], 'point-query': [5000, 5000] }),
+      m('10.11.10', { 'update-index': [1050, 1050], 'point-query': [5000, 5000] }),
+    );
     // Interrupted: its absurd figures must count nowhere.
-    await session(store, hostId, mariadb, m('10.11.10', { 'update-index': [1, 1] }), m('10.11.2', { 'update-index': [1, 1] }), 'interrupted');
-    const my = (v: string, qps: number): SideSamples => ({ tag: `mysql-${v}`, version: v, qps: { 'read-only': [qps, qps] }, cpuPerOp: 0.02, p95Ms: [5, 7] });
+    await session(
+      store,
+      hostId,
+      mariadb,
+      m('10.11.10', { 'update-index': [1, 1] }),
+      m('10.11.2', { 'update-index': [1, 1] }),
+      'interrupted',
+    );
+    const my = (v: string, qps: number): SideSamples => ({
+      tag: `mysql-${v}`,
+      version: v,
+      qps: { 'read-only': [qps, qps] },
+      cpuPerOp: 0.02,
+      p95Ms: [5, 7],
+    });
     await session(store, hostId, mysql, my('8.0.35', 2200), my('8.0.36', 2000));
     await session(store, hostId, mysql, my('8.0.36', 2000), my('8.0.37', 1900));
     // Under a memory setting: series of their own, with a memory label, never merged with the ones above.
     await session(store, hostId, mysql, my('8.0.35', 500), my('8.0.36', 450), 'done', 'io-bound');
 
-    const verdict = (test: string, kind: 'ok' | 'regression' | 'slower', relativeQps: number, detectableDrop = 0.04) => ({ test, threads: 1, kind, relativeQps, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0.01, low: relativeQps - 0.02, high: relativeQps + 0.02, confidence: 0.95, detectableDrop, pairs: 12, noise: 0.03, hint: [] });
+    const verdict = (
+      test: string,
+      kind: 'ok' | 'regression' | 'slower',
+      relativeQps: number,
+      detectableDrop = 0.04,
+    ) => ({
+      test,
+      threads: 1,
+      kind,
+      relativeQps,
+      threshold: 0.95,
+      pSlower: 0.5,
+      pFaster: 0.5,
+      baselineSpread: 0.01,
+      low: relativeQps - 0.02,
+      high: relativeQps + 0.02,
+      confidence: 0.95,
+      detectableDrop,
+      pairs: 12,
+      noise: 0.03,
+      hint: [],
+    });
     const check = { openEvents: [], fixedEventIds: [], messages: [] };
-    await store.recordCheck({ ...check, sessionId: s1, releaseId: id('mariadb-10.11.3'), baselineReleaseId: id('mariadb-10.11.2'), outcome: 'ok', verdicts: [verdict('update-index', 'ok', 0.96), verdict('point-query', 'slower', 0.97)] });
+    await store.recordCheck({
+      ...check,
+      sessionId: s1,
+      releaseId: id('mariadb-10.11.3'),
+      baselineReleaseId: id('mariadb-10.11.2'),
+      outcome: 'ok',
+      verdicts: [verdict('update-index', 'ok', 0.96), verdict('point-query', 'slower', 0.97)],
+    });
     await store.recordCheck({
       ...check,
       sessionId: s2,
@@ -119,9 +257,18 @@ describe('metrics served from a real SQLite store', () => {
       verdicts: [verdict('update-index', 'regression', 0.82, 0.07), verdict('point-query', 'ok', 1)],
       openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.82 }],
     });
-    const build = { buildKey: 'k1', profile: 'mariadb-rel', compiler: 'cc 12', installDir: '/b/1', logFile: '/b/1.log', pid: 1 };
+    const build = {
+      buildKey: 'k1',
+      profile: 'mariadb-rel',
+      compiler: 'cc 12',
+      installDir: '/b/1',
+      logFile: '/b/1.log',
+      pid: 1,
+    };
     await store.finishBuild((await store.startBuild({ ...build, releaseId: id('mariadb-10.11.2') })).id);
-    await store.failBuild((await store.startBuild({ ...build, buildKey: 'k2', releaseId: id('mariadb-10.11.3') })).id, ['error: boom']);
+    await store.failBuild((await store.startBuild({ ...build, buildKey: 'k2', releaseId: id('mariadb-10.11.3') })).id, [
+      'error: boom',
+    ]);
   });
 
   after(async () => {
@@ -130,7 +277,16 @@ describe('metrics served from a real SQLite store', () => {
   });
 
   const serve = (versionsPerSeries = 20): Promise<MetricsServer> =>
-    startMetricsServer({ port: 0, log, source: storeMetricsSource(store, [mariadb, mysql], { versionsPerSeries, thresholds, build: { version: '1.2.3' }, status: () => status }) });
+    startMetricsServer({
+      port: 0,
+      log,
+      source: storeMetricsSource(store, [mariadb, mysql], {
+        versionsPerSeries,
+        thresholds,
+        build: { version: '1.2.3' },
+        status: () => status,
+      }),
+    });
 
   async function withServer<T>(body: (server: MetricsServer) => Promise<T>, versionsPerSeries?: number): Promise<T> {
     const server = await serve(versionsPerSeries);
@@ -145,9 +301,13 @@ describe('metrics served from a real SQLite store', () => {
     withServer(async (server) => {
       const got = samples(await scrape(server));
       const qps = (v: string, t: string): number | undefined => got.get(`qpswatch_qps${labels(mariadb, v, t)}`);
-      const rel = (v: string, t: string): number | undefined => got.get(`qpswatch_relative_qps_ratio${labels(mariadb, v, t)}`);
+      const rel = (v: string, t: string): number | undefined =>
+        got.get(`qpswatch_relative_qps_ratio${labels(mariadb, v, t)}`);
       // 10.11.3 ran in two sessions: 900, 1000, 950, 1200 -> 975. The interrupted session's 1s count nowhere.
-      assert.deepEqual(['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => qps(v, 'update-index')), [1050, 975, 800, 1050]);
+      assert.deepEqual(
+        ['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => qps(v, 'update-index')),
+        [1050, 975, 800, 1050],
+      );
       assert.equal(rel('10.11.2', 'update-index'), 1);
       assert.equal(rel('10.11.3', 'update-index'), 975 / 1050);
       assert.equal(rel('10.11.10', 'update-index'), 1);
@@ -162,7 +322,8 @@ describe('metrics served from a real SQLite store', () => {
   test('per-op figures in base units: CPU seconds from cpu/o and the fingerprint CPUs, bytes, seconds', () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
-      const at = (family: string, v: string): number | undefined => got.get(`${family}${labels(mariadb, v, 'update-index')}`);
+      const at = (family: string, v: string): number | undefined =>
+        got.get(`${family}${labels(mariadb, v, 'update-index')}`);
       // cpu/o 0.01 (percent of all CPUs per op) on 4 CPUs: 0.01 / 100 * 4 s.
       assert.equal(at('qpswatch_cpu_seconds_per_op', '10.11.2'), (0.01 / 100) * 4);
       assert.equal(at('qpswatch_cpu_seconds_per_op', '10.11.3'), (0.02 / 100) * 4);
@@ -177,28 +338,49 @@ describe('metrics served from a real SQLite store', () => {
   test("relative to last good comes from each release's newest valid check; never-checked versions have none", () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
-      const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, v, t)}`);
-      assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.96, 0.82, undefined, 1]);
+      const at = (v: string, t = 'update-index'): number | undefined =>
+        got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, v, t)}`);
+      assert.deepEqual(
+        [at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')],
+        [undefined, 0.96, 0.82, undefined, 1],
+      );
     }));
 
   test("the detectable drop comes from the same check's verdicts; never-checked versions have none", () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
-      const at = (v: string, t = 'update-index'): number | undefined => got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, v, t)}`);
-      assert.deepEqual([at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')], [undefined, 0.04, 0.07, undefined, 0.04]);
+      const at = (v: string, t = 'update-index'): number | undefined =>
+        got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, v, t)}`);
+      assert.deepEqual(
+        [at('10.11.2'), at('10.11.3'), at('10.11.4'), at('10.11.10'), at('10.11.4', 'point-query')],
+        [undefined, 0.04, 0.07, undefined, 0.04],
+      );
     }));
 
   test("the verdict of each release's newest valid check is a sample labelled with its kind, slower included", () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
-      const kinds = (v: string, t: string): string[] => ['ok', 'regression', 'improvement', 'slower', 'unstable'].filter((k) => got.get(`qpswatch_verdict_info${labels(mariadb, v, t).slice(0, -1)},kind="${k}"}`) === 1);
-      assert.deepEqual([kinds('10.11.3', 'update-index'), kinds('10.11.3', 'point-query'), kinds('10.11.4', 'update-index'), kinds('10.11.10', 'update-index')], [['ok'], ['slower'], ['regression'], []]);
+      const kinds = (v: string, t: string): string[] =>
+        ['ok', 'regression', 'improvement', 'slower', 'unstable'].filter(
+          (k) => got.get(`qpswatch_verdict_info${labels(mariadb, v, t).slice(0, -1)},kind="${k}"}`) === 1,
+        );
+      assert.deepEqual(
+        [
+          kinds('10.11.3', 'update-index'),
+          kinds('10.11.3', 'point-query'),
+          kinds('10.11.4', 'update-index'),
+          kinds('10.11.10', 'update-index'),
+        ],
+        [['ok'], ['slower'], ['regression'], []],
+      );
     }));
 
   test('the threshold of each series and test is the configured one: its test_thresholds entry, else threshold', () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
-      const thresholdSamples = [...got].filter(([k]) => k.startsWith('qpswatch_regression_threshold_ratio{')).sort(([a], [b]) => a.localeCompare(b));
+      const thresholdSamples = [...got]
+        .filter(([k]) => k.startsWith('qpswatch_regression_threshold_ratio{'))
+        .sort(([a], [b]) => a.localeCompare(b));
       assert.deepEqual(thresholdSamples, [
         ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="idle"}', 0.95],
         ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="point-query"}', 0.9],
@@ -229,7 +411,15 @@ describe('metrics served from a real SQLite store', () => {
     withServer(async (server) => {
       const got = samples(await scrape(server));
       const versions = (u: Upstream, test: string): string[] =>
-        [...got.keys()].filter((k) => k.startsWith('qpswatch_qps{') && k.includes(`series="${u.name}"`) && k.includes(`test="${test}"`) && !k.includes('memory=')).map((k) => /version="([^"]+)"/.exec(k)![1]!);
+        [...got.keys()]
+          .filter(
+            (k) =>
+              k.startsWith('qpswatch_qps{') &&
+              k.includes(`series="${u.name}"`) &&
+              k.includes(`test="${test}"`) &&
+              !k.includes('memory='),
+          )
+          .map((k) => /version="([^"]+)"/.exec(k)![1]!);
       // As text, 10.11.10 sorts before 10.11.2; by version_key it is the newest.
       assert.deepEqual(versions(mariadb, 'update-index').sort(), ['10.11.10', '10.11.4']);
       assert.deepEqual(versions(mysql, 'read-only').sort(), ['8.0.36', '8.0.37']);
@@ -239,7 +429,8 @@ describe('metrics served from a real SQLite store', () => {
   test('a restarted server (new registry, new source, same store) serves the same qpswatch series', async () => {
     const first = await withServer(scrape);
     const second = await withServer(scrape);
-    const own = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('qpswatch_') || l.startsWith('# TYPE qpswatch_'));
+    const own = (text: string): string[] =>
+      text.split('\n').filter((l) => l.startsWith('qpswatch_') || l.startsWith('# TYPE qpswatch_'));
     assert.ok(own(first).length > 100);
     assert.deepEqual(own(second), own(first));
   });
@@ -255,7 +446,8 @@ describe('metrics served from a real SQLite store', () => {
     return new Map([...byKey].map(([k, v]) => [k, median(v)]));
   }
 
-  const servedQps = (got: Map<string, number>, u: Upstream): Map<string, number> => new Map([...got].filter(([k]) => k.startsWith('qpswatch_qps{') && k.includes(`series="${u.name}"`)));
+  const servedQps = (got: Map<string, number>, u: Upstream): Map<string, number> =>
+    new Map([...got].filter(([k]) => k.startsWith('qpswatch_qps{') && k.includes(`series="${u.name}"`)));
 
   test('the samples that count are exactly those of store.releaseSamples', () =>
     withServer(async (server) => {
@@ -263,7 +455,10 @@ describe('metrics served from a real SQLite store', () => {
       for (const u of [mariadb, mysql]) assert.deepEqual(servedQps(got, u), await expectedQps(u));
       // The io-bound session's series: its own medians, relative to the base (8.0.36) under the same setting.
       assert.equal(got.get(`qpswatch_qps${labels(mysql, '8.0.36', 'read-only', 'io-bound')}`), 450);
-      assert.equal(got.get(`qpswatch_relative_qps_ratio${labels(mysql, '8.0.35', 'read-only', 'io-bound')}`), 500 / 450);
+      assert.equal(
+        got.get(`qpswatch_relative_qps_ratio${labels(mysql, '8.0.35', 'read-only', 'io-bound')}`),
+        500 / 450,
+      );
       assert.equal(got.get(`qpswatch_qps${labels(mysql, '8.0.36', 'read-only')}`), 2000);
     }));
 
@@ -271,15 +466,27 @@ describe('metrics served from a real SQLite store', () => {
     const text = await withServer(scrape);
     let result;
     try {
-      result = await run({ argv: ['promtool', 'check', 'metrics'], input: text, allowFailure: true, timeoutMs: 30_000 });
+      result = await run({
+        argv: ['promtool', 'check', 'metrics'],
+        input: text,
+        allowFailure: true,
+        timeoutMs: 30_000,
+      });
     } catch (err) {
-      if (err instanceof ExecNotFoundError) return t.skip('promtool is not on the PATH (Debian: apt-get install prometheus)');
+      if (err instanceof ExecNotFoundError)
+        return t.skip('promtool is not on the PATH (Debian: apt-get install prometheus)');
       throw err;
     }
     const remarks = `${result.stdout}${result.stderr}`.split('\n').filter((l) => l.trim() !== '');
     // prom-client's own nodejs_* gauges end in _total; that is prom-client's remark, not ours.
-    assert.deepEqual(remarks.filter((l) => l.includes('qpswatch')), []);
-    assert.ok(remarks.every((l) => l.startsWith('nodejs_')), remarks.join('\n'));
+    assert.deepEqual(
+      remarks.filter((l) => l.includes('qpswatch')),
+      [],
+    );
+    assert.ok(
+      remarks.every((l) => l.startsWith('nodejs_')),
+      remarks.join('\n'),
+    );
   });
 
   // Last: it changes the store.
@@ -293,7 +500,10 @@ describe('metrics served from a real SQLite store', () => {
       assert.deepEqual(servedQps(got, mariadb), await expectedQps(mariadb));
       // 10.11.3 keeps only its first session: 900, 1000.
       assert.equal(got.get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`), 950);
-      assert.equal(got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
+      assert.equal(
+        got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.4', 'update-index')}`),
+        undefined,
+      );
       assert.equal(got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
       assert.equal(got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.3', 'update-index')}`), 0.96);
       assert.equal(got.get('qpswatch_active_regressions{series="mariadb-10.11"}'), 0);

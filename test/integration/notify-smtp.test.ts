@@ -5,8 +5,23 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { pino } from 'pino';
-import { createMailer, deliverOutbox, PlaintextAuthRefusedError, renderAlert, type MailSettings, type OutgoingMessage } from '../../src/notify/index.js';
-import { freePort, makeMailFolder, parseMailFile, removeFolder, startSmtpSink, startTrickleServer, type SmtpSink } from '../helpers/smtp.js';
+import {
+  createMailer,
+  deliverOutbox,
+  PlaintextAuthRefusedError,
+  renderAlert,
+  type MailSettings,
+  type OutgoingMessage,
+} from '../../src/notify/index.js';
+import {
+  freePort,
+  makeMailFolder,
+  parseMailFile,
+  removeFolder,
+  startSmtpSink,
+  startTrickleServer,
+  type SmtpSink,
+} from '../helpers/smtp.js';
 import { MemoryOutbox } from '../unit/notify/fakes.js';
 import { regressionAlert } from '../unit/notify/sample-alert.js';
 import { silentLog } from '../helpers/silent-log.js';
@@ -14,12 +29,27 @@ import { silentLog } from '../helpers/silent-log.js';
 const log = silentLog;
 
 function smtpSettings(port: number): MailSettings {
-  return { smtpHost: '127.0.0.1', smtpPort: port, smtpSecure: false, smtpUser: 'qpswatch', smtpPassword: 'not-a-secret', smtpAllowPlaintextAuth: false, outboxDir: '', timeoutMs: 5000 };
+  return {
+    smtpHost: '127.0.0.1',
+    smtpPort: port,
+    smtpSecure: false,
+    smtpUser: 'qpswatch',
+    smtpPassword: 'not-a-secret',
+    smtpAllowPlaintextAuth: false,
+    outboxDir: '',
+    timeoutMs: 5000,
+  };
 }
 
 function alertMessage(id: number): OutgoingMessage {
   const rendered = renderAlert(regressionAlert());
-  return { id, from: 'qpswatch <qpswatch@bench.test>', to: ['dba@example.org', 'oncall@example.org'], ...rendered, messageId: `<alert-${id}.fp-3f2a9c@qpswatch.test>` };
+  return {
+    id,
+    from: 'qpswatch <qpswatch@bench.test>',
+    to: ['dba@example.org', 'oncall@example.org'],
+    ...rendered,
+    messageId: `<alert-${id}.fp-3f2a9c@qpswatch.test>`,
+  };
 }
 
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
@@ -66,7 +96,11 @@ describe('the SMTP mailer against a real SMTP server', () => {
     const received = await sink!.received();
     assert.equal(received.length, 1);
     const [mail] = received;
-    assert.deepEqual(mail!.envelope, { from: 'qpswatch@bench.test', to: ['dba@example.org', 'oncall@example.org'], user: 'qpswatch' });
+    assert.deepEqual(mail!.envelope, {
+      from: 'qpswatch@bench.test',
+      to: ['dba@example.org', 'oncall@example.org'],
+      user: 'qpswatch',
+    });
     assertSameMessage(mail!.parsed, sent);
     const text = mail!.parsed.text ?? '';
     assert.match(text, /^point-query\.t1 +cpu\/o +0\.000312 +0\.000331 +x1\.06$/m, 'hint in the text part');
@@ -108,23 +142,35 @@ describe('a login against a server that offers no STARTTLS', () => {
     try {
       await assert.rejects(mailer.send(alertMessage(12)), (err: unknown) => {
         assert.ok(err instanceof PlaintextAuthRefusedError);
-        assert.equal(err.message, `SMTP server 127.0.0.1:${sink!.port} offers no STARTTLS, so the login (smtp_user) would cross the network in plain text and was not sent: use smtp_secure: true or a server with STARTTLS, or set smtp_allow_plaintext_auth: true for a relay on this host`);
+        assert.equal(
+          err.message,
+          `SMTP server 127.0.0.1:${sink!.port} offers no STARTTLS, so the login (smtp_user) would cross the network in plain text and was not sent: use smtp_secure: true or a server with STARTTLS, or set smtp_allow_plaintext_auth: true for a relay on this host`,
+        );
         return true;
       });
-      assert.deepEqual(await deliverOutbox(outbox, mailer, { now: () => new Date('2026-03-01T08:00:00.000Z'), log: debugLog }), { delivered: 0, failed: 1 });
+      assert.deepEqual(
+        await deliverOutbox(outbox, mailer, { now: () => new Date('2026-03-01T08:00:00.000Z'), log: debugLog }),
+        { delivered: 0, failed: 1 },
+      );
     } finally {
       await mailer.close();
     }
     const pending = outbox.get(11);
     assert.equal(pending.state, 'pending');
-    assert.match(pending.lastError ?? '', /^SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, .* set smtp_allow_plaintext_auth: true for a relay on this host$/);
+    assert.match(
+      pending.lastError ?? '',
+      /^SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, .* set smtp_allow_plaintext_auth: true for a relay on this host$/,
+    );
 
     const wire = await sink!.wire();
     assert.equal(wire.match(/^EHLO /gm)?.length, 2, 'both attempts reached the server');
     assert.equal(wire.match(/^STARTTLS\r$/gm)?.length, 2, 'each asked for STARTTLS');
     assert.doesNotMatch(wire, /^(AUTH|MAIL FROM)/m, 'no login and no message was sent');
     for (const form of passwordForms('qpswatch', password)) {
-      assert.ok(!wire.includes(form), `the password (${form === password ? 'as written' : 'base64'}) is not on the wire`);
+      assert.ok(
+        !wire.includes(form),
+        `the password (${form === password ? 'as written' : 'base64'}) is not on the wire`,
+      );
       assert.ok(!lines.join('').includes(form), 'nor in a log line');
     }
     assert.deepEqual(await sink!.received(), []);
@@ -143,7 +189,10 @@ describe('a server that trickles one byte every 1.5 s', () => {
       const elapsed = Date.now() - started;
       assert.deepEqual(result, { delivered: 0, failed: 1 });
       assert.ok(elapsed >= 900 && elapsed < 2500, `gave up after ${elapsed} ms`);
-      assert.equal(outbox.get(21).lastError, `SMTP server 127.0.0.1:${trickle.port} did not take the message within smtp_timeout_seconds (1 s); it is tried again later`);
+      assert.equal(
+        outbox.get(21).lastError,
+        `SMTP server 127.0.0.1:${trickle.port} did not take the message within smtp_timeout_seconds (1 s); it is tried again later`,
+      );
       assert.equal(outbox.get(21).state, 'pending');
     } finally {
       await mailer.close();
@@ -161,7 +210,11 @@ describe('a server that trickles one byte every 1.5 s', () => {
     try {
       const started = Date.now();
       setTimeout(() => controller.abort(new Error('stopped by SIGTERM')), 300);
-      const result = await deliverOutbox(outbox, mailer, { now: () => new Date('2026-03-01T08:00:00.000Z'), log, signal: controller.signal });
+      const result = await deliverOutbox(outbox, mailer, {
+        now: () => new Date('2026-03-01T08:00:00.000Z'),
+        log,
+        signal: controller.signal,
+      });
       const elapsed = Date.now() - started;
       assert.deepEqual(result, { delivered: 0, failed: 0 });
       assert.ok(elapsed < 1500, `stopped after ${elapsed} ms`);
@@ -259,7 +312,13 @@ describe('a server that takes the connection and never greets', () => {
       const elapsed = Date.now() - started;
       assert.deepEqual(result, { delivered: 0, failed: 1 });
       assert.ok(elapsed >= 250 && elapsed < 5000, `gave up after ${elapsed} ms`);
-      assert.ok(outbox.get(9).lastError?.startsWith(`SMTP server 127.0.0.1:${port} did not take the message within smtp_timeout_seconds (0.3 s)`));
+      assert.ok(
+        outbox
+          .get(9)
+          .lastError?.startsWith(
+            `SMTP server 127.0.0.1:${port} did not take the message within smtp_timeout_seconds (0.3 s)`,
+          ),
+      );
       assert.equal(outbox.get(9).state, 'pending');
     } finally {
       await mailer.close();

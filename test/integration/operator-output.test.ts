@@ -34,21 +34,36 @@ after(() => rm(dir, { recursive: true, force: true }));
 describe('outbox --json', () => {
   test('one JSON document: the pending messages with state, attempts, next attempt and last error', async () => {
     const next = new Date(Date.now() + 3 * 3600_000).toISOString();
-    await withStore(async (s) => s.markMessageFailed((await s.listMessages('pending'))[0]!.id, 'connect ECONNREFUSED 127.0.0.1:25', next));
+    await withStore(async (s) =>
+      s.markMessageFailed((await s.listMessages('pending'))[0]!.id, 'connect ECONNREFUSED 127.0.0.1:25', next),
+    );
     const result = await cli('outbox', '--json');
     assert.equal(result.code, 0, result.stderr);
     const messages = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     assert.equal(messages.length, 1);
     assert.deepEqual(
       { ...messages[0], id: 0 },
-      { id: 0, subject: 'regression: mariadb 10.11.3', to: ['dba@example.org'], state: 'pending', attempts: 1, nextAttemptAt: next, lastError: 'connect ECONNREFUSED 127.0.0.1:25', sentAt: null, detail: null },
+      {
+        id: 0,
+        subject: 'regression: mariadb 10.11.3',
+        to: ['dba@example.org'],
+        state: 'pending',
+        attempts: 1,
+        nextAttemptAt: next,
+        lastError: 'connect ECONNREFUSED 127.0.0.1:25',
+        sentAt: null,
+        detail: null,
+      },
     );
   });
 
   test('with --send: refused in one line that says what to run', async () => {
     const result = await cli('outbox', '--json', '--send');
     assert.equal(result.code, 2);
-    assert.equal(messageLines(result.stderr)[0], 'qpswatch: --json lists, --send sends: run `qpswatch outbox --send`, then `qpswatch outbox --json`');
+    assert.equal(
+      messageLines(result.stderr)[0],
+      'qpswatch: --json lists, --send sends: run `qpswatch outbox --send`, then `qpswatch outbox --json`',
+    );
   });
 });
 
@@ -58,7 +73,10 @@ describe('status prints times as people read them', () => {
     const result = await cli('status');
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^last poll: 12 min ago$/m);
-    assert.match(result.stdout, /^ {2}\d+ {2}"regression: mariadb 10\.11\.3" {2}1 attempt\(s\), next attempt in 2 h, last error: /m);
+    assert.match(
+      result.stdout,
+      /^ {2}\d+ {2}"regression: mariadb 10\.11\.3" {2}1 attempt\(s\), next attempt in 2 h, last error: /m,
+    );
     const json = JSON.parse((await cli('status', '--json')).stdout) as { daemon: { lastPollAt: string } };
     assert.match(json.daemon.lastPollAt, /^\d{4}-\d\d-\d\dT/, '--json keeps ISO times');
   });
@@ -70,7 +88,10 @@ describe('a config without upstreams', () => {
       const result = await cli(command);
       assert.equal(result.code, 2);
       const line = messageLines(result.stderr)[0] ?? '';
-      assert.ok(line.startsWith(`qpswatch: config ${config} has no upstreams: add one under upstreams: (an example: `), line);
+      assert.ok(
+        line.startsWith(`qpswatch: config ${config} has no upstreams: add one under upstreams: (an example: `),
+        line,
+      );
       const example = /an example: (\S+);/.exec(line)?.[1];
       assert.ok(example !== undefined && existsSync(example), `the example ${example} exists`);
     });

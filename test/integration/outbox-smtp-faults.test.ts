@@ -6,7 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 import { projectRoot } from '../helpers/paths.js';
-import { makeMailFolder, removeFolder, startSmtpSink, startTrickleServer, type TrickleServer } from '../helpers/smtp.js';
+import {
+  makeMailFolder,
+  removeFolder,
+  startSmtpSink,
+  startTrickleServer,
+  type TrickleServer,
+} from '../helpers/smtp.js';
 
 /**
  * `qpswatch outbox --send` against real SMTP servers on 127.0.0.1. One trickles one byte every 1.5 s: the send is
@@ -19,7 +25,16 @@ let trickle: TrickleServer | undefined;
 
 async function writeConfig(timeoutSeconds: number, port = trickle!.port, extra: string[] = []): Promise<string> {
   const file = join(root, `qpswatch-${timeoutSeconds}-${port}.yaml`);
-  const lines = [`state_dir: ${join(root, 'state')}`, 'log_level: warn', 'email_to: [dba@example.org]', 'smtp_host: 127.0.0.1', `smtp_port: ${port}`, `smtp_timeout_seconds: ${timeoutSeconds}`, ...extra, ''];
+  const lines = [
+    `state_dir: ${join(root, 'state')}`,
+    'log_level: warn',
+    'email_to: [dba@example.org]',
+    'smtp_host: 127.0.0.1',
+    `smtp_port: ${port}`,
+    `smtp_timeout_seconds: ${timeoutSeconds}`,
+    ...extra,
+    '',
+  ];
   await writeFile(file, lines.join('\n'));
   return file;
 }
@@ -46,15 +61,26 @@ describe('outbox --send against a server that trickles bytes', () => {
     assert.ok(elapsed < 6000, `outbox --send took ${elapsed} ms`);
     assert.match(result.stdout, /^0 message\(s\) sent to 127\.0\.0\.1:\d+; 1 failed and stay pending$/m);
     const listed = await runCli(['--config', config, 'outbox'], { timeoutMs: 60_000 });
-    assert.match(listed.stdout, /pending, 1 attempt\(s\), next .*, last error: SMTP server 127\.0\.0\.1:\d+ did not take the message within smtp_timeout_seconds \(1 s\); it is tried again later$/m);
+    assert.match(
+      listed.stdout,
+      /pending, 1 attempt\(s\), next .*, last error: SMTP server 127\.0\.0\.1:\d+ did not take the message within smtp_timeout_seconds \(1 s\); it is tried again later$/m,
+    );
   });
 
   test('SIGTERM stops the send at once, and the message stays pending without a counted attempt', async () => {
     const config = await writeConfig(120);
-    const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'outbox', '--send'], {
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/', QPSWATCH_LOG_FORMAT: 'json' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'outbox', '--send'],
+      {
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          HOME: process.env['HOME'] ?? '/',
+          QPSWATCH_LOG_FORMAT: 'json',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
@@ -71,7 +97,11 @@ describe('outbox --send against a server that trickles bytes', () => {
     assert.match(stdout, /^stopped before every message was tried; the others stay pending$/m);
     const listed = await runCli(['--config', config, 'outbox'], { timeoutMs: 60_000 });
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /^#\d+ qpswatch: trickle test\n +to dba@example\.org; pending, 1 attempt\(s\), /m, 'only the attempt of the first test counts');
+    assert.match(
+      listed.stdout,
+      /^#\d+ qpswatch: trickle test\n +to dba@example\.org; pending, 1 attempt\(s\), /m,
+      'only the attempt of the first test counts',
+    );
   });
 });
 
@@ -82,16 +112,29 @@ describe('outbox --send with a login, against a server without STARTTLS', () => 
     const password = 'cli-wire-secret-81d2';
     try {
       const config = await writeConfig(10, sink.port, ['smtp_user: qpswatch']);
-      const result = await runCli(['--config', config, 'outbox', '--send'], { env: { QPSWATCH_SMTP_PASSWORD: password }, timeoutMs: 60_000 });
+      const result = await runCli(['--config', config, 'outbox', '--send'], {
+        env: { QPSWATCH_SMTP_PASSWORD: password },
+        timeoutMs: 60_000,
+      });
       assert.equal(result.code, 1, result.stderr);
       const reasons = result.stdout.split('\n').filter((l) => l.includes('smtp_allow_plaintext_auth'));
       assert.equal(reasons.length, 1, `${result.stdout}\n${result.stderr}`);
-      assert.match(reasons[0]!, /last error: SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, so the login \(smtp_user\) would cross the network in plain text and was not sent: .* set smtp_allow_plaintext_auth: true for a relay on this host$/);
+      assert.match(
+        reasons[0]!,
+        /last error: SMTP server 127\.0\.0\.1:\d+ offers no STARTTLS, so the login \(smtp_user\) would cross the network in plain text and was not sent: .* set smtp_allow_plaintext_auth: true for a relay on this host$/,
+      );
       const wire = await sink.wire();
       assert.match(wire, /^STARTTLS\r$/m);
       assert.doesNotMatch(wire, /^AUTH/m);
-      for (const form of [password, Buffer.from(password).toString('base64'), Buffer.from(`\0qpswatch\0${password}`).toString('base64')]) {
-        assert.ok(!wire.includes(form) && !result.stdout.includes(form) && !result.stderr.includes(form), 'the password is nowhere');
+      for (const form of [
+        password,
+        Buffer.from(password).toString('base64'),
+        Buffer.from(`\0qpswatch\0${password}`).toString('base64'),
+      ]) {
+        assert.ok(
+          !wire.includes(form) && !result.stdout.includes(form) && !result.stderr.includes(form),
+          'the password is nowhere',
+        );
       }
       assert.deepEqual(await sink.received(), []);
     } finally {
@@ -102,13 +145,16 @@ describe('outbox --send with a login, against a server without STARTTLS', () => 
 });
 
 describe('outbox --send against a server that refuses the login', () => {
-  test('exits 1 with one line giving the server\'s 535; the message stays pending and the password reaches no output', async () => {
+  test("exits 1 with one line giving the server's 535; the message stays pending and the password reaches no output", async () => {
     const folder = await makeMailFolder();
     const sink = await startSmtpSink({ folder, rejectAuth: true });
     const password = 'cli-refused-secret-5e31';
     try {
       const config = await writeConfig(10, sink.port, ['smtp_user: qpswatch', 'smtp_allow_plaintext_auth: true']);
-      const result = await runCli(['--config', config, 'outbox', '--send'], { env: { QPSWATCH_SMTP_PASSWORD: password }, timeoutMs: 60_000 });
+      const result = await runCli(['--config', config, 'outbox', '--send'], {
+        env: { QPSWATCH_SMTP_PASSWORD: password },
+        timeoutMs: 60_000,
+      });
       assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
       const reasons = result.stdout.split('\n').filter((l) => l.includes('535'));
       assert.equal(reasons.length, 1, `${result.stdout}\n${result.stderr}`);

@@ -22,7 +22,10 @@ const suiteFile = join(dir, 'tiny.yaml');
 // Throttled servers' pairs of 1-second runs vary by 3 to 15%, more than quick sessions' 0.9 (config/quickstart.yaml)
 // allows for in 61 pairs: one CI run saw point-query at 0.970 (0.893-1.060), undecided. The claim under test is that
 // a drift which moves QPS by times on both sides leaves the ratio near 1, which 0.85 still tells apart.
-writeFileSync(configFile, `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.85\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`);
+writeFileSync(
+  configFile,
+  `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.85\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`,
+);
 writeFileSync(
   suiteFile,
   'name: drift\ndescription: two read tests, pairs of 1-second runs\nload: { tables: 1, table_size: 2000 }\n' +
@@ -31,34 +34,62 @@ writeFileSync(
 );
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('a drift that slows both servers alike', { skip: cpuQuotaAvailable() ? false : 'needs root and the cgroup v1 cpu controller' }, () => {
-  test('an A/A session whose CPU quota is cut mid-session is ok, not unstable', async () => {
-    const groups = [createCpuGroup(`qpswatch-drift-b-${process.pid}`), createCpuGroup(`qpswatch-drift-c-${process.pid}`)] as const;
-    const controller = new AbortController();
-    const seen: string[] = [];
-    try {
-      const session = runCli(['--config', configFile, 'compare', '--baseline', 'a', '--candidate', 'a', '--suite', suiteFile, '--pairs', '61', '--format', 'json']);
-      const drift = serverPids(stateDir, 180_000, controller.signal).then(async (pids) => {
-        groups[0].add(pids.baseline);
-        groups[1].add(pids.candidate);
-        await new Promise((resolve) => setTimeout(resolve, 15_000));
-        for (const group of groups) group.setQuota(20);
-        seen.push('quota cut');
-      });
-      const result = await session;
-      controller.abort();
-      await drift.catch(() => undefined);
-      assert.equal(result.code, 0, result.stderr);
-      assert.deepEqual(seen, ['quota cut'], 'the quota was cut while the session ran');
-      const view = JSON.parse(result.stdout) as ComparisonView;
-      for (const row of view.tests) {
-        assert.equal(row.verdict?.kind, 'ok', `${row.test}: ${row.verdict?.kind}, C/B ${row.relativeQps.toFixed(3)} [${row.verdict?.low.toFixed(3)}, ${row.verdict?.high?.toFixed(3)}]`);
+describe(
+  'a drift that slows both servers alike',
+  { skip: cpuQuotaAvailable() ? false : 'needs root and the cgroup v1 cpu controller' },
+  () => {
+    test('an A/A session whose CPU quota is cut mid-session is ok, not unstable', async () => {
+      const groups = [
+        createCpuGroup(`qpswatch-drift-b-${process.pid}`),
+        createCpuGroup(`qpswatch-drift-c-${process.pid}`),
+      ] as const;
+      const controller = new AbortController();
+      const seen: string[] = [];
+      try {
+        const session = runCli([
+          '--config',
+          configFile,
+          'compare',
+          '--baseline',
+          'a',
+          '--candidate',
+          'a',
+          '--suite',
+          suiteFile,
+          '--pairs',
+          '61',
+          '--format',
+          'json',
+        ]);
+        const drift = serverPids(stateDir, 180_000, controller.signal).then(async (pids) => {
+          groups[0].add(pids.baseline);
+          groups[1].add(pids.candidate);
+          await new Promise((resolve) => setTimeout(resolve, 15_000));
+          for (const group of groups) group.setQuota(20);
+          seen.push('quota cut');
+        });
+        const result = await session;
+        controller.abort();
+        await drift.catch(() => undefined);
+        assert.equal(result.code, 0, result.stderr);
+        assert.deepEqual(seen, ['quota cut'], 'the quota was cut while the session ran');
+        const view = JSON.parse(result.stdout) as ComparisonView;
+        for (const row of view.tests) {
+          assert.equal(
+            row.verdict?.kind,
+            'ok',
+            `${row.test}: ${row.verdict?.kind}, C/B ${row.relativeQps.toFixed(3)} [${row.verdict?.low.toFixed(3)}, ${row.verdict?.high?.toFixed(3)}]`,
+          );
+        }
+        const spread = (row: ComparisonView['tests'][number]) => row.baseline.qpsMax / row.baseline.qpsMin;
+        assert.ok(
+          view.tests.some((row) => spread(row) > 1.5),
+          `the drift moved QPS by ${view.tests.map((r) => spread(r).toFixed(2)).join(', ')}x`,
+        );
+      } finally {
+        controller.abort();
+        for (const group of groups) group.remove();
       }
-      const spread = (row: ComparisonView['tests'][number]) => row.baseline.qpsMax / row.baseline.qpsMin;
-      assert.ok(view.tests.some((row) => spread(row) > 1.5), `the drift moved QPS by ${view.tests.map((r) => spread(r).toFixed(2)).join(', ')}x`);
-    } finally {
-      controller.abort();
-      for (const group of groups) group.remove();
-    }
-  });
-});
+    });
+  },
+);

@@ -43,7 +43,10 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}\n--- daemon log ---\n${daemonLog.slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs / 1000} s waiting for ${what}\n--- daemon log ---\n${daemonLog.slice(-4000)}`,
+      );
     await sleep(1000);
   }
 }
@@ -135,22 +138,43 @@ after(async () => {
 });
 
 describe('the daemon scraped by a real Prometheus', () => {
-  test('qpswatch daemon runs its catch-up cycle on the demo upstream and serves the results', { timeout: 15 * 60_000 }, async () => {
-    daemon = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), '--config', join(root, 'qpswatch.yaml'), 'daemon'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    daemon.stderr?.setEncoding('utf8').on('data', (d: string) => (daemonLog += d));
-    const text = await waitFor('the slow tag to be checked', 12 * 60_000, async () => {
-      const t = await scrape();
-      return (gauge(t, /^qpswatch_queue_releases\{state="done"\}/) ?? 0) >= 2 ? t : undefined;
-    });
-    assert.match(text, /^qpswatch_relative_to_last_good_ratio\{.*version="10\.11\.3".*test="update-index".*\} 0\.\d+/m);
-    for (const [test, threads] of [['point-query', '1'], ['update-index', '2']]) {
-      assert.match(text, new RegExp(`^qpswatch_relative_to_last_good_ratio\\{.*version="10\\.11\\.3".*test="${test}",threads="${threads}".*\\} [\\d.]+$`, 'm'), `${test} at ${threads} threads`);
-    }
-    assert.match(text, /^qpswatch_active_regressions\{series="demo"\} 1/m);
-    assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="update-index"\} 0\.95$/m);
-    assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="point-query"\} 0\.9$/m);
-    assert.match(text, /^qpswatch_build_info\{version="\d+\.\d+\.\d+[^"]*",node_version="v\d+\.\d+\.\d+"\} 1$/m);
-  });
+  test(
+    'qpswatch daemon runs its catch-up cycle on the demo upstream and serves the results',
+    { timeout: 15 * 60_000 },
+    async () => {
+      daemon = spawn(
+        process.execPath,
+        [join(projectRoot, 'bin', 'qpswatch.js'), '--config', join(root, 'qpswatch.yaml'), 'daemon'],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      daemon.stderr?.setEncoding('utf8').on('data', (d: string) => (daemonLog += d));
+      const text = await waitFor('the slow tag to be checked', 12 * 60_000, async () => {
+        const t = await scrape();
+        return (gauge(t, /^qpswatch_queue_releases\{state="done"\}/) ?? 0) >= 2 ? t : undefined;
+      });
+      assert.match(
+        text,
+        /^qpswatch_relative_to_last_good_ratio\{.*version="10\.11\.3".*test="update-index".*\} 0\.\d+/m,
+      );
+      for (const [test, threads] of [
+        ['point-query', '1'],
+        ['update-index', '2'],
+      ]) {
+        assert.match(
+          text,
+          new RegExp(
+            `^qpswatch_relative_to_last_good_ratio\\{.*version="10\\.11\\.3".*test="${test}",threads="${threads}".*\\} [\\d.]+$`,
+            'm',
+          ),
+          `${test} at ${threads} threads`,
+        );
+      }
+      assert.match(text, /^qpswatch_active_regressions\{series="demo"\} 1/m);
+      assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="update-index"\} 0\.95$/m);
+      assert.match(text, /^qpswatch_regression_threshold_ratio\{series="demo",test="point-query"\} 0\.9$/m);
+      assert.match(text, /^qpswatch_build_info\{version="\d+\.\d+\.\d+[^"]*",node_version="v\d+\.\d+\.\d+"\} 1$/m);
+    },
+  );
 
   test('promtool check metrics has nothing to say about qpswatch families', async () => {
     const result = await run({ argv: ['promtool', 'check', 'metrics'], input: await scrape(), allowFailure: true });
@@ -158,30 +182,54 @@ describe('the daemon scraped by a real Prometheus', () => {
     assert.deepEqual(about, []);
   });
 
-  test('every dashboard and alert expression returns data from Prometheus, or is documented as empty while all is well', { timeout: 5 * 60_000 }, async () => {
-    prometheus = spawn('prometheus', [`--config.file=${join(root, 'prometheus.yml')}`, `--storage.tsdb.path=${join(root, 'tsdb')}`, `--web.listen-address=127.0.0.1:${promPort}`], { stdio: 'ignore' });
-    await waitFor('prometheus to scrape the daemon', 60_000, async () => ((await query('up{job="qpswatch"} == 1')).length > 0 ? true : undefined));
-    // rate() and increase() need two samples in their window.
-    await sleep(6000);
-    const intervals = { __rate_interval: '20s', __interval: '2s', __range: '5m' };
-    const expressions = [
-      ...dashboardExpressions({ intervals }).map((e) => ({ where: `${e.file} / ${e.panel} / ${e.refId}`, expr: e.expr, alert: undefined, mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.title) })),
-      ...variableExpressions({ intervals }).map((e) => ({ where: `${e.file} / variable ${e.variable}`, expr: e.expr, alert: undefined })),
-      ...ruleExpressions().map((e) => ({ where: `${e.file} / ${e.alert}`, expr: e.expr, alert: e.alert })),
-    ];
-    assert.ok(expressions.length > 30, `${expressions.length} expressions`);
-    // A renamed panel must not slip out of the list unnoticed: every title in it names a panel.
-    const titles = new Set(dashboardExpressions({ intervals }).map((e) => e.title));
-    for (const title of EMPTY_WHEN_ALL_DECIDED) assert.ok(titles.has(title), `no dashboard panel is titled ${title}`);
-    const empty: string[] = [];
-    for (const e of expressions) {
-      const result = await query(e.expr.replace(/^label_values\((.*)\)$/, '$1'));
-      const expectedEmpty = e.alert !== undefined && EMPTY_WHILE_WELL[e.alert] !== undefined;
-      if (result.length === 0 && !expectedEmpty && !('mayBeEmpty' in e && e.mayBeEmpty)) empty.push(`${e.where}: ${e.expr}`);
-      if (expectedEmpty) assert.deepEqual(result, [], `${e.where} fires while all is well`);
-    }
-    assert.deepEqual(empty, [], 'expressions with no data');
-  });
+  test(
+    'every dashboard and alert expression returns data from Prometheus, or is documented as empty while all is well',
+    { timeout: 5 * 60_000 },
+    async () => {
+      prometheus = spawn(
+        'prometheus',
+        [
+          `--config.file=${join(root, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${join(root, 'tsdb')}`,
+          `--web.listen-address=127.0.0.1:${promPort}`,
+        ],
+        { stdio: 'ignore' },
+      );
+      await waitFor('prometheus to scrape the daemon', 60_000, async () =>
+        (await query('up{job="qpswatch"} == 1')).length > 0 ? true : undefined,
+      );
+      // rate() and increase() need two samples in their window.
+      await sleep(6000);
+      const intervals = { __rate_interval: '20s', __interval: '2s', __range: '5m' };
+      const expressions = [
+        ...dashboardExpressions({ intervals }).map((e) => ({
+          where: `${e.file} / ${e.panel} / ${e.refId}`,
+          expr: e.expr,
+          alert: undefined,
+          mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.title),
+        })),
+        ...variableExpressions({ intervals }).map((e) => ({
+          where: `${e.file} / variable ${e.variable}`,
+          expr: e.expr,
+          alert: undefined,
+        })),
+        ...ruleExpressions().map((e) => ({ where: `${e.file} / ${e.alert}`, expr: e.expr, alert: e.alert })),
+      ];
+      assert.ok(expressions.length > 30, `${expressions.length} expressions`);
+      // A renamed panel must not slip out of the list unnoticed: every title in it names a panel.
+      const titles = new Set(dashboardExpressions({ intervals }).map((e) => e.title));
+      for (const title of EMPTY_WHEN_ALL_DECIDED) assert.ok(titles.has(title), `no dashboard panel is titled ${title}`);
+      const empty: string[] = [];
+      for (const e of expressions) {
+        const result = await query(e.expr.replace(/^label_values\((.*)\)$/, '$1'));
+        const expectedEmpty = e.alert !== undefined && EMPTY_WHILE_WELL[e.alert] !== undefined;
+        if (result.length === 0 && !expectedEmpty && !('mayBeEmpty' in e && e.mayBeEmpty))
+          empty.push(`${e.where}: ${e.expr}`);
+        if (expectedEmpty) assert.deepEqual(result, [], `${e.where} fires while all is well`);
+      }
+      assert.deepEqual(empty, [], 'expressions with no data');
+    },
+  );
 
   test('SIGTERM stops the daemon cleanly', async () => {
     const started = Date.now();

@@ -25,8 +25,20 @@ const config = join(dir, 'qpswatch.yaml');
 const cli = (...args: string[]) => runCli(['--config', config, ...args], { cwd: dir, env: { QPSWATCH_ROOT: dir } });
 
 const SERIES = [
-  { upstream: 'mariadb-10.11', flavor: 'mariadb', tag: (v: string) => `mariadb-${v}`, versions: ['10.11.1', '10.11.2', '10.11.3', '10.11.4', '10.11.5', '10.11.6', '10.11.7', '10.11.8'], lastGood: '10.11.4' },
-  { upstream: 'mysql-8.0', flavor: 'mysql', tag: (v: string) => `mysql-${v}`, versions: ['8.0.30', '8.0.31', '8.0.32', '8.0.33', '8.0.34', '8.0.35', '8.0.36'], lastGood: '8.0.35' },
+  {
+    upstream: 'mariadb-10.11',
+    flavor: 'mariadb',
+    tag: (v: string) => `mariadb-${v}`,
+    versions: ['10.11.1', '10.11.2', '10.11.3', '10.11.4', '10.11.5', '10.11.6', '10.11.7', '10.11.8'],
+    lastGood: '10.11.4',
+  },
+  {
+    upstream: 'mysql-8.0',
+    flavor: 'mysql',
+    tag: (v: string) => `mysql-${v}`,
+    versions: ['8.0.30', '8.0.31', '8.0.32', '8.0.33', '8.0.34', '8.0.35', '8.0.36'],
+    lastGood: '8.0.35',
+  },
 ];
 
 const installIn = (state: string, tag: string): string => join(state, 'builds', keyOf(tag), 'install');
@@ -41,14 +53,29 @@ async function makeBuilds(state: string): Promise<void> {
   try {
     for (const s of SERIES) {
       const { added } = await store.recordReleases(
-        s.versions.map((v) => ({ upstream: s.upstream, flavor: s.flavor, tag: s.tag(v), commit: createHash('sha1').update(v).digest('hex'), version: v, versionKey: versionKey(parseVersion(v)) })),
+        s.versions.map((v) => ({
+          upstream: s.upstream,
+          flavor: s.flavor,
+          tag: s.tag(v),
+          commit: createHash('sha1').update(v).digest('hex'),
+          version: v,
+          versionKey: versionKey(parseVersion(v)),
+        })),
       );
       for (const release of added) {
         const installDir = installIn(state, release.tag);
         mkdirSync(join(installDir, 'bin'), { recursive: true });
         writeFileSync(join(installDir, 'bin', 'mysqld'), '');
         writeFileSync(join(installDir, '..', INSTALL_MARKER), '{}');
-        const build = await store.startBuild({ releaseId: release.id, buildKey: keyOf(release.tag), profile: 'demo', compiler: 'cc 12', installDir, logFile: join(installDir, '..', 'build.log'), pid: process.pid });
+        const build = await store.startBuild({
+          releaseId: release.id,
+          buildKey: keyOf(release.tag),
+          profile: 'demo',
+          compiler: 'cc 12',
+          installDir,
+          logFile: join(installDir, '..', 'build.log'),
+          pid: process.pid,
+        });
         await store.finishBuild(build.id);
       }
       const good = added.find((r) => r.version === s.lastGood)!;
@@ -94,7 +121,13 @@ function rows(stdout: string, kind: string): string[][] {
   return stdout
     .split('\n')
     .filter((l) => l.startsWith(`${kind}  `) || l.startsWith(`${kind}    `))
-    .map((l) => l.slice(kind.length).trim().split('  ').map((cell) => cell.trim()));
+    .map((l) =>
+      l
+        .slice(kind.length)
+        .trim()
+        .split('  ')
+        .map((cell) => cell.trim()),
+    );
 }
 
 describe('prune, on 15 builds of 2 upstreams with keep_builds 3', () => {
@@ -106,10 +139,14 @@ describe('prune, on 15 builds of 2 upstreams with keep_builds 3', () => {
       return [upstream, JSON.parse(tag!) as string, reasons];
     });
     assert.deepEqual(kept.sort(), [...KEPT].sort());
-    const removed = rows(result.stdout, 'would remove').map(([upstream, tag]) => [upstream, JSON.parse(tag!) as string]);
+    const removed = rows(result.stdout, 'would remove').map(([upstream, tag]) => [
+      upstream,
+      JSON.parse(tag!) as string,
+    ]);
     assert.deepEqual(removed.sort(), [...REMOVED].sort());
     assert.match(result.stdout, /^9 install\(s\) kept, 6 to remove \(dry run: nothing was deleted\)$/m);
-    for (const s of SERIES) for (const v of s.versions) assert.ok(existsSync(installOf(s.tag(v))), `${v} is still there`);
+    for (const s of SERIES)
+      for (const v of s.versions) assert.ok(existsSync(installOf(s.tag(v))), `${v} is still there`);
   });
 
   test('prune deletes what the dry run listed and nothing else; then nothing is left to remove', async () => {
@@ -128,17 +165,41 @@ describe("the daemon's prune after a check, on the same 15 builds", () => {
     const state = join(dir, 'daemon-state');
     await makeBuilds(state);
     const upstreams = [
-      parseUpstream({ name: 'mariadb-10.11', remote: join(dir, 'none'), flavor: 'mariadb', series: '10.11', base: '10.11.1', build_profile: 'demo', server_profile: 'relaxed' }),
-      parseUpstream({ name: 'mysql-8.0', remote: join(dir, 'none'), flavor: 'mysql', series: '8.0', base: '8.0.30', build_profile: 'demo', server_profile: 'relaxed' }),
+      parseUpstream({
+        name: 'mariadb-10.11',
+        remote: join(dir, 'none'),
+        flavor: 'mariadb',
+        series: '10.11',
+        base: '10.11.1',
+        build_profile: 'demo',
+        server_profile: 'relaxed',
+      }),
+      parseUpstream({
+        name: 'mysql-8.0',
+        remote: join(dir, 'none'),
+        flavor: 'mysql',
+        series: '8.0',
+        base: '8.0.30',
+        build_profile: 'demo',
+        server_profile: 'relaxed',
+      }),
     ];
     const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(state) });
     try {
       const checked = (await store.listReleases('mariadb-10.11')).find((r) => r.version === '10.11.8')!;
       const removed = await pruneAfterCheck(checked, store, upstreams, 3, createLogger('warn', 'json'));
-      const mariadbRemoved = REMOVED.filter(([upstream]) => upstream === 'mariadb-10.11').map(([, tag]) => join(installIn(state, tag!), '..'));
+      const mariadbRemoved = REMOVED.filter(([upstream]) => upstream === 'mariadb-10.11').map(([, tag]) =>
+        join(installIn(state, tag!), '..'),
+      );
       assert.deepEqual([...removed].sort(), [...mariadbRemoved].sort());
-      for (const [upstream, tag] of KEPT) assert.ok(existsSync(join(installIn(state, tag!), '..', INSTALL_MARKER)), `${upstream} ${tag} kept`);
-      for (const [upstream, tag] of REMOVED) assert.equal(existsSync(join(installIn(state, tag!), '..')), upstream !== 'mariadb-10.11', `${tag}: only the checked series is pruned`);
+      for (const [upstream, tag] of KEPT)
+        assert.ok(existsSync(join(installIn(state, tag!), '..', INSTALL_MARKER)), `${upstream} ${tag} kept`);
+      for (const [upstream, tag] of REMOVED)
+        assert.equal(
+          existsSync(join(installIn(state, tag!), '..')),
+          upstream !== 'mariadb-10.11',
+          `${tag}: only the checked series is pruned`,
+        );
     } finally {
       await store.close();
     }

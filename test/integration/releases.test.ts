@@ -21,7 +21,10 @@ const configFile = join(root, 'qpswatch.yaml');
 let demo: DemoUpstream;
 
 function writeConfig(file: string, upstreams: string, extra = '', minFreeBytes = 1_000_000): string {
-  writeFileSync(file, `state_dir: ${stateDir}\ncache_dir: ${cacheDir}\nlog_level: warn\nmin_free_bytes: ${minFreeBytes}\n${extra}upstreams:\n${upstreams}`);
+  writeFileSync(
+    file,
+    `state_dir: ${stateDir}\ncache_dir: ${cacheDir}\nlog_level: warn\nmin_free_bytes: ${minFreeBytes}\n${extra}upstreams:\n${upstreams}`,
+  );
   return file;
 }
 
@@ -48,13 +51,37 @@ describe('releases of the demo upstream', () => {
   test('discover lists the series in version order, every release new; hostile and non-release tags are skipped', async () => {
     const result = await cli('discover', '--json');
     assert.equal(result.code, 0, result.stderr);
-    const [listing] = JSON.parse(result.stdout) as Array<{ upstream: string; releases: Array<{ tag: string; state: string }> }>;
-    assert.deepEqual(listing!.releases.map((r) => r.tag), ['mariadb-10.11.1', 'mariadb-10.11.2', 'mariadb-10.11.3', 'mariadb-10.11.4', 'mariadb-10.11.9', 'mariadb-10.11.10']);
+    const [listing] = JSON.parse(result.stdout) as Array<{
+      upstream: string;
+      releases: Array<{ tag: string; state: string }>;
+    }>;
+    assert.deepEqual(
+      listing!.releases.map((r) => r.tag),
+      [
+        'mariadb-10.11.1',
+        'mariadb-10.11.2',
+        'mariadb-10.11.3',
+        'mariadb-10.11.4',
+        'mariadb-10.11.9',
+        'mariadb-10.11.10',
+      ],
+    );
     assert.ok(listing!.releases.every((r) => r.state === 'new'));
   });
 
   test('a tag added later is the only new one', async () => {
-    const git = (...args: string[]) => run({ argv: ['git', '-C', demo.dir, ...args], env: { PATH: process.env['PATH']!, HOME: root, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      run({
+        argv: ['git', '-C', demo.dir, ...args],
+        env: {
+          PATH: process.env['PATH']!,
+          HOME: root,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      });
     const head = (await git('rev-parse', 'mariadb-10.11.10^{commit}')).stdout.trim();
     await git('tag', '-a', '-m', 'a later release', 'mariadb-10.11.11', head);
     const result = await runCli(['--config', configFile, '--log-level', 'info', 'discover', '--json']);
@@ -94,7 +121,19 @@ describe('releases of the demo upstream', () => {
         'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 2, threads: [1] }\n' +
         'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
     );
-    const result = await cli('compare', '--baseline', 'mariadb-10.11.1', '--candidate', demo.slowTag, '--suite', suite, '--rounds', '2', '--format', 'json');
+    const result = await cli(
+      'compare',
+      '--baseline',
+      'mariadb-10.11.1',
+      '--candidate',
+      demo.slowTag,
+      '--suite',
+      suite,
+      '--rounds',
+      '2',
+      '--format',
+      'json',
+    );
     assert.equal(result.code, 0, result.stderr);
     const view = JSON.parse(result.stdout) as ComparisonView;
     assert.equal(view.candidate.version, '10.11.3');
@@ -105,8 +144,12 @@ describe('releases of the demo upstream', () => {
 
   test('hostile tag names never reached a shell and nothing was written outside the state and cache folders', () => {
     // Ref files in the mirror carry the hostile names; only a file named exactly like the marker means a shell ran one.
-    assert.deepEqual(allNames(root).filter((n) => basename(n) === demo.hostileMarker), []);
-    for (const dir of [projectRoot, tmpdir(), stateDir, '/']) assert.ok(!existsSync(join(dir, demo.hostileMarker)), `${demo.hostileMarker} in ${dir}`);
+    assert.deepEqual(
+      allNames(root).filter((n) => basename(n) === demo.hostileMarker),
+      [],
+    );
+    for (const dir of [projectRoot, tmpdir(), stateDir, '/'])
+      assert.ok(!existsSync(join(dir, demo.hostileMarker)), `${demo.hostileMarker} in ${dir}`);
     const topLevel = readdirSync(root).sort();
     assert.deepEqual(topLevel, ['cache', 'qpswatch.yaml', 'state', 'tiny.yaml', 'upstream']);
   });
@@ -142,13 +185,23 @@ describe('bad input around upstreams', () => {
     const profiles = join(root, 'profiles');
     rmSync(profiles, { recursive: true, force: true });
     await run({ argv: ['mkdir', '-p', profiles] });
-    writeFileSync(join(profiles, 'odd.yaml'), 'description: bad generator\ngenerator: Ninja2\ncmake_flags: []\nccache: false\ntimeout_minutes: 5\n');
-    const file = writeConfig(join(root, 'odd.yaml'), demoUpstream('demo', '10.11', 'odd'), `build_profiles_dir: ${profiles}\n`);
+    writeFileSync(
+      join(profiles, 'odd.yaml'),
+      'description: bad generator\ngenerator: Ninja2\ncmake_flags: []\nccache: false\ntimeout_minutes: 5\n',
+    );
+    const file = writeConfig(
+      join(root, 'odd.yaml'),
+      demoUpstream('demo', '10.11', 'odd'),
+      `build_profiles_dir: ${profiles}\n`,
+    );
     const result = await runCli(['--config', file, 'build', 'mariadb-10.11.2']);
     assert.equal(result.code, 2);
     const lines = messageLines(result.stderr);
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja"/);
+    assert.match(
+      lines[0]!,
+      /generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja"/,
+    );
     rmSync(file);
   });
 
@@ -158,7 +211,10 @@ describe('bad input around upstreams', () => {
     const lines = messageLines(result.stderr);
     assert.equal(result.code, 2, result.stderr);
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /not enough free disk space in .*: .* \(\d+ bytes\) free, .* \(1000000000000000 bytes\) needed/);
+    assert.match(
+      lines[0]!,
+      /not enough free disk space in .*: .* \(\d+ bytes\) free, .* \(1000000000000000 bytes\) needed/,
+    );
     rmSync(file);
   });
 });

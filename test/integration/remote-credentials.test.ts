@@ -49,12 +49,26 @@ describe('discover with a token in the remote', () => {
   test('ps, the output, the debug log and the store hold no token; git logged in', async () => {
     const result = await runCli(['--config', configFile, '--log-level', 'debug', 'discover', '--json']);
     assert.equal(result.code, 0, result.stderr.replaceAll(SECRET, '<SECRET>'));
-    assert.deepEqual((JSON.parse(result.stdout) as Array<{ releases: Array<{ tag: string }> }>)[0]!.releases.map((r) => r.tag), ['mariadb-10.11.9']);
+    assert.deepEqual(
+      (JSON.parse(result.stdout) as Array<{ releases: Array<{ tag: string }> }>)[0]!.releases.map((r) => r.tag),
+      ['mariadb-10.11.9'],
+    );
     assert.ok(server.logins > 0, 'git logged in');
     assert.deepEqual(server.leaks, [], 'no command line held the token while git ran');
-    assert.match(result.stderr, /"argv":\["git",.*"ls-remote","--tags","--","http:\/\/127\.0\.0\.1:\d+\/server\.git"\]/, 'exec logged the argv, without credentials');
-    for (const text of [result.stdout, result.stderr, ...filesUnder(join(root, 'state')).map((f) => readFileSync(f, 'latin1'))]) {
-      assert.ok(!text.includes(SECRET) && !text.includes(encodeURIComponent(PASSWORD)), 'no token in the output, the logs or the store');
+    assert.match(
+      result.stderr,
+      /"argv":\["git",.*"ls-remote","--tags","--","http:\/\/127\.0\.0\.1:\d+\/server\.git"\]/,
+      'exec logged the argv, without credentials',
+    );
+    for (const text of [
+      result.stdout,
+      result.stderr,
+      ...filesUnder(join(root, 'state')).map((f) => readFileSync(f, 'latin1')),
+    ]) {
+      assert.ok(
+        !text.includes(SECRET) && !text.includes(encodeURIComponent(PASSWORD)),
+        'no token in the output, the logs or the store',
+      );
     }
   });
 
@@ -62,12 +76,18 @@ describe('discover with a token in the remote', () => {
     const ok = await runCli(['config', 'check', configFile]);
     assert.equal(ok.code, 0, ok.stderr);
     const shown = await runCli(['--config', configFile, 'config', 'show']);
-    assert.ok(!shown.stdout.includes(SECRET) && shown.stdout.includes('http://***@127.0.0.1'), shown.stdout.replaceAll(SECRET, '<SECRET>'));
+    assert.ok(
+      !shown.stdout.includes(SECRET) && shown.stdout.includes('http://***@127.0.0.1'),
+      shown.stdout.replaceAll(SECRET, '<SECRET>'),
+    );
     chmodSync(configFile, 0o644);
     const refused = await runCli(['config', 'check', configFile]);
     assert.equal(refused.code, 2);
     assert.ok(!refused.stderr.includes(SECRET));
-    assert.match(refused.stderr, /^qpswatch: .*upstreams\[0\] "mariadb": remote = "http:\/\/\*\*\*@127\.0\.0\.1:\d+\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\)/);
+    assert.match(
+      refused.stderr,
+      /^qpswatch: .*upstreams\[0\] "mariadb": remote = "http:\/\/\*\*\*@127\.0\.0\.1:\d+\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\)/,
+    );
   });
 });
 

@@ -28,7 +28,9 @@ after(async () => {
   if (root !== '') await rm(root, { recursive: true, force: true });
 });
 
-async function writeCnf(name: string): Promise<{ dir: string; myCnfPath: string; paths: ReturnType<typeof serverPaths> }> {
+async function writeCnf(
+  name: string,
+): Promise<{ dir: string; myCnfPath: string; paths: ReturnType<typeof serverPaths> }> {
   const dir = join(root, name);
   const paths = serverPaths(dir);
   await mkdir(dir, { recursive: true });
@@ -73,7 +75,20 @@ describe('shipped profiles against the installed mariadbd', () => {
         '@@innodb_lru_scan_depth AS lru, @@innodb_buffer_pool_size AS bp, @@metadata_locks_hash_instances AS mdl',
     );
     // MariaDB accepts metadata_locks_hash_instances but does not use it: the profile sets it for MySQL 5.6/5.7 only.
-    assert.deepEqual({ ...row }, { binlog: 0, doublewrite: 0, flush: 2, method: 'O_DIRECT', io: 10000, ioMax: 20000, lru: 2048, bp: 4 * 1024 ** 3, mdl: 8 });
+    assert.deepEqual(
+      { ...row },
+      {
+        binlog: 0,
+        doublewrite: 0,
+        flush: 2,
+        method: 'O_DIRECT',
+        io: 10000,
+        ioMax: 20000,
+        lru: 2048,
+        bp: 4 * 1024 ** 3,
+        mdl: 8,
+      },
+    );
     const exit = await server.stop();
     assert.equal(exit.exitCode, 0);
   });

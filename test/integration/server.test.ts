@@ -71,7 +71,16 @@ async function instance(which: ServerProfile = profile, network?: ServerNetwork)
 }
 
 async function startIn(t: TestContext, inst: Instance, network?: ServerNetwork): Promise<RunningServer> {
-  const server = await startServer({ log: silentLog, binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), readyTimeoutMs: 60_000, stopTimeoutMs: 30_000, ...(network ? { network } : {}) });
+  const server = await startServer({
+    log: silentLog,
+    binaries,
+    myCnfPath: inst.myCnfPath,
+    paths: inst.paths,
+    logFile: join(inst.dir, 'mysqld.out'),
+    readyTimeoutMs: 60_000,
+    stopTimeoutMs: 30_000,
+    ...(network ? { network } : {}),
+  });
   t.after(() => server.stop());
   return server;
 }
@@ -157,7 +166,10 @@ describe('startServer with the real mariadbd', () => {
     await assert.rejects(startIn(t, inst), (err: unknown) => {
       assert.ok(err instanceof ServerStartError, String(err));
       assert.equal(err.reason, 'exited');
-      assert.ok(err.logErrors.some((l) => l.includes("[ERROR] /usr/sbin/mariadbd: unknown variable 'foo=1'")), err.message);
+      assert.ok(
+        err.logErrors.some((l) => l.includes("[ERROR] /usr/sbin/mariadbd: unknown variable 'foo=1'")),
+        err.message,
+      );
       assert.ok(err.message.includes("unknown variable 'foo=1'"));
       assert.ok(err.message.includes(inst.paths.errorLog));
       assert.equal(alive(err.pid!), false);
@@ -199,23 +211,39 @@ describe('startServer with the real mariadbd', () => {
 
   test('a socket path over the unix limit is refused, naming the path', () => {
     const dir = join(root, 'x'.repeat(120));
-    assert.throws(() => serverPaths(dir), (err: unknown) => err instanceof SocketPathTooLongError && err.message.includes(dir));
+    assert.throws(
+      () => serverPaths(dir),
+      (err: unknown) => err instanceof SocketPathTooLongError && err.message.includes(dir),
+    );
   });
 
   test('a missing datadir says to initialise it', async (t) => {
     const paths = serverPaths(join(root, 'never-initialised'));
     await assert.rejects(
-      startServer({ log: silentLog, binaries, myCnfPath: '/nonexistent.cnf', paths, logFile: join(root, 'never.out') }).then((s) => t.after(() => s.stop())),
-      (err: unknown) => err instanceof ServerStartError && err.reason === 'no-datadir' && err.message.includes('initDatadir'),
+      startServer({
+        log: silentLog,
+        binaries,
+        myCnfPath: '/nonexistent.cnf',
+        paths,
+        logFile: join(root, 'never.out'),
+      }).then((s) => t.after(() => s.stop())),
+      (err: unknown) =>
+        err instanceof ServerStartError && err.reason === 'no-datadir' && err.message.includes('initDatadir'),
     );
   });
 
   test('a server that does not answer in time is stopped', async (t) => {
     const inst = await instance();
     await assert.rejects(
-      startServer({ log: silentLog, binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), readyTimeoutMs: 1, stopTimeoutMs: 30_000 }).then((s) =>
-        t.after(() => s.stop()),
-      ),
+      startServer({
+        log: silentLog,
+        binaries,
+        myCnfPath: inst.myCnfPath,
+        paths: inst.paths,
+        logFile: join(inst.dir, 'mysqld.out'),
+        readyTimeoutMs: 1,
+        stopTimeoutMs: 30_000,
+      }).then((s) => t.after(() => s.stop())),
       (err: unknown) => {
         assert.ok(err instanceof ServerStartError);
         assert.equal(err.reason, 'timeout');
@@ -237,7 +265,14 @@ describe('startServer with the real mariadbd', () => {
 
   test('a hung server is stopped by escalation, SIGKILL at the end', async (t) => {
     const inst = await instance();
-    const server = await startServer({ log: silentLog, binaries, myCnfPath: inst.myCnfPath, paths: inst.paths, logFile: join(inst.dir, 'mysqld.out'), stopTimeoutMs: 500 });
+    const server = await startServer({
+      log: silentLog,
+      binaries,
+      myCnfPath: inst.myCnfPath,
+      paths: inst.paths,
+      logFile: join(inst.dir, 'mysqld.out'),
+      stopTimeoutMs: 500,
+    });
     t.after(() => {
       if (alive(server.pid)) process.kill(server.pid, 'SIGCONT');
       return server.stop();

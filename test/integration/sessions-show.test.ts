@@ -58,10 +58,17 @@ async function hostileCopy(sessionId: number): Promise<number> {
     const session = (await store.getSession(sessionId))!;
     const rename = (side: typeof session.baseline, name: string) => ({ ...side, name, version: `${side.version}"&'` });
     const id = await store.createSession({
-      kind: 'compare', hostId: session.hostId, suite: `tiny${SCRIPT}`, rounds: session.rounds, pid: process.pid, settings: session.settings,
-      baseline: rename(session.baseline, `relaxed${SCRIPT}`), candidate: rename(session.candidate, `durable<img src=x onerror=alert(2)>`),
+      kind: 'compare',
+      hostId: session.hostId,
+      suite: `tiny${SCRIPT}`,
+      rounds: session.rounds,
+      pid: process.pid,
+      settings: session.settings,
+      baseline: rename(session.baseline, `relaxed${SCRIPT}`),
+      candidate: rename(session.candidate, `durable<img src=x onerror=alert(2)>`),
     });
-    for (const { id: _id, sessionId: _session, createdAt: _at, ...sample } of await store.completedSamples(sessionId)) await store.addSample(id, sample);
+    for (const { id: _id, sessionId: _session, createdAt: _at, ...sample } of await store.completedSamples(sessionId))
+      await store.addSample(id, sample);
     await store.finishSession(id);
     return id;
   } finally {
@@ -75,7 +82,17 @@ describe('qpswatch sessions and show', () => {
   let hostile: number;
 
   before(async () => {
-    const result = await cli(['compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile, '--pairs', '8']);
+    const result = await cli([
+      'compare',
+      '--baseline',
+      'relaxed',
+      '--candidate',
+      'durable',
+      '--suite',
+      suiteFile,
+      '--pairs',
+      '8',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     compared = result.stdout;
     const json = await cli(['show', '1', '--format', 'json']);
@@ -86,7 +103,10 @@ describe('qpswatch sessions and show', () => {
 
   test('show N prints the report exactly as compare printed it, from the store, even after the thresholds changed', async () => {
     assert.equal(view.sessionId, 1);
-    assert.ok(view.tests.every((t) => t.verdict !== undefined), 'every test judged');
+    assert.ok(
+      view.tests.every((t) => t.verdict !== undefined),
+      'every test judged',
+    );
     const workBefore = readdirSync(join(stateDir, 'work'));
     const shown = await cli(['show', '1']);
     assert.equal(shown.code, 0, shown.stderr);
@@ -101,11 +121,23 @@ describe('qpswatch sessions and show', () => {
     const text = await cli(['sessions']);
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.split('\n');
-    assert.match(lines[0]!, /^id {2}state {2}started +took {2}design {2}suite +baseline \(B\) +candidate \(C\) +reg\/imp\/slow\/unst\/ok$/);
+    assert.match(
+      lines[0]!,
+      /^id {2}state {2}started +took {2}design {2}suite +baseline \(B\) +candidate \(C\) +reg\/imp\/slow\/unst\/ok$/,
+    );
     const kinds = (k: string) => view.tests.filter((t) => t.verdict?.kind === k).length;
     const counts = `${kinds('regression')}/${kinds('improvement')}/${kinds('slower')}/${kinds('unstable')}/${kinds('ok')}`;
-    assert.match(lines[2]!, new RegExp(`^ 1 {2}done {3}\\d+ (s|min) ago +\\d+ (s|min) {2}paired {2}tiny +relaxed \\(mariadb [\\d.]+\\) +durable \\(mariadb [\\d.]+\\) +${counts}$`));
-    assert.match(lines[1]!, /^ 2 {2}done .*tiny<script>alert\(1\)<\/script>/, 'plain text on a terminal, shown as it is');
+    assert.match(
+      lines[2]!,
+      new RegExp(
+        `^ 1 {2}done {3}\\d+ (s|min) ago +\\d+ (s|min) {2}paired {2}tiny +relaxed \\(mariadb [\\d.]+\\) +durable \\(mariadb [\\d.]+\\) +${counts}$`,
+      ),
+    );
+    assert.match(
+      lines[1]!,
+      /^ 2 {2}done .*tiny<script>alert\(1\)<\/script>/,
+      'plain text on a terminal, shown as it is',
+    );
 
     const json = await cli(['sessions', '--json', '--limit', '1']);
     assert.equal(json.code, 0, json.stderr);
@@ -113,14 +145,22 @@ describe('qpswatch sessions and show', () => {
     assert.equal(rest.length, 0, '--limit 1');
     assert.equal(newest!['id'], hostile);
     assert.equal(newest!['judged'], 'samples');
-    assert.deepEqual(newest!['verdicts'], { ok: kinds('ok'), regression: kinds('regression'), improvement: kinds('improvement'), slower: kinds('slower'), unstable: kinds('unstable') });
+    assert.deepEqual(newest!['verdicts'], {
+      ok: kinds('ok'),
+      regression: kinds('regression'),
+      improvement: kinds('improvement'),
+      slower: kinds('slower'),
+      unstable: kinds('unstable'),
+    });
     assert.match(String(newest!['startedAt']), /^\d{4}-\d\d-\d\dT/);
 
     const none = await cli(['sessions', '--state', 'failed']);
     assert.deepEqual([none.code, none.stdout], [0, 'no failed sessions in the store\n']);
     const bad = await cli(['sessions', '--state', 'finished']);
     assert.equal(bad.code, 2);
-    assert.deepEqual(messageLines(bad.stderr), ['qpswatch: --state "finished" is not a session state: use one of running, done, interrupted, failed']);
+    assert.deepEqual(messageLines(bad.stderr), [
+      'qpswatch: --state "finished" is not a session state: use one of running, done, interrupted, failed',
+    ]);
   });
 
   test('show N --format html escapes every name: a target or suite named like markup is data', async () => {
@@ -136,27 +176,56 @@ describe('qpswatch sessions and show', () => {
     const result = await cli(['show', '999']);
     assert.equal(result.code, 2);
     assert.equal(result.stdout, '');
-    assert.deepEqual(messageLines(result.stderr), ['qpswatch: no session 999 in the store: `qpswatch sessions` lists the ones there are']);
+    assert.deepEqual(messageLines(result.stderr), [
+      'qpswatch: no session 999 in the store: `qpswatch sessions` lists the ones there are',
+    ]);
     const word = await cli(['show', 'latest']);
     assert.equal(word.code, 2);
-    assert.deepEqual(messageLines(word.stderr), ['qpswatch: session id "latest" is not a session number: `qpswatch sessions` lists them']);
+    assert.deepEqual(messageLines(word.stderr), [
+      'qpswatch: session id "latest" is not a session number: `qpswatch sessions` lists them',
+    ]);
   });
 
   const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['--help']).error === undefined;
-  test('a user who may not read the store gets one clear line, no stack trace, and nothing is created', { skip: asNobody ? undefined : 'needs root and runuser to run as nobody' }, () => {
-    // The store is readable to its group only (0640, folder 0750), as every qpswatch command leaves it; nobody is not in
-    // it, but may pass the folder above (0711) to read the config.
-    const before = readdirSync(stateDir).sort();
-    for (const args of [['sessions'], ['show', '1']]) {
-      const env = ['PATH=/usr/bin:/bin', 'QPSWATCH_LOG_FORMAT=json'];
-      const result = spawnSync('runuser', ['-u', 'nobody', '--', 'env', '-i', ...env, process.execPath, join(projectRoot, 'bin', 'qpswatch.js'), '--config', configFile, ...args], { cwd: '/', encoding: 'utf8', timeout: 60_000 });
-      assert.equal(result.status, 2, result.stderr);
-      assert.equal(result.stdout, '');
-      const lines = messageLines(result.stderr);
-      assert.equal(lines.length, 1, result.stderr);
-      assert.match(lines[0]!, new RegExp(`^qpswatch: cannot read the store ${defaultSqlitePath(stateDir).replace(/[.]/g, '\\.')} as user nobody: permission denied; `));
-      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
-    }
-    assert.deepEqual(readdirSync(stateDir).sort(), before);
-  });
+  test(
+    'a user who may not read the store gets one clear line, no stack trace, and nothing is created',
+    { skip: asNobody ? undefined : 'needs root and runuser to run as nobody' },
+    () => {
+      // The store is readable to its group only (0640, folder 0750), as every qpswatch command leaves it; nobody is not in
+      // it, but may pass the folder above (0711) to read the config.
+      const before = readdirSync(stateDir).sort();
+      for (const args of [['sessions'], ['show', '1']]) {
+        const env = ['PATH=/usr/bin:/bin', 'QPSWATCH_LOG_FORMAT=json'];
+        const result = spawnSync(
+          'runuser',
+          [
+            '-u',
+            'nobody',
+            '--',
+            'env',
+            '-i',
+            ...env,
+            process.execPath,
+            join(projectRoot, 'bin', 'qpswatch.js'),
+            '--config',
+            configFile,
+            ...args,
+          ],
+          { cwd: '/', encoding: 'utf8', timeout: 60_000 },
+        );
+        assert.equal(result.status, 2, result.stderr);
+        assert.equal(result.stdout, '');
+        const lines = messageLines(result.stderr);
+        assert.equal(lines.length, 1, result.stderr);
+        assert.match(
+          lines[0]!,
+          new RegExp(
+            `^qpswatch: cannot read the store ${defaultSqlitePath(stateDir).replace(/[.]/g, '\\.')} as user nobody: permission denied; `,
+          ),
+        );
+        assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+      }
+      assert.deepEqual(readdirSync(stateDir).sort(), before);
+    },
+  );
 });

@@ -31,25 +31,56 @@ describe('real sysbench against no server', () => {
 
 describe('a suite file naming a script that does not exist', () => {
   const cases = [
-    { name: 'a test script', field: 'tests[1].script', load: '', warmup: 'oltp_read_only', test: 'no_such_script', says: 'looked for no_such_script.lua in ' },
-    { name: 'the warm-up script', field: 'warmup.script', load: '', warmup: 'oltp_read_onyl', test: 'oltp_point_select', says: 'looked for oltp_read_onyl.lua in ' },
-    { name: 'the load script', field: 'load.script', load: 'script: oltp_commmon', warmup: 'oltp_read_only', test: 'oltp_point_select', says: 'looked for oltp_commmon.lua in ' },
-    { name: 'a path beside the suite', field: 'tests[1].script', load: '', warmup: 'oltp_read_only', test: './lua/mine.lua', says: `no file ${join(dir, 'lua', 'mine.lua')}` },
+    {
+      name: 'a test script',
+      field: 'tests[1].script',
+      load: '',
+      warmup: 'oltp_read_only',
+      test: 'no_such_script',
+      says: 'looked for no_such_script.lua in ',
+    },
+    {
+      name: 'the warm-up script',
+      field: 'warmup.script',
+      load: '',
+      warmup: 'oltp_read_onyl',
+      test: 'oltp_point_select',
+      says: 'looked for oltp_read_onyl.lua in ',
+    },
+    {
+      name: 'the load script',
+      field: 'load.script',
+      load: 'script: oltp_commmon',
+      warmup: 'oltp_read_only',
+      test: 'oltp_point_select',
+      says: 'looked for oltp_commmon.lua in ',
+    },
+    {
+      name: 'a path beside the suite',
+      field: 'tests[1].script',
+      load: '',
+      warmup: 'oltp_read_only',
+      test: './lua/mine.lua',
+      says: `no file ${join(dir, 'lua', 'mine.lua')}`,
+    },
   ];
   cases.forEach((c, i) => {
     test(`${c.name}: fails at load, naming the file and ${c.field}`, () => {
       const file = join(dir, `bad-${i}.yaml`);
       writeFileSync(file, suiteYaml(c.load, c.warmup, c.test));
-      assert.throws(() => loadSuite(file, SUITES_DIR), (err: unknown) => {
-        assert.ok(err instanceof SuiteError, String(err));
-        assert.ok(err instanceof InputError, 'the CLI answers it with exit code 2');
-        assert.equal(err.file, file);
-        assert.equal(err.field, c.field);
-        assert.ok(err.message.startsWith(`${file}: ${c.field} = "`), err.message);
-        assert.ok(err.message.includes(c.says), err.message);
-        assert.match(err.message, /script not found/);
-        return true;
-      });
+      assert.throws(
+        () => loadSuite(file, SUITES_DIR),
+        (err: unknown) => {
+          assert.ok(err instanceof SuiteError, String(err));
+          assert.ok(err instanceof InputError, 'the CLI answers it with exit code 2');
+          assert.equal(err.file, file);
+          assert.equal(err.field, c.field);
+          assert.ok(err.message.startsWith(`${file}: ${c.field} = "`), err.message);
+          assert.ok(err.message.includes(c.says), err.message);
+          assert.match(err.message, /script not found/);
+          return true;
+        },
+      );
     });
   });
 });

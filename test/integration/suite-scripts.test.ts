@@ -3,7 +3,18 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
-import { loadSuite, prepareArgv, prepareSysbench, runArgv, runSysbench, warmupArgv, type Suite, type SuiteTest, type SysbenchConnection, type SysbenchResult } from '../../src/suite/index.js';
+import {
+  loadSuite,
+  prepareArgv,
+  prepareSysbench,
+  runArgv,
+  runSysbench,
+  warmupArgv,
+  type Suite,
+  type SuiteTest,
+  type SysbenchConnection,
+  type SysbenchResult,
+} from '../../src/suite/index.js';
 import { startScratchServer, type ScratchServer } from '../helpers/mariadb.js';
 import { projectRoot } from '../helpers/paths.js';
 
@@ -29,7 +40,13 @@ const suites = readdirSync(SUITES_DIR)
 function oneLoadAtOneThread(suite: Suite, tableSize: number): Suite {
   const load = { ...suite.load, tableSize: Math.min(suite.load.tableSize, tableSize), database: 'sbtest' };
   const tests = suite.tests.filter((t, i) => suite.tests.findIndex((u) => u.name === t.name) === i);
-  return { ...suite, load, loads: [load], warmup: { ...suite.warmup, load }, tests: tests.map((t) => ({ ...t, threads: [1], load })) };
+  return {
+    ...suite,
+    load,
+    loads: [load],
+    warmup: { ...suite.warmup, load },
+    tests: tests.map((t) => ({ ...t, threads: [1], load })),
+  };
 }
 
 // Which row counters a write test must move; every other test is a read and must move none of them.
@@ -68,7 +85,10 @@ after(async () => {
 });
 
 async function rowCounters(): Promise<RowCounters> {
-  const rows = await server().server.query<RowDataPacket[]>(`SHOW GLOBAL STATUS WHERE Variable_name IN (${ROW_COUNTERS.map(() => '?').join(', ')})`, [...ROW_COUNTERS]);
+  const rows = await server().server.query<RowDataPacket[]>(
+    `SHOW GLOBAL STATUS WHERE Variable_name IN (${ROW_COUNTERS.map(() => '?').join(', ')})`,
+    [...ROW_COUNTERS],
+  );
   const values = new Map(rows.map((r) => [String(r['Variable_name']), Number(r['Value'])]));
   const pick = (name: string): number => {
     const value = values.get(name);
@@ -94,13 +114,23 @@ async function assertKcCopies(suite: Suite): Promise<void> {
     const [copy] = await server().server.query(
       `SELECT COUNT(*) AS n, SUM(kc.c <> '0') AS nonzero FROM sbtest.sbtest_kc${i} kc JOIN sbtest.sbtest${i} s USING (id) WHERE kc.k = s.k AND kc.pad = s.pad`,
     );
-    assert.deepEqual({ n: Number(copy?.['n']), nonzero: Number(copy?.['nonzero']) }, { n: suite.load.tableSize, nonzero: 0 }, `sbtest_kc${i}`);
+    assert.deepEqual(
+      { n: Number(copy?.['n']), nonzero: Number(copy?.['nonzero']) },
+      { n: suite.load.tableSize, nonzero: 0 },
+      `sbtest_kc${i}`,
+    );
     const indexes = await server().server.query<RowDataPacket[]>(
       'SELECT index_name AS name, GROUP_CONCAT(column_name ORDER BY seq_in_index) AS columns FROM information_schema.statistics ' +
         "WHERE table_schema = 'sbtest' AND table_name = ? GROUP BY index_name ORDER BY index_name",
       [`sbtest_kc${i}`],
     );
-    assert.deepEqual(indexes.map((r) => [r['name'], r['columns']]), [[`kc_${i}`, 'k,c'], ['PRIMARY', 'id']]);
+    assert.deepEqual(
+      indexes.map((r) => [r['name'], r['columns']]),
+      [
+        [`kc_${i}`, 'k,c'],
+        ['PRIMARY', 'id'],
+      ],
+    );
   }
 }
 
@@ -140,13 +170,18 @@ for (const suite of suites) {
         const result = await runSysbench(runArgv(t, 1, conn), { timeoutMs: RUN_TIMEOUT_MS });
         assertRan(result, t.name);
         // Each event adds 1 to the c of one row: the sum of c counts the updates, and nothing else wrote c.
-        if (t.script === 'update-index-kc') assert.equal((await sumOfC('sbtest_kc1')) - kcSum, result.transactions, 'c = c + 1 once per event');
+        if (t.script === 'update-index-kc')
+          assert.equal((await sumOfC('sbtest_kc1')) - kcSum, result.transactions, 'c = c + 1 once per event');
         const moved = await rowCounters();
         const delta = (name: keyof RowCounters): number => moved[name] - counters[name];
         if (writes === undefined) assert.ok(delta('Rows_read') > 0, 'a read reads rows');
         for (const name of ROW_WRITES) {
           const expected = writes?.includes(name) ?? false;
-          assert.equal(delta(name) > 0, expected, `${name} moved by ${delta(name)}; expected it to ${expected ? '' : 'not '}move`);
+          assert.equal(
+            delta(name) > 0,
+            expected,
+            `${name} moved by ${delta(name)}; expected it to ${expected ? '' : 'not '}move`,
+          );
         }
         // A paired session runs every test on one datadir, sweep after sweep: no test may change the rows the
         // others read, or the faster server would read other data than the slower one.
@@ -164,7 +199,10 @@ describe('update-index-kc on a datadir loaded without its prepare', () => {
     const kc = suite.tests.find((t) => t.script === 'update-index-kc')!;
     await server().server.query('DROP TABLE IF EXISTS sbtest.sbtest_kc1');
     await assert.rejects(runSysbench(runArgv(kc, 1, conn), { timeoutMs: RUN_TIMEOUT_MS }), (err: Error) => {
-      assert.match(err.message, /table sbtest_kc1 does not exist: .*load the suite with this script \(load: script: update-index-kc\)/);
+      assert.match(
+        err.message,
+        /table sbtest_kc1 does not exist: .*load the suite with this script \(load: script: update-index-kc\)/,
+      );
       return true;
     });
   });

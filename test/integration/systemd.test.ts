@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test, type TestContext } from 'node:test';
@@ -21,7 +30,11 @@ const SKIP_REASON = 'systemd-analyze is not installed (Debian: apt-get install s
 const MAX_EXPOSURE = 5.0;
 
 function sh(cmd: string, args: readonly string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
-  const result = spawnSync(cmd, args, { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, timeout: 120_000 });
+  const result = spawnSync(cmd, args, {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
+    timeout: 120_000,
+  });
   if (result.error !== undefined) throw result.error;
   return result;
 }
@@ -42,16 +55,24 @@ function runnableUnit(name: string, text = unitText): string {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'qpswatch.service');
-  writeFileSync(file, text.replace('/usr/bin/node ', `${process.execPath} `).replaceAll('/opt/qpswatch/', `${projectRoot}/`));
+  writeFileSync(
+    file,
+    text.replace('/usr/bin/node ', `${process.execPath} `).replaceAll('/opt/qpswatch/', `${projectRoot}/`),
+  );
   return file;
 }
 
 /** systemd-analyze prints problems on stderr and still exits 0 for many (an unknown key is a warning). */
 function assertVerifies(t: TestContext, file: string): void {
   const result = sh('systemd-analyze', ['verify', file]);
-  t.diagnostic(`systemd-analyze verify: exit ${result.status}, output: ${JSON.stringify(result.stdout + result.stderr)}`);
+  t.diagnostic(
+    `systemd-analyze verify: exit ${result.status}, output: ${JSON.stringify(result.stdout + result.stderr)}`,
+  );
   assert.equal(result.status, 0, result.stderr);
-  assert.deepEqual(result.stderr.split('\n').filter((l) => l.includes('qpswatch')), []);
+  assert.deepEqual(
+    result.stderr.split('\n').filter((l) => l.includes('qpswatch')),
+    [],
+  );
 }
 
 describe('the qpswatch unit', () => {
@@ -59,7 +80,10 @@ describe('the qpswatch unit', () => {
 
   test('keeps /proc/stat readable and V8 working: no ProcSubset=pid, no MemoryDenyWriteExecute', () => {
     assert.equal(unit.has('MemoryDenyWriteExecute'), false);
-    assert.deepEqual((unit.get('ProcSubset') ?? []).filter((v) => v === 'pid'), []);
+    assert.deepEqual(
+      (unit.get('ProcSubset') ?? []).filter((v) => v === 'pid'),
+      [],
+    );
   });
 
   test('stops by SIGTERM to the daemon only, as a fixed user, with its folders from systemd', () => {
@@ -69,7 +93,8 @@ describe('the qpswatch unit', () => {
     assert.equal(one('Restart'), 'on-failure');
     assert.equal(one('User'), 'qpswatch');
     assert.equal(unit.has('DynamicUser'), false);
-    for (const key of ['StateDirectory', 'CacheDirectory', 'LogsDirectory', 'ConfigurationDirectory']) assert.equal(one(key), 'qpswatch', key);
+    for (const key of ['StateDirectory', 'CacheDirectory', 'LogsDirectory', 'ConfigurationDirectory'])
+      assert.equal(one(key), 'qpswatch', key);
     assert.match(one('ExecStart') ?? '', / --config \/etc\/qpswatch\/qpswatch\.yaml daemon$/);
   });
 
@@ -92,7 +117,10 @@ describe('the qpswatch unit', () => {
     const missing = sh('systemd-analyze', ['verify', missingBinary]);
     assert.notEqual(missing.status, 0);
     assert.match(missing.stderr, /nonexistent\/node/);
-    const typo = sh('systemd-analyze', ['verify', runnableUnit('typo', unitText.replace('KillMode=mixed', 'KilMode=mixed'))]);
+    const typo = sh('systemd-analyze', [
+      'verify',
+      runnableUnit('typo', unitText.replace('KillMode=mixed', 'KilMode=mixed')),
+    ]);
     assert.match(typo.stderr, /Unknown key 'KilMode'/);
   });
 
@@ -111,14 +139,18 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
   mkdirSync(root);
   const at = (path: string): string => join(root, path);
   const installer = join(systemdDir, 'install.sh');
-  const install = (...args: string[]): SpawnSyncReturns<string> => sh('bash', [installer, ...args], { QPSWATCH_ROOT: root });
+  const install = (...args: string[]): SpawnSyncReturns<string> =>
+    sh('bash', [installer, ...args], { QPSWATCH_ROOT: root });
   const mode = (path: string): number => statSync(at(path)).mode & 0o777;
   const isRoot = process.getuid?.() === 0;
 
   test('installs the program, the unit, and a config and env file with their modes', (t) => {
     const result = install('--no-build');
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /would run: useradd --system --gid qpswatch --home-dir \/var\/lib\/qpswatch .*--shell \/usr\/sbin\/nologin/);
+    assert.match(
+      result.stdout,
+      /would run: useradd --system --gid qpswatch --home-dir \/var\/lib\/qpswatch .*--shell \/usr\/sbin\/nologin/,
+    );
     assert.match(result.stdout, /systemctl daemon-reload/);
     assert.match(result.stdout, /systemctl enable --now qpswatch/);
     assert.match(result.stdout, /journalctl -u qpswatch/);
@@ -132,15 +164,24 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
     const unitFile = 'etc/systemd/system/qpswatch.service';
     assert.equal(mode(unitFile), 0o644);
     const node = realpathSync(sh('bash', ['-c', 'command -v node']).stdout.trim());
-    assert.equal(settings(readFileSync(at(unitFile), 'utf8')).get('ExecStart')?.[0], `${node} /opt/qpswatch/bin/qpswatch.js --config /etc/qpswatch/qpswatch.yaml daemon`);
+    assert.equal(
+      settings(readFileSync(at(unitFile), 'utf8')).get('ExecStart')?.[0],
+      `${node} /opt/qpswatch/bin/qpswatch.js --config /etc/qpswatch/qpswatch.yaml daemon`,
+    );
     assert.equal(mode('etc/qpswatch/qpswatch.yaml'), 0o644);
     assert.equal(mode('etc/qpswatch/qpswatch.env'), 0o600);
     if (isRoot) assert.equal(statSync(at('etc/qpswatch/qpswatch.env')).uid, 0);
     const rule = 'etc/udev/rules.d/90-qpswatch-cpu-dma-latency.rules';
-    assert.equal(readFileSync(at(rule), 'utf8'), readFileSync(join(systemdDir, '90-qpswatch-cpu-dma-latency.rules'), 'utf8'));
+    assert.equal(
+      readFileSync(at(rule), 'utf8'),
+      readFileSync(join(systemdDir, '90-qpswatch-cpu-dma-latency.rules'), 'utf8'),
+    );
     assert.equal(mode(rule), 0o644);
     if (isRoot) assert.equal(statSync(at(rule)).uid, 0);
-    assert.match(result.stdout, /would run: udevadm trigger --action=change --subsystem-match=misc --sysname-match=cpu_dma_latency/);
+    assert.match(
+      result.stdout,
+      /would run: udevadm trigger --action=change --subsystem-match=misc --sysname-match=cpu_dma_latency/,
+    );
     if (!analyzeMissing) assertVerifies(t, at(unitFile));
   });
 
@@ -150,7 +191,7 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
     assert.match(result.stdout, /: ok \(0 targets\)/);
   });
 
-  test('a second install replaces the program but keeps a person\'s config and secrets', () => {
+  test("a second install replaces the program but keeps a person's config and secrets", () => {
     writeFileSync(at('etc/qpswatch/qpswatch.yaml'), 'log_level: debug\n');
     writeFileSync(at('etc/qpswatch/qpswatch.env'), 'QPSWATCH_SMTP_PASSWORD=kept\n');
     writeFileSync(at('opt/qpswatch/left-over.js'), '');
@@ -169,7 +210,11 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /systemctl disable --now qpswatch\.service/);
     assert.equal(existsSync(at('etc/systemd/system/qpswatch.service')), false);
-    assert.equal(existsSync(at('etc/udev/rules.d/90-qpswatch-cpu-dma-latency.rules')), false, 'the device goes back to root alone');
+    assert.equal(
+      existsSync(at('etc/udev/rules.d/90-qpswatch-cpu-dma-latency.rules')),
+      false,
+      'the device goes back to root alone',
+    );
     assert.equal(existsSync(at('opt/qpswatch')), false);
     assert.ok(existsSync(at('etc/qpswatch/qpswatch.yaml')));
     assert.ok(existsSync(at('var/lib/qpswatch/qpswatch.sqlite')));
@@ -179,7 +224,8 @@ describe('install.sh into a QPSWATCH_ROOT', () => {
     const result = install('--uninstall', '--purge');
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /would run: userdel qpswatch/);
-    for (const dir of ['etc/qpswatch', 'var/lib/qpswatch', 'opt/qpswatch']) assert.equal(existsSync(at(dir)), false, dir);
+    for (const dir of ['etc/qpswatch', 'var/lib/qpswatch', 'opt/qpswatch'])
+      assert.equal(existsSync(at(dir)), false, dir);
   });
 
   test('bad input: one line naming the problem, exit 2', () => {

@@ -26,10 +26,14 @@ let sink: SmtpSink;
 let mailFolder = '';
 const installs = new Map<string, string>();
 
-const sha256 = async (file: string): Promise<string> => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha256 = async (file: string): Promise<string> =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 const tarName = (version: string): string => `mariadb-${version}-linux-systemd-x86_64.tar.gz`;
 const bintar = (version: string): string => join(root, 'site', `mariadb-${version}`, 'bintar-linux-systemd-x86_64');
-const cli = (config: string, ...args: string[]): Promise<CliResult> => runCli(['--config', join(root, config), ...args], { env: { USER: 'tester' } });
+const cli = (config: string, ...args: string[]): Promise<CliResult> =>
+  runCli(['--config', join(root, config), ...args], { env: { USER: 'tester' } });
 /** The lines a person reads: log lines at warn and above, as their message and error. */
 const problems = (stderr: string): string[] =>
   stderr
@@ -48,7 +52,10 @@ async function publish(version: string, install: string, opts: { checksum?: stri
   const file = join(bintar(version), tarName(version));
   await run({ argv: ['tar', '-c', '-z', '-f', file, '-C', staging, top] });
   await rm(staging, { recursive: true, force: true });
-  await writeFile(join(bintar(version), 'sha256sums.txt'), `${opts.checksum ?? (await sha256(file))}  ${tarName(version)}\n`);
+  await writeFile(
+    join(bintar(version), 'sha256sums.txt'),
+    `${opts.checksum ?? (await sha256(file))}  ${tarName(version)}\n`,
+  );
   await mkdir(join(root, 'site', `mariadb-${version}`, 'source'), { recursive: true });
   return file;
 }
@@ -87,7 +94,16 @@ before(async () => {
   demo = await makeDemoUpstream(join(root, 'upstream'));
   await writeFile(
     join(root, 'builder.yaml'),
-    [`state_dir: ${join(root, 'builder')}`, `cache_dir: ${join(root, 'builder-cache')}`, `host_lock: ${join(root, 'host.lock')}`, 'log_level: warn', 'min_free_bytes: 1000000', 'upstreams:', `  - { name: demo, remote: ${demo.dir}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }`, ''].join('\n'),
+    [
+      `state_dir: ${join(root, 'builder')}`,
+      `cache_dir: ${join(root, 'builder-cache')}`,
+      `host_lock: ${join(root, 'host.lock')}`,
+      'log_level: warn',
+      'min_free_bytes: 1000000',
+      'upstreams:',
+      `  - { name: demo, remote: ${demo.dir}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }`,
+      '',
+    ].join('\n'),
   );
   assert.equal((await cli('builder.yaml', 'discover')).code, 0);
   for (const tag of ['mariadb-10.11.1', demo.slowTag, 'mariadb-10.11.2', 'mariadb-10.11.9']) {
@@ -130,15 +146,33 @@ describe('a tarball upstream served on loopback', () => {
   test('once: discover, download, verify, unpack, check, and the regression emailed', async () => {
     const once = await cli('qpswatch.yaml', 'once');
     assert.equal(once.code, 0, once.stderr);
-    assert.match(once.stdout, /^cycle done: 2 release\(s\) queued, 2 built, 0 build failure\(s\), 1 checked, 0 failed on the way$/m);
-    const logged = once.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; url?: string });
-    assert.ok(logged.some((l) => l.msg === 'downloaded; sha256 verified' && l.url === `${site.url}mariadb-10.11.3/bintar-linux-systemd-x86_64/${tarName('10.11.3')}`));
+    assert.match(
+      once.stdout,
+      /^cycle done: 2 release\(s\) queued, 2 built, 0 build failure\(s\), 1 checked, 0 failed on the way$/m,
+    );
+    const logged = once.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; url?: string });
+    assert.ok(
+      logged.some(
+        (l) =>
+          l.msg === 'downloaded; sha256 verified' &&
+          l.url === `${site.url}mariadb-10.11.3/bintar-linux-systemd-x86_64/${tarName('10.11.3')}`,
+      ),
+    );
     const sha = await sha256(join(bintar('10.11.3'), tarName('10.11.3')));
     const install = join(root, 'state', 'builds', sha.slice(0, 16));
-    assert.ok(JSON.parse(await readFile(join(install, 'install-complete.json'), 'utf8')).tarball.sha256 === sha, 'the marker names the verified tarball');
+    assert.ok(
+      JSON.parse(await readFile(join(install, 'install-complete.json'), 'utf8')).tarball.sha256 === sha,
+      'the marker names the verified tarball',
+    );
     const mails = await sink.received();
     assert.equal(mails.length, 1);
-    assert.match(mails[0]!.parsed.subject ?? '', /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/);
+    assert.match(
+      mails[0]!.parsed.subject ?? '',
+      /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/,
+    );
     // The downloads are gone; the installs stay.
     assert.deepEqual(await readdir(join(root, 'cache', 'downloads')).catch(() => []), []);
   });
@@ -158,14 +192,31 @@ describe('a tarball upstream served on loopback', () => {
     const before = await sessions();
     const once = await cli('qpswatch.yaml', 'once');
     assert.equal(once.code, 1, 'nothing done and something failed: exit 1');
-    assert.match(once.stdout, /^cycle done: 2 release\(s\) queued, 0 built, 0 build failure\(s\), 0 checked, 2 failed on the way$/m);
+    assert.match(
+      once.stdout,
+      /^cycle done: 2 release\(s\) queued, 0 built, 0 build failure\(s\), 0 checked, 2 failed on the way$/m,
+    );
     const lines = problems(once.stderr);
     assert.equal(lines.length, 2, lines.join('\n'));
-    assert.match(lines[0]!, new RegExp(`^tarball ${site.url}mariadb-10\\.11\\.9/bintar-linux-systemd-x86_64/${tarName('10.11.9').replace(/\./g, '\\.')} has sha256 [0-9a-f]{64}, the index says ${await sha256FromSums('10.11.9')}: the file was removed and never unpacked`));
-    assert.match(lines[1]!, new RegExp(`^tarball .*${tarName('10.11.10').replace(/\./g, '\\.')} has sha256 [0-9a-f]{64}, the index says e{64}: `));
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        `^tarball ${site.url}mariadb-10\\.11\\.9/bintar-linux-systemd-x86_64/${tarName('10.11.9').replace(/\./g, '\\.')} has sha256 [0-9a-f]{64}, the index says ${await sha256FromSums('10.11.9')}: the file was removed and never unpacked`,
+      ),
+    );
+    assert.match(
+      lines[1]!,
+      new RegExp(
+        `^tarball .*${tarName('10.11.10').replace(/\./g, '\\.')} has sha256 [0-9a-f]{64}, the index says e{64}: `,
+      ),
+    );
     assert.equal(await sessions(), before, 'nothing benchmarked');
     const status = await cli('qpswatch.yaml', 'status');
-    assert.match(status.stdout, /vendor: "mariadb-10\.11\.3" against "mariadb-10\.11\.1": regression/, 'the earlier check is still there');
+    assert.match(
+      status.stdout,
+      /vendor: "mariadb-10\.11\.3" against "mariadb-10\.11\.1": regression/,
+      'the earlier check is still there',
+    );
     await rm(join(root, 'site', 'mariadb-10.11.9'), { recursive: true });
     await rm(join(root, 'site', 'mariadb-10.11.10'), { recursive: true });
   });
@@ -179,7 +230,10 @@ describe('a tarball upstream served on loopback', () => {
     assert.equal(cut.code, 1, cut.stdout);
     const lines = problems(cut.stderr);
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /^download of http:\/\/127\.0\.0\.1:\d+\/mariadb-10\.11\.2\/.* failed: (cut off after \d+ of \d+ bytes \(.*\)|truncated: \d+ of \d+ bytes arrived); nothing was unpacked, it is tried again$/);
+    assert.match(
+      lines[0]!,
+      /^download of http:\/\/127\.0\.0\.1:\d+\/mariadb-10\.11\.2\/.* failed: (cut off after \d+ of \d+ bytes \(.*\)|truncated: \d+ of \d+ bytes arrived); nothing was unpacked, it is tried again$/,
+    );
     assert.equal(await sessions(), before, 'nothing benchmarked');
     site.truncate.delete(path);
     const again = await cli('qpswatch.yaml', 'once');

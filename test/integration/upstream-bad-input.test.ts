@@ -50,13 +50,23 @@ describe('remotes that cannot be read', () => {
   test('http to a closed port: unreachable, at once', async () => {
     const remote = 'http://127.0.0.1:9/x.git';
     const started = Date.now();
-    await assert.rejects(listRemoteTags(remote), remoteError(RemoteUnreachableError, remote, /Failed to connect to 127\.0\.0\.1 port 9.*: check the URL, the network and any proxy$/));
+    await assert.rejects(
+      listRemoteTags(remote),
+      remoteError(
+        RemoteUnreachableError,
+        remote,
+        /Failed to connect to 127\.0\.0\.1 port 9.*: check the URL, the network and any proxy$/,
+      ),
+    );
     assert.ok(Date.now() - started < 5000);
   });
 
   test('git:// to a closed port: unreachable, with the errno git reports', async () => {
     const remote = 'git://127.0.0.1:1/x';
-    await assert.rejects(listRemoteTags(remote), remoteError(RemoteUnreachableError, remote, /unable to connect to 127\.0\.0\.1: Connection refused\)/));
+    await assert.rejects(
+      listRemoteTags(remote),
+      remoteError(RemoteUnreachableError, remote, /unable to connect to 127\.0\.0\.1: Connection refused\)/),
+    );
   });
 
   test('a server that accepts and never answers: unreachable after the timeout, git stopped', async () => {
@@ -65,7 +75,10 @@ describe('remotes that cannot be read', () => {
     const remote = `git://127.0.0.1:${port(server)}/x`;
     const started = Date.now();
     try {
-      await assert.rejects(listRemoteTags(remote, { timeoutMs: 1000 }), remoteError(RemoteUnreachableError, remote, /\(no answer within 1 s\)/));
+      await assert.rejects(
+        listRemoteTags(remote, { timeoutMs: 1000 }),
+        remoteError(RemoteUnreachableError, remote, /\(no answer within 1 s\)/),
+      );
       assert.ok(Date.now() - started < 6000, `took ${Date.now() - started} ms`);
     } finally {
       for (const s of sockets) s.destroy();
@@ -82,7 +95,14 @@ describe('remotes that cannot be read', () => {
     );
     const remote = `http://127.0.0.1:${port(server)}/private.git`;
     try {
-      await assert.rejects(listRemoteTags(remote), remoteError(RemoteCredentialsError, remote, /asks for credentials \(.*terminal prompts disabled\): check the URL/));
+      await assert.rejects(
+        listRemoteTags(remote),
+        remoteError(
+          RemoteCredentialsError,
+          remote,
+          /asks for credentials \(.*terminal prompts disabled\): check the URL/,
+        ),
+      );
     } finally {
       server.close();
     }
@@ -100,21 +120,33 @@ describe('remotes that cannot be read', () => {
 
   test('a path that does not exist', async () => {
     const remote = join(root, 'no-such-repo');
-    await assert.rejects(listRemoteTags(remote), remoteError(RemotePathMissingError, remote, /does not exist: fix the path/));
-    await assert.rejects(listRemoteTags(`file://${remote}`), remoteError(RemotePathMissingError, `file://${remote}`, /does not exist/));
+    await assert.rejects(
+      listRemoteTags(remote),
+      remoteError(RemotePathMissingError, remote, /does not exist: fix the path/),
+    );
+    await assert.rejects(
+      listRemoteTags(`file://${remote}`),
+      remoteError(RemotePathMissingError, `file://${remote}`, /does not exist/),
+    );
   });
 
   test('a folder that is not a git repository', async () => {
     const remote = join(root, 'plain-folder');
     await mkdir(remote);
     await writeFile(join(remote, 'README'), 'not a repository\n');
-    await assert.rejects(listRemoteTags(remote), remoteError(NotAGitRepositoryError, remote, /is not a git repository: point the upstream's remote at a clone/));
+    await assert.rejects(
+      listRemoteTags(remote),
+      remoteError(NotAGitRepositoryError, remote, /is not a git repository: point the upstream's remote at a clone/),
+    );
   });
 
   test('syncMirror from an unreachable remote fails the same way, and a later sync from a good one works', async () => {
     const mirrorDir = join(root, 'mirror.git');
     const bad = 'http://127.0.0.1:9/x.git';
-    await assert.rejects(syncMirror(bad, mirrorDir, { log: silentLog }), remoteError(RemoteUnreachableError, bad, /unreachable/));
+    await assert.rejects(
+      syncMirror(bad, mirrorDir, { log: silentLog }),
+      remoteError(RemoteUnreachableError, bad, /unreachable/),
+    );
     const good = join(root, 'good');
     await makeRepo(good, [{ VERSION: '1' }]);
     await git(good, 'tag', 'mariadb-10.11.9');
@@ -127,8 +159,14 @@ describe('remotes that cannot be read', () => {
   for (const remote of invalid) {
     test(`remote text ${JSON.stringify(remote)} is refused before any git runs`, async () => {
       // A git that does not exist proves git never ran: the remote is judged first.
-      await assert.rejects(listRemoteTags(remote, { git: '/nonexistent/git' }), (err: unknown) => err instanceof InvalidRemoteError && err.remote === remote);
-      await assert.rejects(syncMirror(remote, join(root, 'never'), { git: '/nonexistent/git', log: silentLog }), InvalidRemoteError);
+      await assert.rejects(
+        listRemoteTags(remote, { git: '/nonexistent/git' }),
+        (err: unknown) => err instanceof InvalidRemoteError && err.remote === remote,
+      );
+      await assert.rejects(
+        syncMirror(remote, join(root, 'never'), { git: '/nonexistent/git', log: silentLog }),
+        InvalidRemoteError,
+      );
     });
   }
   test('no folder was made for a refused remote', () => {
@@ -140,7 +178,10 @@ describe('git missing', () => {
   test('a git that is not there is an InputError that says to install it', async () => {
     await assert.rejects(listRemoteTags(root, { git: '/nonexistent/git' }), (err: unknown) => {
       assert.ok(err instanceof GitNotFoundError && err instanceof InputError);
-      assert.equal(err.message, 'git not found (program "/nonexistent/git"): install git (e.g. apt-get install git) or put it on PATH');
+      assert.equal(
+        err.message,
+        'git not found (program "/nonexistent/git"): install git (e.g. apt-get install git) or put it on PATH',
+      );
       return true;
     });
   });
@@ -154,7 +195,14 @@ describe('a series filter that matches nothing', () => {
     await git(repo, 'tag', 'mysql-8.0.40', 'HEAD~1');
     await git(repo, 'tag', 'mysql-cluster-9.1.0', 'HEAD');
     await git(repo, 'tag', 'mysql-8.4.3', 'HEAD');
-    const upstream = parseUpstream({ name: 'mysql-5.7', remote: repo, flavor: 'mysql', series: '5.7', build_profile: 'mysql-rel', server_profile: 'relaxed' });
+    const upstream = parseUpstream({
+      name: 'mysql-5.7',
+      remote: repo,
+      flavor: 'mysql',
+      series: '5.7',
+      build_profile: 'mysql-rel',
+      server_profile: 'relaxed',
+    });
     const tags = await listRemoteTags(repo);
     assert.deepEqual(selectReleases(upstream, tags, silentLog), []);
     assert.equal(

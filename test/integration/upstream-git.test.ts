@@ -43,11 +43,23 @@ function tagMap(tags: readonly RemoteTag[]): Map<string, string> {
 }
 
 async function mirrorTags(): Promise<Map<string, string>> {
-  const out = await git(root, '--git-dir', mirror, 'for-each-ref', '--format=%(refname:lstrip=2)%00%(*objectname)%00%(objectname)', 'refs/tags');
-  return new Map(out.split('\n').filter((l) => l !== '').map((l) => {
-    const [name, peeled, direct] = l.split('\0');
-    return [name!, peeled || direct!];
-  }));
+  const out = await git(
+    root,
+    '--git-dir',
+    mirror,
+    'for-each-ref',
+    '--format=%(refname:lstrip=2)%00%(*objectname)%00%(objectname)',
+    'refs/tags',
+  );
+  return new Map(
+    out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const [name, peeled, direct] = l.split('\0');
+        return [name!, peeled || direct!];
+      }),
+  );
 }
 
 before(async () => {
@@ -55,14 +67,25 @@ before(async () => {
   token = `qpsw-pwned-${process.pid}-${Date.now()}`;
   src = join(root, 'server');
   mirror = join(root, 'cache', 'server.git');
-  commits = await makeRepo(src, [{ VERSION: '10.11.9\n' }, { VERSION: '10.11.10\n' }, { VERSION: '10.11.11\n' }, { VERSION: '10.12-dev\n' }]);
+  commits = await makeRepo(src, [
+    { VERSION: '10.11.9\n' },
+    { VERSION: '10.11.10\n' },
+    { VERSION: '10.11.11\n' },
+    { VERSION: '10.12-dev\n' },
+  ]);
   await git(src, 'tag', '-a', '-m', 'MariaDB 10.11.9', 'mariadb-10.11.9', commits[0]!);
   await git(src, 'tag', 'mariadb-10.11.10', commits[1]!);
   await git(src, 'tag', '-a', '-m', 'MariaDB 10.11.11', 'mariadb-10.11.11', commits[2]!);
   await git(src, 'tag', 'mariadb-10.11.0', commits[0]!);
   await mkdir(join(root, 'victim'));
   await writeFile(join(root, 'victim', 'keep'), 'still here\n');
-  markers = [join(root, `${token}-dollar`), join(root, `${token}-backquote`), join(root, `${token}-semicolon`), join(root, `${token}-option`), join(tmpdir(), `${token}-tmp`)];
+  markers = [
+    join(root, `${token}-dollar`),
+    join(root, `${token}-backquote`),
+    join(root, `${token}-semicolon`),
+    join(root, `${token}-option`),
+    join(tmpdir(), `${token}-tmp`),
+  ];
   hostile = [
     `mariadb-10.11.98$(touch\${IFS}${markers[0]})`,
     `mariadb-10.11.97\`touch\${IFS}${markers[1]}\``,
@@ -90,13 +113,23 @@ describe('discovery on a local repository', () => {
   });
 
   test('selectReleases keeps the series releases only: no preview, no hostile name', async () => {
-    const upstream = parseUpstream({ name: 'mariadb-10.11', remote: src, flavor: 'mariadb', series: '10.11', build_profile: 'demo', server_profile: 'relaxed' });
+    const upstream = parseUpstream({
+      name: 'mariadb-10.11',
+      remote: src,
+      flavor: 'mariadb',
+      series: '10.11',
+      build_profile: 'demo',
+      server_profile: 'relaxed',
+    });
     const releases = selectReleases(upstream, await listRemoteTags(src), silentLog);
-    assert.deepEqual(releases.map((r) => [r.tag, r.commit]), [
-      ['mariadb-10.11.9', commits[0]],
-      ['mariadb-10.11.10', commits[1]],
-      ['mariadb-10.11.11', commits[2]],
-    ]);
+    assert.deepEqual(
+      releases.map((r) => [r.tag, r.commit]),
+      [
+        ['mariadb-10.11.9', commits[0]],
+        ['mariadb-10.11.10', commits[1]],
+        ['mariadb-10.11.11', commits[2]],
+      ],
+    );
   });
 });
 
@@ -142,21 +175,30 @@ describe('mirror and worktrees', () => {
   test('tag names and anything but a full commit id are refused before git runs', async () => {
     const wt = join(root, 'work', 'refused');
     for (const name of [...hostile, 'mariadb-10.11.9', 'HEAD', commits[0]!.slice(0, 12), commits[0]!.toUpperCase()]) {
-      await assert.rejects(addWorktree(mirror, name, wt), (err: unknown) => err instanceof InvalidCommitError && err.commit === name);
+      await assert.rejects(
+        addWorktree(mirror, name, wt),
+        (err: unknown) => err instanceof InvalidCommitError && err.commit === name,
+      );
     }
     assert.equal(existsSync(wt), false);
   });
 
   test('a commit the mirror does not hold', async () => {
     const missing = 'deadbeef'.repeat(5);
-    await assert.rejects(addWorktree(mirror, missing, join(root, 'work', 'missing')), (err: unknown) => err instanceof CommitNotInMirrorError && err.commit === missing);
+    await assert.rejects(
+      addWorktree(mirror, missing, join(root, 'work', 'missing')),
+      (err: unknown) => err instanceof CommitNotInMirrorError && err.commit === missing,
+    );
   });
 
   test('a folder that is not a worktree of the mirror is never removed', async () => {
     const wt = join(root, 'work', 'someone-else');
     await mkdir(wt, { recursive: true });
     await writeFile(join(wt, 'precious'), 'x');
-    await assert.rejects(addWorktree(mirror, commits[0]!, wt), (err: unknown) => err instanceof WorktreeFolderError && err.worktreeDir === wt);
+    await assert.rejects(
+      addWorktree(mirror, commits[0]!, wt),
+      (err: unknown) => err instanceof WorktreeFolderError && err.worktreeDir === wt,
+    );
     assert.equal(existsSync(join(wt, 'precious')), true);
   });
 
@@ -164,7 +206,10 @@ describe('mirror and worktrees', () => {
     const other = join(root, 'not-a-mirror');
     await mkdir(other);
     await writeFile(join(other, 'notes.txt'), 'x');
-    await assert.rejects(syncMirror(src, other, { log: silentLog }), (err: unknown) => err instanceof MirrorFolderError && err.mirrorDir === other);
+    await assert.rejects(
+      syncMirror(src, other, { log: silentLog }),
+      (err: unknown) => err instanceof MirrorFolderError && err.mirrorDir === other,
+    );
     assert.deepEqual(readdirSync(other), ['notes.txt']);
   });
 
@@ -173,7 +218,9 @@ describe('mirror and worktrees', () => {
     await git(src, 'tag', '-f', 'mariadb-10.11.10', commits[2]!);
     await git(src, 'tag', '-d', 'mariadb-10.11.9');
     const now = await listRemoteTags(src);
-    assert.deepEqual(detectMovedTags(before, now), [{ tag: 'mariadb-10.11.10', knownCommit: commits[1], remoteCommit: commits[2] }]);
+    assert.deepEqual(detectMovedTags(before, now), [
+      { tag: 'mariadb-10.11.10', knownCommit: commits[1], remoteCommit: commits[2] },
+    ]);
     await syncMirror(src, mirror, { log: silentLog });
     const tags = await mirrorTags();
     assert.equal(tags.get('mariadb-10.11.10'), commits[2]);
@@ -190,7 +237,10 @@ describe('mirror and worktrees', () => {
     const plain = join(src, 'not-a-worktree');
     await mkdir(plain);
     await writeFile(join(plain, '.gitmodules'), '[submodule "x"]\n\tpath = x\n\turl = /nonexistent\n');
-    await assert.rejects(updateSubmodules(plain), (err: unknown) => err instanceof NotAWorktreeError && err.worktreeDir === plain);
+    await assert.rejects(
+      updateSubmodules(plain),
+      (err: unknown) => err instanceof NotAWorktreeError && err.worktreeDir === plain,
+    );
     await rm(plain, { recursive: true });
   });
 });
@@ -204,14 +254,26 @@ describe('a network remote (git daemon) with a submodule', () => {
     await makeRepo(join(served, 'libsub.git'), [{ 'sub.txt': 'from the submodule\n' }]);
     port = await freePort();
     daemon = start({
-      argv: ['git', 'daemon', '--reuseaddr', '--export-all', `--base-path=${served}`, '--listen=127.0.0.1', `--port=${port}`, served],
+      argv: [
+        'git',
+        'daemon',
+        '--reuseaddr',
+        '--export-all',
+        `--base-path=${served}`,
+        '--listen=127.0.0.1',
+        `--port=${port}`,
+        served,
+      ],
       env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' },
       timeoutMs: 120_000,
     });
     await waitForDaemon(`git://127.0.0.1:${port}/libsub.git`);
     const subCommit = await git(join(served, 'libsub.git'), 'rev-parse', 'HEAD');
     // The submodule is recorded by hand (gitlink + .gitmodules), as MariaDB's libmariadb is.
-    await writeFile(join(src, '.gitmodules'), `[submodule "libsub"]\n\tpath = libsub\n\turl = git://127.0.0.1:${port}/libsub.git\n`);
+    await writeFile(
+      join(src, '.gitmodules'),
+      `[submodule "libsub"]\n\tpath = libsub\n\turl = git://127.0.0.1:${port}/libsub.git\n`,
+    );
     await git(src, 'update-index', '--add', '--cacheinfo', `160000,${subCommit},libsub`);
     await git(src, 'add', '.gitmodules');
     await git(src, 'commit', '--quiet', '-m', 'add libsub');
@@ -249,7 +311,11 @@ describe('hostile tag names ran nothing', () => {
     for (const marker of markers) assert.equal(existsSync(marker), false, marker);
     assert.equal(existsSync(join(root, 'victim', 'keep')), true);
     for (const dir of [tmpdir(), projectRoot, homedir(), process.cwd(), '/'].filter((d) => existsSync(d))) {
-      assert.deepEqual(readdirSync(dir).filter((name) => name.includes(token)), [], dir);
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => name.includes(token)),
+        [],
+        dir,
+      );
     }
   });
 });
@@ -264,7 +330,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -8,7 +8,28 @@ import { projectRoot } from '../helpers/paths.js';
  * The rooms of src/, highest first (docs/architecture.md). A room may import rooms below it, never above, and only
  * through their index.ts. The files at the top of src/ (paths.ts, errors.ts) are shared by all.
  */
-const ROOMS = ['cli', 'daemon', 'pipeline', 'views', 'session', 'upstream', 'compile', 'server', 'suite', 'sampling', 'analysis', 'store', 'notify', 'metrics', 'report', 'config', 'version', 'exec', 'log', 'model'];
+const ROOMS = [
+  'cli',
+  'daemon',
+  'pipeline',
+  'views',
+  'session',
+  'upstream',
+  'compile',
+  'server',
+  'suite',
+  'sampling',
+  'analysis',
+  'store',
+  'notify',
+  'metrics',
+  'report',
+  'config',
+  'version',
+  'exec',
+  'log',
+  'model',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -19,14 +40,19 @@ function sourceFiles(dir: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^(?:(?:import|export)[^'"]*from\s+|import\s+)'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+  return [
+    ...readFileSync(file, 'utf8').matchAll(/^(?:(?:import|export)[^'"]*from\s+|import\s+)'(\.{1,2}\/[^']+)'/gm),
+  ].map((m) => m[1]!);
 }
 
 /** The files of src/ each file imports (type-only imports too), by path relative to src/, .ts for .js. */
 function importGraph(src: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(src)) {
-    graph.set(relative(src, file), importsOf(file).map((spec) => relative(src, join(file, '..', spec)).replace(/\.js$/, '.ts')));
+    graph.set(
+      relative(src, file),
+      importsOf(file).map((spec) => relative(src, join(file, '..', spec)).replace(/\.js$/, '.ts')),
+    );
   }
   return graph;
 }
@@ -62,8 +88,10 @@ test('rooms import only rooms below them, through their index', () => {
       const target = relative(src, join(file, '..', spec)).split('/');
       const other = target[0]!;
       if (other === room || !ROOMS.includes(other)) continue;
-      if (ROOMS.indexOf(other) < ROOMS.indexOf(room!)) problems.push(`${relative(src, file)} imports ${spec}: ${room} may not import ${other}, which sits above it`);
-      if (target.slice(1).join('/') !== 'index.js') problems.push(`${relative(src, file)} imports ${spec}: go through ${other}/index.ts`);
+      if (ROOMS.indexOf(other) < ROOMS.indexOf(room!))
+        problems.push(`${relative(src, file)} imports ${spec}: ${room} may not import ${other}, which sits above it`);
+      if (target.slice(1).join('/') !== 'index.js')
+        problems.push(`${relative(src, file)} imports ${spec}: go through ${other}/index.ts`);
     }
   }
   assert.deepEqual(problems, []);
@@ -76,22 +104,33 @@ test('no file of src imports itself through others: no import cycle, even of typ
 test('the cycle check finds a cycle of two and one of three, and passes a diamond', () => {
   const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
   assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['a.ts'] })), ['a.ts -> b.ts -> a.ts']);
-  assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'] })), ['a.ts -> b.ts -> c.ts -> a.ts']);
-  assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['d.ts'], 'c.ts': ['d.ts'], 'd.ts': [] })), []);
+  assert.deepEqual(importCycles(graph({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'] })), [
+    'a.ts -> b.ts -> c.ts -> a.ts',
+  ]);
+  assert.deepEqual(
+    importCycles(graph({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['d.ts'], 'c.ts': ['d.ts'], 'd.ts': [] })),
+    [],
+  );
 });
 
 test('the vocabulary room (model) is at the bottom: it imports no other file of src', () => {
   assert.equal(ROOMS.at(-1), 'model');
   const src = join(projectRoot, 'src');
   const outside = sourceFiles(join(src, 'model')).flatMap((file) =>
-    importsOf(file).filter((spec) => !relative(src, join(file, '..', spec)).startsWith('model/')).map((spec) => `${relative(src, file)} imports ${spec}`));
+    importsOf(file)
+      .filter((spec) => !relative(src, join(file, '..', spec)).startsWith('model/'))
+      .map((spec) => `${relative(src, file)} imports ${spec}`),
+  );
   assert.deepEqual(outside, []);
 });
 
 test('every folder under src is a known room', () => {
   const src = join(projectRoot, 'src');
   const folders = readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory());
-  assert.deepEqual(folders.filter((f) => !ROOMS.includes(f)), []);
+  assert.deepEqual(
+    folders.filter((f) => !ROOMS.includes(f)),
+    [],
+  );
 });
 
 test('docs/architecture.md lists every room, in the order of the arrows, and no folder src lacks', () => {
@@ -105,8 +144,14 @@ test('docs/architecture.md lists every room, in the order of the arrows, and no 
 
 test('only the exec room starts child processes', () => {
   const src = join(projectRoot, 'src');
-  const offenders = sourceFiles(src).filter((file) => !relative(src, file).startsWith('exec/') && /from\s+'(node:)?child_process'/.test(readFileSync(file, 'utf8')));
-  assert.deepEqual(offenders.map((f) => relative(src, f)), []);
+  const offenders = sourceFiles(src).filter(
+    (file) =>
+      !relative(src, file).startsWith('exec/') && /from\s+'(node:)?child_process'/.test(readFileSync(file, 'utf8')),
+  );
+  assert.deepEqual(
+    offenders.map((f) => relative(src, f)),
+    [],
+  );
 });
 
 test('only the cli edge reads process.argv, and only cli and the default environment of exec read process.env', () => {
@@ -116,7 +161,8 @@ test('only the cli edge reads process.argv, and only cli and the default environ
     const path = relative(src, file);
     const text = readFileSync(file, 'utf8');
     if (/process\.argv/.test(text) && path !== 'cli/run.ts') problems.push(`${path} reads process.argv`);
-    if (/process\.env\b/.test(text) && !path.startsWith('cli/') && path !== 'exec/run.ts') problems.push(`${path} reads process.env`);
+    if (/process\.env\b/.test(text) && !path.startsWith('cli/') && path !== 'exec/run.ts')
+      problems.push(`${path} reads process.env`);
   }
   assert.deepEqual(problems, []);
 });

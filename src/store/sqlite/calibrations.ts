@@ -60,7 +60,9 @@ export class SqliteCalibrations extends SqliteRole implements CalibrationStore {
 
   async calibrationsOfHost(fingerprintId: string): Promise<CalibrationRecord[]> {
     checkText('calibration', 'fingerprintId', fingerprintId);
-    return this.read('read calibrations', () => (this.#sql.ofHost.all(fingerprintId) as CalibrationRow[]).map(calibrationFromRow));
+    return this.read('read calibrations', () =>
+      (this.#sql.ofHost.all(fingerprintId) as CalibrationRow[]).map(calibrationFromRow),
+    );
   }
 
   #record(input: CalibrationInput, at: string): CalibrationRecord {
@@ -68,7 +70,13 @@ export class SqliteCalibrations extends SqliteRole implements CalibrationStore {
     const session = this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined;
     if (!session) throw new SessionNotFoundError(input.sessionId);
     // Only a finished session speaks for the host: a half-run one is redone, never counted.
-    if (session.state !== 'done') throw new InvalidRecordError('calibration', 'sessionId', input.sessionId, `expected a done session (it is ${session.state})`);
+    if (session.state !== 'done')
+      throw new InvalidRecordError(
+        'calibration',
+        'sessionId',
+        input.sessionId,
+        `expected a done session (it is ${session.state})`,
+      );
     const id = Number(
       this.#sql.insert.run({
         host_id: input.hostId,

@@ -165,7 +165,9 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
   }
 
   async listChecks(upstream?: string): Promise<CheckRecord[]> {
-    return this.read('list checks', () => (this.#sql.checks.all({ upstream: upstream ?? null }) as CheckRow[]).map(checkFromRow));
+    return this.read('list checks', () =>
+      (this.#sql.checks.all({ upstream: upstream ?? null }) as CheckRow[]).map(checkFromRow),
+    );
   }
 
   async getCheck(sessionId: number): Promise<CheckRecord | undefined> {
@@ -183,7 +185,9 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
     return this.read('list regression events', () =>
-      (this.#sql.events.all({ upstream: query.upstream ?? null, state: query.state ?? null }) as EventRow[]).map(eventFromRow),
+      (this.#sql.events.all({ upstream: query.upstream ?? null, state: query.state ?? null }) as EventRow[]).map(
+        eventFromRow,
+      ),
     );
   }
 
@@ -219,14 +223,39 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
     const conclusive = isConclusive(input.verdicts.map((v) => v.kind)) ? 1 : 0;
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive, at }) as CheckRow);
-    for (const v of input.verdicts) this.#sql.insertVerdict.run({ sessionId: input.sessionId, ...v, orderEffect: v.orderEffect ?? null, logSe: v.logSe ?? null, hint: JSON.stringify(v.hint) });
+    for (const v of input.verdicts)
+      this.#sql.insertVerdict.run({
+        sessionId: input.sessionId,
+        ...v,
+        orderEffect: v.orderEffect ?? null,
+        logSe: v.logSe ?? null,
+        hint: JSON.stringify(v.hint),
+      });
     for (const e of input.openEvents) {
-      this.#sql.openEvent.run({ upstream: release.upstream, ...e, kind: input.eventKind ?? 'regression', releaseId: input.releaseId, baselineReleaseId: input.baselineReleaseId, sessionId: input.sessionId, at });
+      this.#sql.openEvent.run({
+        upstream: release.upstream,
+        ...e,
+        kind: input.eventKind ?? 'regression',
+        releaseId: input.releaseId,
+        baselineReleaseId: input.baselineReleaseId,
+        sessionId: input.sessionId,
+        at,
+      });
     }
     for (const id of input.fixedEventIds) {
-      const closed = this.#sql.closeEvent.get({ id, state: 'fixed', at, closedBy: input.releaseId }) as EventRow | undefined;
+      const closed = this.#sql.closeEvent.get({ id, state: 'fixed', at, closedBy: input.releaseId }) as
+        EventRow | undefined;
       if (closed === undefined) throw new EventNotOpenError(id);
-      this.#triage({ releaseId: input.releaseId, action: 'fixed', test: { test: closed.test, threads: closed.threads }, who: 'qpswatch', reason: `recovered in session ${input.sessionId}` }, at);
+      this.#triage(
+        {
+          releaseId: input.releaseId,
+          action: 'fixed',
+          test: { test: closed.test, threads: closed.threads },
+          who: 'qpswatch',
+          reason: `recovered in session ${input.sessionId}`,
+        },
+        at,
+      );
     }
     for (const m of input.messages) this.#queueMessage(m, at);
     this.#sql.deleteRerun.run(input.releaseId);
@@ -238,17 +267,36 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     const release = this.#release(input.releaseId);
     const triage = this.#triage(input, at);
     if (input.action === 'ack') {
-      const open = this.#sql.openOfRelease.all({ releaseId: input.releaseId, test: input.test?.test ?? null, threads: input.test?.threads ?? null }) as EventRow[];
-      return { triage, events: open.map((e) => eventFromRow(this.#sql.ackEvent.get(e.id) as EventRow)), invalidatedChecks: 0 };
+      const open = this.#sql.openOfRelease.all({
+        releaseId: input.releaseId,
+        test: input.test?.test ?? null,
+        threads: input.test?.threads ?? null,
+      }) as EventRow[];
+      return {
+        triage,
+        events: open.map((e) => eventFromRow(this.#sql.ackEvent.get(e.id) as EventRow)),
+        invalidatedChecks: 0,
+      };
     }
     if (input.action === 'accept') {
-      const open = this.#sql.openUpTo.all({ upstream: release.upstream, versionKey: release.version_key }) as EventRow[];
-      return { triage, events: open.map((e) => this.#close(e.id, 'accepted', input.releaseId, at)), invalidatedChecks: 0 };
+      const open = this.#sql.openUpTo.all({
+        upstream: release.upstream,
+        versionKey: release.version_key,
+      }) as EventRow[];
+      return {
+        triage,
+        events: open.map((e) => this.#close(e.id, 'accepted', input.releaseId, at)),
+        invalidatedChecks: 0,
+      };
     }
     const invalidated = this.#sql.invalidateChecks.run(input.releaseId).changes;
     const open = this.#sql.openedByRelease.all(input.releaseId) as EventRow[];
     this.#sql.upsertRerun.run(input.releaseId, input.reason, at);
-    return { triage, events: open.map((e) => this.#close(e.id, 'invalid', input.releaseId, at)), invalidatedChecks: invalidated };
+    return {
+      triage,
+      events: open.map((e) => this.#close(e.id, 'invalid', input.releaseId, at)),
+      invalidatedChecks: invalidated,
+    };
   }
 
   #triage(input: Omit<TriageInput, 'action'> & { action: TriageAction }, at: string): TriageRecord {

@@ -68,7 +68,9 @@ export abstract class SqliteRole {
   }
 
   protected statements<K extends string>(texts: Record<K, string>): Record<K, Database.Statement> {
-    return Object.fromEntries(Object.entries<string>(texts).map(([name, sql]) => [name, this.#conn.prepare(sql)])) as Record<K, Database.Statement>;
+    return Object.fromEntries(
+      Object.entries<string>(texts).map(([name, sql]) => [name, this.#conn.prepare(sql)]),
+    ) as Record<K, Database.Statement>;
   }
 
   protected live(operation: string): Database.Database {

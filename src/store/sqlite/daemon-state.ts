@@ -32,18 +32,42 @@ export class SqliteDaemonState extends SqliteRole implements DaemonStateStore {
     return this.write('write the daemon state', () => {
       this.#sql.init.run();
       const next = { ...this.#state(), ...valid };
-      this.#sql.set.run({ last_poll_at: next.lastPollAt, phase: next.phase, phase_since: next.phaseSince, detail: next.detail, pid: next.pid,
-        progress: next.progress === null ? null : JSON.stringify(next.progress), cache_sizes: next.cacheSizes === null ? null : JSON.stringify(next.cacheSizes), updated_at: nowIso() });
+      this.#sql.set.run({
+        last_poll_at: next.lastPollAt,
+        phase: next.phase,
+        phase_since: next.phaseSince,
+        detail: next.detail,
+        pid: next.pid,
+        progress: next.progress === null ? null : JSON.stringify(next.progress),
+        cache_sizes: next.cacheSizes === null ? null : JSON.stringify(next.cacheSizes),
+        updated_at: nowIso(),
+      });
       return this.#state();
     });
   }
 
   #state(): DaemonStateRecord {
     const row = this.#sql.get.get() as DaemonRow | undefined;
-    if (row === undefined) return { lastPollAt: null, phase: 'idle', phaseSince: null, detail: null, pid: null, progress: null, cacheSizes: null, updatedAt: null };
+    if (row === undefined)
+      return {
+        lastPollAt: null,
+        phase: 'idle',
+        phaseSince: null,
+        detail: null,
+        pid: null,
+        progress: null,
+        cacheSizes: null,
+        updatedAt: null,
+      };
     return {
-      lastPollAt: row.last_poll_at, phase: row.phase, phaseSince: row.phase_since, detail: row.detail, pid: row.pid,
-      progress: parsedJson<WorkProgress>(row.progress), cacheSizes: parsedJson<CacheSizes>(row.cache_sizes), updatedAt: row.updated_at,
+      lastPollAt: row.last_poll_at,
+      phase: row.phase,
+      phaseSince: row.phase_since,
+      detail: row.detail,
+      pid: row.pid,
+      progress: parsedJson<WorkProgress>(row.progress),
+      cacheSizes: parsedJson<CacheSizes>(row.cache_sizes),
+      updatedAt: row.updated_at,
     };
   }
 }

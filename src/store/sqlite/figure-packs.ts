@@ -44,7 +44,9 @@ export class FigurePacks {
       FROM samples s JOIN host_metrics h ON h.sample_id = s.id
       WHERE s.session_id = ? ORDER BY s.role, s.test, s.threads, s.id`);
     this.#pack = conn.prepare('SELECT layout, figures FROM session_figures WHERE session_id = ?');
-    this.#insertPack = conn.prepare('INSERT OR REPLACE INTO session_figures (session_id, layout, figures) VALUES (?, ?, ?)');
+    this.#insertPack = conn.prepare(
+      'INSERT OR REPLACE INTO session_figures (session_id, layout, figures) VALUES (?, ?, ?)',
+    );
     // Done sessions without a usable pack: done before packs, or packed with other fields or another byte order.
     this.#unpacked = conn.prepare(`
       SELECT s.id FROM sessions s LEFT JOIN session_figures f ON f.session_id = s.id
@@ -77,13 +79,18 @@ export class FigurePacks {
   packMissing(): number {
     const ids = this.#unpacked.pluck().all(FIELDS_TEXT, BYTE_ORDER) as number[];
     // Batches of 50 sessions a transaction, so a large store's first open after an upgrade never holds the lock long.
-    for (let i = 0; i < ids.length; i += 50) this.#conn.write('pack done sessions', () => ids.slice(i, i + 50).forEach((id) => this.#insert(id)));
+    for (let i = 0; i < ids.length; i += 50)
+      this.#conn.write('pack done sessions', () => ids.slice(i, i + 50).forEach((id) => this.#insert(id)));
     return ids.length;
   }
 
   #insert(sessionId: number): void {
     const groups = this.#fromRows(sessionId);
-    const layout: Layout = { byteOrder: BYTE_ORDER, fields: [...FIGURE_PACK_FIELDS], groups: groups.map((g) => [g.role, g.test, g.threads, g.figures.qps.length]) };
+    const layout: Layout = {
+      byteOrder: BYTE_ORDER,
+      fields: [...FIGURE_PACK_FIELDS],
+      groups: groups.map((g) => [g.role, g.test, g.threads, g.figures.qps.length]),
+    };
     const values = new Float64Array(groups.reduce((n, g) => n + g.figures.qps.length * FIGURE_PACK_FIELDS.length, 0));
     let at = 0;
     for (const { figures } of groups) {
@@ -92,7 +99,11 @@ export class FigurePacks {
         at += figures[field].length;
       }
     }
-    this.#insertPack.run(sessionId, JSON.stringify(layout), Buffer.from(values.buffer, values.byteOffset, values.byteLength));
+    this.#insertPack.run(
+      sessionId,
+      JSON.stringify(layout),
+      Buffer.from(values.buffer, values.byteOffset, values.byteLength),
+    );
   }
 
   #fromRows(sessionId: number): SideTestFigures[] {
@@ -120,11 +131,15 @@ export class FigurePacks {
  */
 function unpack(layoutText: string, blob: Buffer): SideTestFigures[] | undefined {
   const layout = parseLayout(layoutText);
-  if (layout === undefined || layout.byteOrder !== BYTE_ORDER || JSON.stringify(layout.fields) !== FIELDS_TEXT) return undefined;
+  if (layout === undefined || layout.byteOrder !== BYTE_ORDER || JSON.stringify(layout.fields) !== FIELDS_TEXT)
+    return undefined;
   const total = layout.groups.reduce((n, [, , , count]) => n + count * FIGURE_PACK_FIELDS.length, 0);
   if (!Buffer.isBuffer(blob) || blob.byteLength !== total * 8) return undefined;
   // A Float64Array view needs an offset that is a multiple of 8; a blob's buffer may start anywhere.
-  const values = blob.byteOffset % 8 === 0 ? new Float64Array(blob.buffer, blob.byteOffset, total) : new Float64Array(new Uint8Array(blob).buffer);
+  const values =
+    blob.byteOffset % 8 === 0
+      ? new Float64Array(blob.buffer, blob.byteOffset, total)
+      : new Float64Array(new Uint8Array(blob).buffer);
   let at = 0;
   return layout.groups.map(([role, test, threads, count]) => {
     const figures = {} as Record<SampleFigureField, Float64Array>;
@@ -146,8 +161,20 @@ function parseLayout(text: string): Layout | undefined {
   if (typeof layout !== 'object' || layout === null) return undefined;
   const { byteOrder, fields, groups } = layout as Partial<Layout>;
   const isGroup = (g: unknown): boolean =>
-    Array.isArray(g) && g.length === 4 && (g[0] === 'baseline' || g[0] === 'candidate') && typeof g[1] === 'string' && Number.isInteger(g[2]) && Number.isInteger(g[3]) && (g[3] as number) >= 0;
-  if ((byteOrder !== 'LE' && byteOrder !== 'BE') || !Array.isArray(fields) || !Array.isArray(groups) || !groups.every(isGroup)) return undefined;
+    Array.isArray(g) &&
+    g.length === 4 &&
+    (g[0] === 'baseline' || g[0] === 'candidate') &&
+    typeof g[1] === 'string' &&
+    Number.isInteger(g[2]) &&
+    Number.isInteger(g[3]) &&
+    (g[3] as number) >= 0;
+  if (
+    (byteOrder !== 'LE' && byteOrder !== 'BE') ||
+    !Array.isArray(fields) ||
+    !Array.isArray(groups) ||
+    !groups.every(isGroup)
+  )
+    return undefined;
   return { byteOrder, fields, groups };
 }
 

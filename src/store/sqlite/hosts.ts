@@ -17,7 +17,11 @@ export class SqliteHosts extends SqliteRole implements HostStore {
   async upsertHost(input: HostInput): Promise<number> {
     const host = parseHostInput(input);
     this.live('upsert a host');
-    const row = this.#sql.upsert.get({ fingerprint_id: host.fingerprintId, fingerprint: JSON.stringify(host.fingerprint), at: nowIso() }) as { id: number };
+    const row = this.#sql.upsert.get({
+      fingerprint_id: host.fingerprintId,
+      fingerprint: JSON.stringify(host.fingerprint),
+      at: nowIso(),
+    }) as { id: number };
     return row.id;
   }
 

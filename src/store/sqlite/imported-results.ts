@@ -31,7 +31,10 @@ const importedFromRow = (r: ImportedRow): ImportedResultRecord => ({
 });
 
 /** Results imported from CSV (an earlier study, another store). */
-export class SqliteImportedResults extends SqliteRole implements Pick<ResultsStore, 'importResults' | 'listImportedResults'> {
+export class SqliteImportedResults
+  extends SqliteRole
+  implements Pick<ResultsStore, 'importResults' | 'listImportedResults'>
+{
   readonly #sql = this.statements({
     find: 'SELECT * FROM imported_results WHERE flavor = @flavor AND version = @version AND test = @test AND threads = @threads',
     remove: 'DELETE FROM imported_results WHERE id = ?',
@@ -41,7 +44,11 @@ export class SqliteImportedResults extends SqliteRole implements Pick<ResultsSto
   });
 
   /** All rows or none: a row already in the store is an error unless `replace`, which swaps it for the new one. */
-  async importResults(rows: readonly ImportedResultInput[], source: string, options: { replace?: boolean } = {}): Promise<{ added: number; replaced: number }> {
+  async importResults(
+    rows: readonly ImportedResultInput[],
+    source: string,
+    options: { replace?: boolean } = {},
+  ): Promise<{ added: number; replaced: number }> {
     const valid = parseImportedResults(rows);
     checkText('result', 'source', source);
     return this.write('import results', () => this.#import(valid, source, options.replace === true, nowIso()));
@@ -51,7 +58,12 @@ export class SqliteImportedResults extends SqliteRole implements Pick<ResultsSto
     return this.read('list imported results', () => (this.#sql.all.all() as ImportedRow[]).map(importedFromRow));
   }
 
-  #import(rows: readonly ImportedResultInput[], source: string, replace: boolean, at: string): { added: number; replaced: number } {
+  #import(
+    rows: readonly ImportedResultInput[],
+    source: string,
+    replace: boolean,
+    at: string,
+  ): { added: number; replaced: number } {
     let replaced = 0;
     for (const [index, row] of rows.entries()) {
       const existing = this.#sql.find.get(row) as ImportedRow | undefined;

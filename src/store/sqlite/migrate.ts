@@ -11,7 +11,10 @@ export function checkSchemaVersion(db: Database.Database, path: string): void {
   const version = schemaVersion(db);
   if (version > latestVersion) throw new SchemaTooNewError(path, version, latestVersion);
   if (version === 0 && hasTables(db)) {
-    throw new StoreOpenError(path, 'it is an SQLite database with tables but no qpswatch schema version; use another path');
+    throw new StoreOpenError(
+      path,
+      'it is an SQLite database with tables but no qpswatch schema version; use another path',
+    );
   }
 }
 

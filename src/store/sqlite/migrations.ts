@@ -328,7 +328,10 @@ CREATE TABLE results_mark (
 );
 INSERT INTO results_mark (id, n) VALUES (1, 0);
 ${RESULT_TABLES.flatMap((table) =>
-  ['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER results_mark_${table}_${op.toLowerCase()} AFTER ${op} ON ${table} BEGIN UPDATE results_mark SET n = n + 1; END;`),
+  ['INSERT', 'UPDATE', 'DELETE'].map(
+    (op) =>
+      `CREATE TRIGGER results_mark_${table}_${op.toLowerCase()} AFTER ${op} ON ${table} BEGIN UPDATE results_mark SET n = n + 1; END;`,
+  ),
 ).join('\n')}
 `;
 
@@ -340,7 +343,8 @@ ${RESULT_TABLES.flatMap((table) =>
 // every stored check is judged again by the one rule of last good (model isConclusive, as it stood here): conclusive
 // only when every test is ok or improvement. A release that became last good on a check with an undecided test is no
 // longer; a person can accept it (triage accept).
-const VERDICT_COLUMNS = 'session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint, low, high, confidence, detectable_drop, pairs, noise';
+const VERDICT_COLUMNS =
+  'session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint, low, high, confidence, detectable_drop, pairs, noise';
 const slowerVerdicts = `
 CREATE TABLE verdicts_12 (
   session_id        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
@@ -389,7 +393,11 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'sessions keep their process start time', sql: sessionStartTicks },
   { version: 10, name: 'the daemon state keeps the progress of its work and the cache sizes', sql: daemonProgress },
   { version: 11, name: 'done sessions keep their figures packed; the results mark', sql: packsAndResultsMark },
-  { version: 12, name: 'verdicts may be slower and keep the order effect; checks judged again by the rule of last good', sql: slowerVerdicts },
+  {
+    version: 12,
+    name: 'verdicts may be slower and keep the order effect; checks judged again by the rule of last good',
+    sql: slowerVerdicts,
+  },
   { version: 13, name: 'regression events say whether they are a drift against the base', sql: eventKinds },
 ];
 

@@ -96,7 +96,8 @@ function setUp(db: Database.Database, path: string): void {
   // WAL lets `qpswatch status` read while the daemon writes; FULL sync is cheap at a few writes a minute and keeps
   // the last committed sample across a power cut, not only across a killed process.
   const mode = db.pragma('journal_mode = WAL', { simple: true });
-  if (mode !== 'wal') throw new StoreOpenError(path, `journal_mode WAL was refused (got "${String(mode)}"); use a file on a local disk`);
+  if (mode !== 'wal')
+    throw new StoreOpenError(path, `journal_mode WAL was refused (got "${String(mode)}"); use a file on a local disk`);
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
 }

@@ -44,7 +44,8 @@ const messageFromRow = (r: OutboxRow): OutboxRecord => ({
  * same event twice (a check recorded again after a crash) is a no-op.
  */
 export function messageQueuer(conn: SqliteConnection): (message: MessageInput, at: string) => void {
-  const insert = conn.prepare(`INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id, state, next_attempt_at, created_at)
+  const insert =
+    conn.prepare(`INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id, state, next_attempt_at, created_at)
     VALUES (@eventKey, @from, @recipients, @subject, @text, @html, @messageId, 'pending', @at, @at) ON CONFLICT (event_key) DO NOTHING`);
   return (message, at) => {
     insert.run({ ...message, recipients: JSON.stringify(message.to), at });
@@ -80,12 +81,15 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
   async markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void> {
     checkId('message', 'id', id);
     this.write('mark a message failed', () => {
-      if (this.#sql.failed.run({ id, error, next: checkText('message', 'nextAttemptAt', nextAttemptAt) }).changes === 0) this.#exists(id);
+      if (this.#sql.failed.run({ id, error, next: checkText('message', 'nextAttemptAt', nextAttemptAt) }).changes === 0)
+        this.#exists(id);
     });
   }
 
   async listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]> {
-    return this.read('read the outbox', () => (this.#sql.all.all({ state: state ?? null }) as OutboxRow[]).map(messageFromRow));
+    return this.read('read the outbox', () =>
+      (this.#sql.all.all({ state: state ?? null }) as OutboxRow[]).map(messageFromRow),
+    );
   }
 
   async nextMessageDue(): Promise<string | null> {

@@ -105,7 +105,14 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
 
   async countQueue(): Promise<Record<QueueState, number>> {
     return this.read('count the queue', () => {
-      const out: Record<QueueState, number> = { discovered: 0, building: 0, built: 0, benchmarking: 0, done: 0, failed: 0 };
+      const out: Record<QueueState, number> = {
+        discovered: 0,
+        building: 0,
+        built: 0,
+        benchmarking: 0,
+        done: 0,
+        failed: 0,
+      };
       for (const { state, n } of this.#sql.counts.all() as Array<{ state: QueueState; n: number }>) out[state] = n;
       return out;
     });
@@ -138,9 +145,19 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
       const current = this.#get(valid.releaseId);
       const to = valid.retryAt === undefined ? 'failed' : valid.step === 'build' ? 'discovered' : 'built';
       // Back to the state it is in is allowed too: a session can fail before its row leaves built (the quiet-host wait).
-      if (current === undefined || (current.state !== to && !NEXT[current.state].includes(to))) throw new QueueStateError(valid.releaseId, current?.state, to);
+      if (current === undefined || (current.state !== to && !NEXT[current.state].includes(to)))
+        throw new QueueStateError(valid.releaseId, current?.state, to);
       const lines = JSON.stringify(valid.errorLines);
-      this.#sql.fail.run({ id: valid.releaseId, from: current.state, to, step: valid.step, retryAt: valid.retryAt ?? null, error: valid.error, lines, at });
+      this.#sql.fail.run({
+        id: valid.releaseId,
+        from: current.state,
+        to,
+        step: valid.step,
+        retryAt: valid.retryAt ?? null,
+        error: valid.error,
+        lines,
+        at,
+      });
       if (to === 'failed' && valid.message !== undefined) this.#queueMessage(valid.message, at);
       return this.#get(valid.releaseId)!;
     });
@@ -153,8 +170,16 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
 
   #move(move: QueueMove, at: string, keepFailures = false): QueueRecord {
     const current = this.#get(move.releaseId);
-    if (current === undefined || !NEXT[current.state].includes(move.to)) throw new QueueStateError(move.releaseId, current?.state, move.to);
-    this.#sql.move.run({ id: move.releaseId, from: current.state, to: move.to, error: move.error ?? null, keep: keepFailures ? 1 : 0, at });
+    if (current === undefined || !NEXT[current.state].includes(move.to))
+      throw new QueueStateError(move.releaseId, current?.state, move.to);
+    this.#sql.move.run({
+      id: move.releaseId,
+      from: current.state,
+      to: move.to,
+      error: move.error ?? null,
+      keep: keepFailures ? 1 : 0,
+      at,
+    });
     return this.#get(move.releaseId)!;
   }
 }

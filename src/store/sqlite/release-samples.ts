@@ -30,7 +30,11 @@ export class SqliteReleaseSamples extends SqliteRole implements Pick<ResultsStor
 
   async releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]> {
     return this.read('read release samples', () =>
-      (this.#sql.releaseSamples.all({ upstream: checkText('release', 'upstream', upstream) }) as Array<Record<string, number | string>>).map((r) => ({
+      (
+        this.#sql.releaseSamples.all({ upstream: checkText('release', 'upstream', upstream) }) as Array<
+          Record<string, number | string>
+        >
+      ).map((r) => ({
         sessionId: Number(r['session_id']),
         hostId: Number(r['host_id']),
         releaseId: Number(r['release_id']),

@@ -1,5 +1,13 @@
 import { BuildNotFoundError, ReleaseNotFoundError } from '../errors.js';
-import type { BuildInput, BuildRecord, BuildState, RecordReleasesResult, ReleaseInput, ReleaseRecord, ReleaseStore } from '../release-types.js';
+import type {
+  BuildInput,
+  BuildRecord,
+  BuildState,
+  RecordReleasesResult,
+  ReleaseInput,
+  ReleaseRecord,
+  ReleaseStore,
+} from '../release-types.js';
 import { checkId, checkText, parseBuildInput, parseReleaseInputs } from '../validate.js';
 import { nowIso, SqliteRole } from './connection.js';
 
@@ -72,8 +80,10 @@ export class SqliteReleases extends SqliteRole implements ReleaseStore {
     insertRelease: `
       INSERT INTO releases (upstream, flavor, tag, commit_sha, version, version_key, first_seen_at)
       VALUES (@upstream, @flavor, @tag, @commit, @version, @versionKey, @at) RETURNING *`,
-    moveRelease: 'UPDATE releases SET moved_from = commit_sha, commit_sha = @commit, moved_at = @at WHERE id = @id RETURNING *',
-    listReleases: 'SELECT * FROM releases WHERE (@upstream IS NULL OR upstream = @upstream) ORDER BY upstream, version_key, tag',
+    moveRelease:
+      'UPDATE releases SET moved_from = commit_sha, commit_sha = @commit, moved_at = @at WHERE id = @id RETURNING *',
+    listReleases:
+      'SELECT * FROM releases WHERE (@upstream IS NULL OR upstream = @upstream) ORDER BY upstream, version_key, tag',
     findByTag: 'SELECT * FROM releases WHERE tag = ? ORDER BY upstream',
     getRelease: 'SELECT * FROM releases WHERE id = ?',
     buildByKey: 'SELECT * FROM builds WHERE build_key = ?',
@@ -96,11 +106,15 @@ export class SqliteReleases extends SqliteRole implements ReleaseStore {
   }
 
   async listReleases(upstream?: string): Promise<ReleaseRecord[]> {
-    return this.read('list releases', () => (this.#sql.listReleases.all({ upstream: upstream ?? null }) as ReleaseRow[]).map(releaseFromRow));
+    return this.read('list releases', () =>
+      (this.#sql.listReleases.all({ upstream: upstream ?? null }) as ReleaseRow[]).map(releaseFromRow),
+    );
   }
 
   async findReleasesByTag(tag: string): Promise<ReleaseRecord[]> {
-    return this.read('find a release', () => (this.#sql.findByTag.all(checkText('release', 'tag', tag)) as ReleaseRow[]).map(releaseFromRow));
+    return this.read('find a release', () =>
+      (this.#sql.findByTag.all(checkText('release', 'tag', tag)) as ReleaseRow[]).map(releaseFromRow),
+    );
   }
 
   async getRelease(id: number): Promise<ReleaseRecord | undefined> {
@@ -158,14 +172,16 @@ export class SqliteReleases extends SqliteRole implements ReleaseStore {
   }
 
   #start(input: BuildInput, at: string): BuildRecord {
-    if (this.#sql.getRelease.get(input.releaseId) === undefined) throw new ReleaseNotFoundError(String(input.releaseId));
+    if (this.#sql.getRelease.get(input.releaseId) === undefined)
+      throw new ReleaseNotFoundError(String(input.releaseId));
     const existing = this.#sql.buildByKey.get(input.buildKey) as BuildRow | undefined;
     if (existing !== undefined) this.#sql.deleteBuild.run(existing.id);
     return buildFromRow(this.#sql.insertBuild.get({ ...input, at }) as BuildRow);
   }
 
   #end(id: number, state: Exclude<BuildState, 'building'>, failureLines: readonly string[], at: string): BuildRecord {
-    const row = this.#sql.endBuild.get({ id, state, failureLines: JSON.stringify(failureLines), at }) as BuildRow | undefined;
+    const row = this.#sql.endBuild.get({ id, state, failureLines: JSON.stringify(failureLines), at }) as
+      BuildRow | undefined;
     if (row === undefined) throw new BuildNotFoundError(id);
     return buildFromRow(row);
   }

@@ -1,17 +1,39 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { calibrateTest, calibrationInputs, detectableDropAt, expectationAtBudget, lookOfPairs, pairNoise, pairsForDrop } from '../../../src/analysis/index.js';
+import {
+  calibrateTest,
+  calibrationInputs,
+  detectableDropAt,
+  expectationAtBudget,
+  lookOfPairs,
+  pairNoise,
+  pairsForDrop,
+} from '../../../src/analysis/index.js';
 import type { SampleRecord } from '../../../src/store/index.js';
 import { sampleInput } from '../store/store-inputs.js';
 
 // Reference values from scipy.stats.t (scipy 1.17): DD(n) = 1 - exp(-(t.ppf(1 - alphaLook/T, n-1) + t.ppf(0.8, n-1))
 // * max(s, 0.01) / sqrt(n)), look = the first of 8, 12, 18, 27, 41, 61, 91, 137, 200 that is >= n, alphaLook = alpha/2
 // at the first look and alpha/16 at each of the 8 others; 1 where 1/min(2^n, 4096) > alphaLook or n < 3.
-const close = (actual: number, expected: number, tolerance = 2e-4): void => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const close = (actual: number, expected: number, tolerance = 2e-4): void =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 
 describe('lookOfPairs', () => {
-  const cases: Array<[number, number]> = [[2, 1], [8, 1], [9, 2], [12, 2], [13, 3], [18, 3], [27, 4], [28, 5], [41, 5], [200, 9], [500, 9]];
-  for (const [n, look] of cases) test(`${n} pairs are reached at look ${look}`, () => assert.equal(lookOfPairs(n, 200), look));
+  const cases: Array<[number, number]> = [
+    [2, 1],
+    [8, 1],
+    [9, 2],
+    [12, 2],
+    [13, 3],
+    [18, 3],
+    [27, 4],
+    [28, 5],
+    [41, 5],
+    [200, 9],
+    [500, 9],
+  ];
+  for (const [n, look] of cases)
+    test(`${n} pairs are reached at look ${look}`, () => assert.equal(lookOfPairs(n, 200), look));
 });
 
 describe('detectableDropAt', () => {
@@ -23,7 +45,8 @@ describe('detectableDropAt', () => {
     ['9 pairs at look 2: 512 sign vectors cannot reach alpha/16', 9, 0, 0.01, 1, 1],
     ['2 pairs detect nothing', 2, 0.05, 0.01, 1, 1],
   ];
-  for (const [name, n, noise, alpha, family, expected] of cases) test(name, () => close(detectableDropAt(n, noise, { alpha, family, maxPairs: 200 }), expected));
+  for (const [name, n, noise, alpha, family, expected] of cases)
+    test(name, () => close(detectableDropAt(n, noise, { alpha, family, maxPairs: 200 }), expected));
 
   test('fewer than 3 pairs or an unknown noise detect nothing', () => {
     assert.equal(detectableDropAt(1, 0.05, { alpha: 0.01, family: 1, maxPairs: 200 }), 1);
@@ -43,12 +66,13 @@ describe('pairsForDrop (5%)', () => {
     ['100% noise: thousands more', 1, 0.01, 16, 8734],
     ['unknown noise', Number.NaN, 0.01, 16, null],
   ];
-  for (const [name, noise, alpha, family, expected] of cases) test(name, () => assert.equal(pairsForDrop(noise, { alpha, family, maxPairs: 200 }), expected));
+  for (const [name, noise, alpha, family, expected] of cases)
+    test(name, () => assert.equal(pairsForDrop(noise, { alpha, family, maxPairs: 200 }), expected));
 });
 
 describe('pairNoise', () => {
   const alternating = (n: number): boolean[] => Array.from({ length: n }, (_, i) => i % 2 === 0);
-  test('the sd of the log ratios around their order\'s mean', () => {
+  test("the sd of the log ratios around their order's mean", () => {
     // B C pairs at +-0.03 around 0.02, C B pairs at +-0.03 around -0.02: the order effect is taken out first.
     const logRatios = [0.05, -0.05, -0.01, 0.01, 0.05, -0.05, -0.01, 0.01];
     close(pairNoise({ logRatios, baselineFirst: alternating(8) })!, Math.sqrt((8 * 0.0009) / 6), 1e-12);
@@ -57,14 +81,24 @@ describe('pairNoise', () => {
     const quiet = [0.01, -0.01, 0.01, -0.01, 0.01, -0.01];
     assert.ok(pairNoise({ logRatios: [...quiet, -2], baselineFirst: alternating(7) })! < 0.05);
   });
-  test('under 3 pairs there is no figure', () => assert.equal(pairNoise({ logRatios: [0.1, 0.2], baselineFirst: [true, false] }), null));
+  test('under 3 pairs there is no figure', () =>
+    assert.equal(pairNoise({ logRatios: [0.1, 0.2], baselineFirst: [true, false] }), null));
 });
 
 describe('calibrateTest', () => {
   test('noise, pairs and minutes for 5%, and the drop of its own pairs', () => {
     const logRatios = [0.05, -0.05, -0.05, 0.05, 0.05, -0.05, -0.05, 0.05];
     const settings = { alpha: 0.01, family: 16, maxPairs: 200 };
-    const f = calibrateTest({ test: 'point-query', threads: 1, logRatios, baselineFirst: logRatios.map((_, i) => i % 2 === 0), pairSeconds: 6.5 }, settings);
+    const f = calibrateTest(
+      {
+        test: 'point-query',
+        threads: 1,
+        logRatios,
+        baselineFirst: logRatios.map((_, i) => i % 2 === 0),
+        pairSeconds: 6.5,
+      },
+      settings,
+    );
     const noise = Math.sqrt((8 * 0.0025) / 6);
     close(f.noise!, noise, 1e-12);
     assert.equal(f.pairs, 8);
@@ -73,15 +107,31 @@ describe('calibrateTest', () => {
     close(f.detectableDrop, detectableDropAt(8, noise, settings), 1e-12);
   });
   test('one pair: no noise, nothing needed can be said', () => {
-    const f = calibrateTest({ test: 'x', threads: 2, logRatios: [0.1], baselineFirst: [true], pairSeconds: 2 }, { alpha: 0.01, family: 1, maxPairs: 200 });
+    const f = calibrateTest(
+      { test: 'x', threads: 2, logRatios: [0.1], baselineFirst: [true], pairSeconds: 2 },
+      { alpha: 0.01, family: 1, maxPairs: 200 },
+    );
     assert.deepEqual([f.noise, f.pairsNeeded, f.minutesNeeded, f.detectableDrop], [null, null, null, 1]);
   });
 });
 
 describe('expectationAtBudget', () => {
-  const figure = (test: string, noise: number | null, pairSeconds: number) => ({ test, threads: 1, pairs: 8, noise, pairSeconds, pairsNeeded: null, minutesNeeded: null, detectableDrop: 1 });
+  const figure = (test: string, noise: number | null, pairSeconds: number) => ({
+    test,
+    threads: 1,
+    pairs: 8,
+    noise,
+    pairSeconds,
+    pairsNeeded: null,
+    minutesNeeded: null,
+    detectableDrop: 1,
+  });
   test('the budget pays for whole sweeps of every test', () => {
-    const e = expectationAtBudget([figure('a', 0.03, 7), figure('b', 0.09, 8)], 10, 200, { alpha: 0.01, family: 2, maxPairs: 200 });
+    const e = expectationAtBudget([figure('a', 0.03, 7), figure('b', 0.09, 8)], 10, 200, {
+      alpha: 0.01,
+      family: 2,
+      maxPairs: 200,
+    });
     assert.equal(e.pairs, 40); // 600 s / 15 s
     close(e.minutes, 10, 1e-12);
     close(e.drops[0]!.detectableDrop, detectableDropAt(40, 0.03, { alpha: 0.01, family: 2, maxPairs: 200 }), 1e-12);
@@ -92,13 +142,31 @@ describe('expectationAtBudget', () => {
     assert.equal(e.pairs, 50);
     close(e.minutes, 5, 1e-12);
   });
-  test('an unknown noise detects nothing', () => assert.equal(expectationAtBudget([figure('a', null, 6)], 1, 200, { alpha: 0.01, family: 1, maxPairs: 200 }).drops[0]!.detectableDrop, 1));
+  test('an unknown noise detects nothing', () =>
+    assert.equal(
+      expectationAtBudget([figure('a', null, 6)], 1, 200, { alpha: 0.01, family: 1, maxPairs: 200 }).drops[0]!
+        .detectableDrop,
+      1,
+    ));
 });
 
 describe('calibrationInputs', () => {
-  function sample(id: number, round: number, role: 'baseline' | 'candidate', test: string, qps: number, at: number | null): SampleRecord {
+  function sample(
+    id: number,
+    round: number,
+    role: 'baseline' | 'candidate',
+    test: string,
+    qps: number,
+    at: number | null,
+  ): SampleRecord {
     const { host, ...rest } = sampleInput({ round, role, test, threads: 1, qps, seconds: 3 });
-    return { ...rest, host: host as Record<string, unknown>, id, sessionId: 1, createdAt: at === null ? '' : new Date(Date.UTC(2026, 0, 1) + at * 1000).toISOString() };
+    return {
+      ...rest,
+      host: host as Record<string, unknown>,
+      id,
+      sessionId: 1,
+      createdAt: at === null ? '' : new Date(Date.UTC(2026, 0, 1) + at * 1000).toISOString(),
+    };
   }
   test('log ratios by sweep and the median wall time of a pair', () => {
     // Sweep 1: a (B C), b (C B); sweep 2: a (C B), b (B C). Each sample written 3.5 s after the one before, but the
@@ -114,7 +182,10 @@ describe('calibrationInputs', () => {
       sample(8, 2, 'candidate', 'b', 20, 26.5),
     ];
     const inputs = calibrationInputs(samples);
-    assert.deepEqual(inputs.map((i) => i.test), ['a', 'b']);
+    assert.deepEqual(
+      inputs.map((i) => i.test),
+      ['a', 'b'],
+    );
     close(inputs[0]!.logRatios[0]!, Math.log(1.1), 1e-12);
     close(inputs[0]!.logRatios[1]!, Math.log(0.9), 1e-12);
     close(inputs[1]!.logRatios[1]!, Math.log(0.5), 1e-12);
@@ -124,7 +195,10 @@ describe('calibrationInputs', () => {
     close(inputs[1]!.pairSeconds, 8, 1e-9); // median of 7 and 9
   });
   test('without timing a pair is twice the test seconds', () => {
-    const inputs = calibrationInputs([sample(1, 1, 'baseline', 'a', 100, null), sample(2, 1, 'candidate', 'a', 100, null)]);
+    const inputs = calibrationInputs([
+      sample(1, 1, 'baseline', 'a', 100, null),
+      sample(2, 1, 'candidate', 'a', 100, null),
+    ]);
     assert.equal(inputs[0]!.pairSeconds, 6);
   });
 });

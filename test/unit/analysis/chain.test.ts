@@ -2,12 +2,23 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chainToBase, driftSuspected } from '../../../src/analysis/index.js';
 
-const close = (actual: number, expected: number, tolerance = 1e-9): void => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
-const step = (release: string, baseline: string, ratio: number, logSe: number) => ({ release, baseline, logEstimate: Math.log(ratio), logSe });
+const close = (actual: number, expected: number, tolerance = 1e-9): void =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const step = (release: string, baseline: string, ratio: number, logSe: number) => ({
+  release,
+  baseline,
+  logEstimate: Math.log(ratio),
+  logSe,
+});
 
 describe('chainToBase', () => {
   test('a 3% loss per release adds up: four releases at 0.97 each are 0.885 of the base, the variances add', () => {
-    const steps = [step('1.1', '1.0', 0.97, 0.01), step('1.2', '1.1', 0.97, 0.01), step('1.3', '1.2', 0.97, 0.01), step('1.4', '1.3', 0.97, 0.01)];
+    const steps = [
+      step('1.1', '1.0', 0.97, 0.01),
+      step('1.2', '1.1', 0.97, 0.01),
+      step('1.3', '1.2', 0.97, 0.01),
+      step('1.4', '1.3', 0.97, 0.01),
+    ];
     const chain = chainToBase('1.0', steps, 0.95);
     const last = chain.get('1.4')!;
     close(last.relativeQps, 0.97 ** 4);
@@ -17,7 +28,12 @@ describe('chainToBase', () => {
     assert.ok(driftSuspected(last, 0.95) && !driftSuspected(chain.get('1.1')!, 0.95));
   });
   test('a check of a release against the base re-anchors the chain', () => {
-    const steps = [step('1.1', '1.0', 0.97, 0.01), step('1.2', '1.1', 0.97, 0.01), step('1.2', '1.0', 0.9, 0.005), step('1.3', '1.2', 1, 0.01)];
+    const steps = [
+      step('1.1', '1.0', 0.97, 0.01),
+      step('1.2', '1.1', 0.97, 0.01),
+      step('1.2', '1.0', 0.9, 0.005),
+      step('1.3', '1.2', 1, 0.01),
+    ];
     const chain = chainToBase('1.0', steps, 0.95);
     close(chain.get('1.2')!.relativeQps, 0.9);
     assert.equal(chain.get('1.2')!.steps, 1);

@@ -5,12 +5,31 @@ import type { Verdict } from '../../../src/model/index.js';
 import type { SampleRecord, SessionRecord, TargetRef } from '../../../src/store/index.js';
 import { sampleInput } from '../store/store-inputs.js';
 
-const target = (name: string): TargetRef => ({ name, flavor: 'mariadb', version: name, binary: '/usr/sbin/mariadbd', serverProfile: 'default', description: {} });
+const target = (name: string): TargetRef => ({
+  name,
+  flavor: 'mariadb',
+  version: name,
+  binary: '/usr/sbin/mariadbd',
+  serverProfile: 'default',
+  description: {},
+});
 
 function session(settings: Record<string, unknown>): SessionRecord {
   return {
-    id: 7, kind: 'compare', hostId: 1, state: 'done', baseline: target('10.11.9'), candidate: target('10.11.10'), suite: 'quick', rounds: 24,
-    pid: 1, pidStartTicks: null, settings, error: null, startedAt: '2026-12-01T06:00:00.000Z', endedAt: '2026-12-01T06:10:00.000Z',
+    id: 7,
+    kind: 'compare',
+    hostId: 1,
+    state: 'done',
+    baseline: target('10.11.9'),
+    candidate: target('10.11.10'),
+    suite: 'quick',
+    rounds: 24,
+    pid: 1,
+    pidStartTicks: null,
+    settings,
+    error: null,
+    startedAt: '2026-12-01T06:00:00.000Z',
+    endedAt: '2026-12-01T06:10:00.000Z',
   };
 }
 
@@ -19,24 +38,57 @@ function samples(): SampleRecord[] {
   const qps = { baseline: [1000, 1000, 1000], candidate: [900, 1000, 1100] };
   return [1, 2, 3].flatMap((round) =>
     (['baseline', 'candidate'] as const).map((role, i) => {
-      const { host, ...rest } = sampleInput({ round, role, test: 'point-query', threads: 1, qps: qps[role][round - 1]! });
-      return { ...rest, host: host as Record<string, unknown>, id: round * 2 + i, sessionId: 7, createdAt: '2026-12-01T06:01:00.000Z' };
+      const { host, ...rest } = sampleInput({
+        round,
+        role,
+        test: 'point-query',
+        threads: 1,
+        qps: qps[role][round - 1]!,
+      });
+      return {
+        ...rest,
+        host: host as Record<string, unknown>,
+        id: round * 2 + i,
+        sessionId: 7,
+        createdAt: '2026-12-01T06:01:00.000Z',
+      };
     }),
   );
 }
 
 const verdict = (over: Partial<Verdict> = {}): Verdict => ({
-  test: 'point-query', threads: 1, kind: 'ok', relativeQps: 0.9967, threshold: 0.95, pSlower: 0.5, pFaster: 0.5, baselineSpread: 0,
-  low: 0.96, high: 1.04, confidence: 0.95, detectableDrop: 0.045, pairs: 3, noise: 0.1, hint: [], ...over,
+  test: 'point-query',
+  threads: 1,
+  kind: 'ok',
+  relativeQps: 0.9967,
+  threshold: 0.95,
+  pSlower: 0.5,
+  pFaster: 0.5,
+  baselineSpread: 0,
+  low: 0.96,
+  high: 1.04,
+  confidence: 0.95,
+  detectableDrop: 0.045,
+  pairs: 3,
+  noise: 0.1,
+  hint: [],
+  ...over,
 });
 
 describe('compareSession', () => {
-  test('a judged row takes the verdict\'s relative QPS, interval, detectable drop, pairs and noise', () => {
+  test("a judged row takes the verdict's relative QPS, interval, detectable drop, pairs and noise", () => {
     const view = compareSession(session({ design: 'paired' }), samples(), {}, [verdict()]);
     const row = view.tests[0]!;
     assert.equal(row.relativeQps, 0.9967, 'the geometric mean of the pairs, not the ratio of medians (1)');
     assert.deepEqual(
-      { low: row.verdict!.low, high: row.verdict!.high, confidence: row.verdict!.confidence, detectableDrop: row.verdict!.detectableDrop, pairs: row.verdict!.pairs, noise: row.verdict!.noise },
+      {
+        low: row.verdict!.low,
+        high: row.verdict!.high,
+        confidence: row.verdict!.confidence,
+        detectableDrop: row.verdict!.detectableDrop,
+        pairs: row.verdict!.pairs,
+        noise: row.verdict!.noise,
+      },
       { low: 0.96, high: 1.04, confidence: 0.95, detectableDrop: 0.045, pairs: 3, noise: 0.1 },
     );
     assert.equal(view.design, 'paired');
@@ -51,7 +103,9 @@ describe('compareSession', () => {
   });
 
   test('a verdict without an upper end and without noise (one pair) keeps them null in the row', () => {
-    const view = compareSession(session({ design: 'runs' }), samples(), {}, [verdict({ kind: 'unstable', low: 0, high: null, noise: null, detectableDrop: 1, pairs: 1 })]);
+    const view = compareSession(session({ design: 'runs' }), samples(), {}, [
+      verdict({ kind: 'unstable', low: 0, high: null, noise: null, detectableDrop: 1, pairs: 1 }),
+    ]);
     assert.equal(view.design, 'runs');
     assert.equal(view.tests[0]!.verdict!.high, null);
     assert.equal(view.tests[0]!.verdict!.noise, null);
@@ -70,7 +124,11 @@ describe('compareSession', () => {
     assert.equal(view.memory, 'io-bound');
     assert.equal(view.tests[0]!.baseline.hitRatio, 1);
     assert.equal(view.tests[0]!.candidate.hitRatio, 1 - 1800 / 9000, '300 + 600 + 900 reads of 3 x 3000 requests');
-    assert.equal('memory' in compareSession(session({ memory: 'swap' }), samples(), {}), false, 'an unknown stored value is no setting');
+    assert.equal(
+      'memory' in compareSession(session({ memory: 'swap' }), samples(), {}),
+      false,
+      'an unknown stored value is no setting',
+    );
   });
 });
 

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  alphaAtLook, criticalValue, judgePairedSession, lookReach, lookSchedule, pairStatistic, pairsAtLook, replayLooks, signFlipMaxT, SIGN_VECTORS, studentCdf, studentQuantile, type PairSeries,
+  alphaAtLook,
+  criticalValue,
+  judgePairedSession,
+  lookReach,
+  lookSchedule,
+  pairStatistic,
+  pairsAtLook,
+  replayLooks,
+  signFlipMaxT,
+  SIGN_VECTORS,
+  studentCdf,
+  studentQuantile,
+  type PairSeries,
 } from '../../../src/analysis/index.js';
 import type { SampleRecord } from '../../../src/store/index.js';
 
@@ -15,9 +27,13 @@ describe("Student's t", () => {
     [0.8, 7, 0.896],
     [0.975, 1000, 1.962],
   ];
-  for (const [p, df, t] of quantiles) test(`t(${p}, ${df}) = ${t}`, () => assert.ok(Math.abs(studentQuantile(p, df) - t) < 1e-3, String(studentQuantile(p, df))));
+  for (const [p, df, t] of quantiles)
+    test(`t(${p}, ${df}) = ${t}`, () =>
+      assert.ok(Math.abs(studentQuantile(p, df) - t) < 1e-3, String(studentQuantile(p, df))));
   test('the cdf and the quantile invert each other, on both sides', () => {
-    for (const df of [2, 5, 30]) for (const p of [0.001, 0.2, 0.5, 0.9, 0.9999]) assert.ok(Math.abs(studentCdf(studentQuantile(p, df), df) - p) < 1e-9);
+    for (const df of [2, 5, 30])
+      for (const p of [0.001, 0.2, 0.5, 0.9, 0.9999])
+        assert.ok(Math.abs(studentCdf(studentQuantile(p, df), df) - p) < 1e-9);
   });
 });
 
@@ -31,7 +47,10 @@ describe('the look schedule', () => {
     assert.ok(Math.abs(spent.reduce((a, b) => a + b, 0) - 0.01) < 1e-12);
   });
   test('a look whose sign vectors cannot go below its alpha says so', () => {
-    assert.ok(lookReach(0.01, 200).every((l) => l.canReject), 'the defaults reach every look');
+    assert.ok(
+      lookReach(0.01, 200).every((l) => l.canReject),
+      'the defaults reach every look',
+    );
     const low = lookReach(0.005, 200);
     assert.equal(low[0]!.canReject, false, '1/256 > 0.0025');
     assert.equal(low[1]!.canReject, true, '1/4096 <= 0.0003125');
@@ -78,7 +97,10 @@ describe('signFlipMaxT', () => {
     let atMost = 0;
     for (let mask = 0; mask < 256; mask++) {
       const g = (i: number): number => ((mask >> i) & 1 ? -1 : 1);
-      const relabelled = { logRatios: d.map((x, i) => g(i) * x), baselineFirst: first.map((b, i) => (g(i) > 0 ? b : !b)) };
+      const relabelled = {
+        logRatios: d.map((x, i) => g(i) * x),
+        baselineFirst: first.map((b, i) => (g(i) > 0 ? b : !b)),
+      };
       if (signFlipMaxT([relabelled]).slower[0]! <= 0.05) atMost++;
     }
     assert.ok(atMost <= 0.05 * 256, `${atMost} of 256 relabellings at p <= 0.05`);
@@ -86,11 +108,18 @@ describe('signFlipMaxT', () => {
   test('a neighbour with an order effect and no drop does not block a clean drop at the first look', () => {
     // In a sweep neighbours run in opposite orders; the neighbour's second run is 6% faster, its C no slower.
     const drop = pairsOf(noise(14, 8, 0.002).map((d) => d - 0.04));
-    const neighbour = { logRatios: alternating(8).map((bFirst) => (bFirst ? -0.06 : 0.06)), baselineFirst: alternating(8).map((b) => !b) };
+    const neighbour = {
+      logRatios: alternating(8).map((bFirst) => (bFirst ? -0.06 : 0.06)),
+      baselineFirst: alternating(8).map((b) => !b),
+    };
     assert.equal(signFlipMaxT([drop, neighbour]).slower[0], 1 / 256);
   });
   test('the interval widens with a hiccup as the test weakens: it does not contradict the verdict', () => {
-    const [j] = replayLooks([series('h', [-0.1, -0.1, -0.1, 2, -0.1, -0.1, -0.1, -0.1])], { ...settings, maxPairs: 8 }, true).decided;
+    const [j] = replayLooks(
+      [series('h', [-0.1, -0.1, -0.1, 2, -0.1, -0.1, -0.1, -0.1])],
+      { ...settings, maxPairs: 8 },
+      true,
+    ).decided;
     assert.ok(j!.relativeQps < 0.93, `the estimate keeps the drop: ${j!.relativeQps}`);
     assert.equal(j!.kind, 'unstable');
     assert.ok(j!.high >= 1, `not significant, and the interval reaches 1: ${j!.low}-${j!.high}`);
@@ -104,14 +133,16 @@ describe('signFlipMaxT', () => {
 });
 
 describe('pairStatistic', () => {
-  test('a hiccup is clipped around the test\'s own centre, so it cannot cancel a real drop', () => {
+  test("a hiccup is clipped around the test's own centre, so it cannot cancel a real drop", () => {
     const d = [-0.1, -0.1, -0.1, 2, -0.1, -0.1, -0.1, -0.1];
     const estimate = Math.exp(pairStatistic(pairsOf(d)).estimate);
     assert.ok(estimate < 0.93, `C/B ${estimate}, truth 0.905 (clipped around 0 it read 0.978)`);
   });
   test('the two orders weigh the same, the order effect is reported, and the noise is what is left', () => {
     // 9 pairs, 5 in the order B C and 4 in C B: the second run of a pair is 4% faster, C is 5% slower.
-    const d = alternating(9).map((baselineFirst, i) => -0.05 + (baselineFirst ? 0.04 : -0.04) + (i % 3 === 0 ? 0.002 : -0.001));
+    const d = alternating(9).map(
+      (baselineFirst, i) => -0.05 + (baselineFirst ? 0.04 : -0.04) + (i % 3 === 0 ? 0.002 : -0.001),
+    );
     const stat = pairStatistic(pairsOf(d));
     assert.ok(Math.abs(stat.estimate - -0.05) < 0.002, `estimate ${stat.estimate}`);
     assert.ok(Math.abs(stat.orderEffect - 0.04) < 0.002, `order effect ${stat.orderEffect}`);
@@ -121,11 +152,22 @@ describe('pairStatistic', () => {
 
 const settings = { alpha: 0.01, confidence: 0.95, maxPairs: 200, thresholdOf: () => 0.95 };
 const series = (key: string, logRatios: number[]): PairSeries => ({ key, test: key, ...pairsOf(logRatios) });
-const centred = (values: number[]): number[] => values.map((v) => v - values.reduce((a, x) => a + x, 0) / values.length);
+const centred = (values: number[]): number[] =>
+  values.map((v) => v - values.reduce((a, x) => a + x, 0) / values.length);
 
 describe('replayLooks', () => {
   test('at the first look a big drop is a regression and a steady equal test is ok; nothing is left open', () => {
-    const replay = replayLooks([series('slow', noise(6, 8, 0.01).map((d) => d - 0.5)), series('same', noise(7, 8, 0.01))], settings, false);
+    const replay = replayLooks(
+      [
+        series(
+          'slow',
+          noise(6, 8, 0.01).map((d) => d - 0.5),
+        ),
+        series('same', noise(7, 8, 0.01)),
+      ],
+      settings,
+      false,
+    );
     assert.deepEqual(replay.pending, []);
     const kinds = Object.fromEntries(replay.decided.map((j) => [j.key, [j.kind, j.look, j.pairs]]));
     assert.deepEqual(kinds, { slow: ['regression', 1, 8], same: ['ok', 1, 8] });
@@ -152,7 +194,16 @@ describe('replayLooks', () => {
   test('the detectable drop shrinks as pairs are added, and is 1 (unreachable) where the look cannot reject', () => {
     // The same spread at every size, in both orders: + + - - + + - - ... of 0.1, so only the pairs and the look change.
     const at = (n: number): number => {
-      const [j] = replayLooks([series('x', Array.from({ length: n }, (_, i) => (i % 4 < 2 ? 0.1 : -0.1)))], { ...settings, thresholdOf: () => 0.9999 }, true).decided;
+      const [j] = replayLooks(
+        [
+          series(
+            'x',
+            Array.from({ length: n }, (_, i) => (i % 4 < 2 ? 0.1 : -0.1)),
+          ),
+        ],
+        { ...settings, thresholdOf: () => 0.9999 },
+        true,
+      ).decided;
       assert.equal(j!.pairs, n, 'judged on all its pairs');
       return j!.detectableDrop;
     };
@@ -165,14 +216,44 @@ describe('replayLooks', () => {
 
 describe('judgePairedSession', () => {
   const sample = (role: 'baseline' | 'candidate', round: number, test: string, qps: number): SampleRecord =>
-    ({ id: 0, sessionId: 1, createdAt: '', role, round, test, threads: 1, targetName: role, seconds: 1, qps, tps: qps, latencyAvgMs: 1, latencyP95Ms: 1, latencyMaxMs: 1, errors: 0, reconnects: 0,
-      cpuPerOp: role === 'candidate' && test === 'write' ? 0.02 : 0.01, cpuMicrosPerOp: 1, csPerOp: 1, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: role === 'candidate' && test === 'write' ? 3 : 1, host: {}, dbCounters: {} }) as SampleRecord;
+    ({
+      id: 0,
+      sessionId: 1,
+      createdAt: '',
+      role,
+      round,
+      test,
+      threads: 1,
+      targetName: role,
+      seconds: 1,
+      qps,
+      tps: qps,
+      latencyAvgMs: 1,
+      latencyP95Ms: 1,
+      latencyMaxMs: 1,
+      errors: 0,
+      reconnects: 0,
+      cpuPerOp: role === 'candidate' && test === 'write' ? 0.02 : 0.01,
+      cpuMicrosPerOp: 1,
+      csPerOp: 1,
+      readsPerOp: 0,
+      readKBPerOp: 0,
+      writeKBPerOp: role === 'candidate' && test === 'write' ? 3 : 1,
+      host: {},
+      dbCounters: {},
+    }) as SampleRecord;
   test('pairs by round give each test a verdict with its interval, detectable drop, pairs and noise; a regression names what grew', () => {
     const samples: SampleRecord[] = [];
     const jitter = noise(10, 20, 0.01);
     for (let r = 1; r <= 8; r++) {
-      samples.push(sample('baseline', r, 'write', 1000 * (1 + jitter[r]!)), sample('candidate', r, 'write', 600 * (1 + jitter[r + 8]!)));
-      samples.push(sample('candidate', r, 'read', 2000 * (1 + jitter[r + 4]!)), sample('baseline', r, 'read', 2000 * (1 + jitter[r - 1]!)));
+      samples.push(
+        sample('baseline', r, 'write', 1000 * (1 + jitter[r]!)),
+        sample('candidate', r, 'write', 600 * (1 + jitter[r + 8]!)),
+      );
+      samples.push(
+        sample('candidate', r, 'read', 2000 * (1 + jitter[r + 4]!)),
+        sample('baseline', r, 'read', 2000 * (1 + jitter[r - 1]!)),
+      );
     }
     const { verdicts } = judgePairedSession(samples, { threshold: 0.95, testThresholds: {}, alpha: 0.01 });
     const write = verdicts.find((v) => v.test === 'write')!;
@@ -196,10 +277,21 @@ describe('judgePairedSession', () => {
     assert.equal(v!.pairs, 1);
     assert.equal(v!.high, null);
     assert.equal(v!.noise, null);
-    const grown = judgePairedSession([...samples, ...[2, 3, 4, 5, 6, 7, 8].flatMap((r) => [sample('baseline', r, 'write', 1000), sample('candidate', r, 'write', 500)].map(fromZero))], { threshold: 0.95, testThresholds: {}, alpha: 0.01 });
+    const grown = judgePairedSession(
+      [
+        ...samples,
+        ...[2, 3, 4, 5, 6, 7, 8].flatMap((r) =>
+          [sample('baseline', r, 'write', 1000), sample('candidate', r, 'write', 500)].map(fromZero),
+        ),
+      ],
+      { threshold: 0.95, testThresholds: {}, alpha: 0.01 },
+    );
     const hint = grown.verdicts[0]!.hint;
     assert.equal(grown.verdicts[0]!.kind, 'regression');
-    assert.deepEqual(hint.find((h) => h.metric === 'r/o'), { metric: 'r/o', baseline: 0, candidate: 2, ratio: null });
+    assert.deepEqual(
+      hint.find((h) => h.metric === 'r/o'),
+      { metric: 'r/o', baseline: 0, candidate: 2, ratio: null },
+    );
     assert.equal(hint[0]!.metric, 'r/o', 'a figure grown from 0 leads the hint');
   });
 });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { binomial, maxTPermutationTest, roundsForAlpha, smallestPValue, type Run } from '../../../src/analysis/permutation.js';
+import {
+  binomial,
+  maxTPermutationTest,
+  roundsForAlpha,
+  smallestPValue,
+  type Run,
+} from '../../../src/analysis/permutation.js';
 
 function runs(...rows: Array<Record<string, number>>): Run[] {
   return rows.map((r) => new Map(Object.entries(r)));

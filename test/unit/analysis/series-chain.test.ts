@@ -3,24 +3,39 @@ import { describe, test } from 'node:test';
 import { chainCandidates, chainHistory, type ChainCheck, type HistoryTable } from '../../../src/analysis/index.js';
 import type { Figures } from '../../../src/model/index.js';
 
-const close = (actual: number | undefined, expected: number, tolerance = 1e-9): void => assert.ok(actual !== undefined && Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const close = (actual: number | undefined, expected: number, tolerance = 1e-9): void =>
+  assert.ok(actual !== undefined && Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 const figures: Figures = { qps: 1000, cpuPerOp: 0.001, csPerOp: 1, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 0 };
 
 /** Versions 1.0 (the base, release id 1) to 1.n, each measured; `imported` columns have no release id. */
 function table(n: number, imported: readonly number[] = []): HistoryTable {
   const columns = Array.from({ length: n + 1 }, (_, i) => ({
-    version: `1.${i}`, versionKey: `v${String(i).padStart(3, '0')}`, label: `tag-1.${i}`, imported: imported.includes(i), ...(imported.includes(i) ? {} : { releaseId: i + 1 }),
+    version: `1.${i}`,
+    versionKey: `v${String(i).padStart(3, '0')}`,
+    label: `tag-1.${i}`,
+    imported: imported.includes(i),
+    ...(imported.includes(i) ? {} : { releaseId: i + 1 }),
   }));
-  return { columns, rows: [{ test: 'insert', threads: 1, figures: columns.map(() => figures), detectableDrop: columns.map(() => null) }] };
+  return {
+    columns,
+    rows: [
+      { test: 'insert', threads: 1, figures: columns.map(() => figures), detectableDrop: columns.map(() => null) },
+    ],
+  };
 }
 
 /** Release i + 1 checked against release i (its last good) with relative QPS `ratios[i - 1]`. */
 function chainOf(ratios: readonly number[], logSe: number | null = 0.01): ChainCheck[] {
-  return ratios.map((ratio, i) => ({ releaseId: i + 2, baselineReleaseId: i + 1, verdicts: [{ test: 'insert', threads: 1, relativeQps: ratio, logSe }] }));
+  return ratios.map((ratio, i) => ({
+    releaseId: i + 2,
+    baselineReleaseId: i + 1,
+    verdicts: [{ test: 'insert', threads: 1, relativeQps: ratio, logSe }],
+  }));
 }
 
 const settings = { confidence: 0.95, thresholdOf: () => 0.95 };
-const stepsAt = (cells: ReturnType<typeof chainHistory>[number]): string[] => cells.flatMap((c, i) => (c?.step ? [`${i}:${c.step.direction}`] : []));
+const stepsAt = (cells: ReturnType<typeof chainHistory>[number]): string[] =>
+  cells.flatMap((c, i) => (c?.step ? [`${i}:${c.step.direction}`] : []));
 
 describe('chainHistory', () => {
   test('four releases each 3% slower: 0.885 of the base at the 4th, the interval from the summed variances', () => {
@@ -39,7 +54,10 @@ describe('chainHistory', () => {
     const checks = chainOf([0.97, 0.97, 0.97]);
     checks[1] = { ...checks[1]!, verdicts: [{ test: 'insert', threads: 1, relativeQps: 0.97, logSe: null }] };
     const [row] = chainHistory(table(4, [4]), 0, checks, settings);
-    assert.deepEqual(row!.map((c) => c === null), [false, false, true, true, true]);
+    assert.deepEqual(
+      row!.map((c) => c === null),
+      [false, false, true, true, true],
+    );
   });
 
   test('an imported base chains nothing', () => {
@@ -75,7 +93,14 @@ describe('where a step began', () => {
 
   test('a direct check against the base re-anchors; the jump to it counts both errors, not the shared part', () => {
     // 1.3 was checked against 1.2 (0.97) and directly against the base (0.85): the direct one wins.
-    const checks: ChainCheck[] = [...chainOf([1, 1, 0.97]), { releaseId: 4, baselineReleaseId: 1, verdicts: [{ test: 'insert', threads: 1, relativeQps: 0.85, logSe: 0.01 }] }];
+    const checks: ChainCheck[] = [
+      ...chainOf([1, 1, 0.97]),
+      {
+        releaseId: 4,
+        baselineReleaseId: 1,
+        verdicts: [{ test: 'insert', threads: 1, relativeQps: 0.85, logSe: 0.01 }],
+      },
+    ];
     const [row] = chainHistory(table(3), 0, checks, settings);
     close(row![3]!.relativeQps, 0.85);
     assert.equal(row![3]!.steps, 1);
@@ -85,8 +110,16 @@ describe('where a step began', () => {
 
 describe('chainCandidates', () => {
   test('per release the newest valid check and the newest valid one against the base; invalid ones never', () => {
-    const check = (sessionId: number, releaseId: number, baselineReleaseId: number, invalid = false) => ({ sessionId, releaseId, baselineReleaseId, invalid });
-    const got = chainCandidates([check(1, 2, 1), check(2, 3, 2), check(3, 3, 2), check(4, 3, 1), check(5, 3, 2, true), check(6, 4, 1, true)], 1);
+    const check = (sessionId: number, releaseId: number, baselineReleaseId: number, invalid = false) => ({
+      sessionId,
+      releaseId,
+      baselineReleaseId,
+      invalid,
+    });
+    const got = chainCandidates(
+      [check(1, 2, 1), check(2, 3, 2), check(3, 3, 2), check(4, 3, 1), check(5, 3, 2, true), check(6, 4, 1, true)],
+      1,
+    );
     assert.deepEqual(got.map((c) => c.sessionId).sort(), [1, 3, 4]);
   });
 });

@@ -7,15 +7,32 @@ import { sampleInput } from '../store/store-inputs.js';
 const settings = { threshold: 0.95, testThresholds: {}, alpha: 0.05 };
 
 /** A finished session's samples: per round, each side ran every test; qps and wKB/o as given per role. */
-function session(rounds: number, tests: Record<string, { b: number[]; c: number[]; bWrite?: number; cWrite?: number }>): SampleRecord[] {
+function session(
+  rounds: number,
+  tests: Record<string, { b: number[]; c: number[]; bWrite?: number; cWrite?: number }>,
+): SampleRecord[] {
   const out: SampleRecord[] = [];
   for (let round = 1; round <= rounds; round++) {
     for (const [name, t] of Object.entries(tests)) {
       for (const role of ['baseline', 'candidate'] as const) {
         const qps = (role === 'baseline' ? t.b : t.c)[round - 1]!;
         const writeKBPerOp = (role === 'baseline' ? t.bWrite : t.cWrite) ?? 0.5;
-        const { host, ...rest } = sampleInput({ round, role, test: name, threads: 1, qps, writeKBPerOp, dbCounters: { Innodb_os_log_written: { delta: 1, perOp: writeKBPerOp * 1000 } } });
-        out.push({ ...rest, host: host as Record<string, unknown>, id: out.length + 1, sessionId: 1, createdAt: '2026-01-01T00:00:00.000Z' });
+        const { host, ...rest } = sampleInput({
+          round,
+          role,
+          test: name,
+          threads: 1,
+          qps,
+          writeKBPerOp,
+          dbCounters: { Innodb_os_log_written: { delta: 1, perOp: writeKBPerOp * 1000 } },
+        });
+        out.push({
+          ...rest,
+          host: host as Record<string, unknown>,
+          id: out.length + 1,
+          sessionId: 1,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        });
       }
     }
   }
@@ -26,16 +43,41 @@ describe('classify', () => {
   const base = { threshold: 0.95, alpha: 0.05, pSlower: 1, pFaster: 1, low: 0.97, high: 1.03 as number | null };
   const cases: Array<[string, Partial<typeof base> & { relativeQps: number }, string]> = [
     ['a significant drop under the threshold', { relativeQps: 0.8, pSlower: 0.01, low: 0.75 }, 'regression'],
-    ['a drop under the threshold that is not significant: inconclusive', { relativeQps: 0.9, pSlower: 0.3, low: 0.8 }, 'unstable'],
-    ['no drop, but an interval too wide to rule out one larger than the margin', { relativeQps: 1, pSlower: 0.5, low: 0.9 }, 'unstable'],
-    ['an interval under 1 that straddles the threshold: slower, not a regression', { relativeQps: 0.962, pSlower: 0.01, low: 0.931, high: 0.987 }, 'slower'],
-    ['under the threshold, not significant for the session, yet an interval under 1: slower', { relativeQps: 0.93, pSlower: 0.2, low: 0.9, high: 0.97 }, 'slower'],
-    ['an interval that reaches 1 is not slower: unstable', { relativeQps: 0.96, pSlower: 0.1, low: 0.92, high: 1 }, 'unstable'],
+    [
+      'a drop under the threshold that is not significant: inconclusive',
+      { relativeQps: 0.9, pSlower: 0.3, low: 0.8 },
+      'unstable',
+    ],
+    [
+      'no drop, but an interval too wide to rule out one larger than the margin',
+      { relativeQps: 1, pSlower: 0.5, low: 0.9 },
+      'unstable',
+    ],
+    [
+      'an interval under 1 that straddles the threshold: slower, not a regression',
+      { relativeQps: 0.962, pSlower: 0.01, low: 0.931, high: 0.987 },
+      'slower',
+    ],
+    [
+      'under the threshold, not significant for the session, yet an interval under 1: slower',
+      { relativeQps: 0.93, pSlower: 0.2, low: 0.9, high: 0.97 },
+      'slower',
+    ],
+    [
+      'an interval that reaches 1 is not slower: unstable',
+      { relativeQps: 0.96, pSlower: 0.1, low: 0.92, high: 1 },
+      'unstable',
+    ],
     ['no upper end (one round a side): unstable', { relativeQps: 0.5, pSlower: 1, low: 0, high: null }, 'unstable'],
-    ['a significant drop inside the threshold whose interval clears it', { relativeQps: 0.97, pSlower: 0.01, low: 0.96 }, 'ok'],
+    [
+      'a significant drop inside the threshold whose interval clears it',
+      { relativeQps: 0.97, pSlower: 0.01, low: 0.96 },
+      'ok',
+    ],
     ['a significant gain over 1/threshold', { relativeQps: 1.2, pFaster: 0.01, low: 1.1 }, 'improvement'],
   ];
-  for (const [name, evidence, expected] of cases) test(name, () => assert.equal(classify({ ...base, ...evidence }), expected));
+  for (const [name, evidence, expected] of cases)
+    test(name, () => assert.equal(classify({ ...base, ...evidence }), expected));
 });
 
 describe('judgeSession', () => {
@@ -48,7 +90,10 @@ describe('judgeSession', () => {
     const update = verdicts.find((v) => v.test === 'update-index')!;
     assert.equal(update.kind, 'regression');
     assert.equal(update.pSlower, 1 / 70);
-    assert.deepEqual(update.hint.map((h) => h.metric), ['wKB/o', 'Innodb_os_log_written']);
+    assert.deepEqual(
+      update.hint.map((h) => h.metric),
+      ['wKB/o', 'Innodb_os_log_written'],
+    );
     assert.equal(update.hint[0]!.ratio, 30);
     assert.equal(verdicts.find((v) => v.test === 'point-query')!.kind, 'ok');
   });

@@ -7,14 +7,47 @@ import type { ReleaseRecord } from '../../../src/store/index.js';
 import { rowVerdict, sampleView } from '../report/sample-view.js';
 
 const release = (id: number, version: string): ReleaseRecord => ({
-  id, upstream: 'demo', flavor: 'mariadb', tag: `mariadb-${version}`, commit: 'a'.repeat(40), version, versionKey: version, firstSeenAt: '2026-01-01T00:00:00.000Z', movedFrom: null, movedAt: null,
+  id,
+  upstream: 'demo',
+  flavor: 'mariadb',
+  tag: `mariadb-${version}`,
+  commit: 'a'.repeat(40),
+  version,
+  versionKey: version,
+  firstSeenAt: '2026-01-01T00:00:00.000Z',
+  movedFrom: null,
+  movedAt: null,
 });
 
 /** A check of 10.11.3 against 10.11.2 whose tests got these kinds, stored conclusive as the store would. */
 function checked(kinds: Array<Verdict['kind']>, conclusive: boolean): CheckResult {
-  const verdicts = kinds.map((kind, i): Verdict => ({ test: `t${i}`, threads: 1, relativeQps: 0.97, ...rowVerdict(kind) }));
-  const check = { sessionId: 5, releaseId: 3, baselineReleaseId: 2, outcome: 'ok' as const, conclusive, invalid: false, judgedAt: '2026-01-01T00:00:00.000Z' };
-  return { kind: 'checked', release: release(3, '10.11.3'), baseline: release(2, '10.11.2'), against: 'last good', sessionId: 5, view: sampleView(), verdicts, check, plan: { opened: [], continuing: [], fixed: [] }, messagesQueued: 0 };
+  const verdicts = kinds.map((kind, i): Verdict => ({
+    test: `t${i}`,
+    threads: 1,
+    relativeQps: 0.97,
+    ...rowVerdict(kind),
+  }));
+  const check = {
+    sessionId: 5,
+    releaseId: 3,
+    baselineReleaseId: 2,
+    outcome: 'ok' as const,
+    conclusive,
+    invalid: false,
+    judgedAt: '2026-01-01T00:00:00.000Z',
+  };
+  return {
+    kind: 'checked',
+    release: release(3, '10.11.3'),
+    baseline: release(2, '10.11.2'),
+    against: 'last good',
+    sessionId: 5,
+    view: sampleView(),
+    verdicts,
+    check,
+    plan: { opened: [], continuing: [], fixed: [] },
+    messagesQueued: 0,
+  };
 }
 
 test('check says inconclusive, which tests kept the release from last good, and what decides them', () => {
@@ -27,5 +60,8 @@ test('check says inconclusive, which tests kept the release from last good, and 
 });
 
 test('a decided check is ok, and says nothing of last good', () => {
-  assert.equal(outcomeLine(checked(['ok', 'improvement'], true)), 'mariadb-10.11.3 against mariadb-10.11.2: ok; 0 email(s) queued');
+  assert.equal(
+    outcomeLine(checked(['ok', 'improvement'], true)),
+    'mariadb-10.11.3 against mariadb-10.11.2: ok; 0 email(s) queued',
+  );
 });

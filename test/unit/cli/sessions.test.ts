@@ -27,7 +27,13 @@ function summary(overrides: Partial<SessionSummary> = {}): SessionSummary {
 
 describe('renderSessions', () => {
   test('one row per session: id, state, started, took, design, suite, B and C, verdict counts', () => {
-    const text = renderSessions([summary({ id: 12, state: 'running', endedAt: null, judged: 'none', verdicts: null, startedAt: ago(95) }), summary()], now);
+    const text = renderSessions(
+      [
+        summary({ id: 12, state: 'running', endedAt: null, judged: 'none', verdicts: null, startedAt: ago(95) }),
+        summary(),
+      ],
+      now,
+    );
     assert.equal(
       text,
       [
@@ -47,7 +53,10 @@ describe('renderSessions', () => {
   });
 
   test('names are data: control characters are shown escaped, never sent to the terminal', () => {
-    const text = renderSessions([summary({ suite: 'q\u001b]0;pwned\u0007', baseline: { name: 'a\nb', flavor: 'mariadb', version: '1' } })], now);
+    const text = renderSessions(
+      [summary({ suite: 'q\u001b]0;pwned\u0007', baseline: { name: 'a\nb', flavor: 'mariadb', version: '1' } })],
+      now,
+    );
     assert.doesNotMatch(text, /\u001b|\u0007/);
     assert.match(text, /q\\x1b\]0;pwned\\x07/);
     assert.match(text, /a\\nb \(mariadb 1\)/);
@@ -60,14 +69,24 @@ describe('renderSessions', () => {
 });
 
 test('countKinds counts every kind, zeros included', () => {
-  assert.deepEqual(countKinds(['ok', 'ok', 'regression', 'slower', 'unstable']), { ok: 2, regression: 1, improvement: 0, slower: 1, unstable: 1 });
+  assert.deepEqual(countKinds(['ok', 'ok', 'regression', 'slower', 'unstable']), {
+    ok: 2,
+    regression: 1,
+    improvement: 0,
+    slower: 1,
+    unstable: 1,
+  });
   assert.deepEqual(countKinds([]), { ok: 0, regression: 0, improvement: 0, slower: 0, unstable: 0 });
 });
 
 describe('unjudgedNote', () => {
-  const session = (overrides: Partial<SessionRecord>): SessionRecord => ({ id: 4, state: 'done', pid: 99, startedAt: ago(300), endedAt: null, error: null, ...overrides }) as SessionRecord;
+  const session = (overrides: Partial<SessionRecord>): SessionRecord =>
+    ({ id: 4, state: 'done', pid: 99, startedAt: ago(300), endedAt: null, error: null, ...overrides }) as SessionRecord;
   const side = { samples: 3 };
-  const view = (tests: number): ComparisonView => ({ tests: Array.from({ length: tests }, () => ({ baseline: side, candidate: side })) }) as unknown as ComparisonView;
+  const view = (tests: number): ComparisonView =>
+    ({
+      tests: Array.from({ length: tests }, () => ({ baseline: side, candidate: side })),
+    }) as unknown as ComparisonView;
 
   test('a judged session needs no note', () => {
     assert.equal(unjudgedNote({ session: session({}), view: view(2), judged: 'samples' }, now), undefined);
@@ -75,10 +94,16 @@ describe('unjudgedNote', () => {
 
   test('failed, interrupted and running sessions say what they are and that nothing is judged', () => {
     assert.equal(
-      unjudgedNote({ session: session({ state: 'failed', error: 'mariadbd died\n<b>' }), view: view(2), judged: 'none' }, now),
+      unjudgedNote(
+        { session: session({ state: 'failed', error: 'mariadbd died\n<b>' }), view: view(2), judged: 'none' },
+        now,
+      ),
       'session 4 failed ("mariadbd died\\n<b>"): the 12 samples of the tests measured on both sides are shown, not judged',
     );
-    assert.equal(unjudgedNote({ session: session({ state: 'interrupted' }), view: view(0), judged: 'none' }, now), 'session 4 was interrupted: no test was measured on both sides, not judged');
+    assert.equal(
+      unjudgedNote({ session: session({ state: 'interrupted' }), view: view(0), judged: 'none' }, now),
+      'session 4 was interrupted: no test was measured on both sides, not judged',
+    );
     assert.equal(
       unjudgedNote({ session: session({ state: 'running' }), view: view(1), judged: 'none' }, now),
       'session 4 is still running (started 5 min ago, pid 99): the 6 samples of the tests measured on both sides are shown, not judged',

@@ -16,24 +16,39 @@ describe('triage --by and --reason are checked before anything is stored', () =>
   ];
   for (const [by, problem] of badBy) {
     test(`--by ${JSON.stringify(by).slice(0, 30)}: a usage error`, () => {
-      assert.throws(() => checkedBy(by, true), (err: unknown) => err instanceof UsageError && problem.test(err.message));
+      assert.throws(
+        () => checkedBy(by, true),
+        (err: unknown) => err instanceof UsageError && problem.test(err.message),
+      );
     });
   }
 
   test('a bad user name from the environment says where it came from', () => {
-    assert.throws(() => checkedBy('x\ny', false), (err: unknown) => err instanceof UsageError && /^the user name from \$SUDO_USER, \$USER or \$LOGNAME "x\\ny" holds/.test(err.message));
+    assert.throws(
+      () => checkedBy('x\ny', false),
+      (err: unknown) =>
+        err instanceof UsageError &&
+        /^the user name from \$SUDO_USER, \$USER or \$LOGNAME "x\\ny" holds/.test(err.message),
+    );
   });
 
   const goodReasons = ['', 'MDEV-12345', 'first line\nsecond line', 'x'.repeat(MAX_REASON_LENGTH)];
-  for (const reason of goodReasons) test(`--reason of ${reason.length} characters is kept as given`, () => assert.equal(checkedReason(reason), reason));
+  for (const reason of goodReasons)
+    test(`--reason of ${reason.length} characters is kept as given`, () => assert.equal(checkedReason(reason), reason));
 
   const badReasons: Array<[reason: string, problem: RegExp]> = [
-    ['x'.repeat(MAX_REASON_LENGTH + 1), /^--reason \(1001 characters\) is longer than 1000 characters: say why in short/],
+    [
+      'x'.repeat(MAX_REASON_LENGTH + 1),
+      /^--reason \(1001 characters\) is longer than 1000 characters: say why in short/,
+    ],
     ['bell\u0007', /^--reason \(5 characters\) holds a control character/],
   ];
   for (const [reason, problem] of badReasons) {
     test(`--reason ${JSON.stringify(reason.slice(0, 12))}: a usage error`, () => {
-      assert.throws(() => checkedReason(reason), (err: unknown) => err instanceof UsageError && problem.test(err.message));
+      assert.throws(
+        () => checkedReason(reason),
+        (err: unknown) => err instanceof UsageError && problem.test(err.message),
+      );
     });
   }
 });

@@ -62,7 +62,12 @@ test('a failed walk keeps the last figure and is not retried before the max age'
   let now = 0;
   let walks = 0;
   const errors: unknown[] = [];
-  const cache = new CacheSizeCache({ maxAgeMs: 1000, now: () => now, measure: () => Promise.reject(new Error(`walk ${++walks}`)), onError: (e) => void errors.push(e) });
+  const cache = new CacheSizeCache({
+    maxAgeMs: 1000,
+    now: () => now,
+    measure: () => Promise.reject(new Error(`walk ${++walks}`)),
+    onError: (e) => void errors.push(e),
+  });
   cache.latest();
   await cache.settled();
   cache.latest();

@@ -10,7 +10,7 @@ test("picks compiler, linker and CMake errors in output order, then make's and n
     '../x.c:9:3: error: expected ‘;’ before ‘}’ token',
     'In file included from ../a.h:1:',
     '../b.h:2:10: fatal error: c.h: No such file or directory',
-    'x.c:(.text+0x1b): undefined reference to `missing_fn\'',
+    "x.c:(.text+0x1b): undefined reference to `missing_fn'",
     'make[2]: *** [CMakeFiles/x.dir/build.make:76: CMakeFiles/x.dir/x.c.o] Error 1',
     'FAILED: CMakeFiles/x.dir/x.c.o ',
     'CMake Error at CMakeLists.txt:7 (message):',
@@ -41,8 +41,16 @@ test('nothing to pick in a clean log', () => {
 });
 
 test('a full disk is a cause, whichever tool met it', () => {
-  const output = ['/usr/bin/ld: final link failed: No space left on device', 'collect2: error: ld returned 1 exit status', 'make[2]: *** [x] Error 1'].join('\n');
-  assert.deepEqual(pickFailureLines(output), ['/usr/bin/ld: final link failed: No space left on device', 'collect2: error: ld returned 1 exit status', 'make[2]: *** [x] Error 1']);
+  const output = [
+    '/usr/bin/ld: final link failed: No space left on device',
+    'collect2: error: ld returned 1 exit status',
+    'make[2]: *** [x] Error 1',
+  ].join('\n');
+  assert.deepEqual(pickFailureLines(output), [
+    '/usr/bin/ld: final link failed: No space left on device',
+    'collect2: error: ld returned 1 exit status',
+    'make[2]: *** [x] Error 1',
+  ]);
 });
 
 test('escape sequences in a compiler line come out escaped: nothing a terminal would obey', () => {

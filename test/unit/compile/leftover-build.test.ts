@@ -28,14 +28,21 @@ after(() => {
 
 function started(child: ChildProcess): Promise<ChildProcess> {
   children.push(child);
-  return new Promise((resolve, reject) => child.once('spawn', () => setTimeout(() => resolve(child), 300)).once('error', reject));
+  return new Promise((resolve, reject) =>
+    child.once('spawn', () => setTimeout(() => resolve(child), 300)).once('error', reject),
+  );
 }
 
 const RUN_ON = ['-e', 'setInterval(() => {}, 1000)', '--', '--build', '.'];
 
 test("a killed build's cmake is stopped; a person's cmake job in the same worktree is left running", async () => {
   const leftover = await started(spawn(cmake, RUN_ON, { cwd: worktree, stdio: 'ignore', detached: true }));
-  const persons = await started(spawn('perl', ['-e', 'setpgrp(0, 0) or die; exec { $ARGV[0] } @ARGV', cmake, ...RUN_ON], { cwd: worktree, stdio: 'ignore' }));
+  const persons = await started(
+    spawn('perl', ['-e', 'setpgrp(0, 0) or die; exec { $ARGV[0] } @ARGV', cmake, ...RUN_ON], {
+      cwd: worktree,
+      stdio: 'ignore',
+    }),
+  );
   assert.deepEqual(await stopLeftoverBuild(worktree, silentLog), [leftover.pid]);
   assert.equal(processAlive(leftover.pid!), false);
   assert.equal(processAlive(persons.pid!), true, "a person's cmake survives");

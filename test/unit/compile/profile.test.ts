@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BuildProfileError, cmakeFlagName, expandCmakeFlags, listBuildProfiles, loadBuildProfile, parseBuildProfile } from '../../../src/compile/index.js';
+import {
+  BuildProfileError,
+  cmakeFlagName,
+  expandCmakeFlags,
+  listBuildProfiles,
+  loadBuildProfile,
+  parseBuildProfile,
+} from '../../../src/compile/index.js';
 
 const SOURCE = '/x/p.yaml';
 
@@ -27,17 +34,29 @@ describe('parseBuildProfile', () => {
     const p = parse('description: d\ncmake_flags: [-DB=2, "-DA:BOOL=ON", "-DC=-O2 -g1"]\n');
     assert.deepEqual(
       { ...p },
-      { name: 'p', source: SOURCE, description: 'd', generator: 'Unix Makefiles', cmakeFlags: ['-DB=2', '-DA:BOOL=ON', '-DC=-O2 -g1'], env: {}, ccache: false, timeoutMinutes: 240, patches: [] },
+      {
+        name: 'p',
+        source: SOURCE,
+        description: 'd',
+        generator: 'Unix Makefiles',
+        cmakeFlags: ['-DB=2', '-DA:BOOL=ON', '-DC=-O2 -g1'],
+        env: {},
+        ccache: false,
+        timeoutMinutes: 240,
+        patches: [],
+      },
     );
   });
 
-  test('patches are read relative to the profile\'s folder, in order; absolute paths stay', () => {
+  test("patches are read relative to the profile's folder, in order; absolute paths stay", () => {
     const p = parse('description: d\npatches: [fix-1.patch, ../shared/fix-2.patch, /srv/patches/fix-3.patch]\n');
     assert.deepEqual(p.patches, ['/x/fix-1.patch', '/shared/fix-2.patch', '/srv/patches/fix-3.patch']);
   });
 
   test('reads every key', () => {
-    const p = parse('description: d\ngenerator: Ninja\nenv: { CC: gcc-12, CFLAGS: "-O2" }\njobs: 3\nccache: true\ntimeout_minutes: 30\n');
+    const p = parse(
+      'description: d\ngenerator: Ninja\nenv: { CC: gcc-12, CFLAGS: "-O2" }\njobs: 3\nccache: true\ntimeout_minutes: 30\n',
+    );
     assert.equal(p.generator, 'Ninja');
     assert.deepEqual(p.env, { CC: 'gcc-12', CFLAGS: '-O2' });
     assert.equal(p.jobs, 3);
@@ -46,34 +65,103 @@ describe('parseBuildProfile', () => {
   });
 
   const cases: Array<[string, string, string]> = [
-    ['an unknown generator', 'description: d\ngenerator: Ninja2\n', 'generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")'],
-    ['an unknown key', 'description: d\nflags: []\n', 'flags = []: is not a known key; the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches'],
-    ['no description', 'ccache: true\n', 'description = (missing): is missing or not text; write one line that says what the profile is for'],
-    ['a flag without -D', 'description: d\ncmake_flags: [CMAKE_BUILD_TYPE=Release]\n', 'cmake_flags[0] = "CMAKE_BUILD_TYPE=Release": is not a -DNAME=value flag; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo'],
-    ['a flag for the install prefix', 'description: d\ncmake_flags: [-DCMAKE_INSTALL_PREFIX=/opt]\n', 'cmake_flags[0] = "-DCMAKE_INSTALL_PREFIX=/opt": sets CMAKE_INSTALL_PREFIX, which qpswatch sets itself; qpswatch installs every build under builds/<key>/install; remove the flag'],
-    ['a compiler launcher flag', 'description: d\ncmake_flags: [-DCMAKE_CXX_COMPILER_LAUNCHER=ccache]\n', 'cmake_flags[0] = "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache": sets CMAKE_CXX_COMPILER_LAUNCHER, which qpswatch sets itself; set ccache: true instead of the flag'],
-    ['a variable set twice', 'description: d\ncmake_flags: [-DX=1, -DY=2, "-DX:STRING=3"]\n', 'cmake_flags[2] = "-DX:STRING=3": sets X again (also cmake_flags[0]); keep one flag per variable'],
-    ['a number as an env value', 'description: d\nenv: { MAKEFLAGS: 2 }\n', 'env.MAKEFLAGS = 2: is not text (quote numbers: "2"); write environment variables as NAME: "value", e.g. CC: gcc-12'],
-    ['a bad env name', 'description: d\nenv: { "A-B": x }\n', 'env.A-B = "A-B": name is not an environment variable name; write environment variables as NAME: "value", e.g. CC: gcc-12'],
-    ['the ccache folder in env', 'description: d\nenv: { CCACHE_DIR: /c }\n', 'env.CCACHE_DIR = "/c": is set by qpswatch when ccache is on; remove CCACHE_DIR; the cache lives under the cache directory'],
-    ['zero jobs', 'description: d\njobs: 0\n', 'jobs = 0: is below 1; write a whole number of parallel compile jobs, or leave it out to use every CPU'],
+    [
+      'an unknown generator',
+      'description: d\ngenerator: Ninja2\n',
+      'generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")',
+    ],
+    [
+      'an unknown key',
+      'description: d\nflags: []\n',
+      'flags = []: is not a known key; the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
+    ],
+    [
+      'no description',
+      'ccache: true\n',
+      'description = (missing): is missing or not text; write one line that says what the profile is for',
+    ],
+    [
+      'a flag without -D',
+      'description: d\ncmake_flags: [CMAKE_BUILD_TYPE=Release]\n',
+      'cmake_flags[0] = "CMAKE_BUILD_TYPE=Release": is not a -DNAME=value flag; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo',
+    ],
+    [
+      'a flag for the install prefix',
+      'description: d\ncmake_flags: [-DCMAKE_INSTALL_PREFIX=/opt]\n',
+      'cmake_flags[0] = "-DCMAKE_INSTALL_PREFIX=/opt": sets CMAKE_INSTALL_PREFIX, which qpswatch sets itself; qpswatch installs every build under builds/<key>/install; remove the flag',
+    ],
+    [
+      'a compiler launcher flag',
+      'description: d\ncmake_flags: [-DCMAKE_CXX_COMPILER_LAUNCHER=ccache]\n',
+      'cmake_flags[0] = "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache": sets CMAKE_CXX_COMPILER_LAUNCHER, which qpswatch sets itself; set ccache: true instead of the flag',
+    ],
+    [
+      'a variable set twice',
+      'description: d\ncmake_flags: [-DX=1, -DY=2, "-DX:STRING=3"]\n',
+      'cmake_flags[2] = "-DX:STRING=3": sets X again (also cmake_flags[0]); keep one flag per variable',
+    ],
+    [
+      'a number as an env value',
+      'description: d\nenv: { MAKEFLAGS: 2 }\n',
+      'env.MAKEFLAGS = 2: is not text (quote numbers: "2"); write environment variables as NAME: "value", e.g. CC: gcc-12',
+    ],
+    [
+      'a bad env name',
+      'description: d\nenv: { "A-B": x }\n',
+      'env.A-B = "A-B": name is not an environment variable name; write environment variables as NAME: "value", e.g. CC: gcc-12',
+    ],
+    [
+      'the ccache folder in env',
+      'description: d\nenv: { CCACHE_DIR: /c }\n',
+      'env.CCACHE_DIR = "/c": is set by qpswatch when ccache is on; remove CCACHE_DIR; the cache lives under the cache directory',
+    ],
+    [
+      'zero jobs',
+      'description: d\njobs: 0\n',
+      'jobs = 0: is below 1; write a whole number of parallel compile jobs, or leave it out to use every CPU',
+    ],
     ['ccache as text', 'description: d\nccache: "yes"\n', 'ccache = "yes": is not true or false; write true or false'],
-    ['a negative timeout', 'description: d\ntimeout_minutes: -5\n', 'timeout_minutes = -5: is not above 0; write the longest a whole build may take, in minutes, e.g. 240'],
-    ['a line break in a flag', 'description: d\ncmake_flags: ["-DX=a\\nb"]\n', 'cmake_flags[0] = "-DX=a\\nb": contains a line break or NUL; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo'],
+    [
+      'a negative timeout',
+      'description: d\ntimeout_minutes: -5\n',
+      'timeout_minutes = -5: is not above 0; write the longest a whole build may take, in minutes, e.g. 240',
+    ],
+    [
+      'a line break in a flag',
+      'description: d\ncmake_flags: ["-DX=a\\nb"]\n',
+      'cmake_flags[0] = "-DX=a\\nb": contains a line break or NUL; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo',
+    ],
   ];
   for (const [what, text, message] of cases) {
-    test(`refuses ${what} with one line naming file, field, value and fix`, () => rejects(text, `build profile ${SOURCE}: ${message}`));
+    test(`refuses ${what} with one line naming file, field, value and fix`, () =>
+      rejects(text, `build profile ${SOURCE}: ${message}`));
   }
 
   test('refuses YAML that does not parse', () => {
-    assert.throws(() => parse('description: [\n'), (err: unknown) => err instanceof BuildProfileError && /^build profile \/x\/p\.yaml: \(top level\) = \(missing\): is not valid YAML \(.+\); fix the YAML syntax$/.test(err.message));
+    assert.throws(
+      () => parse('description: [\n'),
+      (err: unknown) =>
+        err instanceof BuildProfileError &&
+        /^build profile \/x\/p\.yaml: \(top level\) = \(missing\): is not valid YAML \(.+\); fix the YAML syntax$/.test(
+          err.message,
+        ),
+    );
   });
 });
 
 describe('loadBuildProfile', () => {
   test('loads every shipped profile, and the release profiles use ccache', async () => {
     const names = await listBuildProfiles();
-    assert.deepEqual(names, ['demo', 'demo-debug', 'mariadb-rel', 'mariadb-rel-lean', 'mariadb-rel-nops', 'mysql-rel', 'mysql-rel-lean', 'mysql-rel-nops']);
+    assert.deepEqual(names, [
+      'demo',
+      'demo-debug',
+      'mariadb-rel',
+      'mariadb-rel-lean',
+      'mariadb-rel-nops',
+      'mysql-rel',
+      'mysql-rel-lean',
+      'mysql-rel-nops',
+    ]);
     for (const name of names) {
       const p = await loadBuildProfile(name);
       assert.equal(p.name, name);
@@ -84,7 +172,10 @@ describe('loadBuildProfile', () => {
   test('the no-perfschema profiles are their release profile plus the flags that leave it out', async () => {
     const mariadb = await loadBuildProfile('mariadb-rel');
     const mariadbNops = await loadBuildProfile('mariadb-rel-nops');
-    assert.deepEqual(mariadbNops.cmakeFlags.filter((f) => !mariadb.cmakeFlags.includes(f)), ['-DPLUGIN_PERFSCHEMA=NO']);
+    assert.deepEqual(
+      mariadbNops.cmakeFlags.filter((f) => !mariadb.cmakeFlags.includes(f)),
+      ['-DPLUGIN_PERFSCHEMA=NO'],
+    );
     const mysql = await loadBuildProfile('mysql-rel');
     const mysqlNops = await loadBuildProfile('mysql-rel-nops');
     const extra = mysqlNops.cmakeFlags.filter((f) => !mysql.cmakeFlags.includes(f));
@@ -94,17 +185,24 @@ describe('loadBuildProfile', () => {
     assert.ok(mariadb.cmakeFlags.includes('-DWITH_WSREP=OFF'));
   });
 
-  test('the lean profiles are the no-perfschema ones plus the studies\' other flags (MariaDB: no optimizer trace switch)', async () => {
+  test("the lean profiles are the no-perfschema ones plus the studies' other flags (MariaDB: no optimizer trace switch)", async () => {
     const extra = async (lean: string, nops: string): Promise<string[]> => {
       const [a, b] = [await loadBuildProfile(lean), await loadBuildProfile(nops)];
-      assert.deepEqual(b.cmakeFlags.filter((f) => !a.cmakeFlags.includes(f)), [], `${lean} keeps every flag of ${nops}`);
+      assert.deepEqual(
+        b.cmakeFlags.filter((f) => !a.cmakeFlags.includes(f)),
+        [],
+        `${lean} keeps every flag of ${nops}`,
+      );
       return a.cmakeFlags.filter((f) => !b.cmakeFlags.includes(f));
     };
     assert.deepEqual(await extra('mysql-rel-lean', 'mysql-rel-nops'), ['-DOPTIMIZER_TRACE=0', '-DENABLED_PROFILING=0']);
     assert.deepEqual(await extra('mariadb-rel-lean', 'mariadb-rel-nops'), ['-DENABLED_PROFILING=OFF']);
     // Another build of one demo tag: only the build type differs.
     const [demo, debug] = [await loadBuildProfile('demo'), await loadBuildProfile('demo-debug')];
-    assert.deepEqual(debug.cmakeFlags, demo.cmakeFlags.map((f) => (f.startsWith('-DCMAKE_BUILD_TYPE=') ? '-DCMAKE_BUILD_TYPE=Debug' : f)));
+    assert.deepEqual(
+      debug.cmakeFlags,
+      demo.cmakeFlags.map((f) => (f.startsWith('-DCMAKE_BUILD_TYPE=') ? '-DCMAKE_BUILD_TYPE=Debug' : f)),
+    );
   });
 
   test('an unknown name lists the profiles there are', async () => {
@@ -114,7 +212,10 @@ describe('loadBuildProfile', () => {
       await writeFile(join(dir, 'two.yaml'), 'description: two\n');
       await assert.rejects(loadBuildProfile('three', dir), (err: unknown) => {
         assert.ok(err instanceof BuildProfileError);
-        assert.equal(err.message, `build profile ${join(dir, 'three.yaml')}: name = "three": no such build profile; use one of: one, two`);
+        assert.equal(
+          err.message,
+          `build profile ${join(dir, 'three.yaml')}: name = "three": no such build profile; use one of: one, two`,
+        );
         return true;
       });
       await assert.rejects(loadBuildProfile('../x', dir), BuildProfileError);
@@ -129,5 +230,8 @@ test('cmakeFlagName and expandCmakeFlags', () => {
   assert.equal(cmakeFlagName('-DWITH_BOOST:PATH=/x'), 'WITH_BOOST');
   assert.equal(cmakeFlagName('-DCMAKE_C_FLAGS=-O2 -g1'), 'CMAKE_C_FLAGS');
   assert.throws(() => cmakeFlagName('-G Ninja'), TypeError);
-  assert.deepEqual(expandCmakeFlags(['-DWITH_BOOST={cache_dir}/boost', '-DX={other}'], '/var/cache/qpswatch'), ['-DWITH_BOOST=/var/cache/qpswatch/boost', '-DX={other}']);
+  assert.deepEqual(expandCmakeFlags(['-DWITH_BOOST={cache_dir}/boost', '-DX={other}'], '/var/cache/qpswatch'), [
+    '-DWITH_BOOST=/var/cache/qpswatch/boost',
+    '-DX={other}',
+  ]);
 });

@@ -4,7 +4,10 @@ import { compileProgressReader, parseProgressLine, type CompileProgress } from '
 
 test('ninja and make progress lines, as the tools print them, give the share done; other lines give nothing', () => {
   const cases: Array<[string, CompileProgress | undefined]> = [
-    ['[1/4512] Building C object extra/wolfssl/CMakeFiles/wolfssl.dir/wolfssl/src/ssl.c.o', { done: 1, total: 4512, ratio: 1 / 4512 }],
+    [
+      '[1/4512] Building C object extra/wolfssl/CMakeFiles/wolfssl.dir/wolfssl/src/ssl.c.o',
+      { done: 1, total: 4512, ratio: 1 / 4512 },
+    ],
     ['[2256/4512] Building CXX object sql/CMakeFiles/sql.dir/handler.cc.o', { done: 2256, total: 4512, ratio: 0.5 }],
     ['[4512/4512] Linking CXX executable sql/mariadbd', { done: 4512, total: 4512, ratio: 1 }],
     ['[  0%] Building C object strings/CMakeFiles/strings.dir/ctype.c.o', { done: null, total: null, ratio: 0 }],

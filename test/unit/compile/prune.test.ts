@@ -27,12 +27,18 @@ describe('planPrune', () => {
       ['base:protected', 'k9:latest', 'k9nops:latest', 'k10:latest', 'good:protected'],
     );
     // 10.11.10 is newer than 10.11.9 by version, not by text; k7 was used before k8.
-    assert.deepEqual(plan.remove.map((b) => b.key), ['k7', 'k8']);
+    assert.deepEqual(
+      plan.remove.map((b) => b.key),
+      ['k7', 'k8'],
+    );
   });
 
   test('keepLatest 0 keeps only the protected ones', () => {
     const plan = planPrune({ builds: BUILDS, keep: new Set(['base']), keepLatest: 0 });
-    assert.deepEqual(plan.remove.map((b) => b.key), ['good', 'k9nops', 'k10', 'k7', 'k9', 'k8']);
+    assert.deepEqual(
+      plan.remove.map((b) => b.key),
+      ['good', 'k9nops', 'k10', 'k7', 'k9', 'k8'],
+    );
   });
 
   test('nothing to prune', () => {
@@ -41,7 +47,10 @@ describe('planPrune', () => {
 
   test('garbage in is an error', () => {
     assert.throws(() => planPrune({ builds: [entry('x', '10.11', 0)], keep: new Set(), keepLatest: 1 }), /10\.11/);
-    assert.throws(() => planPrune({ builds: [entry('x', '10.11.1', 'yesterday')], keep: new Set(), keepLatest: 1 }), /lastUsedAt is not a time: yesterday/);
+    assert.throws(
+      () => planPrune({ builds: [entry('x', '10.11.1', 'yesterday')], keep: new Set(), keepLatest: 1 }),
+      /lastUsedAt is not a time: yesterday/,
+    );
     assert.throws(() => planPrune({ builds: [], keep: new Set(), keepLatest: -1 }), TypeError);
     assert.throws(() => planPrune({ builds: [], keep: new Set(), keepLatest: 1.5 }), TypeError);
   });
@@ -70,7 +79,16 @@ describe('applyPrune', () => {
   });
 
   test('refuses a folder that is not laid out as builds/<key>/install', async () => {
-    await assert.rejects(applyPrune({ keep: [], remove: [{ key: 'k1', version: '10.11.1', installDir: '/usr', lastUsedAt: 0 }] }), /not laid out as builds\/k1\/install; not deleting it/);
-    await assert.rejects(applyPrune({ keep: [], remove: [{ key: 'k1', version: '10.11.1', installDir: '/s/builds/k2/install', lastUsedAt: 0 }] }), TypeError);
+    await assert.rejects(
+      applyPrune({ keep: [], remove: [{ key: 'k1', version: '10.11.1', installDir: '/usr', lastUsedAt: 0 }] }),
+      /not laid out as builds\/k1\/install; not deleting it/,
+    );
+    await assert.rejects(
+      applyPrune({
+        keep: [],
+        remove: [{ key: 'k1', version: '10.11.1', installDir: '/s/builds/k2/install', lastUsedAt: 0 }],
+      }),
+      TypeError,
+    );
   });
 });

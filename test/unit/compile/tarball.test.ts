@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSha256, installTarball, parseTarballName, TarballNameError, TarballUnpackError, unpackTarball } from '../../../src/compile/index.js';
+import {
+  fileSha256,
+  installTarball,
+  parseTarballName,
+  TarballNameError,
+  TarballUnpackError,
+  unpackTarball,
+} from '../../../src/compile/index.js';
 import { run } from '../../../src/exec/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
 
@@ -26,8 +33,21 @@ describe('parseTarballName', () => {
   }
 
   test('a name without flavor and version is refused with an example of a good one', () => {
-    for (const bad of ['server.tar.gz', 'mariadb-10.11-linux-x86_64.tar.gz', 'mariadb-10.11.9.tar.gz', 'mariadb-10.11.9-linux-x86_64.zip', 'mongodb-7.0.1-linux-x86_64.tgz']) {
-      assert.throws(() => parseTarballName(bad), (err: unknown) => err instanceof TarballNameError && err.message.startsWith(`tarball ${bad}: `) && err.message.includes('mariadb-10.11.9-linux-systemd-x86_64.tar.gz'), bad);
+    for (const bad of [
+      'server.tar.gz',
+      'mariadb-10.11-linux-x86_64.tar.gz',
+      'mariadb-10.11.9.tar.gz',
+      'mariadb-10.11.9-linux-x86_64.zip',
+      'mongodb-7.0.1-linux-x86_64.tgz',
+    ]) {
+      assert.throws(
+        () => parseTarballName(bad),
+        (err: unknown) =>
+          err instanceof TarballNameError &&
+          err.message.startsWith(`tarball ${bad}: `) &&
+          err.message.includes('mariadb-10.11.9-linux-systemd-x86_64.tar.gz'),
+        bad,
+      );
     }
   });
 });
@@ -36,7 +56,11 @@ describe('unpackTarball', () => {
   let root = '';
 
   /** A tiny tarball laid out like the official ones: one top folder with bin/ in it. */
-  async function makeTarball(name: string, compress: '-z' | '-J', extra?: (src: string) => Promise<void>): Promise<string> {
+  async function makeTarball(
+    name: string,
+    compress: '-z' | '-J',
+    extra?: (src: string) => Promise<void>,
+  ): Promise<string> {
     const top = name.replace(/\.tar\.(gz|xz)$/, '');
     const src = join(root, 'src', top);
     await mkdir(join(src, 'bin'), { recursive: true });
@@ -59,7 +83,10 @@ describe('unpackTarball', () => {
     const tarball = await makeTarball('mariadb-10.11.9-linux-systemd-x86_64.tar.gz', '-z');
     const targets = join(root, 'targets');
     const first = await unpackTarball(tarball, targets, { log: silentLog });
-    assert.deepEqual({ ...first, version: first.version.text }, { basedir: join(targets, 'mariadb-10.11.9'), flavor: 'mariadb', version: '10.11.9', unpacked: true });
+    assert.deepEqual(
+      { ...first, version: first.version.text },
+      { basedir: join(targets, 'mariadb-10.11.9'), flavor: 'mariadb', version: '10.11.9', unpacked: true },
+    );
     assert.deepEqual((await readdir(first.basedir)).sort(), ['README', 'bin']);
     const again = await unpackTarball(tarball, targets, { log: silentLog });
     assert.equal(again.unpacked, false);
@@ -90,20 +117,36 @@ describe('unpackTarball', () => {
     assert.equal((await stat(join(basedir, 'bin', 'mysqld'))).mode & 0o777, 0o755);
   });
 
-  test('the install record keeps where a tarball came from, without the URL\'s credentials', async () => {
+  test("the install record keeps where a tarball came from, without the URL's credentials", async () => {
     const tarball = await makeTarball('mariadb-10.11.6-linux-systemd-x86_64.tar.gz', '-z');
     const installs = join(root, 'installs');
-    const { paths } = await installTarball({ root: installs, tarball, sha256: await fileSha256(tarball), url: 'https://deploy:tok-77@mirror.example.org/x.tar.gz', log: silentLog });
+    const { paths } = await installTarball({
+      root: installs,
+      tarball,
+      sha256: await fileSha256(tarball),
+      url: 'https://deploy:tok-77@mirror.example.org/x.tar.gz',
+      log: silentLog,
+    });
     const marker = await readFile(paths.marker, 'utf8');
     assert.ok(!marker.includes('tok-77') && !marker.includes('deploy'), marker);
-    assert.equal((JSON.parse(marker) as { tarball: { url: string } }).tarball.url, 'https://mirror.example.org/x.tar.gz');
+    assert.equal(
+      (JSON.parse(marker) as { tarball: { url: string } }).tarball.url,
+      'https://mirror.example.org/x.tar.gz',
+    );
   });
 
-  test('a file that is not a tarball is refused with tar\'s words, and nothing is left', async () => {
+  test("a file that is not a tarball is refused with tar's words, and nothing is left", async () => {
     const file = join(root, 'mariadb-10.11.8-linux-systemd-x86_64.tar.gz');
     await writeFile(file, 'not a tarball');
     const targets = join(root, 'targets');
-    await assert.rejects(unpackTarball(file, targets, { log: silentLog }), (err: unknown) => err instanceof TarballUnpackError && err.message.startsWith(`tarball ${file}: tar could not unpack it (`));
-    assert.equal((await readdir(targets)).some((n) => n.includes('10.11.8')), false);
+    await assert.rejects(
+      unpackTarball(file, targets, { log: silentLog }),
+      (err: unknown) =>
+        err instanceof TarballUnpackError && err.message.startsWith(`tarball ${file}: tar could not unpack it (`),
+    );
+    assert.equal(
+      (await readdir(targets)).some((n) => n.includes('10.11.8')),
+      false,
+    );
   });
 });

@@ -15,8 +15,16 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = 'hunter2-3c4d';
 const files: Array<[what: string, text: string, problem: RegExp]> = [
-  ['an env file', `# secrets\nQPSWATCH_SMTP_PASSWORD=${SECRET}\nQPSWATCH_X=1\n`, /: line 2: .*found text of \d+ character\(s\)$/],
-  ['a passwd file', `root:x:0:0:root:/root:/bin/bash\nqpsw:x:1000:1000:${SECRET}:/home/q:/bin/sh\n`, /: line 1: .*found text of \d+ character\(s\)$/],
+  [
+    'an env file',
+    `# secrets\nQPSWATCH_SMTP_PASSWORD=${SECRET}\nQPSWATCH_X=1\n`,
+    /: line 2: .*found text of \d+ character\(s\)$/,
+  ],
+  [
+    'a passwd file',
+    `root:x:0:0:root:/root:/bin/bash\nqpsw:x:1000:1000:${SECRET}:/home/q:/bin/sh\n`,
+    /: line 1: .*found text of \d+ character\(s\)$/,
+  ],
   // yaml sees an unclosed quote where the file ends
   ['broken YAML', `a: 1\nkey: "${SECRET}\n`, /: line 3: not valid YAML \(Missing closing "quote\)$/],
   ['broken YAML on the secret line', `a: 1\n${SECRET}: [1\n`, /: line \d: not valid YAML \(Flow sequence/],
@@ -52,7 +60,11 @@ describe('config check of a file that is not a config', () => {
     const message = messageOf(() => loadConfig({ file, env: {}, cwd: '/' }), ConfigError);
     assert.ok(!message.includes(SECRET), message);
     assert.match(message, /a key that is not an option name \(\d+ characters\)/);
-    assert.match(message, /unknown option 'stat_dir': did you mean 'state_dir'\?/, 'an option-like key is still named, with a guess');
+    assert.match(
+      message,
+      /unknown option 'stat_dir': did you mean 'state_dir'\?/,
+      'an option-like key is still named, with a guess',
+    );
   });
 });
 

@@ -46,7 +46,12 @@ describe('loadConfig', () => {
 
   test('layers: defaults < file < environment < command line', () => {
     const file = writeConfig('layers.yaml', 'rounds: 4\nserver_port: 3400\nlog_level: warn\n');
-    const config = loadConfig({ file, env: { QPSWATCH_SERVER_PORT: '3500', QPSWATCH_LOG_LEVEL: 'debug' }, cwd: '/', overrides: { log_level: 'error' } });
+    const config = loadConfig({
+      file,
+      env: { QPSWATCH_SERVER_PORT: '3500', QPSWATCH_LOG_LEVEL: 'debug' },
+      cwd: '/',
+      overrides: { log_level: 'error' },
+    });
     assert.equal(config.rounds, 4);
     assert.equal(config.server_port, 3500);
     assert.equal(config.log_level, 'error');
@@ -66,10 +71,22 @@ describe('loadConfig', () => {
 
 describe('loadConfig errors name the source, the field, the value and what is expected', () => {
   const cases: Array<{ name: string; yaml: string; expected: RegExp }> = [
-    { name: 'wrong type', yaml: 'server_port: abc\n', expected: /server_port = "abc": expected an integer from 0 to 65535/ },
+    {
+      name: 'wrong type',
+      yaml: 'server_port: abc\n',
+      expected: /server_port = "abc": expected an integer from 0 to 65535/,
+    },
     { name: 'out of range', yaml: 'rounds: 0\n', expected: /rounds = 0: expected an integer from 1 to 100/ },
-    { name: 'unknown key with a guess', yaml: 'stat_dir: /x\n', expected: /unknown option 'stat_dir': did you mean 'state_dir'\?/ },
-    { name: 'unknown key without a guess', yaml: 'colour: blue\n', expected: /unknown option 'colour': see `qpswatch config options`/ },
+    {
+      name: 'unknown key with a guess',
+      yaml: 'stat_dir: /x\n',
+      expected: /unknown option 'stat_dir': did you mean 'state_dir'\?/,
+    },
+    {
+      name: 'unknown key without a guess',
+      yaml: 'colour: blue\n',
+      expected: /unknown option 'colour': see `qpswatch config options`/,
+    },
     { name: 'bad enum', yaml: 'log_level: loud\n', expected: /log_level = "loud": expected one of trace, debug, info/ },
     {
       name: 'nested enum',
@@ -88,8 +105,14 @@ describe('loadConfig errors name the source, the field, the value and what is ex
     test(c.name, () => {
       const file = writeConfig(`${c.name.replace(/\W/g, '-')}.yaml`, c.yaml);
       const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }));
-      assert.ok(problems.some((p) => c.expected.test(p)), problems.join('\n'));
-      assert.ok(problems.every((p) => p.startsWith(file) || p.startsWith('config file')), problems.join('\n'));
+      assert.ok(
+        problems.some((p) => c.expected.test(p)),
+        problems.join('\n'),
+      );
+      assert.ok(
+        problems.every((p) => p.startsWith(file) || p.startsWith('config file')),
+        problems.join('\n'),
+      );
     });
   }
 
@@ -111,18 +134,32 @@ describe('loadConfig errors name the source, the field, the value and what is ex
 
 describe('secrets', () => {
   const table: Record<string, OptionSpec<unknown>> = {
-    smtp_password: { name: 'smtp_password', schema: z.string().optional(), default: () => undefined, doc: 'x', expected: 'text', envFormat: 'text', secret: true },
+    smtp_password: {
+      name: 'smtp_password',
+      schema: z.string().optional(),
+      default: () => undefined,
+      doc: 'x',
+      expected: 'text',
+      envFormat: 'text',
+      secret: true,
+    },
   };
 
   test('are refused in the YAML file', () => {
     const file = writeConfig('secret-inline.yaml', 'smtp_password: hunter2\n');
     const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }, table));
-    assert.match(problems[0]!, /smtp_password is a secret and is never read from the config file: set QPSWATCH_SMTP_PASSWORD or smtp_password_file/);
+    assert.match(
+      problems[0]!,
+      /smtp_password is a secret and is never read from the config file: set QPSWATCH_SMTP_PASSWORD or smtp_password_file/,
+    );
     assert.doesNotMatch(problems.join(), /hunter2/);
   });
 
   test('come from the environment', () => {
-    assert.equal(loadConfig({ env: { QPSWATCH_SMTP_PASSWORD: 's3' }, cwd: '/' }, table)['smtp_password' as never], 's3');
+    assert.equal(
+      loadConfig({ env: { QPSWATCH_SMTP_PASSWORD: 's3' }, cwd: '/' }, table)['smtp_password' as never],
+      's3',
+    );
   });
 
   test('come from a file the config names, relative to the config', () => {
@@ -133,7 +170,10 @@ describe('secrets', () => {
 
   test('an unreadable secret file is named', () => {
     const file = writeConfig('secret-missing.yaml', 'smtp_password_file: nope.secret\n');
-    assert.match(problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }, table))[0]!, /smtp_password_file = ".*nope\.secret": cannot be read \(ENOENT\)/);
+    assert.match(
+      problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }, table))[0]!,
+      /smtp_password_file = ".*nope\.secret": cannot be read \(ENOENT\)/,
+    );
   });
 });
 
@@ -147,10 +187,13 @@ describe('a token in a config file every user can read', () => {
     const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
     assert.equal(problems.length, 1);
     assert.ok(!problems[0]!.includes('tok-1a2b'), problems[0]);
-    assert.match(problems[0]!, /upstreams\[0\] "mariadb": remote = "https:\/\/\*\*\*@github\.com\/MariaDB\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\): make it private \(chown root:qpswatch, chmod 0640\), or move the upstreams to QPSWATCH_UPSTREAMS/);
+    assert.match(
+      problems[0]!,
+      /upstreams\[0\] "mariadb": remote = "https:\/\/\*\*\*@github\.com\/MariaDB\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\): make it private \(chown root:qpswatch, chmod 0640\), or move the upstreams to QPSWATCH_UPSTREAMS/,
+    );
   });
 
-  test('is read from a private file; a URL without one, or with ssh\'s user name, from any file', () => {
+  test("is read from a private file; a URL without one, or with ssh's user name, from any file", () => {
     const file = writeConfig('token-0640.yaml', upstreams('https://bob:tok-1a2b@github.com/MariaDB/server.git'));
     chmodSync(file, 0o640);
     assert.equal(loadConfig({ file, env: {}, cwd: dir }).upstreams.length, 1);
@@ -164,14 +207,23 @@ describe('a token in a config file every user can read', () => {
 
 describe('messages that say what is wrong in words', () => {
   test('a target named with shell characters: the key is named, the value is not shown, with the fix', () => {
-    const file = writeConfig('bad-key.yaml', 'targets:\n  "a;touch x":\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: relaxed\n');
-    assert.deepEqual(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), [
-      `${file}: targets: the key "a;touch x" is refused: a target name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit: rename it, e.g. "relaxed"`,
-    ]);
+    const file = writeConfig(
+      'bad-key.yaml',
+      'targets:\n  "a;touch x":\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: relaxed\n',
+    );
+    assert.deepEqual(
+      problemsOf(() => loadConfig({ file, env: {}, cwd: dir })),
+      [
+        `${file}: targets: the key "a;touch x" is refused: a target name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit: rename it, e.g. "relaxed"`,
+      ],
+    );
   });
 
   test('a bad server_profile reads as a name rule, not as a regular expression', () => {
-    const file = writeConfig('bad-profile.yaml', 'targets:\n  t:\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: "Bad Profile"\n');
+    const file = writeConfig(
+      'bad-profile.yaml',
+      'targets:\n  t:\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: "Bad Profile"\n',
+    );
     const [problem] = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
     assert.match(problem!, /targets\.t\.server_profile = "Bad Profile": expected a server profile name \(1-64 letters/);
     assert.doesNotMatch(problem!, /pattern|\^\[/);
@@ -179,6 +231,9 @@ describe('messages that say what is wrong in words', () => {
 
   test('alpha: 0 says what is true of the bounds (both left out)', () => {
     const file = writeConfig('alpha.yaml', 'alpha: 0\n');
-    assert.deepEqual(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), [`${file}: alpha = 0: expected a number greater than 0 and less than 0.5`]);
+    assert.deepEqual(
+      problemsOf(() => loadConfig({ file, env: {}, cwd: dir })),
+      [`${file}: alpha = 0: expected a number greater than 0 and less than 0.5`],
+    );
   });
 });

@@ -30,7 +30,11 @@ test('the schedule defaults to hourly at minute 17 in UTC, and the host lock to 
 });
 
 test('good schedules and time zones load, with seconds or names', () => {
-  for (const [schedule, zone] of [['0 3 * * MON-FRI', 'Europe/Berlin'], ['*/5 * * * * *', 'America/New_York'], ['17 * * * *', 'UTC']]) {
+  for (const [schedule, zone] of [
+    ['0 3 * * MON-FRI', 'Europe/Berlin'],
+    ['*/5 * * * * *', 'America/New_York'],
+    ['17 * * * *', 'UTC'],
+  ]) {
     assert.deepEqual(problemsOf(`schedule: "${schedule}"\nschedule_timezone: ${zone}\n`), []);
   }
 });
@@ -46,20 +50,34 @@ test('a bad cron expression names the value and shows an example', () => {
 
 test('a bad time zone names it and the form expected', () => {
   const file = join(dir, 'qpswatch.yaml');
-  assert.deepEqual(problemsOf('schedule_timezone: Mars/Olympus\n'), [`${file}: schedule_timezone = "Mars/Olympus": expected an IANA time zone name, e.g. UTC or Europe/Berlin`]);
-  assert.deepEqual(problemsOf('schedule_timezone: ""\n'), [`${file}: schedule_timezone = "": expected an IANA time zone name, e.g. UTC or Europe/Berlin`]);
+  assert.deepEqual(problemsOf('schedule_timezone: Mars/Olympus\n'), [
+    `${file}: schedule_timezone = "Mars/Olympus": expected an IANA time zone name, e.g. UTC or Europe/Berlin`,
+  ]);
+  assert.deepEqual(problemsOf('schedule_timezone: ""\n'), [
+    `${file}: schedule_timezone = "": expected an IANA time zone name, e.g. UTC or Europe/Berlin`,
+  ]);
 });
 
 test('the environment is checked the same way', () => {
-  assert.throws(() => loadConfig({ env: { QPSWATCH_SCHEDULE: '99 * * * *' }, cwd: dir }), (err: unknown) => {
-    assert.ok(err instanceof ConfigError);
-    assert.match(err.problems[0] ?? '', /^environment QPSWATCH_SCHEDULE = "99 \* \* \* \*": expected a cron expression/);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ env: { QPSWATCH_SCHEDULE: '99 * * * *' }, cwd: dir }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(
+        err.problems[0] ?? '',
+        /^environment QPSWATCH_SCHEDULE = "99 \* \* \* \*": expected a cron expression/,
+      );
+      return true;
+    },
+  );
 });
 
 test('quiet-host limits out of range are refused with the range', () => {
   const file = join(dir, 'qpswatch.yaml');
-  assert.deepEqual(problemsOf('quiet_max_busy_percent: 150\n'), [`${file}: quiet_max_busy_percent = 150: expected a number from 0 to 100`]);
-  assert.deepEqual(problemsOf('quiet_window_seconds: 0\n'), [`${file}: quiet_window_seconds = 0: expected a number of seconds from 0.1 to 600`]);
+  assert.deepEqual(problemsOf('quiet_max_busy_percent: 150\n'), [
+    `${file}: quiet_max_busy_percent = 150: expected a number from 0 to 100`,
+  ]);
+  assert.deepEqual(problemsOf('quiet_window_seconds: 0\n'), [
+    `${file}: quiet_window_seconds = 0: expected a number of seconds from 0.1 to 600`,
+  ]);
 });

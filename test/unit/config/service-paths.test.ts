@@ -10,15 +10,15 @@ const root = mkdtempSync(join(tmpdir(), 'qpswatch-service-paths-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const env = { QPSWATCH_ROOT: root };
 
-describe('the installed service\'s config and folders', () => {
-  test('without the service\'s config, no file is read and state stays under ./var', () => {
+describe("the installed service's config and folders", () => {
+  test("without the service's config, no file is read and state stays under ./var", () => {
     assert.equal(findConfigFile(undefined, env), undefined);
     const config = loadConfig({ file: findConfigFile(undefined, env), env, cwd: '/srv/here' });
     assert.equal(config.state_dir, '/srv/here/var');
     assert.equal(config.cache_dir, '/srv/here/var/cache');
   });
 
-  test('with it, the service\'s config is read and state and cache default to the service\'s folders', () => {
+  test("with it, the service's config is read and state and cache default to the service's folders", () => {
     mkdirSync(join(root, 'etc', 'qpswatch'), { recursive: true });
     writeFileSync(join(root, 'etc', 'qpswatch', 'qpswatch.yaml'), 'rounds: 7\n');
     const file = findConfigFile(undefined, env);
@@ -37,15 +37,23 @@ describe('the installed service\'s config and folders', () => {
     assert.equal(loadConfig({ file: other, env, cwd: '/srv/here' }).state_dir, '/srv/here/var');
   });
 
-  test('systemd\'s STATE_DIRECTORY and CACHE_DIRECTORY and the options themselves win over the service\'s folders', () => {
+  test("systemd's STATE_DIRECTORY and CACHE_DIRECTORY and the options themselves win over the service's folders", () => {
     const file = servicePaths(env).config;
-    const underSystemd = loadConfig({ file, env: { ...env, STATE_DIRECTORY: '/run/s', CACHE_DIRECTORY: '/run/c' }, cwd: '/' });
+    const underSystemd = loadConfig({
+      file,
+      env: { ...env, STATE_DIRECTORY: '/run/s', CACHE_DIRECTORY: '/run/c' },
+      cwd: '/',
+    });
     assert.deepEqual([underSystemd.state_dir, underSystemd.cache_dir], ['/run/s', '/run/c']);
     const set = loadConfig({ file, env: { ...env, QPSWATCH_STATE_DIR: '/data/q' }, cwd: '/' });
     assert.equal(set.state_dir, '/data/q');
   });
 
   test('without QPSWATCH_ROOT the paths are the real ones', () => {
-    assert.deepEqual(servicePaths({}), { config: '/etc/qpswatch/qpswatch.yaml', stateDir: '/var/lib/qpswatch', cacheDir: '/var/cache/qpswatch' });
+    assert.deepEqual(servicePaths({}), {
+      config: '/etc/qpswatch/qpswatch.yaml',
+      stateDir: '/var/lib/qpswatch',
+      cacheDir: '/var/cache/qpswatch',
+    });
   });
 });

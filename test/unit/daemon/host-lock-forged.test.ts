@@ -8,12 +8,15 @@ import { acquireHostLock, HostLockHeldError } from '../../../src/daemon/index.js
 const dir = mkdtempSync(join(tmpdir(), 'qpswatch-lock-forged-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a forged lock\'s holder text is data: its escape sequences never reach the message', () => {
+test("a forged lock's holder text is data: its escape sequences never reach the message", () => {
   const path = join(dir, 'host.lock');
   // The lock is held for real (flock); its file's text is then replaced by a forged holder, as a hostile writer would.
   const held = acquireHostLock(path);
   try {
-    writeFileSync(path, JSON.stringify({ pid: 1234, startedAt: '2026-03-01\u001b[2J', command: 'compare\u001b]0;owned\u0007\nrm -rf /' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: 1234, startedAt: '2026-03-01\u001b[2J', command: 'compare\u001b]0;owned\u0007\nrm -rf /' }),
+    );
     assert.throws(
       () => acquireHostLock(path),
       (err: unknown) => {

@@ -35,7 +35,11 @@ describe('processAlive: a pid and its start time', () => {
     assert.equal(processAlive(process.pid), true);
     assert.equal(processAlive(process.pid, ticks), true);
     assert.equal(processAlive(process.pid, ticks + 1), false);
-    assert.equal(processAlive(1, (processStartTicks(1) ?? 0) + 12345), false, 'pid 1 with another start time is not the writer');
+    assert.equal(
+      processAlive(1, (processStartTicks(1) ?? 0) + 12345),
+      false,
+      'pid 1 with another start time is not the writer',
+    );
   });
 
   test('a process that exited is not alive; pid 0 and negative pids never are', async () => {
@@ -62,7 +66,10 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
     const path = lockPath();
     const holder = await holding(path);
     try {
-      assert.throws(() => acquireHostLock(path), (err: unknown) => err instanceof HostLockHeldError && err.pid === holder.pid);
+      assert.throws(
+        () => acquireHostLock(path),
+        (err: unknown) => err instanceof HostLockHeldError && err.pid === holder.pid,
+      );
     } finally {
       await stop(holder);
     }
@@ -72,7 +79,10 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
   test('a file naming a live process (pid 1, this one) that nobody locks is taken over: the text decides nothing', () => {
     for (const pid of [1, process.pid]) {
       const path = lockPath();
-      writeFileSync(path, JSON.stringify({ pid, startedAt: new Date().toISOString(), startTicks: processStartTicks(pid) }));
+      writeFileSync(
+        path,
+        JSON.stringify({ pid, startedAt: new Date().toISOString(), startTicks: processStartTicks(pid) }),
+      );
       const lock = acquireHostLock(path, { pid: 77_777 });
       assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 77_777);
       lock.release();
@@ -82,7 +92,9 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
   test('six processes at a lock its holder left: exactly one takes it', async () => {
     const path = lockPath();
     writeFileSync(path, JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z' }));
-    const racers = Array.from({ length: 6 }, () => spawn(process.execPath, [TAKE_LOCK, path, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const racers = Array.from({ length: 6 }, () =>
+      spawn(process.execPath, [TAKE_LOCK, path, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] }),
+    );
     const lines = racers.map((child) => firstLine(child));
     try {
       const said = await Promise.all(lines);
@@ -96,7 +108,8 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
   const root = process.getuid?.() === 0;
   describe('files of other users', { skip: root ? false : 'needs root to act as two users' }, () => {
     const sticky = join(dir, 'sticky');
-    const asNobody = (path: string) => spawnSync(process.execPath, [TAKE_LOCK, path], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
+    const asNobody = (path: string) =>
+      spawnSync(process.execPath, [TAKE_LOCK, path], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
 
     test('setup: a sticky folder such as /run/lock', () => {
       chmodSync(dir, 0o755);
@@ -110,7 +123,10 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
       try {
         const result = asNobody(path);
         assert.equal(result.status, 2, result.stderr);
-        assert.match(result.stdout, new RegExp(`^HostLockHeldError: host lock ${path} is held by pid ${holder.pid} \\(started `));
+        assert.match(
+          result.stdout,
+          new RegExp(`^HostLockHeldError: host lock ${path} is held by pid ${holder.pid} \\(started `),
+        );
         assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, holder.pid, 'the holder keeps its lock file');
       } finally {
         await stop(holder);
@@ -119,12 +135,21 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
 
     test('the service (here nobody) holds the lock: a root compare stops at once, and the service keeps a valid lock', async () => {
       const path = join(sticky, 'service.lock');
-      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] });
+      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], {
+        uid: 65534,
+        gid: 65534,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       try {
         assert.equal(await firstLine(daemon), 'acquired');
         const before = readFileSync(path, 'utf8');
         await assert.rejects(
-          waitForHostLock(path, { command: 'compare', holds: 'a compare session', serviceUid: 65534, log: pino({ level: 'silent' }) }),
+          waitForHostLock(path, {
+            command: 'compare',
+            holds: 'a compare session',
+            serviceUid: 65534,
+            log: pino({ level: 'silent' }),
+          }),
           (err: unknown) => err instanceof HostLockHeldError && err.pid === daemon.pid && err.command === undefined,
         );
         assert.equal(readFileSync(path, 'utf8'), before, 'the lock file is as the service wrote it');
@@ -138,16 +163,37 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
       }
     });
 
-    test('a file of root\'s that the service took over (it could not rewrite it) names no gone process as its holder', async () => {
+    test("a file of root's that the service took over (it could not rewrite it) names no gone process as its holder", async () => {
       const path = join(sticky, 'left-by-root.lock');
-      writeFileSync(path, JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z', startTicks: 4242, command: 'compare', holds: 'a compare session' }));
-      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] });
+      writeFileSync(
+        path,
+        JSON.stringify({
+          pid: 999_999,
+          startedAt: '2026-01-01T00:00:00.000Z',
+          startTicks: 4242,
+          command: 'compare',
+          holds: 'a compare session',
+        }),
+      );
+      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], {
+        uid: 65534,
+        gid: 65534,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       try {
         assert.equal(await firstLine(daemon), 'acquired');
-        assert.match(readFileSync(path, 'utf8'), /"pid":999999/, 'root\'s file, which nobody may rewrite in a sticky folder');
-        assert.throws(() => acquireHostLock(path, { serviceUid: 65534 }), (err: unknown) =>
-          err instanceof HostLockHeldError && err.pid === 0 &&
-          err.message === `host lock ${path} is held by a process the file does not name (it still names pid 999999, which is gone: the holder could not write itself into another user's file): see which with sudo fuser -v ${path}; stop it, or set host_lock`,
+        assert.match(
+          readFileSync(path, 'utf8'),
+          /"pid":999999/,
+          "root's file, which nobody may rewrite in a sticky folder",
+        );
+        assert.throws(
+          () => acquireHostLock(path, { serviceUid: 65534 }),
+          (err: unknown) =>
+            err instanceof HostLockHeldError &&
+            err.pid === 0 &&
+            err.message ===
+              `host lock ${path} is held by a process the file does not name (it still names pid 999999, which is gone: the holder could not write itself into another user's file): see which with sudo fuser -v ${path}; stop it, or set host_lock`,
         );
       } finally {
         await stop(daemon);

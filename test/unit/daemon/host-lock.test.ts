@@ -25,22 +25,30 @@ test('a fresh lock is created with the pid and start time, and removed on releas
 test('a lock held by a live pid is a typed input error naming the path, the pid and the fix', () => {
   const path = lockPath();
   const first = acquireHostLock(path, { pid: 1234, now: at });
-  assert.throws(() => acquireHostLock(path, { pid: 5678 }), (err: unknown) => {
-    assert.ok(err instanceof HostLockHeldError);
-    assert.ok(err instanceof InputError, 'the CLI prints it alone and exits 2');
-    assert.equal(err.pid, 1234);
-    assert.equal(
-      err.message,
-      `host lock ${path} is held by pid 1234 (started 2026-03-01T10:00:00.000Z): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`,
-    );
-    return true;
-  });
+  assert.throws(
+    () => acquireHostLock(path, { pid: 5678 }),
+    (err: unknown) => {
+      assert.ok(err instanceof HostLockHeldError);
+      assert.ok(err instanceof InputError, 'the CLI prints it alone and exits 2');
+      assert.equal(err.pid, 1234);
+      assert.equal(
+        err.message,
+        `host lock ${path} is held by pid 1234 (started 2026-03-01T10:00:00.000Z): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`,
+      );
+      return true;
+    },
+  );
   assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 1234, 'the holder keeps its lock');
   first.release();
 });
 
 test('a lock its holder left (its process died) is taken over, whatever its text', () => {
-  for (const content of [JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z' }), '', 'not json', '{"pid":"x"}']) {
+  for (const content of [
+    JSON.stringify({ pid: 999_999, startedAt: '2026-01-01T00:00:00.000Z' }),
+    '',
+    'not json',
+    '{"pid":"x"}',
+  ]) {
     const path = lockPath();
     writeFileSync(path, content);
     const lock = acquireHostLock(path, { pid: 4321 });
@@ -60,17 +68,37 @@ test('release leaves alone a lock file that is no longer the one it locked', () 
 
 test('a lock in a folder that does not exist names the path and the option', () => {
   const path = join(dir, 'missing', 'host.lock');
-  assert.throws(() => acquireHostLock(path), (err: unknown) => err instanceof HostLockError && err.message.startsWith(`host lock ${path} cannot be created (ENOENT)`) && /set host_lock/.test(err.message));
+  assert.throws(
+    () => acquireHostLock(path),
+    (err: unknown) =>
+      err instanceof HostLockError &&
+      err.message.startsWith(`host lock ${path} cannot be created (ENOENT)`) &&
+      /set host_lock/.test(err.message),
+  );
 });
-
 
 test('a compare, check or build waits while another one holds the host, with one progress line, then takes it', async () => {
   const path = lockPath();
   const silent = pino({ level: 'silent' });
-  const compare = await waitForHostLock(path, { pid: 1234, now: at, command: 'compare', holds: 'a compare session ("a" against "b")', log: silent });
+  const compare = await waitForHostLock(path, {
+    pid: 1234,
+    now: at,
+    command: 'compare',
+    holds: 'a compare session ("a" against "b")',
+    log: silent,
+  });
   const lines: string[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => lines.push((JSON.parse(line) as { msg: string }).msg) });
-  const waiting = waitForHostLock(path, { pid: 5678, command: 'build', holds: 'the build of "x" (key 0123456789abcdef)', pollMs: 20, log });
+  const log = pino(
+    { level: 'info' },
+    { write: (line: string) => lines.push((JSON.parse(line) as { msg: string }).msg) },
+  );
+  const waiting = waitForHostLock(path, {
+    pid: 5678,
+    command: 'build',
+    holds: 'the build of "x" (key 0123456789abcdef)',
+    pollMs: 20,
+    log,
+  });
   await new Promise((resolve) => setTimeout(resolve, 100));
   compare.release();
   const lock = await waiting;
@@ -82,22 +110,40 @@ test('a compare, check or build waits while another one holds the host, with one
 test('a daemon holds the host for as long as it runs: a compare is refused at once with the one-line error', async () => {
   const path = lockPath();
   const daemon = acquireHostLock(path, { pid: 1234, now: at });
-  await assert.rejects(waitForHostLock(path, { pid: 5678, command: 'compare', holds: 'a compare session', log: pino({ level: 'silent' }) }), (err: unknown) => {
-    assert.ok(err instanceof HostLockHeldError && err instanceof InputError);
-    assert.match(err.message, /held by pid 1234 \(started 2026-03-01T10:00:00.000Z\): another qpswatch daemon is benchmarking on this host/);
-    return true;
-  });
+  await assert.rejects(
+    waitForHostLock(path, {
+      pid: 5678,
+      command: 'compare',
+      holds: 'a compare session',
+      log: pino({ level: 'silent' }),
+    }),
+    (err: unknown) => {
+      assert.ok(err instanceof HostLockHeldError && err instanceof InputError);
+      assert.match(
+        err.message,
+        /held by pid 1234 \(started 2026-03-01T10:00:00.000Z\): another qpswatch daemon is benchmarking on this host/,
+      );
+      return true;
+    },
+  );
   daemon.release();
 });
 
 test('a daemon that finds a compare holding the host names it', async () => {
   const path = lockPath();
-  const compare = await waitForHostLock(path, { pid: 1234, now: at, command: 'compare', holds: 'a compare session', log: pino({ level: 'silent' }) });
+  const compare = await waitForHostLock(path, {
+    pid: 1234,
+    now: at,
+    command: 'compare',
+    holds: 'a compare session',
+    log: pino({ level: 'silent' }),
+  });
   assert.throws(
     () => acquireHostLock(path, { pid: 5678 }),
     (err: unknown) =>
       err instanceof HostLockHeldError &&
-      err.message === `host lock ${path} is held by pid 1234 (qpswatch compare, started 2026-03-01T10:00:00.000Z): it is benchmarking or building on this host; wait for it to end, or set host_lock`,
+      err.message ===
+        `host lock ${path} is held by pid 1234 (qpswatch compare, started 2026-03-01T10:00:00.000Z): it is benchmarking or building on this host; wait for it to end, or set host_lock`,
   );
   compare.release();
 });

@@ -16,7 +16,16 @@ before(async () => {
   root = await mkdtemp('/tmp/qpsw-obt-');
   await queueOneMessage(root, 'qpswatch: due in 2 s');
   store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(root) });
-  mail = { smtpHost: '', smtpPort: 25, smtpSecure: false, smtpUser: '', smtpPassword: '', smtpAllowPlaintextAuth: false, outboxDir: join(root, 'outbox'), timeoutMs: 5000 };
+  mail = {
+    smtpHost: '',
+    smtpPort: 25,
+    smtpSecure: false,
+    smtpUser: '',
+    smtpPassword: '',
+    smtpAllowPlaintextAuth: false,
+    outboxDir: join(root, 'outbox'),
+    timeoutMs: 5000,
+  };
 });
 
 after(async () => {
@@ -24,7 +33,8 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const sent = async (): Promise<number> => (await readdir(mail.outboxDir).catch(() => [])).filter((f) => f.endsWith('.eml')).length;
+const sent = async (): Promise<number> =>
+  (await readdir(mail.outboxDir).catch(() => [])).filter((f) => f.endsWith('.eml')).length;
 
 test('a message whose next attempt is 2 s away is sent by the timer about 2 s later, not at the next cycle; stop is quick', async (t) => {
   const [message] = await store.listMessages('pending');

@@ -13,7 +13,10 @@ function startLoop(ignoreTerm: boolean): Promise<ChildProcess> {
 
 function recordingLog(): { log: pino.Logger; messages: string[] } {
   const messages: string[] = [];
-  return { log: pino({ level: 'warn' }, { write: (line: string) => messages.push((JSON.parse(line) as { msg: string }).msg) }), messages };
+  return {
+    log: pino({ level: 'warn' }, { write: (line: string) => messages.push((JSON.parse(line) as { msg: string }).msg) }),
+    messages,
+  };
 }
 
 test('SIGTERM stops a process that heeds it, with nothing logged', async () => {
@@ -28,7 +31,10 @@ test('a process that ignores SIGTERM gets SIGKILL after the grace time, with a w
   const child = await startLoop(true);
   const { log, messages } = recordingLog();
   assert.equal(await stopProcess(child.pid!, { graceMs: 300 }, log), 'stopped');
-  assert.equal(child.signalCode ?? (await new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)))), 'SIGKILL');
+  assert.equal(
+    child.signalCode ?? (await new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)))),
+    'SIGKILL',
+  );
   assert.deepEqual(messages, ['the process ignored SIGTERM; sending SIGKILL']);
 });
 

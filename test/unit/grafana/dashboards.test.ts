@@ -2,7 +2,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allPanels, dashboardFiles, dashboardsDir, readDashboard, rulesFile, variableQuery, type GrafanaDashboard } from '../../helpers/grafana.js';
+import {
+  allPanels,
+  dashboardFiles,
+  dashboardsDir,
+  readDashboard,
+  rulesFile,
+  variableQuery,
+  type GrafanaDashboard,
+} from '../../helpers/grafana.js';
 
 /** The uids other parts of qpswatch link to (emails link to qpswatch-relative-qps?var-series=...). */
 const UIDS = ['qpswatch-health', 'qpswatch-per-op', 'qpswatch-qps-over-time', 'qpswatch-relative-qps'];
@@ -40,7 +48,10 @@ for (const { file, raw, dashboard } of dashboards) {
 
     test('panel ids are unique, rows included', () => {
       const ids = allPanels(dashboard).map((p) => p.id);
-      assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+      assert.deepEqual(
+        ids.filter((id, i) => ids.indexOf(id) !== i),
+        [],
+      );
     });
 
     test('every panel, target and query variable uses ${datasource}', () => {
@@ -48,9 +59,11 @@ for (const { file, raw, dashboard } of dashboards) {
       for (const p of queryPanels(dashboard)) {
         if (p.datasource?.uid !== DATASOURCE) wrong.push(`panel ${p.id} ${p.title}`);
         if ((p.targets ?? []).length === 0) wrong.push(`panel ${p.id} ${p.title} has no query`);
-        for (const t of p.targets ?? []) if (t.datasource?.uid !== DATASOURCE) wrong.push(`panel ${p.id} target ${t.refId}`);
+        for (const t of p.targets ?? [])
+          if (t.datasource?.uid !== DATASOURCE) wrong.push(`panel ${p.id} target ${t.refId}`);
       }
-      for (const v of dashboard.templating.list) if (v.type === 'query' && v.datasource?.uid !== DATASOURCE) wrong.push(`variable ${v.name}`);
+      for (const v of dashboard.templating.list)
+        if (v.type === 'query' && v.datasource?.uid !== DATASOURCE) wrong.push(`variable ${v.name}`);
       assert.deepEqual(wrong, []);
     });
 
@@ -71,7 +84,10 @@ for (const { file, raw, dashboard } of dashboards) {
         const sort = (p.transformations ?? []).find((t) => t.id === 'sortBy');
         assert.ok(sort, `panel ${p.id} ${p.title} has no sortBy transformation`);
         assert.deepEqual(sort.options, { fields: {}, sort: [{ field: 'version_key', desc: false }] });
-        assert.ok(ids.indexOf('sortBy') < ids.indexOf('organize'), `panel ${p.id}: sortBy must come before organize drops version_key`);
+        assert.ok(
+          ids.indexOf('sortBy') < ids.indexOf('organize'),
+          `panel ${p.id}: sortBy must come before organize drops version_key`,
+        );
       }
     });
   });
@@ -91,35 +107,78 @@ describe('release dashboards', () => {
   test('relative QPS bars are repeated per test, split at the exported threshold (red under it), a line at 1', () => {
     const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
     assert.ok(allPanels(d).some((p) => p.type === 'row' && p.repeat === 'test'));
-    const bars = queryPanels(d).filter((p) => p.type === 'barchart' && /^qpswatch_relative_qps_ratio\{/.test(p.targets?.[0]?.expr ?? ''));
+    const bars = queryPanels(d).filter(
+      (p) => p.type === 'barchart' && /^qpswatch_relative_qps_ratio\{/.test(p.targets?.[0]?.expr ?? ''),
+    );
     assert.equal(bars.length, 1);
     const panel = bars[0]!;
-    assert.deepEqual(panel.targets!.map((t) => / (<|>=) on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.exec(t.expr ?? '')?.[1]), ['<', '>=']);
-    const config = panel['fieldConfig'] as { defaults: { thresholds: { steps: Array<{ value: number | null }> }; custom: { thresholdsStyle: { mode: string } } }; overrides: Array<{ matcher: { options: string }; properties: Array<{ id: string; value: { fixedColor?: string } }> }> };
-    assert.deepEqual(config.defaults.thresholds.steps.map((s) => s.value), [null, 1]);
+    assert.deepEqual(
+      panel.targets!.map(
+        (t) =>
+          / (<|>=) on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.exec(
+            t.expr ?? '',
+          )?.[1],
+      ),
+      ['<', '>='],
+    );
+    const config = panel['fieldConfig'] as {
+      defaults: {
+        thresholds: { steps: Array<{ value: number | null }> };
+        custom: { thresholdsStyle: { mode: string } };
+      };
+      overrides: Array<{
+        matcher: { options: string };
+        properties: Array<{ id: string; value: { fixedColor?: string } }>;
+      }>;
+    };
+    assert.deepEqual(
+      config.defaults.thresholds.steps.map((s) => s.value),
+      [null, 1],
+    );
     assert.equal(config.defaults.custom.thresholdsStyle.mode, 'line');
-    assert.deepEqual(config.overrides.map((o) => [o.matcher.options, o.properties.find((p) => p.id === 'color')?.value.fixedColor]), [['under the threshold', 'red'], ['at or over the threshold', 'green']]);
+    assert.deepEqual(
+      config.overrides.map((o) => [o.matcher.options, o.properties.find((p) => p.id === 'color')?.value.fixedColor]),
+      [
+        ['under the threshold', 'red'],
+        ['at or over the threshold', 'green'],
+      ],
+    );
     assert.equal((panel['options'] as { stacking: string }).stacking, 'normal');
   });
 
   test('no dashboard or alert rule holds the threshold as a number: they compare with qpswatch_regression_threshold_ratio', () => {
-    for (const { file } of dashboards) assert.doesNotMatch(readFileSync(join(dashboardsDir, file), 'utf8'), /0\.95\b/, file);
+    for (const { file } of dashboards)
+      assert.doesNotMatch(readFileSync(join(dashboardsDir, file), 'utf8'), /0\.95\b/, file);
     assert.doesNotMatch(readFileSync(rulesFile, 'utf8'), /0\.95\b/);
     const perOp = dashboards.find((x) => x.dashboard.uid === 'qpswatch-per-op')!.dashboard;
     const exprs = queryPanels(perOp).flatMap((p) => (p.targets ?? []).map((t) => t.expr ?? ''));
-    assert.ok(exprs.some((e) => /^qpswatch_relative_to_last_good_ratio\{.*\} - on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.test(e)), 'per-op: the margin over the threshold');
+    assert.ok(
+      exprs.some((e) =>
+        /^qpswatch_relative_to_last_good_ratio\{.*\} - on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.test(
+          e,
+        ),
+      ),
+      'per-op: the margin over the threshold',
+    );
   });
 
-  test('the detectable drop of each release\'s check is a bar chart in percent beside it, a line at the 5% margin', () => {
+  test("the detectable drop of each release's check is a bar chart in percent beside it, a line at the 5% margin", () => {
     const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
-    const bars = queryPanels(d).filter((p) => p.type === 'barchart' && /^qpswatch_detectable_drop_ratio\{/.test(p.targets?.[0]?.expr ?? ''));
+    const bars = queryPanels(d).filter(
+      (p) => p.type === 'barchart' && /^qpswatch_detectable_drop_ratio\{/.test(p.targets?.[0]?.expr ?? ''),
+    );
     assert.equal(bars.length, 1);
     const panel = bars[0]!;
     assert.match(panel.title, /detectable drop by version$/);
     assert.equal(panel.repeat, 'threads');
     assert.match(panel.targets![0]!.expr!, /host=~"\$host", series=~"\$series", test=~"\$test", threads=~"\$threads"/);
-    const defaults = (panel['fieldConfig'] as { defaults: { unit: string; thresholds: { steps: Array<{ value: number | null }> } } }).defaults;
+    const defaults = (
+      panel['fieldConfig'] as { defaults: { unit: string; thresholds: { steps: Array<{ value: number | null }> } } }
+    ).defaults;
     assert.equal(defaults.unit, 'percentunit');
-    assert.deepEqual(defaults.thresholds.steps.map((s) => s.value), [null, 0.05, 0.1]);
+    assert.deepEqual(
+      defaults.thresholds.steps.map((s) => s.value),
+      [null, 0.05, 0.1],
+    );
   });
 });

@@ -5,8 +5,12 @@ import { fixturePath } from '../../helpers/paths.js';
 import { dashboardExpressions, metricNames, ruleExpressions, variableExpressions } from '../../helpers/promql.js';
 
 /** The families src/metrics exports plus Prometheus' and prom-client's own: the one list to change with the exporter. */
-const families = new Set(readFileSync(fixturePath('grafana', 'metric-families.txt'), 'utf8')
-  .split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l !== ''));
+const families = new Set(
+  readFileSync(fixturePath('grafana', 'metric-families.txt'), 'utf8')
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter((l) => l !== ''),
+);
 
 const everything = [
   ...dashboardExpressions().map((e) => ({ where: `${e.file} panel ${e.panel} ${e.refId}`, expr: e.expr })),
@@ -21,15 +25,25 @@ test('the expressions were found: four dashboards of panels, their variables and
 });
 
 test('every dashboard query, variable and alert rule names only listed metric families', () => {
-  const unknown = everything.flatMap(({ where, expr }) => metricNames(expr).filter((n) => !families.has(n)).map((n) => `${where}: ${n}`));
+  const unknown = everything.flatMap(({ where, expr }) =>
+    metricNames(expr)
+      .filter((n) => !families.has(n))
+      .map((n) => `${where}: ${n}`),
+  );
   assert.deepEqual(unknown, []);
 });
 
 test('every expression selects at least one metric', () => {
-  assert.deepEqual(everything.filter(({ expr }) => metricNames(expr).length === 0).map((e) => e.where), []);
+  assert.deepEqual(
+    everything.filter(({ expr }) => metricNames(expr).length === 0).map((e) => e.where),
+    [],
+  );
 });
 
 test('every qpswatch_ family is shown on some dashboard', () => {
   const shown = new Set(dashboardExpressions().flatMap((e) => metricNames(e.expr)));
-  assert.deepEqual([...families].filter((f) => f.startsWith('qpswatch_') && !shown.has(f)), []);
+  assert.deepEqual(
+    [...families].filter((f) => f.startsWith('qpswatch_') && !shown.has(f)),
+    [],
+  );
 });

@@ -11,10 +11,16 @@ import { dashboardExpressions, ruleExpressions, variableExpressions } from '../.
 /** promtool from Debian's prometheus package (scripts/ensure-deps.sh installs it). Resolves with its exit and output. */
 async function promtool(args: string[], cwd?: string): Promise<{ ok: boolean; output: string }> {
   try {
-    const r = await run({ argv: ['promtool', ...args], allowFailure: true, timeoutMs: 60_000, ...(cwd === undefined ? {} : { cwd }) });
+    const r = await run({
+      argv: ['promtool', ...args],
+      allowFailure: true,
+      timeoutMs: 60_000,
+      ...(cwd === undefined ? {} : { cwd }),
+    });
     return { ok: r.exitCode === 0, output: `${r.stdout}${r.stderr}` };
   } catch (err) {
-    if (err instanceof ExecNotFoundError) throw new Error('promtool not found: install Debian\'s prometheus package (bash scripts/ensure-deps.sh)');
+    if (err instanceof ExecNotFoundError)
+      throw new Error("promtool not found: install Debian's prometheus package (bash scripts/ensure-deps.sh)");
     throw err;
   }
 }
@@ -39,7 +45,11 @@ describe('promtool', () => {
   test('the rule unit tests cover every alert', () => {
     const tests = readFileSync(join(prometheusDir, 'qpswatch.rules.test.yml'), 'utf8');
     for (const { alert } of ruleExpressions()) {
-      assert.match(tests, new RegExp(`alertname: ${alert}\\n\\s+exp_alerts: \\[\\]`), `${alert} has no not-firing case`);
+      assert.match(
+        tests,
+        new RegExp(`alertname: ${alert}\\n\\s+exp_alerts: \\[\\]`),
+        `${alert} has no not-firing case`,
+      );
       assert.match(tests, new RegExp(`alertname: ${alert}\\n\\s+exp_alerts:\\n`), `${alert} has no firing case`);
     }
   });
@@ -47,7 +57,9 @@ describe('promtool', () => {
   test('the rule unit tests give one test its own threshold (test_thresholds) and change it while an alert fires', () => {
     const tests = readFileSync(join(prometheusDir, 'qpswatch.rules.test.yml'), 'utf8');
     const threshold = (test: string, values: string): RegExp =>
-      new RegExp(`series: 'qpswatch_regression_threshold_ratio\\{[^}]*test="${test}"\\}'\\n\\s+values: '${values.replace(/\./g, '\\.')}'`);
+      new RegExp(
+        `series: 'qpswatch_regression_threshold_ratio\\{[^}]*test="${test}"\\}'\\n\\s+values: '${values.replace(/\./g, '\\.')}'`,
+      );
     assert.match(tests, threshold('update-index', '0.90x5'));
     assert.match(tests, threshold('point-query', '0.95x5'));
     assert.match(tests, threshold('update-index', '0.95 0.95 0.95 0.90 0.90 0.90'));
@@ -61,7 +73,9 @@ describe('promtool', () => {
       writeFileSync(file, stringify({ groups: [{ name: 'dashboard-expressions', rules }] }));
       const r = await promtool(['check', 'rules', file]);
       // promtool names the failing rule by its record name: list which query each one is.
-      const index = exprs.map((e, i) => `expr_${i}: ${e.file} ${'panel' in e ? `panel ${e.panel} ${e.refId}` : `variable ${e.variable}`}`);
+      const index = exprs.map(
+        (e, i) => `expr_${i}: ${e.file} ${'panel' in e ? `panel ${e.panel} ${e.refId}` : `variable ${e.variable}`}`,
+      );
       assert.ok(r.ok, `${r.output}\n${index.join('\n')}`);
       assert.match(r.output, new RegExp(`SUCCESS: ${rules.length} rules found`));
     });
@@ -69,7 +83,10 @@ describe('promtool', () => {
 
   test('the scrape config is valid and loads the alert rules', async () => {
     await withTempDir(async (dir) => {
-      const config = readFileSync(join(prometheusDir, 'scrape.yml'), 'utf8').replace('/etc/prometheus/qpswatch.rules.yml', rulesFile);
+      const config = readFileSync(join(prometheusDir, 'scrape.yml'), 'utf8').replace(
+        '/etc/prometheus/qpswatch.rules.yml',
+        rulesFile,
+      );
       assert.ok(config.includes(rulesFile), 'scrape.yml names /etc/prometheus/qpswatch.rules.yml');
       const file = join(dir, 'prometheus.yml');
       writeFileSync(file, config);

@@ -12,7 +12,8 @@ describe('syslog priority prefixes', () => {
     ['{"level":60,"msg":"f"}', '<2>{"level":60,"msg":"f"}'],
     ['not a record', 'not a record'],
   ];
-  for (const [line, expected] of cases) test(`${line} -> ${expected.slice(0, 3)}`, () => assert.equal(withSyslogPrefix(line), expected));
+  for (const [line, expected] of cases)
+    test(`${line} -> ${expected.slice(0, 3)}`, () => assert.equal(withSyslogPrefix(line), expected));
 
   test('text outside the logger gets the priority on each line with content', () => {
     assert.equal(withPriority('qpswatch: bad\n\nUsage: x\n', 3), '<3>qpswatch: bad\n\n<3>Usage: x\n');
@@ -20,12 +21,15 @@ describe('syslog priority prefixes', () => {
 });
 
 describe('JOURNAL_STREAM names stderr', () => {
-  const cases: Array<[value: string | undefined, stderr: { dev: number; ino: number } | undefined, expected: boolean]> = [
-    ['8:1234', { dev: 8, ino: 1234 }, true],
-    ['8:1234', { dev: 8, ino: 99 }, false],
-    [undefined, { dev: 8, ino: 1234 }, false],
-    ['8:1234', undefined, false],
-    ['garbage', { dev: 8, ino: 1234 }, false],
-  ];
-  for (const [value, stderr, expected] of cases) test(`${String(value)} with ${JSON.stringify(stderr)}: ${expected}`, () => assert.equal(isJournalStream(value, stderr), expected));
+  const cases: Array<[value: string | undefined, stderr: { dev: number; ino: number } | undefined, expected: boolean]> =
+    [
+      ['8:1234', { dev: 8, ino: 1234 }, true],
+      ['8:1234', { dev: 8, ino: 99 }, false],
+      [undefined, { dev: 8, ino: 1234 }, false],
+      ['8:1234', undefined, false],
+      ['garbage', { dev: 8, ino: 1234 }, false],
+    ];
+  for (const [value, stderr, expected] of cases)
+    test(`${String(value)} with ${JSON.stringify(stderr)}: ${expected}`, () =>
+      assert.equal(isJournalStream(value, stderr), expected));
 });

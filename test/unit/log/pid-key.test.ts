@@ -15,7 +15,9 @@ const LOG_CALL = /\.(?:trace|debug|info|warn|error|fatal|child)\(\s*\{([^}]*)\}/
 const PID_KEY = /(?:^|[\s,{])pid\s*(?:[:,]|$)/;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 test('no log call in src/ passes a field named pid', () => {
@@ -29,14 +31,24 @@ test('no log call in src/ passes a field named pid', () => {
 });
 
 test('the check finds what it looks for', () => {
-  const hits = ['log.warn({ pid: this.pid, accepted }, ', 'log.info({ pid, socket }, ', 'log.child({ a: 1, pid })'].filter((code) => [...code.matchAll(LOG_CALL)].some((m) => PID_KEY.test(m[1]!)));
+  const hits = [
+    'log.warn({ pid: this.pid, accepted }, ',
+    'log.info({ pid, socket }, ',
+    'log.child({ a: 1, pid })',
+  ].filter((code) => [...code.matchAll(LOG_CALL)].some((m) => PID_KEY.test(m[1]!)));
   assert.equal(hits.length, 3);
-  assert.equal([...'log.info({ serverPid: 3, pids: [] }, '.matchAll(LOG_CALL)].some((m) => PID_KEY.test(m[1]!)), false);
+  assert.equal(
+    [...'log.info({ serverPid: 3, pids: [] }, '.matchAll(LOG_CALL)].some((m) => PID_KEY.test(m[1]!)),
+    false,
+  );
 });
 
-test('a line of the real logger has one pid key, the logger\'s own', () => {
+test("a line of the real logger has one pid key, the logger's own", () => {
   const lines: string[] = [];
-  pino(loggerOptions('info', 'json'), { write: (line: string) => lines.push(line) }).info({ serverPid: 4242 }, 'server ready');
+  pino(loggerOptions('info', 'json'), { write: (line: string) => lines.push(line) }).info(
+    { serverPid: 4242 },
+    'server ready',
+  );
   assert.equal(lines[0]!.match(/"pid":/g)?.length, 1);
   assert.equal((JSON.parse(lines[0]!) as { pid: number }).pid, process.pid);
 });

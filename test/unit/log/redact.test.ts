@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import { addUrlForRedaction, loggerOptions, redactUrl, redactUrlCredentials, urlWithoutCredentials } from '../../../src/log/index.js';
+import {
+  addUrlForRedaction,
+  loggerOptions,
+  redactUrl,
+  redactUrlCredentials,
+  urlWithoutCredentials,
+} from '../../../src/log/index.js';
 
 describe('redactUrlCredentials', () => {
   const cases: Array<[text: string, expected: string]> = [
@@ -32,7 +38,8 @@ describe('redactUrlCredentials', () => {
     ['{"index":"https://host","mail":"dba@example.org"}', '{"index":"https://host","mail":"dba@example.org"}'],
   ];
   // The title shows the redacted form only: a test run's output must not hold the credentials it feeds in.
-  for (const [i, [text, expected]] of cases.entries()) test(`case ${i + 1}: ${expected}`, () => assert.equal(redactUrlCredentials(text), expected));
+  for (const [i, [text, expected]] of cases.entries())
+    test(`case ${i + 1}: ${expected}`, () => assert.equal(redactUrlCredentials(text), expected));
 });
 
 describe('a URL found by parsing, not by a pattern', () => {
@@ -71,7 +78,12 @@ describe('every log line hides URL credentials (loggerOptions)', () => {
       const { log, lines } = capture('json', journal);
       const child = log.child({ component: 'upstream', remote });
       child.error({ upstream: 'mariadb', remote, error: `git ls-remote ${remote} failed` }, 'discovery failed');
-      child.debug({ argv: ['git', '-c', 'protocol.ext.allow=never', 'ls-remote', '--tags', '--', remote, 'ssh://u:pw-9f8e7d@h/x'] }, 'child exited');
+      child.debug(
+        {
+          argv: ['git', '-c', 'protocol.ext.allow=never', 'ls-remote', '--tags', '--', remote, 'ssh://u:pw-9f8e7d@h/x'],
+        },
+        'child exited',
+      );
       child.warn({ err: new Error(`fatal: unable to access '${remote}'`) }, `mirror of ${remote} not synced`);
       assert.equal(lines.length, 3);
       for (const line of lines) {

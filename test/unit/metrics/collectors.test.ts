@@ -4,7 +4,8 @@ import { cyclePhases } from '../../../src/model/index.js';
 import { createMetricsExposition, RELEASE_FAMILIES } from '../../../src/metrics/index.js';
 import { FakeSource, figureRow, health, MarkedSource, qpswatchFamilies } from './fake-source.js';
 
-const LABELS = 'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
+const LABELS =
+  'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
 
 const EXPECTED = `# HELP qpswatch_build_info 1, labelled with qpswatch's version and the Node.js version it runs on.
 # TYPE qpswatch_build_info gauge
@@ -168,8 +169,14 @@ describe('metrics collectors', () => {
     const source = new FakeSource();
     source.rows = [figureRow({}), figureRow({ qps: 99 }, { memory: 'io-bound' })];
     const text = await createMetricsExposition(source).metrics();
-    assert.deepEqual(samplesOf(text, 'qpswatch_qps'), [`qpswatch_qps{${LABELS}} 1234.5`, `qpswatch_qps{${LABELS},memory="io-bound"} 99`]);
-    assert.equal(samplesOf(text, 'qpswatch_verdict_info').filter((l) => l.includes('memory="io-bound",kind="ok"')).length, 1);
+    assert.deepEqual(samplesOf(text, 'qpswatch_qps'), [
+      `qpswatch_qps{${LABELS}} 1234.5`,
+      `qpswatch_qps{${LABELS},memory="io-bound"} 99`,
+    ]);
+    assert.equal(
+      samplesOf(text, 'qpswatch_verdict_info').filter((l) => l.includes('memory="io-bound",kind="ok"')).length,
+      1,
+    );
   });
 
   test('hostile label values (quote, newline, backslash) are escaped, never break a line', async () => {
@@ -178,8 +185,13 @@ describe('metrics collectors', () => {
     source.state = health({ activeRegressions: [{ series: 'odd"series\n', count: 2 }] });
     const text = await createMetricsExposition(source).metrics();
     const [line] = samplesOf(text, 'qpswatch_qps');
-    assert.equal(line, `qpswatch_qps{host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="C:\\\\x",version_key="010.011.009",test="say \\"hi\\"\\nqpswatch_qps{} 1e9",threads="1",profile="small-server"} 1234.5`);
-    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), ['qpswatch_active_regressions{series="odd\\"series\\n"} 2']);
+    assert.equal(
+      line,
+      `qpswatch_qps{host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="C:\\\\x",version_key="010.011.009",test="say \\"hi\\"\\nqpswatch_qps{} 1e9",threads="1",profile="small-server"} 1234.5`,
+    );
+    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), [
+      'qpswatch_active_regressions{series="odd\\"series\\n"} 2',
+    ]);
     // The injected text stays inside its label: one qpswatch_qps sample, no line of its own.
     assert.equal(text.split('\n').filter((l) => l.startsWith('qpswatch_qps')).length, 1);
   });
@@ -187,17 +199,40 @@ describe('metrics collectors', () => {
   test('values are exported as given in base units; absent figures and infinite ratios leave no sample', async () => {
     const source = new FakeSource();
     source.rows = [
-      figureRow({ relativeToLastGood: null, detectableDrop: null, verdict: null, latencyP95Seconds: null, perOp: { cpuPerOp: null } }),
-      figureRow({ relativeQps: Number.POSITIVE_INFINITY, verdict: 'slower', perOp: { writeKBPerOp: 1.5 * 1024 } }, { version: '10.11.10', version_key: '010.011.010' }),
+      figureRow({
+        relativeToLastGood: null,
+        detectableDrop: null,
+        verdict: null,
+        latencyP95Seconds: null,
+        perOp: { cpuPerOp: null },
+      }),
+      figureRow(
+        { relativeQps: Number.POSITIVE_INFINITY, verdict: 'slower', perOp: { writeKBPerOp: 1.5 * 1024 } },
+        { version: '10.11.10', version_key: '010.011.010' },
+      ),
     ];
     const text = await createMetricsExposition(source).metrics();
-    assert.deepEqual(samplesOf(text, 'qpswatch_verdict_info').map((l) => /kind="(\w+)"\} 1$/.exec(l)?.[1]), ['slower'], 'a never-checked version has no verdict sample');
+    assert.deepEqual(
+      samplesOf(text, 'qpswatch_verdict_info').map((l) => /kind="(\w+)"\} 1$/.exec(l)?.[1]),
+      ['slower'],
+      'a never-checked version has no verdict sample',
+    );
     assert.equal(samplesOf(text, 'qpswatch_relative_to_last_good_ratio').length, 1);
-    assert.deepEqual(samplesOf(text, 'qpswatch_detectable_drop_ratio').map((l) => l.split(' ').at(-1)), ['0.045'], 'a check without it (old verdicts, never checked) leaves no sample');
+    assert.deepEqual(
+      samplesOf(text, 'qpswatch_detectable_drop_ratio').map((l) => l.split(' ').at(-1)),
+      ['0.045'],
+      'a check without it (old verdicts, never checked) leaves no sample',
+    );
     assert.equal(samplesOf(text, 'qpswatch_latency_p95_seconds').length, 1);
     assert.equal(samplesOf(text, 'qpswatch_cpu_seconds_per_op').length, 1);
-    assert.deepEqual(samplesOf(text, 'qpswatch_relative_qps_ratio').map((l) => l.split(' ').at(-1)), ['0.97']);
-    assert.deepEqual(samplesOf(text, 'qpswatch_written_bytes_per_op').map((l) => l.split(' ').at(-1)), ['3072', '1536']);
+    assert.deepEqual(
+      samplesOf(text, 'qpswatch_relative_qps_ratio').map((l) => l.split(' ').at(-1)),
+      ['0.97'],
+    );
+    assert.deepEqual(
+      samplesOf(text, 'qpswatch_written_bytes_per_op').map((l) => l.split(' ').at(-1)),
+      ['3072', '1536'],
+    );
     assert.equal(samplesOf(text, 'qpswatch_qps').length, 2);
   });
 
@@ -218,7 +253,9 @@ describe('metrics collectors', () => {
     ]);
     // A series whose versions are all pruned leaves no threshold behind.
     source.rows = [figureRow({ threshold: 0.93 })];
-    assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), ['qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.93']);
+    assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
+      'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.93',
+    ]);
   });
 
   test('build info is 1 with the version given and the Node.js version, also before any figure', async () => {
@@ -226,7 +263,9 @@ describe('metrics collectors', () => {
     source.rows = [];
     source.build = { version: '0.9.0-rc.1' };
     const text = await createMetricsExposition(source).metrics();
-    assert.deepEqual(samplesOf(text, 'qpswatch_build_info'), [`qpswatch_build_info{version="0.9.0-rc.1",node_version="${process.version}"} 1`]);
+    assert.deepEqual(samplesOf(text, 'qpswatch_build_info'), [
+      `qpswatch_build_info{version="0.9.0-rc.1",node_version="${process.version}"} 1`,
+    ]);
     assert.deepEqual(samplesOf(text, 'qpswatch_regression_threshold_ratio'), []);
   });
 
@@ -247,21 +286,43 @@ describe('metrics collectors', () => {
     source.rows = [figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
     source.state = health({ phase: 'idle', activeRegressions: [{ series: 'mariadb-10.11', count: 0 }] });
     const text = await registry.metrics();
-    assert.deepEqual(samplesOf(text, 'qpswatch_qps').map((l) => /version="([^"]+)"/.exec(l)?.[1]), ['10.11.10']);
-    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), ['qpswatch_active_regressions{series="mariadb-10.11"} 0']);
-    assert.deepEqual(samplesOf(text, 'qpswatch_phase').filter((l) => l.endsWith(' 1')), ['qpswatch_phase{phase="idle"} 1']);
+    assert.deepEqual(
+      samplesOf(text, 'qpswatch_qps').map((l) => /version="([^"]+)"/.exec(l)?.[1]),
+      ['10.11.10'],
+    );
+    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), [
+      'qpswatch_active_regressions{series="mariadb-10.11"} 0',
+    ]);
+    assert.deepEqual(
+      samplesOf(text, 'qpswatch_phase').filter((l) => l.endsWith(' 1')),
+      ['qpswatch_phase{phase="idle"} 1'],
+    );
   });
 
   test('every phase is always exported, exactly one of them 1; unknown queue states and nulls read 0', async () => {
     const source = new FakeSource();
-    source.state = health({ phase: 'waiting_for_quiet_host', queue: {}, lastPollSeconds: null, lastBuildDurationSeconds: null, lastSessionDurationSeconds: null, quietHostWaitSeconds: 42 });
+    source.state = health({
+      phase: 'waiting_for_quiet_host',
+      queue: {},
+      lastPollSeconds: null,
+      lastBuildDurationSeconds: null,
+      lastSessionDurationSeconds: null,
+      quietHostWaitSeconds: 42,
+    });
     const text = await createMetricsExposition(source).metrics();
     const phases = samplesOf(text, 'qpswatch_phase');
     assert.equal(phases.length, cyclePhases.length);
-    assert.deepEqual(phases.filter((l) => l.endsWith(' 1')), ['qpswatch_phase{phase="waiting_for_quiet_host"} 1']);
+    assert.deepEqual(
+      phases.filter((l) => l.endsWith(' 1')),
+      ['qpswatch_phase{phase="waiting_for_quiet_host"} 1'],
+    );
     assert.ok(samplesOf(text, 'qpswatch_queue_releases').every((l) => l.endsWith(' 0')));
-    assert.deepEqual(samplesOf(text, 'qpswatch_last_poll_timestamp_seconds'), ['qpswatch_last_poll_timestamp_seconds 0']);
-    assert.deepEqual(samplesOf(text, 'qpswatch_last_build_duration_seconds'), ['qpswatch_last_build_duration_seconds 0']);
+    assert.deepEqual(samplesOf(text, 'qpswatch_last_poll_timestamp_seconds'), [
+      'qpswatch_last_poll_timestamp_seconds 0',
+    ]);
+    assert.deepEqual(samplesOf(text, 'qpswatch_last_build_duration_seconds'), [
+      'qpswatch_last_build_duration_seconds 0',
+    ]);
     assert.deepEqual(samplesOf(text, 'qpswatch_quiet_host_wait_seconds'), ['qpswatch_quiet_host_wait_seconds 42']);
   });
 
@@ -280,7 +341,10 @@ describe('metrics collectors', () => {
     assert.deepEqual(source.reads, { releaseFigures: 1, health: 2 });
     assert.deepEqual(samplesOf(same, 'qpswatch_qps'), samplesOf(first, 'qpswatch_qps'));
     source.mark += 1;
-    assert.deepEqual(samplesOf(await exposition.metrics(), 'qpswatch_qps').map((l) => l.split(' ').at(-1)), ['999']);
+    assert.deepEqual(
+      samplesOf(await exposition.metrics(), 'qpswatch_qps').map((l) => l.split(' ').at(-1)),
+      ['999'],
+    );
     assert.deepEqual(source.reads, { releaseFigures: 2, health: 3 });
   });
 
@@ -334,6 +398,9 @@ describe('metrics collectors', () => {
     const [ta, tb] = [await createMetricsExposition(a).metrics(), await createMetricsExposition(b).metrics()];
     assert.equal(samplesOf(ta, 'qpswatch_qps').length, 1);
     assert.equal(samplesOf(tb, 'qpswatch_qps').length, 0);
-    assert.deepEqual(RELEASE_FAMILIES.map((f) => f.name).filter((n) => !tb.includes(`# TYPE ${n} gauge`)), []);
+    assert.deepEqual(
+      RELEASE_FAMILIES.map((f) => f.name).filter((n) => !tb.includes(`# TYPE ${n} gauge`)),
+      [],
+    );
   });
 });

@@ -3,7 +3,10 @@ import type { DaemonHealth, MetricsSource, ReleaseFigureRow } from '../../../src
 type RowOverrides = Partial<Omit<ReleaseFigureRow, 'perOp'>> & { perOp?: Partial<ReleaseFigureRow['perOp']> };
 
 /** Rows and health for collector tests: valid by default, each test changes only what it is about. */
-export function figureRow({ perOp, ...overrides }: RowOverrides = {}, labels: Partial<ReleaseFigureRow['labels']> = {}): ReleaseFigureRow {
+export function figureRow(
+  { perOp, ...overrides }: RowOverrides = {},
+  labels: Partial<ReleaseFigureRow['labels']> = {},
+): ReleaseFigureRow {
   return {
     labels: {
       host: 'fp-4c-16g-nvme',

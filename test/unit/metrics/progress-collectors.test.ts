@@ -14,7 +14,17 @@ test('the running build exports its ratio and ETA; the session none; cache bytes
   assert.doesNotMatch(idle, /^qpswatch_cache_bytes\{/m, 'no sizes before the first measure');
   const endsAt = new Date(Date.now() + 600_000).toISOString();
   figures = {
-    work: { kind: 'build', tag: 't', step: 'build', done: 25, total: 100, ratio: 0.25, startedAt: new Date().toISOString(), endsAt, etaFrom: 'last_build' },
+    work: {
+      kind: 'build',
+      tag: 't',
+      step: 'build',
+      done: 25,
+      total: 100,
+      ratio: 0.25,
+      startedAt: new Date().toISOString(),
+      endsAt,
+      etaFrom: 'last_build',
+    },
     cacheSizes: { measuredAt: new Date().toISOString(), bytes: { ccache: 1024, mirrors: 2048, builds: 4096 } },
   };
   const busy = await registry.metrics();

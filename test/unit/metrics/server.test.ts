@@ -9,11 +9,17 @@ import { FakeSource } from './fake-source.js';
 /** A logger whose lines the test can read. */
 function captureLog(): { log: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
-  const log: Logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const log: Logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   return { log, lines };
 }
 
-async function withServer(source: FakeSource, body: (server: MetricsServer, lines: Array<Record<string, unknown>>) => Promise<void>): Promise<void> {
+async function withServer(
+  source: FakeSource,
+  body: (server: MetricsServer, lines: Array<Record<string, unknown>>) => Promise<void>,
+): Promise<void> {
   const { log, lines } = captureLog();
   const server = await startMetricsServer({ port: 0, source, log });
   try {
@@ -64,7 +70,10 @@ describe('metrics server', () => {
       await assert.rejects(second, (err: unknown) => {
         assert.ok(err instanceof MetricsPortInUseError);
         assert.ok(err instanceof InputError);
-        assert.equal(err.message, `metrics port ${server.port} on 127.0.0.1 is in use: stop what holds it or set metrics_port`);
+        assert.equal(
+          err.message,
+          `metrics port ${server.port} on 127.0.0.1 is in use: stop what holds it or set metrics_port`,
+        );
         assert.equal(err.port, server.port);
         return true;
       });
@@ -78,7 +87,11 @@ describe('metrics server', () => {
       const res = await fetch(`${server.url}/metrics`);
       assert.equal(res.status, 500);
       assert.equal(await res.text(), 'metrics unavailable: database is locked\n');
-      assert.ok(lines.some((l) => l['msg'] === 'metrics scrape failed' && l['error'] === 'database is locked' && l['level'] === 50));
+      assert.ok(
+        lines.some(
+          (l) => l['msg'] === 'metrics scrape failed' && l['error'] === 'database is locked' && l['level'] === 50,
+        ),
+      );
       const healthz = await fetch(`${server.url}/healthz`);
       assert.equal(healthz.status, 200);
       await healthz.text();
@@ -101,7 +114,10 @@ describe('metrics server', () => {
 
   test('an exposition passed in is the one served, with its content type', async () => {
     const { log } = captureLog();
-    const exposition = { contentType: 'text/plain; version=0.0.4; charset=utf-8', metrics: async () => 'qpswatch_phase{phase="idle",instance_role="test"} 0\n' };
+    const exposition = {
+      contentType: 'text/plain; version=0.0.4; charset=utf-8',
+      metrics: async () => 'qpswatch_phase{phase="idle",instance_role="test"} 0\n',
+    };
     const server = await startMetricsServer({ port: 0, source: new FakeSource(), log, exposition });
     try {
       const res = await fetch(`${server.url}/metrics`);

@@ -19,16 +19,23 @@ const chain = [
     ],
   },
 ];
-const drift = () => regressionAlert({ against: 'base', comparedWith: { tag: 'mariadb-10.11.1', version: '10.11.1' }, chain });
+const drift = () =>
+  regressionAlert({ against: 'base', comparedWith: { tag: 'mariadb-10.11.1', version: '10.11.1' }, chain });
 
 describe('the drift email', () => {
   test('the subject says drifted, of base, with the test and its relative QPS against the base', () => {
-    assert.equal(renderAlert(drift()).subject, 'qpswatch: mariadb 10.11.10 drifted: point-query.t1 at 0.96 of base 10.11.1');
+    assert.equal(
+      renderAlert(drift()).subject,
+      'qpswatch: mariadb 10.11.10 drifted: point-query.t1 at 0.96 of base 10.11.1',
+    );
   });
 
   test('the lead says a direct session against the base found it, never "the last good release"', () => {
     const { text } = renderAlert(drift());
-    assert.match(text, /has drifted: a paired session directly against the series' base release 10\.11\.1 \(tag mariadb-10\.11\.1\) found it slower in 1 test: point-query\.t1 0\.96\./);
+    assert.match(
+      text,
+      /has drifted: a paired session directly against the series' base release 10\.11\.1 \(tag mariadb-10\.11\.1\) found it slower in 1 test: point-query\.t1 0\.96\./,
+    );
     assert.doesNotMatch(text, /last good/);
   });
 
@@ -42,15 +49,27 @@ describe('the drift email', () => {
   });
 
   test('a check against the base without a chain (check --against-base) has no chain section', () => {
-    const { text, subject } = renderAlert(regressionAlert({ against: 'base', comparedWith: { tag: 'mariadb-10.11.1', version: '10.11.1' } }));
+    const { text, subject } = renderAlert(
+      regressionAlert({ against: 'base', comparedWith: { tag: 'mariadb-10.11.1', version: '10.11.1' } }),
+    );
     assert.match(subject, /drifted: .* of base 10\.11\.1$/);
     assert.doesNotMatch(text, /The chain that raised it/);
   });
 
   test('a recovery against the base names the base, and an ordinary alert is unchanged', () => {
-    const recovery = renderAlert(regressionAlert({ kind: 'recovery', against: 'base', comparedWith: { tag: 'mariadb-10.11.1', version: '10.11.1' }, tests: [{ test: 'update-index', threads: 1 }] }));
+    const recovery = renderAlert(
+      regressionAlert({
+        kind: 'recovery',
+        against: 'base',
+        comparedWith: { tag: 'mariadb-10.11.1', version: '10.11.1' },
+        tests: [{ test: 'update-index', threads: 1 }],
+      }),
+    );
     assert.match(recovery.subject, /recovered: update-index\.t1 at [\d.]+ of base 10\.11\.1$/);
     assert.match(recovery.text, /back to the speed of the series' base release 10\.11\.1/);
-    assert.equal(renderAlert(regressionAlert()).subject, 'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9');
+    assert.equal(
+      renderAlert(regressionAlert()).subject,
+      'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9',
+    );
   });
 });

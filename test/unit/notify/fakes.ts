@@ -28,7 +28,16 @@ export class MemoryOutbox implements OutboxPort {
     return this.messages
       .filter((m) => m.state === 'pending' && m.nextAttemptAt <= now)
       .slice(0, limit)
-      .map(({ id, from, to, subject, text, html, messageId, attempts }) => ({ id, from, to, subject, text, html, messageId, attempts }));
+      .map(({ id, from, to, subject, text, html, messageId, attempts }) => ({
+        id,
+        from,
+        to,
+        subject,
+        text,
+        html,
+        messageId,
+        attempts,
+      }));
   }
 
   async markMessageSent(id: number, detail: string, at: string): Promise<void> {
@@ -64,5 +73,13 @@ export class FakeMailer implements Mailer {
 }
 
 export function message(id: number, subject = `alert ${id}`): OutgoingMessage {
-  return { id, from: 'qpswatch@example.org', to: ['dba@example.org'], subject, text: 'text', html: '<p>html</p>', messageId: `<${id}@qpswatch.test>` };
+  return {
+    id,
+    from: 'qpswatch@example.org',
+    to: ['dba@example.org'],
+    subject,
+    text: 'text',
+    html: '<p>html</p>',
+    messageId: `<${id}@qpswatch.test>`,
+  };
 }

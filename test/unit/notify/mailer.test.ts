@@ -2,19 +2,38 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createMailer, emlFileName, MailSettingsError, subjectSlug, type MailSettings } from '../../../src/notify/index.js';
+import {
+  createMailer,
+  emlFileName,
+  MailSettingsError,
+  subjectSlug,
+  type MailSettings,
+} from '../../../src/notify/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
 import { message } from './fakes.js';
 
 const log = silentLog;
 
 function settings(over: Partial<MailSettings> = {}): MailSettings {
-  return { smtpHost: '', smtpPort: 587, smtpSecure: false, smtpUser: '', smtpPassword: '', smtpAllowPlaintextAuth: false, outboxDir: '/nonexistent', timeoutMs: 5000, ...over };
+  return {
+    smtpHost: '',
+    smtpPort: 587,
+    smtpSecure: false,
+    smtpUser: '',
+    smtpPassword: '',
+    smtpAllowPlaintextAuth: false,
+    outboxDir: '/nonexistent',
+    timeoutMs: 5000,
+    ...over,
+  };
 }
 
 describe('subjectSlug', () => {
   const cases: Array<[string, string]> = [
-    ['qpswatch: mariadb 10.11.3 regressed: update-index.t1 at 0.24 of 10.11.2', 'qpswatch-mariadb-10-11-3-regressed-update-index-t1-at-0-24'],
+    [
+      'qpswatch: mariadb 10.11.3 regressed: update-index.t1 at 0.24 of 10.11.2',
+      'qpswatch-mariadb-10-11-3-regressed-update-index-t1-at-0-24',
+    ],
     ['a'.repeat(70), 'a'.repeat(60)],
     [`${'b'.repeat(59)} c`, 'b'.repeat(59)],
     ['../../etc/passwd', 'etc-passwd'],
@@ -28,17 +47,24 @@ describe('subjectSlug', () => {
 
 describe('createMailer', () => {
   test('no SMTP host: the eml mailer', () => assert.equal(createMailer(settings(), log).kind, 'eml'));
-  test('an SMTP host: the smtp mailer', () => assert.equal(createMailer(settings({ smtpHost: '127.0.0.1' }), log).kind, 'smtp'));
+  test('an SMTP host: the smtp mailer', () =>
+    assert.equal(createMailer(settings({ smtpHost: '127.0.0.1' }), log).kind, 'smtp'));
   test('no host and no outbox folder: a message naming the setting and the fix', () => {
-    assert.throws(() => createMailer(settings({ outboxDir: '' }), log), (err: unknown) => {
-      assert.ok(err instanceof MailSettingsError);
-      assert.equal(err.setting, 'outboxDir');
-      assert.match(err.message, /set an SMTP host or an outbox folder/);
-      return true;
-    });
+    assert.throws(
+      () => createMailer(settings({ outboxDir: '' }), log),
+      (err: unknown) => {
+        assert.ok(err instanceof MailSettingsError);
+        assert.equal(err.setting, 'outboxDir');
+        assert.match(err.message, /set an SMTP host or an outbox folder/);
+        return true;
+      },
+    );
   });
   test('a port out of range is refused', () => {
-    assert.throws(() => createMailer(settings({ smtpHost: 'mail', smtpPort: 70000 }), log), /smtpPort = 70000 .*between 1 and 65535/);
+    assert.throws(
+      () => createMailer(settings({ smtpHost: 'mail', smtpPort: 70000 }), log),
+      /smtpPort = 70000 .*between 1 and 65535/,
+    );
   });
   test('the password never appears in an error', () => {
     assert.throws(

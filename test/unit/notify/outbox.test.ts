@@ -34,7 +34,10 @@ describe('deliverOutbox', () => {
     const mailer = new FakeMailer();
     const result = await deliverOutbox(port, mailer, { now: clock('2026-01-01T00:05:00.000Z'), log });
     assert.deepEqual(result, { delivered: 2, failed: 0 });
-    assert.deepEqual(mailer.sent.map((m) => m.id), [1, 2]);
+    assert.deepEqual(
+      mailer.sent.map((m) => m.id),
+      [1, 2],
+    );
     assert.equal(port.get(1).state, 'sent');
     assert.equal(port.get(1).detail, '250 ok 1');
     assert.equal(port.get(1).sentAt, '2026-01-01T00:05:00.000Z');
@@ -45,7 +48,10 @@ describe('deliverOutbox', () => {
   test('one failure does not stop the others; it is kept as one line with the next attempt 30 s later', async () => {
     const port = new MemoryOutbox();
     [1, 2, 3].forEach((id) => port.add(message(id), T0));
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525\n    at TCPConnectWrap.afterConnect'), { code: 'ECONNREFUSED' });
+    const refused = Object.assign(
+      new Error('connect ECONNREFUSED 127.0.0.1:2525\n    at TCPConnectWrap.afterConnect'),
+      { code: 'ECONNREFUSED' },
+    );
     const mailer = new FakeMailer(new Map([[2, refused]]));
     const result = await deliverOutbox(port, mailer, { now: clock(T0), log });
     assert.deepEqual(result, { delivered: 2, failed: 1 });
@@ -68,7 +74,12 @@ describe('deliverOutbox', () => {
       nexts.push(port.get(7).nextAttemptAt);
       now = Date.parse(port.get(7).nextAttemptAt);
     }
-    assert.deepEqual(nexts, ['2026-01-01T00:00:30.000Z', '2026-01-01T00:01:30.000Z', '2026-01-01T00:03:30.000Z', '2026-01-01T00:07:30.000Z']);
+    assert.deepEqual(nexts, [
+      '2026-01-01T00:00:30.000Z',
+      '2026-01-01T00:01:30.000Z',
+      '2026-01-01T00:03:30.000Z',
+      '2026-01-01T00:07:30.000Z',
+    ]);
     assert.equal(port.get(7).attempts, 4);
   });
 
@@ -79,7 +90,10 @@ describe('deliverOutbox', () => {
     assert.deepEqual(await deliverOutbox(port, mailer, { now: clock(T0), log, limit: 3 }), { delivered: 3, failed: 0 });
     assert.deepEqual(await deliverOutbox(port, mailer, { now: clock(T0), log, limit: 3 }), { delivered: 1, failed: 0 });
     assert.deepEqual(await deliverOutbox(port, mailer, { now: clock(T0), log, limit: 3 }), { delivered: 0, failed: 0 });
-    assert.deepEqual(mailer.sent.map((m) => m.id), [1, 2, 3, 4]);
+    assert.deepEqual(
+      mailer.sent.map((m) => m.id),
+      [1, 2, 3, 4],
+    );
   });
 
   test('an error that is not an Error instance is still kept as one line', async () => {

@@ -13,13 +13,19 @@ function manyRegressions(values: readonly number[]) {
 
 describe('renderAlert subject', () => {
   test('names flavor, version, the worst test with two decimals and the release compared with', () => {
-    assert.equal(renderAlert(regressionAlert()).subject, 'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9');
+    assert.equal(
+      renderAlert(regressionAlert()).subject,
+      'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9',
+    );
   });
 
   test('the worst is the lowest relative QPS among the event tests, and the others are counted', () => {
     const comparison = manyRegressions([0.9, 0.2412, 0.5]);
     const tests = ['point-query', 'write-0', 'write-1', 'write-2'].map((test) => ({ test, threads: 1 }));
-    assert.equal(renderAlert(regressionAlert({ comparison, tests })).subject, 'qpswatch: mariadb 10.11.10 regressed: write-1.t1 at 0.24 of 10.11.9 (+3 more)');
+    assert.equal(
+      renderAlert(regressionAlert({ comparison, tests })).subject,
+      'qpswatch: mariadb 10.11.10 regressed: write-1.t1 at 0.24 of 10.11.9 (+3 more)',
+    );
   });
 
   test('tests of the session outside the event are not counted', () => {
@@ -31,13 +37,23 @@ describe('renderAlert subject', () => {
     const comparison = judgedView();
     comparison.tests[1]!.relativeQps = 0.9912;
     const alert = regressionAlert({ kind: 'recovery', comparison, tests: [{ test: 'update-index', threads: 1 }] });
-    assert.equal(renderAlert(alert).subject, 'qpswatch: mariadb 10.11.10 recovered: update-index.t1 at 0.99 of 10.11.9');
+    assert.equal(
+      renderAlert(alert).subject,
+      'qpswatch: mariadb 10.11.10 recovered: update-index.t1 at 0.99 of 10.11.9',
+    );
   });
 
   test('control characters in data are stripped: the subject stays one line', () => {
-    const alert = regressionAlert({ flavor: 'maria\r\nBcc: victim@example.org', version: '10.11.10\u0000\u2028x', comparedWith: { tag: 't', version: '\t10.11.9\u0085' } });
+    const alert = regressionAlert({
+      flavor: 'maria\r\nBcc: victim@example.org',
+      version: '10.11.10\u0000\u2028x',
+      comparedWith: { tag: 't', version: '\t10.11.9\u0085' },
+    });
     const { subject } = renderAlert(alert);
-    assert.equal(subject, 'qpswatch: mariaBcc: victim@example.org 10.11.10x regressed: point-query.t1 at 0.96 of 10.11.9');
+    assert.equal(
+      subject,
+      'qpswatch: mariaBcc: victim@example.org 10.11.10x regressed: point-query.t1 at 0.96 of 10.11.9',
+    );
     assert.doesNotMatch(subject, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
   });
 });
@@ -47,7 +63,10 @@ describe('renderAlert body', () => {
 
   test('the text part has the lead, the hint, the tables, the chart, the fingerprint and the dashboard link', () => {
     const { text } = message;
-    assert.match(text, /mariadb 10\.11\.10 \(tag mariadb-10\.11\.10\) of series mariadb-10\.11 is slower than the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test: point-query\.t1 0\.96\./);
+    assert.match(
+      text,
+      /mariadb 10\.11\.10 \(tag mariadb-10\.11\.10\) of series mariadb-10\.11 is slower than the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test: point-query\.t1 0\.96\./,
+    );
     assert.match(text, /^point-query\.t1 +cpu\/o +0\.000312 +0\.000331 +x1\.06$/m);
     assert.match(text, /^point-query\.t1 +rKB\/o +0 +0\.0021 +from 0$/m);
     assert.match(text, /^test +B\.qps +C\.qps +C\/B/m, 'relative QPS table');
@@ -57,53 +76,102 @@ describe('renderAlert body', () => {
     assert.match(text, /^C\/B by test/m, 'chart');
     assert.match(text, /^host fingerprint: fp-3f2a9c$/m);
     assert.match(text, /^host: cores=8, cpuModel=AMD Ryzen 7 7735HS/m);
-    assert.match(text, /^dashboard: https:\/\/grafana\.example\.org\/d\/qpswatch\?var-series=mariadb-10\.11&var-version=10\.11\.10$/m);
+    assert.match(
+      text,
+      /^dashboard: https:\/\/grafana\.example\.org\/d\/qpswatch\?var-series=mariadb-10\.11&var-version=10\.11\.10$/m,
+    );
   });
 
   test('the html part has the same content as markup, and the dashboard as a link', () => {
     const { html } = message;
-    const has = (fragment: string, what: string) => assert.ok(html.includes(fragment), `html part lacks ${what}: ${fragment}`);
+    const has = (fragment: string, what: string) =>
+      assert.ok(html.includes(fragment), `html part lacks ${what}: ${fragment}`);
     assert.ok(html.startsWith('<!DOCTYPE html>'));
     has('<title>qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9</title>', 'the title');
-    has('<a href="https://grafana.example.org/d/qpswatch?var-series=mariadb-10.11&amp;var-version=10.11.10">', 'the dashboard link');
+    has(
+      '<a href="https://grafana.example.org/d/qpswatch?var-series=mariadb-10.11&amp;var-version=10.11.10">',
+      'the dashboard link',
+    );
     has('>What grew per operation</h2>', 'the hint heading');
     has('>x1.06</td>', 'the hint ratio');
     has('host fingerprint: fp-3f2a9c</p>', 'the fingerprint');
     has('host: cores=8, cpuModel=AMD Ryzen 7 7735HS', 'the host facts');
     has('>C/B by test</', 'the chart');
     has('>Per operation: update-index.t1</h2>', 'a per-op heading');
-    assert.equal(html.split('<thead>').length - 1, 1 + 1 + 2 + 1, 'hint, relative QPS, two per-op tables, one counter table');
+    assert.equal(
+      html.split('<thead>').length - 1,
+      1 + 1 + 2 + 1,
+      'hint, relative QPS, two per-op tables, one counter table',
+    );
   });
 
-  test('both parts carry each test\'s interval, detectable drop and pairs, and the verdict lines that state them', () => {
+  test("both parts carry each test's interval, detectable drop and pairs, and the verdict lines that state them", () => {
     const { text, html } = message;
     assert.match(text, /^test +B\.qps +C\.qps +C\/B +95% interval +detect +pairs +.*verdict$/m);
     assert.match(text, /^point-query\.t1 +12345 +11800 +0\.96 +0\.94-0\.97 +3% +14 +.*regression$/m);
-    assert.match(text, /^point-query\.t1: regression, C\/B 0\.96 < 0\.97, p=0\.012; grew: cpu\/o x1\.06, rKB\/o from 0; 95% interval 0\.94-0\.97, 14 pairs$/m);
+    assert.match(
+      text,
+      /^point-query\.t1: regression, C\/B 0\.96 < 0\.97, p=0\.012; grew: cpu\/o x1\.06, rKB\/o from 0; 95% interval 0\.94-0\.97, 14 pairs$/m,
+    );
     assert.match(text, /^update-index\.t1: ok, no drop larger than 2% \(95% interval 0\.98-1\.10, 14 pairs\)$/m);
     assert.match(text, /paired design, 3 pairs at most per test/);
-    assert.match(html, /<th align="right"[^>]*>95% interval<\/th><th align="right"[^>]*>detect<\/th><th align="right"[^>]*>pairs<\/th>/);
+    assert.match(
+      html,
+      /<th align="right"[^>]*>95% interval<\/th><th align="right"[^>]*>detect<\/th><th align="right"[^>]*>pairs<\/th>/,
+    );
     assert.match(html, />0\.94-0\.97<\/td><td align="right"[^>]*>3%<\/td><td align="right"[^>]*>14<\/td>/);
-    assert.ok(html.includes('update-index.t1: ok, no drop larger than 2% (95% interval 0.98-1.10, 14 pairs)'), 'the ok line in the html part');
+    assert.ok(
+      html.includes('update-index.t1: ok, no drop larger than 2% (95% interval 0.98-1.10, 14 pairs)'),
+      'the ok line in the html part',
+    );
   });
 
   test('an unstable test in the email says what it could not rule out and what it could detect', () => {
     const comparison = judgedView();
-    comparison.tests[1]!.verdict = { ...comparison.tests[1]!.verdict!, kind: 'unstable', low: 0.9, high: 1.2, detectableDrop: 0.11, pairs: 6 };
+    comparison.tests[1]!.verdict = {
+      ...comparison.tests[1]!.verdict!,
+      kind: 'unstable',
+      low: 0.9,
+      high: 1.2,
+      detectableDrop: 0.11,
+      pairs: 6,
+    };
     const { text } = renderAlert(regressionAlert({ comparison }));
-    assert.match(text, /^update-index\.t1: unstable, C\/B 1\.04, 95% interval 0\.90-1\.20: cannot rule out a drop larger than the 3% margin \(it rules out only drops larger than 10%\); it could detect drops of 11% or more \(6 pairs\)/m);
+    assert.match(
+      text,
+      /^update-index\.t1: unstable, C\/B 1\.04, 95% interval 0\.90-1\.20: cannot rule out a drop larger than the 3% margin \(it rules out only drops larger than 10%\); it could detect drops of 11% or more \(6 pairs\)/m,
+    );
   });
 
   test('a slower test is named after the lead with its interval, in its table row and its verdict line, both parts', () => {
     const comparison = judgedView();
     comparison.tests[1]!.relativeQps = 0.9624;
-    comparison.tests[1]!.verdict = { ...comparison.tests[1]!.verdict!, kind: 'slower', pSlower: 0.002, low: 0.9311, high: 0.9868, pairs: 70 };
+    comparison.tests[1]!.verdict = {
+      ...comparison.tests[1]!.verdict!,
+      kind: 'slower',
+      pSlower: 0.002,
+      low: 0.9311,
+      high: 0.9868,
+      pairs: 70,
+    };
     const { subject, text, html } = renderAlert(regressionAlert({ comparison }));
-    assert.equal(subject, 'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9', 'a slower test is not in the subject: no alert of its own');
-    const also = 'Also significantly slower, but not shown past the threshold (no alert of their own): update-index.t1 0.962 (0.931-0.987).';
+    assert.equal(
+      subject,
+      'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9',
+      'a slower test is not in the subject: no alert of its own',
+    );
+    const also =
+      'Also significantly slower, but not shown past the threshold (no alert of their own): update-index.t1 0.962 (0.931-0.987).';
     assert.ok(text.includes(also) && html.includes(also), 'named after the lead');
-    assert.match(text, /^update-index\.t1 +2510 +2611 +0\.96 +0\.93-0\.99 +3% +70 +.* slower$/m, 'its row of the relative QPS table, with the interval');
-    assert.match(text, /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% interval, 70 pairs: significantly slower, but not shown to be past the 3% margin$/m);
+    assert.match(
+      text,
+      /^update-index\.t1 +2510 +2611 +0\.96 +0\.93-0\.99 +3% +70 +.* slower$/m,
+      'its row of the relative QPS table, with the interval',
+    );
+    assert.match(
+      text,
+      /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% interval, 70 pairs: significantly slower, but not shown to be past the 3% margin$/m,
+    );
     assert.ok(html.includes('update-index.t1: slower 0.962 (0.931-0.987), 95% interval, 70 pairs'));
     assert.match(html, />slower<\/td>/);
   });
@@ -115,7 +183,10 @@ describe('renderAlert body', () => {
   test('a recovery has no hint section', () => {
     const alert = regressionAlert({ kind: 'recovery', tests: [{ test: 'update-index', threads: 1 }] });
     const { text } = renderAlert(alert);
-    assert.match(text, /is back to the speed of the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test that had regressed: update-index\.t1 1\.04\./);
+    assert.match(
+      text,
+      /is back to the speed of the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test that had regressed: update-index\.t1 1\.04\./,
+    );
     assert.doesNotMatch(text, /What grew per operation/);
   });
 
@@ -142,7 +213,12 @@ describe('renderAlert escaping', () => {
   const comparison = judgedView();
   comparison.tests[0]!.test = '<b>x</b>';
   comparison.candidate.name = 'rel"<i>';
-  const alert = regressionAlert({ tag: '<b>x</b>', comparison, tests: [{ test: '<b>x</b>', threads: 1 }], fingerprintId: 'fp&<script>' });
+  const alert = regressionAlert({
+    tag: '<b>x</b>',
+    comparison,
+    tests: [{ test: '<b>x</b>', threads: 1 }],
+    fingerprintId: 'fp&<script>',
+  });
   const { subject, text, html } = renderAlert(alert);
 
   test('names are plain in the subject and the text part', () => {
@@ -154,7 +230,12 @@ describe('renderAlert escaping', () => {
 
   test('names are escaped in the html part: no markup comes from data', () => {
     for (const markup of ['<b>', '<i>', '<script>']) assert.ok(!html.includes(markup), `html part holds ${markup}`);
-    for (const escaped of ['(tag &lt;b&gt;x&lt;/b&gt;)', '>&lt;b&gt;x&lt;/b&gt;.t1<', 'fp&amp;&lt;script&gt;', 'rel&quot;&lt;i&gt;']) {
+    for (const escaped of [
+      '(tag &lt;b&gt;x&lt;/b&gt;)',
+      '>&lt;b&gt;x&lt;/b&gt;.t1<',
+      'fp&amp;&lt;script&gt;',
+      'rel&quot;&lt;i&gt;',
+    ]) {
       assert.ok(html.includes(escaped), `html part lacks ${escaped}`);
     }
   });
@@ -163,6 +244,9 @@ describe('renderAlert escaping', () => {
 describe('renderAlert refuses an alert that does not fit its session', () => {
   test('no tests', () => assert.throws(() => renderAlert(regressionAlert({ tests: [] })), InvalidAlertError));
   test('a test the session does not have', () => {
-    assert.throws(() => renderAlert(regressionAlert({ tests: [{ test: 'point-query', threads: 64 }] })), /point-query with 64 threads is not in session 42/);
+    assert.throws(
+      () => renderAlert(regressionAlert({ tests: [{ test: 'point-query', threads: 64 }] })),
+      /point-query with 64 threads is not in session 42/,
+    );
   });
 });

@@ -4,7 +4,19 @@ import { sampleView } from '../report/sample-view.js';
 
 function verdict(kind: RowVerdict['kind'], hint: RowVerdict['hint'] = []): RowVerdict {
   const interval = kind === 'regression' ? { low: 0.94, high: 0.97 } : { low: 0.98, high: 1.1 };
-  return { kind, threshold: 0.97, pSlower: kind === 'regression' ? 0.012 : 0.6, pFaster: 0.9, baselineSpread: 0.004, ...interval, confidence: 0.95, detectableDrop: 0.03, pairs: 14, noise: 0.025, hint };
+  return {
+    kind,
+    threshold: 0.97,
+    pSlower: kind === 'regression' ? 0.012 : 0.6,
+    pFaster: 0.9,
+    baselineSpread: 0.004,
+    ...interval,
+    confidence: 0.95,
+    detectableDrop: 0.03,
+    pairs: 14,
+    noise: 0.025,
+    hint,
+  };
 }
 
 /** The report room's sample session, judged: point-query regressed (with a hint), update-index ok. */

@@ -20,7 +20,10 @@ describe('the patches of a build are checked before they are hashed', () => {
     chmodSync(patch, 0o666);
     await assert.rejects(buildPatches(upstreamWith(patch), profile), (err: Error) => {
       assert.ok(err instanceof PatchFileModeError);
-      assert.equal(err.message, `patch ${patch} (listed by upstream "demo") is writable by its group or others (mode 666): another user could change what is built as root; chown root and chmod go-w it`);
+      assert.equal(
+        err.message,
+        `patch ${patch} (listed by upstream "demo") is writable by its group or others (mode 666): another user could change what is built as root; chown root and chmod go-w it`,
+      );
       return true;
     });
   });

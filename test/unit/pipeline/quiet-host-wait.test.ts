@@ -5,8 +5,21 @@ import { waitForQuietHost, type QuietHostSettings } from '../../../src/pipeline/
 import type { QuietHostObservation } from '../../../src/sampling/index.js';
 
 const log = createLogger('silent', 'json');
-const settings: QuietHostSettings = { limits: { maxBusyPercent: 10, minAvailableBytes: 1e9, maxSwapPagesPerSecond: 10, governors: [] }, windowSeconds: 5, maxWaitSeconds: 20 };
-const obs = (busyPercent: number): QuietHostObservation => ({ windowSeconds: 5, busyPercent, availableBytes: 4e9, swapPagesPerSecond: 0, governors: ['none'], loadAverage1: 0.5, cpuidleDriver: 'none', cpuidleGovernor: 'menu' });
+const settings: QuietHostSettings = {
+  limits: { maxBusyPercent: 10, minAvailableBytes: 1e9, maxSwapPagesPerSecond: 10, governors: [] },
+  windowSeconds: 5,
+  maxWaitSeconds: 20,
+};
+const obs = (busyPercent: number): QuietHostObservation => ({
+  windowSeconds: 5,
+  busyPercent,
+  availableBytes: 4e9,
+  swapPagesPerSecond: 0,
+  governors: ['none'],
+  loadAverage1: 0.5,
+  cpuidleDriver: 'none',
+  cpuidleGovernor: 'menu',
+});
 
 /** A fake host: each look takes its window on a fake clock and returns the next observation of the list. */
 function fakeHost(busy: number[]) {
@@ -40,7 +53,10 @@ test('a busy host is looked at again every window, each time with the reasons, u
   const wait = await waitForQuietHost(settings, host.deps);
   assert.equal(wait.verdict.quiet, true);
   assert.equal(wait.waitedSeconds, 15);
-  assert.deepEqual(host.seen.map((s) => s.waited), [5, 10]);
+  assert.deepEqual(
+    host.seen.map((s) => s.waited),
+    [5, 10],
+  );
   assert.match(host.seen[0]!.reasons[0]!, /^CPU busy 80% over 5 s, limit 10%/);
 });
 
@@ -55,7 +71,10 @@ test('a host busy past the longest wait runs anyway, keeping the last observatio
 
 test('an abort stops the wait at once', async () => {
   const controller = new AbortController();
-  const observe = (_w: number, opts: { signal: AbortSignal }) => new Promise<QuietHostObservation>((_, reject) => opts.signal.addEventListener('abort', () => reject(opts.signal.reason)));
+  const observe = (_w: number, opts: { signal: AbortSignal }) =>
+    new Promise<QuietHostObservation>((_, reject) =>
+      opts.signal.addEventListener('abort', () => reject(opts.signal.reason)),
+    );
   const waiting = waitForQuietHost(settings, { log, signal: controller.signal, observe });
   controller.abort(new Error('stopped by SIGTERM'));
   await assert.rejects(waiting, /stopped by SIGTERM/);

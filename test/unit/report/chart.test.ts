@@ -16,11 +16,13 @@ function chart(bars: ChartBlock['bars'], references: number[] = []): ChartBlock 
 
 describe('renderTextChart', () => {
   test('pads labels, scales bars to the largest value, prints two decimals and the tone', () => {
-    const lines = renderTextChart(chart([
-      { label: 'a.t1', value: 2, tone: 'improvement' },
-      { label: 'longer.t16', value: 1, tone: 'ok' },
-      { label: 'c.t1', value: 0.5, tone: 'neutral' },
-    ]));
+    const lines = renderTextChart(
+      chart([
+        { label: 'a.t1', value: 2, tone: 'improvement' },
+        { label: 'longer.t16', value: 1, tone: 'ok' },
+        { label: 'c.t1', value: 0.5, tone: 'neutral' },
+      ]),
+    );
     assert.deepEqual(lines, [
       'C/B by test',
       `a.t1        ${'#'.repeat(40)}  2.00  improvement`,
@@ -33,18 +35,30 @@ describe('renderTextChart', () => {
   test('marks references with | and names them in the title line; a larger reference sets the scale', () => {
     const lines = renderTextChart(chart([{ label: 'x', value: 0.5, tone: 'regression' }], [2, 1]));
     // scale 2: the bar fills 10 cells, 1 ends on cell 20, 2 on cell 40
-    assert.deepEqual(lines, ['C/B by test (| at 1.00, 2.00)', `x  ${'#'.repeat(10)}${' '.repeat(9)}|${' '.repeat(19)}|  0.50  regression`]);
+    assert.deepEqual(lines, [
+      'C/B by test (| at 1.00, 2.00)',
+      `x  ${'#'.repeat(10)}${' '.repeat(9)}|${' '.repeat(19)}|  0.50  regression`,
+    ]);
   });
 
   test('a value that is not finite prints "-" and draws no bar', () => {
-    const lines = renderTextChart(chart([{ label: 'x', value: Number.NaN, tone: 'neutral' }, { label: 'y', value: Number.POSITIVE_INFINITY, tone: 'neutral' }, { label: 'z', value: 1, tone: 'neutral' }]));
+    const lines = renderTextChart(
+      chart([
+        { label: 'x', value: Number.NaN, tone: 'neutral' },
+        { label: 'y', value: Number.POSITIVE_INFINITY, tone: 'neutral' },
+        { label: 'z', value: 1, tone: 'neutral' },
+      ]),
+    );
     // the value column stays aligned under the others
     const empty = ' '.repeat(40);
     assert.deepEqual(lines.slice(1), [`x  ${empty}     -`, `y  ${empty}     -`, `z  ${'#'.repeat(40)}  1.00`]);
   });
 
   test('a control character in a label stays on its line', () => {
-    assert.equal(renderTextChart(chart([{ label: 'a\nb', value: 1, tone: 'ok' }]))[1], `a\\nb  ${'#'.repeat(40)}  1.00  ok`);
+    assert.equal(
+      renderTextChart(chart([{ label: 'a\nb', value: 1, tone: 'ok' }]))[1],
+      `a\\nb  ${'#'.repeat(40)}  1.00  ok`,
+    );
   });
 });
 
@@ -61,10 +75,27 @@ describe('renderMarkdownChart', () => {
 
 describe('renderHtmlChart', () => {
   test('bars are cells with a background colour and a width in percent; references are shown', () => {
-    const html = renderHtmlChart(chart([{ label: '<b>', value: 0.8, tone: 'regression' }, { label: 'n', value: Number.NaN, tone: 'neutral' }], [1])).join('\n');
-    assert.match(html, /&lt;b&gt;<\/td><td width="320"[^>]*><table[^>]*><tr><td width="80\.0%" style="width:80\.0%;height:14px;background-color:#cf222e;/);
-    assert.match(html, />n<\/td><td width="320"[^>]*><table[^>]*><tr><td style="font-size:0;line-height:0">&nbsp;<\/td><\/tr><\/table><\/td><td[^>]*>-<\/td>/);
-    assert.match(html, />reference<\/td><td[^>]*><table[^>]*><tr><td width="100\.0%"[^>]*border-right:2px solid[^>]*>&nbsp;<\/td><\/tr><\/table><\/td><td[^>]*>1\.00<\/td>/);
+    const html = renderHtmlChart(
+      chart(
+        [
+          { label: '<b>', value: 0.8, tone: 'regression' },
+          { label: 'n', value: Number.NaN, tone: 'neutral' },
+        ],
+        [1],
+      ),
+    ).join('\n');
+    assert.match(
+      html,
+      /&lt;b&gt;<\/td><td width="320"[^>]*><table[^>]*><tr><td width="80\.0%" style="width:80\.0%;height:14px;background-color:#cf222e;/,
+    );
+    assert.match(
+      html,
+      />n<\/td><td width="320"[^>]*><table[^>]*><tr><td style="font-size:0;line-height:0">&nbsp;<\/td><\/tr><\/table><\/td><td[^>]*>-<\/td>/,
+    );
+    assert.match(
+      html,
+      />reference<\/td><td[^>]*><table[^>]*><tr><td width="100\.0%"[^>]*border-right:2px solid[^>]*>&nbsp;<\/td><\/tr><\/table><\/td><td[^>]*>1\.00<\/td>/,
+    );
     assert.doesNotMatch(html, /<b>/);
   });
 });
@@ -90,7 +121,10 @@ describe('relativeQpsChart', () => {
     const block = relativeQpsChart(view);
     assert.equal(block.kind, 'chart');
     if (block.kind !== 'chart') return;
-    assert.deepEqual(block.bars.map((bar) => bar.tone), ['regression', 'unstable']);
+    assert.deepEqual(
+      block.bars.map((bar) => bar.tone),
+      ['regression', 'unstable'],
+    );
     assert.deepEqual(block.references, [0.95, 1]);
   });
 });

@@ -37,13 +37,27 @@ describe('CSV cells a spreadsheet would run as a formula', () => {
 });
 
 describe('export writes hostile test names as text, and import reads them back', () => {
-  const row = (test: string): ResultRow => ({ flavor: 'mariadb', version: '10.11.6', test, threads: 4, qps: 1234.5, cpuPerOp: 12.25, csPerOp: 0.5, readsPerOp: 0, readKBPerOp: 0.125, writeKBPerOp: 3 });
+  const row = (test: string): ResultRow => ({
+    flavor: 'mariadb',
+    version: '10.11.6',
+    test,
+    threads: 4,
+    qps: 1234.5,
+    cpuPerOp: 12.25,
+    csPerOp: 0.5,
+    readsPerOp: 0,
+    readKBPerOp: 0.125,
+    writeKBPerOp: 3,
+  });
   const rows = ["=cmd|' /C calc'!A0", '+1+1', '-2+3', '@SUM(A1:A2)', 'point-query'].map(row);
 
   test('no cell of the file starts with = + - @; the numbers are plain numbers', () => {
     const cells = parseCsv(formatResultsCsv(rows)).slice(1);
     for (const record of cells) {
-      assert.ok(record.every((cell) => !/^[=+\-@\t\r]/.test(cell)), JSON.stringify(record));
+      assert.ok(
+        record.every((cell) => !/^[=+\-@\t\r]/.test(cell)),
+        JSON.stringify(record),
+      );
       assert.deepEqual(record.slice(3), ['4', '1234.5', '12.25', '0.5', '0', '0.125', '3']);
     }
     assert.equal(cells[0]![2], `'=cmd|' /C calc'!A0`);

@@ -26,6 +26,7 @@ export function parseCsv(text: string): string[][] {
       throw new Error(`bare ${JSON.stringify(char)} at offset ${i} outside a quoted field`);
     } else field += char;
   }
-  if (quoted || field !== '' || fields.length > 0) throw new Error('csv does not end with a complete CRLF-terminated record');
+  if (quoted || field !== '' || fields.length > 0)
+    throw new Error('csv does not end with a complete CRLF-terminated record');
   return records;
 }

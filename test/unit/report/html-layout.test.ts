@@ -21,8 +21,14 @@ describe('renderHtmlTable', () => {
   test('aligns each cell as its column says, header included, and escapes cells', () => {
     const table = makeTable([left('test'), right('C/B')], [['a<b', '0.96']]);
     const html = renderHtmlTable(table).join('\n');
-    assert.match(html, /<th align="left" style="[^"]*text-align:left">test<\/th><th align="right" style="[^"]*text-align:right">C\/B<\/th>/);
-    assert.match(html, /<tr><td align="left" style="[^"]*">a&lt;b<\/td><td align="right" style="[^"]*text-align:right">0\.96<\/td><\/tr>/);
+    assert.match(
+      html,
+      /<th align="left" style="[^"]*text-align:left">test<\/th><th align="right" style="[^"]*text-align:right">C\/B<\/th>/,
+    );
+    assert.match(
+      html,
+      /<tr><td align="left" style="[^"]*">a&lt;b<\/td><td align="right" style="[^"]*text-align:right">0\.96<\/td><\/tr>/,
+    );
   });
 });
 

@@ -1,6 +1,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatConfidence, formatDropPercent, formatInterval, formatPercent, formatRange, formatRatio, formatRelative, formatSignificant, InvalidReportDataError } from '../../../src/report/index.js';
+import {
+  formatConfidence,
+  formatDropPercent,
+  formatInterval,
+  formatPercent,
+  formatRange,
+  formatRatio,
+  formatRelative,
+  formatSignificant,
+  InvalidReportDataError,
+} from '../../../src/report/index.js';
 
 describe('formatSignificant', () => {
   const cases: [number, number, string][] = [
@@ -101,7 +111,8 @@ describe('formatDropPercent: whole percents rounded up, so a stated bound stays 
     [-0.02, '0%'],
     [1, '100%'],
   ];
-  for (const [value, expected] of cases) test(`${value} -> ${expected}`, () => assert.equal(formatDropPercent(value), expected));
+  for (const [value, expected] of cases)
+    test(`${value} -> ${expected}`, () => assert.equal(formatDropPercent(value), expected));
 
   test('NaN is refused', () => assert.throws(() => formatDropPercent(Number.NaN), InvalidReportDataError));
 });

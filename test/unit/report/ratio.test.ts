@@ -17,7 +17,11 @@ describe('ratio', () => {
     });
   }
 
-  for (const [numerator, denominator] of [[Number.NaN, 1], [1, Number.POSITIVE_INFINITY], [Number.NEGATIVE_INFINITY, 0]] as const) {
+  for (const [numerator, denominator] of [
+    [Number.NaN, 1],
+    [1, Number.POSITIVE_INFINITY],
+    [Number.NEGATIVE_INFINITY, 0],
+  ] as const) {
     test(`${numerator} / ${denominator} is refused, not passed on`, () => {
       assert.throws(() => ratio(numerator, denominator), InvalidReportDataError);
     });
@@ -38,7 +42,10 @@ describe('spreadPercent', () => {
   }
 
   test('refuses NaN', () => {
-    assert.throws(() => spreadPercent(0, Number.NaN, 1), (error: unknown) => error instanceof InvalidReportDataError && error.path === 'spread max');
+    assert.throws(
+      () => spreadPercent(0, Number.NaN, 1),
+      (error: unknown) => error instanceof InvalidReportDataError && error.path === 'spread max',
+    );
   });
 });
 

@@ -23,7 +23,10 @@ describe('renderComparison html', () => {
 
   test('shows the relative QPS table with numbers right-aligned, and every per-op table', () => {
     const html = renderComparison(sampleView(), 'html');
-    assert.match(html, /<td align="left"[^>]*>point-query\.t1<\/td><td align="right"[^>]*>12345<\/td><td align="right"[^>]*>11800<\/td><td align="right"[^>]*>0\.96<\/td>/);
+    assert.match(
+      html,
+      /<td align="left"[^>]*>point-query\.t1<\/td><td align="right"[^>]*>12345<\/td><td align="right"[^>]*>11800<\/td><td align="right"[^>]*>0\.96<\/td>/,
+    );
     assert.match(html, /<th align="right"[^>]*text-align:right">C\/B<\/th>/);
     assert.equal(html.match(/<thead>/g)?.length, 4);
   });
@@ -31,9 +34,18 @@ describe('renderComparison html', () => {
   test('draws the C/B chart: bars toned by verdict, references at the threshold and 1', () => {
     const html = renderComparison(judged(), 'html');
     // scale = 2611/2510 = 1.0402; 0.9558 / 1.0402 = 91.9 %, 0.95 / 1.0402 = 91.3 %, 1 / 1.0402 = 96.1 %
-    assert.match(html, /point-query\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="91\.9%" style="width:91\.9%;height:14px;background-color:#cf222e;/);
-    assert.match(html, /update-index\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="100\.0%" style="width:100\.0%;height:14px;background-color:#2da44e;[^"]*">&nbsp;<\/td><\/tr>/);
-    assert.match(html, />reference<\/td><td[^>]*><table[^>]*><tr><td width="91\.3%"[^>]*border-right:2px solid[^>]*>&nbsp;<\/td>.*>0\.95<\/td>/);
+    assert.match(
+      html,
+      /point-query\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="91\.9%" style="width:91\.9%;height:14px;background-color:#cf222e;/,
+    );
+    assert.match(
+      html,
+      /update-index\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="100\.0%" style="width:100\.0%;height:14px;background-color:#2da44e;[^"]*">&nbsp;<\/td><\/tr>/,
+    );
+    assert.match(
+      html,
+      />reference<\/td><td[^>]*><table[^>]*><tr><td width="91\.3%"[^>]*border-right:2px solid[^>]*>&nbsp;<\/td>.*>0\.95<\/td>/,
+    );
     assert.match(html, />reference<\/td><td[^>]*><table[^>]*><tr><td width="96\.1%".*>1\.00<\/td>/);
     assert.match(html, /color:#cf222e">regression<\/td>/);
   });
@@ -46,7 +58,10 @@ describe('renderComparison html', () => {
     const html = renderComparison(view, 'html');
     assert.doesNotMatch(html, /<script|<img|<b>/);
     assert.match(html, /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;\.t1/);
-    assert.match(html, /<title>qpswatch comparison: &lt;img src=x onerror=&#39;1&#39;&gt;&amp; vs mariadb-10\.11\.9<\/title>/);
+    assert.match(
+      html,
+      /<title>qpswatch comparison: &lt;img src=x onerror=&#39;1&#39;&gt;&amp; vs mariadb-10\.11\.9<\/title>/,
+    );
     assert.match(html, /host: a&quot;b=&lt;b&gt;/);
   });
 });

@@ -1,6 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidReportDataError, renderHistory, renderHtmlDocument, renderTextDocument, REPORT_FORMATS, UnknownReportFormatError, type ReportFormat, type TrendBlock } from '../../../src/report/index.js';
+import {
+  InvalidReportDataError,
+  renderHistory,
+  renderHtmlDocument,
+  renderTextDocument,
+  REPORT_FORMATS,
+  UnknownReportFormatError,
+  type ReportFormat,
+  type TrendBlock,
+} from '../../../src/report/index.js';
 import type { HistoryView } from '../../../src/model/index.js';
 import { parseCsv } from './csv-parse.js';
 import { chainedHistory, checkedHistory, sampleHistory } from './sample-history.js';
@@ -27,22 +36,106 @@ describe('renderHistory text', () => {
     const [, one = '', sixteen = ''] = text.split(/^Relative QPS at /m);
     assert.match(one, /^1 thread \(version \/ 10\.2\.30\*\)$/m);
     assert.deepEqual(textRow(one, 'version '), ['version', 'point-query']);
-    assert.deepEqual(['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(one, `${v} `)), [['10.2.30*', '1.00~'], ['10.3.39', '0.91~'], ['10.11.9', '1.23~']]);
+    assert.deepEqual(
+      ['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(one, `${v} `)),
+      [
+        ['10.2.30*', '1.00~'],
+        ['10.3.39', '0.91~'],
+        ['10.11.9', '1.23~'],
+      ],
+    );
     assert.match(sixteen, /^16 threads \(version \/ 10\.2\.30\*\)$/m);
     assert.deepEqual(textRow(sixteen, 'version '), ['version', 'insert']);
-    assert.deepEqual(['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(sixteen, `${v} `)), [['10.2.30*', '1.00~'], ['10.3.39', '-'], ['10.11.9', '0.95~']]);
+    assert.deepEqual(
+      ['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(sixteen, `${v} `)),
+      [
+        ['10.2.30*', '1.00~'],
+        ['10.3.39', '-'],
+        ['10.11.9', '0.95~'],
+      ],
+    );
     assert.match(text, /^~ median of unpaired runs, no interval$/m);
     assert.doesNotMatch(text, /chained|Drift/);
   });
 
   test('per-op table per test: absolute figures, the version, then relative; 0/0 = 1 and x/0 = inf', () => {
     const [, pointQuery = '', insert = ''] = text.split(/^Per operation: /m);
-    assert.deepEqual(textRow(pointQuery, 'cpu/o'), ['cpu/o', 'cs/o', 'r/o', 'rKB/o', 'wKB/o', 'o/s', 'version', 'rel.cpu/o', 'rel.cs/o', 'rel.r/o', 'rel.rKB/o', 'rel.wKB/o', 'rel.o/s']);
-    assert.deepEqual(textRow(pointQuery, '0.0004 '), ['0.0004', '5', '0', '0', '0.002', '10000', '10.2.30*', '1.00', '1.00', '1.00', '1.00', '1.00', '1.00']);
-    assert.deepEqual(textRow(pointQuery, '0.00044 '), ['0.00044', '5.5', '0', '0.1', '0.002', '9100', '10.3.39', '1.10', '1.10', '1.00', 'inf', '1.00', '0.91']);
-    assert.deepEqual(textRow(pointQuery, '0.00032 '), ['0.00032', '4', '0', '0', '0.003', '12300', '10.11.9', '0.80', '0.80', '1.00', '1.00', '1.50', '1.23']);
+    assert.deepEqual(textRow(pointQuery, 'cpu/o'), [
+      'cpu/o',
+      'cs/o',
+      'r/o',
+      'rKB/o',
+      'wKB/o',
+      'o/s',
+      'version',
+      'rel.cpu/o',
+      'rel.cs/o',
+      'rel.r/o',
+      'rel.rKB/o',
+      'rel.wKB/o',
+      'rel.o/s',
+    ]);
+    assert.deepEqual(textRow(pointQuery, '0.0004 '), [
+      '0.0004',
+      '5',
+      '0',
+      '0',
+      '0.002',
+      '10000',
+      '10.2.30*',
+      '1.00',
+      '1.00',
+      '1.00',
+      '1.00',
+      '1.00',
+      '1.00',
+    ]);
+    assert.deepEqual(textRow(pointQuery, '0.00044 '), [
+      '0.00044',
+      '5.5',
+      '0',
+      '0.1',
+      '0.002',
+      '9100',
+      '10.3.39',
+      '1.10',
+      '1.10',
+      '1.00',
+      'inf',
+      '1.00',
+      '0.91',
+    ]);
+    assert.deepEqual(textRow(pointQuery, '0.00032 '), [
+      '0.00032',
+      '4',
+      '0',
+      '0',
+      '0.003',
+      '12300',
+      '10.11.9',
+      '0.80',
+      '0.80',
+      '1.00',
+      '1.00',
+      '1.50',
+      '1.23',
+    ]);
     assert.deepEqual(textRow(insert, '- '), ['-', '-', '-', '-', '-', '-', '10.3.39', '-', '-', '-', '-', '-', '-']);
-    assert.deepEqual(textRow(insert, '0.0021 '), ['0.0021', '11', '0.5', '8', '25', '1900', '10.11.9', '1.05', '1.10', '1.00', '1.00', '1.25', '0.95']);
+    assert.deepEqual(textRow(insert, '0.0021 '), [
+      '0.0021',
+      '11',
+      '0.5',
+      '8',
+      '25',
+      '1900',
+      '10.11.9',
+      '1.05',
+      '1.10',
+      '1.00',
+      '1.00',
+      '1.25',
+      '0.95',
+    ]);
   });
 
   test('no footnote when nothing was imported', () => {
@@ -58,7 +151,10 @@ describe('renderHistory text', () => {
     figures[0] = { ...figures[0]!, qps: 0 };
     figures[1] = { ...figures[1]!, qps: 0 };
     const text = renderHistory({ ...view, tests: [{ ...view.tests[0]!, figures }] }, 'text');
-    assert.deepEqual(['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(text, `${v} `)[1]), ['1.00~', '1.00~', 'inf~']);
+    assert.deepEqual(
+      ['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(text, `${v} `)[1]),
+      ['1.00~', '1.00~', 'inf~'],
+    );
   });
 });
 
@@ -67,7 +163,11 @@ describe('renderHistory with memory settings', () => {
   const view = (): HistoryView => {
     const base = sampleHistory();
     const point = base.tests[0]!;
-    const ioBound = { ...point, memory: 'io-bound' as const, figures: point.figures.map((f) => (f === null ? null : { ...f, qps: f.qps / 10, readsPerOp: 0.9 })) };
+    const ioBound = {
+      ...point,
+      memory: 'io-bound' as const,
+      figures: point.figures.map((f) => (f === null ? null : { ...f, qps: f.qps / 10, readsPerOp: 0.9 })),
+    };
     return { ...base, tests: [ioBound, ...base.tests] };
   };
 
@@ -82,14 +182,31 @@ describe('renderHistory with memory settings', () => {
 
   test('csv gives the memory column, json the memory field, only where set', () => {
     const records = parseCsv(renderHistory(view(), 'csv'));
-    assert.deepEqual(records.slice(1, 4).map((r) => [r[6], r[7], r.at(-1)]), [['point-query', '1', 'io-bound'], ['point-query', '1', ''], ['insert', '16', '']]);
+    assert.deepEqual(
+      records.slice(1, 4).map((r) => [r[6], r[7], r.at(-1)]),
+      [
+        ['point-query', '1', 'io-bound'],
+        ['point-query', '1', ''],
+        ['insert', '16', ''],
+      ],
+    );
     const json = JSON.parse(renderHistory(view(), 'json')) as { tests: Array<{ memory?: string }> };
-    assert.deepEqual(json.tests.map((t) => t.memory ?? null), ['io-bound', null, null]);
+    assert.deepEqual(
+      json.tests.map((t) => t.memory ?? null),
+      ['io-bound', null, null],
+    );
   });
 
   test('a memory setting that is not one is refused, naming the field', () => {
     const bad = view();
-    assert.throws(() => renderHistory({ ...bad, tests: [{ ...bad.tests[0]!, memory: 'swap' as never }, ...bad.tests.slice(1)] }, 'text'), /tests\[0\]\.memory.*expected cached or io-bound/);
+    assert.throws(
+      () =>
+        renderHistory(
+          { ...bad, tests: [{ ...bad.tests[0]!, memory: 'swap' as never }, ...bad.tests.slice(1)] },
+          'text',
+        ),
+      /tests\[0\]\.memory.*expected cached or io-bound/,
+    );
   });
 });
 
@@ -115,7 +232,10 @@ describe('renderHistory md', () => {
     assert.match(md, /^- \\\* imported$/m);
     assert.match(md, /^\|  0\.0004 \|    5 \|   0 \|     0 \| 0\.002 \| 10000 \| 10\.2\.30\\\* \|/m);
     for (const table of md.split('\n\n').filter((block) => block.startsWith('|'))) {
-      const counts = table.trimEnd().split('\n').map((line) => line.replace(/\\\\/g, '').replace(/\\\|/g, '').split('|').length);
+      const counts = table
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.replace(/\\\\/g, '').replace(/\\\|/g, '').split('|').length);
       assert.equal(new Set(counts).size, 1, table);
     }
   });
@@ -134,7 +254,10 @@ describe('renderHistory detectable drop', () => {
 
   test('md and html carry the same table', () => {
     assert.match(renderHistory(checkedHistory(), 'md'), /^\| point-query\.t1 +\| +- \| +5% \| +12% \|$/m);
-    assert.match(renderHistory(checkedHistory(), 'html'), />point-query\.t1<\/td><td align="right"[^>]*>-<\/td><td align="right"[^>]*>5%<\/td><td align="right"[^>]*>12%<\/td>/);
+    assert.match(
+      renderHistory(checkedHistory(), 'html'),
+      />point-query\.t1<\/td><td align="right"[^>]*>-<\/td><td align="right"[^>]*>5%<\/td><td align="right"[^>]*>12%<\/td>/,
+    );
   });
 
   test('a history without any checked version has no such table', () => {
@@ -145,8 +268,16 @@ describe('renderHistory detectable drop', () => {
   });
 
   test('json keeps it aligned with the versions, null where not checked', () => {
-    const parsed = JSON.parse(renderHistory(checkedHistory(), 'json')) as { tests: Array<{ detectableDrop: Array<number | null> }> };
-    assert.deepEqual(parsed.tests.map((t) => t.detectableDrop), [[null, 0.043, 0.12], [null, null, 0.05]]);
+    const parsed = JSON.parse(renderHistory(checkedHistory(), 'json')) as {
+      tests: Array<{ detectableDrop: Array<number | null> }>;
+    };
+    assert.deepEqual(
+      parsed.tests.map((t) => t.detectableDrop),
+      [
+        [null, 0.043, 0.12],
+        [null, null, 0.05],
+      ],
+    );
   });
 
   const broken: Array<[string, Array<number | null>, string]> = [
@@ -158,7 +289,10 @@ describe('renderHistory detectable drop', () => {
     test(`a detectable drop ${what} is refused, naming ${path}`, () => {
       const view = checkedHistory();
       view.tests[0]!.detectableDrop = drops;
-      assert.throws(() => renderHistory(view, 'text'), (e: unknown) => e instanceof InvalidReportDataError && e.path === path);
+      assert.throws(
+        () => renderHistory(view, 'text'),
+        (e: unknown) => e instanceof InvalidReportDataError && e.path === path,
+      );
     });
   }
 });
@@ -167,24 +301,129 @@ describe('renderHistory csv', () => {
   test('long format: one record per version and test, absolute then relative, full precision', () => {
     const records = parseCsv(renderHistory(sampleHistory(), 'csv'));
     assert.deepEqual(records[0], [
-      'series', 'flavor', 'base_version', 'version', 'label', 'imported', 'test', 'threads',
-      'cpu_o', 'cs_o', 'r_o', 'rkb_o', 'wkb_o', 'qps', 'cpu_o_rel', 'cs_o_rel', 'r_o_rel', 'rkb_o_rel', 'wkb_o_rel', 'qps_rel', 'detectable_drop',
-      'relative_qps', 'relative_qps_low', 'relative_qps_high', 'source', 'step', 'memory',
+      'series',
+      'flavor',
+      'base_version',
+      'version',
+      'label',
+      'imported',
+      'test',
+      'threads',
+      'cpu_o',
+      'cs_o',
+      'r_o',
+      'rkb_o',
+      'wkb_o',
+      'qps',
+      'cpu_o_rel',
+      'cs_o_rel',
+      'r_o_rel',
+      'rkb_o_rel',
+      'wkb_o_rel',
+      'qps_rel',
+      'detectable_drop',
+      'relative_qps',
+      'relative_qps_low',
+      'relative_qps_high',
+      'source',
+      'step',
+      'memory',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], ['10.x', 'mariadb', '10.2.30', '10.2.30', 'ma100230', 'true', 'point-query', '1', '0.0004', '5', '0', '0', '0.002', '10000', '1', '1', '1', '1', '1', '1', '', '1', '', '', 'median', '', '']);
-    assert.deepEqual(records[3]?.slice(3), ['10.3.39', 'ma100339', 'false', 'point-query', '1', '0.00044', '5.5', '0', '0.1', '0.002', '9100', '1.1', '1.1', '1', 'inf', '1', '0.91', '', '0.91', '', '', 'median', '', '']);
-    assert.deepEqual(records[4]?.slice(6), ['insert', '16', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
+    assert.deepEqual(records[1], [
+      '10.x',
+      'mariadb',
+      '10.2.30',
+      '10.2.30',
+      'ma100230',
+      'true',
+      'point-query',
+      '1',
+      '0.0004',
+      '5',
+      '0',
+      '0',
+      '0.002',
+      '10000',
+      '1',
+      '1',
+      '1',
+      '1',
+      '1',
+      '1',
+      '',
+      '1',
+      '',
+      '',
+      'median',
+      '',
+      '',
+    ]);
+    assert.deepEqual(records[3]?.slice(3), [
+      '10.3.39',
+      'ma100339',
+      'false',
+      'point-query',
+      '1',
+      '0.00044',
+      '5.5',
+      '0',
+      '0.1',
+      '0.002',
+      '9100',
+      '1.1',
+      '1.1',
+      '1',
+      'inf',
+      '1',
+      '0.91',
+      '',
+      '0.91',
+      '',
+      '',
+      'median',
+      '',
+      '',
+    ]);
+    assert.deepEqual(records[4]?.slice(6), [
+      'insert',
+      '16',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
     assert.deepEqual(records[5]?.slice(-13, -7).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
   });
 
   test('the detectable drop of each checked version, full precision; empty where it was not checked', () => {
     const records = parseCsv(renderHistory(checkedHistory(), 'csv'));
-    assert.deepEqual(records.slice(1).map((r) => [r[3], r[6], r.at(-7)]), [
-      ['10.2.30', 'point-query', ''], ['10.2.30', 'insert', ''],
-      ['10.3.39', 'point-query', '0.043'], ['10.3.39', 'insert', ''],
-      ['10.11.9', 'point-query', '0.12'], ['10.11.9', 'insert', '0.05'],
-    ]);
+    assert.deepEqual(
+      records.slice(1).map((r) => [r[3], r[6], r.at(-7)]),
+      [
+        ['10.2.30', 'point-query', ''],
+        ['10.2.30', 'insert', ''],
+        ['10.3.39', 'point-query', '0.043'],
+        ['10.3.39', 'insert', ''],
+        ['10.11.9', 'point-query', '0.12'],
+        ['10.11.9', 'insert', '0.05'],
+      ],
+    );
   });
 });
 
@@ -194,19 +433,43 @@ describe('renderHistory json', () => {
   test('the view plus relative figures: 0/0 = 1, x/0 = null, null where not measured', () => {
     const view = sampleHistory();
     type Relative = Record<string, number | null> | null;
-    const parsed = JSON.parse(renderHistory(view, 'json')) as Omit<HistoryView, 'tests'> & { tests: (HistoryView['tests'][number] & { relative: Relative[]; relativeQps: unknown[] })[] };
+    const parsed = JSON.parse(renderHistory(view, 'json')) as Omit<HistoryView, 'tests'> & {
+      tests: (HistoryView['tests'][number] & { relative: Relative[]; relativeQps: unknown[] })[];
+    };
     assert.deepEqual({ ...parsed, tests: parsed.tests.map(({ relative: _, relativeQps: __, ...rest }) => rest) }, view);
     const [pointQuery, insert] = parsed.tests;
-    const rounded = (r: Relative | undefined) => (r ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v)])) : r);
-    assert.deepEqual(rounded(pointQuery?.relative[1]), { qps: 0.91, cpuPerOp: 1.1, csPerOp: 1.1, readsPerOp: 1, readKBPerOp: null, writeKBPerOp: 1 });
-    assert.deepEqual(rounded(pointQuery?.relative[2]), { qps: 1.23, cpuPerOp: 0.8, csPerOp: 0.8, readsPerOp: 1, readKBPerOp: 1, writeKBPerOp: 1.5 });
+    const rounded = (r: Relative | undefined) =>
+      r ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v)])) : r;
+    assert.deepEqual(rounded(pointQuery?.relative[1]), {
+      qps: 0.91,
+      cpuPerOp: 1.1,
+      csPerOp: 1.1,
+      readsPerOp: 1,
+      readKBPerOp: null,
+      writeKBPerOp: 1,
+    });
+    assert.deepEqual(rounded(pointQuery?.relative[2]), {
+      qps: 1.23,
+      cpuPerOp: 0.8,
+      csPerOp: 0.8,
+      readsPerOp: 1,
+      readKBPerOp: 1,
+      writeKBPerOp: 1.5,
+    });
     assert.equal(insert?.relative[1], null);
-    assert.deepEqual(rounded(insert?.relative[2]), { qps: 0.95, cpuPerOp: 1.05, csPerOp: 1.1, readsPerOp: 1, readKBPerOp: 1, writeKBPerOp: 1.25 });
+    assert.deepEqual(rounded(insert?.relative[2]), {
+      qps: 0.95,
+      cpuPerOp: 1.05,
+      csPerOp: 1.1,
+      readsPerOp: 1,
+      readKBPerOp: 1,
+      writeKBPerOp: 1.25,
+    });
   });
 });
 
 describe('renderHistory html', () => {
-  test('a whole document with the relative table and the newest version\'s chart', () => {
+  test("a whole document with the relative table and the newest version's chart", () => {
     const html = renderHistory(sampleHistory(), 'html');
     assert.match(html, /^<!DOCTYPE html>/);
     assert.match(html, /<title>qpswatch history: mariadb 10\.x<\/title>/);
@@ -241,16 +504,47 @@ describe('renderHistory refuses a bad view, naming the field', () => {
     ['base index past the versions', (v) => ({ ...v, baseIndex: 3 }), 'view.baseIndex'],
     ['negative base index', (v) => ({ ...v, baseIndex: -1 }), 'view.baseIndex'],
     ['no versions', (v) => ({ ...v, versions: [], tests: [] }), 'view.baseIndex'],
-    ['figures not aligned with versions', (v) => ({ ...v, tests: [{ ...v.tests[0]!, figures: v.tests[0]!.figures.slice(1) }] }), 'view.tests[0].figures.length'],
-    ['NaN figure', (v) => ({ ...v, tests: [v.tests[0]!, { ...v.tests[1]!, figures: [v.tests[1]!.figures[0]!, null, { ...v.tests[1]!.figures[2]!, csPerOp: Number.NaN }] }] }), 'view.tests[1].figures[2].csPerOp'],
-    ['negative figure', (v) => ({ ...v, tests: [{ ...v.tests[0]!, figures: [{ ...v.tests[0]!.figures[0]!, qps: -1 }, null, null] }] }), 'view.tests[0].figures[0].qps'],
-    ['infinite figure', (v) => ({ ...v, tests: [{ ...v.tests[0]!, figures: [null, { ...v.tests[0]!.figures[1]!, writeKBPerOp: Infinity }, null] }] }), 'view.tests[0].figures[1].writeKBPerOp'],
+    [
+      'figures not aligned with versions',
+      (v) => ({ ...v, tests: [{ ...v.tests[0]!, figures: v.tests[0]!.figures.slice(1) }] }),
+      'view.tests[0].figures.length',
+    ],
+    [
+      'NaN figure',
+      (v) => ({
+        ...v,
+        tests: [
+          v.tests[0]!,
+          {
+            ...v.tests[1]!,
+            figures: [v.tests[1]!.figures[0]!, null, { ...v.tests[1]!.figures[2]!, csPerOp: Number.NaN }],
+          },
+        ],
+      }),
+      'view.tests[1].figures[2].csPerOp',
+    ],
+    [
+      'negative figure',
+      (v) => ({ ...v, tests: [{ ...v.tests[0]!, figures: [{ ...v.tests[0]!.figures[0]!, qps: -1 }, null, null] }] }),
+      'view.tests[0].figures[0].qps',
+    ],
+    [
+      'infinite figure',
+      (v) => ({
+        ...v,
+        tests: [{ ...v.tests[0]!, figures: [null, { ...v.tests[0]!.figures[1]!, writeKBPerOp: Infinity }, null] }],
+      }),
+      'view.tests[0].figures[1].writeKBPerOp',
+    ],
     ['zero threads', (v) => ({ ...v, tests: [{ ...v.tests[0]!, threads: 0 }] }), 'view.tests[0].threads'],
   ];
   for (const [what, breakIt, path] of broken) {
     for (const format of REPORT_FORMATS) {
       test(`${what} in ${format}: ${path}`, () => {
-        assert.throws(() => renderHistory(breakIt(sampleHistory()), format), (error: unknown) => error instanceof InvalidReportDataError && error.path === path);
+        assert.throws(
+          () => renderHistory(breakIt(sampleHistory()), format),
+          (error: unknown) => error instanceof InvalidReportDataError && error.path === path,
+        );
       });
     }
   }
@@ -266,13 +560,25 @@ describe('renderHistory chained against the base', () => {
   test('text: chained cells with their interval, a median marked ~, the step marked where it began', () => {
     assert.deepEqual(textRow(text, 'version '), ['version', 'insert', 'point-query']);
     const rows = ['1.0.0', '1.0.1', '1.0.2*', '1.0.3', '1.0.4', '1.0.5'].map((v) => textRow(text, `${v} `));
-    assert.deepEqual(rows.map((r) => r[1]), ['1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)']);
-    assert.deepEqual(rows.map((r) => r[2]), ['1.00', '1.00~', '1.00~', '1.00 (0.98-1.02)', '\u25bc0.90 (0.88-0.93)', '0.90 (0.87-0.93)']);
-    assert.match(text, /^chained through the paired checks to the base, 95% interval in parentheses\n\u25bc \u25b2 a step down or up began at this version\n~ median of unpaired runs, no interval$/m);
+    assert.deepEqual(
+      rows.map((r) => r[1]),
+      ['1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)'],
+    );
+    assert.deepEqual(
+      rows.map((r) => r[2]),
+      ['1.00', '1.00~', '1.00~', '1.00 (0.98-1.02)', '\u25bc0.90 (0.88-0.93)', '0.90 (0.87-0.93)'],
+    );
+    assert.match(
+      text,
+      /^chained through the paired checks to the base, 95% interval in parentheses\n\u25bc \u25b2 a step down or up began at this version\n~ median of unpaired runs, no interval$/m,
+    );
   });
 
   test('text: a chained estimate under the threshold says drift suspected, with the command that confirms it', () => {
-    assert.match(text, /^insert\.t1: drift suspected at 1\.0\.5 \(chained 0\.885 of base, interval 0\.851-0\.921\); confirm with `qpswatch check v1\.0\.5 --against-base`$/m);
+    assert.match(
+      text,
+      /^insert\.t1: drift suspected at 1\.0\.5 \(chained 0\.885 of base, interval 0\.851-0\.921\); confirm with `qpswatch check v1\.0\.5 --against-base`$/m,
+    );
   });
 
   test('text: a newest estimate from one session against the base is measured, not suspected; over the threshold says nothing', () => {
@@ -280,9 +586,15 @@ describe('renderHistory chained against the base', () => {
     const [insert, point] = view.tests;
     const direct = { relativeQps: 0.9, low: 0.88, high: 0.92, steps: 1, step: null };
     const fine = { relativeQps: 0.99, low: 0.96, high: 1.02, steps: 4, step: null };
-    view.tests = [{ ...insert!, chained: [...insert!.chained!.slice(0, 5), direct] }, { ...point!, chained: [...point!.chained!.slice(0, 5), fine] }];
+    view.tests = [
+      { ...insert!, chained: [...insert!.chained!.slice(0, 5), direct] },
+      { ...point!, chained: [...point!.chained!.slice(0, 5), fine] },
+    ];
     const out = renderHistory(view, 'text');
-    assert.match(out, /^insert\.t1: under the threshold 0\.95 at 1\.0\.5, measured against the base \(0\.900 of base, interval 0\.880-0\.920\)$/m);
+    assert.match(
+      out,
+      /^insert\.t1: under the threshold 0\.95 at 1\.0\.5, measured against the base \(0\.900 of base, interval 0\.880-0\.920\)$/m,
+    );
     assert.doesNotMatch(out, /point-query\.t1: (drift|under)/);
   });
 
@@ -297,20 +609,40 @@ describe('renderHistory chained against the base', () => {
     assert.equal(Number(fifth.relative_qps).toFixed(3), '0.885');
     assert.equal(fifth.source, 'chained');
     assert.ok(Number(fifth.relative_qps_low) < 0.885 && Number(fifth.relative_qps_high) > 0.885);
-    assert.deepEqual([at('1.0.2', 'insert').source, at('1.0.2', 'insert').relative_qps_low, at('1.0.2', 'insert').relative_qps], ['median', '', '0.95']);
+    assert.deepEqual(
+      [at('1.0.2', 'insert').source, at('1.0.2', 'insert').relative_qps_low, at('1.0.2', 'insert').relative_qps],
+      ['median', '', '0.95'],
+    );
     assert.equal(at('1.0.4', 'point-query').step, 'down');
   });
 
   test('json: relativeQps per version with low, high, source and step', () => {
-    type Cell = { value: number; low: number | null; high: number | null; source: string; steps: number | null; step: { direction: string } | null } | null;
-    const parsed = JSON.parse(renderHistory(chainedHistory(), 'json')) as { confidence: number; tests: Array<{ threshold: number; relativeQps: Cell[] }> };
+    type Cell = {
+      value: number;
+      low: number | null;
+      high: number | null;
+      source: string;
+      steps: number | null;
+      step: { direction: string } | null;
+    } | null;
+    const parsed = JSON.parse(renderHistory(chainedHistory(), 'json')) as {
+      confidence: number;
+      tests: Array<{ threshold: number; relativeQps: Cell[] }>;
+    };
     const insert = parsed.tests[0]!;
     assert.equal(parsed.confidence, 0.95);
     assert.equal(insert.threshold, 0.95);
     assert.equal(insert.relativeQps[5]?.source, 'chained');
     assert.equal(insert.relativeQps[5]?.steps, 4);
     assert.equal(insert.relativeQps[5]?.value.toFixed(3), '0.885');
-    assert.deepEqual(insert.relativeQps[2], { value: 0.95, low: null, high: null, source: 'median', steps: null, step: null });
+    assert.deepEqual(insert.relativeQps[2], {
+      value: 0.95,
+      low: null,
+      high: null,
+      source: 'median',
+      steps: null,
+      step: null,
+    });
     assert.equal(parsed.tests[1]!.relativeQps[4]?.step?.direction, 'down');
   });
 
@@ -333,9 +665,15 @@ describe('renderHistory chained against the base', () => {
       assert.match(svg, /<polyline points=/);
     }
     assert.doesNotMatch(svgs[0]!, /class="step"/);
-    assert.match(svgs[1]!, /<path class="step"[^>]*><title>\u25bc 1\.0\.4: 0\.90, interval 0\.88-0\.93, a step down began here<\/title>/);
+    assert.match(
+      svgs[1]!,
+      /<path class="step"[^>]*><title>\u25bc 1\.0\.4: 0\.90, interval 0\.88-0\.93, a step down began here<\/title>/,
+    );
     // The imported median is a hollow point with no interval.
-    assert.match(svgs[0]!, /fill="#ffffff"[^>]*><title>1\.0\.2\*: 0\.95, median of unpaired runs, no interval<\/title>/);
+    assert.match(
+      svgs[0]!,
+      /fill="#ffffff"[^>]*><title>1\.0\.2\*: 0\.95, median of unpaired runs, no interval<\/title>/,
+    );
     assert.doesNotMatch(html, /<script|<style|src=|href=/i);
   });
 
@@ -352,16 +690,34 @@ describe('renderHistory chained against the base', () => {
   });
 
   const broken: Array<[string, (view: HistoryView) => void, string]> = [
-    ['one entry short', (v) => void (v.tests[0]!.chained = v.tests[0]!.chained!.slice(1)), 'view.tests[0].chained.length'],
-    ['a low over the estimate', (v) => void (v.tests[0]!.chained = v.tests[0]!.chained!.map((c, i) => (i === 1 && c ? { ...c, low: 2 } : c))), 'view.tests[0].chained[1].low'],
-    ['a NaN estimate', (v) => void (v.tests[1]!.chained = v.tests[1]!.chained!.map((c, i) => (i === 3 && c ? { ...c, relativeQps: Number.NaN } : c))), 'view.tests[1].chained[3].relativeQps'],
+    [
+      'one entry short',
+      (v) => void (v.tests[0]!.chained = v.tests[0]!.chained!.slice(1)),
+      'view.tests[0].chained.length',
+    ],
+    [
+      'a low over the estimate',
+      (v) => void (v.tests[0]!.chained = v.tests[0]!.chained!.map((c, i) => (i === 1 && c ? { ...c, low: 2 } : c))),
+      'view.tests[0].chained[1].low',
+    ],
+    [
+      'a NaN estimate',
+      (v) =>
+        void (v.tests[1]!.chained = v.tests[1]!.chained!.map((c, i) =>
+          i === 3 && c ? { ...c, relativeQps: Number.NaN } : c,
+        )),
+      'view.tests[1].chained[3].relativeQps',
+    ],
     ['a threshold of 2', (v) => void (v.tests[0]!.threshold = 2), 'view.tests[0].threshold'],
   ];
   for (const [what, breakIt, path] of broken) {
     test(`a chained history with ${what} is refused, naming ${path}`, () => {
       const view = chainedHistory();
       breakIt(view);
-      assert.throws(() => renderHistory(view, 'json'), (e: unknown) => e instanceof InvalidReportDataError && e.path === path);
+      assert.throws(
+        () => renderHistory(view, 'json'),
+        (e: unknown) => e instanceof InvalidReportDataError && e.path === path,
+      );
     });
   }
 });
@@ -381,7 +737,11 @@ describe('trend blocks', () => {
 
   test('text lists each version with its value, interval and step, under the title and threshold', () => {
     assert.deepEqual(renderTextDocument([trend]).trimEnd().split('\n'), [
-      'insert.t1: version / 1.0.0 (threshold 0.95)', '1.0.0: 1.00 (1.00-1.00)', '1.0.1*: 0.97', '1.0.2: 0.90 (0.87-0.93) \u25bc', '1.0.3: -',
+      'insert.t1: version / 1.0.0 (threshold 0.95)',
+      '1.0.0: 1.00 (1.00-1.00)',
+      '1.0.1*: 0.97',
+      '1.0.2: 0.90 (0.87-0.93) \u25bc',
+      '1.0.3: -',
     ]);
   });
 

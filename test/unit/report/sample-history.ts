@@ -44,7 +44,13 @@ export function sampleHistory(): HistoryView {
 export function checkedHistory(): HistoryView {
   const view = sampleHistory();
   const [pointQuery, insert] = view.tests;
-  return { ...view, tests: [{ ...pointQuery!, detectableDrop: [null, 0.043, 0.12] }, { ...insert!, detectableDrop: [null, null, 0.05] }] };
+  return {
+    ...view,
+    tests: [
+      { ...pointQuery!, detectableDrop: [null, 0.043, 0.12] },
+      { ...insert!, detectableDrop: [null, null, 0.05] },
+    ],
+  };
 }
 
 /**
@@ -55,11 +61,24 @@ export function checkedHistory(): HistoryView {
  */
 export function chainedHistory(): HistoryView {
   const versions = ['1.0.0', '1.0.1', '1.0.2', '1.0.3', '1.0.4', '1.0.5'];
-  const figures = (qps: number) => ({ qps, cpuPerOp: 0.0004, csPerOp: 5, readsPerOp: 0, readKBPerOp: 0, writeKBPerOp: 0.002 });
+  const figures = (qps: number) => ({
+    qps,
+    cpuPerOp: 0.0004,
+    csPerOp: 5,
+    readsPerOp: 0,
+    readKBPerOp: 0,
+    writeKBPerOp: 0.002,
+  });
   const z = 1.959964;
   const chained = (ratio: number, steps: number, step: 'down' | 'up' | null = null) => {
     const se = 0.01 * Math.sqrt(steps);
-    return { relativeQps: ratio, low: ratio * Math.exp(-z * se), high: ratio * Math.exp(z * se), steps, step: step === null ? null : { direction: step, ratio: 0.9 } };
+    return {
+      relativeQps: ratio,
+      low: ratio * Math.exp(-z * se),
+      high: ratio * Math.exp(z * se),
+      steps,
+      step: step === null ? null : { direction: step, ratio: 0.9 },
+    };
   };
   return {
     series: '1.0',
@@ -71,7 +90,14 @@ export function chainedHistory(): HistoryView {
         test: 'insert',
         threads: 1,
         figures: [figures(1000), figures(975), figures(950), figures(930), figures(905), figures(880)],
-        chained: [chained(1, 0), chained(0.97, 1), null, chained(0.97 ** 2, 2), chained(0.97 ** 3, 3), chained(0.97 ** 4, 4)],
+        chained: [
+          chained(1, 0),
+          chained(0.97, 1),
+          null,
+          chained(0.97 ** 2, 2),
+          chained(0.97 ** 3, 3),
+          chained(0.97 ** 4, 4),
+        ],
         threshold: 0.95,
       },
       {

@@ -6,17 +6,21 @@ describe('makeTable', () => {
   test('refuses a row with the wrong number of cells', () => {
     assert.throws(
       () => makeTable([left('a'), right('b')], [['1', '2'], ['3']]),
-      (error: unknown) => error instanceof TableShapeError && error.rowIndex === 1 && error.cells === 1 && error.columns === 2,
+      (error: unknown) =>
+        error instanceof TableShapeError && error.rowIndex === 1 && error.cells === 1 && error.columns === 2,
     );
   });
 });
 
 describe('renderTextTable', () => {
   test('pads left and right aligned columns to the widest cell, header included, no trailing spaces', () => {
-    const table = makeTable([left('name'), right('qps'), left('note')], [
-      ['a', '12345', ''],
-      ['longer-name', '7', 'x'],
-    ]);
+    const table = makeTable(
+      [left('name'), right('qps'), left('note')],
+      [
+        ['a', '12345', ''],
+        ['longer-name', '7', 'x'],
+      ],
+    );
     assert.deepEqual(renderTextTable(table), [
       'name           qps  note',
       'a            12345',

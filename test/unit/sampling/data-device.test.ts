@@ -41,13 +41,19 @@ describe('findDataDevice on this machine', () => {
       for (const name of device.names) assert.ok(known.includes(name), `${name} is in /proc/diskstats`);
       assert.ok(device.mount !== undefined, 'the mount is found');
       if (device.kind === 'device' && device.via === 'stat') {
-        assert.deepEqual({ major: device.major, minor: device.minor }, splitDev(statSync(folder, { bigint: true }).dev));
+        assert.deepEqual(
+          { major: device.major, minor: device.minor },
+          splitDev(statSync(folder, { bigint: true }).dev),
+        );
       }
     });
   }
 
   test('a folder that does not exist is a DataDeviceError that says to create it', () => {
-    assert.throws(() => findDataDevice('/nonexistent/qpswatch-data'), (err: unknown) => err instanceof DataDeviceError && /create it first/.test(err.message));
+    assert.throws(
+      () => findDataDevice('/nonexistent/qpswatch-data'),
+      (err: unknown) => err instanceof DataDeviceError && /create it first/.test(err.message),
+    );
   });
 });
 
@@ -89,7 +95,10 @@ describe('findDataDevice with fixture files', () => {
   test('no physical disk at all is a DataDeviceError', () => {
     const opts = containerOptions({ '/tmp/db': { major: 0, minor: 153 } });
     opts.paths = { ...opts.paths, sysBlock: fixturePath('sampling', 'no-such-sys-block') };
-    assert.throws(() => findDataDevice('/tmp/db', opts), (err: unknown) => err instanceof DataDeviceError && /no physical disk/.test(err.message));
+    assert.throws(
+      () => findDataDevice('/tmp/db', opts),
+      (err: unknown) => err instanceof DataDeviceError && /no physical disk/.test(err.message),
+    );
   });
 
   test('the real /sys/block lists only disks that are in /proc/diskstats', () => {

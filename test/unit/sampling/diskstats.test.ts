@@ -9,7 +9,10 @@ const fixture = (name: string): string => readFileSync(fixturePath('sampling', n
 describe('parseDiskstats', () => {
   test('reads the real /proc/diskstats capture (17 counters per line, kernel 6.x)', () => {
     const disks = parseDiskstats(fixture('diskstats.txt'));
-    assert.deepEqual(disks.map((d) => d.name), ['loop0', 'loop1', 'loop2', 'loop3', 'loop4', 'loop5', 'loop6', 'loop7', 'vda', 'zram0']);
+    assert.deepEqual(
+      disks.map((d) => d.name),
+      ['loop0', 'loop1', 'loop2', 'loop3', 'loop4', 'loop5', 'loop6', 'loop7', 'vda', 'zram0'],
+    );
     const vda = disks.find((d) => d.name === 'vda');
     assert.deepEqual(vda, {
       major: 254,

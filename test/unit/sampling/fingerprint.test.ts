@@ -1,7 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { release } from 'node:os';
-import { fingerprintId, hostFingerprint, topologyFromPlaces, type HostFingerprint } from '../../../src/sampling/index.js';
+import {
+  fingerprintId,
+  hostFingerprint,
+  topologyFromPlaces,
+  type HostFingerprint,
+} from '../../../src/sampling/index.js';
 import { cpuinfoModel, governor, numaNodes } from '../../../src/sampling/fingerprint.js';
 import { readCpuTopology } from '../../../src/sampling/cpu-topology.js';
 import { fixturePath } from '../../helpers/paths.js';
@@ -51,12 +56,35 @@ describe('fingerprint sources in fixtures', () => {
   });
 
   const topologies: Array<[string, Array<[string, string]>, ReturnType<typeof topologyFromPlaces>]> = [
-    ['1 socket, 2 cores, no SMT', [['0', '0'], ['0', '1']], { sockets: 1, cores: 2, threads: 2, smt: 'off' }],
-    ['1 socket, 1 core, 2 threads', [['0', '0'], ['0', '0']], { sockets: 1, cores: 1, threads: 2, smt: 'on' }],
-    ['core ids repeat across sockets', [['0', '0'], ['1', '0']], { sockets: 2, cores: 2, threads: 2, smt: 'off' }],
+    [
+      '1 socket, 2 cores, no SMT',
+      [
+        ['0', '0'],
+        ['0', '1'],
+      ],
+      { sockets: 1, cores: 2, threads: 2, smt: 'off' },
+    ],
+    [
+      '1 socket, 1 core, 2 threads',
+      [
+        ['0', '0'],
+        ['0', '0'],
+      ],
+      { sockets: 1, cores: 1, threads: 2, smt: 'on' },
+    ],
+    [
+      'core ids repeat across sockets',
+      [
+        ['0', '0'],
+        ['1', '0'],
+      ],
+      { sockets: 2, cores: 2, threads: 2, smt: 'off' },
+    ],
   ];
   for (const [name, places, expected] of topologies) {
-    test(name, () => assert.deepEqual(topologyFromPlaces(places.map(([packageId, coreId]) => ({ packageId, coreId }))), expected));
+    test(name, () =>
+      assert.deepEqual(topologyFromPlaces(places.map(([packageId, coreId]) => ({ packageId, coreId }))), expected),
+    );
   }
 });
 
@@ -93,7 +121,15 @@ describe('fingerprintId', () => {
   test('ignores a few MB of MemTotal, but not a different host', () => {
     const id = fingerprintId(fp);
     assert.equal(fingerprintId({ ...fp, memoryBytes: fp.memoryBytes - 50 * 2 ** 20 }), id);
-    for (const change of [{ memoryBytes: 2 * fp.memoryBytes }, { kernel: '6.19.0' }, { smt: 'on' as const }, { filesystem: 'xfs' }, { governor: 'powersave' }, { idleStatesHeld: false }, { cpuidleDriver: 'acpi_idle' }]) {
+    for (const change of [
+      { memoryBytes: 2 * fp.memoryBytes },
+      { kernel: '6.19.0' },
+      { smt: 'on' as const },
+      { filesystem: 'xfs' },
+      { governor: 'powersave' },
+      { idleStatesHeld: false },
+      { cpuidleDriver: 'acpi_idle' },
+    ]) {
       assert.notEqual(fingerprintId({ ...fp, ...change }), id, JSON.stringify(change));
     }
   });

@@ -48,19 +48,37 @@ describe('readGlobalStatus', () => {
 
   test('rows of the wrong shape are a StatusParseError', async () => {
     await assert.rejects(readGlobalStatus(fakeConnection([{ name: 'x', value: '1' }])), StatusParseError);
-    await assert.rejects(readGlobalStatus(fakeConnection({ affectedRows: 0 })), /not a list of \{Variable_name, Value\}/);
+    await assert.rejects(
+      readGlobalStatus(fakeConnection({ affectedRows: 0 })),
+      /not a list of \{Variable_name, Value\}/,
+    );
   });
 
   test('numbers and null from another driver become text', () => {
-    assert.deepEqual(parseGlobalStatus([{ Variable_name: 'Uptime', Value: 42 }, { Variable_name: 'X', Value: null }]), { Uptime: '42', X: 'NULL' });
+    assert.deepEqual(
+      parseGlobalStatus([
+        { Variable_name: 'Uptime', Value: 42 },
+        { Variable_name: 'X', Value: null },
+      ]),
+      { Uptime: '42', X: 'NULL' },
+    );
   });
 });
 
 describe('statusDelta', () => {
   test('the real 3 s sysbench oltp_read_write run (18640 queries, 932 transactions)', () => {
-    const d = statusDelta(parseGlobalStatus(rows('global-status-before.json')), parseGlobalStatus(rows('global-status-after.json')), 18640);
+    const d = statusDelta(
+      parseGlobalStatus(rows('global-status-before.json')),
+      parseGlobalStatus(rows('global-status-after.json')),
+      18640,
+    );
     // MariaDB 10.11 has no Innodb_rows_*: skipped, not errors.
-    assert.deepEqual(d.missing, ['Innodb_rows_read', 'Innodb_rows_updated', 'Innodb_rows_inserted', 'Innodb_rows_deleted']);
+    assert.deepEqual(d.missing, [
+      'Innodb_rows_read',
+      'Innodb_rows_updated',
+      'Innodb_rows_inserted',
+      'Innodb_rows_deleted',
+    ]);
     const by = Object.fromEntries(d.counters.map((c) => [c.name, c]));
     assert.equal(d.counters.length, STATUS_COUNTERS.length - 4);
     // One transaction = 14 selects, 2 updates, 1 delete, 1 insert, 1 commit (+ BEGIN) = 20 queries.
@@ -75,7 +93,12 @@ describe('statusDelta', () => {
 
   const base: GlobalStatus = { Innodb_rows_read: '1000', Innodb_rows_updated: '10', Com_select: '50', Uptime: '5' };
   test('counters present on MySQL 8 (Innodb_rows_*) are counted; hand-made status', () => {
-    const after: GlobalStatus = { Innodb_rows_read: '21000', Innodb_rows_updated: '410', Com_select: '2050', Uptime: '6' };
+    const after: GlobalStatus = {
+      Innodb_rows_read: '21000',
+      Innodb_rows_updated: '410',
+      Com_select: '2050',
+      Uptime: '6',
+    };
     const d = statusDelta(base, after, 4000);
     assert.deepEqual(d.counters, [
       { name: 'Innodb_rows_read', delta: 20000, perOp: 5 },
@@ -91,18 +114,30 @@ describe('statusDelta', () => {
   });
 
   test('bad input is a typed error', () => {
-    assert.throws(() => statusDelta(base, { ...base, Com_select: '49' }, 10), (err: unknown) => err instanceof CounterWrapError && err.counter === 'Com_select');
-    assert.throws(() => statusDelta(base, { ...base, Com_select: 'ON' }, 10), (err: unknown) => err instanceof StatusParseError && err.counter === 'Com_select');
+    assert.throws(
+      () => statusDelta(base, { ...base, Com_select: '49' }, 10),
+      (err: unknown) => err instanceof CounterWrapError && err.counter === 'Com_select',
+    );
+    assert.throws(
+      () => statusDelta(base, { ...base, Com_select: 'ON' }, 10),
+      (err: unknown) => err instanceof StatusParseError && err.counter === 'Com_select',
+    );
     assert.throws(() => statusDelta(base, { ...base, Com_select: '1e3' }, 10), StatusParseError);
     for (const q of [0, -5, Number.NaN]) {
-      assert.throws(() => statusDelta(base, base, q), (err: unknown) => err instanceof InvalidRateError && err.field === 'queries');
+      assert.throws(
+        () => statusDelta(base, base, q),
+        (err: unknown) => err instanceof InvalidRateError && err.field === 'queries',
+      );
     }
   });
 });
 
 describe('observerCost', () => {
   test('what two back-to-back readings add is taken off every delta, never below zero', () => {
-    const at = (rnd: number, rows: number): Record<string, string> => ({ Handler_read_rnd_next: String(rnd), Rows_read: String(rows) });
+    const at = (rnd: number, rows: number): Record<string, string> => ({
+      Handler_read_rnd_next: String(rnd),
+      Rows_read: String(rows),
+    });
     const cost = observerCost(at(1000, 50), at(1600, 51));
     assert.deepEqual(cost, { Handler_read_rnd_next: 600, Rows_read: 1 });
     const d = statusDelta(at(5000, 100), at(5700, 100), 100, cost);

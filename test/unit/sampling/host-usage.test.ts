@@ -15,12 +15,26 @@ import {
 import { fixturePath } from '../../helpers/paths.js';
 
 const fixture = (name: string): string => readFileSync(fixturePath('sampling', name), 'utf8');
-const vda: DataDevice = { kind: 'device', path: '/work', names: ['vda'], mount: undefined, name: 'vda', major: 254, minor: 0, via: 'stat' };
+const vda: DataDevice = {
+  kind: 'device',
+  path: '/work',
+  names: ['vda'],
+  mount: undefined,
+  name: 'vda',
+  major: 254,
+  minor: 0,
+  via: 'stat',
+};
 
 /** The real interval capture, with a 2 s span so the rates are easy to check by hand. */
 function capturedInterval(): [HostSnapshot, HostSnapshot] {
   return [
-    snapshotFromText(fixture('interval-before-stat.txt'), fixture('interval-before-diskstats.txt'), vda, 1_000_000_000n),
+    snapshotFromText(
+      fixture('interval-before-stat.txt'),
+      fixture('interval-before-diskstats.txt'),
+      vda,
+      1_000_000_000n,
+    ),
     snapshotFromText(fixture('interval-after-stat.txt'), fixture('interval-after-diskstats.txt'), vda, 3_000_000_000n),
   ];
 }
@@ -60,20 +74,32 @@ describe('diffHostSnapshots', () => {
       () => diffHostSnapshots(before, { ...after, disk: { ...after.disk, sectorsWritten: 5 } }),
       (err: unknown) => err instanceof CounterWrapError && err.counter === 'disk.sectorsWritten' && err.after === 5,
     );
-    assert.throws(() => diffHostSnapshots(before, { ...after, ctxt: 0 }), (err: unknown) => err instanceof CounterWrapError && err.counter === 'ctxt');
-    assert.throws(() => diffHostSnapshots(before, { ...after, cpu: { ...after.cpu, idle: 0 } }), /cpu\.idle went backwards/);
+    assert.throws(
+      () => diffHostSnapshots(before, { ...after, ctxt: 0 }),
+      (err: unknown) => err instanceof CounterWrapError && err.counter === 'ctxt',
+    );
+    assert.throws(
+      () => diffHostSnapshots(before, { ...after, cpu: { ...after.cpu, idle: 0 } }),
+      /cpu\.idle went backwards/,
+    );
   });
 
   test('a CPU count change, another device or no tick in between are refused', () => {
     const [before, after] = capturedInterval();
     assert.throws(() => diffHostSnapshots(before, { ...after, cpus: 3 }), /online CPUs changed \(2 -> 3\)/);
     assert.throws(() => diffHostSnapshots(before, { ...after, device: 'sdb' }), /different devices/);
-    assert.throws(() => diffHostSnapshots(before, { ...before, atNs: before.atNs + 1000n }), /shorter than one clock tick/);
+    assert.throws(
+      () => diffHostSnapshots(before, { ...before, atNs: before.atNs + 1000n }),
+      /shorter than one clock tick/,
+    );
   });
 
   test('a device that vanished from diskstats is a DataDeviceError', () => {
     const gone: DataDevice = { ...vda, names: ['sdz'], name: 'sdz' };
-    assert.throws(() => snapshotFromText(fixture('interval-before-stat.txt'), fixture('interval-before-diskstats.txt'), gone, 0n), DataDeviceError);
+    assert.throws(
+      () => snapshotFromText(fixture('interval-before-stat.txt'), fixture('interval-before-diskstats.txt'), gone, 0n),
+      DataDeviceError,
+    );
   });
 });
 

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { idleHoldWarning } from '../../../src/session/compare.js';
-import { describeIdleHold, holdIdleStates, idleHoldFix, idleHoldSetting, noIdleStateHold } from '../../../src/sampling/index.js';
+import {
+  describeIdleHold,
+  holdIdleStates,
+  idleHoldFix,
+  idleHoldSetting,
+  noIdleStateHold,
+} from '../../../src/sampling/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'qpswatch-idle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +46,10 @@ test('a device that is missing: not held, with the reason and the fix of the set
   assert.match(hold.fix, /the service sees no .*missing/);
   hold.release();
   assert.match(describeIdleHold(hold), /^not held: .*missing: ENOENT; the service sees no/);
-  assert.match(idleHoldWarning(hold), /^idle states not held \(.*: ENOENT\): QPS at low concurrency will drift .*; the service sees no .*; or set hold_idle_states: false to silence this$/);
+  assert.match(
+    idleHoldWarning(hold),
+    /^idle states not held \(.*: ENOENT\): QPS at low concurrency will drift .*; the service sees no .*; or set hold_idle_states: false to silence this$/,
+  );
 });
 
 test('a device that can be opened is held until released, and release is idempotent', () => {

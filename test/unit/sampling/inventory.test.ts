@@ -25,17 +25,56 @@ function fakeSource(over: Partial<InventorySource> = {}): InventorySource {
     bios: async () => ({ vendor: 'Dell Inc.', version: '1.13.2', releaseDate: '2024-02-08' }),
     baseboard: async () => ({ manufacturer: 'Dell Inc.', model: '0PJPW3', version: 'A02' }),
     cpu: async () => ({
-      manufacturer: 'Intel', brand: 'Xeon® Gold 6338', family: '6', model: '106', stepping: '6', speed: 2, speedMax: 3.2,
-      flags: 'fpu vme de sse4_2 avx2', cache: { l1d: 3145728, l1i: 2097152, l2: 83886080, l3: 100663296 },
+      manufacturer: 'Intel',
+      brand: 'Xeon® Gold 6338',
+      family: '6',
+      model: '106',
+      stepping: '6',
+      speed: 2,
+      speedMax: 3.2,
+      flags: 'fpu vme de sse4_2 avx2',
+      cache: { l1d: 3145728, l1i: 2097152, l2: 83886080, l3: 100663296 },
     }),
     memLayout: async () => [
-      { size: 32 * GIB, bank: 'A1', type: 'DDR4', clockSpeed: 3200, formFactor: 'DIMM', manufacturer: 'Samsung', partNum: 'M393A4K40EB3-CWE' },
-      { size: 32 * GIB, bank: 'B1', type: 'DDR4', clockSpeed: 3200, formFactor: 'DIMM', manufacturer: 'Samsung', partNum: 'M393A4K40EB3-CWE' },
+      {
+        size: 32 * GIB,
+        bank: 'A1',
+        type: 'DDR4',
+        clockSpeed: 3200,
+        formFactor: 'DIMM',
+        manufacturer: 'Samsung',
+        partNum: 'M393A4K40EB3-CWE',
+      },
+      {
+        size: 32 * GIB,
+        bank: 'B1',
+        type: 'DDR4',
+        clockSpeed: 3200,
+        formFactor: 'DIMM',
+        manufacturer: 'Samsung',
+        partNum: 'M393A4K40EB3-CWE',
+      },
       { size: 0, bank: 'A2', type: 'Unknown', clockSpeed: 0, formFactor: 'DIMM', manufacturer: '', partNum: '' },
     ],
-    diskLayout: async () => [{ device: '/dev/nvme0n1', type: 'NVMe', name: 'Dell Ent NVMe P5600', vendor: 'Dell', size: 1.6e12, firmwareRevision: '1.1.0', interfaceType: 'PCIe' }],
+    diskLayout: async () => [
+      {
+        device: '/dev/nvme0n1',
+        type: 'NVMe',
+        name: 'Dell Ent NVMe P5600',
+        vendor: 'Dell',
+        size: 1.6e12,
+        firmwareRevision: '1.1.0',
+        interfaceType: 'PCIe',
+      },
+    ],
     blockDevices: async () => [],
-    osInfo: async () => ({ distro: 'Debian GNU/Linux', release: '12', codename: 'bookworm', kernel: '6.1.0-18-amd64', arch: 'x64' }),
+    osInfo: async () => ({
+      distro: 'Debian GNU/Linux',
+      release: '12',
+      codename: 'bookworm',
+      kernel: '6.1.0-18-amd64',
+      arch: 'x64',
+    }),
     fsSize: async () => [{ type: 'xfs', size: 1.5e12, mount: '/var/lib/qpswatch' }],
     versions: async () => ({ gcc: '12.2.0' }),
     ...over,
@@ -43,7 +82,16 @@ function fakeSource(over: Partial<InventorySource> = {}): InventorySource {
 }
 
 function device(names: string[], mountPoint = '/var/lib/qpswatch'): DataDevice {
-  const mount = { mountId: 30, major: 259, minor: 2, root: '/', mountPoint, fsType: 'xfs', source: '/dev/x', superOptions: 'rw' };
+  const mount = {
+    mountId: 30,
+    major: 259,
+    minor: 2,
+    root: '/',
+    mountPoint,
+    fsType: 'xfs',
+    source: '/dev/x',
+    superOptions: 'rw',
+  };
   return { kind: 'all-disks', path: '/var/lib/qpswatch', names, reason: 'test', mount };
 }
 
@@ -61,7 +109,14 @@ function fakeSysClassBlock(): string {
   writeFileSync(join(devices, 'dm-0', 'slaves', 'sdb'), '');
   const cls = join(root, 'class');
   mkdirSync(cls);
-  for (const [name, dir] of [['nvme0n1', 'nvme0n1'], ['nvme0n1p2', 'nvme0n1/nvme0n1p2'], ['sda', 'sda'], ['sda1', 'sda/sda1'], ['sdb', 'sdb'], ['dm-0', 'dm-0']] as const) {
+  for (const [name, dir] of [
+    ['nvme0n1', 'nvme0n1'],
+    ['nvme0n1p2', 'nvme0n1/nvme0n1p2'],
+    ['sda', 'sda'],
+    ['sda1', 'sda/sda1'],
+    ['sdb', 'sdb'],
+    ['dm-0', 'dm-0'],
+  ] as const) {
     symlinkSync(join(devices, dir), join(cls, name));
   }
   return root;
@@ -71,15 +126,41 @@ describe('collectInventory with a fake systeminformation', () => {
   test('shapes every source; serials left out, empty DIMM slots skipped, the partition mapped to its disk', async (t) => {
     const sys = fakeSysClassBlock();
     t.after(() => rmSync(sys, { recursive: true, force: true }));
-    const inv = await collectInventory(device(['nvme0n1p2']), { source: fakeSource(), sysClassBlock: join(sys, 'class') });
-    assert.deepEqual(inv.system, { manufacturer: 'Dell Inc.', model: 'PowerEdge R650', version: 'unknown', virtualization: 'none' });
+    const inv = await collectInventory(device(['nvme0n1p2']), {
+      source: fakeSource(),
+      sysClassBlock: join(sys, 'class'),
+    });
+    assert.deepEqual(inv.system, {
+      manufacturer: 'Dell Inc.',
+      model: 'PowerEdge R650',
+      version: 'unknown',
+      virtualization: 'none',
+    });
     assert.deepEqual(inv.firmware, { vendor: 'Dell Inc.', version: '1.13.2', releaseDate: '2024-02-08' });
     assert.equal(inv.cpu.cacheL3Bytes, 100663296);
     assert.equal(inv.cpu.speedMaxGHz, 3.2);
     assert.equal(inv.memory.installedBytes, 64 * GIB);
     assert.equal(inv.memory.modules.length, 2);
-    assert.deepEqual(inv.memory.modules[0], { bank: 'A1', sizeBytes: 32 * GIB, type: 'DDR4', clockMHz: 3200, formFactor: 'DIMM', manufacturer: 'Samsung', partNumber: 'M393A4K40EB3-CWE' });
-    assert.deepEqual(inv.disks, [{ device: 'nvme0n1', model: 'Dell Ent NVMe P5600', vendor: 'Dell', type: 'NVMe', interface: 'PCIe', sizeBytes: 1.6e12, firmware: '1.1.0' }]);
+    assert.deepEqual(inv.memory.modules[0], {
+      bank: 'A1',
+      sizeBytes: 32 * GIB,
+      type: 'DDR4',
+      clockMHz: 3200,
+      formFactor: 'DIMM',
+      manufacturer: 'Samsung',
+      partNumber: 'M393A4K40EB3-CWE',
+    });
+    assert.deepEqual(inv.disks, [
+      {
+        device: 'nvme0n1',
+        model: 'Dell Ent NVMe P5600',
+        vendor: 'Dell',
+        type: 'NVMe',
+        interface: 'PCIe',
+        sizeBytes: 1.6e12,
+        firmware: '1.1.0',
+      },
+    ]);
     assert.deepEqual(inv.filesystem, { mount: '/var/lib/qpswatch', type: 'xfs', sizeBytes: 1.5e12 });
     assert.equal(inv.tools.gcc, '12.2.0');
     assert.deepEqual(inv.unavailable, {});
@@ -91,7 +172,17 @@ describe('collectInventory with a fake systeminformation', () => {
     const inv = await collectInventory(device(['vda'], '/'), {
       source: fakeSource({
         system: async () => ({ manufacturer: '', model: 'Docker Container', version: '', virtual: false }),
-        cpu: async () => ({ manufacturer: 'AMD', brand: 'EPYC', family: '26', model: '2', stepping: '1', speed: 0, speedMax: 0, flags: 'fpu hypervisor avx2', cache: { l1d: 0, l1i: 0, l2: 0, l3: 0 } }),
+        cpu: async () => ({
+          manufacturer: 'AMD',
+          brand: 'EPYC',
+          family: '26',
+          model: '2',
+          stepping: '1',
+          speed: 0,
+          speedMax: 0,
+          flags: 'fpu hypervisor avx2',
+          cache: { l1d: 0, l1i: 0, l2: 0, l3: 0 },
+        }),
         diskLayout: async () => [],
         blockDevices: async () => [{ name: 'vda', size: 274877906944, physical: 'HDD', model: '', protocol: '' }],
       }),
@@ -99,12 +190,33 @@ describe('collectInventory with a fake systeminformation', () => {
     });
     assert.equal(inv.system.virtualization, 'vm');
     assert.equal(inv.cpu.speedGHz, 'unknown');
-    assert.deepEqual(inv.disks, [{ device: 'vda', model: 'unknown', vendor: 'unknown', type: 'HDD', interface: 'unknown', sizeBytes: 274877906944, firmware: 'unknown' }]);
+    assert.deepEqual(inv.disks, [
+      {
+        device: 'vda',
+        model: 'unknown',
+        vendor: 'unknown',
+        type: 'HDD',
+        interface: 'unknown',
+        sizeBytes: 274877906944,
+        firmware: 'unknown',
+      },
+    ]);
     assert.deepEqual(inventoryHostFacts(inv), { system: 'Docker Container', virt: 'vm', diskType: 'HDD' });
   });
 
   test('systeminformation naming the hypervisor wins over the flag', async () => {
-    const inv = await collectInventory(device(['vda']), { source: fakeSource({ system: async () => ({ manufacturer: 'QEMU', model: 'Standard PC', version: '', virtual: true, virtualHost: 'KVM' }) }), sysClassBlock: '/nonexistent' });
+    const inv = await collectInventory(device(['vda']), {
+      source: fakeSource({
+        system: async () => ({
+          manufacturer: 'QEMU',
+          model: 'Standard PC',
+          version: '',
+          virtual: true,
+          virtualHost: 'KVM',
+        }),
+      }),
+      sysClassBlock: '/nonexistent',
+    });
     assert.equal(inv.system.virtualization, 'KVM');
   });
 
@@ -120,16 +232,34 @@ describe('collectInventory with a fake systeminformation', () => {
         },
         memLayout: () => Promise.reject(new Error('no DMI table')),
         // Never settles, like si.versions('systemOpenssl') in systeminformation 5.33 (its names are lower-cased).
-        osInfo: () => new Promise((resolve) => hung.push(() => resolve({ distro: 'late', release: '', codename: '', kernel: '', arch: '' }))),
+        osInfo: () =>
+          new Promise((resolve) =>
+            hung.push(() => resolve({ distro: 'late', release: '', codename: '', kernel: '', arch: '' })),
+          ),
       }),
     });
     const ms = performance.now() - start;
     assert.ok(ms < 1000, `took ${ms} ms`);
     // No system answer and no hypervisor flag: whether it is a VM is not known.
-    assert.deepEqual(inv.system, { manufacturer: 'unknown', model: 'unknown', version: 'unknown', virtualization: 'unknown' });
+    assert.deepEqual(inv.system, {
+      manufacturer: 'unknown',
+      model: 'unknown',
+      version: 'unknown',
+      virtualization: 'unknown',
+    });
     assert.deepEqual(inv.memory, { installedBytes: 'unknown', modules: [] });
-    assert.deepEqual(inv.os, { distro: 'unknown', release: 'unknown', codename: 'unknown', kernel: 'unknown', arch: 'unknown' });
-    assert.deepEqual(inv.unavailable, { system: 'dmidecode: permission denied', memLayout: 'no DMI table', osInfo: 'no answer within 100 ms' });
+    assert.deepEqual(inv.os, {
+      distro: 'unknown',
+      release: 'unknown',
+      codename: 'unknown',
+      kernel: 'unknown',
+      arch: 'unknown',
+    });
+    assert.deepEqual(inv.unavailable, {
+      system: 'dmidecode: permission denied',
+      memLayout: 'no DMI table',
+      osInfo: 'no answer within 100 ms',
+    });
     assert.equal(inv.firmware.version, '1.13.2');
     for (const settle of hung) settle(); // a late answer is dropped, not an error
   });
@@ -179,7 +309,10 @@ describe('the inventory and the fingerprint id', () => {
   test('an inventory, whatever it holds, leaves the id as it was (the same id as fingerprint.test.ts pins)', async () => {
     const inventory = await collectInventory(device(['vda']), { source: fakeSource(), sysClassBlock: '/nonexistent' });
     assert.equal(fingerprintId({ ...fp, inventory }), 'b442dd8795a1cc50');
-    const other = await collectInventory(device(['vda']), { source: fakeSource({ bios: async () => ({ vendor: 'Dell Inc.', version: '2.0.0', releaseDate: '2025-01-01' }) }), sysClassBlock: '/nonexistent' });
+    const other = await collectInventory(device(['vda']), {
+      source: fakeSource({ bios: async () => ({ vendor: 'Dell Inc.', version: '2.0.0', releaseDate: '2025-01-01' }) }),
+      sysClassBlock: '/nonexistent',
+    });
     assert.equal(fingerprintId({ ...fp, inventory: other }), 'b442dd8795a1cc50');
   });
 });
@@ -197,7 +330,10 @@ describe('the real systeminformation on this host', () => {
     assert.equal(withInventory.memoryBytes, memTotal);
     // DIMMs (dmidecode) add up to the installed size, a few percent above MemTotal; without DMI it is MemTotal itself.
     const installed = inventory.memory.installedBytes;
-    assert.ok(installed === 'unknown' || (installed >= memTotal && installed <= memTotal * 1.15), `installed ${installed}, MemTotal ${memTotal}`);
+    assert.ok(
+      installed === 'unknown' || (installed >= memTotal && installed <= memTotal * 1.15),
+      `installed ${installed}, MemTotal ${memTotal}`,
+    );
     assert.equal(inventory.os.kernel, release());
     assert.notEqual(inventory.cpu.manufacturer, 'unknown');
     assert.equal(inventory.filesystem.type, findDataDevice('/tmp').mount?.fsType);

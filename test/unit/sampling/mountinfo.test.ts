@@ -12,7 +12,13 @@ describe('parseMountinfo and findMount', () => {
     assert.equal(mounts.length, 20);
     const root = findMount(mounts, '/work/main');
     assert.deepEqual(
-      { major: root?.major, minor: root?.minor, mountPoint: root?.mountPoint, fsType: root?.fsType, source: root?.source },
+      {
+        major: root?.major,
+        minor: root?.minor,
+        mountPoint: root?.mountPoint,
+        fsType: root?.fsType,
+        source: root?.source,
+      },
       { major: 254, minor: 0, mountPoint: '/', fsType: 'ext4', source: '/dev/vda' },
     );
     assert.equal(findMount(mounts, '/dev/shm/x')?.fsType, 'tmpfs');
@@ -38,7 +44,8 @@ describe('parseMountinfo and findMount', () => {
   test('a line without the " - " separator is an error naming the line', () => {
     assert.throws(
       () => parseMountinfo(fixture('mountinfo-garbage.txt'), 'fixtures/mountinfo-garbage.txt'),
-      (err: unknown) => err instanceof ProcParseError && err.lineNumber === 2 && /this is not a mountinfo line/.test(err.message),
+      (err: unknown) =>
+        err instanceof ProcParseError && err.lineNumber === 2 && /this is not a mountinfo line/.test(err.message),
     );
     assert.throws(() => parseMountinfo('1 2 x:y / / rw - ext4 /dev/sda rw\n'), /major is "x"/);
   });

@@ -72,7 +72,11 @@ describe('observeHost on a fake /proc and /sys', () => {
     assert.ok(Math.abs(obs.swapPagesPerSecond - 60 / obs.windowSeconds) < 1e-9);
     assert.deepEqual(obs.governors, ['performance', 'powersave']);
     assert.equal(obs.loadAverage1, 0.75);
-    assert.deepEqual([obs.cpuidleDriver, obs.cpuidleGovernor], ['haltpoll', 'haltpoll'], 'the cpuidle driver and governor are reported');
+    assert.deepEqual(
+      [obs.cpuidleDriver, obs.cpuidleGovernor],
+      ['haltpoll', 'haltpoll'],
+      'the cpuidle driver and governor are reported',
+    );
 
     const verdict = judgeQuietHost(obs, { ...defaultQuietHostLimits(), governors: ['performance'] });
     assert.equal(verdict.quiet, false);

@@ -53,7 +53,10 @@ describe('perOperation', () => {
     test(name, () => {
       const got = perOperation(usage(over), qps);
       for (const key of Object.keys(expected) as Array<keyof PerOpSample>) {
-        assert.ok(Math.abs(got[key] - expected[key]) <= 1e-12 * Math.max(1, expected[key]), `${key}: ${got[key]} != ${expected[key]}`);
+        assert.ok(
+          Math.abs(got[key] - expected[key]) <= 1e-12 * Math.max(1, expected[key]),
+          `${key}: ${got[key]} != ${expected[key]}`,
+        );
       }
     });
   }

@@ -9,12 +9,21 @@ const fixture = (name: string): string => readFileSync(fixturePath('sampling', n
 describe('parseProcStat', () => {
   test('reads the real /proc/stat capture', () => {
     const stat = parseProcStat(fixture('proc-stat.txt'));
-    assert.deepEqual(stat.cpu, { user: 30674, nice: 0, system: 3293, idle: 77475, iowait: 519, irq: 0, softirq: 166, steal: 618 });
+    assert.deepEqual(stat.cpu, {
+      user: 30674,
+      nice: 0,
+      system: 3293,
+      idle: 77475,
+      iowait: 519,
+      irq: 0,
+      softirq: 166,
+      steal: 618,
+    });
     assert.equal(stat.cpus, 2);
     assert.equal(stat.ctxt, 427991);
   });
 
-  test('reads this machine\'s /proc/stat', () => {
+  test("reads this machine's /proc/stat", () => {
     const stat = parseProcStat(readFileSync('/proc/stat', 'utf8'));
     assert.ok(stat.cpus >= 1);
     assert.ok(stat.ctxt > 0);
@@ -49,6 +58,9 @@ describe('parseProcStat', () => {
   });
 
   test('refuses counters too large to hold exactly', () => {
-    assert.throws(() => parseProcStat('cpu  99999999999999999999 0 0 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0\nctxt 1\n'), /too large/);
+    assert.throws(
+      () => parseProcStat('cpu  99999999999999999999 0 0 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0\nctxt 1\n'),
+      /too large/,
+    );
   });
 });

@@ -68,7 +68,10 @@ describe('parseLoadavg', () => {
   refuses(parseLoadavg, 'loadavg-garbage.txt', 1, /line 1 \("2\.48 3\.96 x 3\/121 1813"\)/);
   refuses(parseLoadavg, 'binary-garbage.bin', 1, /expected "load1/);
   test('refuses an empty file', () => {
-    assert.throws(() => parseLoadavg('', 'x'), (err: unknown) => err instanceof ProcParseError && err.lineNumber === 0);
+    assert.throws(
+      () => parseLoadavg('', 'x'),
+      (err: unknown) => err instanceof ProcParseError && err.lineNumber === 0,
+    );
   });
 });
 

@@ -100,7 +100,9 @@ describe('judgeQuietHost', () => {
     [{ governors: [''] }, /governors must be a list of governor names/],
   ];
   for (const [limits, message] of badLimits) {
-    test(`refuses limits ${Object.entries(limits).map(([k, v]) => `${k}=${typeof v === 'number' ? v : JSON.stringify(v)}`).join()} as bad input`, () => {
+    test(`refuses limits ${Object.entries(limits)
+      .map(([k, v]) => `${k}=${typeof v === 'number' ? v : JSON.stringify(v)}`)
+      .join()} as bad input`, () => {
       assert.throws(
         () => judgeQuietHost(obs(), { ...defaultQuietHostLimits(), ...limits }),
         (err: unknown) => err instanceof QuietHostLimitError && err instanceof InputError && message.test(err.message),

@@ -26,7 +26,8 @@ import { parseVersion, type Flavor } from '../../../src/version/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
 import { letServerPass } from '../../helpers/server-user.js';
 
-const PASSWD = 'root:x:0:0:root:/root:/bin/bash\nmysql:x:102:105:MySQL Server,,,:/nonexistent:/bin/false\ntoor:x:0:0::/root:/bin/sh\nbench:x:1001:1001::/home/bench:/bin/sh\n';
+const PASSWD =
+  'root:x:0:0:root:/root:/bin/bash\nmysql:x:102:105:MySQL Server,,,:/nonexistent:/bin/false\ntoor:x:0:0::/root:/bin/sh\nbench:x:1001:1001::/home/bench:/bin/sh\n';
 const asRoot = process.getuid?.() === 0;
 
 async function scratch(): Promise<string> {
@@ -38,31 +39,62 @@ describe('serverAccount', () => {
     const dir = await scratch();
     t.after(() => rm(dir, { recursive: true, force: true }));
     await writeFile(join(dir, 'passwd'), PASSWD);
-    assert.deepEqual(serverAccount('', { uid: 0, passwdFile: join(dir, 'passwd') }), { name: 'mysql', uid: 102, gid: 105 });
-    assert.deepEqual(serverAccount('bench', { uid: 0, passwdFile: join(dir, 'passwd') }), { name: 'bench', uid: 1001, gid: 1001 });
+    assert.deepEqual(serverAccount('', { uid: 0, passwdFile: join(dir, 'passwd') }), {
+      name: 'mysql',
+      uid: 102,
+      gid: 105,
+    });
+    assert.deepEqual(serverAccount('bench', { uid: 0, passwdFile: join(dir, 'passwd') }), {
+      name: 'bench',
+      uid: 1001,
+      gid: 1001,
+    });
   });
 
   const refused: Array<[string, string, number, RegExp]> = [
-    ['no mysql user on the host', '', 0, /^server_user mysql is not a user on this host; .*never runs the benchmarked server as root: create it \(useradd .*\) or set server_user \(QPSWATCH_SERVER_USER\)/],
-    ['a named user that does not exist', 'ghost', 0, /^server_user ghost is not a user on this host; .*set server_user to an existing unprivileged user$/],
-    ['a user with uid 0 under another name', 'toor', 0, /^server_user toor has uid 0: the benchmarked server never runs as root/],
-    ['server_user set when qpswatch is not root', 'mysql', 1001, /^server_user mysql takes effect only when qpswatch runs as root \(it runs as uid 1001\): leave server_user empty/],
+    [
+      'no mysql user on the host',
+      '',
+      0,
+      /^server_user mysql is not a user on this host; .*never runs the benchmarked server as root: create it \(useradd .*\) or set server_user \(QPSWATCH_SERVER_USER\)/,
+    ],
+    [
+      'a named user that does not exist',
+      'ghost',
+      0,
+      /^server_user ghost is not a user on this host; .*set server_user to an existing unprivileged user$/,
+    ],
+    [
+      'a user with uid 0 under another name',
+      'toor',
+      0,
+      /^server_user toor has uid 0: the benchmarked server never runs as root/,
+    ],
+    [
+      'server_user set when qpswatch is not root',
+      'mysql',
+      1001,
+      /^server_user mysql takes effect only when qpswatch runs as root \(it runs as uid 1001\): leave server_user empty/,
+    ],
   ];
   for (const [name, configured, uid, message] of refused) {
     test(`refuses ${name}, in one line naming server_user and the fix`, async (t) => {
       const dir = await scratch();
       t.after(() => rm(dir, { recursive: true, force: true }));
       await writeFile(join(dir, 'passwd'), name.startsWith('no mysql') ? 'root:x:0:0::/root:/bin/sh\n' : PASSWD);
-      assert.throws(() => serverAccount(configured, { uid, passwdFile: join(dir, 'passwd') }), (err: unknown) => {
-        assert.ok(err instanceof ServerUserError);
-        assert.ok(!err.message.includes('\n'));
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => serverAccount(configured, { uid, passwdFile: join(dir, 'passwd') }),
+        (err: unknown) => {
+          assert.ok(err instanceof ServerUserError);
+          assert.ok(!err.message.includes('\n'));
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 
-  test('not root and no server_user: no --user, mysqld runs as qpswatch\'s own user', () => {
+  test("not root and no server_user: no --user, mysqld runs as qpswatch's own user", () => {
     assert.equal(serverAccount('', { uid: 1001 }), undefined);
     assert.equal(serverAccount(undefined, { uid: 1001 }), undefined);
   });
@@ -71,17 +103,46 @@ describe('serverAccount', () => {
 describe('serverArgv', () => {
   const mysql: ServerAccount = { name: 'mysql', uid: 102, gid: 105 };
   const cases: Array<[string, { mysqld: string; basedir: string }, boolean, string[]]> = [
-    ['MariaDB 10.11, first start', { mysqld: '/usr/sbin/mariadbd', basedir: '/usr' }, true, ['/usr/sbin/mariadbd', '--defaults-file=/s/my.cnf', '--basedir=/usr', '--user=mysql', '--skip-networking']],
-    ['MySQL 8.0, a round', { mysqld: '/b/my8036/bin/mysqld', basedir: '/b/my8036' }, false, ['/b/my8036/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/my8036', '--user=mysql']],
-    ['MySQL 5.7, first start', { mysqld: '/b/my5744/bin/mysqld', basedir: '/b/my5744' }, true, ['/b/my5744/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/my5744', '--user=mysql', '--skip-networking']],
-    ['MySQL 5.6, first start', { mysqld: '/b/my5651/bin/mysqld', basedir: '/b/my5651' }, true, ['/b/my5651/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/my5651', '--user=mysql', '--skip-networking']],
-    ['Percona 8.0, a round', { mysqld: '/b/ps8036/bin/mysqld', basedir: '/b/ps8036' }, false, ['/b/ps8036/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/ps8036', '--user=mysql']],
+    [
+      'MariaDB 10.11, first start',
+      { mysqld: '/usr/sbin/mariadbd', basedir: '/usr' },
+      true,
+      ['/usr/sbin/mariadbd', '--defaults-file=/s/my.cnf', '--basedir=/usr', '--user=mysql', '--skip-networking'],
+    ],
+    [
+      'MySQL 8.0, a round',
+      { mysqld: '/b/my8036/bin/mysqld', basedir: '/b/my8036' },
+      false,
+      ['/b/my8036/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/my8036', '--user=mysql'],
+    ],
+    [
+      'MySQL 5.7, first start',
+      { mysqld: '/b/my5744/bin/mysqld', basedir: '/b/my5744' },
+      true,
+      ['/b/my5744/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/my5744', '--user=mysql', '--skip-networking'],
+    ],
+    [
+      'MySQL 5.6, first start',
+      { mysqld: '/b/my5651/bin/mysqld', basedir: '/b/my5651' },
+      true,
+      ['/b/my5651/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/my5651', '--user=mysql', '--skip-networking'],
+    ],
+    [
+      'Percona 8.0, a round',
+      { mysqld: '/b/ps8036/bin/mysqld', basedir: '/b/ps8036' },
+      false,
+      ['/b/ps8036/bin/mysqld', '--defaults-file=/s/my.cnf', '--basedir=/b/ps8036', '--user=mysql'],
+    ],
   ];
   for (const [name, binaries, lockDown, expected] of cases) {
     test(name, () => assert.deepEqual(serverArgv(binaries, '/s/my.cnf', mysql, lockDown), expected));
   }
   test('not root: no --user', () => {
-    assert.deepEqual(serverArgv({ mysqld: '/usr/sbin/mariadbd', basedir: '/usr' }, '/s/my.cnf', undefined, false), ['/usr/sbin/mariadbd', '--defaults-file=/s/my.cnf', '--basedir=/usr']);
+    assert.deepEqual(serverArgv({ mysqld: '/usr/sbin/mariadbd', basedir: '/usr' }, '/s/my.cnf', undefined, false), [
+      '/usr/sbin/mariadbd',
+      '--defaults-file=/s/my.cnf',
+      '--basedir=/usr',
+    ]);
   });
 });
 
@@ -119,7 +180,10 @@ describe('lockDownStatements', () => {
         { sql: 'DROP USER ?@?', values: ['', 'build-host'] },
         { sql: setPassword, values: ['p4ss'] },
       ]);
-      assert.ok(statements.every((s) => !s.sql.includes('p4ss')), 'the password is a value, never in the statement text');
+      assert.ok(
+        statements.every((s) => !s.sql.includes('p4ss')),
+        'the password is a value, never in the statement text',
+      );
     });
   }
 });
@@ -132,9 +196,19 @@ describe('ServerCredential', () => {
     assert.notEqual(a.reveal(), b.reveal());
     const secret = a.reveal();
     const lines: string[] = [];
-    const log = pino({ level: 'debug' }, new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }));
+    const log = pino(
+      { level: 'debug' },
+      new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) }),
+    );
     log.info({ credential: a, nested: { a } }, `credential ${String(a)}`);
-    for (const shown of [String(a), `${a}`, JSON.stringify({ a }), inspect(a), inspect({ deep: { a } }), lines.join('')]) {
+    for (const shown of [
+      String(a),
+      `${a}`,
+      JSON.stringify({ a }),
+      inspect(a),
+      inspect({ deep: { a } }),
+      lines.join(''),
+    ]) {
       assert.ok(!shown.includes(secret), shown);
     }
     assert.equal(a.scrub(`denied ${secret} here`), 'denied *** here');
@@ -151,7 +225,16 @@ describe('sysbench and the password', () => {
     await writeSysbenchPassword(file, 'abc123');
     assert.equal(await readFile(file, 'utf8'), 'mysql-password=abc123\n');
     assert.equal((await stat(file)).mode & 0o777, 0o600);
-    const suite = { load: { tables: 1, tableSize: 10, script: 'oltp_read_only', scriptPath: '/s/oltp_read_only.lua', args: {}, database: 'sbtest' } } as unknown as Suite;
+    const suite = {
+      load: {
+        tables: 1,
+        tableSize: 10,
+        script: 'oltp_read_only',
+        scriptPath: '/s/oltp_read_only.lua',
+        args: {},
+        database: 'sbtest',
+      },
+    } as unknown as Suite;
     const argv = prepareArgv(suite, { socket: '/s/x.sock', user: 'root', optionsFile: file });
     assert.equal(argv[0], `--config-file=${file}`);
     assert.ok(!argv.some((a) => a.includes('abc123') || a.startsWith('--mysql-password')));
@@ -161,7 +244,7 @@ describe('sysbench and the password', () => {
 describe('private folders and the server account', { skip: asRoot ? false : 'chown needs root' }, () => {
   const mysql = findAccount('mysql') ?? findAccount('nobody')!;
 
-  test('the state folders are 0750 with the server\'s group; the socket folder 0770; the server\'s own folders are its', async (t) => {
+  test("the state folders are 0750 with the server's group; the socket folder 0770; the server's own folders are its", async (t) => {
     const dir = await scratch();
     t.after(() => rm(dir, { recursive: true, force: true }));
     await privateDir(join(dir, 'state', 'work', 'session-1', 'baseline'), mysql);
@@ -170,16 +253,26 @@ describe('private folders and the server account', { skip: asRoot ? false : 'cho
       assert.equal(s.mode & 0o7777, 0o750, d);
       assert.deepEqual([s.uid, s.gid], [0, mysql.gid], d);
     }
-    const paths = { ...serverPaths(join(dir, 'state', 'work', 'session-1', 'baseline')), socket: join(dir, 'state', 'run', '1-b.sock') };
+    const paths = {
+      ...serverPaths(join(dir, 'state', 'work', 'session-1', 'baseline')),
+      socket: join(dir, 'state', 'run', '1-b.sock'),
+    };
     await mkdir(paths.datadir);
     await writeFile(join(paths.datadir, 'ibdata1'), 'copied by root');
     await prepareServerDirs(paths, mysql);
     assert.equal((await stat(join(dir, 'state', 'run'))).mode & 0o777, 0o770);
-    for (const owned of [paths.datadir, join(paths.datadir, 'ibdata1'), paths.tmpdir, paths.secureFileDir, paths.errorLog, paths.pidFile]) {
+    for (const owned of [
+      paths.datadir,
+      join(paths.datadir, 'ibdata1'),
+      paths.tmpdir,
+      paths.secureFileDir,
+      paths.errorLog,
+      paths.pidFile,
+    ]) {
       assert.equal((await stat(owned)).uid, mysql.uid, owned);
     }
     const cnfDir = await stat(join(dir, 'state', 'work', 'session-1', 'baseline'));
-    assert.equal(cnfDir.uid, 0, 'the folder of the my.cnf stays root\'s: the server account cannot replace it');
+    assert.equal(cnfDir.uid, 0, "the folder of the my.cnf stays root's: the server account cannot replace it");
   });
 
   test('a shared sticky folder such as /tmp is never made private', async () => {
@@ -192,26 +285,53 @@ describe('private folders and the server account', { skip: asRoot ? false : 'cho
     t.after(() => rm(dir, { recursive: true, force: true }));
     await assert.rejects(assertReachable(join(dir, 'state', 'run'), mysql, 'state_dir'), (err: unknown) => {
       assert.ok(err instanceof ServerUserError);
-      assert.equal(err.message, `server_user ${mysql.name} cannot reach state_dir ${join(dir, 'state', 'run')}: ${dir} is mode 0700 (owner uid 0, gid 0) and the server never runs as root; move state_dir under a folder it can pass through (e.g. /var/lib/qpswatch), or let it pass: chmod o+x ${dir}`);
+      assert.equal(
+        err.message,
+        `server_user ${mysql.name} cannot reach state_dir ${join(dir, 'state', 'run')}: ${dir} is mode 0700 (owner uid 0, gid 0) and the server never runs as root; move state_dir under a folder it can pass through (e.g. /var/lib/qpswatch), or let it pass: chmod o+x ${dir}`,
+      );
       return true;
     });
   });
 
-  for (const [flavor, version, usesScript] of [['mysql', '8.0.36', false], ['percona', '8.0.36-28', false], ['mysql', '5.6.51', true]] as const) {
+  for (const [flavor, version, usesScript] of [
+    ['mysql', '8.0.36', false],
+    ['percona', '8.0.36-28', false],
+    ['mysql', '5.6.51', true],
+  ] as const) {
     test(`${flavor} ${version}: init runs with --user=mysql on an empty datadir the server account owns`, async (t) => {
       const dir = await scratch();
       t.after(() => rm(dir, { recursive: true, force: true }));
       // A fake server (or install script) that records its argv and what it found.
       const fake = join(dir, usesScript ? 'mysql_install_db' : 'mysqld');
-      await writeFile(fake, `#!/bin/sh\necho "$@" > ${dir}/argv\nstat -c '%u %a' ${dir}/state/data > ${dir}/datadir\nls -A ${dir}/state/data | wc -l >> ${dir}/datadir\n`);
+      await writeFile(
+        fake,
+        `#!/bin/sh\necho "$@" > ${dir}/argv\nstat -c '%u %a' ${dir}/state/data > ${dir}/datadir\nls -A ${dir}/state/data | wc -l >> ${dir}/datadir\n`,
+      );
       await chmod(fake, 0o755);
-      const bins: ServerBinaries = { flavor, basedir: dir, mysqld: usesScript ? join(dir, 'mysqld') : fake, version: parseVersion(version), versionText: version, ...(usesScript ? { installDb: fake } : {}) };
+      const bins: ServerBinaries = {
+        flavor,
+        basedir: dir,
+        mysqld: usesScript ? join(dir, 'mysqld') : fake,
+        version: parseVersion(version),
+        versionText: version,
+        ...(usesScript ? { installDb: fake } : {}),
+      };
       const paths = serverPaths(join(dir, 'state'));
-      await initDatadir({ log: silentLog, binaries: bins, myCnfPath: join(dir, 'my.cnf'), paths, logFile: join(dir, 'init.log') });
+      await initDatadir({
+        log: silentLog,
+        binaries: bins,
+        myCnfPath: join(dir, 'my.cnf'),
+        paths,
+        logFile: join(dir, 'init.log'),
+      });
       const argv = (await readFile(join(dir, 'argv'), 'utf8')).trim().split(' ');
       assert.ok(argv.includes(`--user=${mysql.name}`), argv.join(' '));
       assert.equal(argv.includes('--initialize-insecure'), !usesScript);
-      assert.deepEqual((await readFile(join(dir, 'datadir'), 'utf8')).trim().split(/\s+/), [String(mysql.uid), '750', '0']);
+      assert.deepEqual((await readFile(join(dir, 'datadir'), 'utf8')).trim().split(/\s+/), [
+        String(mysql.uid),
+        '750',
+        '0',
+      ]);
     });
   }
 });

@@ -4,7 +4,13 @@ import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pickLogErrors, logSize, readLogSince } from '../../../src/server/log-tail.js';
-import { DatadirInitError, ServerDiedError, ServerOptionsError, ServerStartError, ServerVersionError } from '../../../src/server/index.js';
+import {
+  DatadirInitError,
+  ServerDiedError,
+  ServerOptionsError,
+  ServerStartError,
+  ServerVersionError,
+} from '../../../src/server/index.js';
 
 describe('logErrors', () => {
   test('keeps the [ERROR] lines, MariaDB and MySQL style, once each', () => {
@@ -22,8 +28,23 @@ describe('logErrors', () => {
   });
 
   test('without [ERROR] lines, the last lines say what happened', () => {
-    const crash = ['a', 'b', '', 'mysqld got signal 11 ;', 'Attempting backtrace.', 'stack_bottom = 0x0', 'x', 'y'].join('\n');
-    assert.deepEqual(pickLogErrors(crash), ['mysqld got signal 11 ;', 'Attempting backtrace.', 'stack_bottom = 0x0', 'x', 'y']);
+    const crash = [
+      'a',
+      'b',
+      '',
+      'mysqld got signal 11 ;',
+      'Attempting backtrace.',
+      'stack_bottom = 0x0',
+      'x',
+      'y',
+    ].join('\n');
+    assert.deepEqual(pickLogErrors(crash), [
+      'mysqld got signal 11 ;',
+      'Attempting backtrace.',
+      'stack_bottom = 0x0',
+      'x',
+      'y',
+    ]);
   });
 });
 
@@ -42,7 +63,7 @@ describe('readLogSince', () => {
 });
 
 describe('server output quoted in an error is escaped', () => {
-  const hostile = ['2024-05-01 10:00:00 0 [ERROR] \u001b]0;owned\u0007\u001b[2J unknown variable \'x=1\'\nsecond line'];
+  const hostile = ["2024-05-01 10:00:00 0 [ERROR] \u001b]0;owned\u0007\u001b[2J unknown variable 'x=1'\nsecond line"];
   const errors: Array<[string, Error]> = [
     ['start', new ServerStartError('exited', hostile, '/w/error.log', 'exit code 1')],
     ['options', new ServerOptionsError('/w/my.cnf', hostile)],

@@ -1,6 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseServerProfile, renderMyCnf, ServerProfileError, SocketPathTooLongError, type ServerPaths, type ServerProfile } from '../../../src/server/index.js';
+import {
+  parseServerProfile,
+  renderMyCnf,
+  ServerProfileError,
+  SocketPathTooLongError,
+  type ServerPaths,
+  type ServerProfile,
+} from '../../../src/server/index.js';
 import { parseVersion, type Flavor } from '../../../src/version/index.js';
 
 const PATHS: ServerPaths = {
@@ -43,19 +50,96 @@ overrides:
 
 function settingsOf(text: string): string[] {
   const marker = '# server profile "under-test"\n';
-  return text.slice(text.indexOf(marker) + marker.length).trim().split('\n');
+  return text
+    .slice(text.indexOf(marker) + marker.length)
+    .trim()
+    .split('\n');
 }
 
 describe('renderMyCnf overrides', () => {
   const cases: Array<[Flavor, string, string[]]> = [
-    ['mariadb', '10.11.9', ['innodb-buffer-pool-size=2G', 'innodb_log_file_size=512M', 'query_cache_size=0', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo']],
-    ['mariadb', '10.4.33', ['innodb_buffer_pool_size=1G', 'innodb_log_file_size=256M', 'query_cache_size=0', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo']],
-    ['mysql', '8.0.36', ['innodb_buffer_pool_size=1G', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo', 'innodb_redo_log_capacity=512M']],
-    ['percona', '8.0.36-28', ['innodb_buffer_pool_size=1G', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo', 'innodb_redo_log_capacity=512M']],
-    ['mysql', '8.0.29', ['innodb_buffer_pool_size=1G', 'innodb_log_file_size=512M', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo']],
-    ['mysql', '5.7.44', ['innodb_buffer_pool_size=1G', 'innodb_log_file_size=512M', 'query_cache_size=0', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo']],
+    [
+      'mariadb',
+      '10.11.9',
+      [
+        'innodb-buffer-pool-size=2G',
+        'innodb_log_file_size=512M',
+        'query_cache_size=0',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+      ],
+    ],
+    [
+      'mariadb',
+      '10.4.33',
+      [
+        'innodb_buffer_pool_size=1G',
+        'innodb_log_file_size=256M',
+        'query_cache_size=0',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+      ],
+    ],
+    [
+      'mysql',
+      '8.0.36',
+      [
+        'innodb_buffer_pool_size=1G',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+        'innodb_redo_log_capacity=512M',
+      ],
+    ],
+    [
+      'percona',
+      '8.0.36-28',
+      [
+        'innodb_buffer_pool_size=1G',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+        'innodb_redo_log_capacity=512M',
+      ],
+    ],
+    [
+      'mysql',
+      '8.0.29',
+      [
+        'innodb_buffer_pool_size=1G',
+        'innodb_log_file_size=512M',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+      ],
+    ],
+    [
+      'mysql',
+      '5.7.44',
+      [
+        'innodb_buffer_pool_size=1G',
+        'innodb_log_file_size=512M',
+        'query_cache_size=0',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+      ],
+    ],
     // MariaDB 5.5 shares version numbers with MySQL: MySQL-only overrides must not touch it.
-    ['mariadb', '5.5.68', ['innodb_buffer_pool_size=1G', 'innodb_log_file_size=256M', 'query_cache_size=0', 'log-bin', 'skip-performance_schema', 'loose-skip-innodb_foo']],
+    [
+      'mariadb',
+      '5.5.68',
+      [
+        'innodb_buffer_pool_size=1G',
+        'innodb_log_file_size=256M',
+        'query_cache_size=0',
+        'log-bin',
+        'skip-performance_schema',
+        'loose-skip-innodb_foo',
+      ],
+    ],
   ];
   for (const [flavor, version, expected] of cases) {
     test(`${flavor} ${version}`, () => {
@@ -85,23 +169,50 @@ describe('renderMyCnf owned options', () => {
   });
 
   test('writes port and bind-address with a network, and turns MySQL X off', () => {
-    const text = renderMyCnf(PROFILE, { flavor: 'mysql', version: parseVersion('8.0.36') }, PATHS, { port: 13306, bindAddress: '127.0.0.1' });
+    const text = renderMyCnf(PROFILE, { flavor: 'mysql', version: parseVersion('8.0.36') }, PATHS, {
+      port: 13306,
+      bindAddress: '127.0.0.1',
+    });
     assert.ok(text.includes('\nport=13306\nbind-address=127.0.0.1\nloose-mysqlx=OFF\n'), text);
     assert.ok(!text.includes('skip-networking'));
   });
 
-  for (const [flavor, version] of [['mariadb', '10.1.48'], ['mariadb', '11.4.2'], ['mysql', '5.6.51'], ['mysql', '5.7.44'], ['mysql', '8.0.36'], ['percona', '8.0.36']] as const) {
+  for (const [flavor, version] of [
+    ['mariadb', '10.1.48'],
+    ['mariadb', '11.4.2'],
+    ['mysql', '5.6.51'],
+    ['mysql', '5.7.44'],
+    ['mysql', '8.0.36'],
+    ['percona', '8.0.36'],
+  ] as const) {
     test(`${flavor} ${version}: secure_file_priv is the session's own folder`, () => {
-      const text = renderMyCnf(PROFILE, { flavor, version: parseVersion(version) }, PATHS, { port: 13306, bindAddress: '127.0.0.1' });
+      const text = renderMyCnf(PROFILE, { flavor, version: parseVersion(version) }, PATHS, {
+        port: 13306,
+        bindAddress: '127.0.0.1',
+      });
       assert.equal(text.match(/^secure_file_priv=.*$/gm)?.join('|'), 'secure_file_priv=/state/t1/files');
     });
   }
 
-  for (const option of ['secure_file_priv', 'secure-file-priv', 'skip-grant-tables', 'loose-skip-grant-tables', 'user']) {
+  for (const option of [
+    'secure_file_priv',
+    'secure-file-priv',
+    'skip-grant-tables',
+    'loose-skip-grant-tables',
+    'user',
+  ]) {
     test(`a profile may not set ${option}`, () => {
       assert.throws(
-        () => parseServerProfile(`description: x\nsettings:\n  ${option}: ${option.includes('skip') ? 'true' : '/'}\n`, 'bad', 'bad.yaml'),
-        (err: unknown) => err instanceof ServerProfileError && err.message.includes(option) && err.message.includes('owned by qpswatch'),
+        () =>
+          parseServerProfile(
+            `description: x\nsettings:\n  ${option}: ${option.includes('skip') ? 'true' : '/'}\n`,
+            'bad',
+            'bad.yaml',
+          ),
+        (err: unknown) =>
+          err instanceof ServerProfileError &&
+          err.message.includes(option) &&
+          err.message.includes('owned by qpswatch'),
       );
     });
   }
@@ -110,7 +221,10 @@ describe('renderMyCnf owned options', () => {
     const socket = `/${'s'.repeat(110)}/mysqld.sock`;
     assert.throws(
       () => renderMyCnf(PROFILE, { flavor: 'mariadb', version: parseVersion('10.11.9') }, { ...PATHS, socket }),
-      (err: unknown) => err instanceof SocketPathTooLongError && err.socket === socket && err.message.includes('shorter state directory'),
+      (err: unknown) =>
+        err instanceof SocketPathTooLongError &&
+        err.socket === socket &&
+        err.message.includes('shorter state directory'),
     );
   });
 
@@ -152,7 +266,8 @@ describe('renderMyCnf values', () => {
       const profile: ServerProfile = { ...PROFILE, settings: { v: value }, overrides: [] };
       assert.throws(
         () => renderMyCnf(profile, { flavor: 'mariadb', version: parseVersion('10.11.9') }, PATHS),
-        (err: unknown) => err instanceof ServerProfileError && err.message.includes(words) && err.message.includes('settings.v'),
+        (err: unknown) =>
+          err instanceof ServerProfileError && err.message.includes(words) && err.message.includes('settings.v'),
       );
     });
   }

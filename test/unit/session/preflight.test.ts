@@ -4,15 +4,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { announceSweeps, budgetRefusal, planSweeps, preflight, PreflightError, roundsRefusal, sweepPlanText, sweepSeconds, type PreflightRequest } from '../../../src/session/preflight.js';
+import {
+  announceSweeps,
+  budgetRefusal,
+  planSweeps,
+  preflight,
+  PreflightError,
+  roundsRefusal,
+  sweepPlanText,
+  sweepSeconds,
+  type PreflightRequest,
+} from '../../../src/session/preflight.js';
 import { fingerprintId, hostFingerprint } from '../../../src/sampling/index.js';
 import { openStore } from '../../../src/store/index.js';
 import type { SuiteTest } from '../../../src/suite/index.js';
 import { sessionInput } from '../store/store-inputs.js';
 
 /** A suite of `count` tests of `seconds` each, every one at the given thread counts. */
-function suite(name: string, count: number, seconds: number, threads: number[] = [1]): { name: string; tests: SuiteTest[] } {
-  return { name, tests: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, seconds, threads }) as unknown as SuiteTest) };
+function suite(
+  name: string,
+  count: number,
+  seconds: number,
+  threads: number[] = [1],
+): { name: string; tests: SuiteTest[] } {
+  return {
+    name,
+    tests: Array.from({ length: count }, (_, i) => ({ name: `t${i}`, seconds, threads }) as unknown as SuiteTest),
+  };
 }
 
 describe('the sweeps a budget pays for', () => {
@@ -29,52 +47,94 @@ describe('the sweeps a budget pays for', () => {
       [9, 8],
       [0.5, 1], // less than one sweep: the first still runs
     ];
-    for (const [minutes, sweeps] of cases) assert.equal(planSweeps(suite('four', 4, 8), minutes, 200).budgetSweeps, sweeps, `${minutes} min`);
+    for (const [minutes, sweeps] of cases)
+      assert.equal(planSweeps(suite('four', 4, 8), minutes, 200).budgetSweeps, sweeps, `${minutes} min`);
     assert.equal(planSweeps(suite('four', 4, 8), 600, 200).sweeps, 200, 'max_pairs caps the pairs');
   });
 
   test('a budget short of the first look is refused in one line with the sweeps, the pairs and the budget that reaches it', () => {
     const refusal = budgetRefusal(planSweeps(suite('four', 4, 8), 8, 200));
-    assert.equal(refusal, 'budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise --budget (or budget_minutes) to 9 or more, or shorten the tests (--seconds)');
+    assert.equal(
+      refusal,
+      'budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise --budget (or budget_minutes) to 9 or more, or shorten the tests (--seconds)',
+    );
     // The budget it names is enough.
     assert.equal(budgetRefusal(planSweeps(suite('four', 4, 8), 9, 200)), undefined);
   });
 
   test('thread counts are named, and a config check names the options', () => {
     const refusal = budgetRefusal(planSweeps(suite('wide', 2, 30, [1, 4]), 5, 200), 'config');
-    assert.equal(refusal, 'budget 5 min pays for 1 sweep of suite wide (2 tests, 4 runs with their thread counts, 243 s each sweep); the first look needs 8 pairs: raise budget_minutes to 33 or more, or shorten the tests');
+    assert.equal(
+      refusal,
+      'budget 5 min pays for 1 sweep of suite wide (2 tests, 4 runs with their thread counts, 243 s each sweep); the first look needs 8 pairs: raise budget_minutes to 33 or more, or shorten the tests',
+    );
   });
 
   test('max_pairs under the first look is refused with its own fix', () => {
-    assert.equal(budgetRefusal(planSweeps(suite('q', 8, 1), 8, 5)), 'max_pairs 5 stops suite q (8 tests, 22 s each sweep) at 5 pairs; the first look needs 8 pairs: raise --pairs (or max_pairs) to 8 or more');
-    assert.match(budgetRefusal(planSweeps(suite('four', 4, 8), 8, 5))!, /: raise --budget \(or budget_minutes\) to 9 or more, or shorten the tests \(--seconds\); raise --pairs \(or max_pairs\) to 8 or more$/);
+    assert.equal(
+      budgetRefusal(planSweeps(suite('q', 8, 1), 8, 5)),
+      'max_pairs 5 stops suite q (8 tests, 22 s each sweep) at 5 pairs; the first look needs 8 pairs: raise --pairs (or max_pairs) to 8 or more',
+    );
+    assert.match(
+      budgetRefusal(planSweeps(suite('four', 4, 8), 8, 5))!,
+      /: raise --budget \(or budget_minutes\) to 9 or more, or shorten the tests \(--seconds\); raise --pairs \(or max_pairs\) to 8 or more$/,
+    );
   });
 
   test('the line before the first pair', () => {
-    assert.equal(sweepPlanText(planSweeps(suite('quick', 8, 1), 8, 200)), 'budget 8 min pays for about 21 sweeps of suite quick (8 tests, 22 s each sweep); the first look is at 8 pairs');
-    assert.match(sweepPlanText(planSweeps(suite('quick', 8, 1), 240, 200)), /about 642 sweeps .*, capped at 200 pairs per test by max_pairs; the first look is at 8 pairs$/);
+    assert.equal(
+      sweepPlanText(planSweeps(suite('quick', 8, 1), 8, 200)),
+      'budget 8 min pays for about 21 sweeps of suite quick (8 tests, 22 s each sweep); the first look is at 8 pairs',
+    );
+    assert.match(
+      sweepPlanText(planSweeps(suite('quick', 8, 1), 240, 200)),
+      /about 642 sweeps .*, capped at 200 pairs per test by max_pairs; the first look is at 8 pairs$/,
+    );
   });
 });
 
 describe('whole runs: the rounds that can reach alpha', () => {
   test('too few rounds are refused with their smallest p-value and the rounds that reach alpha', () => {
-    assert.equal(roundsRefusal(2, 0.01), '--rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use --rounds 5 or more, or the paired design');
-    assert.equal(roundsRefusal(4, 0.01), '--rounds 4: the smallest p-value of 4 rounds is 1/70 (0.0143), above alpha 0.01; use --rounds 5 or more, or the paired design');
-    assert.equal(roundsRefusal(1, 0.2, 'config'), 'rounds 1: the smallest p-value of 1 round is 1/2 (0.5), above alpha 0.2; use rounds 2 or more, or design: paired');
+    assert.equal(
+      roundsRefusal(2, 0.01),
+      '--rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use --rounds 5 or more, or the paired design',
+    );
+    assert.equal(
+      roundsRefusal(4, 0.01),
+      '--rounds 4: the smallest p-value of 4 rounds is 1/70 (0.0143), above alpha 0.01; use --rounds 5 or more, or the paired design',
+    );
+    assert.equal(
+      roundsRefusal(1, 0.2, 'config'),
+      'rounds 1: the smallest p-value of 1 round is 1/2 (0.5), above alpha 0.2; use rounds 2 or more, or design: paired',
+    );
     assert.equal(roundsRefusal(5, 0.01), undefined);
     assert.equal(roundsRefusal(2, 0.2), undefined);
   });
 
   test('an alpha no number of rounds reaches says so', () => {
-    assert.match(roundsRefusal(100, 1e-6)!, /^--rounds 100: the smallest p-value of 100 rounds is 1\/20000 \(0\.00005\), above alpha 0\.000001; no number of rounds reaches it: raise alpha to 0\.00005 or more, or use the paired design$/);
+    assert.match(
+      roundsRefusal(100, 1e-6)!,
+      /^--rounds 100: the smallest p-value of 100 rounds is 1\/20000 \(0\.00005\), above alpha 0\.000001; no number of rounds reaches it: raise alpha to 0\.00005 or more, or use the paired design$/,
+    );
   });
 });
 
 describe('preflight', () => {
-  const base: PreflightRequest = { suite: suite('four', 4, 8), design: 'paired', rounds: 5, alpha: 0.01, budgetMinutes: 8, maxPairs: 200, sequential: true };
+  const base: PreflightRequest = {
+    suite: suite('four', 4, 8),
+    design: 'paired',
+    rounds: 5,
+    alpha: 0.01,
+    budgetMinutes: 8,
+    maxPairs: 200,
+    sequential: true,
+  };
 
   test('throws the refusal as bad input', () => {
-    assert.throws(() => preflight(base), (err: unknown) => err instanceof PreflightError && /pays for 7 sweeps/.test(err.message));
+    assert.throws(
+      () => preflight(base),
+      (err: unknown) => err instanceof PreflightError && /pays for 7 sweeps/.test(err.message),
+    );
     assert.throws(() => preflight({ ...base, design: 'runs', rounds: 2 }), PreflightError);
   });
 
@@ -101,8 +161,26 @@ describe('announceSweeps', () => {
       const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fp), fingerprint: fp });
       const sessionId = await store.createSession(sessionInput(hostId, { suite: 'quick' }));
       await store.finishSession(sessionId);
-      const figure = { threads: 1, pairs: 20, noise: 0.03, pairSeconds: 3, pairsNeeded: 14, minutesNeeded: 0.7, detectableDrop: 0.04 };
-      await store.recordCalibration({ hostId, sessionId, suite: 'quick', target: 'local', settings: { alpha: 0.01 }, tests: [{ test: 'a', ...figure }, { test: 'b', ...figure, noise: 0.09 }] });
+      const figure = {
+        threads: 1,
+        pairs: 20,
+        noise: 0.03,
+        pairSeconds: 3,
+        pairsNeeded: 14,
+        minutesNeeded: 0.7,
+        detectableDrop: 0.04,
+      };
+      await store.recordCalibration({
+        hostId,
+        sessionId,
+        suite: 'quick',
+        target: 'local',
+        settings: { alpha: 0.01 },
+        tests: [
+          { test: 'a', ...figure },
+          { test: 'b', ...figure, noise: 0.09 },
+        ],
+      });
 
       const { lines, log } = capture();
       const deps = { stateDir: dir, alpha: 0.01, store, log };
@@ -112,12 +190,18 @@ describe('announceSweeps', () => {
       const info = lines.filter((l) => l.level === 30);
       const warn = lines.filter((l) => l.level === 40);
       assert.equal(info.length, 3);
-      assert.match(info[0]!.msg, /^budget 8 min pays for about 21 sweeps of suite quick \(8 tests, 22 s each sweep\); the first look is at 8 pairs; by this host's calibration, a detectable drop of \d+-\d+% per test at 21 pairs$/);
+      assert.match(
+        info[0]!.msg,
+        /^budget 8 min pays for about 21 sweeps of suite quick \(8 tests, 22 s each sweep\); the first look is at 8 pairs; by this host's calibration, a detectable drop of \d+-\d+% per test at 21 pairs$/,
+      );
       assert.equal(info[0]!['sweeps'], 21);
       assert.deepEqual(Object.keys(info[0]!['detectablePercent'] as object), ['a.t1', 'b.t1']);
       assert.doesNotMatch(info[1]!.msg, /calibration/);
       assert.equal(warn.length, 1);
-      assert.match(warn[0]!.msg, /no calibration for the never-calibrated suite.*run qpswatch calibrate --suite never-calibrated/);
+      assert.match(
+        warn[0]!.msg,
+        /no calibration for the never-calibrated suite.*run qpswatch calibrate --suite never-calibrated/,
+      );
     } finally {
       await store.close();
     }
@@ -132,16 +216,37 @@ describe('announceSweeps', () => {
       await store.finishSession(sessionId);
       const figure = { pairs: 20, pairSeconds: 3, pairsNeeded: 14, minutesNeeded: 0.7, detectableDrop: 0.04 };
       // 2 client threads on a 2-core host: pairs of 17-30% noise against 3-7% at 1 (docs/verdicts.md).
-      const tests = ['a', 'b'].flatMap((test) => [{ test, threads: 1, noise: 0.03, ...figure }, { test, threads: 2, noise: 0.25, ...figure }]);
-      await store.recordCalibration({ hostId, sessionId, suite: 'levels', target: 'local', settings: { alpha: 0.01 }, tests });
+      const tests = ['a', 'b'].flatMap((test) => [
+        { test, threads: 1, noise: 0.03, ...figure },
+        { test, threads: 2, noise: 0.25, ...figure },
+      ]);
+      await store.recordCalibration({
+        hostId,
+        sessionId,
+        suite: 'levels',
+        target: 'local',
+        settings: { alpha: 0.01 },
+        tests,
+      });
       const { lines, log } = capture();
-      const levels = { name: 'levels', tests: ['a', 'b'].flatMap((name) => [1, 2].map((threads) => ({ name, seconds: 1, threads: [threads] }) as unknown as SuiteTest)) };
+      const levels = {
+        name: 'levels',
+        tests: ['a', 'b'].flatMap((name) =>
+          [1, 2].map((threads) => ({ name, seconds: 1, threads: [threads] }) as unknown as SuiteTest),
+        ),
+      };
       await announceSweeps(planSweeps(levels, 8, 200), { stateDir: dir, alpha: 0.01, store, log });
       const info = lines.filter((l) => l.level === 30);
       const warn = lines.filter((l) => l.level === 40);
-      assert.match(info[0]!.msg, /suite levels \(2 tests, 4 runs with their thread counts, \d+ s each sweep\).* per test at \d+ pairs \(t1: \d+%, t2: \d+%\)$/);
+      assert.match(
+        info[0]!.msg,
+        /suite levels \(2 tests, 4 runs with their thread counts, \d+ s each sweep\).* per test at \d+ pairs \(t1: \d+%, t2: \d+%\)$/,
+      );
       assert.equal(warn.length, 1);
-      assert.match(warn[0]!.msg, /^level t2 is too noisy on this host: at \d+ pairs its tests detect drops of \d+% \(median above 10%\); fixes: a quieter host, longer runs/);
+      assert.match(
+        warn[0]!.msg,
+        /^level t2 is too noisy on this host: at \d+ pairs its tests detect drops of \d+% \(median above 10%\); fixes: a quieter host, longer runs/,
+      );
       assert.equal(warn[0]!['threads'], 2);
     } finally {
       await store.close();

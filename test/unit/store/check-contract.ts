@@ -14,11 +14,22 @@ import {
 import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
 
 const sha = (c: string): string => c.repeat(40);
-const key = (version: string): string => version.split('.').map((p) => p.padStart(3, '0')).join('.');
+const key = (version: string): string =>
+  version
+    .split('.')
+    .map((p) => p.padStart(3, '0'))
+    .join('.');
 
 export async function releases(store: Store, ...versions: string[]): Promise<Map<string, number>> {
   const { added } = await store.recordReleases(
-    versions.map((v) => ({ upstream: 'mariadb-10.11', flavor: 'mariadb', tag: `mariadb-${v}`, commit: sha('a'), version: v, versionKey: key(v) })),
+    versions.map((v) => ({
+      upstream: 'mariadb-10.11',
+      flavor: 'mariadb',
+      tag: `mariadb-${v}`,
+      commit: sha('a'),
+      version: v,
+      versionKey: key(v),
+    })),
   );
   return new Map(added.map((r) => [r.version, r.id]));
 }
@@ -29,16 +40,42 @@ const releaseSide = (version: string) => ({
   version,
   binary: '/b/mariadbd',
   serverProfile: 'relaxed',
-  description: { kind: 'release', upstream: 'mariadb-10.11', tag: `mariadb-${version}`, commit: sha('a'), buildKey: `k-${version}` },
+  description: {
+    kind: 'release',
+    upstream: 'mariadb-10.11',
+    tag: `mariadb-${version}`,
+    commit: sha('a'),
+    buildKey: `k-${version}`,
+  },
 });
 
 /** A done session of `candidate` against `baseline`, both releases, with one sample per side and test. */
-export async function doneSession(store: Store, baseline: string, candidate: string, qps: { b: number; c: number } = { b: 1000, c: 900 }): Promise<number> {
+export async function doneSession(
+  store: Store,
+  baseline: string,
+  candidate: string,
+  qps: { b: number; c: number } = { b: 1000, c: 900 },
+): Promise<number> {
   const hostId = await store.upsertHost(hostInput());
-  const id = await store.createSession(sessionInput(hostId, { baseline: releaseSide(baseline), candidate: releaseSide(candidate) }));
+  const id = await store.createSession(
+    sessionInput(hostId, { baseline: releaseSide(baseline), candidate: releaseSide(candidate) }),
+  );
   for (const test of ['update-index', 'point-query']) {
-    await store.addSample(id, sampleInput({ role: 'baseline', targetName: `mariadb-${baseline}`, test, threads: 1, qps: qps.b }));
-    await store.addSample(id, sampleInput({ role: 'candidate', targetName: `mariadb-${candidate}`, test, threads: 1, qps: qps.c, writeKBPerOp: 0.5 }));
+    await store.addSample(
+      id,
+      sampleInput({ role: 'baseline', targetName: `mariadb-${baseline}`, test, threads: 1, qps: qps.b }),
+    );
+    await store.addSample(
+      id,
+      sampleInput({
+        role: 'candidate',
+        targetName: `mariadb-${candidate}`,
+        test,
+        threads: 1,
+        qps: qps.c,
+        writeKBPerOp: 0.5,
+      }),
+    );
   }
   await store.finishSession(id);
   return id;
@@ -72,8 +109,23 @@ const message = (eventKey: string): MessageInput => ({
   messageId: `<${eventKey.replace(/[^a-z0-9.-]/gi, '-')}@qpswatch>`,
 });
 
-export function checkInput(sessionId: number, releaseId: number, baselineReleaseId: number, overrides: Partial<CheckInput> = {}): CheckInput {
-  return { sessionId, releaseId, baselineReleaseId, outcome: 'ok', verdicts: [], openEvents: [], fixedEventIds: [], messages: [], ...overrides };
+export function checkInput(
+  sessionId: number,
+  releaseId: number,
+  baselineReleaseId: number,
+  overrides: Partial<CheckInput> = {},
+): CheckInput {
+  return {
+    sessionId,
+    releaseId,
+    baselineReleaseId,
+    outcome: 'ok',
+    verdicts: [],
+    openEvents: [],
+    fixedEventIds: [],
+    messages: [],
+    ...overrides,
+  };
 }
 
 const result = (version: string, test: string, qps: number): ImportedResultInput => ({
@@ -109,7 +161,11 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const check = await store.recordCheck(
           checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
             outcome: 'regression',
-            verdicts: [verdict('update-index', 'regression', 0.24), verdict('point-query', 'ok', 0.99), verdict('scan', 'slower', 0.962)],
+            verdicts: [
+              verdict('update-index', 'regression', 0.24),
+              verdict('point-query', 'ok', 0.99),
+              verdict('scan', 'slower', 0.962),
+            ],
             openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
             messages: [message('regression:mariadb-10.11:update-index.t1:1')],
           }),
@@ -117,16 +173,33 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         assert.equal(check.outcome, 'regression');
         assert.equal(check.invalid, false);
         const verdicts = await store.verdictsOfSession(sessionId);
-        assert.deepEqual(verdicts.map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'regression', 0.24], ['point-query', 'ok', 0.99], ['scan', 'slower', 0.962]]);
+        assert.deepEqual(
+          verdicts.map((v) => [v.test, v.kind, v.relativeQps]),
+          [
+            ['update-index', 'regression', 0.24],
+            ['point-query', 'ok', 0.99],
+            ['scan', 'slower', 0.962],
+          ],
+        );
         assert.deepEqual(verdicts[0]?.hint, [{ metric: 'wKB/o', baseline: 0.01, candidate: 0.5, ratio: 50 }]);
         const reach = verdicts[1]!;
-        assert.deepEqual([reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise], [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028], 'the interval and detectable drop are stored');
+        assert.deepEqual(
+          [reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise],
+          [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028],
+          'the interval and detectable drop are stored',
+        );
         const events = await store.listEvents({ upstream: 'mariadb-10.11', state: 'open' });
-        assert.deepEqual(events.map((e) => [e.test, e.threads, e.releaseId, e.baselineReleaseId, e.kind, e.acked]), [['update-index', 1, ids.get('10.11.3'), ids.get('10.11.2'), 'regression', false]]);
+        assert.deepEqual(
+          events.map((e) => [e.test, e.threads, e.releaseId, e.baselineReleaseId, e.kind, e.acked]),
+          [['update-index', 1, ids.get('10.11.3'), ids.get('10.11.2'), 'regression', false]],
+        );
         const pending = await store.listMessages('pending');
         assert.equal(pending.length, 1);
         assert.deepEqual(pending[0]?.to, ['dba@example.org', 'perf@example.org']);
-        assert.deepEqual((await store.listChecks('mariadb-10.11')).map((c) => c.sessionId), [sessionId]);
+        assert.deepEqual(
+          (await store.listChecks('mariadb-10.11')).map((c) => c.sessionId),
+          [sessionId],
+        );
       }));
 
     test('a check directly against the base opens drift events', () =>
@@ -142,18 +215,32 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
           }),
         );
         const events = await store.listEvents({ state: 'open' });
-        assert.deepEqual(events.map((e) => [e.test, e.kind, e.baselineReleaseId]), [['point-query', 'drift', ids.get('10.11.1')]]);
+        assert.deepEqual(
+          events.map((e) => [e.test, e.kind, e.baselineReleaseId]),
+          [['point-query', 'drift', ids.get('10.11.1')]],
+        );
       }));
 
     test('a check is conclusive only when every verdict is ok or improvement: the store applies the one rule', () =>
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
         const decided = await doneSession(store, '10.11.2', '10.11.3');
-        await store.recordCheck(checkInput(decided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'improvement', 1.2)] }));
+        await store.recordCheck(
+          checkInput(decided, ids.get('10.11.3')!, ids.get('10.11.2')!, {
+            verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'improvement', 1.2)],
+          }),
+        );
         const undecided = await doneSession(store, '10.11.2', '10.11.4');
         // Unstable at an estimate over the threshold: the old rule called this conclusive.
-        await store.recordCheck(checkInput(undecided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97)] }));
-        assert.deepEqual([(await store.getCheck(decided))?.conclusive, (await store.getCheck(undecided))?.conclusive], [true, false]);
+        await store.recordCheck(
+          checkInput(undecided, ids.get('10.11.4')!, ids.get('10.11.2')!, {
+            verdicts: [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97)],
+          }),
+        );
+        assert.deepEqual(
+          [(await store.getCheck(decided))?.conclusive, (await store.getCheck(undecided))?.conclusive],
+          [true, false],
+        );
       }));
 
     test('a verdict of a single pair keeps its unknown upper end and noise as null; Infinity and NaN are refused', () =>
@@ -162,7 +249,11 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const sessionId = await doneSession(store, '10.11.2', '10.11.3');
         const one = { ...verdict('point-query', 'unstable', 0.97), pairs: 1, high: null, noise: null };
         await assert.rejects(
-          store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [{ ...one, high: Number.POSITIVE_INFINITY }] })),
+          store.recordCheck(
+            checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
+              verdicts: [{ ...one, high: Number.POSITIVE_INFINITY }],
+            }),
+          ),
           /verdicts\[0\]\.high/,
         );
         await store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [one] }));
@@ -192,10 +283,15 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const ids = await releases(store, '10.11.2', '10.11.3');
         const hostId = await store.upsertHost(hostInput());
         const running = await store.createSession(sessionInput(hostId));
-        await assert.rejects(store.recordCheck(checkInput(running, ids.get('10.11.3')!, ids.get('10.11.2')!)), SessionStateError);
+        await assert.rejects(
+          store.recordCheck(checkInput(running, ids.get('10.11.3')!, ids.get('10.11.2')!)),
+          SessionStateError,
+        );
         const done = await doneSession(store, '10.11.2', '10.11.3');
         await assert.rejects(
-          store.recordCheck(checkInput(done, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [verdict('x', 'ok', Number.NaN)] })),
+          store.recordCheck(
+            checkInput(done, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: [verdict('x', 'ok', Number.NaN)] }),
+          ),
           (err: unknown) => err instanceof InvalidRecordError && err.field === 'verdicts[0].relativeQps',
         );
       }));
@@ -204,22 +300,40 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3', '10.11.9');
         const first = await doneSession(store, '10.11.2', '10.11.3');
-        await store.recordCheck(checkInput(first, ids.get('10.11.3')!, ids.get('10.11.2')!, { outcome: 'regression', openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }] }));
+        await store.recordCheck(
+          checkInput(first, ids.get('10.11.3')!, ids.get('10.11.2')!, {
+            outcome: 'regression',
+            openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
+          }),
+        );
         const [event] = await store.listEvents({ state: 'open' });
         const second = await doneSession(store, '10.11.2', '10.11.9', { b: 1000, c: 1000 });
-        await store.recordCheck(checkInput(second, ids.get('10.11.9')!, ids.get('10.11.2')!, { fixedEventIds: [event!.id], messages: [message('recovery:1')] }));
+        await store.recordCheck(
+          checkInput(second, ids.get('10.11.9')!, ids.get('10.11.2')!, {
+            fixedEventIds: [event!.id],
+            messages: [message('recovery:1')],
+          }),
+        );
         const [fixed] = await store.listEvents({});
         assert.equal(fixed?.state, 'fixed');
         assert.equal(fixed?.closedByReleaseId, ids.get('10.11.9'));
         const triage = await store.listTriage(ids.get('10.11.9'));
-        assert.deepEqual(triage.map((t) => [t.action, t.test, t.threads, t.who]), [['fixed', 'update-index', 1, 'qpswatch']]);
+        assert.deepEqual(
+          triage.map((t) => [t.action, t.test, t.threads, t.who]),
+          [['fixed', 'update-index', 1, 'qpswatch']],
+        );
       }));
 
     test('a second open event for the same test of an upstream is refused (one event until it closes)', () =>
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
-        const open = { outcome: 'regression' as const, openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.5 }] };
-        await store.recordCheck(checkInput(await doneSession(store, '10.11.2', '10.11.3'), ids.get('10.11.3')!, ids.get('10.11.2')!, open));
+        const open = {
+          outcome: 'regression' as const,
+          openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.5 }],
+        };
+        await store.recordCheck(
+          checkInput(await doneSession(store, '10.11.2', '10.11.3'), ids.get('10.11.3')!, ids.get('10.11.2')!, open),
+        );
         const again = await doneSession(store, '10.11.2', '10.11.4');
         await assert.rejects(store.recordCheck(checkInput(again, ids.get('10.11.4')!, ids.get('10.11.2')!, open)));
         assert.equal(await store.getCheck(again), undefined);
@@ -238,13 +352,28 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
             ],
           }),
         );
-        const result = await store.triage({ releaseId: ids.get('10.11.3')!, action: 'ack', test: { test: 'point-query' }, who: 'ana', reason: 'known: new default' });
-        assert.deepEqual(result.events.map((e) => [e.test, e.acked, e.state]), [['point-query', true, 'open']]);
+        const result = await store.triage({
+          releaseId: ids.get('10.11.3')!,
+          action: 'ack',
+          test: { test: 'point-query' },
+          who: 'ana',
+          reason: 'known: new default',
+        });
+        assert.deepEqual(
+          result.events.map((e) => [e.test, e.acked, e.state]),
+          [['point-query', true, 'open']],
+        );
         assert.equal(result.triage.who, 'ana');
         assert.equal(result.triage.reason, 'known: new default');
         assert.match(result.triage.at, /^\d{4}-\d{2}-\d{2}T/);
         const events = await store.listEvents({ state: 'open' });
-        assert.deepEqual(events.map((e) => [e.test, e.acked]), [['update-index', false], ['point-query', true]]);
+        assert.deepEqual(
+          events.map((e) => [e.test, e.acked]),
+          [
+            ['update-index', false],
+            ['point-query', true],
+          ],
+        );
       }));
 
     test('accept closes the open events of the upstream up to that release as accepted', () =>
@@ -256,22 +385,49 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
             openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
           }),
         );
-        const result = await store.triage({ releaseId: ids.get('10.11.3')!, action: 'accept', who: 'ana', reason: 'durability fix, slower by design' });
-        assert.deepEqual(result.events.map((e) => e.state), ['accepted']);
+        const result = await store.triage({
+          releaseId: ids.get('10.11.3')!,
+          action: 'accept',
+          who: 'ana',
+          reason: 'durability fix, slower by design',
+        });
+        assert.deepEqual(
+          result.events.map((e) => e.state),
+          ['accepted'],
+        );
         assert.deepEqual(await store.listEvents({ state: 'open' }), []);
-        assert.deepEqual((await store.listTriage()).map((t) => t.action), ['accept']);
+        assert.deepEqual(
+          (await store.listTriage()).map((t) => t.action),
+          ['accept'],
+        );
       }));
 
     test('invalid marks the release checks, closes the events they opened and queues a rerun that the next check satisfies', () =>
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3');
         const sessionId = await doneSession(store, '10.11.2', '10.11.3');
-        await store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { outcome: 'regression', openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }] }));
-        const result = await store.triage({ releaseId: ids.get('10.11.3')!, action: 'invalid', who: 'ana', reason: 'backup ran during the session' });
+        await store.recordCheck(
+          checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
+            outcome: 'regression',
+            openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
+          }),
+        );
+        const result = await store.triage({
+          releaseId: ids.get('10.11.3')!,
+          action: 'invalid',
+          who: 'ana',
+          reason: 'backup ran during the session',
+        });
         assert.equal(result.invalidatedChecks, 1);
-        assert.deepEqual(result.events.map((e) => e.state), ['invalid']);
+        assert.deepEqual(
+          result.events.map((e) => e.state),
+          ['invalid'],
+        );
         assert.equal((await store.getCheck(sessionId))?.invalid, true);
-        assert.deepEqual((await store.listReruns()).map((r) => [r.releaseId, r.reason]), [[ids.get('10.11.3'), 'backup ran during the session']]);
+        assert.deepEqual(
+          (await store.listReruns()).map((r) => [r.releaseId, r.reason]),
+          [[ids.get('10.11.3'), 'backup ran during the session']],
+        );
         assert.deepEqual(await store.releaseSamples('mariadb-10.11'), [], 'samples of an invalid check do not count');
         const rerun = await doneSession(store, '10.11.2', '10.11.3');
         await store.recordCheck(checkInput(rerun, ids.get('10.11.3')!, ids.get('10.11.2')!));
@@ -290,9 +446,16 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const sessionId = await doneSession(store, '10.11.2', '10.11.3');
         const samples = await store.releaseSamples('mariadb-10.11');
         assert.equal(samples.length, 4);
-        const of = (version: string) => samples.filter((s) => s.releaseId === ids.get(version)).map((s) => [s.test, s.qps, s.writeKBPerOp]);
-        assert.deepEqual(of('10.11.2').sort(), [['point-query', 1000, 0.012], ['update-index', 1000, 0.012]]);
-        assert.deepEqual(of('10.11.3').sort(), [['point-query', 900, 0.5], ['update-index', 900, 0.5]]);
+        const of = (version: string) =>
+          samples.filter((s) => s.releaseId === ids.get(version)).map((s) => [s.test, s.qps, s.writeKBPerOp]);
+        assert.deepEqual(of('10.11.2').sort(), [
+          ['point-query', 1000, 0.012],
+          ['update-index', 1000, 0.012],
+        ]);
+        assert.deepEqual(of('10.11.3').sort(), [
+          ['point-query', 900, 0.5],
+          ['update-index', 900, 0.5],
+        ]);
         assert.ok(samples.every((s) => s.sessionId === sessionId));
         assert.deepEqual(await store.releaseSamples('mysql-8.0'), []);
       }));
@@ -303,10 +466,22 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         const hostId = await store.upsertHost(hostInput());
         const input = sessionInput(hostId, { baseline: releaseSide('10.11.2'), candidate: releaseSide('10.11.3') });
         const id = await store.createSession({ ...input, settings: { ...input.settings, memory: 'io-bound' } });
-        await store.addSample(id, sampleInput({ role: 'baseline', targetName: 'mariadb-10.11.2', test: 'point-query', threads: 1, qps: 300 }));
-        await store.addSample(id, sampleInput({ role: 'candidate', targetName: 'mariadb-10.11.3', test: 'point-query', threads: 1, qps: 300 }));
+        await store.addSample(
+          id,
+          sampleInput({ role: 'baseline', targetName: 'mariadb-10.11.2', test: 'point-query', threads: 1, qps: 300 }),
+        );
+        await store.addSample(
+          id,
+          sampleInput({ role: 'candidate', targetName: 'mariadb-10.11.3', test: 'point-query', threads: 1, qps: 300 }),
+        );
         await store.finishSession(id);
-        assert.deepEqual((await store.releaseSamples('mariadb-10.11')).map((s) => [s.releaseId, s.memory]), [[ids.get('10.11.2'), 'io-bound'], [ids.get('10.11.3'), 'io-bound']]);
+        assert.deepEqual(
+          (await store.releaseSamples('mariadb-10.11')).map((s) => [s.releaseId, s.memory]),
+          [
+            [ids.get('10.11.2'), 'io-bound'],
+            [ids.get('10.11.3'), 'io-bound'],
+          ],
+        );
         assert.equal((await store.getSession(id))?.settings['memory'], 'io-bound');
       }));
   });
@@ -314,7 +489,11 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
   describe(`store contract, outbox: ${name}`, () => {
     async function queued(store: Store, keys: string[]): Promise<void> {
       const ids = await releases(store, '10.11.2', '10.11.3');
-      await store.recordCheck(checkInput(await doneSession(store, '10.11.2', '10.11.3'), ids.get('10.11.3')!, ids.get('10.11.2')!, { messages: keys.map(message) }));
+      await store.recordCheck(
+        checkInput(await doneSession(store, '10.11.2', '10.11.3'), ids.get('10.11.3')!, ids.get('10.11.2')!, {
+          messages: keys.map(message),
+        }),
+      );
     }
 
     test('due messages are the pending ones whose time has come; sent ones never come back', () =>
@@ -322,23 +501,41 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         await queued(store, ['a', 'b']);
         const now = new Date(Date.now() + 1000).toISOString();
         const due = await store.dueMessages(now, 10);
-        assert.deepEqual(due.map((m) => m.eventKey), ['a', 'b']);
+        assert.deepEqual(
+          due.map((m) => m.eventKey),
+          ['a', 'b'],
+        );
         await store.markMessageSent(due[0]!.id, '250 OK queued', now);
-        await store.markMessageFailed(due[1]!.id, 'connect ECONNREFUSED 127.0.0.1:2525', new Date(Date.now() + 60_000).toISOString());
+        await store.markMessageFailed(
+          due[1]!.id,
+          'connect ECONNREFUSED 127.0.0.1:2525',
+          new Date(Date.now() + 60_000).toISOString(),
+        );
         assert.deepEqual(await store.dueMessages(now, 10), []);
         const later = await store.dueMessages(new Date(Date.now() + 120_000).toISOString(), 10);
-        assert.deepEqual(later.map((m) => [m.eventKey, m.attempts, m.lastError]), [['b', 1, 'connect ECONNREFUSED 127.0.0.1:2525']]);
+        assert.deepEqual(
+          later.map((m) => [m.eventKey, m.attempts, m.lastError]),
+          [['b', 1, 'connect ECONNREFUSED 127.0.0.1:2525']],
+        );
         const [sent] = await store.listMessages('sent');
         assert.deepEqual([sent?.eventKey, sent?.detail, sent?.attempts], ['a', '250 OK queued', 1]);
         await store.markMessageSent(due[0]!.id, 'again', now);
-        assert.equal((await store.listMessages('sent'))[0]?.detail, '250 OK queued', 'a sent message stays as it was sent');
+        assert.equal(
+          (await store.listMessages('sent'))[0]?.detail,
+          '250 OK queued',
+          'a sent message stays as it was sent',
+        );
       }));
 
     test('a message whose event key is queued already is not queued again', () =>
       withStore(async (store) => {
         await queued(store, ['same']);
         const ids = new Map((await store.listReleases()).map((r) => [r.version, r.id]));
-        await store.recordCheck(checkInput(await doneSession(store, '10.11.2', '10.11.3'), ids.get('10.11.3')!, ids.get('10.11.2')!, { messages: [message('same')] }));
+        await store.recordCheck(
+          checkInput(await doneSession(store, '10.11.2', '10.11.3'), ids.get('10.11.3')!, ids.get('10.11.2')!, {
+            messages: [message('same')],
+          }),
+        );
         assert.equal((await store.listMessages()).length, 1);
       }));
 
@@ -346,9 +543,15 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3');
         const sessionId = await doneSession(store, '10.11.2', '10.11.3');
-        const bad = [{ ...message('x'), to: [] }, { ...message('y'), subject: 'a\r\nBcc: everyone@example.org' }];
+        const bad = [
+          { ...message('x'), to: [] },
+          { ...message('y'), subject: 'a\r\nBcc: everyone@example.org' },
+        ];
         for (const m of bad) {
-          await assert.rejects(store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { messages: [m] })), InvalidRecordError);
+          await assert.rejects(
+            store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { messages: [m] })),
+            InvalidRecordError,
+          );
         }
       }));
   });
@@ -356,25 +559,48 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
   describe(`store contract, imported results: ${name}`, () => {
     test('imported rows are listed in version order with their source', () =>
       withStore(async (store) => {
-        const counts = await store.importResults([result('10.11.10', 'point-query', 2000), result('10.11.9', 'point-query', 1900)], 'study.csv');
+        const counts = await store.importResults(
+          [result('10.11.10', 'point-query', 2000), result('10.11.9', 'point-query', 1900)],
+          'study.csv',
+        );
         assert.deepEqual(counts, { added: 2, replaced: 0 });
         const rows = await store.listImportedResults();
-        assert.deepEqual(rows.map((r) => [r.version, r.qps, r.source]), [['10.11.9', 1900, 'study.csv'], ['10.11.10', 2000, 'study.csv']]);
+        assert.deepEqual(
+          rows.map((r) => [r.version, r.qps, r.source]),
+          [
+            ['10.11.9', 1900, 'study.csv'],
+            ['10.11.10', 2000, 'study.csv'],
+          ],
+        );
       }));
 
     test('a row already stored is refused with nothing imported, unless replace', () =>
       withStore(async (store) => {
         await store.importResults([result('10.11.9', 'point-query', 1900)], 'one.csv');
-        await assert.rejects(store.importResults([result('10.11.10', 'point-query', 2000), result('10.11.9', 'point-query', 1)], 'two.csv'), (err: unknown) => err instanceof DuplicateResultError && err.index === 1);
+        await assert.rejects(
+          store.importResults(
+            [result('10.11.10', 'point-query', 2000), result('10.11.9', 'point-query', 1)],
+            'two.csv',
+          ),
+          (err: unknown) => err instanceof DuplicateResultError && err.index === 1,
+        );
         assert.equal((await store.listImportedResults()).length, 1);
-        const counts = await store.importResults([result('10.11.9', 'point-query', 1950)], 'three.csv', { replace: true });
+        const counts = await store.importResults([result('10.11.9', 'point-query', 1950)], 'three.csv', {
+          replace: true,
+        });
         assert.deepEqual(counts, { added: 0, replaced: 1 });
-        assert.deepEqual((await store.listImportedResults()).map((r) => [r.qps, r.source]), [[1950, 'three.csv']]);
+        assert.deepEqual(
+          (await store.listImportedResults()).map((r) => [r.qps, r.source]),
+          [[1950, 'three.csv']],
+        );
       }));
 
     test('a negative or zero QPS is refused by field and nothing is imported', () =>
       withStore(async (store) => {
-        await assert.rejects(store.importResults([result('10.11.9', 'a', 10), result('10.11.9', 'b', -5)], 'bad.csv'), (err: unknown) => err instanceof InvalidRecordError && err.field === 'qps');
+        await assert.rejects(
+          store.importResults([result('10.11.9', 'a', 10), result('10.11.9', 'b', -5)], 'bad.csv'),
+          (err: unknown) => err instanceof InvalidRecordError && err.field === 'qps',
+        );
         assert.deepEqual(await store.listImportedResults(), []);
       }));
   });

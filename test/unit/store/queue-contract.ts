@@ -1,13 +1,30 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { InvalidRecordError, QueueStateError, ReleaseNotFoundError, SessionNotFoundError, type Store } from '../../../src/store/index.js';
+import {
+  InvalidRecordError,
+  QueueStateError,
+  ReleaseNotFoundError,
+  SessionNotFoundError,
+  type Store,
+} from '../../../src/store/index.js';
 import { hostInput, sessionInput } from './store-inputs.js';
 
-const key = (version: string): string => version.split('.').map((p) => p.padStart(3, '0')).join('.');
+const key = (version: string): string =>
+  version
+    .split('.')
+    .map((p) => p.padStart(3, '0'))
+    .join('.');
 
 async function releases(store: Store, upstream: string, ...versions: string[]): Promise<Map<string, number>> {
   const { added } = await store.recordReleases(
-    versions.map((v) => ({ upstream, flavor: 'mariadb', tag: `mariadb-${v}`, commit: 'c'.repeat(40), version: v, versionKey: key(v) })),
+    versions.map((v) => ({
+      upstream,
+      flavor: 'mariadb',
+      tag: `mariadb-${v}`,
+      commit: 'c'.repeat(40),
+      version: v,
+      versionKey: key(v),
+    })),
   );
   return new Map(added.map((r) => [r.version, r.id]));
 }
@@ -24,147 +41,317 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       }
     };
 
-    test('enqueue is idempotent: a queued release keeps its state and attempts', withStore(async (store) => {
-      const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10');
-      const first = await store.enqueueReleases([...ids.values()]);
-      assert.deepEqual(first.map((q) => [q.tag, q.state, q.attempts, q.lastError]), [
-        ['mariadb-10.11.9', 'discovered', 0, null],
-        ['mariadb-10.11.10', 'discovered', 0, null],
-      ]);
-      await store.moveQueued({ releaseId: ids.get('10.11.9')!, to: 'building' });
-      assert.deepEqual(await store.enqueueReleases([...ids.values()]), []);
-      assert.equal((await store.getQueued(ids.get('10.11.9')!))?.state, 'building');
-      assert.equal((await store.getQueued(ids.get('10.11.9')!))?.attempts, 1);
-    }));
+    test(
+      'enqueue is idempotent: a queued release keeps its state and attempts',
+      withStore(async (store) => {
+        const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10');
+        const first = await store.enqueueReleases([...ids.values()]);
+        assert.deepEqual(
+          first.map((q) => [q.tag, q.state, q.attempts, q.lastError]),
+          [
+            ['mariadb-10.11.9', 'discovered', 0, null],
+            ['mariadb-10.11.10', 'discovered', 0, null],
+          ],
+        );
+        await store.moveQueued({ releaseId: ids.get('10.11.9')!, to: 'building' });
+        assert.deepEqual(await store.enqueueReleases([...ids.values()]), []);
+        assert.equal((await store.getQueued(ids.get('10.11.9')!))?.state, 'building');
+        assert.equal((await store.getQueued(ids.get('10.11.9')!))?.attempts, 1);
+      }),
+    );
 
-    test('the queue lists in version order, not tag text order, across upstreams', withStore(async (store) => {
-      const a = await releases(store, 'mariadb-10.11', '10.11.10', '10.11.9');
-      const b = await releases(store, 'mariadb-11.4', '11.4.1');
-      await store.enqueueReleases([...b.values(), ...a.values()]);
-      assert.deepEqual((await store.listQueue()).map((q) => q.version), ['10.11.9', '10.11.10', '11.4.1']);
-    }));
+    test(
+      'the queue lists in version order, not tag text order, across upstreams',
+      withStore(async (store) => {
+        const a = await releases(store, 'mariadb-10.11', '10.11.10', '10.11.9');
+        const b = await releases(store, 'mariadb-11.4', '11.4.1');
+        await store.enqueueReleases([...b.values(), ...a.values()]);
+        assert.deepEqual(
+          (await store.listQueue()).map((q) => q.version),
+          ['10.11.9', '10.11.10', '11.4.1'],
+        );
+      }),
+    );
 
-    test('a release walks the queue to done; attempts count builds and benchmarks started; counts by state', withStore(async (store) => {
-      const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10', '10.11.11');
-      const [r9, r10, r11] = [...ids.values()] as [number, number, number];
-      await store.enqueueReleases([r9, r10, r11]);
-      for (const to of ['building', 'built', 'benchmarking', 'done'] as const) await store.moveQueued({ releaseId: r9, to });
-      await store.moveQueued({ releaseId: r10, to: 'building' });
-      const failed = await store.moveQueued({ releaseId: r10, to: 'failed', error: 'cmake: expected ; before }' });
-      assert.equal(failed.lastError, 'cmake: expected ; before }');
-      const done = await store.getQueued(r9);
-      assert.equal(done?.state, 'done');
-      assert.equal(done?.attempts, 2);
-      assert.equal(done?.lastError, null);
-      assert.deepEqual(await store.countQueue(), { discovered: 1, building: 0, built: 0, benchmarking: 0, done: 1, failed: 1 });
-    }));
+    test(
+      'a release walks the queue to done; attempts count builds and benchmarks started; counts by state',
+      withStore(async (store) => {
+        const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10', '10.11.11');
+        const [r9, r10, r11] = [...ids.values()] as [number, number, number];
+        await store.enqueueReleases([r9, r10, r11]);
+        for (const to of ['building', 'built', 'benchmarking', 'done'] as const)
+          await store.moveQueued({ releaseId: r9, to });
+        await store.moveQueued({ releaseId: r10, to: 'building' });
+        const failed = await store.moveQueued({ releaseId: r10, to: 'failed', error: 'cmake: expected ; before }' });
+        assert.equal(failed.lastError, 'cmake: expected ; before }');
+        const done = await store.getQueued(r9);
+        assert.equal(done?.state, 'done');
+        assert.equal(done?.attempts, 2);
+        assert.equal(done?.lastError, null);
+        assert.deepEqual(await store.countQueue(), {
+          discovered: 1,
+          building: 0,
+          built: 0,
+          benchmarking: 0,
+          done: 1,
+          failed: 1,
+        });
+      }),
+    );
 
-    test('a move the state machine does not allow, or of a release not queued, is refused and changes nothing', withStore(async (store) => {
-      const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10');
-      const r9 = ids.get('10.11.9')!;
-      await store.enqueueReleases([r9]);
-      await assert.rejects(store.moveQueued({ releaseId: r9, to: 'done' }), (e: unknown) => e instanceof QueueStateError && e.from === 'discovered' && e.to === 'done');
-      assert.equal((await store.getQueued(r9))?.state, 'discovered');
-      await assert.rejects(store.moveQueued({ releaseId: ids.get('10.11.10')!, to: 'building' }), (e: unknown) => e instanceof QueueStateError && e.from === undefined);
-      await assert.rejects(store.moveQueued({ releaseId: r9, to: 'lost' as never }), InvalidRecordError);
-      await assert.rejects(store.enqueueReleases([9999]), ReleaseNotFoundError);
-    }));
+    test(
+      'a move the state machine does not allow, or of a release not queued, is refused and changes nothing',
+      withStore(async (store) => {
+        const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10');
+        const r9 = ids.get('10.11.9')!;
+        await store.enqueueReleases([r9]);
+        await assert.rejects(
+          store.moveQueued({ releaseId: r9, to: 'done' }),
+          (e: unknown) => e instanceof QueueStateError && e.from === 'discovered' && e.to === 'done',
+        );
+        assert.equal((await store.getQueued(r9))?.state, 'discovered');
+        await assert.rejects(
+          store.moveQueued({ releaseId: ids.get('10.11.10')!, to: 'building' }),
+          (e: unknown) => e instanceof QueueStateError && e.from === undefined,
+        );
+        await assert.rejects(store.moveQueued({ releaseId: r9, to: 'lost' as never }), InvalidRecordError);
+        await assert.rejects(store.enqueueReleases([9999]), ReleaseNotFoundError);
+      }),
+    );
 
-    test('a rerun sends a done release back to built and clears its last error; a failed one may go back too', withStore(async (store) => {
-      const ids = await releases(store, 'mariadb-10.11', '10.11.9');
-      const r9 = ids.get('10.11.9')!;
-      await store.enqueueReleases([r9]);
-      for (const to of ['building', 'built', 'benchmarking', 'failed', 'built', 'benchmarking', 'done', 'built'] as const) {
-        await store.moveQueued({ releaseId: r9, to, ...(to === 'failed' ? { error: 'mysqld crashed' } : {}) });
-      }
-      const back = await store.getQueued(r9);
-      assert.equal(back?.state, 'built');
-      assert.equal(back?.lastError, null);
-      assert.equal(back?.attempts, 3);
-    }));
+    test(
+      'a rerun sends a done release back to built and clears its last error; a failed one may go back too',
+      withStore(async (store) => {
+        const ids = await releases(store, 'mariadb-10.11', '10.11.9');
+        const r9 = ids.get('10.11.9')!;
+        await store.enqueueReleases([r9]);
+        for (const to of [
+          'building',
+          'built',
+          'benchmarking',
+          'failed',
+          'built',
+          'benchmarking',
+          'done',
+          'built',
+        ] as const) {
+          await store.moveQueued({ releaseId: r9, to, ...(to === 'failed' ? { error: 'mysqld crashed' } : {}) });
+        }
+        const back = await store.getQueued(r9);
+        assert.equal(back?.state, 'built');
+        assert.equal(back?.lastError, null);
+        assert.equal(back?.attempts, 3);
+      }),
+    );
 
-    test('recovery puts back what a dead daemon left half-way: building -> discovered, benchmarking -> built', withStore(async (store) => {
-      const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10', '10.11.11');
-      const [r9, r10, r11] = [...ids.values()] as [number, number, number];
-      await store.enqueueReleases([r9, r10, r11]);
-      await store.moveQueued({ releaseId: r9, to: 'building' });
-      for (const to of ['building', 'built', 'benchmarking'] as const) await store.moveQueued({ releaseId: r10, to });
-      const recovered = await store.recoverQueue();
-      assert.deepEqual(recovered.rebuilt.map((q) => [q.releaseId, q.state]), [[r9, 'discovered']]);
-      assert.deepEqual(recovered.rebenchmarked.map((q) => [q.releaseId, q.state]), [[r10, 'built']]);
-      assert.equal((await store.getQueued(r11))?.state, 'discovered');
-      assert.deepEqual(await store.recoverQueue(), { rebuilt: [], rebenchmarked: [] });
-    }));
+    test(
+      'recovery puts back what a dead daemon left half-way: building -> discovered, benchmarking -> built',
+      withStore(async (store) => {
+        const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10', '10.11.11');
+        const [r9, r10, r11] = [...ids.values()] as [number, number, number];
+        await store.enqueueReleases([r9, r10, r11]);
+        await store.moveQueued({ releaseId: r9, to: 'building' });
+        for (const to of ['building', 'built', 'benchmarking'] as const) await store.moveQueued({ releaseId: r10, to });
+        const recovered = await store.recoverQueue();
+        assert.deepEqual(
+          recovered.rebuilt.map((q) => [q.releaseId, q.state]),
+          [[r9, 'discovered']],
+        );
+        assert.deepEqual(
+          recovered.rebenchmarked.map((q) => [q.releaseId, q.state]),
+          [[r10, 'built']],
+        );
+        assert.equal((await store.getQueued(r11))?.state, 'discovered');
+        assert.deepEqual(await store.recoverQueue(), { rebuilt: [], rebenchmarked: [] });
+      }),
+    );
 
-    test('a failed attempt goes back to its step with a next attempt; a success clears the failures; recovery keeps them', withStore(async (store) => {
-      const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
-      await store.enqueueReleases([id]);
-      await store.moveQueued({ releaseId: id, to: 'building' });
-      const retry = await store.failQueued({ releaseId: id, step: 'build', error: 'git fetch failed', errorLines: ['fatal: unable to access', 'git fetch failed'], retryAt: '2026-01-02T03:34:05.000Z' });
-      assert.deepEqual([retry.state, retry.failures, retry.failedStep, retry.nextAttemptAt, retry.lastError, retry.errorLines], ['discovered', 1, 'build', '2026-01-02T03:34:05.000Z', 'git fetch failed', ['fatal: unable to access', 'git fetch failed']]);
-      await store.moveQueued({ releaseId: id, to: 'building' });
-      assert.equal((await store.recoverQueue()).rebuilt[0]?.failures, 1, 'a daemon killed mid-build does not give the release a fresh start');
-      await store.moveQueued({ releaseId: id, to: 'building' });
-      const built = await store.moveQueued({ releaseId: id, to: 'built' });
-      assert.deepEqual([built.failures, built.failedStep, built.nextAttemptAt, built.errorLines, built.attempts], [0, null, null, [], 3]);
-      // A session may fail before its row leaves built (the quiet-host wait): built -> built is a retry too.
-      const again = await store.failQueued({ releaseId: id, step: 'session', error: 'host busy', errorLines: ['host busy'], retryAt: '2026-01-02T04:00:00.000Z' });
-      assert.deepEqual([again.state, again.failures, again.failedStep], ['built', 1, 'session']);
-      await assert.rejects(store.failQueued({ releaseId: id, step: 'session', error: 'x', errorLines: [], retryAt: 'soon' }), InvalidRecordError);
-    }));
+    test(
+      'a failed attempt goes back to its step with a next attempt; a success clears the failures; recovery keeps them',
+      withStore(async (store) => {
+        const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+        await store.enqueueReleases([id]);
+        await store.moveQueued({ releaseId: id, to: 'building' });
+        const retry = await store.failQueued({
+          releaseId: id,
+          step: 'build',
+          error: 'git fetch failed',
+          errorLines: ['fatal: unable to access', 'git fetch failed'],
+          retryAt: '2026-01-02T03:34:05.000Z',
+        });
+        assert.deepEqual(
+          [retry.state, retry.failures, retry.failedStep, retry.nextAttemptAt, retry.lastError, retry.errorLines],
+          [
+            'discovered',
+            1,
+            'build',
+            '2026-01-02T03:34:05.000Z',
+            'git fetch failed',
+            ['fatal: unable to access', 'git fetch failed'],
+          ],
+        );
+        await store.moveQueued({ releaseId: id, to: 'building' });
+        assert.equal(
+          (await store.recoverQueue()).rebuilt[0]?.failures,
+          1,
+          'a daemon killed mid-build does not give the release a fresh start',
+        );
+        await store.moveQueued({ releaseId: id, to: 'building' });
+        const built = await store.moveQueued({ releaseId: id, to: 'built' });
+        assert.deepEqual(
+          [built.failures, built.failedStep, built.nextAttemptAt, built.errorLines, built.attempts],
+          [0, null, null, [], 3],
+        );
+        // A session may fail before its row leaves built (the quiet-host wait): built -> built is a retry too.
+        const again = await store.failQueued({
+          releaseId: id,
+          step: 'session',
+          error: 'host busy',
+          errorLines: ['host busy'],
+          retryAt: '2026-01-02T04:00:00.000Z',
+        });
+        assert.deepEqual([again.state, again.failures, again.failedStep], ['built', 1, 'session']);
+        await assert.rejects(
+          store.failQueued({ releaseId: id, step: 'session', error: 'x', errorLines: [], retryAt: 'soon' }),
+          InvalidRecordError,
+        );
+      }),
+    );
 
-    test('the last failed attempt fails the row and queues its email in the same transaction, once per event key', withStore(async (store) => {
-      const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
-      await store.enqueueReleases([id]);
-      await store.moveQueued({ releaseId: id, to: 'building' });
-      const message = { eventKey: 'could-not-build/mariadb-10.11/mariadb-10.11.9/attempt-1', from: 'q@example.org', to: ['dba@example.org'], subject: 'qpswatch: could not build mariadb-10.11.9', text: 't', html: '<p>h</p>', messageId: '<m@example.org>' };
-      const failed = await store.failQueued({ releaseId: id, step: 'build', error: 'build failed', errorLines: ['a.c:1: error: expected ;'], message });
-      assert.deepEqual([failed.state, failed.failures, failed.nextAttemptAt, failed.lastError], ['failed', 1, null, 'build failed']);
-      assert.deepEqual((await store.listMessages('pending')).map((m) => m.subject), [message.subject]);
-      // The same give-up recorded again (a daemon killed and redoing it) queues nothing more.
-      await store.moveQueued({ releaseId: id, to: 'discovered' });
-      await store.moveQueued({ releaseId: id, to: 'building' });
-      await store.failQueued({ releaseId: id, step: 'build', error: 'build failed', errorLines: [], message });
-      assert.equal((await store.listMessages()).length, 1);
-      assert.equal(await store.nextMessageDue(), (await store.listMessages())[0]!.nextAttemptAt);
-      await store.markMessageSent((await store.listMessages())[0]!.id, '250 ok', '2026-01-02T03:04:05.000Z');
-      assert.equal(await store.nextMessageDue(), null, 'nothing pending: nothing to wake up for');
-    }));
+    test(
+      'the last failed attempt fails the row and queues its email in the same transaction, once per event key',
+      withStore(async (store) => {
+        const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+        await store.enqueueReleases([id]);
+        await store.moveQueued({ releaseId: id, to: 'building' });
+        const message = {
+          eventKey: 'could-not-build/mariadb-10.11/mariadb-10.11.9/attempt-1',
+          from: 'q@example.org',
+          to: ['dba@example.org'],
+          subject: 'qpswatch: could not build mariadb-10.11.9',
+          text: 't',
+          html: '<p>h</p>',
+          messageId: '<m@example.org>',
+        };
+        const failed = await store.failQueued({
+          releaseId: id,
+          step: 'build',
+          error: 'build failed',
+          errorLines: ['a.c:1: error: expected ;'],
+          message,
+        });
+        assert.deepEqual(
+          [failed.state, failed.failures, failed.nextAttemptAt, failed.lastError],
+          ['failed', 1, null, 'build failed'],
+        );
+        assert.deepEqual(
+          (await store.listMessages('pending')).map((m) => m.subject),
+          [message.subject],
+        );
+        // The same give-up recorded again (a daemon killed and redoing it) queues nothing more.
+        await store.moveQueued({ releaseId: id, to: 'discovered' });
+        await store.moveQueued({ releaseId: id, to: 'building' });
+        await store.failQueued({ releaseId: id, step: 'build', error: 'build failed', errorLines: [], message });
+        assert.equal((await store.listMessages()).length, 1);
+        assert.equal(await store.nextMessageDue(), (await store.listMessages())[0]!.nextAttemptAt);
+        await store.markMessageSent((await store.listMessages())[0]!.id, '250 ok', '2026-01-02T03:04:05.000Z');
+        assert.equal(await store.nextMessageDue(), null, 'nothing pending: nothing to wake up for');
+      }),
+    );
 
-    test('the daemon state starts empty and keeps the fields not given', withStore(async (store) => {
-      assert.deepEqual(await store.getDaemonState(), { lastPollAt: null, phase: 'idle', phaseSince: null, detail: null, pid: null, progress: null, cacheSizes: null, updatedAt: null });
-      await store.setDaemonState({ lastPollAt: '2026-01-02T03:04:05.000Z' });
-      const state = await store.setDaemonState({ phase: 'waiting_for_quiet_host', phaseSince: '2026-01-02T03:05:00.000Z', detail: 'CPU busy 80%', pid: 4242 });
-      assert.equal(state.lastPollAt, '2026-01-02T03:04:05.000Z');
-      assert.equal(state.phase, 'waiting_for_quiet_host');
-      assert.equal(state.detail, 'CPU busy 80%');
-      assert.equal(state.pid, 4242);
-      assert.ok(state.updatedAt !== null);
-      assert.equal((await store.setDaemonState({ phase: 'idle', detail: null })).detail, null);
-      await assert.rejects(store.setDaemonState({ lastPollAt: 'yesterday' }), InvalidRecordError);
-    }));
+    test(
+      'the daemon state starts empty and keeps the fields not given',
+      withStore(async (store) => {
+        assert.deepEqual(await store.getDaemonState(), {
+          lastPollAt: null,
+          phase: 'idle',
+          phaseSince: null,
+          detail: null,
+          pid: null,
+          progress: null,
+          cacheSizes: null,
+          updatedAt: null,
+        });
+        await store.setDaemonState({ lastPollAt: '2026-01-02T03:04:05.000Z' });
+        const state = await store.setDaemonState({
+          phase: 'waiting_for_quiet_host',
+          phaseSince: '2026-01-02T03:05:00.000Z',
+          detail: 'CPU busy 80%',
+          pid: 4242,
+        });
+        assert.equal(state.lastPollAt, '2026-01-02T03:04:05.000Z');
+        assert.equal(state.phase, 'waiting_for_quiet_host');
+        assert.equal(state.detail, 'CPU busy 80%');
+        assert.equal(state.pid, 4242);
+        assert.ok(state.updatedAt !== null);
+        assert.equal((await store.setDaemonState({ phase: 'idle', detail: null })).detail, null);
+        await assert.rejects(store.setDaemonState({ lastPollAt: 'yesterday' }), InvalidRecordError);
+      }),
+    );
 
-    test('the daemon state keeps the work progress and the cache sizes as written, and clears them', withStore(async (store) => {
-      const progress = { kind: 'build', tag: 'mariadb-10.11.1', step: 'build', done: 12, total: 480, ratio: 0.025, startedAt: '2026-01-02T03:04:05.000Z', endsAt: '2026-01-02T03:34:05.000Z', etaFrom: 'last_build' } as const;
-      const cacheSizes = { measuredAt: '2026-01-02T03:00:00.000Z', bytes: { ccache: 1024, mirrors: 2048, builds: 0 } };
-      await store.setDaemonState({ progress, cacheSizes });
-      assert.deepEqual((await store.getDaemonState()).progress, progress);
-      assert.deepEqual((await store.setDaemonState({ progress: null })).cacheSizes, cacheSizes, 'a field not given is kept');
-      assert.equal((await store.getDaemonState()).progress, null);
-    }));
+    test(
+      'the daemon state keeps the work progress and the cache sizes as written, and clears them',
+      withStore(async (store) => {
+        const progress = {
+          kind: 'build',
+          tag: 'mariadb-10.11.1',
+          step: 'build',
+          done: 12,
+          total: 480,
+          ratio: 0.025,
+          startedAt: '2026-01-02T03:04:05.000Z',
+          endsAt: '2026-01-02T03:34:05.000Z',
+          etaFrom: 'last_build',
+        } as const;
+        const cacheSizes = {
+          measuredAt: '2026-01-02T03:00:00.000Z',
+          bytes: { ccache: 1024, mirrors: 2048, builds: 0 },
+        };
+        await store.setDaemonState({ progress, cacheSizes });
+        assert.deepEqual((await store.getDaemonState()).progress, progress);
+        assert.deepEqual(
+          (await store.setDaemonState({ progress: null })).cacheSizes,
+          cacheSizes,
+          'a field not given is kept',
+        );
+        assert.equal((await store.getDaemonState()).progress, null);
+      }),
+    );
 
-    test('the quiet-host check is stored with its session and read back whole', withStore(async (store) => {
-      const sessionId = await store.createSession(sessionInput(await store.upsertHost(hostInput())));
-      const observation = { windowSeconds: 5.001, busyPercent: 42.5, availableBytes: 8e9, swapPagesPerSecond: 0, governors: ['none'], loadAverage1: 1.2 };
-      await store.recordQuietHost({ sessionId, observation, quiet: false, reasons: ['CPU busy 42.5% over 5 s, limit 10%'], waitedSeconds: 600 });
-      const stored = await store.getQuietHost(sessionId);
-      assert.deepEqual(stored?.observation, observation);
-      assert.equal(stored?.quiet, false);
-      assert.deepEqual(stored?.reasons, ['CPU busy 42.5% over 5 s, limit 10%']);
-      assert.equal(stored?.waitedSeconds, 600);
-      assert.equal(await store.getQuietHost(sessionId + 1), undefined);
-      await assert.rejects(store.recordQuietHost({ sessionId: sessionId + 1, observation, quiet: true, reasons: [], waitedSeconds: 0 }), SessionNotFoundError);
-      await assert.rejects(store.recordQuietHost({ sessionId, observation, quiet: true, reasons: [], waitedSeconds: -1 }), InvalidRecordError);
-    }));
+    test(
+      'the quiet-host check is stored with its session and read back whole',
+      withStore(async (store) => {
+        const sessionId = await store.createSession(sessionInput(await store.upsertHost(hostInput())));
+        const observation = {
+          windowSeconds: 5.001,
+          busyPercent: 42.5,
+          availableBytes: 8e9,
+          swapPagesPerSecond: 0,
+          governors: ['none'],
+          loadAverage1: 1.2,
+        };
+        await store.recordQuietHost({
+          sessionId,
+          observation,
+          quiet: false,
+          reasons: ['CPU busy 42.5% over 5 s, limit 10%'],
+          waitedSeconds: 600,
+        });
+        const stored = await store.getQuietHost(sessionId);
+        assert.deepEqual(stored?.observation, observation);
+        assert.equal(stored?.quiet, false);
+        assert.deepEqual(stored?.reasons, ['CPU busy 42.5% over 5 s, limit 10%']);
+        assert.equal(stored?.waitedSeconds, 600);
+        assert.equal(await store.getQuietHost(sessionId + 1), undefined);
+        await assert.rejects(
+          store.recordQuietHost({ sessionId: sessionId + 1, observation, quiet: true, reasons: [], waitedSeconds: 0 }),
+          SessionNotFoundError,
+        );
+        await assert.rejects(
+          store.recordQuietHost({ sessionId, observation, quiet: true, reasons: [], waitedSeconds: -1 }),
+          InvalidRecordError,
+        );
+      }),
+    );
   });
 }

@@ -62,7 +62,10 @@ describe('sqlite backend', () => {
       }
     }
     const plain = (figures: Awaited<ReturnType<Awaited<ReturnType<typeof sqlite>>['sampleFigures']>>) =>
-      figures.map(({ figures: f, ...test }) => ({ ...test, figures: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, [...v]])) }));
+      figures.map(({ figures: f, ...test }) => ({
+        ...test,
+        figures: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, [...v]])),
+      }));
 
     test('finishing a session packs its figures in one row; reading the pack gives exactly what its samples give', async () => {
       const path = freshPath();
@@ -171,7 +174,28 @@ describe('sqlite backend', () => {
     const db = new Database(path, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['builds', 'calibrations', 'checks', 'daemon_state', 'db_counters', 'host_metrics', 'hosts', 'imported_results', 'outbox', 'regression_events', 'release_queue', 'releases', 'reruns', 'results_mark', 'samples', 'session_figures', 'session_quiet_host', 'sessions', 'triage', 'verdicts']);
+      assert.deepEqual(tables, [
+        'builds',
+        'calibrations',
+        'checks',
+        'daemon_state',
+        'db_counters',
+        'host_metrics',
+        'hosts',
+        'imported_results',
+        'outbox',
+        'regression_events',
+        'release_queue',
+        'releases',
+        'reruns',
+        'results_mark',
+        'samples',
+        'session_figures',
+        'session_quiet_host',
+        'sessions',
+        'triage',
+        'verdicts',
+      ]);
       assert.equal(db.pragma('user_version', { simple: true }), sqliteSchemaVersion);
     } finally {
       db.close();
@@ -210,7 +234,13 @@ describe('sqlite backend', () => {
     try {
       const ids = await releases(store, '10.11.2', '10.11.3');
       const sessionId = await doneSession(store, '10.11.2', '10.11.3');
-      await store.recordCheck(checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, { outcome: 'regression', verdicts: [verdict('update-index', 'regression', 0.5)], openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.5 }] }));
+      await store.recordCheck(
+        checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
+          outcome: 'regression',
+          verdicts: [verdict('update-index', 'regression', 0.5)],
+          openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.5 }],
+        }),
+      );
     } finally {
       await store.close();
     }
@@ -220,7 +250,10 @@ describe('sqlite backend', () => {
     db.close();
     const again = await sqlite(path);
     try {
-      assert.deepEqual((await again.listEvents({})).map((e) => [e.test, e.kind]), [['update-index', 'regression']]);
+      assert.deepEqual(
+        (await again.listEvents({})).map((e) => [e.test, e.kind]),
+        [['update-index', 'regression']],
+      );
     } finally {
       await again.close();
     }
@@ -235,10 +268,18 @@ describe('sqlite backend', () => {
       const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
       undecided = await doneSession(store, '10.11.2', '10.11.3');
       // Conclusive under the old rule: unstable, but with its estimate over the threshold.
-      const kinds = [verdict('update-index', 'ok', 1), verdict('point-query', 'unstable', 0.97), verdict('scan', 'slower', 0.962)];
+      const kinds = [
+        verdict('update-index', 'ok', 1),
+        verdict('point-query', 'unstable', 0.97),
+        verdict('scan', 'slower', 0.962),
+      ];
       await store.recordCheck(checkInput(undecided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: kinds }));
       decided = await doneSession(store, '10.11.2', '10.11.4');
-      await store.recordCheck(checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, { verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)] }));
+      await store.recordCheck(
+        checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, {
+          verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)],
+        }),
+      );
     } finally {
       await store.close();
     }
@@ -254,14 +295,28 @@ describe('sqlite backend', () => {
     try {
       const checks = new Map((await again.listChecks('mariadb-10.11')).map((c) => [c.sessionId, c.conclusive]));
       assert.deepEqual([checks.get(undecided), checks.get(decided)], [false, true]);
-      assert.deepEqual((await again.verdictsOfSession(undecided)).map((v) => [v.test, v.kind, v.relativeQps]), [['update-index', 'ok', 1], ['point-query', 'unstable', 0.97], ['scan', 'slower', 0.962]]);
+      assert.deepEqual(
+        (await again.verdictsOfSession(undecided)).map((v) => [v.test, v.kind, v.relativeQps]),
+        [
+          ['update-index', 'ok', 1],
+          ['point-query', 'unstable', 0.97],
+          ['scan', 'slower', 0.962],
+        ],
+      );
     } finally {
       await again.close();
     }
     const after = new Database(path, { readonly: true });
     try {
-      const triggers = after.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'verdicts' ORDER BY name").pluck().all();
-      assert.deepEqual(triggers, ['results_mark_verdicts_delete', 'results_mark_verdicts_insert', 'results_mark_verdicts_update'], 'the results mark still moves on writes to verdicts');
+      const triggers = after
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'verdicts' ORDER BY name")
+        .pluck()
+        .all();
+      assert.deepEqual(
+        triggers,
+        ['results_mark_verdicts_delete', 'results_mark_verdicts_insert', 'results_mark_verdicts_update'],
+        'the results mark still moves on writes to verdicts',
+      );
     } finally {
       after.close();
     }
@@ -331,7 +386,10 @@ describe('sqlite backend', () => {
     const other = new Database(path);
     other.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY)');
     other.close();
-    await assert.rejects(sqlite(path), (error: unknown) => error instanceof StoreOpenError && /no qpswatch schema/.test(error.message));
+    await assert.rejects(
+      sqlite(path),
+      (error: unknown) => error instanceof StoreOpenError && /no qpswatch schema/.test(error.message),
+    );
   });
 
   test('a folder that cannot be created is named in the error', async () => {

@@ -39,7 +39,9 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       test('upsertHost keeps one id per fingerprint id and refreshes the fingerprint', () =>
         withStore(async (store) => {
           const first = await store.upsertHost(hostInput());
-          const again = await store.upsertHost(hostInput({ fingerprint: { cpuModel: 'AMD EPYC 7B13', kernel: '6.1.1' } }));
+          const again = await store.upsertHost(
+            hostInput({ fingerprint: { cpuModel: 'AMD EPYC 7B13', kernel: '6.1.1' } }),
+          );
           const other = await store.upsertHost(hostInput({ fingerprintId: 'fp-other' }));
           assert.equal(again, first);
           assert.notEqual(other, first);
@@ -178,10 +180,22 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           const c = await runningSession(store);
           await store.finishSession(a);
           await store.finishSession(c);
-          assert.deepEqual((await store.listSessions({ limit: 10 })).map((s) => s.id), [c, b, a]);
-          assert.deepEqual((await store.listSessions({ limit: 2 })).map((s) => s.id), [c, b]);
-          assert.deepEqual((await store.listSessions({ limit: 10, state: 'done' })).map((s) => s.id), [c, a]);
-          assert.deepEqual((await store.listSessions({ limit: 10, state: 'running' })).map((s) => s.id), [b]);
+          assert.deepEqual(
+            (await store.listSessions({ limit: 10 })).map((s) => s.id),
+            [c, b, a],
+          );
+          assert.deepEqual(
+            (await store.listSessions({ limit: 2 })).map((s) => s.id),
+            [c, b],
+          );
+          assert.deepEqual(
+            (await store.listSessions({ limit: 10, state: 'done' })).map((s) => s.id),
+            [c, a],
+          );
+          assert.deepEqual(
+            (await store.listSessions({ limit: 10, state: 'running' })).map((s) => s.id),
+            [b],
+          );
           assert.deepEqual(await store.listSessions({ limit: 10, state: 'failed' }), []);
           await assert.rejects(
             store.listSessions({ limit: 0 }),
@@ -226,7 +240,10 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
             return startTicks === undefined || startTicks !== 9001;
           });
           assert.equal(marked, 1);
-          assert.deepEqual(asked.sort(), [[444, 9001], [555, undefined]]);
+          assert.deepEqual(asked.sort(), [
+            [444, 9001],
+            [555, undefined],
+          ]);
           assert.equal((await store.getSession(withTicks))?.state, 'interrupted');
           assert.equal((await store.getSession(without))?.state, 'running');
         }));
@@ -268,12 +285,18 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           for (const sample of written) await store.addSample(first, sample);
           await store.addSample(second, sampleInput({ qps: 5 }));
           const got = await store.samplesForSession(first);
-          assert.deepEqual(got.map((s) => [s.round, s.role, s.qps]), [
-            [1, 'baseline', 100],
-            [1, 'candidate', 90],
-            [2, 'candidate', 91],
-          ]);
-          assert.deepEqual((await store.samplesForSession(second)).map((s) => s.qps), [5]);
+          assert.deepEqual(
+            got.map((s) => [s.round, s.role, s.qps]),
+            [
+              [1, 'baseline', 100],
+              [1, 'candidate', 90],
+              [2, 'candidate', 91],
+            ],
+          );
+          assert.deepEqual(
+            (await store.samplesForSession(second)).map((s) => s.qps),
+            [5],
+          );
         }));
 
       test('sampleFigures gives each side and test (in that order) its figures in the order written, as samplesForSession has them', () =>
@@ -287,11 +310,14 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           ];
           for (const sample of written) await store.addSample(id, sample);
           const got = await store.sampleFigures(id);
-          assert.deepEqual(got.map((t) => [t.role, t.test, [...t.figures.qps]]), [
-            ['baseline', written[0]!.test, [100, 102]],
-            ['baseline', 'other', [7]],
-            ['candidate', written[1]!.test, [90]],
-          ]);
+          assert.deepEqual(
+            got.map((t) => [t.role, t.test, [...t.figures.qps]]),
+            [
+              ['baseline', written[0]!.test, [100, 102]],
+              ['baseline', 'other', [7]],
+              ['candidate', written[1]!.test, [90]],
+            ],
+          );
           const samples = await store.samplesForSession(id);
           assert.deepEqual([...got[0]!.figures.latencyP95Ms], [3, 4]);
           assert.deepEqual([...got[2]!.figures.cpuPerOp], [samples[1]!.cpuPerOp]);
@@ -363,7 +389,10 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
             return true;
           });
           await store.addSample(sessionId, sampleInput({ threads: 8, qps: 300 }));
-          assert.deepEqual((await store.samplesForSession(sessionId)).map((s) => s.qps), [100, 300]);
+          assert.deepEqual(
+            (await store.samplesForSession(sessionId)).map((s) => s.qps),
+            [100, 300],
+          );
         }));
 
       test('completedSamples counts only a done session', () =>
@@ -395,17 +424,35 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         tag,
         commit,
         version,
-        versionKey: version.split('.').map((p) => p.padStart(3, '0')).join('.'),
+        versionKey: version
+          .split('.')
+          .map((p) => p.padStart(3, '0'))
+          .join('.'),
       });
 
       test('recordReleases adds new tags once and lists them in version order, not text order', () =>
         withStore(async (store) => {
-          const first = await store.recordReleases([release('mariadb-10.11.10', '10.11.10'), release('mariadb-10.11.9', '10.11.9')]);
-          assert.deepEqual(first.added.map((r) => r.tag), ['mariadb-10.11.10', 'mariadb-10.11.9']);
-          const again = await store.recordReleases([release('mariadb-10.11.9', '10.11.9'), release('mariadb-10.11.11', '10.11.11')]);
-          assert.deepEqual(again.added.map((r) => r.tag), ['mariadb-10.11.11']);
+          const first = await store.recordReleases([
+            release('mariadb-10.11.10', '10.11.10'),
+            release('mariadb-10.11.9', '10.11.9'),
+          ]);
+          assert.deepEqual(
+            first.added.map((r) => r.tag),
+            ['mariadb-10.11.10', 'mariadb-10.11.9'],
+          );
+          const again = await store.recordReleases([
+            release('mariadb-10.11.9', '10.11.9'),
+            release('mariadb-10.11.11', '10.11.11'),
+          ]);
+          assert.deepEqual(
+            again.added.map((r) => r.tag),
+            ['mariadb-10.11.11'],
+          );
           assert.deepEqual(again.moved, []);
-          assert.deepEqual((await store.listReleases('mariadb-10.11')).map((r) => r.version), ['10.11.9', '10.11.10', '10.11.11']);
+          assert.deepEqual(
+            (await store.listReleases('mariadb-10.11')).map((r) => r.version),
+            ['10.11.9', '10.11.10', '10.11.11'],
+          );
           assert.deepEqual(await store.listReleases('other'), []);
         }));
 
@@ -424,7 +471,10 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       test('a release with a bad commit id is refused, naming the field, and nothing is stored', () =>
         withStore(async (store) => {
           await assert.rejects(
-            store.recordReleases([release('mariadb-10.11.1', '10.11.1'), release('mariadb-10.11.2', '10.11.2', 'HEAD')]),
+            store.recordReleases([
+              release('mariadb-10.11.1', '10.11.1'),
+              release('mariadb-10.11.2', '10.11.2', 'HEAD'),
+            ]),
             (err: unknown) => err instanceof InvalidRecordError && err.field === 'commit',
           );
           assert.deepEqual(await store.listReleases(), []);
@@ -434,7 +484,15 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         withStore(async (store) => {
           const { added } = await store.recordReleases([release('mariadb-10.11.9', '10.11.9')]);
           const releaseId = added[0]!.id;
-          const input = { releaseId, buildKey: 'k1', profile: 'demo', compiler: 'cc 12', installDir: '/s/builds/k1/install', logFile: '/s/builds/k1/build.log', pid: 42 };
+          const input = {
+            releaseId,
+            buildKey: 'k1',
+            profile: 'demo',
+            compiler: 'cc 12',
+            installDir: '/s/builds/k1/install',
+            logFile: '/s/builds/k1/build.log',
+            pid: 42,
+          };
           const started = await store.startBuild(input);
           assert.equal(started.state, 'building');
           const failed = await store.failBuild(started.id, ['main.c:3: error: expected ;']);
@@ -459,7 +517,10 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         await assert.rejects(store.upsertHost(hostInput()), StoreClosedError);
         await assert.rejects(store.listSessions({ limit: 1 }), StoreClosedError);
         await assert.rejects(store.samplesForSession(1), StoreClosedError);
-        await assert.rejects(store.recoverInterrupted(() => true), StoreClosedError);
+        await assert.rejects(
+          store.recoverInterrupted(() => true),
+          StoreClosedError,
+        );
       });
     });
   });

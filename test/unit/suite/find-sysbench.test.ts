@@ -26,15 +26,24 @@ describe('findSysbench', () => {
   const alsoGood = folderWith('later', 0o755);
 
   test('returns the first executable sysbench on the path, skipping files that cannot run and folders', () => {
-    assert.equal(findSysbench([join(dir, 'missing'), notExecutable, folder, good, alsoGood].join(':')), join(good, 'sysbench'));
+    assert.equal(
+      findSysbench([join(dir, 'missing'), notExecutable, folder, good, alsoGood].join(':')),
+      join(good, 'sysbench'),
+    );
   });
 
   test('says how to install it when it is nowhere', () => {
-    assert.throws(() => findSysbench([notExecutable, folder, ''].join(':')), (err: unknown) => {
-      assert.ok(err instanceof SysbenchMissingError);
-      assert.equal(err.message, `sysbench not found on PATH (${notExecutable}:${folder}); install it: apt-get install sysbench`);
-      assert.deepEqual(err.searched, [notExecutable, folder]);
-      return true;
-    });
+    assert.throws(
+      () => findSysbench([notExecutable, folder, ''].join(':')),
+      (err: unknown) => {
+        assert.ok(err instanceof SysbenchMissingError);
+        assert.equal(
+          err.message,
+          `sysbench not found on PATH (${notExecutable}:${folder}); install it: apt-get install sysbench`,
+        );
+        assert.deepEqual(err.searched, [notExecutable, folder]);
+        return true;
+      },
+    );
   });
 });

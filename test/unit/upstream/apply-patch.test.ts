@@ -8,7 +8,15 @@ import { run } from '../../../src/exec/index.js';
 
 // Real git on a scratch repository: applying a patch is a second's work.
 let dir = '';
-const PATCH = ['--- a/release.txt', '+++ b/release.txt', '@@ -1,2 +1,2 @@', ' version 1', '-durable no', '+durable yes', ''].join('\n');
+const PATCH = [
+  '--- a/release.txt',
+  '+++ b/release.txt',
+  '@@ -1,2 +1,2 @@',
+  ' version 1',
+  '-durable no',
+  '+durable yes',
+  '',
+].join('\n');
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'qpsw-patch-'));
@@ -28,7 +36,7 @@ describe('applyPatch', () => {
     assert.equal(await readFile(join(dir, 'tree', 'release.txt'), 'utf8'), 'version 1\ndurable yes\n');
   });
 
-  test('a patch that does not apply is a PatchApplyError with git\'s reason, and nothing is changed', async () => {
+  test("a patch that does not apply is a PatchApplyError with git's reason, and nothing is changed", async () => {
     await writeFile(join(dir, 'tree', 'release.txt'), 'version 1\ndurable no\n');
     await assert.rejects(applyPatch(join(dir, 'tree'), join(dir, 'bad.patch')), (err: unknown) => {
       assert.ok(err instanceof PatchApplyError, String(err));
@@ -40,9 +48,15 @@ describe('applyPatch', () => {
   });
 });
 
-test('applyReason: git\'s error lines on one line, else its last line', () => {
-  assert.equal(applyReason(['Checking patch x...', 'error: patch failed: x:3', 'error: x: patch does not apply']), 'patch failed: x:3; x: patch does not apply');
-  assert.equal(applyReason(['fatal: can\'t open patch \'/p\': No such file or directory']), 'can\'t open patch \'/p\': No such file or directory');
+test("applyReason: git's error lines on one line, else its last line", () => {
+  assert.equal(
+    applyReason(['Checking patch x...', 'error: patch failed: x:3', 'error: x: patch does not apply']),
+    'patch failed: x:3; x: patch does not apply',
+  );
+  assert.equal(
+    applyReason(["fatal: can't open patch '/p': No such file or directory"]),
+    "can't open patch '/p': No such file or directory",
+  );
   assert.equal(applyReason(['', 'something odd', '']), 'something odd');
   assert.equal(applyReason([]), 'git apply failed without saying why');
 });

@@ -46,13 +46,23 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     assert.equal(login.url, remote.replace(/\/\/.*@/, '//'));
     assert.ok(!login.configArgs.join(' ').includes(SECRET));
     assert.equal(login.env['QPSWATCH_GIT_PASSWORD'], PASSWORD);
-    assert.deepEqual(gitRemote('https://github.com/MariaDB/server.git'), { url: 'https://github.com/MariaDB/server.git', configArgs: [], env: {} });
+    assert.deepEqual(gitRemote('https://github.com/MariaDB/server.git'), {
+      url: 'https://github.com/MariaDB/server.git',
+      configArgs: [],
+      env: {},
+    });
   });
 
-  test('the helper answers for the remote\'s own protocol and host only: a redirect elsewhere gets nothing', async () => {
+  test("the helper answers for the remote's own protocol and host only: a redirect elsewhere gets nothing", async () => {
     const login = gitRemote(remote);
     const ask = async (request: string): Promise<string> =>
-      (await run({ argv: [login.env['QPSWATCH_NODE']!, login.env['QPSWATCH_GIT_CREDENTIAL_HELPER']!, 'get'], env: { ...defaultEnv(), ...login.env }, input: request })).stdout;
+      (
+        await run({
+          argv: [login.env['QPSWATCH_NODE']!, login.env['QPSWATCH_GIT_CREDENTIAL_HELPER']!, 'get'],
+          env: { ...defaultEnv(), ...login.env },
+          input: request,
+        })
+      ).stdout;
     const host = login.env['QPSWATCH_GIT_HOST']!;
     assert.equal(await ask(`protocol=http\nhost=${host}\n`), `username=${USER}\npassword=${PASSWORD}\n`);
     assert.equal(await ask(`protocol=http\nhost=elsewhere.example.org\n`), '');
@@ -62,7 +72,10 @@ describe('a remote with credentials: git logs in, and no command line or file ho
   test('ls-remote and a mirror fetch log in; ps, the mirror config and the log lines never show the secret', async () => {
     const lines: string[] = [];
     const log = pino(loggerOptions('debug', 'json'), { write: (line: string) => lines.push(line) });
-    assert.deepEqual((await listRemoteTags(remote, { log })).map((t) => t.tag), tags);
+    assert.deepEqual(
+      (await listRemoteTags(remote, { log })).map((t) => t.tag),
+      tags,
+    );
     const mirror = join(root, 'mirror.git');
     await syncMirror(remote, mirror, { log });
     assert.equal(await git(root, '--git-dir', mirror, 'tag', '--list'), tags.join('\n'));
@@ -71,14 +84,20 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     const config = readFileSync(join(mirror, 'config'), 'utf8');
     assert.ok(!config.includes(SECRET) && !config.includes(USER), config);
     assert.match(config, /url = http:\/\/127\.0\.0\.1:\d+\/repo\.git/);
-    assert.ok(lines.length > 0 && lines.every((l) => !l.includes(SECRET) && !l.includes(encodeURIComponent(PASSWORD))), lines.join(''));
+    assert.ok(
+      lines.length > 0 && lines.every((l) => !l.includes(SECRET) && !l.includes(encodeURIComponent(PASSWORD))),
+      lines.join(''),
+    );
   });
 
   test('a token as the user name alone (https://TOKEN@host, as GitHub takes it) logs in too', async () => {
     const tokenOnly = await startAuthGitServer(join(root, 'served'), 'ghp_only7c', '', ['ghp_only7c']);
     try {
       const url = `${tokenOnly.base.replace('http://', 'http://ghp_only7c@')}repo.git`;
-      assert.deepEqual((await listRemoteTags(url)).map((t) => t.tag), tags);
+      assert.deepEqual(
+        (await listRemoteTags(url)).map((t) => t.tag),
+        tags,
+      );
       assert.ok(tokenOnly.logins > 0);
       assert.deepEqual(tokenOnly.leaks, []);
     } finally {
@@ -91,7 +110,10 @@ describe('a remote with credentials: git logs in, and no command line or file ho
     await assert.rejects(listRemoteTags(wrong), (err: unknown) => {
       assert.ok(err instanceof RemoteCredentialsError, String(err));
       assert.ok(!err.message.includes('bad-pw') && !err.message.includes(USER), err.message);
-      assert.match(err.message, /^remote http:\/\/\*\*\*@127\.0\.0\.1:\d+\/repo\.git refused the credentials in its URL \(.*\): check the token/);
+      assert.match(
+        err.message,
+        /^remote http:\/\/\*\*\*@127\.0\.0\.1:\d+\/repo\.git refused the credentials in its URL \(.*\): check the token/,
+      );
       return true;
     });
   });

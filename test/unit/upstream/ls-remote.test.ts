@@ -11,7 +11,12 @@ const C2 = '2222222222222222222222222222222222222222';
 
 describe('parseLsRemote', () => {
   test('an annotated tag takes the commit of its ^{} line; a lightweight tag its only line', () => {
-    const output = [`${T}\trefs/tags/mariadb-10.11.9`, `${C1}\trefs/tags/mariadb-10.11.9^{}`, `${C2}\trefs/tags/mariadb-10.11.10`, ''].join('\n');
+    const output = [
+      `${T}\trefs/tags/mariadb-10.11.9`,
+      `${C1}\trefs/tags/mariadb-10.11.9^{}`,
+      `${C2}\trefs/tags/mariadb-10.11.10`,
+      '',
+    ].join('\n');
     assert.deepEqual(parseLsRemote('r', output), [
       { tag: 'mariadb-10.11.9', commit: C1 },
       { tag: 'mariadb-10.11.10', commit: C2 },
@@ -21,7 +26,10 @@ describe('parseLsRemote', () => {
   test('names are data: shell characters and a leading "--" come through as text', () => {
     const names = ['--upload-pack=touch${IFS}x', 'mariadb-10.11.99;rm${IFS}-rf${IFS}x', 'a`id`$(touch${IFS}/tmp/x)'];
     const output = names.map((n) => `${C1}\trefs/tags/${n}\n`).join('');
-    assert.deepEqual(parseLsRemote('r', output).map((t) => t.tag), names);
+    assert.deepEqual(
+      parseLsRemote('r', output).map((t) => t.tag),
+      names,
+    );
   });
 
   test('no output is no tags', () => {
@@ -76,7 +84,10 @@ describe('real git ls-remote output', () => {
       expected.push({ tag, commit: await commitOf(repo, tag) });
     }
     assert.deepEqual(parsed, expected);
-    assert.equal(parsed.find((t) => t.tag === 'nested-tag')?.commit, parsed.find((t) => t.tag === 'mariadb-10.11.9')?.commit);
+    assert.equal(
+      parsed.find((t) => t.tag === 'nested-tag')?.commit,
+      parsed.find((t) => t.tag === 'mariadb-10.11.9')?.commit,
+    );
   });
 
   test('listRemoteTags gives the same list', async () => {

@@ -48,7 +48,15 @@ before(async () => {
     await writeFile(join(root, 'site', path), content);
   }
   site = await startIndexServer(join(root, 'site'));
-  upstream = parseUpstream({ name: 'bin', kind: 'tarball', index: site.url, file: '*-linux-systemd-x86_64.tar.gz', flavor: 'mariadb', series: '10.11', server_profile: 'relaxed' });
+  upstream = parseUpstream({
+    name: 'bin',
+    kind: 'tarball',
+    index: site.url,
+    file: '*-linux-systemd-x86_64.tar.gz',
+    flavor: 'mariadb',
+    series: '10.11',
+    server_profile: 'relaxed',
+  });
 });
 
 after(async () => {
@@ -57,9 +65,15 @@ after(async () => {
 });
 
 describe('a folder listing like archive.mariadb.org', () => {
-  test('discovery selects by series and finds each new release\'s checksum; one without is left out', async () => {
+  test("discovery selects by series and finds each new release's checksum; one without is left out", async () => {
     const { releases, tags } = await discoverTarballReleases(upstream, new Map(), { log: silentLog });
-    assert.deepEqual(tags.map((t) => t.tag).sort(), ['mariadb-10.11.0', 'mariadb-10.11.1', 'mariadb-10.11.2', 'mariadb-10.11.3', 'mariadb-11.4.1']);
+    assert.deepEqual(tags.map((t) => t.tag).sort(), [
+      'mariadb-10.11.0',
+      'mariadb-10.11.1',
+      'mariadb-10.11.2',
+      'mariadb-10.11.3',
+      'mariadb-11.4.1',
+    ]);
     assert.deepEqual(
       releases.map((r) => [r.tag, r.commit]),
       [
@@ -77,42 +91,99 @@ describe('a folder listing like archive.mariadb.org', () => {
     ]);
     const before = site.requests.length;
     const { releases } = await discoverTarballReleases(upstream, known, { log: silentLog });
-    assert.deepEqual(releases.map((r) => r.commit), ['b'.repeat(40), 'c'.repeat(40), 'd'.repeat(40)]);
+    assert.deepEqual(
+      releases.map((r) => r.commit),
+      ['b'.repeat(40), 'c'.repeat(40), 'd'.repeat(40)],
+    );
     assert.deepEqual(site.requests.slice(before), ['/']);
   });
 
   test('locate gives the URL and the whole checksum; a release without one is refused in one line', async () => {
     const file = await locateTarball(upstream, 'mariadb-10.11.1', { log: silentLog });
-    assert.deepEqual(file, { tag: 'mariadb-10.11.1', url: `${site.url}mariadb-10.11.1/bintar-linux-systemd-x86_64/${name('10.11.1')}`, fileName: name('10.11.1'), sha256: sha(body('10.11.1')) });
-    await assert.rejects(locateTarball(upstream, 'mariadb-10.11.3', { log: silentLog }), (err: unknown) => err instanceof TarballNotListedError && /release "mariadb-10\.11\.3" has no sha256 in the index \(.*\): it is never downloaded without one$/.test(err.message));
+    assert.deepEqual(file, {
+      tag: 'mariadb-10.11.1',
+      url: `${site.url}mariadb-10.11.1/bintar-linux-systemd-x86_64/${name('10.11.1')}`,
+      fileName: name('10.11.1'),
+      sha256: sha(body('10.11.1')),
+    });
+    await assert.rejects(
+      locateTarball(upstream, 'mariadb-10.11.3', { log: silentLog }),
+      (err: unknown) =>
+        err instanceof TarballNotListedError &&
+        /release "mariadb-10\.11\.3" has no sha256 in the index \(.*\): it is never downloaded without one$/.test(
+          err.message,
+        ),
+    );
     await assert.rejects(locateTarball(upstream, 'mariadb-10.11.7', { log: silentLog }), TarballNotListedError);
   });
 
   test('an index that answers 404, or nothing, is one line naming the URL', async () => {
-    const missing = parseUpstream({ ...{ name: 'bin', kind: 'tarball', flavor: 'mariadb', series: '10.11', server_profile: 'relaxed' }, index: `${site.url}no-such-folder/` });
-    await assert.rejects(discoverTarballReleases(missing, new Map(), { log: silentLog }), (err: unknown) => err instanceof TarballIndexError && err.message === `tarball index ${site.url}no-such-folder/: answered HTTP 404 Not Found: check the URL`);
+    const missing = parseUpstream({
+      ...{ name: 'bin', kind: 'tarball', flavor: 'mariadb', series: '10.11', server_profile: 'relaxed' },
+      index: `${site.url}no-such-folder/`,
+    });
+    await assert.rejects(
+      discoverTarballReleases(missing, new Map(), { log: silentLog }),
+      (err: unknown) =>
+        err instanceof TarballIndexError &&
+        err.message === `tarball index ${site.url}no-such-folder/: answered HTTP 404 Not Found: check the URL`,
+    );
     const port = await freePort();
-    const closed = parseUpstream({ name: 'bin', kind: 'tarball', flavor: 'mariadb', series: '10.11', server_profile: 'relaxed', index: `http://user:hunter2@127.0.0.1:${port}/` });
-    await assert.rejects(discoverTarballReleases(closed, new Map(), { log: silentLog }), (err: unknown) => err instanceof TarballIndexError && err.message.startsWith(`tarball index http://***@127.0.0.1:${port}/: not reachable (ECONNREFUSED`) && !err.message.includes('hunter2'));
+    const closed = parseUpstream({
+      name: 'bin',
+      kind: 'tarball',
+      flavor: 'mariadb',
+      series: '10.11',
+      server_profile: 'relaxed',
+      index: `http://user:hunter2@127.0.0.1:${port}/`,
+    });
+    await assert.rejects(
+      discoverTarballReleases(closed, new Map(), { log: silentLog }),
+      (err: unknown) =>
+        err instanceof TarballIndexError &&
+        err.message.startsWith(`tarball index http://***@127.0.0.1:${port}/: not reachable (ECONNREFUSED`) &&
+        !err.message.includes('hunter2'),
+    );
   });
 });
 
 describe('a list file of checksums and URLs', () => {
   test('its lines are the releases, paths beside it resolved', async () => {
-    await writeFile(join(root, 'site', 'releases.txt'), `${sha(body('10.11.2'))}  mariadb-10.11.2/${name('10.11.2')}\n${'e'.repeat(64)}  ${site.url}mariadb-11.4.1/${name('11.4.1')}\n`);
-    const list = parseUpstream({ name: 'list', kind: 'tarball', index: `${site.url}releases.txt`, flavor: 'mariadb', series: '10.11', server_profile: 'relaxed' });
+    await writeFile(
+      join(root, 'site', 'releases.txt'),
+      `${sha(body('10.11.2'))}  mariadb-10.11.2/${name('10.11.2')}\n${'e'.repeat(64)}  ${site.url}mariadb-11.4.1/${name('11.4.1')}\n`,
+    );
+    const list = parseUpstream({
+      name: 'list',
+      kind: 'tarball',
+      index: `${site.url}releases.txt`,
+      flavor: 'mariadb',
+      series: '10.11',
+      server_profile: 'relaxed',
+    });
     const { releases } = await discoverTarballReleases(list, new Map(), { log: silentLog });
-    assert.deepEqual(releases.map((r) => r.tag), ['mariadb-10.11.2']);
-    assert.equal((await locateTarball(list, 'mariadb-10.11.2', { log: silentLog })).url, `${site.url}mariadb-10.11.2/${name('10.11.2')}`);
+    assert.deepEqual(
+      releases.map((r) => r.tag),
+      ['mariadb-10.11.2'],
+    );
+    assert.equal(
+      (await locateTarball(list, 'mariadb-10.11.2', { log: silentLog })).url,
+      `${site.url}mariadb-10.11.2/${name('10.11.2')}`,
+    );
   });
 });
 
 describe('downloadFile', () => {
-  const url = (v: string): string => `${site.url}mariadb-${v}/${v === '10.11.2' ? '' : 'bintar-linux-systemd-x86_64/'}${name(v)}`;
+  const url = (v: string): string =>
+    `${site.url}mariadb-${v}/${v === '10.11.2' ? '' : 'bintar-linux-systemd-x86_64/'}${name(v)}`;
 
   test('the whole file, its checksum verified, renamed into place', async () => {
     const dest = join(root, 'dl', 'ok', name('10.11.2'));
-    const got = await downloadFile(url('10.11.2'), dest, { sha256: sha(body('10.11.2')), log: silentLog, progressEveryMs: 0 });
+    const got = await downloadFile(url('10.11.2'), dest, {
+      sha256: sha(body('10.11.2')),
+      log: silentLog,
+      progressEveryMs: 0,
+    });
     assert.equal(got.bytes, body('10.11.2').length);
     assert.deepEqual(await readFile(dest), body('10.11.2'));
     assert.deepEqual(await readdir(join(root, 'dl', 'ok')), [name('10.11.2')]);
@@ -120,7 +191,13 @@ describe('downloadFile', () => {
 
   test('another checksum: one line with both, nothing left', async () => {
     const dest = join(root, 'dl', 'bad', name('10.11.1'));
-    await assert.rejects(downloadFile(url('10.11.1'), dest, { sha256: 'f'.repeat(64), log: silentLog }), (err: unknown) => err instanceof TarballChecksumError && !err.message.includes('\n') && err.message.includes(`has sha256 ${sha(body('10.11.1'))}, the index says ${'f'.repeat(64)}`));
+    await assert.rejects(
+      downloadFile(url('10.11.1'), dest, { sha256: 'f'.repeat(64), log: silentLog }),
+      (err: unknown) =>
+        err instanceof TarballChecksumError &&
+        !err.message.includes('\n') &&
+        err.message.includes(`has sha256 ${sha(body('10.11.1'))}, the index says ${'f'.repeat(64)}`),
+    );
     assert.deepEqual(await readdir(join(root, 'dl', 'bad')), []);
   });
 
@@ -129,7 +206,14 @@ describe('downloadFile', () => {
     site.truncate.add(path);
     try {
       const dest = join(root, 'dl', 'cut', name('10.11.1'));
-      await assert.rejects(downloadFile(url('10.11.1'), dest, { sha256: sha(body('10.11.1')), log: silentLog }), (err: unknown) => err instanceof TarballDownloadError && /^download of .* failed: (cut off after \d+ of \d+ bytes \(.*\)|truncated: \d+ of \d+ bytes arrived); nothing was unpacked, it is tried again$/.test(err.message));
+      await assert.rejects(
+        downloadFile(url('10.11.1'), dest, { sha256: sha(body('10.11.1')), log: silentLog }),
+        (err: unknown) =>
+          err instanceof TarballDownloadError &&
+          /^download of .* failed: (cut off after \d+ of \d+ bytes \(.*\)|truncated: \d+ of \d+ bytes arrived); nothing was unpacked, it is tried again$/.test(
+            err.message,
+          ),
+      );
       assert.deepEqual(await readdir(join(root, 'dl', 'cut')), []);
     } finally {
       site.truncate.delete(path);
@@ -137,8 +221,21 @@ describe('downloadFile', () => {
   });
 
   test('an HTTP error and a size over the limit are refused before anything is written', async () => {
-    await assert.rejects(downloadFile(`${site.url}nothing.tar.gz`, join(root, 'dl', 'x', 'n.tar.gz'), { sha256: 'f'.repeat(64), log: silentLog }), /failed: the server answered HTTP 404 Not Found;/);
-    await assert.rejects(downloadFile(url('10.11.2'), join(root, 'dl', 'x', 'big.tar.gz'), { sha256: 'f'.repeat(64), maxBytes: 1000, log: silentLog }), /failed: it is \d+ bytes, over the limit of 1000;/);
+    await assert.rejects(
+      downloadFile(`${site.url}nothing.tar.gz`, join(root, 'dl', 'x', 'n.tar.gz'), {
+        sha256: 'f'.repeat(64),
+        log: silentLog,
+      }),
+      /failed: the server answered HTTP 404 Not Found;/,
+    );
+    await assert.rejects(
+      downloadFile(url('10.11.2'), join(root, 'dl', 'x', 'big.tar.gz'), {
+        sha256: 'f'.repeat(64),
+        maxBytes: 1000,
+        log: silentLog,
+      }),
+      /failed: it is \d+ bytes, over the limit of 1000;/,
+    );
     assert.deepEqual(await readdir(join(root, 'dl', 'x')), []);
   });
 });

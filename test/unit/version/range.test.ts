@@ -69,7 +69,10 @@ describe('parseVersionRange', () => {
       assert.throws(
         () => parseVersionRange(text),
         (err: unknown) =>
-          err instanceof VersionRangeError && err.text === text && err.part === part && err.message.includes('">=8.0.30 <8.1"'),
+          err instanceof VersionRangeError &&
+          err.text === text &&
+          err.part === part &&
+          err.message.includes('">=8.0.30 <8.1"'),
       );
     });
   }

@@ -17,7 +17,18 @@ describe('parseVersion', () => {
     });
   }
 
-  const bad = ['', '10.11', '10.11.x', 'v8.0.36', '8.0.36-', '8.0.36-MariaDB', '8.0.36.1', '1000.0.0', '8.0.36-abc', 'mariadb-10.11.9'];
+  const bad = [
+    '',
+    '10.11',
+    '10.11.x',
+    'v8.0.36',
+    '8.0.36-',
+    '8.0.36-MariaDB',
+    '8.0.36.1',
+    '1000.0.0',
+    '8.0.36-abc',
+    'mariadb-10.11.9',
+  ];
   for (const text of bad) {
     test(`rejects "${text}" naming the text and the expected form`, () => {
       assert.throws(
@@ -73,7 +84,17 @@ describe('versionKey', () => {
   }
 
   test('text order of keys is version order', () => {
-    const texts = ['10.11.10', '10.11.9', '8.0.36-28', '8.0.36-27', '8.0.36', '5.6.51-91.2', '5.6.51-91', '10.2.44', '10.11.10-1'];
+    const texts = [
+      '10.11.10',
+      '10.11.9',
+      '8.0.36-28',
+      '8.0.36-27',
+      '8.0.36',
+      '5.6.51-91.2',
+      '5.6.51-91',
+      '10.2.44',
+      '10.11.10-1',
+    ];
     const byKey = [...texts].sort((a, b) => {
       const ka = versionKey(parseVersion(a));
       const kb = versionKey(parseVersion(b));
