@@ -1,6 +1,7 @@
-// The lint STYLE.md asks for: no floating or misused promises (type-aware, through tsconfig.json). Import cycles
-// are forbidden by test/unit/architecture.test.ts, beside the other room rules. Other rules stay off: this lint
-// guards against bugs, it is not a formatter.
+// The lint STYLE.md asks for: no floating or misused promises (type-aware, through tsconfig.json), and no line over
+// 120 characters, the width prettier formats to (npm run lint runs both; prettier cannot break a long string or
+// comment, this rule says where one is left). Import cycles are forbidden by test/unit/architecture.test.ts, beside
+// the other room rules. Other rules stay off: this lint guards against bugs, layout is prettier's.
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 
@@ -29,6 +30,7 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
+      'max-len': ['error', { code: 120, tabWidth: 2 }],
     },
   },
 );

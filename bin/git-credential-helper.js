@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * git's credential helper for a remote with credentials (see src/upstream/git-credentials.ts). git runs it as `... get` and
+ * git's credential helper for a remote with credentials (see src/upstream/git-credentials.ts). git runs it as `... get`
+ * and
  * writes the request's protocol= and host= lines on stdin; it answers username= and password= lines from its
  * environment, for that protocol and host only. `store` and `erase` are ignored: nothing is kept anywhere.
  * A program of its own, run by git (not by qpswatch), so it imports nothing of qpswatch and needs no build.

@@ -59,17 +59,32 @@ function report(pool: PairPool, sessions: number, seed: number, budget: number, 
   const noise = [...pairNoise(pool)].map(([k, s]) => `${keyLabel(k)} ${pct(s)}`);
   const sorted = [...pairNoise(pool).values()].sort((a, b) => a - b);
   return [
-    `pool measured with idle_server ${String(pool.settings['idleServer'] ?? '?')}, idle states held: ${String(pool.settings['idleStatesHeld'] ?? '?')}`,
-    `pair noise (sd of the log ratio of a pair): median ${pct(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN)}; ${noise.join(', ')}`,
-    `pool: ${pool.sweeps.length} sweeps of the ${pool.suite} suite (${pool.keys.length} tests: ${pool.keys.map(keyLabel).join(', ')}), ${(pool.seconds / 60).toFixed(1)} min of pairs`,
-    `sessions drawn: ${sessions}, budget ${budget} min, threshold ${settings.threshold}, alpha ${settings.alpha}, confidence ${settings.confidence}`,
-    `sessions with any regression verdict (false alarms): ${alarmed} of ${sessions}${alarms.size > 0 ? ` (${[...alarms].map(([t, n]) => `${t} x${n}`).join(', ')})` : ''}`,
+    `pool measured with idle_server ` +
+      `${String(pool.settings['idleServer'] ?? '?')}, idle states held: ` +
+      `${String(pool.settings['idleStatesHeld'] ?? '?')}`,
+    `pair noise (sd of the log ratio of a pair): median ` +
+      `${pct(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN)}; ` +
+      `${noise.join(', ')}`,
+    `pool: ${pool.sweeps.length} sweeps of the ${pool.suite} suite ` +
+      `(${pool.keys.length} tests: ${pool.keys.map(keyLabel).join(', ')}), ` +
+      `${(pool.seconds / 60).toFixed(1)} min of pairs`,
+    `sessions drawn: ${sessions}, budget ${budget} min, threshold ` +
+      `${settings.threshold}, alpha ${settings.alpha}, confidence ` +
+      `${settings.confidence}`,
+    `sessions with any regression verdict (false alarms): ${alarmed} of ` +
+      `${sessions}${alarms.size > 0 ? ` (${[...alarms].map(([t, n]) => `${t} x${n}`).join(', ')})` : ''}`,
     `unstable verdicts: ${unstable} of ${verdicts} (${pct(unstable / Math.max(verdicts, 1))})`,
-    `ok verdicts rule out drops larger than: median ${pct(bounds[Math.floor(bounds.length / 2)] ?? Number.NaN)}, worst ${pct(bounds.at(-1) ?? Number.NaN)}`,
-    `minutes of pairs per session: median ${(minutes[Math.floor(minutes.length / 2)] ?? 0).toFixed(1)}, max ${(minutes.at(-1) ?? 0).toFixed(1)}`,
+    `ok verdicts rule out drops larger than: median ` +
+      `${pct(bounds[Math.floor(bounds.length / 2)] ?? Number.NaN)}, worst ` +
+      `${pct(bounds.at(-1) ?? Number.NaN)}`,
+    `minutes of pairs per session: median ` +
+      `${(minutes[Math.floor(minutes.length / 2)] ?? 0).toFixed(1)}, max ` +
+      `${(minutes.at(-1) ?? 0).toFixed(1)}`,
     ...(short > 0
       ? [
-          `note: in ${short} of ${sessions} sessions the pool ran out of sweeps before the rule or the budget ended them; keep a larger pool (--pool-pairs)`,
+          `note: in ${short} of ${sessions} sessions the pool ran out of sweeps ` +
+            `before the rule or the budget ended them; keep a larger pool ` +
+            `(--pool-pairs)`,
         ]
       : []),
   ];

@@ -16,7 +16,8 @@ import { daemonAvailable, measureFloor, measureIdleDaemon } from './bench/daemon
 /** The metrics server logs here (warnings only): stdout is the report. */
 const log = createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY));
 
-const HELP = `Usage: npm run bench:daemon -- [--samples N] [--scrapes N] [--idle-seconds N] [--settle-seconds N] [--dir DIR] [--no-daemon]
+const HELP = `Usage: npm run bench:daemon -- [--samples N] [--scrapes N] [--idle-seconds N] [--settle-seconds N]
+                                [--dir DIR] [--no-daemon]
 
 Part 1: fills a temp SQLite store through the Store API with --samples samples (default 100000: 2 series x 20
 versions x ${BENCH_TESTS.length} tests, 5-round sessions of consecutive versions, one check per pair), starts the
@@ -136,7 +137,8 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
     log: log.child({ component: 'metrics' }),
   });
   try {
-    // The bench's own client first: Node compiles its fetch (undici) on first use, tens of ms that are not the server's.
+    // The bench's own client first: Node compiles its fetch (undici) on first use, tens of ms that are not the
+    // server's.
     await (await fetch(`${server.url}/healthz`)).text();
     const first = await timedScrape(server);
     const times: number[] = [];
@@ -148,12 +150,23 @@ async function scrapePart(dir: string, opts: Options): Promise<string[]> {
     }
     const lines = text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
     return [
-      `bench:daemon part 1: /metrics over a store of ${filled.samples} samples (${filled.sessions} done sessions, ${filled.checks} checks; ${BENCH_UPSTREAMS.length} series x 20 versions x ${BENCH_TESTS.length} tests), SQLite in ${dir}`,
-      `  store filled in ${fillSeconds.toFixed(1)} s (${((fillSeconds * 1e6) / filled.samples).toFixed(0)} µs per sample)`,
-      `  first scrape:        ${ms(first.ms)} (reads each done session's samples once for the p95 latency)${target(first.ms, TARGETS.firstScrapeMs, 'ms')}`,
-      `  next ${opts.scrapes} scrapes:    median ${ms(median(times))}, p95 ${ms(percentile(times, 0.95))}, max ${ms(Math.max(...times))}${target(median(times), TARGETS.medianScrapeMs, 'ms')}`,
-      `  series served:       ${lines.length} (${lines.filter((l) => l.startsWith('qpswatch_')).length} qpswatch_*), ${(text.length / 1024).toFixed(0)} KiB per scrape`,
-      `  this process's RSS:  ${mb(process.memoryUsage().rss)} after the scrapes (store, server and bench in one process)`,
+      `bench:daemon part 1: /metrics over a store of ${filled.samples} ` +
+        `samples (${filled.sessions} done sessions, ${filled.checks} checks; ` +
+        `${BENCH_UPSTREAMS.length} series x 20 versions x ${BENCH_TESTS.length} ` +
+        `tests), SQLite in ${dir}`,
+      `  store filled in ${fillSeconds.toFixed(1)} s ` +
+        `(${((fillSeconds * 1e6) / filled.samples).toFixed(0)} µs per sample)`,
+      `  first scrape:        ${ms(first.ms)} (reads each done session's ` +
+        `samples once for the p95 ` +
+        `latency)${target(first.ms, TARGETS.firstScrapeMs, 'ms')}`,
+      `  next ${opts.scrapes} scrapes:    median ${ms(median(times))}, p95 ` +
+        `${ms(percentile(times, 0.95))}, max ` +
+        `${ms(Math.max(...times))}${target(median(times), TARGETS.medianScrapeMs, 'ms')}`,
+      `  series served:       ${lines.length} ` +
+        `(${lines.filter((l) => l.startsWith('qpswatch_')).length} qpswatch_*), ` +
+        `${(text.length / 1024).toFixed(0)} KiB per scrape`,
+      `  this process's RSS:  ${mb(process.memoryUsage().rss)} after the ` +
+        `scrapes (store, server and bench in one process)`,
     ];
   } finally {
     await server.close();
@@ -165,7 +178,8 @@ async function daemonPart(dir: string, opts: Options): Promise<string[]> {
   if (!opts.daemon) return ['bench:daemon part 2: skipped (--no-daemon)'];
   if (!(await daemonAvailable()))
     return [
-      'bench:daemon part 2: the built CLI (dist/src/cli/run.js) has no daemon command yet: run npm run build once it has',
+      'bench:daemon part 2: the built CLI (dist/src/cli/run.js) has no daemon ' +
+        'command yet: run npm run build once it has',
     ];
   // The floor settles while the daemon does, so both are measured side by side on the same host.
   const [f, floor] = await Promise.all([
@@ -173,12 +187,24 @@ async function daemonPart(dir: string, opts: Options): Promise<string[]> {
     measureFloor(opts.settleSeconds, say),
   ]);
   return [
-    `bench:daemon part 2: node bin/qpswatch.js daemon, empty store, one upstream without tags, schedule far away, metrics on 127.0.0.1:${f.port}`,
-    `  up (answering /healthz) in ${f.startMs} ms; start-up used ${f.startUpCpuSeconds.toFixed(2)} s of CPU until the window opened ${f.settleSeconds} s later`,
-    `  idle RSS over ${f.seconds} s: median ${mb(f.rssBytes.median)}, max ${mb(f.rssBytes.max)} (first ${mb(f.rssBytes.first)}, last ${mb(f.rssBytes.last)})${target(f.rssBytes.max / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
-    `  floor after the same settle: bare Node ${mb(floor.bareBytes)}; Node with the libraries an idle daemon loads (zod, yaml, pino, better-sqlite3, node-cron with a time zone, prom-client, an HTTP server) ${mb(floor.librariesBytes)}${target(floor.librariesBytes / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
+    `bench:daemon part 2: node bin/qpswatch.js daemon, empty store, one ` +
+      `upstream without tags, schedule far away, metrics on ` +
+      `127.0.0.1:${f.port}`,
+    `  up (answering /healthz) in ${f.startMs} ms; start-up used ` +
+      `${f.startUpCpuSeconds.toFixed(2)} s of CPU until the window opened ` +
+      `${f.settleSeconds} s later`,
+    `  idle RSS over ${f.seconds} s: median ${mb(f.rssBytes.median)}, max ` +
+      `${mb(f.rssBytes.max)} (first ${mb(f.rssBytes.first)}, last ` +
+      `${mb(f.rssBytes.last)})${target(f.rssBytes.max / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
+    `  floor after the same settle: bare Node ${mb(floor.bareBytes)}; Node ` +
+      `with the libraries an idle daemon loads (zod, yaml, pino, ` +
+      `better-sqlite3, node-cron with a time zone, prom-client, an HTTP ` +
+      `server) ` +
+      `${mb(floor.librariesBytes)}${target(floor.librariesBytes / 2 ** 20, TARGETS.rssMiB, 'MiB')}`,
     `  qpswatch's own share: ${mb(f.rssBytes.median - floor.librariesBytes)} above that floor`,
-    `  idle CPU over ${f.seconds} s: ${f.cpuSeconds.toFixed(2)} s (${((f.cpuSeconds / f.seconds) * 100).toFixed(2)} % of one CPU)${target((f.cpuSeconds / f.seconds) * 100, TARGETS.idleCpuPercent, '%')}`,
+    `  idle CPU over ${f.seconds} s: ${f.cpuSeconds.toFixed(2)} s ` +
+      `(${((f.cpuSeconds / f.seconds) * 100).toFixed(2)} % of one ` +
+      `CPU)${target((f.cpuSeconds / f.seconds) * 100, TARGETS.idleCpuPercent, '%')}`,
   ];
 }
 

@@ -96,7 +96,8 @@ function findTest(name: string, threads: number, seconds: number): SuiteTest {
   const test = suite.tests.find((t) => t.name === name);
   if (test === undefined)
     throw new BenchUsageError(
-      `--test ${JSON.stringify(name)}: the ${SUITE} suite has no such test; use one of ${suite.tests.map((t) => t.name).join(', ')}`,
+      `--test ${JSON.stringify(name)}: the ${SUITE} suite has no such test; ` +
+        `use one of ${suite.tests.map((t) => t.name).join(', ')}`,
     );
   return { ...test, seconds, threads: [threads] };
 }
@@ -149,7 +150,10 @@ async function runPairs(
     const [w, wo] = withFirst ? [first, second] : [second, first];
     pairs.push({ without: wo.value, with: w.value, withFirst, withoutWallMs: wo.ms, withWallMs: w.ms });
     say(
-      `pair ${pair}/${opts.pairs} (${withFirst ? 'with first' : 'without first'}): without ${wo.value.toFixed(1)} qps, with ${w.value.toFixed(1)} qps, ratio ${(w.value / wo.value).toFixed(3)}`,
+      `pair ${pair}/${opts.pairs} ` +
+        `(${withFirst ? 'with first' : 'without first'}): without ` +
+        `${wo.value.toFixed(1)} qps, with ${w.value.toFixed(1)} qps, ratio ` +
+        `${(w.value / wo.value).toFixed(3)}`,
     );
   }
   return pairs;
@@ -161,7 +165,10 @@ async function bench(opts: BenchOptions, signal: AbortSignal): Promise<{ report:
   // Set-up (init, load, 5 s warm-up) takes about 15 s; a run its seconds plus some 50 ms to start sysbench.
   const minutes = ((opts.pairs * 2 + 1) * (opts.seconds + 0.05) + 15) / 60;
   say(
-    `${opts.pairs} pairs of ${opts.seconds} s runs of ${test.name}, ${opts.threads} thread(s): about ${minutes.toFixed(1)} minutes; load average ${loadavg()[0]!.toFixed(2)} (other work on the host adds noise)`,
+    `${opts.pairs} pairs of ${opts.seconds} s runs of ${test.name}, ` +
+      `${opts.threads} thread(s): about ${minutes.toFixed(1)} minutes; load ` +
+      `average ${loadavg()[0]!.toFixed(2)} (other work on the host adds ` +
+      `noise)`,
   );
   const server = await BenchServer.create({ profile: PROFILE, basedir: BASEDIR, signal, say, log });
   let report: string;
@@ -174,7 +181,11 @@ async function bench(opts: BenchOptions, signal: AbortSignal): Promise<{ report:
     say(`timing the samplers directly (${SAMPLER_TIMINGS} samples)`);
     const cost = await timeSamplers(server.status, server.dataDevice(), SAMPLER_TIMINGS);
     const ref = server.target.ref;
-    const heading = `bench:overhead: ${test.name} (${test.script}), ${opts.threads} thread(s), ${opts.seconds} s runs, ${opts.pairs} pairs interleaved; ${ref.flavor} ${ref.version}, profile ${ref.serverProfile}; load average ${loadavg()[0]!.toFixed(2)} at the end`;
+    const heading =
+      `bench:overhead: ${test.name} (${test.script}), ${opts.threads} ` +
+      `thread(s), ${opts.seconds} s runs, ${opts.pairs} pairs interleaved; ` +
+      `${ref.flavor} ${ref.version}, profile ${ref.serverProfile}; load ` +
+      `average ${loadavg()[0]!.toFixed(2)} at the end`;
     report = renderOverheadReport({ heading, seconds: opts.seconds, goal: GOAL, pairs, cost });
   } finally {
     clean = await server.close();

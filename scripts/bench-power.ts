@@ -95,7 +95,10 @@ function synthetic(
   seed: number,
 ): string[] {
   const lines = [
-    `synthetic drops injected into the candidate's QPS of real pairs: pool of ${pool.sweeps.length} sweeps of ${pool.suite}, ${sessions} sessions per drop, budget ${budget} min, threshold ${settings.threshold}, alpha ${settings.alpha}`,
+    `synthetic drops injected into the candidate's QPS of real pairs: pool ` +
+      `of ${pool.sweeps.length} sweeps of ${pool.suite}, ${sessions} sessions ` +
+      `per drop, budget ${budget} min, threshold ${settings.threshold}, alpha ` +
+      `${settings.alpha}`,
   ];
   const header = ['test', ...drops.map((d) => `-${(d * 100).toFixed(0)}%`)];
   const rows = pool.keys.map((k) => [keyLabel(k)]);
@@ -156,7 +159,9 @@ function budgetFor(pool: PairPool, drop: number, settings: VerdictSettings): str
   const atLook = needed.map((x) => ({ ...x, n: pairsAtLook(lookOfPairs(x.n!, settings.maxPairs ?? 200)) }));
   const seconds = atLook.reduce((sum, x) => sum + x.n * pool.pairSeconds.get(x.k)!, 0);
   return [
-    `pairs each test needs for 80% power at a ${(drop * 100).toFixed(0)}% drop (from its pair noise, rounded up to a look): ${atLook.map((x) => `${keyLabel(x.k)} ${x.n}`).join(', ')}`,
+    `pairs each test needs for 80% power at a ${(drop * 100).toFixed(0)}% ` +
+      `drop (from its pair noise, rounded up to a look): ` +
+      `${atLook.map((x) => `${keyLabel(x.k)} ${x.n}`).join(', ')}`,
     `a budget of about ${Math.ceil(seconds / 60)} min of pairs reaches that for every test`,
   ];
 }
@@ -216,11 +221,19 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
         outcome.verdicts.reduce((sum, v) => sum + Math.log(v.relativeQps), 0) / Math.max(outcome.verdicts.length, 1),
       );
       return [
-        `real slowdown: candidate server held to ${quota}% of one CPU (cgroup v1 cpu.cfs_quota_us), baseline free; ${minutes.toFixed(1)} min, ${outcome.paired?.sweeps ?? 0} sweeps, stopped by ${outcome.paired?.stoppedBy ?? '?'}`,
-        `the free baseline server used ${used.toFixed(2)} of a CPU while measured: the quota should leave the candidate about ${Math.min(1, quota / 100 / used).toFixed(2)} of its speed; the tests' geometric mean C/B is ${geo.toFixed(2)}`,
+        `real slowdown: candidate server held to ${quota}% of one CPU (cgroup ` +
+          `v1 cpu.cfs_quota_us), baseline free; ${minutes.toFixed(1)} min, ` +
+          `${outcome.paired?.sweeps ?? 0} sweeps, stopped by ` +
+          `${outcome.paired?.stoppedBy ?? '?'}`,
+        `the free baseline server used ${used.toFixed(2)} of a CPU while ` +
+          `measured: the quota should leave the candidate about ` +
+          `${Math.min(1, quota / 100 / used).toFixed(2)} of its speed; the tests' ` +
+          `geometric mean C/B is ${geo.toFixed(2)}`,
         ...outcome.verdicts.map(
           (v) =>
-            `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} [${v.low.toFixed(3)}, ${v.high?.toFixed(3) ?? 'none'}], ${v.pairs} pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`,
+            `${v.test}.t${v.threads}: ${v.kind}, C/B ${v.relativeQps.toFixed(3)} ` +
+            `[${v.low.toFixed(3)}, ${v.high?.toFixed(3) ?? 'none'}], ${v.pairs} ` +
+            `pairs, detectable ${(100 * v.detectableDrop).toFixed(1)}%`,
         ),
       ];
     } finally {

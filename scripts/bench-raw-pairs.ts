@@ -108,14 +108,17 @@ function pickTests(suite: Suite, names: readonly string[] | undefined): readonly
   const many = suite.tests.find((t) => t.threads.length > 1);
   if (many !== undefined)
     throw new RawUsageError(
-      `--suite ${suite.name}: test ${many.name} runs at ${many.threads.join(', ')} threads; use a suite whose tests run at one thread count`,
+      `--suite ${suite.name}: test ${many.name} runs at ` +
+        `${many.threads.join(', ')} threads; use a suite whose tests run at one ` +
+        `thread count`,
     );
   if (names === undefined) return suite.tests;
   return names.map((name) => {
     const test = suite.tests.find((t) => t.name === name);
     if (test === undefined)
       throw new RawUsageError(
-        `--tests: the ${suite.name} suite has no test ${JSON.stringify(name)}; use some of ${suite.tests.map((t) => t.name).join(', ')}`,
+        `--tests: the ${suite.name} suite has no test ${JSON.stringify(name)}; ` +
+          `use some of ${suite.tests.map((t) => t.name).join(', ')}`,
       );
     return test;
   });
@@ -149,7 +152,8 @@ async function measurePairs(
       pairs.get(test.name)!.push({ without: b, with: c });
     }
     say(
-      `sweep ${sweep}/${opts.pairs}: ${tests.map((t) => `${t.name} ${medianPairRatio(pairs.get(t.name)!).toFixed(3)}`).join(', ')}`,
+      `sweep ${sweep}/${opts.pairs}: ` +
+        `${tests.map((t) => `${t.name} ${medianPairRatio(pairs.get(t.name)!).toFixed(3)}`).join(', ')}`,
     );
   }
   return pairs;
@@ -165,7 +169,10 @@ function report(pairs: ReadonlyMap<string, RunPair[]>, heading: string): string 
     const q = (p: number): number => ratios[Math.min(ratios.length - 1, Math.floor(p * ratios.length))]!;
     all.push(Math.log(ratio));
     lines.push(
-      `${name.padEnd(24)} ${String(list.length).padStart(6)}  ${ratio.toFixed(3).padStart(10)}  ${interval.low.toFixed(3)}-${interval.high.toFixed(3)}    ${q(0.25).toFixed(3)}-${q(0.75).toFixed(3)}`,
+      `${name.padEnd(24)} ${String(list.length).padStart(6)}  ` +
+        `${ratio.toFixed(3).padStart(10)}  ` +
+        `${interval.low.toFixed(3)}-${interval.high.toFixed(3)}    ` +
+        `${q(0.25).toFixed(3)}-${q(0.75).toFixed(3)}`,
     );
   }
   const geo = Math.exp(all.reduce((a, b) => a + b, 0) / all.length);
@@ -194,7 +201,10 @@ async function bench(opts: RawOptions, signal: AbortSignal): Promise<{ text: str
     const pairs = await measurePairs({ b, c }, tests, opts, signal);
     text = report(
       pairs,
-      `bench:raw-pairs: C ${c.target.ref.version} (${opts.candidate}) against B ${b.target.ref.version} (${opts.baseline}), suite ${suite.name}, ${opts.pairs} pairs per test; load average ${loadavg()[0]!.toFixed(2)} at the end`,
+      `bench:raw-pairs: C ${c.target.ref.version} (${opts.candidate}) against ` +
+        `B ${b.target.ref.version} (${opts.baseline}), suite ${suite.name}, ` +
+        `${opts.pairs} pairs per test; load average ${loadavg()[0]!.toFixed(2)} ` +
+        `at the end`,
     );
   } finally {
     const closed = await Promise.all(servers.reverse().map((s) => s.close()));

@@ -71,14 +71,18 @@ function run(model: PoolModel, scenario: Scenario, label: string): PairedJudgeme
     all.push(simulateSession(model, scenario.shape, scenario.drops(i, random), random));
     if ((i + 1) % 500 === 0)
       process.stderr.write(
-        `bench:sim: ${label}: ${i + 1} of ${scenario.sessions} sessions, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+        `bench:sim: ${label}: ${i + 1} of ${scenario.sessions} sessions, ` +
+          `${((Date.now() - started) / 1000).toFixed(0)} s\n`,
       );
   }
   return all;
 }
 
 function describeShape(shape: SessionShape): string {
-  return `${shape.sweeps} sweeps (${shape.budgetMinutes.toFixed(1)} min of pairs at ${shape.sweepSeconds.toFixed(1)} s a sweep)`;
+  return (
+    `${shape.sweeps} sweeps (${shape.budgetMinutes.toFixed(1)} min of pairs ` +
+    `at ${shape.sweepSeconds.toFixed(1)} s a sweep)`
+  );
 }
 
 async function main(): Promise<number> {
@@ -157,20 +161,31 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
   const tests = model.keys.length;
   const same = (drop: number) => () => new Array<number>(tests).fill(drop);
   const out: string[] = [
-    `pool: ${pool.sweeps.length} sweeps of the ${pool.suite} suite, ${tests} tests (${model.keys.map(keyLabel).join(', ')}); pair noise ${model.noise.map((n) => pct(n)).join(', ')}`,
-    `order effect (second run over first) in the pool: ${model.orderEffects.map((o) => pct(Math.exp(o) - 1)).join(', ')}`,
-    `settings: threshold ${s.threshold}, alpha ${s.alpha}, confidence ${s.confidence}, max_pairs ${s.maxPairs}; budget ${s.budget} min: ${describeShape(quick)}; long: ${describeShape(long)}`,
-    `command: npm run bench:sim -- --null-sessions ${s.nullSessions} --sessions ${s.sessions} --series ${s.series} --seed ${s.seed}`,
+    `pool: ${pool.sweeps.length} sweeps of the ${pool.suite} suite, ${tests} ` +
+      `tests (${model.keys.map(keyLabel).join(', ')}); pair noise ` +
+      `${model.noise.map((n) => pct(n)).join(', ')}`,
+    `order effect (second run over first) in the pool: ` +
+      `${model.orderEffects.map((o) => pct(Math.exp(o) - 1)).join(', ')}`,
+    `settings: threshold ${s.threshold}, alpha ${s.alpha}, confidence ` +
+      `${s.confidence}, max_pairs ${s.maxPairs}; budget ${s.budget} min: ` +
+      `${describeShape(quick)}; long: ${describeShape(long)}`,
+    `command: npm run bench:sim -- --null-sessions ${s.nullSessions} ` +
+      `--sessions ${s.sessions} --series ${s.series} --seed ${s.seed}`,
     '',
   ];
   const regressed = (v: readonly PairedJudgement[]): boolean => v.some((j) => j.kind === 'regression');
   const nullRuns = run(model, { shape: quick, sessions: s.nullSessions, seed: s.seed, drops: same(0) }, 'null');
   out.push(
-    `null (no drop), ${s.budget}-min budget, ${s.nullSessions} sessions: sessions with any regression (family-wise false alarms): ${rate(nullRuns.filter(regressed).length, s.nullSessions)}; target at most alpha ${s.alpha}`,
+    `null (no drop), ${s.budget}-min budget, ${s.nullSessions} sessions: ` +
+      `sessions with any regression (family-wise false alarms): ` +
+      `${rate(nullRuns.filter(regressed).length, s.nullSessions)}; target at ` +
+      `most alpha ${s.alpha}`,
   );
   const nullLong = run(model, { shape: long, sessions: s.sessions, seed: s.seed + 1, drops: same(0) }, 'null, long');
   out.push(
-    `null (no drop), up to ${long.sweeps} pairs, ${s.sessions} sessions: family-wise false alarms ${rate(nullLong.filter(regressed).length, s.sessions)}`,
+    `null (no drop), up to ${long.sweeps} pairs, ${s.sessions} sessions: ` +
+      `family-wise false alarms ` +
+      `${rate(nullLong.filter(regressed).length, s.sessions)}`,
   );
 
   const margin = 1 - s.threshold;
@@ -185,7 +200,9 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
     );
     const oks = runs.flat().filter((j) => j.kind === 'ok').length;
     out.push(
-      `margin (every test ${pct(margin)} slower), ${label}, ${s.sessions} sessions: false ok per test ${rate(oks, runs.flat().length)}; target at most ${pct((1 - s.confidence) / 2)}`,
+      `margin (every test ${pct(margin)} slower), ${label}, ${s.sessions} ` +
+        `sessions: false ok per test ${rate(oks, runs.flat().length)}; target ` +
+        `at most ${pct((1 - s.confidence) / 2)}`,
     );
   }
 
@@ -197,7 +214,9 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
     );
     const perTest = model.keys.map((_, j) => runs.filter((v) => v[j]!.kind === 'regression').length);
     out.push(
-      `power at -${pct(drop)}, ${s.budget}-min budget, ${s.sessions} sessions: ${perTest.map((k, j) => `${keyLabel(model.keys[j]!)} ${pct(k / s.sessions)}`).join(', ')}`,
+      `power at -${pct(drop)}, ${s.budget}-min budget, ${s.sessions} ` +
+        `sessions: ` +
+        `${perTest.map((k, j) => `${keyLabel(model.keys[j]!)} ${pct(k / s.sessions)}`).join(', ')}`,
     );
   }
   out.push(...powerBudget(model, s, 0.1));
@@ -218,7 +237,8 @@ function simulate(pool: PairPool, s: SimSettings): string[] {
     );
     const madeGood = runs.filter((v) => v.every((j) => j.kind === 'ok' || j.kind === 'improvement')).length;
     out.push(
-      `ratchet (one test 7% slower), ${label}, ${s.sessions} checks: made last good ${rate(madeGood, s.sessions)}; target under 1%`,
+      `ratchet (one test 7% slower), ${label}, ${s.sessions} checks: made ` +
+        `last good ${rate(madeGood, s.sessions)}; target under 1%`,
     );
   }
   out.push(...driftFigures(model, quick, s));
@@ -248,8 +268,14 @@ function driftFigures(model: PoolModel, shape: SessionShape, s: SimSettings): st
       `${r}: ${pct(outcomes.reduce((a, o) => a + o.driftAt.filter((at) => at === r).length, 0) / (tests * s.series))}`,
   );
   return [
-    `drift (3% slower per release, 6 releases), ${s.budget}-min budget, ${s.series} series: tests flagged as a confirmed drift by the 4th release ${rate(drift, tests * s.series)}; target at least 80%`,
-    `drift: series with any test confirmed by the 4th release ${rate(anyDrift, s.series)}; flagged at all by the 4th (own regression or drift): tests ${rate(flagged, tests * s.series)}, series with any test ${rate(anyFlagged, s.series)}; first confirmed at release ${when.join(', ')}`,
+    `drift (3% slower per release, 6 releases), ${s.budget}-min budget, ` +
+      `${s.series} series: tests flagged as a confirmed drift by the 4th ` +
+      `release ${rate(drift, tests * s.series)}; target at least 80%`,
+    `drift: series with any test confirmed by the 4th release ` +
+      `${rate(anyDrift, s.series)}; flagged at all by the 4th (own regression ` +
+      `or drift): tests ${rate(flagged, tests * s.series)}, series with any ` +
+      `test ${rate(anyFlagged, s.series)}; first confirmed at release ` +
+      `${when.join(', ')}`,
   ];
 }
 
@@ -258,7 +284,10 @@ function oneTestDropped(tests: number, drop: number, random: () => number): numb
   return Array.from({ length: tests }, (_, j) => (j === which ? drop : 0));
 }
 
-/** When power at `drop` is under 80% for some test at the suite's budget: the smallest budget (of doublings) that reaches it. */
+/**
+ * When power at `drop` is under 80% for some test at the suite's budget: the smallest budget (of doublings) that
+ * reaches it.
+ */
 function powerBudget(model: PoolModel, s: SimSettings, drop: number): string[] {
   const sessions = Math.max(200, Math.floor(s.sessions / 4));
   for (const factor of [1, 1.5, 2, 3, 4, 6, 8]) {
@@ -278,7 +307,9 @@ function powerBudget(model: PoolModel, s: SimSettings, drop: number): string[] {
     );
     if (worst >= 0.8)
       return [
-        `power at -${pct(drop)}: at least 80% for every test at a budget of ${(s.budget * factor).toFixed(0)} min (${shape.sweeps} sweeps; worst test ${pct(worst)} over ${sessions} sessions)`,
+        `power at -${pct(drop)}: at least 80% for every test at a budget of ` +
+          `${(s.budget * factor).toFixed(0)} min (${shape.sweeps} sweeps; worst ` +
+          `test ${pct(worst)} over ${sessions} sessions)`,
       ];
     if (shape.sweeps >= s.maxPairs) break;
   }

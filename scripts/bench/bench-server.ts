@@ -118,7 +118,8 @@ export class BenchServer {
       this.config.server_start_timeout_seconds * 1000,
     );
     say(
-      `initialising a datadir for ${target.ref.flavor} ${target.ref.version} (profile ${target.ref.serverProfile}) in ${this.dir}`,
+      `initialising a datadir for ${target.ref.flavor} ${target.ref.version} ` +
+        `(profile ${target.ref.serverProfile}) in ${this.dir}`,
     );
     await this.instance.initialise(this.opts.log);
     signal.throwIfAborted();
@@ -147,7 +148,9 @@ export class BenchServer {
     });
   }
 
-  /** Resolves true when every step succeeded; a failed step is said (with what is left behind) and the next still runs. */
+  /**
+   * Resolves true when every step succeeded; a failed step is said (with what is left behind) and the next still runs.
+   */
   close(): Promise<boolean> {
     this.closing ??= this.shutdown();
     return this.closing;

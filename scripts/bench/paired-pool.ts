@@ -157,7 +157,9 @@ export function keyLabel(key: string): string {
   return `${test}.t${threads}`;
 }
 
-/** Per test, the noise of one pair over the whole pool, as verdicts measure it (clipped, the order effect taken out). */
+/**
+ * Per test, the noise of one pair over the whole pool, as verdicts measure it (clipped, the order effect taken out).
+ */
 export function pairNoise(pool: PairPool): Map<string, number> {
   return new Map(
     pool.keys.map((key) => {

@@ -32,7 +32,8 @@ export function stateDirFor(options: PoolOptions, name: string): string {
   if (options.keep === undefined) return join(mkdtempSync(join(tmpdir(), `qpswatch-${name}-`)), 'state');
   if (existsSync(options.keep) && readdirSync(options.keep).length > 0)
     throw new Error(
-      `--keep ${JSON.stringify(options.keep)}: the folder is not empty; give a new or empty folder so no pool is mixed with another`,
+      `--keep ${JSON.stringify(options.keep)}: the folder is not empty; give ` +
+        `a new or empty folder so no pool is mixed with another`,
     );
   mkdirSync(options.keep, { recursive: true });
   return options.keep;

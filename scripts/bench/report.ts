@@ -32,7 +32,9 @@ const qps = (v: number): string => v.toFixed(1);
 const r3 = (v: number): string => v.toFixed(3);
 const range = (i: Interval): string => `${r3(i.low)} .. ${r3(i.high)}`;
 
-/** The per-run table, the ratio with its interval and the goal, the ratio as compare computes it, the samplers' cost. */
+/**
+ * The per-run table, the ratio with its interval and the goal, the ratio as compare computes it, the samplers' cost.
+ */
 export function renderOverheadReport(report: OverheadReport): string {
   const { pairs, goal } = report;
   const rows = pairs.map((p, i) => [
@@ -60,10 +62,16 @@ export function renderOverheadReport(report: OverheadReport): string {
     '',
     ...renderTextTable(table),
     '',
-    `overhead ratio (with / without) = ${r3(medianPairRatio(pairs))}   95% interval ${range(paired)}   (median of the pair ratios; bootstrap over pairs)`,
+    `overhead ratio (with / without) = ${r3(medianPairRatio(pairs))}   95% ` +
+      `interval ${range(paired)}   (median of the pair ratios; bootstrap over ` +
+      `pairs)`,
     `goal >= ${goal}: ${verdictText(judgeGoal(paired, goal), goal)}`,
-    `as compare computes it, median(with) / median(without) = ${r3(ratioOfMedians(pairs))}   95% interval ${range(unpaired)}`,
-    `noise: the middle half of the runs without samplers lies within +-${pct(middleHalfSpread(pairs.map((p) => p.without)))} of their median; of the pair ratios, within +-${pct(middleHalfSpread(pairs.map((p) => p.with / p.without)))}`,
+    `as compare computes it, median(with) / median(without) = ` +
+      `${r3(ratioOfMedians(pairs))}   95% interval ${range(unpaired)}`,
+    `noise: the middle half of the runs without samplers lies within ` +
+      `+-${pct(middleHalfSpread(pairs.map((p) => p.without)))} of their ` +
+      `median; of the pair ratios, within ` +
+      `+-${pct(middleHalfSpread(pairs.map((p) => p.with / p.without)))}`,
     '',
     ...costLines(report),
     '',
@@ -75,9 +83,17 @@ function costLines({ cost, seconds, pairs }: OverheadReport): string[] {
   const wallWithout = median(pairs.map((p) => p.withoutWallMs));
   const wallWith = median(pairs.map((p) => p.withWallMs));
   return [
-    `sampler cost, timed directly (median of ${cost.count}, server idle as between runs): takeHostSnapshot ${ms(cost.snapshotMs)} + SHOW GLOBAL STATUS ${ms(cost.queryMs)} + its parse ${ms(cost.parseMs)} = ${ms(cost.sampleMs)} per sample (slowest ${ms(cost.slowestSampleMs)})`,
-    `  2 samples per run = ${ms(perRunMs)} against a ${seconds} s run (${((perRunMs / (seconds * 1000)) * 100).toFixed(3)}%), taken before and after sysbench's timed interval, not during it`,
-    `wall time per run, spawn to result (median): without ${(wallWithout / 1000).toFixed(3)} s, with ${(wallWith / 1000).toFixed(3)} s (${signed(wallWith - wallWithout)} ms)`,
+    `sampler cost, timed directly (median of ${cost.count}, server idle as ` +
+      `between runs): takeHostSnapshot ${ms(cost.snapshotMs)} + SHOW GLOBAL ` +
+      `STATUS ${ms(cost.queryMs)} + its parse ${ms(cost.parseMs)} = ` +
+      `${ms(cost.sampleMs)} per sample (slowest ${ms(cost.slowestSampleMs)})`,
+    `  2 samples per run = ${ms(perRunMs)} against a ${seconds} s run ` +
+      `(${((perRunMs / (seconds * 1000)) * 100).toFixed(3)}%), taken before ` +
+      `and after sysbench's timed interval, not during it`,
+    `wall time per run, spawn to result (median): without ` +
+      `${(wallWithout / 1000).toFixed(3)} s, with ` +
+      `${(wallWith / 1000).toFixed(3)} s (${signed(wallWith - wallWithout)} ` +
+      `ms)`,
   ];
 }
 
@@ -88,7 +104,10 @@ function verdictText(verdict: ReturnType<typeof judgeGoal>, goal: number): strin
     case 'missed':
       return `missed (the whole interval is below ${goal})`;
     case 'within noise':
-      return `not resolved: the interval includes ${goal}; the noise between runs is wider than the goal's margin (more --pairs narrow it)`;
+      return (
+        `not resolved: the interval includes ${goal}; the noise between runs is ` +
+        `wider than the goal's margin (more --pairs narrow it)`
+      );
   }
 }
 

@@ -45,14 +45,12 @@ export function simulateSeries(
     );
   const record = (release: number, baseline: number, judged: readonly PairedJudgement[]): void =>
     judged.forEach((j, i) =>
-      steps
-        .get(testKey(names[i]!))!
-        .push({
-          release: `r${release}`,
-          baseline: `r${baseline}`,
-          logEstimate: Math.log(j.relativeQps),
-          logSe: j.logSe,
-        }),
+      steps.get(testKey(names[i]!))!.push({
+        release: `r${release}`,
+        baseline: `r${baseline}`,
+        logEstimate: Math.log(j.relativeQps),
+        logSe: j.logSe,
+      }),
     );
   let lastGood = 0;
   for (let r = 1; r <= releases; r++) {

@@ -16,7 +16,9 @@ export interface PoolModel {
   means: number[];
   orderEffects: number[];
   noise: number[];
-  /** residuals[s][j]: pool sweep s, test j: its log ratio less the test's mean and order effect in that pair's order. */
+  /**
+   * residuals[s][j]: pool sweep s, test j: its log ratio less the test's mean and order effect in that pair's order.
+   */
   residuals: Float64Array[];
   settings: SequentialSettings;
   shape(budgetMinutes: number): SessionShape;

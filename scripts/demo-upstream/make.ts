@@ -155,12 +155,15 @@ export function describeDemoUpstream(demo: DemoUpstream): string {
   for (const t of demo.otherTags) lines.push(`  ${t.name}`);
   lines.push(
     '',
-    `hostile tag names (lightweight, on ${demo.hostileTags[0]?.commit.slice(0, 12) ?? '-'}; a shell that ran one would create ${demo.hostileMarker}):`,
+    `hostile tag names (lightweight, on ` +
+      `${demo.hostileTags[0]?.commit.slice(0, 12) ?? '-'}; a shell that ran ` +
+      `one would create ${demo.hostileMarker}):`,
   );
   for (const t of demo.hostileTags) lines.push(`  ${JSON.stringify(t.name)}`);
   lines.push(
     '',
-    `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift series (about 3% slower each): ${demo.driftTags.join(' ')}`,
+    `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift ` +
+      `series (about 3% slower each): ${demo.driftTags.join(' ')}`,
   );
   return lines.join('\n') + '\n';
 }

@@ -30,7 +30,8 @@ const DURABLE = ['--innodb-flush-log-at-trx-commit=1', '--sync-binlog=1'];
 
 // The drift series: the server's thread spends this many thousandths more CPU per query at each release than 10.6.1,
 // 1/0.97^k - 1 at the k-th: where the server's CPU bounds a test (point and range reads at one client thread), each
-// release is then about 3% slower than the one before. Tests that wait on other things (writes) lose less. The real size
+// release is then about 3% slower than the one before. Tests that wait on other things (writes) lose less. The real
+// size
 // is measured with raw pairs (npm run bench:raw-pairs; docs/verdicts.md, "The drift demo").
 export const DRIFT_STEP = 0.97;
 const DRIFT_RELEASES = 5;

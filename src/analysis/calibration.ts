@@ -45,7 +45,10 @@ export interface CalibrationInput {
   pairSeconds: number;
 }
 
-/** The first look (1-based) by which a sequential session of at most maxPairs pairs has n pairs (the last look past them). */
+/**
+ * The first look (1-based) by which a sequential session of at most maxPairs pairs has n pairs (the last look past
+ * them).
+ */
 export function lookOfPairs(n: number, maxPairs: number): number {
   const schedule = lookSchedule(maxPairs);
   const look = schedule.findIndex((pairs) => pairs >= n);

@@ -72,7 +72,9 @@ export function chainToBase(
   return chained;
 }
 
-/** A chained estimate under the threshold: the series may have drifted, to be confirmed by a session against the base. */
+/**
+ * A chained estimate under the threshold: the series may have drifted, to be confirmed by a session against the base.
+ */
 export function driftSuspected(estimate: Pick<ChainedEstimate, 'relativeQps'>, threshold: number): boolean {
   return estimate.relativeQps < threshold;
 }

@@ -10,7 +10,10 @@ export interface PairSeries extends OrderedPairs {
 export interface SequentialSettings {
   /** The family-wise rate of false alarms (a drop called where there is none), spent over the looks. */
   alpha: number;
-  /** 1 - confidence is the chance, spent over the looks, that a lower end is above the truth: a false "ok" is half of it. */
+  /**
+   * 1 - confidence is the chance, spent over the looks, that a lower end is above the truth: a false "ok" is half of
+   * it.
+   */
   confidence: number;
   /** The session's last look is at this many pairs; it fixes how many looks share alpha. */
   maxPairs: number;
@@ -109,7 +112,9 @@ export function unreachableAlpha(alpha: number, maxPairs: number): string | unde
   const first = looks[0]!;
   return (
     `alpha ${alpha} with max_pairs ${maxPairs}: no look of a paired session can call a drop significant ` +
-    `(the first look spends ${first.alphaSpent.toPrecision(2)} at ${first.pairs} pairs, whose smallest p-value is 1/${Math.round(1 / first.smallestP)}); ` +
+    (`(the first look spends ${first.alphaSpent.toPrecision(2)} at ` +
+      `${first.pairs} pairs, whose smallest p-value is ` +
+      `1/${Math.round(1 / first.smallestP)}); `) +
     `raise alpha to at least ${needed.toPrecision(2)}`
   );
 }
@@ -130,7 +135,8 @@ export function lookReach(alpha: number, maxPairs: number): LookReach[] {
  * 1 - confidence (lower end). A significant drop with the estimate under the threshold is a regression, a significant
  * gain over 1/threshold an improvement, a lower end at or over the threshold ok; the rest wait for the next look.
  * With `final` (the budget is spent), a test still undecided is slower when its drop is significant (within the
- * margin, or not shown past it) and unstable otherwise. The same replay drives the session and judges it afterwards, so they cannot differ.
+ * margin, or not shown past it) and unstable otherwise. The same replay drives the session and judges it afterwards, so
+ * they cannot differ.
  */
 export function replayLooks(series: readonly PairSeries[], settings: SequentialSettings, final: boolean): LookReplay {
   const schedule = lookSchedule(settings.maxPairs);

@@ -8,14 +8,20 @@ import { newestValidChecks } from './newest-check.js';
  * estimates"): which checks are chained, and where a step began in each test's chained series.
  */
 
-/** One check as the chain reads it: the release, what it was judged against, and its verdicts (a store VerdictRecord fits). */
+/**
+ * One check as the chain reads it: the release, what it was judged against, and its verdicts (a store VerdictRecord
+ * fits).
+ */
 export interface ChainCheck {
   releaseId: number;
   baselineReleaseId: number;
   verdicts: ReadonlyArray<TestId & { relativeQps: number; logSe?: number | null }>;
 }
 
-/** A release's chained estimate against the base, with the release its chain goes through (the base's id for a direct check). */
+/**
+ * A release's chained estimate against the base, with the release its chain goes through (the base's id for a direct
+ * check).
+ */
 export interface ChainLink extends ChainedEstimate {
   releaseId: number;
   parentId: number;
@@ -82,7 +88,9 @@ export function chainByTest(
   return out;
 }
 
-/** The base as a link of its own chain: relative QPS 1 exactly, no error, so a step right after the base can be marked. */
+/**
+ * The base as a link of its own chain: relative QPS 1 exactly, no error, so a step right after the base can be marked.
+ */
 export function baseLink(baseReleaseId: number): ChainLink {
   return {
     release: String(baseReleaseId),

@@ -6,10 +6,14 @@ import { mulberry32 } from './random.js';
  */
 export const MIN_LOG_SD = 0.01;
 
-/** Every sign vector up to this many (n <= 12 pairs); beyond, the observed vector plus seeded draws, this many in all. */
+/**
+ * Every sign vector up to this many (n <= 12 pairs); beyond, the observed vector plus seeded draws, this many in all.
+ */
 export const SIGN_VECTORS = 4096;
 
-/** For the estimate: pairs further from the robust centre than this many robust standard deviations are clipped to it. */
+/**
+ * For the estimate: pairs further from the robust centre than this many robust standard deviations are clipped to it.
+ */
 const CLIP_FACTOR = 5;
 
 /**
@@ -27,7 +31,10 @@ export interface PairStatistic {
   estimate: number;
   /** Half the difference of those two means: how much faster (log) the second run of a pair is than the first. */
   orderEffect: number;
-  /** The spread of a pair around its order's mean (floored at MIN_LOG_SD; NaN for one pair): the noise of a pair with the order removed. */
+  /**
+   * The spread of a pair around its order's mean (floored at MIN_LOG_SD; NaN for one pair): the noise of a pair with
+   * the order removed.
+   */
   noise: number;
   /** Standard error of the estimate. */
   se: number;
@@ -156,7 +163,8 @@ function relabelling(d: Float64Array, first: Int8Array): Relabelling {
 }
 
 /**
- * The order-balanced statistic from the sums of one labelling (see Relabelling): n pairs, A = sum f_i d_i, Q = sum d_i^2,
+ * The order-balanced statistic from the sums of one labelling (see Relabelling): n pairs, A = sum f_i d_i, Q = sum
+ * d_i^2,
  * S = sum of the values, G = sum of the orders (+1 B first, -1 C first). All pairs in one order (or too few to split)
  * give the plain mean, with no order effect to take out; one pair says nothing of the noise (NaN).
  */
@@ -219,7 +227,8 @@ export function pairStatistic(pairs: OrderedPairs): PairStatistic {
 }
 
 /**
- * Clips each pair to its order's median +- CLIP_FACTOR x the robust spread of all pairs around their order's median. A pair hit by a host hiccup (a log ratio of +2 among pairs at -0.1) is pulled to the edge of
+ * Clips each pair to its order's median +- CLIP_FACTOR x the robust spread of all pairs around their order's median. A
+ * pair hit by a host hiccup (a log ratio of +2 among pairs at -0.1) is pulled to the edge of
  * its test's own spread, around where the test is, not around 0, so it cannot cancel a real drop; the centres are
  * taken per order so that an order effect is not mistaken for outliers.
  */
@@ -308,7 +317,10 @@ function select(a: Float64Array, n: number, k: number): number {
 }
 
 interface SignVectorWalk {
-  /** Moves to sign vector k (asked for in order, 0 first: the labelling as measured) and writes each series' S and G into sums. */
+  /**
+   * Moves to sign vector k (asked for in order, 0 first: the labelling as measured) and writes each series' S and G
+   * into sums.
+   */
   next(k: number, data: readonly Relabelling[], sums: Float64Array): void;
   count: number;
   exhaustive: boolean;

@@ -33,7 +33,8 @@ function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  // The continued fraction converges fast on one side of the mean; the symmetry I_x(a,b) = 1 - I_(1-x)(b,a) covers the other.
+  // The continued fraction converges fast on one side of the mean; the symmetry I_x(a,b) = 1 - I_(1-x)(b,a) covers the
+  // other.
   if (x < (a + 1) / (a + b + 2)) return (front * betaFraction(x, a, b)) / a;
   return 1 - (front * betaFraction(1 - x, b, a)) / b;
 }

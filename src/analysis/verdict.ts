@@ -96,7 +96,10 @@ function pairedRounds(group: readonly SampleRecord[]): number[] {
   );
 }
 
-/** The test's pairs, sweep by sweep; which side ran first is which of the two was written first (samples keep that order). */
+/**
+ * The test's pairs, sweep by sweep; which side ran first is which of the two was written first (samples keep that
+ * order).
+ */
 function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
   const at = (role: SampleRecord['role'], round: number): number =>
     group.findIndex((s) => s.role === role && s.round === round);

@@ -70,7 +70,10 @@ export const buildCommand: Command = {
         case 'failed':
         case 'failed-before':
           ctx.stdout(
-            `build of ${name} ${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; log ${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${printable(l)}\n`).join('')}`,
+            `build of ${name} ` +
+              `${outcome.status === 'failed' ? 'failed' : 'failed before and was not retried (--retry)'}; ` +
+              `log ` +
+              `${outcome.logFile}\n${outcome.failureLines.map((l) => `  ${printable(l)}\n`).join('')}`,
           );
           return EXIT_FAILED;
       }

@@ -34,7 +34,11 @@ export function calibrationSummary(c: CalibrationRecord, now: Date): string {
           needed.map((t) => t.pairsNeeded),
           ' pairs',
         )} (~${Math.ceil(minutes)} min)`;
-  return `calibrated ${relativeTime(c.createdAt, now)}: ${c.suite}, pair noise ${range(noises, '%', 100)}, ${reach}${outOfReach > 0 ? `, ${outOfReach} test(s) out of reach` : ''}`;
+  return (
+    `calibrated ${relativeTime(c.createdAt, now)}: ${c.suite}, pair noise ` +
+    `${range(noises, '%', 100)}, ` +
+    `${reach}${outOfReach > 0 ? `, ${outOfReach} test(s) out of reach` : ''}`
+  );
 }
 
 /** The table `qpswatch calibrate` prints, then the totals for a release at its budget. */
@@ -82,14 +86,25 @@ export function renderCalibration(input: {
   const total = needed.reduce((a, t) => a + (t.minutesNeeded ?? 0), 0);
   const drops = e.drops.map((d) => d.detectableDrop);
   const out = [
-    `calibration ${record.id} of host ${input.fingerprintId}: suite ${record.suite}, target ${JSON.stringify(record.target)} against itself, ${input.sweeps} pair(s) per test in ${input.minutes.toFixed(1)} min (session ${record.sessionId})`,
+    `calibration ${record.id} of host ${input.fingerprintId}: suite ` +
+      `${record.suite}, target ${JSON.stringify(record.target)} against ` +
+      `itself, ${input.sweeps} pair(s) per test in ${input.minutes.toFixed(1)} ` +
+      `min (session ${record.sessionId})`,
     '',
     line(head),
     ...rows.map(line),
     '',
-    `pair noise: sd of log(C/B) per pair, outliers clipped; pair s: wall seconds of one pair; pairs for ${dropText}: the fewest pairs that detect a ${dropText} drop 4 times in 5 (alpha ${String(record.settings['alpha'])} spent over looks, shared by ${record.tests.length} test(s)); drop now: what these pairs detect.`,
-    `a release at its budget of ${fmtMinutes(e.budgetMinutes)} min (budget_minutes, else the suite's), every test in every sweep: ${e.pairs} pairs per test in ${e.minutes.toFixed(1)} min of pairs; expected detectable drop per test ${range(drops, '%', 100)}.`,
-    `every test to ${dropText}: ${needed.length === record.tests.length ? '' : `${record.tests.length - needed.length} test(s) out of reach; the others `}~${Math.ceil(total)} min of pairs per release.`,
+    `pair noise: sd of log(C/B) per pair, outliers clipped; pair s: wall ` +
+      `seconds of one pair; pairs for ${dropText}: the fewest pairs that ` +
+      `detect a ${dropText} drop 4 times in 5 (alpha ` +
+      `${String(record.settings['alpha'])} spent over looks, shared by ` +
+      `${record.tests.length} test(s)); drop now: what these pairs detect.`,
+    `a release at its budget of ${fmtMinutes(e.budgetMinutes)} min ` +
+      `(budget_minutes, else the suite's), every test in every sweep: ` +
+      `${e.pairs} pairs per test in ${e.minutes.toFixed(1)} min of pairs; ` +
+      `expected detectable drop per test ${range(drops, '%', 100)}.`,
+    `every test to ${dropText}: ${outOfReach(record.tests.length - needed.length)}~${Math.ceil(total)} ` +
+      `min of pairs per release.`,
     ...levelLines(record, e),
   ];
   return `${out.join('\n')}\n`;
@@ -109,7 +124,10 @@ function levelLines(record: CalibrationRecord, e: BudgetExpectation): string[] {
             .filter((t) => t.threads === l.threads)
             .map((t) => t.noise)
             .filter((n): n is number => n !== null);
-          return `level t${l.threads}: pair noise ${range(noises, '%', 100)}, expected detectable drop per test ${range(l.drops, '%', 100)}.`;
+          return (
+            `level t${l.threads}: pair noise ${range(noises, '%', 100)}, expected ` +
+            `detectable drop per test ${range(l.drops, '%', 100)}.`
+          );
         })
       : [];
   return [...summary, ...levels.filter((l) => l.noisy).map((l) => `${noisyLevelLine(l, budgetText)}.`)];
@@ -123,4 +141,9 @@ function fmtMinutes(m: number): string {
 export function newestPerSuite(records: readonly CalibrationRecord[]): CalibrationRecord[] {
   const seen = new Set<string>();
   return records.filter((c) => !seen.has(c.suite) && seen.add(c.suite) !== undefined);
+}
+
+/** "2 test(s) out of reach; the others " before the minutes, or nothing when every test is in reach. */
+function outOfReach(count: number): string {
+  return count === 0 ? '' : `${count} test(s) out of reach; the others `;
 }

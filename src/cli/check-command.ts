@@ -116,7 +116,9 @@ export const checkCommand: Command = {
       else if (done.confirmation !== undefined)
         ctx.log.info(
           { sessionId: done.confirmation.sessionId },
-          `the confirming session against the base is session ${done.confirmation.sessionId}: qpswatch show ${done.confirmation.sessionId} --format ${format}`,
+          `the confirming session against the base is session ` +
+            `${done.confirmation.sessionId}: qpswatch show ` +
+            `${done.confirmation.sessionId} --format ${format}`,
         );
       const drift = driftLine(done);
       if (text && drift !== '') ctx.stdout(`${drift}\n`);
@@ -153,15 +155,23 @@ export function driftLine(
     return done.confirmation !== undefined
       ? `drift not confirmed: no test regressed against the base ${direct.baseline.tag}`
       : '';
-  return `confirmed drift against the base ${direct.baseline.tag}: ${done.drifts.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`;
+  return (
+    `confirmed drift against the base ${direct.baseline.tag}: ` +
+    `${done.drifts.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`
+  );
 }
 
 export function outcomeLine(result: CheckResult): string {
   if (result.kind === 'first')
-    return `${result.release.tag} is the first release checked in ${result.release.upstream}: it is now the last good release`;
+    return (
+      `${result.release.tag} is the first release checked in ` +
+      `${result.release.upstream}: it is now the last good release`
+    );
   const { plan } = result;
   const parts = [
-    `${result.release.tag} against ${result.against === 'last good' ? '' : 'the base '}${result.baseline.tag}: ${checkStanding(result.check)}`,
+    `${result.release.tag} against ` +
+      `${result.against === 'last good' ? '' : 'the base '}${result.baseline.tag}: ` +
+      `${checkStanding(result.check)}`,
     plan.opened.length > 0
       ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`
       : '',
@@ -183,7 +193,9 @@ function notLastGoodText(result: Extract<CheckResult, { kind: 'checked' }>): str
   const why = undecidedTests(result.verdicts);
   if (result.check.conclusive || why === '') return '';
   return (
-    `not last good: ${why}; qpswatch calibrate says what budget would decide an undecided test (budget_minutes, or the budget_minutes of the upstream), ` +
+    `not last good: ${why}; qpswatch calibrate says what budget would ` +
+    `decide an undecided test (budget_minutes, or the budget_minutes of the ` +
+    `upstream), ` +
     `and qpswatch accept ${result.release.tag} makes this release last good if a slower test is the new normal`
   );
 }

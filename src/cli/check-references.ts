@@ -53,7 +53,8 @@ export async function checkReferences(config: Config, source: string, log: Logge
 
 /**
  * Settings under which a session of the default suite could never reach a verdict: whole-run rounds whose smallest
- * p-value is above alpha, or a paired budget (the config's, the suite's or an upstream's) or max_pairs that stops before
+ * p-value is above alpha, or a paired budget (the config's, the suite's or an upstream's) or max_pairs that stops
+ * before
  * the first look. A session refuses them too, but only when it is started; the daemon refuses them at its start.
  */
 export function unreachableVerdicts(config: Config, suite: Suite): string[] {

@@ -69,7 +69,9 @@ export const compareCommand: Command = {
     const memory = values.memory !== undefined ? parseMemoryFlag(values.memory) : settings.memory;
     if (memory.length > 1 && format === 'html')
       throw new UsageError(
-        '--format html prints one session, and --memory names two: give one memory setting at a time, or print each session with qpswatch show ID --format html',
+        '--format html prints one session, and --memory names two: give one ' +
+          'memory setting at a time, or print each session with qpswatch show ID ' +
+          '--format html',
         HELP,
       );
     // Settings that can never reach a verdict are refused at once, not after waiting for the host.
@@ -131,7 +133,8 @@ export function parseMemoryFlag(text: string): MemorySettingName[] {
   const list = text.split(',').map((s) => s.trim());
   if (list.some((s) => !isMemorySetting(s)) || new Set(list).size !== list.length) {
     throw new UsageError(
-      `--memory ${JSON.stringify(text)}: expected ${memorySettings.join(', ')} or both, comma-separated, each once (e.g. cached,io-bound)`,
+      `--memory ${JSON.stringify(text)}: expected ${memorySettings.join(', ')} ` +
+        `or both, comma-separated, each once (e.g. cached,io-bound)`,
     );
   }
   return list as MemorySettingName[];

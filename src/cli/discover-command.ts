@@ -76,7 +76,10 @@ function renderUpstream(entry: {
   const rows = entry.releases.map((r) => {
     const moved = r.movedFrom !== null ? `  (moved from ${r.movedFrom.slice(0, 12)})` : '';
     // Tags are data: JSON quoting shows any odd character instead of letting it act on the terminal.
-    return `  ${JSON.stringify(r.tag).padEnd(tagWidth)}  ${r.version.padEnd(10)}  ${r.commit.slice(0, 12)}  ${r.state}${moved}`;
+    return (
+      `  ${JSON.stringify(r.tag).padEnd(tagWidth)}  ${r.version.padEnd(10)}  ` +
+      `${r.commit.slice(0, 12)}  ${r.state}${moved}`
+    );
   });
   return `${head}${rows.join('\n')}\n`;
 }

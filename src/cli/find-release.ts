@@ -19,7 +19,9 @@ export async function findRelease(
     throw new UsageError(
       upstreamName === undefined
         ? 'the config has no upstreams: add one under upstreams:'
-        : `--upstream ${JSON.stringify(upstreamName)}: no such upstream; use one of ${ctx.upstreams.map((u) => u.name).join(', ') || '(none configured)'}`,
+        : `--upstream ${JSON.stringify(upstreamName)}: no such upstream; use one ` +
+            `of ` +
+            `${ctx.upstreams.map((u) => u.name).join(', ') || '(none configured)'}`,
     );
   }
   const matching = async (): Promise<ReleaseRecord[]> =>
@@ -31,12 +33,15 @@ export async function findRelease(
   }
   if (found.length === 0) {
     throw new UsageError(
-      `tag ${JSON.stringify(tag)} is not a known release of ${upstreams.map((u) => u.name).join(', ')}: run \`qpswatch discover\` to list them`,
+      `tag ${JSON.stringify(tag)} is not a known release of ` +
+        `${upstreams.map((u) => u.name).join(', ')}: run \`qpswatch discover\` ` +
+        `to list them`,
     );
   }
   if (found.length > 1)
     throw new UsageError(
-      `tag ${JSON.stringify(tag)} is a release of several upstreams (${found.map((r) => r.upstream).join(', ')}): name one with --upstream`,
+      `tag ${JSON.stringify(tag)} is a release of several upstreams ` +
+        `(${found.map((r) => r.upstream).join(', ')}): name one with --upstream`,
     );
   return found[0]!;
 }

@@ -108,9 +108,13 @@ function readCsv(path: string, given: string): string {
     return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `import ${JSON.stringify(given)}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a CSV file' : `cannot read it (${code ?? 'error'})`}`,
-    );
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder, not a CSV file'
+          : `cannot read it (${code ?? 'error'})`;
+    throw new UsageError(`import ${JSON.stringify(given)}: ${why}`);
   }
 }
 
@@ -146,7 +150,9 @@ function writeAtomically(path: string, text: string): void {
     renameSync(tmp, path);
   } catch (err) {
     throw new UsageError(
-      `--output ${JSON.stringify(path)}: cannot write it (${(err as NodeJS.ErrnoException).code ?? 'error'}); choose a writable path`,
+      `--output ${JSON.stringify(path)}: cannot write it ` +
+        `(${(err as NodeJS.ErrnoException).code ?? 'error'}); choose a writable ` +
+        `path`,
     );
   }
 }

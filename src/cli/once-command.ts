@@ -26,7 +26,10 @@ export const onceCommand: Command = {
     const worker = await openWorker(ctx);
     try {
       const outcome = await runOneCycle(worker.deps);
-      const line = `cycle done: ${outcome.enqueued} release(s) queued, ${outcome.built} built, ${outcome.buildFailures} build failure(s), ${outcome.checked} checked, ${outcome.failed} failed on the way`;
+      const line =
+        `cycle done: ${outcome.enqueued} release(s) queued, ${outcome.built} ` +
+        `built, ${outcome.buildFailures} build failure(s), ${outcome.checked} ` +
+        `checked, ${outcome.failed} failed on the way`;
       ctx.stdout(`${line}\n`);
       const tried = outcome.built + outcome.buildFailures + outcome.checked + outcome.failed;
       return tried > 0 && outcome.checked + outcome.built === 0 && outcome.failed + outcome.buildFailures > 0

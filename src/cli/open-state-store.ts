@@ -36,7 +36,9 @@ async function openReadOnly(ctx: CommandContext, path: string): Promise<Store> {
   if (access === 'missing') {
     const config = ctx.configFile ?? `none (no --config, no QPSWATCH_CONFIG, no ${SERVICE_CONFIG})`;
     throw new InputError(
-      `no store at ${path}: nothing was recorded with state_dir ${ctx.config.state_dir} (config: ${config}); name the config the daemon uses with --config`,
+      `no store at ${path}: nothing was recorded with state_dir ` +
+        `${ctx.config.state_dir} (config: ${config}); name the config the ` +
+        `daemon uses with --config`,
     );
   }
   try {
@@ -63,7 +65,9 @@ export class StoreUnreadableError extends InputError {
   constructor(readonly path: string) {
     const user = userName();
     super(
-      `cannot read the store ${path} as user ${user}: permission denied; add ${user} to the group of ${dirname(path)} (the service's is qpswatch: usermod -aG qpswatch ${user}), or run as the store's owner`,
+      `cannot read the store ${path} as user ${user}: permission denied; add ` +
+        `${user} to the group of ${dirname(path)} (the service's is qpswatch: ` +
+        `usermod -aG qpswatch ${user}), or run as the store's owner`,
     );
   }
 }

@@ -81,7 +81,8 @@ function line(m: OutboxRecord): string {
   const state =
     m.state === 'sent'
       ? `sent ${m.sentAt} (${m.detail ?? ''})`
-      : `pending, ${m.attempts} attempt(s), next ${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${m.lastError}` : ''}`;
+      : `pending, ${m.attempts} attempt(s), next ` +
+        `${m.nextAttemptAt}${m.lastError !== null ? `, last error: ${m.lastError}` : ''}`;
   return `#${m.id} ${m.subject}\n    to ${m.to.join(', ')}; ${state}\n`;
 }
 

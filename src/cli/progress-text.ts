@@ -26,10 +26,18 @@ export function progressText(work: WorkProgress, now: Date): string {
   const test = work.test !== null ? `, ${JSON.stringify(work.test)}` : '';
   const share = work.design === 'paired' ? `${percent} of the budget` : `${percent} of the plan`;
   const tag = work.tag !== null ? ` ${JSON.stringify(work.tag)}` : '';
-  return `benchmarking${tag}: ${work.stage}${work.stage === 'loading' ? '' : `, ${where}`}${test}, ${share}${eta}${started}`;
+  return (
+    `benchmarking${tag}: ` +
+    `${work.stage}${work.stage === 'loading' ? '' : `, ${where}`}${test}, ` +
+    `${share}${eta}${started}`
+  );
 }
 
 export function cacheSizesText(sizes: CacheSizes, now: Date): string {
   const { ccache, mirrors, builds } = sizes.bytes;
-  return `ccache ${formatBytes(ccache)}, git mirrors ${formatBytes(mirrors)}, installs ${formatBytes(builds)} (measured ${relativeTime(sizes.measuredAt, now)})`;
+  return (
+    `ccache ${formatBytes(ccache)}, git mirrors ${formatBytes(mirrors)}, ` +
+    `installs ${formatBytes(builds)} (measured ` +
+    `${relativeTime(sizes.measuredAt, now)})`
+  );
 }

@@ -57,6 +57,8 @@ function renderPrune(s: PruneSelection, dryRun: boolean): string {
   const remove = s.remove.map(
     (b) => `${dryRun ? 'would remove' : 'removed'}  ${b.upstream}  ${JSON.stringify(b.tag)}  ${b.installDir}\n`,
   );
-  const summary = `${s.keep.length} install(s) kept, ${s.remove.length} ${dryRun ? 'to remove (dry run: nothing was deleted)' : 'removed'}\n`;
+  const summary =
+    `${s.keep.length} install(s) kept, ${s.remove.length} ` +
+    `${dryRun ? 'to remove (dry run: nothing was deleted)' : 'removed'}\n`;
   return [...keep, ...remove, summary].join('');
 }

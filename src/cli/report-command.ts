@@ -13,9 +13,10 @@ History across the releases of a series (an upstream of the config), relative to
 layout of the reference "relative QPS" studies:
   - relative QPS by version, one table per level (thread count): one row per version, one column per
     test, against the base, chained through the paired checks (each release against its last good, or
-    directly against the base) with its interval, e.g. 0.89 (0.85-0.92); a version with no chain (an import, a check from before
-    verdicts kept their standard error) shows the median ratio, marked ~. A step down or up is marked
-    where it began; a chained estimate under the threshold says "drift suspected" and how to confirm it;
+    directly against the base) with its interval, e.g. 0.89 (0.85-0.92); a version with no chain (an
+    import, a check from before verdicts kept their standard error) shows the median ratio, marked ~. A
+    step down or up is marked where it began; a chained estimate under the threshold says "drift
+    suspected" and how to confirm it;
   - per test, host resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s) by version, absolute and
     relative to the base. A ratio of 0 to 0 prints as 1.
 Per-op figures are medians over every sample of every valid session that ran the version on one host.

@@ -18,7 +18,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (signals > 1) {
       const killed = killAllChildren();
       process.stderr.write(
-        `qpswatch: stopped at once by a second ${signal}${killed > 0 ? `; killed ${killed} child process group(s)` : ''}\n`,
+        `qpswatch: stopped at once by a second ` +
+          `${signal}${killed > 0 ? `; killed ${killed} child process group(s)` : ''}\n`,
       );
       process.exit(130);
     }

@@ -99,7 +99,9 @@ function parseState(value: string | undefined): SessionState | undefined {
   return value as SessionState;
 }
 
-/** Each session with its verdict counts; `fallback` judges sessions recorded before their verdict settings were kept. */
+/**
+ * Each session with its verdict counts; `fallback` judges sessions recorded before their verdict settings were kept.
+ */
 export async function summarize(
   store: SessionViewStores,
   sessions: readonly SessionRecord[],
@@ -141,7 +143,10 @@ export function countKinds(kinds: readonly VerdictKind[]): VerdictCounts {
 /** The list as a table; names are data, shown escaped (renderTextTable). */
 export function renderSessions(sessions: readonly SessionSummary[], now: Date, state?: SessionState): string {
   if (sessions.length === 0)
-    return `no ${state !== undefined ? `${state} ` : ''}sessions in the store${state === undefined ? ': `qpswatch compare` runs one' : ''}\n`;
+    return (
+      `no ${state !== undefined ? `${state} ` : ''}sessions in the ` +
+      `store${state === undefined ? ': `qpswatch compare` runs one' : ''}\n`
+    );
   const columns = [
     right('id'),
     left('state'),
@@ -165,10 +170,14 @@ export function renderSessions(sessions: readonly SessionSummary[], now: Date, s
     targetCell(s.candidate),
     s.verdicts === null
       ? '-'
-      : `${s.verdicts.regression}/${s.verdicts.improvement}/${s.verdicts.slower}/${s.verdicts.unstable}/${s.verdicts.ok}`,
+      : [s.verdicts.regression, s.verdicts.improvement, s.verdicts.slower, s.verdicts.unstable, s.verdicts.ok].join(
+          '/',
+        ),
   ]);
   const footer =
-    'reg/imp/slow/unst/ok: tests that regressed, improved, were slower within the margin, unstable or ok; "-": not judged (the session did not finish)';
+    'reg/imp/slow/unst/ok: tests that regressed, improved, were slower ' +
+    'within the margin, unstable or ok; "-": not judged (the session did ' +
+    'not finish)';
   return `${[...renderTextTable(makeTable(columns, rows)), '', footer].join('\n')}\n`;
 }
 

@@ -69,9 +69,16 @@ export function unjudgedNote(
   const { session } = shown;
   if (shown.judged !== 'none') return undefined;
   const samples = shown.view.tests.reduce((n, t) => n + t.baseline.samples + t.candidate.samples, 0);
-  const what = `${samples === 0 ? 'no test was measured on both sides' : `the ${samples} samples of the tests measured on both sides are shown`}, not judged`;
+  const measured =
+    samples === 0
+      ? 'no test was measured on both sides'
+      : `the ${samples} samples of the tests measured on both sides are shown`;
+  const what = `${measured}, not judged`;
   const reason = session.error !== null ? ` (${JSON.stringify(session.error)})` : '';
   if (session.state === 'running')
-    return `session ${session.id} is still running (started ${relativeTime(session.startedAt, now)}, pid ${session.pid}): ${what}`;
+    return (
+      `session ${session.id} is still running (started ` +
+      `${relativeTime(session.startedAt, now)}, pid ${session.pid}): ${what}`
+    );
   return `session ${session.id} ${session.state === 'failed' ? 'failed' : 'was interrupted'}${reason}: ${what}`;
 }

@@ -82,7 +82,9 @@ interface StatusReport {
   daemon: DaemonStateRecord & { running: boolean };
   queue: QueueRecord[];
   latest: SeriesVerdicts[];
-  /** Open events, regressions and drifts, with the tags of their release and of the release they were measured against. */
+  /**
+   * Open events, regressions and drifts, with the tags of their release and of the release they were measured against.
+   */
   regressions: Array<EventRecord & { tag: string; baselineTag: string }>;
   pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
   /** This host's newest calibration per suite. */
@@ -190,19 +192,28 @@ export function seriesLines(s: SeriesVerdicts, now: Date): string[] {
   const why = undecidedTests(s.verdicts);
   const notGood = why !== '' ? `, not last good: ${why}` : '';
   return [
-    `  ${s.upstream}: ${JSON.stringify(s.tag)} against ${JSON.stringify(s.baseline)}: ${s.outcome}${notGood} (judged ${relativeTime(s.judgedAt, now)})`,
+    `  ${s.upstream}: ${JSON.stringify(s.tag)} against ` +
+      `${JSON.stringify(s.baseline)}: ${s.outcome}${notGood} (judged ` +
+      `${relativeTime(s.judgedAt, now)})`,
     ...s.verdicts.map(
       (v) =>
-        `    ${testLabel(v)}  ${v.relativeQps.toFixed(2)}  ${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`,
+        `    ${testLabel(v)}  ${v.relativeQps.toFixed(2)}  ` +
+        `${verdictSummary(v, s.design === 'paired' ? 'pair' : 'round')}`,
     ),
   ];
 }
 
-/** A release whose build or session failed: how often, and when the daemon tries again (retry_attempts, retry_backoff_minutes). */
+/**
+ * A release whose build or session failed: how often, and when the daemon tries again (retry_attempts,
+ * retry_backoff_minutes).
+ */
 function retryText(q: QueueRecord, now: Date): string {
   if (q.failures === 0 || q.failedStep === null) return '';
   const waiting = q.nextAttemptAt !== null && (q.state === 'discovered' || q.state === 'built');
-  return `, ${q.failedStep} failed ${q.failures} time(s)${waiting ? `, next try ${relativeTime(q.nextAttemptAt!, now)}` : ''}`;
+  return (
+    `, ${q.failedStep} failed ${q.failures} ` +
+    `time(s)${waiting ? `, next try ${relativeTime(q.nextAttemptAt!, now)}` : ''}`
+  );
 }
 
 /** Times as people read them ("12 min ago"); --json keeps the ISO times. */
@@ -213,7 +224,8 @@ function renderStatus(r: StatusReport, now: Date): string {
   // Tags, reasons and subjects are data: JSON quoting shows odd characters instead of letting them act on a terminal.
   if (d.running)
     out.push(
-      `daemon: pid ${d.pid}, ${d.phase}, started ${ago(d.phaseSince, '?')}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`,
+      `daemon: pid ${d.pid}, ${d.phase}, started ` +
+        `${ago(d.phaseSince, '?')}${d.detail !== null ? ` (${JSON.stringify(d.detail)})` : ''}`,
     );
   else out.push('daemon: not running');
   if (d.running && d.progress !== null) out.push(`  ${progressText(d.progress, now)}`);
@@ -224,7 +236,8 @@ function renderStatus(r: StatusReport, now: Date): string {
   if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
   for (const q of r.queue) {
     out.push(
-      `  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`,
+      `  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} ` +
+        `attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`,
     );
   }
   out.push('', 'latest verdicts:');
@@ -236,13 +249,17 @@ function renderStatus(r: StatusReport, now: Date): string {
   for (const e of r.regressions) {
     const drift = e.kind === 'drift' ? `  drift against the base ${JSON.stringify(e.baselineTag)}` : '';
     out.push(
-      `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`,
+      `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ` +
+        `${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''} ` +
+        ` opened ${relativeTime(e.openedAt, now)}`,
     );
   }
   out.push('', `pending emails (${r.pendingEmails.length}):`);
   for (const m of r.pendingEmails)
     out.push(
-      `  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), next attempt ${relativeTime(m.nextAttemptAt, now)}${m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''}`,
+      `  ${m.id}  ${JSON.stringify(m.subject)}  ${m.attempts} attempt(s), ` +
+        `next attempt ${relativeTime(m.nextAttemptAt, now)}` +
+        (m.lastError !== null ? `, last error: ${JSON.stringify(m.lastError)}` : ''),
     );
   out.push('', `calibrations of this host (${r.calibrations.length}):`);
   if (r.calibrations.length === 0)

@@ -8,7 +8,8 @@ import { openStateStore } from './open-state-store.js';
 import { parseCommandArgs } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
-const COMMON = `  --by NAME         who says so (default: $SUDO_USER, $USER or $LOGNAME); one line, at most 100 characters
+const COMMON = `  --by NAME         who says so (default: $SUDO_USER, $USER or $LOGNAME); one line, at most 100
+                    characters
   --upstream NAME   the upstream, when several have this tag
 Exit codes: 0 recorded; 2 bad input (unknown tag, nothing to act on); nothing is changed on a bad input.
 `;
@@ -84,7 +85,8 @@ function triageCommand(action: Action, summary: string, help: string): Command {
 export const MAX_BY_LENGTH = 100;
 export const MAX_REASON_LENGTH = 1000;
 
-// Control characters would break the one-line summaries and log lines the triage shows up in; a reason may hold newlines.
+// Control characters would break the one-line summaries and log lines the triage shows up in; a reason may hold
+// newlines.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const BySchema = z
   .string()
@@ -98,7 +100,9 @@ const BySchema = z
 const ReasonSchema = z
   .string()
   .refine((t) => t.length <= MAX_REASON_LENGTH, {
-    error: `is longer than ${MAX_REASON_LENGTH} characters: say why in short and link to the details (e.g. "MDEV-12345")`,
+    error:
+      `is longer than ${MAX_REASON_LENGTH} characters: say why in short and ` +
+      `link to the details (e.g. "MDEV-12345")`,
   })
   .refine((t) => !CONTROL.test(t.replace(/\r?\n/g, ' ')), { error: 'holds a control character: write plain text' });
 
@@ -107,7 +111,8 @@ export function checkedBy(who: string, fromFlag: boolean): string {
   const parsed = BySchema.safeParse(who);
   if (parsed.success) return parsed.data;
   throw new UsageError(
-    `${fromFlag ? '--by' : 'the user name from $SUDO_USER, $USER or $LOGNAME'} ${showValue(who)} ${parsed.error.issues[0]!.message}`,
+    `${fromFlag ? '--by' : 'the user name from $SUDO_USER, $USER or $LOGNAME'} ` +
+      `${showValue(who)} ${parsed.error.issues[0]!.message}`,
   );
 }
 
@@ -143,7 +148,9 @@ async function checkSomethingToDo(store: CheckStore, release: ReleaseRecord, inp
         `${name} has no open regression to acknowledge: see \`qpswatch report --series ${release.upstream}\``,
       );
     throw new UsageError(
-      `${name} has no open regression on ${JSON.stringify(positionalTest(input))}: open ones are ${open.map(eventLabel).join(', ')}`,
+      `${name} has no open regression on ` +
+        `${JSON.stringify(positionalTest(input))}: open ones are ` +
+        `${open.map(eventLabel).join(', ')}`,
     );
   }
   if (
@@ -170,11 +177,19 @@ function summaryLine(release: ReleaseRecord, result: TriageResult): string {
   const events = result.events.map(eventLabel).join(', ');
   switch (t.action) {
     case 'accept':
-      return `accepted ${release.tag} as the last good release of ${release.upstream} (${by}); ${result.events.length} open regression(s) closed${events ? `: ${events}` : ''}`;
+      return (
+        `accepted ${release.tag} as the last good release of ${release.upstream} ` +
+        `(${by}); ${result.events.length} open regression(s) ` +
+        `closed${events ? `: ${events}` : ''}`
+      );
     case 'ack':
       return `acknowledged ${events} of ${release.tag} (${by}): still reported, no more email`;
     default:
-      return `marked the ${result.invalidatedChecks} check(s) of ${release.tag} invalid (${by}); ${result.events.length} regression(s) closed${events ? `: ${events}` : ''}; queued to be checked again`;
+      return (
+        `marked the ${result.invalidatedChecks} check(s) of ${release.tag} ` +
+        `invalid (${by}); ${result.events.length} regression(s) ` +
+        `closed${events ? `: ${events}` : ''}; queued to be checked again`
+      );
   }
 }
 

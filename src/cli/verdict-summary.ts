@@ -28,7 +28,12 @@ export function verdictSummary(v: VerdictFigures, unit: 'pair' | 'round'): strin
     case 'ok':
       return `ok, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`;
     case 'slower':
-      return `slower ${formatSlowerEstimate(v.relativeQps, v.low, v.high)}: significantly slower, but not shown to be past the ${formatDropPercent(1 - v.threshold)} margin (${formatConfidence(v.confidence)} interval, ${reach})`;
+      return (
+        `slower ${formatSlowerEstimate(v.relativeQps, v.low, v.high)}: ` +
+        `significantly slower, but not shown to be past the ` +
+        `${formatDropPercent(1 - v.threshold)} margin ` +
+        `(${formatConfidence(v.confidence)} interval, ${reach})`
+      );
     case 'unstable':
       return `unstable: cannot rule out a drop larger than the ${formatDropPercent(1 - v.threshold)} margin (${basis})`;
     default:

@@ -69,7 +69,9 @@ export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock>
     if (err instanceof LockUnreadableError) {
       throw new BuildLockError(
         path,
-        `cannot be read by this user (${err.code}): it belongs to ${err.owner}, so it counts as held; see who holds it with sudo fuser -v ${path}, and if nothing does, remove it`,
+        `cannot be read by this user (${err.code}): it belongs to ${err.owner}, ` +
+          `so it counts as held; see who holds it with sudo fuser -v ${path}, and ` +
+          `if nothing does, remove it`,
       );
     }
     throw err;
@@ -112,7 +114,8 @@ const BUILD_DRIVERS = new Set(['cmake', 'make', 'gmake', 'ninja']);
  * process group, so cmake, make and the compilers outlive a SIGKILL of qpswatch (cmake itself may die of the
  * closed pipe and leave make and the compilers behind). A process group counts only when its processes are this
  * user's and work inside the worktree, and its leader is cmake there, or is gone (a zombie counts as gone) and a build
- * tool (make, ninja) of the group works there: a person's shell in the worktree leads a group of its own and is never touched. Call it
+ * tool (make, ninja) of the group works there: a person's shell in the worktree leads a group of its own and is never
+ * touched. Call it
  * while holding the key's lock, so no live build of that key is touched.
  */
 export async function stopLeftoverBuild(worktree: string, log: Logger, procDir = '/proc'): Promise<number[]> {
@@ -140,7 +143,8 @@ function leftoverGroups(dir: string, procDir: string): number[] {
     const cwd = processCwd(pid, procDir);
     const group = processGroup(pid, procDir);
     if (cwd === undefined || group === undefined || !(cwd === dir || cwd.startsWith(dir + sep))) continue;
-    // exec starts each step with setsid: a person's cmake run from a shell in the worktree is a job in the shell's session.
+    // exec starts each step with setsid: a person's cmake run from a shell in the worktree is a job in the shell's
+    // session.
     if (!inOwnSession(pid, group, procDir)) continue;
     const members = byGroup.get(group) ?? new Map<number, string>();
     members.set(pid, basename(processArgv(pid, procDir)?.[0] ?? ''));

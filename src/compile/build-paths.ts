@@ -75,7 +75,10 @@ async function openToAll(paths: BuildPaths): Promise<void> {
   await openTree(paths.installDir);
 }
 
-/** Folders r-x and files r-- for everyone, keeping what the owner had (an executable stays executable); links as they are. */
+/**
+ * Folders r-x and files r-- for everyone, keeping what the owner had (an executable stays executable); links as they
+ * are.
+ */
 async function openTree(path: string): Promise<void> {
   const stat = await lstat(path);
   if (stat.isSymbolicLink()) return;

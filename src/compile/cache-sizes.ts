@@ -2,7 +2,9 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CacheKind, CacheSizes } from '../model/index.js';
 
-/** Where each measured folder is: ccache's objects and the git mirrors under cache_dir, the installs under state_dir. */
+/**
+ * Where each measured folder is: ccache's objects and the git mirrors under cache_dir, the installs under state_dir.
+ */
 export function cacheFolders(dirs: { cacheDir: string; stateDir: string }): Record<CacheKind, string> {
   return {
     ccache: join(dirs.cacheDir, 'ccache'),

@@ -59,7 +59,10 @@ export function buildEnv(
   };
 }
 
-/** The deepest common folder of the two; the worktree itself when they share only "/" (base_dir=/ rewrites system headers too). */
+/**
+ * The deepest common folder of the two; the worktree itself when they share only "/" (base_dir=/ rewrites system
+ * headers too).
+ */
 export function ccacheBaseDir(worktree: string, buildDir: string): string {
   const a = resolve(worktree);
   const b = resolve(buildDir);

@@ -36,8 +36,11 @@ export async function checkFreeSpace(dir: string, minBytes: number): Promise<Fre
       free.dir,
       free.freeBytes,
       minBytes,
-      `not enough free disk space in ${free.dir}: ${describeBytes(free.freeBytes)} free, ${describeBytes(minBytes)} needed to build; ` +
-        `free some space (\`qpswatch prune\` deletes old installed builds) or lower the minimum free space for builds (min_free_bytes)`,
+      `not enough free disk space in ${free.dir}: ` +
+        `${describeBytes(free.freeBytes)} free, ${describeBytes(minBytes)} ` +
+        `needed to build; ` +
+        (`free some space (\`qpswatch prune\` deletes old installed builds) or ` +
+          `lower the minimum free space for builds (min_free_bytes)`),
     );
   }
   return free;

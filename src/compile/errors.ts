@@ -17,7 +17,8 @@ export class BuildToolMissingError extends InputError {
     readonly debianPackage: string,
   ) {
     super(
-      `${program} not found on PATH: install it (Debian: apt-get install ${debianPackage}) or fix PATH in the build profile's env`,
+      `${program} not found on PATH: install it (Debian: apt-get install ` +
+        `${debianPackage}) or fix PATH in the build profile's env`,
     );
     this.name = new.target.name;
   }
@@ -97,7 +98,8 @@ export class TarballNameError extends InputError {
     readonly problem: string,
   ) {
     super(
-      `tarball ${file}: ${problem}; use an official binary tarball name such as mariadb-10.11.9-linux-systemd-x86_64.tar.gz, ` +
+      `tarball ${file}: ${problem}; use an official binary tarball name such ` +
+        `as mariadb-10.11.9-linux-systemd-x86_64.tar.gz, ` +
         `mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz or Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz`,
     );
     this.name = new.target.name;

@@ -62,7 +62,8 @@ const FIXES: Record<string, string> = {
   ccache: 'write true or false',
   timeout_minutes: 'write the longest a whole build may take, in minutes, e.g. 240',
   patches:
-    "write each patch file as one list item, a path relative to the profile's folder or absolute, e.g. - fix-bug-1234.patch",
+    'write each patch file as one list item, a path relative to the ' +
+    "profile's folder or absolute, e.g. - fix-bug-1234.patch",
   '': 'the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
 };
 

@@ -12,8 +12,12 @@ export interface TarballName {
 
 // mariadb-10.11.9-linux-systemd-x86_64.tar.gz, mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz,
 // Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz (the "-28" is Percona's build, part of its version).
-const NAME_RE =
-  /^(mariadb|mysql|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)-linux[-.][A-Za-z0-9_.+-]*?\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$/i;
+// flavor-version-linux...archive: the version (10.11.9, 8.0.36-28, 8.0.36-28.1) and the archive kinds unpacked.
+const NAME_RE = new RegExp(
+  String.raw`^(mariadb|mysql|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)-linux[-.][A-Za-z0-9_.+-]*?` +
+    String.raw`\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$`,
+  'i',
+);
 const FLAVOR_OF: Record<string, Flavor> = { mariadb: 'mariadb', mysql: 'mysql', 'percona-server': 'percona' };
 const UNPACK_TIMEOUT_MS = 20 * 60 * 1000;
 

@@ -47,7 +47,10 @@ export function describeIssues(
     const path = issue.path.map(String);
     const where = [field, ...path].join('.');
     if (issue.code === 'unrecognized_keys') {
-      return `${source}: ${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+      return (
+        `${source}: ${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ` +
+        `${issue.keys.map((k) => `'${k}'`).join(', ')}`
+      );
     }
     // A map's key that is refused: the key is what is wrong, so it is named (escaped), and its value is not shown.
     if (issue.code === 'invalid_key') {
@@ -56,6 +59,8 @@ export function describeIssues(
       return `${source}: ${parent}: the key ${key} is refused: ${issue.issues[0]?.message ?? 'expected a name'}`;
     }
     const value = valueAt(raw, issue.path);
-    return `${source}: ${where} = ${showValue(value)}: ${expectedText(issue, path.length === 0 ? expected : undefined)}`;
+    return (
+      `${source}: ${where} = ${showValue(value)}: ` + `${expectedText(issue, path.length === 0 ? expected : undefined)}`
+    );
   });
 }

@@ -92,8 +92,12 @@ function exposedCredentials(file: string, upstreams: readonly unknown[]): string
       if (typeof url !== 'string' || !holdsSecret(url)) continue;
       const name = typeof entry['name'] === 'string' ? ` ${JSON.stringify(entry['name'])}` : '';
       problems.push(
-        `${file}: upstreams[${i}]${name}: ${key} = ${showValue(url)} holds credentials, and the file is readable by every user (mode ${(mode & 0o777).toString(8).padStart(4, '0')}): ` +
-          `make it private (chown root:qpswatch, chmod 0640), or move the upstreams to QPSWATCH_UPSTREAMS (JSON) in the service's root-only environment file`,
+        `${file}: upstreams[${i}]${name}: ${key} = ${showValue(url)} holds ` +
+          `credentials, and the file is readable by every user (mode ` +
+          `${(mode & 0o777).toString(8).padStart(4, '0')}): ` +
+          (`make it private (chown root:qpswatch, chmod 0640), or move the ` +
+            `upstreams to QPSWATCH_UPSTREAMS (JSON) in the service's root-only ` +
+            `environment file`),
       );
     }
   }
@@ -114,7 +118,8 @@ function parseYamlFile(file: string): Record<string, unknown> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ConfigError([
-      `config file ${file} cannot be read (${code ?? String(err)}): check the path given to --config or QPSWATCH_CONFIG`,
+      `config file ${file} cannot be read (${code ?? String(err)}): check the ` +
+        `path given to --config or QPSWATCH_CONFIG`,
     ]);
   }
   // Never the file's own lines in a message: it may be any file (an env file with a password, /etc/passwd).
@@ -124,7 +129,9 @@ function parseYamlFile(file: string): Record<string, unknown> {
   if (raw === null || raw === undefined) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError([
-      `config file ${file}: line ${parsed.line}: the top level must be a map of option: value (e.g. "state_dir: /var/lib/qpswatch"), found ${kindOfValue(raw)}`,
+      `config file ${file}: line ${parsed.line}: the top level must be a map ` +
+        `of option: value (e.g. "state_dir: /var/lib/qpswatch"), found ` +
+        `${kindOfValue(raw)}`,
     ]);
   }
   return raw as Record<string, unknown>;
@@ -133,7 +140,10 @@ function parseYamlFile(file: string): Record<string, unknown> {
 function unknownKeyProblem(source: string, key: string, table: OptionTable): string {
   // A key that is no option name at all (a line of some other file) is not quoted back.
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key))
-    return `${source}: a key that is not an option name (${key.length} characters): see \`qpswatch config options\` for the valid ones`;
+    return (
+      `${source}: a key that is not an option name (${key.length} ` +
+      `characters): see \`qpswatch config options\` for the valid ones`
+    );
   const guess = closestName(key, Object.keys(table));
   const hint = guess !== undefined ? `did you mean '${guess}'?` : 'see `qpswatch config options` for the valid ones';
   return `${source}: unknown option '${key}': ${hint}`;
@@ -174,7 +184,9 @@ function fromEnvText(text: string, format: AnyOption['envFormat']): unknown {
   }
 }
 
-/** A secret comes from its environment variable, else from the file that `<name>_file` names (environment, then YAML). */
+/**
+ * A secret comes from its environment variable, else from the file that `<name>_file` names (environment, then YAML).
+ */
 function readSecrets(
   input: LoadConfigInput,
   table: OptionTable,
@@ -198,7 +210,9 @@ function readSecretFile(name: string, file: string, problems: string[]): string 
     return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
   } catch (err) {
     problems.push(
-      `${name}_file = ${showValue(file)}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at a readable file holding only the secret`,
+      `${name}_file = ${showValue(file)}: cannot be read ` +
+        `(${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at a ` +
+        `readable file holding only the secret`,
     );
     return undefined;
   }

@@ -16,11 +16,14 @@ const targetName = z
   .string()
   .regex(NAME_PATTERN, { error: `a target name is ${NAME_RULE}: rename it, e.g. "relaxed"` });
 const serverProfileName = z.string({ error: 'expected a server profile name, e.g. "relaxed"' }).regex(NAME_PATTERN, {
-  error: `expected a server profile name (${NAME_RULE}, the name of a file <name>.yaml in server_profiles_dir), e.g. "relaxed"`,
+  error:
+    `expected a server profile name (${NAME_RULE}, the name of a file ` +
+    `<name>.yaml in server_profiles_dir), e.g. "relaxed"`,
 });
 
 const CRON_EXPECTED =
-  'a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * * *" for hourly at minute 17';
+  'a cron expression of 5 fields (minute hour day-of-month month ' +
+  'day-of-week), e.g. "17 * * * *" for hourly at minute 17';
 const cronExpression = z.string().refine((expr) => cron.validate(expr), { error: CRON_EXPECTED });
 const TIME_ZONE_EXPECTED = 'an IANA time zone name, e.g. UTC or Europe/Berlin';
 const timeZone = z.string().refine(isTimeZone, { error: TIME_ZONE_EXPECTED });
@@ -86,7 +89,8 @@ export const OPTIONS = {
     schema: z.string().min(1),
     default: (ctx) => ctx.env['STATE_DIRECTORY']?.split(':')[0] ?? ctx.service?.stateDir ?? resolve(ctx.cwd, 'var'),
     defaultDoc:
-      "$STATE_DIRECTORY when systemd sets it, else /var/lib/qpswatch with the service's config (/etc/qpswatch/qpswatch.yaml), else ./var",
+      '$STATE_DIRECTORY when systemd sets it, else /var/lib/qpswatch with the ' +
+      "service's config (/etc/qpswatch/qpswatch.yaml), else ./var",
     doc: 'Folder for the store, work folders (datadirs, sockets, logs) and the outbox; systemd sets STATE_DIRECTORY.',
     expected: 'a folder path',
     envFormat: 'text',
@@ -140,7 +144,11 @@ export const OPTIONS = {
       .regex(/^([a-z_][a-z0-9_-]*)?$/)
       .refine((name) => name !== 'root', { error: 'the benchmarked server never runs as root' }),
     default: () => '',
-    doc: "Unprivileged system user the benchmarked server runs as when qpswatch runs as root (--user; qpswatch gives it its datadir, socket folder and logs); empty: mysql. Not root. When qpswatch is not root, mysqld runs as qpswatch's own user and this must stay empty.",
+    doc:
+      'Unprivileged system user the benchmarked server runs as when qpswatch ' +
+      'runs as root (--user; qpswatch gives it its datadir, socket folder and ' +
+      'logs); empty: mysql. Not root. When qpswatch is not root, mysqld runs ' +
+      "as qpswatch's own user and this must stay empty.",
     expected: 'a user name other than root, or empty',
     envFormat: 'text',
   }),
@@ -174,7 +182,12 @@ export const OPTIONS = {
     // 5 rounds is the fewest at which the randomization test can reach alpha 0.01 (smallest p-value 1/252);
     // measured with npm run bench:aa (docs/verdicts.md).
     default: () => 5,
-    doc: 'Whole-run design (design: runs) only: rounds of a session, each running both targets on a fresh copy of the loaded datadir, order alternating; at alpha 0.01 verdicts need 5 or more (the smallest p-value of R rounds is 1/C(2R, R)), and fewer than alpha needs are refused before a session starts.',
+    doc:
+      'Whole-run design (design: runs) only: rounds of a session, each ' +
+      'running both targets on a fresh copy of the loaded datadir, order ' +
+      'alternating; at alpha 0.01 verdicts need 5 or more (the smallest ' +
+      'p-value of R rounds is 1/C(2R, R)), and fewer than alpha needs are ' +
+      'refused before a session starts.',
     expected: 'an integer from 1 to 100',
     envFormat: 'number',
   }),
@@ -183,7 +196,14 @@ export const OPTIONS = {
     // The shape of each entry is the upstream room's (UpstreamConfigSchema); the CLI parses it once at start-up.
     schema: z.array(z.record(z.string(), z.unknown())),
     default: () => [],
-    doc: 'Release sources to watch: a git remote { name, remote, flavor, series, build_profile, server_profile, include?, exclude?, min_version?, base?, patches? } (base: the release reports are relative to, e.g. "10.11.1"; patches: absolute paths of patch files applied with git apply to every tag before it is built, their sha256 part of the build key), or a vendor\'s download index { name, kind: tarball, index, file?, flavor, series, server_profile, ... }.',
+    doc:
+      'Release sources to watch: a git remote { name, remote, flavor, series, ' +
+      'build_profile, server_profile, include?, exclude?, min_version?, ' +
+      'base?, patches? } (base: the release reports are relative to, e.g. ' +
+      '"10.11.1"; patches: absolute paths of patch files applied with git ' +
+      'apply to every tag before it is built, their sha256 part of the build ' +
+      "key), or a vendor's download index { name, kind: tarball, index, " +
+      'file?, flavor, series, server_profile, ... }.',
     expected: 'a list of upstreams',
     envFormat: 'json',
   }),
@@ -211,7 +231,9 @@ export const OPTIONS = {
     name: 'min_free_bytes',
     schema: z.number().int().min(0),
     default: () => 20 * 2 ** 30,
-    doc: 'A build does not start when state_dir has less free space than this (a MariaDB build and install take ~5 GB).',
+    doc:
+      'A build does not start when state_dir has less free space than this (a ' +
+      'MariaDB build and install take ~5 GB).',
     expected: 'a whole number of bytes',
     envFormat: 'number',
   }),
@@ -252,7 +274,11 @@ export const OPTIONS = {
     name: 'design',
     schema: z.enum(['paired', 'runs']),
     default: () => 'paired' as const,
-    doc: 'paired: both servers up, each test measured as short alternating pairs seconds apart, added until decided (docs/verdicts.md); runs: whole-suite runs in rounds, for servers that do not fit in memory together.',
+    doc:
+      'paired: both servers up, each test measured as short alternating pairs ' +
+      'seconds apart, added until decided (docs/verdicts.md); runs: ' +
+      'whole-suite runs in rounds, for servers that do not fit in memory ' +
+      'together.',
     expected: 'paired or runs',
     envFormat: 'text',
   }),
@@ -261,7 +287,12 @@ export const OPTIONS = {
     schema: z.number().gt(0).max(10080).optional(),
     default: () => undefined,
     defaultDoc: "the suite's budget_minutes",
-    doc: 'Paired design: the most a session may spend measuring pairs; tests still undecided then are slower (significantly slower, within the margin) or unstable. An upstream may set its own. A budget whose sweeps cannot reach the first look (8 pairs) is refused before the session starts.',
+    doc:
+      'Paired design: the most a session may spend measuring pairs; tests ' +
+      'still undecided then are slower (significantly slower, within the ' +
+      'margin) or unstable. An upstream may set its own. A budget whose ' +
+      'sweeps cannot reach the first look (8 pairs) is refused before the ' +
+      'session starts.',
     expected: 'a number of minutes greater than 0',
     envFormat: 'number',
   }),
@@ -269,7 +300,9 @@ export const OPTIONS = {
     name: 'max_pairs',
     schema: z.number().int().min(2).max(1000),
     default: () => 200,
-    doc: 'Paired design: the most pairs any test gets, whatever the budget (the looks come at 8, 12, 18, 27, 41, ... pairs).',
+    doc:
+      'Paired design: the most pairs any test gets, whatever the budget (the ' +
+      'looks come at 8, 12, 18, 27, 41, ... pairs).',
     expected: 'an integer from 2 to 1000',
     envFormat: 'number',
   }),
@@ -279,7 +312,13 @@ export const OPTIONS = {
     // Off by default: each direct session costs a whole session budget on top of the normal check, and the chain
     // with a confirming session on suspicion already catches drift; N bounds how far the chain's error can grow.
     default: () => 0,
-    doc: 'Every this many checked releases of a series, the check is a paired session directly against the base (base:, else the oldest checked release) instead of the last good: it re-anchors the chained estimate, whose interval widens with every step. 0: off, since each such session costs a whole session budget and a drift under the threshold is confirmed against the base anyway.',
+    doc:
+      'Every this many checked releases of a series, the check is a paired ' +
+      'session directly against the base (base:, else the oldest checked ' +
+      'release) instead of the last good: it re-anchors the chained estimate, ' +
+      'whose interval widens with every step. 0: off, since each such session ' +
+      'costs a whole session budget and a drift under the threshold is ' +
+      'confirmed against the base anyway.',
     expected: 'an integer from 0 to 1000 (0: off)',
     envFormat: 'number',
   }),
@@ -291,7 +330,16 @@ export const OPTIONS = {
       .refine((l) => new Set(l).size === l.length, { error: 'names a memory setting twice' }),
     default: () => [],
     defaultDoc: '[] (the server profiles as they are)',
-    doc: 'The memory settings a compare runs its suite under, one session each (compare --memory overrides it): io-bound (innodb_buffer_pool_size set to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; each load of the suite (a level\'s data set) must be 3 times the pool or more) and cached (the profile\'s pool must hold the data; every table is read into it before the tests and checked to stay there; the buffer pool hit ratio is reported). A setting the suite, profile or host cannot honour is refused before anything is loaded (docs/verdicts.md, "IO-bound and cached").',
+    doc:
+      'The memory settings a compare runs its suite under, one session each ' +
+      '(compare --memory overrides it): io-bound (innodb_buffer_pool_size set ' +
+      'to io_bound_buffer_pool, innodb_flush_method=O_DIRECT; each load of ' +
+      "the suite (a level's data set) must be 3 times the pool or more) and " +
+      "cached (the profile's pool must hold the data; every table is read " +
+      'into it before the tests and checked to stay there; the buffer pool ' +
+      'hit ratio is reported). A setting the suite, profile or host cannot ' +
+      'honour is refused before anything is loaded (docs/verdicts.md, ' +
+      '"IO-bound and cached").',
     expected: 'a list of cached and io-bound, e.g. [cached, io-bound]',
     envFormat: 'json',
   }),
@@ -300,7 +348,9 @@ export const OPTIONS = {
     schema: z.string().regex(/^\d+[KMG]?$/, { error: 'expected a size such as 1G, 512M or 8M' }),
     // The studies' IO-bound runs: a 1G pool against 16 to 29 GB of data.
     default: () => '1G',
-    doc: "The innodb_buffer_pool_size of the io-bound memory setting; each load of the suite (a level's data set) must be 3 times it or more.",
+    doc:
+      'The innodb_buffer_pool_size of the io-bound memory setting; each load ' +
+      "of the suite (a level's data set) must be 3 times it or more.",
     expected: 'a size such as 1G, 512M or 8M (MariaDB takes 2M at the least)',
     envFormat: 'text',
   }),
@@ -309,7 +359,11 @@ export const OPTIONS = {
     schema: z.enum(['pause', 'drain']),
     // Measured with bench:aa on this project's VM (docs/verdicts.md): drain halved the pair noise of 1-thread tests.
     default: () => 'drain' as const,
-    doc: 'Paired design: what the server not being measured does. drain: left running, and each measurement waits until its CPU use has settled; pause: frozen by SIGSTOP (it then pays its deferred background work in its own next run, which measured noisier).',
+    doc:
+      'Paired design: what the server not being measured does. drain: left ' +
+      'running, and each measurement waits until its CPU use has settled; ' +
+      'pause: frozen by SIGSTOP (it then pays its deferred background work in ' +
+      'its own next run, which measured noisier).',
     expected: 'pause or drain',
     envFormat: 'text',
   }),
@@ -317,7 +371,12 @@ export const OPTIONS = {
     name: 'hold_idle_states',
     schema: z.boolean(),
     default: () => true,
-    doc: 'Hold the PM QoS CPU latency request at 0 (/dev/cpu_dma_latency) during a session, so idle CPUs do not halt between queries; needs root, or write access to the device (the service gets it from the udev rule of systemd/install.sh). `qpswatch host` shows whether it can be held. Recorded with the session and in the host fingerprint.',
+    doc:
+      'Hold the PM QoS CPU latency request at 0 (/dev/cpu_dma_latency) during ' +
+      'a session, so idle CPUs do not halt between queries; needs root, or ' +
+      'write access to the device (the service gets it from the udev rule of ' +
+      'systemd/install.sh). `qpswatch host` shows whether it can be held. ' +
+      'Recorded with the session and in the host fingerprint.',
     expected: 'true or false',
     envFormat: 'boolean',
   }),
@@ -325,7 +384,9 @@ export const OPTIONS = {
     name: 'confidence',
     schema: z.number().gt(0.5).lt(1),
     default: () => 0.95,
-    doc: 'Confidence of the interval reported per test; "ok" means its lower end clears the threshold (no drop larger than the margin).',
+    doc:
+      'Confidence of the interval reported per test; "ok" means its lower end ' +
+      'clears the threshold (no drop larger than the margin).',
     expected: 'a number greater than 0.5 and less than 1',
     envFormat: 'number',
   }),
@@ -349,7 +410,9 @@ export const OPTIONS = {
     name: 'smtp_host',
     schema: z.string().regex(/^[A-Za-z0-9.:_-]*$/),
     default: () => '',
-    doc: "The SMTP server that takes qpswatch's emails; empty: each message is written as an .eml file to outbox_dir instead.",
+    doc:
+      "The SMTP server that takes qpswatch's emails; empty: each message is " +
+      'written as an .eml file to outbox_dir instead.',
     expected: 'a host name or address, or empty',
     envFormat: 'text',
   }),
@@ -365,7 +428,10 @@ export const OPTIONS = {
     name: 'smtp_secure',
     schema: z.boolean(),
     default: () => false,
-    doc: 'TLS from the first byte (port 465); when false, STARTTLS is used if the server offers it, and is required when smtp_user is set (see smtp_allow_plaintext_auth).',
+    doc:
+      'TLS from the first byte (port 465); when false, STARTTLS is used if ' +
+      'the server offers it, and is required when smtp_user is set (see ' +
+      'smtp_allow_plaintext_auth).',
     expected: 'true or false',
     envFormat: 'boolean',
   }),
@@ -381,7 +447,9 @@ export const OPTIONS = {
     name: 'smtp_password',
     schema: z.string(),
     default: () => '',
-    doc: 'The SMTP password: from QPSWATCH_SMTP_PASSWORD or a file named by smtp_password_file, never from the config file.',
+    doc:
+      'The SMTP password: from QPSWATCH_SMTP_PASSWORD or a file named by ' +
+      'smtp_password_file, never from the config file.',
     expected: 'text',
     envFormat: 'text',
     secret: true,
@@ -390,7 +458,11 @@ export const OPTIONS = {
     name: 'smtp_allow_plaintext_auth',
     schema: z.boolean(),
     default: () => false,
-    doc: 'Allow the SMTP login (smtp_user, smtp_password) over a connection without TLS; when false, a login needs smtp_secure or a server that offers STARTTLS, and a server without it is refused before the password is sent. Only for a relay on this host.',
+    doc:
+      'Allow the SMTP login (smtp_user, smtp_password) over a connection ' +
+      'without TLS; when false, a login needs smtp_secure or a server that ' +
+      'offers STARTTLS, and a server without it is refused before the ' +
+      'password is sent. Only for a relay on this host.',
     expected: 'true or false',
     envFormat: 'boolean',
   }),
@@ -398,7 +470,10 @@ export const OPTIONS = {
     name: 'smtp_timeout_seconds',
     schema: z.number().int().min(1).max(600),
     default: () => 30,
-    doc: "The most time one message may take to send, from connecting to the server's last answer (a server that trickles bytes is cut off at it too); the message is tried again later.",
+    doc:
+      'The most time one message may take to send, from connecting to the ' +
+      "server's last answer (a server that trickles bytes is cut off at it " +
+      'too); the message is tried again later.',
     expected: 'an integer from 1 to 600',
     envFormat: 'number',
   }),
@@ -423,7 +498,11 @@ export const OPTIONS = {
     name: 'schedule',
     schema: cronExpression,
     default: () => '17 * * * *',
-    doc: 'When the daemon polls the upstreams: a cron expression (minute hour day-of-month month day-of-week, an optional seconds field first); the default is hourly at minute 17. A daemon that was down longer than one interval polls at once when it starts.',
+    doc:
+      'When the daemon polls the upstreams: a cron expression (minute hour ' +
+      'day-of-month month day-of-week, an optional seconds field first); the ' +
+      'default is hourly at minute 17. A daemon that was down longer than one ' +
+      'interval polls at once when it starts.',
     expected: CRON_EXPECTED,
     envFormat: 'text',
   }),
@@ -439,7 +518,11 @@ export const OPTIONS = {
     name: 'retry_attempts',
     schema: z.number().int().min(1).max(20),
     default: () => 3,
-    doc: 'The daemon tries a release\'s build, and then its session, at most this many times before it gives up and sends one "could not build" or "could not measure" email (1: no retry); a compiler error is not retried.',
+    doc:
+      "The daemon tries a release's build, and then its session, at most " +
+      'this many times before it gives up and sends one "could not build" or ' +
+      '"could not measure" email (1: no retry); a compiler error is not ' +
+      'retried.',
     expected: 'an integer from 1 to 20',
     envFormat: 'number',
   }),
@@ -450,7 +533,10 @@ export const OPTIONS = {
       .min(0)
       .max(7 * 1440),
     default: () => 30,
-    doc: 'The wait before the second attempt of a failed build or session, doubling for each one after (30, 60, 120 ...); the cycle after that time takes it. 0: the next cycle.',
+    doc:
+      'The wait before the second attempt of a failed build or session, ' +
+      'doubling for each one after (30, 60, 120 ...); the cycle after that ' +
+      'time takes it. 0: the next cycle.',
     expected: 'a number of minutes from 0 to 10080',
     envFormat: 'number',
   }),
@@ -458,7 +544,11 @@ export const OPTIONS = {
     name: 'host_lock',
     schema: z.string().min(1),
     default: () => '/run/lock/qpswatch-host.lock',
-    doc: 'A lock file that keeps two benchmarks or builds on one host from running at once (the daemon holds it while it runs; compare, check and build hold it while they work, and wait for one another); it holds the pid and start time of its holder.',
+    doc:
+      'A lock file that keeps two benchmarks or builds on one host from ' +
+      'running at once (the daemon holds it while it runs; compare, check and ' +
+      'build hold it while they work, and wait for one another); it holds the ' +
+      'pid and start time of its holder.',
     expected: 'a file path',
     envFormat: 'text',
   }),
@@ -466,7 +556,9 @@ export const OPTIONS = {
     name: 'quiet_max_busy_percent',
     schema: z.number().min(0).max(100),
     default: () => 10,
-    doc: 'Quiet host: the most CPU (percent of all CPUs) other processes may use before a session; over it the session waits.',
+    doc:
+      'Quiet host: the most CPU (percent of all CPUs) other processes may use ' +
+      'before a session; over it the session waits.',
     expected: 'a number from 0 to 100',
     envFormat: 'number',
   }),
@@ -490,7 +582,9 @@ export const OPTIONS = {
     name: 'quiet_governors',
     schema: z.array(z.string().regex(/^[a-z0-9_-]+$/)),
     default: () => [],
-    doc: 'Quiet host: the CPU frequency governors allowed (e.g. [performance]); empty: any. Hosts without cpufreq always pass.',
+    doc:
+      'Quiet host: the CPU frequency governors allowed (e.g. [performance]); ' +
+      'empty: any. Hosts without cpufreq always pass.',
     expected: 'a list of governor names',
     envFormat: 'json',
   }),
@@ -509,7 +603,10 @@ export const OPTIONS = {
       .min(0)
       .max(7 * 86_400),
     default: () => 1800,
-    doc: 'Quiet host: how long a session waits for a quiet host; then it runs anyway with a warning, and what the check saw is stored with the session.',
+    doc:
+      'Quiet host: how long a session waits for a quiet host; then it runs ' +
+      'anyway with a warning, and what the check saw is stored with the ' +
+      'session.',
     expected: 'a number of seconds from 0 to 604800',
     envFormat: 'number',
   }),
@@ -517,7 +614,11 @@ export const OPTIONS = {
     name: 'targets',
     schema: z.record(targetName, targetConfig),
     default: () => ({}),
-    doc: 'Servers that compare can run, by name: { kind: installed, flavor, basedir | binary, server_profile } or { kind: tarball, flavor, tarball: /path/x.tar.gz, sha256?, server_profile } (unpacked once under cache_dir/tarballs).',
+    doc:
+      'Servers that compare can run, by name: { kind: installed, flavor, ' +
+      'basedir | binary, server_profile } or { kind: tarball, flavor, ' +
+      'tarball: /path/x.tar.gz, sha256?, server_profile } (unpacked once ' +
+      'under cache_dir/tarballs).',
     expected: 'a map of target name to target',
     envFormat: 'json',
   }),
@@ -526,7 +627,10 @@ export const OPTIONS = {
     schema: z.string().min(1).optional(),
     default: () => undefined,
     defaultDoc: 'the first of targets',
-    doc: 'The target `qpswatch calibrate` runs against itself to measure the noise of a pair on this host (a name in targets, or a built release tag).',
+    doc:
+      'The target `qpswatch calibrate` runs against itself to measure the ' +
+      'noise of a pair on this host (a name in targets, or a built release ' +
+      'tag).',
     expected: 'a target name or a built release tag',
     envFormat: 'text',
   }),
@@ -534,7 +638,9 @@ export const OPTIONS = {
     name: 'metrics_host',
     schema: z.string().regex(/^[A-Za-z0-9.:_-]+$/),
     default: () => '127.0.0.1',
-    doc: 'The address the daemon serves /metrics and /healthz on; 127.0.0.1 keeps them off the network (0.0.0.0: every address).',
+    doc:
+      'The address the daemon serves /metrics and /healthz on; 127.0.0.1 ' +
+      'keeps them off the network (0.0.0.0: every address).',
     expected: 'a host name or an IP address',
     envFormat: 'text',
   }),
@@ -550,7 +656,9 @@ export const OPTIONS = {
     name: 'metrics_versions_per_series',
     schema: z.number().int().min(1).max(1000),
     default: () => 20,
-    doc: 'Only the newest this many versions of each series are exported as metrics, so the series count stays bounded.',
+    doc:
+      'Only the newest this many versions of each series are exported as ' +
+      'metrics, so the series count stays bounded.',
     expected: 'an integer from 1 to 1000',
     envFormat: 'number',
   }),

@@ -36,7 +36,10 @@ export function findConfigFile(
   return existsSync(config) ? config : undefined;
 }
 
-/** With the service's own config, state and cache default to the service's folders, so the CLI and the daemon share one store. */
+/**
+ * With the service's own config, state and cache default to the service's folders, so the CLI and the daemon share one
+ * store.
+ */
 export function isServiceConfig(
   file: string | undefined,
   cwd: string,

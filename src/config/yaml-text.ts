@@ -22,7 +22,9 @@ export function parseYamlText(text: string): YamlText {
   return { ok: true, value: doc.toJS() as unknown, line: lineCounter.linePos(start).line };
 }
 
-/** yaml's own wording without its excerpt of the source (only prettyErrors adds one; this is the belt to those braces). */
+/**
+ * yaml's own wording without its excerpt of the source (only prettyErrors adds one; this is the belt to those braces).
+ */
 function firstLine(message: string): string {
   const line = message.split('\n')[0] ?? '';
   return line.replace(/ at line \d+, column \d+:?$/, '').slice(0, 120);

@@ -10,7 +10,8 @@ export interface DaemonOptions {
 
 /**
  * Runs cycles on the config's schedule, one at a time, until the signal aborts; a start after a missed poll runs a
- * catch-up cycle at once. The outbox is sent between cycles when its messages are due (outbox-timer.ts). Resolves when the running cycle (if any) has stopped its children and recorded itself.
+ * catch-up cycle at once. The outbox is sent between cycles when its messages are due (outbox-timer.ts). Resolves when
+ * the running cycle (if any) has stopped its children and recorded itself.
  */
 export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Promise<void> {
   const { schedule: when, store, log, signal, status } = deps;

@@ -15,7 +15,10 @@ import { printable } from '../report/index.js';
 
 export { processAlive };
 
-/** A live process holds the lock: a daemon, or a compare, check or build run by hand. Two benchmarks on one host falsify both. */
+/**
+ * A live process holds the lock: a daemon, or a compare, check or build run by hand. Two benchmarks on one host falsify
+ * both.
+ */
 export class HostLockHeldError extends InputError {
   constructor(
     readonly path: string,
@@ -31,10 +34,18 @@ export class HostLockHeldError extends InputError {
 
 function heldMessage(path: string, pid: number, startedAt: string, command: string | undefined): string {
   if (pid === 0)
-    return `host lock ${path} is held by a process the file does not name (${startedAt}): see which with sudo fuser -v ${path}; stop it, or set host_lock`;
+    return (
+      `host lock ${path} is held by a process the file does not name ` +
+      `(${startedAt}): see which with sudo fuser -v ${path}; stop it, or set ` +
+      `host_lock`
+    );
   return command === undefined
-    ? `host lock ${path} is held by pid ${pid} (started ${startedAt}): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`
-    : `host lock ${path} is held by pid ${pid} (qpswatch ${command}, started ${startedAt}): it is benchmarking or building on this host; wait for it to end, or set host_lock`;
+    ? `host lock ${path} is held by pid ${pid} (started ${startedAt}): ` +
+        `another qpswatch daemon is benchmarking on this host; stop it ` +
+        `(systemctl stop qpswatch) or set host_lock`
+    : `host lock ${path} is held by pid ${pid} (qpswatch ${command}, started ` +
+        `${startedAt}): it is benchmarking or building on this host; wait for ` +
+        `it to end, or set host_lock`;
 }
 
 /** The lock file cannot be made at all (no folder, no permission). */
@@ -44,7 +55,9 @@ export class HostLockError extends InputError {
     readonly code: string,
   ) {
     super(
-      `host lock ${path} cannot be created (${code}): make its folder writable for this user, or set host_lock to a file in a folder that is (systemd: RuntimeDirectory)`,
+      `host lock ${path} cannot be created (${code}): make its folder ` +
+        `writable for this user, or set host_lock to a file in a folder that is ` +
+        `(systemd: RuntimeDirectory)`,
     );
   }
 }
@@ -59,7 +72,8 @@ export class HostLockRefusedError extends InputError {
     readonly what: string,
   ) {
     super(
-      `host lock ${path} ${what}; remove it as root (sudo rm ${path}), or set host_lock to a file in a folder other users cannot write`,
+      `host lock ${path} ${what}; remove it as root (sudo rm ${path}), or set ` +
+        `host_lock to a file in a folder other users cannot write`,
     );
   }
 }

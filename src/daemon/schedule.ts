@@ -9,7 +9,9 @@ export class ScheduleError extends InputError {
     readonly timezone: string,
   ) {
     super(
-      `schedule ${JSON.stringify(expression)} in time zone ${JSON.stringify(timezone)} never fires: use a cron expression such as "17 * * * *"`,
+      `schedule ${JSON.stringify(expression)} in time zone ` +
+        `${JSON.stringify(timezone)} never fires: use a cron expression such as ` +
+        `"17 * * * *"`,
     );
   }
 }

@@ -85,7 +85,9 @@ export class StatusTracker {
     }
   }
 
-  /** The work in progress and the last cache sizes, from memory; a stale size figure starts a measure in the background. */
+  /**
+   * The work in progress and the last cache sizes, from memory; a stale size figure starts a measure in the background.
+   */
   progress(): ProgressFigures {
     return { work: this.#work, cacheSizes: this.#cacheSizes?.latest() ?? null };
   }

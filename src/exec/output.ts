@@ -1,5 +1,6 @@
 /**
- * Collects a child's output: the full text up to a cap (callers parse it) and the last lines (error messages quote them).
+ * Collects a child's output: the full text up to a cap (callers parse it) and the last lines (error messages quote
+ * them).
  * The cap keeps a chatty child from growing the daemon's memory without bound.
  */
 export class OutputCollector {

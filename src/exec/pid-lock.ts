@@ -262,7 +262,8 @@ function openLockFile(path: string, trusted: Set<number>): OpenLockFile | undefi
     if (code === 'ELOOP')
       throw new LockFileRefusedError(
         path,
-        `is a symbolic link (to ${linkTarget(path)}), made by ${ownerName(lstatSync(path).uid)}: qpswatch never follows one`,
+        `is a symbolic link (to ${linkTarget(path)}), made by ` +
+          `${ownerName(lstatSync(path).uid)}: qpswatch never follows one`,
       );
     if (code === 'EISDIR') throw new LockFileRefusedError(path, 'is a folder, not a lock file');
     if (code !== 'EACCES' && code !== 'EPERM') throw new LockFileError(path, code);
@@ -308,7 +309,9 @@ function refusalOf(stats: Stats, trusted: Set<number>): string | undefined {
  */
 const FLOCK = ['/usr/bin/flock', '/bin/flock'].find((candidate) => existsSync(candidate)) ?? 'flock';
 
-/** flock(fd, LOCK_EX|LOCK_NB) by util-linux's flock(1) on the inherited descriptor: true when this process holds it now. */
+/**
+ * flock(fd, LOCK_EX|LOCK_NB) by util-linux's flock(1) on the inherited descriptor: true when this process holds it now.
+ */
 function flockNonBlocking(path: string, fd: number): boolean {
   const BUSY = 75;
   const result = spawnSync(FLOCK, ['--exclusive', '--nonblock', '--conflict-exit-code', String(BUSY), '3'], {
@@ -360,7 +363,9 @@ function namedStill(holder: PidLockHolder): PidLockHolder {
   if (holder.startTicks === undefined || processAlive(holder.pid, holder.startTicks)) return holder;
   return {
     pid: 0,
-    startedAt: `it still names pid ${holder.pid}, which is gone: the holder could not write itself into another user's file`,
+    startedAt:
+      `it still names pid ${holder.pid}, which is gone: the holder could not ` +
+      `write itself into another user's file`,
   };
 }
 

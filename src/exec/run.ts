@@ -23,7 +23,10 @@ export interface RunOptions {
   tailLines?: number;
   /** Told of each chunk of stdout and stderr as it arrives (a build's progress lines); it must not throw. */
   onOutput?: (text: string) => void;
-  /** Where the exit (debug) and a SIGKILL after an ignored SIGTERM (warn) are logged, as component exec; none when left out. */
+  /**
+   * Where the exit (debug) and a SIGKILL after an ignored SIGTERM (warn) are logged, as component exec; none when left
+   * out.
+   */
   log?: Logger;
 }
 

@@ -9,7 +9,9 @@ export interface StopProcessOptions {
   procDir?: string;
   /** How long SIGTERM has before SIGKILL; mysqld needs a few seconds to shut InnoDB down. Default 60 s. */
   graceMs?: number;
-  /** How long a process may take to go after SIGKILL before it is given up on (it may hang in the kernel). Default 30 s. */
+  /**
+   * How long a process may take to go after SIGKILL before it is given up on (it may hang in the kernel). Default 30 s.
+   */
   killWaitMs?: number;
   /**
    * Signal the whole process group the pid leads (a build's cmake with its make and compilers): exec starts every

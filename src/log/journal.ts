@@ -4,7 +4,10 @@
  * qpswatch's warnings and errors, and `journalctl -o cat` still shows the bare JSON record.
  */
 
-/** pino's numeric levels to syslog priorities (sd-daemon.h): fatal crit, error err, warn warning, info, debug and trace debug. */
+/**
+ * pino's numeric levels to syslog priorities (sd-daemon.h): fatal crit, error err, warn warning, info, debug and trace
+ * debug.
+ */
 export function syslogPriority(pinoLevel: number): number {
   if (pinoLevel >= 60) return 2;
   if (pinoLevel >= 50) return 3;

@@ -28,7 +28,10 @@ export function urlWithoutCredentials(url: string): string {
   return parts === undefined || parts.userinfo === '' ? url : `${parts.scheme}${parts.rest}`;
 }
 
-/** One URL as it may be shown: see redactUrlCredentials for what is hidden. Found by the parser above, never by a pattern. */
+/**
+ * One URL as it may be shown: see redactUrlCredentials for what is hidden. Found by the parser above, never by a
+ * pattern.
+ */
 export function redactUrl(url: string): string {
   const parts = splitUrl(url);
   if (parts === undefined || parts.userinfo === '') return url;

@@ -17,7 +17,8 @@ export class MetricsHostError extends InputError {
     readonly reason: string,
   ) {
     super(
-      `metrics_host ${JSON.stringify(host)} cannot be listened on (${reason}): use an address of this host, e.g. 127.0.0.1`,
+      `metrics_host ${JSON.stringify(host)} cannot be listened on ` +
+        `(${reason}): use an address of this host, e.g. 127.0.0.1`,
     );
   }
 }

@@ -21,11 +21,15 @@ export function registerProgressCollectors(registry: Registry, read: ProgressRea
     registry,
     read,
     'session',
-    'The running session: the share of its budget (paired) or of its planned test seconds (whole runs) spent, 0..1; 0 when none runs.',
+    'The running session: the share of its budget (paired) or of its ' +
+      'planned test seconds (whole runs) spent, 0..1; 0 when none runs.',
   );
   new Gauge<(typeof KIND)[number]>({
     name: 'qpswatch_cache_bytes',
-    help: 'Bytes on disk of ccache, the git mirrors and the installs (builds), measured in the background at most every few minutes; no sample before the first measure.',
+    help:
+      'Bytes on disk of ccache, the git mirrors and the installs (builds), ' +
+      'measured in the background at most every few minutes; no sample before ' +
+      'the first measure.',
     labelNames: KIND,
     registers: [registry],
     collect() {
@@ -51,7 +55,9 @@ function workGauges(registry: Registry, read: ProgressRead, kind: WorkProgress['
   });
   new Gauge<(typeof TAG)[number]>({
     name: `qpswatch_${kind}_eta_seconds`,
-    help: `Seconds until the running ${kind} is expected to end, labelled with its release; no sample when none runs or its end is unknown.`,
+    help:
+      `Seconds until the running ${kind} is expected to end, labelled with ` +
+      `its release; no sample when none runs or its end is unknown.`,
     labelNames: TAG,
     registers: [registry],
     collect() {

@@ -19,7 +19,10 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   },
   {
     name: 'qpswatch_relative_qps_ratio',
-    help: "QPS relative to the series' base release: chained through the paired checks where they lead to the base, else the ratio of medians (0/0 = 1).",
+    help:
+      "QPS relative to the series' base release: chained through the paired " +
+      'checks where they lead to the base, else the ratio of medians (0/0 = ' +
+      '1).',
     value: (r) => r.relativeQps,
   },
   {
@@ -39,7 +42,9 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   },
   {
     name: 'qpswatch_detectable_drop_ratio',
-    help: "Smallest drop (0.05 = 5%) the version's newest valid check could detect for the test, 4 times in 5 at its alpha.",
+    help:
+      "Smallest drop (0.05 = 5%) the version's newest valid check could " +
+      'detect for the test, 4 times in 5 at its alpha.',
     value: (r) => r.detectableDrop,
   },
   {
@@ -62,7 +67,8 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
 const VERDICT_FAMILY = {
   name: 'qpswatch_verdict_info',
   help:
-    "1, labelled with the verdict (kind: ok, regression, improvement, slower or unstable) of the version's newest valid check for the test. " +
+    '1, labelled with the verdict (kind: ok, regression, improvement, ' +
+    "slower or unstable) of the version's newest valid check for the test. " +
     'A version with a slower or unstable test and no regression is inconclusive: not last good.',
 };
 

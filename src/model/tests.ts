@@ -15,7 +15,10 @@ export interface TestId {
 export const testKey = (t: TestId): string =>
   `${t.test}\u0000${t.threads}${t.memory === undefined ? '' : `\u0000${t.memory}`}`;
 
-/** How a test is named in every table, log line and email: its name and thread count, e.g. point-query.t1 (point-query.t1.io-bound). */
+/**
+ * How a test is named in every table, log line and email: its name and thread count, e.g. point-query.t1
+ * (point-query.t1.io-bound).
+ */
 export const testLabel = (t: TestId): string =>
   `${t.test}.t${t.threads}${t.memory === undefined ? '' : `.${t.memory}`}`;
 

@@ -51,9 +51,14 @@ export interface Verdict extends TestId {
   pairs: number;
   /** standard deviation of one pair's log ratio (or of one run's log QPS); null when not defined (a single pair) */
   noise: number | null;
-  /** paired design: how much faster (a ratio) the second run of a pair was than the first; null for whole runs and older verdicts */
+  /**
+   * paired design: how much faster (a ratio) the second run of a pair was than the first; null for whole runs and older
+   * verdicts
+   */
   orderEffect?: number | null;
-  /** the standard error of the log of relativeQps: chained estimates add these in quadrature; null for older verdicts */
+  /**
+   * the standard error of the log of relativeQps: chained estimates add these in quadrature; null for older verdicts
+   */
   logSe?: number | null;
   /** per-op figures of C that grew by 5% or more over B, largest first (regressions only) */
   hint: HintFigure[];

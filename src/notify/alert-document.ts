@@ -24,12 +24,19 @@ export function leadSentence(content: AlertContent, rows: readonly TestRow[]): s
   const labels = rows.map((row) => `${testLabel(row)} ${formatRatio(row.relativeQps)}`).join(', ');
   if (content.against === 'base') {
     return content.kind === 'regression'
-      ? `${content.flavor} ${judged} of series ${content.upstream} has drifted: a paired session directly against the series' base release ${good} found it slower in ${count}: ${labels}.`
-      : `${content.flavor} ${judged} of series ${content.upstream} is back to the speed of the series' base release ${good}, in a paired session directly against it, in ${count} that had regressed: ${labels}.`;
+      ? `${content.flavor} ${judged} of series ${content.upstream} has drifted: ` +
+          `a paired session directly against the series' base release ${good} ` +
+          `found it slower in ${count}: ${labels}.`
+      : `${content.flavor} ${judged} of series ${content.upstream} is back to ` +
+          `the speed of the series' base release ${good}, in a paired session ` +
+          `directly against it, in ${count} that had regressed: ${labels}.`;
   }
   return content.kind === 'regression'
-    ? `${content.flavor} ${judged} of series ${content.upstream} is slower than the last good release ${good} in ${count}: ${labels}.`
-    : `${content.flavor} ${judged} of series ${content.upstream} is back to the speed of the last good release ${good} in ${count} that had regressed: ${labels}.`;
+    ? `${content.flavor} ${judged} of series ${content.upstream} is slower ` +
+        `than the last good release ${good} in ${count}: ${labels}.`
+    : `${content.flavor} ${judged} of series ${content.upstream} is back to ` +
+        `the speed of the last good release ${good} in ${count} that had ` +
+        `regressed: ${labels}.`;
 }
 
 /** A drift's chained series: per test and release, relative QPS against the base with its interval and checks. */
@@ -100,7 +107,8 @@ function asSection(block: Block): Block {
 }
 
 /**
- * The whole body as report blocks: lead, a drift's chained series, the hint of each regressed test, the host fingerprint, then the session's
+ * The whole body as report blocks: lead, a drift's chained series, the hint of each regressed test, the host
+ * fingerprint, then the session's
  * comparison (relative QPS table and chart, verdicts, per-op tables). The text and HTML parts are two layouts of it.
  */
 export function alertDocument(

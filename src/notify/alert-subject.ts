@@ -24,6 +24,7 @@ export function alertSubject(content: AlertContent, rows: readonly TestRow[]): s
   const more = rows.length > 1 ? ` (+${rows.length - 1} more)` : '';
   const test = worst === undefined ? '' : `: ${testLabel(worst)} at ${formatRatio(worst.relativeQps)}`;
   return headerText(
-    `qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ${base ? 'base ' : ''}${content.comparedWith.version}${more}`,
+    `qpswatch: ${content.flavor} ${content.version} ${verb}${test} of ` +
+      `${base ? 'base ' : ''}${content.comparedWith.version}${more}`,
   );
 }

@@ -33,14 +33,19 @@ export class PlaintextAuthRefusedError extends Error {
     readonly port: number,
   ) {
     super(
-      `SMTP server ${host}:${port} offers no STARTTLS, so the login (smtp_user) would cross the network in plain text and was not sent: ` +
-        'use smtp_secure: true or a server with STARTTLS, or set smtp_allow_plaintext_auth: true for a relay on this host',
+      `SMTP server ${host}:${port} offers no STARTTLS, so the login ` +
+        `(smtp_user) would cross the network in plain text and was not sent: ` +
+        ('use smtp_secure: true or a server with STARTTLS, or set ' +
+          'smtp_allow_plaintext_auth: true for a relay on this host'),
     );
     this.name = new.target.name;
   }
 }
 
-/** One message took longer than smtp_timeout_seconds from connecting to the last answer (e.g. a server that trickles bytes). */
+/**
+ * One message took longer than smtp_timeout_seconds from connecting to the last answer (e.g. a server that trickles
+ * bytes).
+ */
 export class SmtpDeadlineError extends Error {
   constructor(
     readonly host: string,
@@ -48,7 +53,8 @@ export class SmtpDeadlineError extends Error {
     readonly timeoutMs: number,
   ) {
     super(
-      `SMTP server ${host}:${port} did not take the message within smtp_timeout_seconds (${timeoutMs / 1000} s); it is tried again later`,
+      `SMTP server ${host}:${port} did not take the message within ` +
+        `smtp_timeout_seconds (${timeoutMs / 1000} s); it is tried again later`,
     );
     this.name = new.target.name;
   }

@@ -33,7 +33,9 @@ export interface MailSettings {
   /** '' sends without AUTH */
   smtpUser: string;
   smtpPassword: string;
-  /** a login may go over a connection without TLS (a relay on this host); false refuses it before the password is sent */
+  /**
+   * a login may go over a connection without TLS (a relay on this host); false refuses it before the password is sent
+   */
   smtpAllowPlaintextAuth: boolean;
   outboxDir: string;
   /** the most one message may take, from connecting to the last answer */

@@ -36,7 +36,9 @@ const FIRST_RETRY_SECONDS = 30;
 const MAX_RETRY_SECONDS = 3600;
 const DEFAULT_LIMIT = 20;
 
-/** Wait after the n-th failed attempt: 30 s, doubling, at most an hour, so a mail server down for a day costs ~30 tries. */
+/**
+ * Wait after the n-th failed attempt: 30 s, doubling, at most an hour, so a mail server down for a day costs ~30 tries.
+ */
 export function retryDelaySeconds(attempts: number): number {
   const n = Math.max(1, Math.floor(attempts));
   // Past 2^7 the cap holds anyway; the bound keeps the power finite for absurd counts.

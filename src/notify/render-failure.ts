@@ -25,7 +25,8 @@ const MAX_LINE_CHARS = 400;
 
 /**
  * Output of a compiler or a server is data: escape sequences and other control characters are shown as \xNN, so
- * neither a terminal reading the text part nor a mail client can be made to act on them; the HTML part escapes the rest.
+ * neither a terminal reading the text part nor a mail client can be made to act on them; the HTML part escapes the
+ * rest.
  */
 export function inertLine(line: string): string {
   const visible = line.replace(
@@ -54,7 +55,9 @@ export function renderFailureNotice(content: FailureContent): RenderedMessage {
       kind: 'lines',
       lines: [
         inertLine(
-          `The ${what} of ${content.flavor} ${content.version} (tag ${content.tag}) of series ${content.upstream} failed after ${attempts}; ${content.reason}. Its queue row stays failed.`,
+          `The ${what} of ${content.flavor} ${content.version} (tag ` +
+            `${content.tag}) of series ${content.upstream} failed after ` +
+            `${attempts}; ${content.reason}. Its queue row stays failed.`,
         ),
         ...content.advice.map(inertLine),
       ],

@@ -90,7 +90,9 @@ export interface FailureInput {
   kind: FailureContent['kind'];
   /** attempts made of the failed step */
   attempts: number;
-  /** the queue row's attempts counter (builds and sessions started), which makes the event key of this give-up unique */
+  /**
+   * the queue row's attempts counter (builds and sessions started), which makes the event key of this give-up unique
+   */
   queueAttempts: number;
   /** the failure repeats the same way every time (a compiler error), so it was not tried again */
   repeats: boolean;
@@ -107,8 +109,10 @@ export function failureMessage(input: FailureInput): MessageInput | undefined {
   if (alerts.emailTo.length === 0) return undefined;
   const retry =
     kind === 'could-not-build'
-      ? `To try again: qpswatch build --retry ${release.tag} (the build log holds every line), then qpswatch check ${release.tag}.`
-      : `To try again: qpswatch check ${release.tag}; the session's folder under state_dir/work holds the server and sysbench logs.`;
+      ? `To try again: qpswatch build --retry ${release.tag} (the build log ` +
+        `holds every line), then qpswatch check ${release.tag}.`
+      : `To try again: qpswatch check ${release.tag}; the session's folder ` +
+        `under state_dir/work holds the server and sysbench logs.`;
   const rendered = renderFailureNotice({
     kind,
     flavor: upstream.flavor,

@@ -14,7 +14,9 @@ export interface BuildPatch {
   listedBy: string;
 }
 
-/** A listed patch file that cannot be read: nothing is built, and the message names the file, who lists it and the fix. */
+/**
+ * A listed patch file that cannot be read: nothing is built, and the message names the file, who lists it and the fix.
+ */
 export class PatchFileError extends InputError {
   constructor(
     readonly patch: string,
@@ -36,7 +38,8 @@ export class PatchFileModeError extends InputError {
     what: string,
   ) {
     super(
-      `patch ${patch} (listed by ${listedBy}) ${what}: another user could change what is built as root; chown root and chmod go-w it`,
+      `patch ${patch} (listed by ${listedBy}) ${what}: another user could ` +
+        `change what is built as root; chown root and chmod go-w it`,
     );
   }
 }

@@ -77,7 +77,8 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   const upstream = deps.upstreams.find((u) => u.name === release.upstream);
   if (upstream === undefined)
     throw new InputError(
-      `release ${JSON.stringify(release.tag)} belongs to upstream ${JSON.stringify(release.upstream)}, which is no longer in the config`,
+      `release ${JSON.stringify(release.tag)} belongs to upstream ` +
+        `${JSON.stringify(release.upstream)}, which is no longer in the config`,
     );
   if ((await builtInstall(store, release, buildProfileOf(upstream))) === undefined)
     throw new ReleaseNotBuiltError(release.tag);
@@ -187,7 +188,9 @@ async function checkBaseline(
   if ((await builtInstall(store, base, buildProfileOf(upstream))) === undefined) {
     deps.log.warn(
       { tag: release.tag, base: base.tag },
-      `reanchor_every: ${release.tag} is due for a check against the base ${base.tag}, which is not built: checked against the last good instead (qpswatch build ${base.tag})`,
+      `reanchor_every: ${release.tag} is due for a check against the base ` +
+        `${base.tag}, which is not built: checked against the last good instead ` +
+        `(qpswatch build ${base.tag})`,
     );
     return { baseline: lastGood.release, against: 'last good' };
   }

@@ -142,7 +142,8 @@ async function confirmSuspected(
   const unconfirmed = !options.confirm
     ? 'not confirmed (--no-confirm)'
     : (await builtInstall(store, base, upstream.kind === 'git' ? upstream.buildProfile : undefined)) === undefined
-      ? `not confirmed: the base ${base.tag} is not built (qpswatch build ${base.tag}, then qpswatch check ${release.tag} --against-base)`
+      ? `not confirmed: the base ${base.tag} is not built (qpswatch build ` +
+        `${base.tag}, then qpswatch check ${release.tag} --against-base)`
       : undefined;
   if (unconfirmed !== undefined) {
     log.warn({ tag: release.tag, base: base.tag }, `drift ${unconfirmed}`);
@@ -163,5 +164,9 @@ async function confirmSuspected(
 export function suspicionText(s: DriftSuspicion, base: Pick<ReleaseRecord, 'tag'>): string {
   const c = s.chained;
   const since = s.since !== undefined ? `, under the threshold since the accepted ${s.since}` : '';
-  return `${s.test}.t${s.threads} at ${c.relativeQps.toFixed(3)} (${c.low.toFixed(3)}-${c.high.toFixed(3)}) of the base ${base.tag}, through ${c.steps} checks${since}; threshold ${s.threshold}`;
+  return (
+    `${s.test}.t${s.threads} at ${c.relativeQps.toFixed(3)} ` +
+    `(${c.low.toFixed(3)}-${c.high.toFixed(3)}) of the base ${base.tag}, ` +
+    `through ${c.steps} checks${since}; threshold ${s.threshold}`
+  );
 }

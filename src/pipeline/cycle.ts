@@ -101,7 +101,9 @@ export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
   return outcome;
 }
 
-/** Per upstream, the tags its filters select now; an upstream whose discovery failed is left out (all its rows count). */
+/**
+ * Per upstream, the tags its filters select now; an upstream whose discovery failed is left out (all its rows count).
+ */
 function selectedNow(outcomes: readonly DiscoveryOutcome[]): Map<string, Set<string>> {
   return new Map(outcomes.filter((o) => o.error === undefined).map((o) => [o.upstream, new Set(o.selectedTags)]));
 }

@@ -24,7 +24,8 @@ export interface DiscoveryOutcome {
 }
 
 /**
- * Asks each upstream for its tags (`git ls-remote`, cheap: no objects are fetched; a tarball upstream: its index), keeps the releases its flavor,
+ * Asks each upstream for its tags (`git ls-remote`, cheap: no objects are fetched; a tarball upstream: its index),
+ * keeps the releases its flavor,
  * series and filters select, and records them. A failing upstream is logged with its one-line reason and the others
  * go on, so one dead remote never hides a new release of another.
  */

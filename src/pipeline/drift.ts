@@ -29,8 +29,12 @@ export class NoSeriesBaseError extends InputError {
   constructor(readonly upstream: Upstream) {
     super(
       upstream.base !== undefined
-        ? `upstream ${JSON.stringify(upstream.name)} names base ${upstream.base.text}, which is not among its releases: fix base: in its config, or run \`qpswatch discover\` if the tag is new`
-        : `upstream ${JSON.stringify(upstream.name)} has no base release yet: check its first release (\`qpswatch check TAG\`), or set base: in its config (e.g. base: "10.11.1")`,
+        ? `upstream ${JSON.stringify(upstream.name)} names base ` +
+            `${upstream.base.text}, which is not among its releases: fix base: in ` +
+            `its config, or run \`qpswatch discover\` if the tag is new`
+        : `upstream ${JSON.stringify(upstream.name)} has no base release yet: ` +
+            `check its first release (\`qpswatch check TAG\`), or set base: in its ` +
+            `config (e.g. base: "10.11.1")`,
     );
   }
 }
@@ -41,7 +45,9 @@ export class BaseNotBuiltError extends InputError {
     readonly tag: string,
   ) {
     super(
-      `the base release ${JSON.stringify(tag)} of upstream ${JSON.stringify(upstream)} is not built: run \`qpswatch build ${tag}\` first`,
+      `the base release ${JSON.stringify(tag)} of upstream ` +
+        `${JSON.stringify(upstream)} is not built: run \`qpswatch build ${tag}\` ` +
+        `first`,
     );
   }
 }
@@ -49,7 +55,10 @@ export class BaseNotBuiltError extends InputError {
 export class NotAfterBaseError extends InputError {
   constructor(tag: string, upstream: string, base: string) {
     super(
-      `release ${JSON.stringify(tag)} is not newer than ${JSON.stringify(base)}, the base of upstream ${JSON.stringify(upstream)}: a check against the base needs a newer release`,
+      `release ${JSON.stringify(tag)} is not newer than ` +
+        `${JSON.stringify(base)}, the base of upstream ` +
+        `${JSON.stringify(upstream)}: a check against the base needs a newer ` +
+        `release`,
     );
   }
 }
@@ -71,7 +80,9 @@ export function seriesBase(
     .sort((a, b) => (a.versionKey < b.versionKey ? -1 : a.versionKey > b.versionKey ? 1 : 0))[0];
 }
 
-/** The checks a chain is built from: per release, its newest valid check, and its newest valid check against the base. */
+/**
+ * The checks a chain is built from: per release, its newest valid check, and its newest valid check against the base.
+ */
 export function chainChecks(checks: readonly CheckRecord[], baseId: number): CheckRecord[] {
   const newest = newestValidChecks(checks, (c) => c.releaseId);
   const direct = newestValidChecks(checks, (c) => (c.baselineReleaseId === baseId ? c.releaseId : undefined));
@@ -108,7 +119,9 @@ export function stepsByTest(
 export interface DriftSuspicion extends TestId {
   chained: ChainedEstimate;
   threshold: number;
-  /** The release a person accepted that the drop was measured from, when there is one on the chain (acceptedReference). */
+  /**
+   * The release a person accepted that the drop was measured from, when there is one on the chain (acceptedReference).
+   */
   since?: string;
   /** Every release of the series with a chained estimate of this test (the drift email's chained series), unordered. */
   series: ChainedEstimate[];
@@ -153,7 +166,9 @@ export function suspectedDrifts(
   return suspicions;
 }
 
-/** The newest release older than `release` (and newer than the base) that a person accepted: the level taken as normal. */
+/**
+ * The newest release older than `release` (and newer than the base) that a person accepted: the level taken as normal.
+ */
 export function acceptedReference(
   release: ReleaseRecord,
   base: ReleaseRecord,

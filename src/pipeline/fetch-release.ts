@@ -40,7 +40,9 @@ export async function obtainRelease(
 export class TarballVariantError extends InputError {
   constructor(tag: string, buildProfile: string, upstream: string) {
     super(
-      `${tag}@${buildProfile}: upstream ${JSON.stringify(upstream)} downloads the vendor's tarballs, so its releases have no build profile; name the tag alone`,
+      `${tag}@${buildProfile}: upstream ${JSON.stringify(upstream)} downloads ` +
+        `the vendor's tarballs, so its releases have no build profile; name the ` +
+        `tag alone`,
     );
   }
 }

@@ -63,7 +63,9 @@ export async function waitForQuietHost(settings: QuietHostSettings, deps: QuietH
     if (waitedSeconds >= settings.maxWaitSeconds) {
       deps.log.warn(
         { reasons: verdict.reasons, waitedSeconds },
-        `the host is still busy after ${Math.round(waitedSeconds)} s (quiet_max_wait_seconds): the session runs anyway; its results may be noisy`,
+        `the host is still busy after ${Math.round(waitedSeconds)} s ` +
+          `(quiet_max_wait_seconds): the session runs anyway; its results may be ` +
+          `noisy`,
       );
       return { verdict, waitedSeconds };
     }

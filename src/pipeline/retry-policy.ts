@@ -1,7 +1,9 @@
 import type { Config } from '../config/index.js';
 import type { QueueRecord } from '../store/index.js';
 
-/** How often and how far apart the daemon tries a failed build or session again (retry_attempts, retry_backoff_minutes). */
+/**
+ * How often and how far apart the daemon tries a failed build or session again (retry_attempts, retry_backoff_minutes).
+ */
 export interface RetrySettings {
   /** the most attempts of one step; 1 means none is repeated */
   attempts: number;

@@ -50,7 +50,9 @@ function memoryPhrase(view: ComparisonView): string {
 
 function headerLines(view: ComparisonView): string[] {
   return [
-    `session ${view.sessionId}, suite ${view.suite}, ${designPhrase(view)}${memoryPhrase(view)}, ${view.startedAt} to ${view.finishedAt}`,
+    `session ${view.sessionId}, suite ${view.suite}, ` +
+      `${designPhrase(view)}${memoryPhrase(view)}, ${view.startedAt} to ` +
+      `${view.finishedAt}`,
     targetLine('baseline  B', view.baseline),
     targetLine('candidate C', view.candidate),
     hostLine(view.host),
@@ -61,7 +63,8 @@ function headerLines(view: ComparisonView): string[] {
 /** The suite's levels with the threads they came to on the host: "levels: t1 on 1 x 10000 rows; t2 (cores) on ...". */
 function levelsLine(levels: NonNullable<ComparisonView['levels']>): string {
   const level = (l: (typeof levels)[number]): string =>
-    `t${l.threads}${String(l.threadsSpec) === String(l.threads) ? '' : ` (${l.threadsSpec})`} on ${l.tables} x ${l.tableSize} rows`;
+    `t${l.threads}${String(l.threadsSpec) === String(l.threads) ? '' : ` (${l.threadsSpec})`} ` +
+    `on ${l.tables} x ${l.tableSize} rows`;
   return `levels: ${levels.map(level).join('; ')}`;
 }
 
@@ -139,7 +142,10 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
           .map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`)
           .join(', ');
         return [
-          `${head}, ${relative} < ${formatRatio(v.threshold)}, p=${formatSignificant(v.pSlower)}; grew: ${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ${basis}`,
+          `${head}, ${relative} < ${formatRatio(v.threshold)}, ` +
+            `p=${formatSignificant(v.pSlower)}; grew: ` +
+            `${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ` +
+            `${basis}`,
         ];
       }
       case 'improvement':
@@ -147,7 +153,8 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
       case 'slower':
         // Decided slower, not decided past the threshold: its own verdict, with no alert (docs/verdicts.md).
         return [
-          `${head} ${formatSlowerEstimate(row.relativeQps, v.low, v.high)}, ${formatConfidence(v.confidence)} interval, ${counted(v.pairs, unit)}: ` +
+          `${head} ${formatSlowerEstimate(row.relativeQps, v.low, v.high)}, ` +
+            `${formatConfidence(v.confidence)} interval, ${counted(v.pairs, unit)}: ` +
             `significantly slower, but not shown to be past the ${formatDropPercent(1 - v.threshold)} margin`,
         ];
       case 'unstable': {
@@ -167,10 +174,12 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
             ? 'calibrate the host (qpswatch calibrate) or give it a larger budget (budget_minutes, max_pairs)'
             : 'more rounds, or the paired design, would narrow it';
         return [
-          `${head}, ${relative}${drop}, ${interval}: cannot rule out a drop larger than the ${formatDropPercent(1 - v.threshold)} margin${bound}; ` +
+          `${head}, ${relative}${drop}, ${interval}: cannot rule out a drop ` +
+            `larger than the ${formatDropPercent(1 - v.threshold)} margin${bound}; ` +
             (v.detectableDrop >= 1
               ? `it could detect no drop (${counted(v.pairs, unit)}: too few for alpha); ${more}`
-              : `it could detect drops of ${formatDropPercent(v.detectableDrop)} or more (${counted(v.pairs, unit)}); ${more}`),
+              : `it could detect drops of ${formatDropPercent(v.detectableDrop)} or ` +
+                `more (${counted(v.pairs, unit)}); ${more}`),
         ];
       }
     }
@@ -242,7 +251,10 @@ function testBlocks(view: ComparisonView, row: TestRow): Block[] {
 
 /** The report's title: the first heading, and the HTML page's title. */
 export function comparisonTitle(view: ComparisonView): string {
-  return `qpswatch comparison: ${view.candidate.name} vs ${view.baseline.name}${view.memory !== undefined ? ` (${view.memory})` : ''}`;
+  return (
+    `qpswatch comparison: ${view.candidate.name} vs ` +
+    `${view.baseline.name}${view.memory !== undefined ? ` (${view.memory})` : ''}`
+  );
 }
 
 /** The comparison report as format-independent blocks; renderers for text, markdown (and email bodies) lay it out. */

@@ -44,7 +44,8 @@ function cells(figures: Figures | null | undefined): (string | number)[] {
 }
 
 /**
- * Long format: one record per (version, test, threads, memory setting: empty for none), absolute figures then the same relative to the base, then
+ * Long format: one record per (version, test, threads, memory setting: empty for none), absolute figures then the same
+ * relative to the base, then
  * the smallest drop the release's newest valid check could detect, then relative QPS as the report shows it: chained
  * to the base with its interval (source chained), or the median ratio (source median, no interval), and the step
  * that began at the version (down, up or empty).

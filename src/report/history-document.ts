@@ -80,7 +80,10 @@ export interface HistoryLevel {
 
 const MEMORY_ORDER: ReadonlyArray<MemorySettingName | undefined> = [undefined, ...memorySettings];
 
-/** The levels of the view's tests: sessions without a memory setting first, then cached, then io-bound; fewest threads first in each. */
+/**
+ * The levels of the view's tests: sessions without a memory setting first, then cached, then io-bound; fewest threads
+ * first in each.
+ */
 export function historyLevels(view: HistoryView): HistoryLevel[] {
   const seen = new Map<string, HistoryLevel>();
   for (const row of view.tests)
@@ -113,10 +116,16 @@ export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel):
 
 /** "2 threads, io-bound": what a table's heading says of its level. */
 export function levelPhrase(level: HistoryLevel): string {
-  return `${level.threads} thread${level.threads === 1 ? '' : 's'}${level.memory === undefined ? '' : `, ${level.memory}`}`;
+  return (
+    `${level.threads} ` +
+    `thread${level.threads === 1 ? '' : 's'}${level.memory === undefined ? '' : `, ${level.memory}`}`
+  );
 }
 
-/** One heading and table per level and memory setting; the heading names them, so the columns are the tests' names alone. */
+/**
+ * One heading and table per level and memory setting; the heading names them, so the columns are the tests' names
+ * alone.
+ */
 function relativeQpsTables(view: HistoryView): Block[] {
   return historyLevels(view).flatMap((level): Block[] => [
     { kind: 'heading', level: 2, text: `Relative QPS at ${levelPhrase(level)} (version / ${baseVersion(view)})` },
@@ -131,7 +140,8 @@ function relativeLegend(view: HistoryView): string[] {
   return [
     ...(chained
       ? [
-          `chained through the paired checks to the base, ${formatConfidence(view.confidence ?? 0.95)} interval in parentheses`,
+          `chained through the paired checks to the base, ` +
+            `${formatConfidence(view.confidence ?? 0.95)} interval in parentheses`,
         ]
       : []),
     ...(cells.some((c) => c?.source === 'chained' && c.step !== null) ? [STEP_FOOTNOTE] : []),
@@ -175,10 +185,13 @@ export function historyDriftLines(view: HistoryView): string[] {
     const figures = `${fine(value)} of base, interval ${fine(low)}-${fine(high)}`;
     if (newest.relative.steps === 1)
       return [
-        `${testLabel(row)}: under the threshold ${formatRelative(row.threshold)} at ${versionCell(version)}, measured against the base (${figures})`,
+        `${testLabel(row)}: under the threshold ${formatRelative(row.threshold)} ` +
+          `at ${versionCell(version)}, measured against the base (${figures})`,
       ];
     return [
-      `${testLabel(row)}: drift suspected at ${versionCell(version)} (chained ${figures}); confirm with \`qpswatch check ${version.label} --against-base\``,
+      `${testLabel(row)}: drift suspected at ${versionCell(version)} (chained ` +
+        `${figures}); confirm with \`qpswatch check ${version.label} ` +
+        `--against-base\``,
     ];
   });
 }

@@ -34,7 +34,10 @@ function barArea(fraction: number, filled: string): string {
       : []),
     ...(fraction < 1 ? [`<td style="${FILLER}">&nbsp;</td>`] : []),
   ];
-  const table = `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-collapse:collapse"><tr>${cells.join('')}</tr></table>`;
+  const table =
+    `<table role="presentation" width="100%" cellpadding="0" ` +
+    `cellspacing="0" border="0" ` +
+    `style="width:100%;border-collapse:collapse"><tr>${cells.join('')}</tr></table>`;
   return `<td width="${BAR_AREA_PX}" style="width:${BAR_AREA_PX}px;padding:2px 10px 2px 0">${table}</td>`;
 }
 
@@ -66,7 +69,9 @@ export function renderHtmlChart(chart: ChartBlock): string[] {
   const scale = chartScale(chart);
   return [
     `<p style="margin:0 0 6px 0;font-weight:bold">${htmlText(chart.title)}</p>`,
-    `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;margin:0 0 12px 0;${MONO};font-size:13px">`,
+    `<table role="presentation" cellpadding="0" cellspacing="0" border="0" ` +
+      `style="border-collapse:collapse;margin:0 0 12px ` +
+      `0;${MONO};font-size:13px">`,
     ...chart.bars.map((bar) => barRow(bar, scale)),
     ...chartReferences(chart).map((value) => referenceRow(value, scale)),
     '</table>',

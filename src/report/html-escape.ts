@@ -7,7 +7,9 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }
 
-/** Data shown in a page: control characters spelled out as in the text layout (HTML forbids most of them), then escaped. */
+/**
+ * Data shown in a page: control characters spelled out as in the text layout (HTML forbids most of them), then escaped.
+ */
 export function htmlText(text: string): string {
   return escapeHtml(printable(text));
 }

@@ -65,11 +65,18 @@ function bandRuns(points: readonly TrendPoint[]): number[][] {
 function band(run: readonly number[], points: readonly TrendPoint[], s: Scale): string {
   if (run.length === 1) {
     const i = run[0]!;
-    return `<line x1="${px(s.x(i))}" y1="${px(s.y(points[i]!.high!))}" x2="${px(s.x(i))}" y2="${px(s.y(points[i]!.low!))}" stroke="${LINE_COLOR}" stroke-opacity="0.45" stroke-width="6"/>`;
+    return (
+      `<line x1="${px(s.x(i))}" y1="${px(s.y(points[i]!.high!))}" ` +
+      `x2="${px(s.x(i))}" y2="${px(s.y(points[i]!.low!))}" ` +
+      `stroke="${LINE_COLOR}" stroke-opacity="0.45" stroke-width="6"/>`
+    );
   }
   const upper = run.map((i) => `${px(s.x(i))},${px(s.y(points[i]!.high!))}`);
   const lower = [...run].reverse().map((i) => `${px(s.x(i))},${px(s.y(points[i]!.low!))}`);
-  return `<path class="band" d="M${upper.join(' L')} L${lower.join(' L')} Z" fill="${LINE_COLOR}" fill-opacity="0.18" stroke="none"/>`;
+  return (
+    `<path class="band" d="M${upper.join(' L')} L${lower.join(' L')} Z" ` +
+    `fill="${LINE_COLOR}" fill-opacity="0.18" stroke="none"/>`
+  );
 }
 
 function pointTitle(p: TrendPoint): string {
@@ -87,7 +94,9 @@ function marker(p: TrendPoint, index: number, s: Scale): string[] {
   const [cx, cy] = [px(s.x(index)), px(s.y(p.value))];
   const fill = p.low === null ? '#ffffff' : LINE_COLOR;
   const out = [
-    `<circle cx="${cx}" cy="${cy}" r="4" fill="${fill}" stroke="${LINE_COLOR}" stroke-width="2"><title>${htmlText(pointTitle(p))}</title></circle>`,
+    `<circle cx="${cx}" cy="${cy}" r="4" fill="${fill}" ` +
+      `stroke="${LINE_COLOR}" ` +
+      `stroke-width="2"><title>${htmlText(pointTitle(p))}</title></circle>`,
   ];
   if (p.step !== null) {
     // A triangle pointing the step's way, above a drop, below a rise, clear of the band.
@@ -98,7 +107,8 @@ function marker(p: TrendPoint, index: number, s: Scale): string[] {
         ? `M${px(x - 7)},${px(y - 6)} L${px(x + 7)},${px(y - 6)} L${px(x)},${px(y + 6)} Z`
         : `M${px(x - 7)},${px(y + 6)} L${px(x + 7)},${px(y + 6)} L${px(x)},${px(y - 6)} Z`;
     out.push(
-      `<path class="step" d="${d}" fill="${STEP_COLOR[p.step]}"><title>${htmlText(`${STEP_MARKS[p.step]} ${pointTitle(p)}`)}</title></path>`,
+      `<path class="step" d="${d}" ` +
+        `fill="${STEP_COLOR[p.step]}"><title>${htmlText(`${STEP_MARKS[p.step]} ${pointTitle(p)}`)}</title></path>`,
     );
   }
   return out;
@@ -107,8 +117,11 @@ function marker(p: TrendPoint, index: number, s: Scale): string[] {
 function horizontal(value: number, s: Scale, stroke: string, dash: string, label: string): string[] {
   const y = px(s.y(value));
   return [
-    `<line x1="${PAD.left}" y1="${y}" x2="${WIDTH - PAD.right}" y2="${y}" stroke="${stroke}" stroke-width="1.5"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`,
-    `<text x="${WIDTH - PAD.right + 6}" y="${y}" dominant-baseline="middle" font-size="11" fill="${stroke}">${htmlText(label)}</text>`,
+    `<line x1="${PAD.left}" y1="${y}" x2="${WIDTH - PAD.right}" y2="${y}" ` +
+      `stroke="${stroke}" ` +
+      `stroke-width="1.5"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`,
+    `<text x="${WIDTH - PAD.right + 6}" y="${y}" dominant-baseline="middle" ` +
+      `font-size="11" fill="${stroke}">${htmlText(label)}</text>`,
   ];
 }
 
@@ -116,7 +129,11 @@ function versionLabels(points: readonly TrendPoint[], s: Scale): string[] {
   const y = HEIGHT - PAD.bottom + 14;
   return points.map((p, index) => {
     const x = px(s.x(index));
-    return `<text x="${x}" y="${y}" font-size="11" fill="${AXIS_COLOR}" text-anchor="end" transform="rotate(-35 ${x} ${y})">${htmlText(p.label)}</text>`;
+    return (
+      `<text x="${x}" y="${y}" font-size="11" fill="${AXIS_COLOR}" ` +
+      `text-anchor="end" transform="rotate(-35 ${x} ` +
+      `${y})">${htmlText(p.label)}</text>`
+    );
   });
 }
 
@@ -127,12 +144,17 @@ export function renderHtmlTrend(trend: TrendBlock): string[] {
     p.value === null ? [] : [`${px(s.x(index))},${px(s.y(p.value))}`],
   );
   const grid = s.ticks.flatMap((t) => [
-    `<line x1="${PAD.left}" y1="${px(s.y(t))}" x2="${WIDTH - PAD.right}" y2="${px(s.y(t))}" stroke="${GRID_COLOR}" stroke-width="1"/>`,
-    `<text x="${PAD.left - 6}" y="${px(s.y(t))}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="${AXIS_COLOR}">${formatRatio(t)}</text>`,
+    `<line x1="${PAD.left}" y1="${px(s.y(t))}" x2="${WIDTH - PAD.right}" ` +
+      `y2="${px(s.y(t))}" stroke="${GRID_COLOR}" stroke-width="1"/>`,
+    `<text x="${PAD.left - 6}" y="${px(s.y(t))}" text-anchor="end" ` +
+      `dominant-baseline="middle" font-size="11" ` +
+      `fill="${AXIS_COLOR}">${formatRatio(t)}</text>`,
   ]);
   return [
     `<p style="margin:0 0 6px 0;font-weight:bold">${htmlText(trend.title)}</p>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" style="display:block;margin:0 0 16px 0;${FONT}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" ` +
+      `height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" ` +
+      `style="display:block;margin:0 0 16px 0;${FONT}">`,
     `<title>${htmlText(trend.title)}</title>`,
     ...grid,
     ...bandRuns(trend.points).map((run) => band(run, trend.points, s)),

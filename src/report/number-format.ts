@@ -66,7 +66,9 @@ export function formatDropPercent(fraction: number): string {
   return `${Math.max(0, Math.ceil(fraction * 100 - 1e-9))}%`;
 }
 
-/** A detectable drop: "unreachable" at 1, where the look's sign vectors could not go below its alpha (docs/verdicts.md). */
+/**
+ * A detectable drop: "unreachable" at 1, where the look's sign vectors could not go below its alpha (docs/verdicts.md).
+ */
 export function formatDetectableDrop(fraction: number): string {
   return fraction >= 1 ? 'unreachable' : formatDropPercent(fraction);
 }

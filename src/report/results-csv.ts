@@ -275,7 +275,8 @@ export function parseResultsCsv(text: string, fileName: string): ResultRow[] {
       const value = `${row.flavor} ${row.version} ${row.test} threads ${row.threads}`;
       throw new ResultsCsvError(
         { file, line: record.line, column: null, value },
-        `${file} line ${record.line}: ${shown(value)} repeats line ${earlier}; keep one row per flavor, version, test and threads`,
+        `${file} line ${record.line}: ${shown(value)} repeats line ${earlier}; ` +
+          `keep one row per flavor, version, test and threads`,
       );
     }
     lineOf.set(rowKey(row), record.line);
@@ -357,12 +358,14 @@ function fieldCountError(record: CsvRecord, header: readonly string[], file: str
     const column = header[record.fields.length]!;
     return new ResultsCsvError(
       { file, line: record.line, column, value: null },
-      `${count} (nothing for column ${printable(column)}); give every column a value, and quote a value that holds a comma ("a,b")`,
+      `${count} (nothing for column ${printable(column)}); give every column ` +
+        `a value, and quote a value that holds a comma ("a,b")`,
     );
   }
   const value = record.fields[header.length]!;
   return new ResultsCsvError(
     { file, line: record.line, column: null, value },
-    `${count} (one more is ${shown(value)}); quote a value that holds a comma ("a,b"), or name the extra column in the header`,
+    `${count} (one more is ${shown(value)}); quote a value that holds a ` +
+      `comma ("a,b"), or name the extra column in the header`,
   );
 }

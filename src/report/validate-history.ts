@@ -87,7 +87,9 @@ export function checkHistoryView(view: HistoryView): void {
 
 const positive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
-/** A chained estimate: a positive ratio inside its positive interval, a whole number of checks, a step with a direction. */
+/**
+ * A chained estimate: a positive ratio inside its positive interval, a whole number of checks, a step with a direction.
+ */
 function checkChained(row: HistoryTest, path: string, versions: number): void {
   if (row.chained === undefined) return;
   if (!Array.isArray(row.chained) || row.chained.length !== versions) {

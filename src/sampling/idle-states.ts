@@ -58,19 +58,33 @@ export function idleHoldSetting(
 export function idleHoldFix(code: string, setting: IdleHoldSetting, device = CPU_DMA_LATENCY): string {
   if (code === 'ENOENT') {
     return setting === 'service'
-      ? `the service sees no ${device}: a drop-in sets PrivateDevices=yes (check systemctl cat qpswatch), or this kernel has no PM QoS device`
-      : `this host has no ${device} (a container that does not pass it through, or a kernel without PM QoS): nothing can be held here`;
+      ? `the service sees no ${device}: a drop-in sets PrivateDevices=yes ` +
+          `(check systemctl cat qpswatch), or this kernel has no PM QoS device`
+      : `this host has no ${device} (a container that does not pass it through, ` +
+          `or a kernel without PM QoS): nothing can be held here`;
   }
   if (code !== 'EACCES' && code !== 'EPERM') return `opening ${device} failed with ${code}`;
   if (setting === 'root') {
-    return `even root may not open ${device} here (a container's device policy or a security module): allow the device to this container`;
+    return (
+      `even root may not open ${device} here (a container's device policy or ` +
+      `a security module): allow the device to this container`
+    );
   }
   if (setting === 'service') {
     return code === 'EPERM'
-      ? `the unit does not allow the device: it needs DeviceAllow=${device} rw (the unit systemd/install.sh installs has it; check systemctl cat qpswatch for a drop-in that resets DeviceAllow=)`
-      : `${device} is not writable by group qpswatch: install the udev rule ${IDLE_HOLD_UDEV_RULE} (systemd/install.sh does) and apply it with udevadm trigger --action=change --sysname-match=cpu_dma_latency; ls -l ${device} then shows crw-rw---- root qpswatch`;
+      ? `the unit does not allow the device: it needs DeviceAllow=${device} rw ` +
+          `(the unit systemd/install.sh installs has it; check systemctl cat ` +
+          `qpswatch for a drop-in that resets DeviceAllow=)`
+      : `${device} is not writable by group qpswatch: install the udev rule ` +
+          `${IDLE_HOLD_UDEV_RULE} (systemd/install.sh does) and apply it with ` +
+          `udevadm trigger --action=change --sysname-match=cpu_dma_latency; ls -l ` +
+          `${device} then shows crw-rw---- root qpswatch`;
   }
-  return `${device} is root's alone unless the udev rule ${IDLE_HOLD_UDEV_RULE} (systemd/install.sh) gives it to group qpswatch: install the rule and add this user to group qpswatch, or run as root`;
+  return (
+    `${device} is root's alone unless the udev rule ${IDLE_HOLD_UDEV_RULE} ` +
+    `(systemd/install.sh) gives it to group qpswatch: install the rule and ` +
+    `add this user to group qpswatch, or run as root`
+  );
 }
 
 /**

@@ -20,7 +20,9 @@ export interface SystemFacts {
   manufacturer: string;
   model: string;
   version: string;
-  /** The hypervisor systeminformation names (KVM, VMware...), 'vm' when only the CPU's hypervisor flag tells, 'none'. */
+  /**
+   * The hypervisor systeminformation names (KVM, VMware...), 'vm' when only the CPU's hypervisor flag tells, 'none'.
+   */
   virtualization: string;
 }
 

@@ -91,7 +91,8 @@ export const INVENTORY_TIMEOUT_MS = 10_000;
 /**
  * The host's inventory from systeminformation. Its sources run helper programs (lsblk, dmidecode, smartctl, df,
  * hostname) and cost 1.4 s together on an idle 2-CPU VM (2.3-2.9 s at load 9), so this runs once per session or
- * `qpswatch host`, never per sample. It never throws: a source that fails or hangs past the timeout leaves its facts 'unknown'.
+ * `qpswatch host`, never per sample. It never throws: a source that fails or hangs past the timeout leaves its facts
+ * 'unknown'.
  */
 export async function collectInventory(device: DataDevice, opts: InventoryOptions = {}): Promise<HostInventory> {
   const source = opts.source ?? systeminformation();

@@ -30,7 +30,9 @@ export interface QuietHostObservation {
   governors: string[];
   /** From the second read; reported for the log, not judged (it counts tasks waiting on I/O too). */
   loadAverage1: number;
-  /** The cpuidle driver and governor ('none' without cpuidle): reported, not judged; they set how fast idle CPUs wake. */
+  /**
+   * The cpuidle driver and governor ('none' without cpuidle): reported, not judged; they set how fast idle CPUs wake.
+   */
   cpuidleDriver: string;
   cpuidleGovernor: string;
 }

@@ -20,7 +20,8 @@ export interface AccountRow {
  * What makes a freshly initialised datadir safe: every install leaves root@localhost without a password (qpswatch asks
  * for that, it is the one way in that all flavors share), and older installs add root@127.0.0.1, root@::1,
  * root@<hostname> and anonymous accounts, all without a password and reachable over TCP. Those go; root@localhost gets
- * the session's password. Statements that carry the password are never logged. Pure: unit-tested per flavor and version.
+ * the session's password. Statements that carry the password are never logged. Pure: unit-tested per flavor and
+ * version.
  */
 export function lockDownStatements(
   server: { flavor: Flavor; version: Version },

@@ -72,7 +72,10 @@ export async function resolveServerBinaries(
   };
 }
 
-/** MariaDB always uses its install script; MySQL and Percona before 5.7.6 had mysql_install_db, later mysqld --initialize. */
+/**
+ * MariaDB always uses its install script; MySQL and Percona before 5.7.6 had mysql_install_db, later mysqld
+ * --initialize.
+ */
 export function usesInstallDb(flavor: Flavor, version: Version): boolean {
   return flavor === 'mariadb' || compareVersions(version, parseVersion('5.7.6')) < 0;
 }

@@ -127,7 +127,9 @@ export class DatadirNotEmptyError extends InputError {
     readonly entries: readonly string[],
   ) {
     super(
-      `datadir ${datadir} is not empty (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}): init needs a fresh one; remove it first`,
+      `datadir ${datadir} is not empty ` +
+        `(${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}): ` +
+        `init needs a fresh one; remove it first`,
     );
     this.name = new.target.name;
   }

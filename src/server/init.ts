@@ -18,7 +18,9 @@ export interface InitDatadirArgs {
   readonly user?: string;
 }
 
-/** The command that creates a fresh datadir, per flavor and version. Pure: unit-tested for servers not installed here. */
+/**
+ * The command that creates a fresh datadir, per flavor and version. Pure: unit-tested for servers not installed here.
+ */
 export function initDatadirArgv(args: InitDatadirArgs): string[] {
   const { binaries, myCnfPath, datadir, user } = args;
   const common = [`--defaults-file=${myCnfPath}`];
@@ -45,7 +47,8 @@ function mariadbInstallOptions(version: Version): string[] {
 function needInstallDb(binaries: ServerBinaries): string {
   if (binaries.installDb === undefined) {
     throw new TypeError(
-      `${binaries.flavor} ${binaries.version.text} initialises its datadir with an install script, but the binaries have none`,
+      `${binaries.flavor} ${binaries.version.text} initialises its datadir ` +
+        `with an install script, but the binaries have none`,
     );
   }
   return binaries.installDb;

@@ -2,7 +2,9 @@ import { normalizeOptionName } from './option-names.js';
 import type { ServerProfile } from './profile.js';
 import { resolveSettings, type ServerTarget } from './resolve.js';
 
-/** What one server of a session is expected to hold in memory besides its buffer pool (threads, caches, redo buffer). */
+/**
+ * What one server of a session is expected to hold in memory besides its buffer pool (threads, caches, redo buffer).
+ */
 export const SERVER_OVERHEAD_BYTES = 384 * 1024 ** 2;
 /** The server's own default when the my.cnf sets no buffer pool. */
 const DEFAULT_BUFFER_POOL_BYTES = 128 * 1024 ** 2;
@@ -15,7 +17,10 @@ export function sizeBytes(text: string): number | undefined {
   return m === null ? undefined : Number(m[1]) * UNITS[m[2]!.toUpperCase()]!;
 }
 
-/** The innodb_buffer_pool_size a server started with this my.cnf text gets: the last line that sets it, else the default. */
+/**
+ * The innodb_buffer_pool_size a server started with this my.cnf text gets: the last line that sets it, else the
+ * default.
+ */
 export function bufferPoolBytes(myCnf: string): number {
   let pool = DEFAULT_BUFFER_POOL_BYTES;
   for (const line of myCnf.split('\n')) {

@@ -18,7 +18,8 @@ export function renderMyCnf(
   // Profiles built in code skip the loader's checks; the owned options must never come from a profile.
   checkOptions(profile.source, 'settings', settings);
   const lines = [
-    `# Written by qpswatch for ${target.flavor} ${target.version.text} from server profile "${profile.name}" (${profile.source}).`,
+    `# Written by qpswatch for ${target.flavor} ${target.version.text} from ` +
+      `server profile "${profile.name}" (${profile.source}).`,
     '# Edit the profile, not this file.',
     '[mysqld]',
     ...ownedLines(target, paths, network),

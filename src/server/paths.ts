@@ -81,7 +81,10 @@ export async function prepareServerDirs(paths: ServerPaths, account?: ServerAcco
   for (const file of [paths.errorLog, paths.pidFile]) await serverOwnedFile(file, account);
 }
 
-/** The datadir before init: empty, and the server account's (mysqld --initialize cannot create it in a folder of root's). */
+/**
+ * The datadir before init: empty, and the server account's (mysqld --initialize cannot create it in a folder of
+ * root's).
+ */
 export async function prepareDatadir(paths: ServerPaths, account?: ServerAccount): Promise<void> {
   await prepareServerDirs(paths, account);
   await serverOwnedDir(paths.datadir, account);
@@ -166,7 +169,9 @@ async function makeFolders(full: string): Promise<string[]> {
     if (part !== full && (now.mode & 0o1002) === 0o002) {
       throw new UnsafeFolderError(
         part,
-        `is writable by every user and not sticky (mode ${modeText(now.mode)}): any user could swap a folder below it for a link; make it private (chmod o-w ${part}) or choose another state_dir`,
+        `is writable by every user and not sticky (mode ${modeText(now.mode)}): ` +
+          `any user could swap a folder below it for a link; make it private ` +
+          `(chmod o-w ${part}) or choose another state_dir`,
       );
     }
   }
@@ -180,14 +185,17 @@ function checkExisting(dir: string, s: Stats): void {
   if (!ownFolderOwners().has(s.uid)) {
     throw new UnsafeFolderError(
       dir,
-      `exists and belongs to ${ownerText(s.uid)}, not to ${ownerText(process.getuid?.() ?? -1)}: another user may have made it beforehand, to reach the server's files; ` +
+      `exists and belongs to ${ownerText(s.uid)}, not to ` +
+        `${ownerText(process.getuid?.() ?? -1)}: another user may have made it ` +
+        `beforehand, to reach the server's files; ` +
         `remove it (sudo rm -r ${dir}) or choose another state_dir`,
     );
   }
   if ((s.mode & 0o002) !== 0)
     throw new UnsafeFolderError(
       dir,
-      `is writable by every user (mode ${modeText(s.mode)}): make it private (chmod o-w ${dir}) or choose another state_dir`,
+      `is writable by every user (mode ${modeText(s.mode)}): make it private ` +
+        `(chmod o-w ${dir}) or choose another state_dir`,
     );
 }
 
@@ -231,7 +239,9 @@ function symlinkError(path: string, uid: number): UnsafeFolderError {
   }
   return new UnsafeFolderError(
     path,
-    `is a symbolic link (to ${target}) made by ${ownerText(uid)}: qpswatch never follows one to its folders; remove it (sudo rm ${path}) or choose another state_dir`,
+    `is a symbolic link (to ${target}) made by ${ownerText(uid)}: qpswatch ` +
+      `never follows one to its folders; remove it (sudo rm ${path}) or ` +
+      `choose another state_dir`,
   );
 }
 
@@ -255,7 +265,8 @@ async function serverOwnedDir(dir: string, account: ServerAccount | undefined): 
     if (s.uid !== process.getuid?.() && s.uid !== account?.uid) {
       throw new UnsafeFolderError(
         dir,
-        `exists and belongs to ${ownerText(s.uid)}, not to qpswatch or the server account: remove it (sudo rm -r ${dir})`,
+        `exists and belongs to ${ownerText(s.uid)}, not to qpswatch or the ` +
+          `server account: remove it (sudo rm -r ${dir})`,
       );
     }
     fchmodSync(fd, account === undefined ? 0o700 : SERVER_OWNED_MODE);
@@ -322,7 +333,9 @@ export async function assertReachable(path: string, account: ServerAccount, what
     if ((s.mode & bit) === 0) {
       throw new ServerUserError(
         account.name,
-        `cannot reach ${what} ${full}: ${dir} is mode ${(s.mode & 0o7777).toString(8).padStart(4, '0')} (owner uid ${s.uid}, gid ${s.gid}) and the server never runs as root; ` +
+        `cannot reach ${what} ${full}: ${dir} is mode ` +
+          `${(s.mode & 0o7777).toString(8).padStart(4, '0')} (owner uid ${s.uid}, ` +
+          `gid ${s.gid}) and the server never runs as root; ` +
           `move ${what} under a folder it can pass through (e.g. /var/lib/qpswatch), or let it pass: chmod o+x ${dir}`,
       );
     }

@@ -37,7 +37,9 @@ const FIXES: Record<string, string> = {
   description: 'write one line that says what the profile is for',
   settings:
     'write my.cnf [mysqld] options as name: value, with a string, a number or true/false (true writes the bare name)',
-  set: 'write my.cnf [mysqld] options as name: value, with a string, a number or true/false (true writes the bare name)',
+  set:
+    'write my.cnf [mysqld] options as name: value, with a string, a number ' +
+    'or true/false (true writes the bare name)',
   remove: 'list option names to drop for these versions, e.g. remove: [query_cache_size]',
   versions: 'write a range such as ">=8.0.30 <8.1" or a series such as "10.11"',
   flavors: `list flavors from ${FLAVORS.join(', ')}, or leave flavors out to match every flavor`,

@@ -21,7 +21,10 @@ export interface StartServerOptions {
   readonly network?: ServerNetwork;
   /** mysqld's stdout and stderr (most messages go to the error log). */
   readonly logFile: string;
-  /** server_user; empty or undefined: mysql when qpswatch is root (the server never runs as root), else qpswatch's own user. */
+  /**
+   * server_user; empty or undefined: mysql when qpswatch is root (the server never runs as root), else qpswatch's own
+   * user.
+   */
   readonly user?: string;
   /**
    * root@localhost's password for this session. Without it, root is expected to have none (a test's scratch server);

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { ServerUserError } from './errors.js';
 
-/** The system user mysqld runs as when qpswatch runs as root and server_user is empty: Debian's mariadb-server and mysql-server packages create it. */
+/**
+ * The system user mysqld runs as when qpswatch runs as root and server_user is empty: Debian's mariadb-server and
+ * mysql-server packages create it.
+ */
 export const DEFAULT_SERVER_USER = 'mysql';
 
 /** The unprivileged system account mysqld runs as (--user); its files are owned by it. */
@@ -30,7 +33,8 @@ export function serverAccount(configured: string | undefined, lookup: AccountLoo
     if (name === undefined || name === ownName()) return undefined;
     throw new ServerUserError(
       name,
-      `takes effect only when qpswatch runs as root (it runs as uid ${self}): leave server_user empty, and mysqld runs as qpswatch's own user`,
+      `takes effect only when qpswatch runs as root (it runs as uid ${self}): ` +
+        `leave server_user empty, and mysqld runs as qpswatch's own user`,
     );
   }
   const wanted = name ?? DEFAULT_SERVER_USER;
@@ -38,7 +42,9 @@ export function serverAccount(configured: string | undefined, lookup: AccountLoo
   if (account === undefined) {
     const fix =
       name === undefined
-        ? `create it (useradd --system --user-group --no-create-home --shell /usr/sbin/nologin ${wanted}, or install mariadb-server) or set server_user (QPSWATCH_SERVER_USER) to another unprivileged user`
+        ? `create it (useradd --system --user-group --no-create-home --shell ` +
+          `/usr/sbin/nologin ${wanted}, or install mariadb-server) or set ` +
+          `server_user (QPSWATCH_SERVER_USER) to another unprivileged user`
         : 'create that user or set server_user to an existing unprivileged user';
     throw new ServerUserError(
       wanted,

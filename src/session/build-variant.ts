@@ -10,7 +10,8 @@ export interface ReleaseVariant {
   buildProfile?: string;
 }
 
-// PROFILE_RE: a build profile name (the upstream's build_profile rule); no release tag pattern of a flavor holds an "@".
+// PROFILE_RE: a build profile name (the upstream's build_profile rule); no release tag pattern of a flavor holds an
+// "@".
 
 /** Splits at the last "@" when what follows is a profile name; anything else is a plain tag. */
 export function splitVariant(name: string): ReleaseVariant {

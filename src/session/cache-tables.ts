@@ -3,7 +3,10 @@ import type { Logger } from '../log/index.js';
 import { readGlobalStatus, type StatusConnection } from '../sampling/index.js';
 import type { RunningServer } from '../server/index.js';
 
-/** What reading the tables in found: pages read from disk by the first pass, and by the second (0 when the pool holds them). */
+/**
+ * What reading the tables in found: pages read from disk by the first pass, and by the second (0 when the pool holds
+ * them).
+ */
 export interface CachedTables {
   indexes: number;
   firstPassPages: number;
@@ -20,8 +23,11 @@ const SECOND_PASS_SLACK_PAGES = 16;
 export class PoolTooSmallError extends InputError {
   constructor(target: string, cached: CachedTables) {
     super(
-      `memory setting cached: the buffer pool of ${target} does not hold its tables: a second pass over them read ${cached.secondPassPages} of ` +
-        `${cached.firstPassPages} pages from disk again (pool ${(cached.poolFill * 100).toFixed(0)}% full); give its server profile a larger innodb_buffer_pool_size, or use a suite with fewer rows`,
+      `memory setting cached: the buffer pool of ${target} does not hold its ` +
+        `tables: a second pass over them read ${cached.secondPassPages} of ` +
+        (`${cached.firstPassPages} pages from disk again (pool ` +
+          `${(cached.poolFill * 100).toFixed(0)}% full); give its server profile ` +
+          `a larger innodb_buffer_pool_size, or use a suite with fewer rows`),
     );
   }
 }
@@ -61,7 +67,9 @@ export async function readTablesIntoPool(
   };
   log.info(
     { target, ...cached },
-    `cached: ${target}'s ${scans.length} index(es) read into the buffer pool (${cached.firstPassPages} pages; a second pass read ${cached.secondPassPages})`,
+    `cached: ${target}'s ${scans.length} index(es) read into the buffer ` +
+      `pool (${cached.firstPassPages} pages; a second pass read ` +
+      `${cached.secondPassPages})`,
   );
   if (cached.secondPassPages > Math.max(SECOND_PASS_SLACK_PAGES, cached.firstPassPages * SECOND_PASS_SHARE))
     throw new PoolTooSmallError(target, cached);
@@ -78,7 +86,9 @@ async function indexScans(server: Pick<RunningServer, 'query'>, database: string
   );
   return rows.map(
     (r) =>
-      `SELECT COUNT(*) FROM ${identifier(database)}.${identifier(String(r['t']))} FORCE INDEX (${identifier(String(r['i']))})`,
+      `SELECT COUNT(*) FROM ` +
+      `${identifier(database)}.${identifier(String(r['t']))} FORCE INDEX ` +
+      `(${identifier(String(r['i']))})`,
   );
 }
 

@@ -48,7 +48,10 @@ export interface StoredCalibrationSettings {
 export class NoCalibrationTargetError extends InputError {
   constructor() {
     super(
-      'no target to calibrate: the config has no calibrate_target and no targets; add one under targets: (e.g. `targets: { local: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed } }`, see config/quickstart.yaml) or give --target NAME',
+      'no target to calibrate: the config has no calibrate_target and no ' +
+        'targets; add one under targets: (e.g. `targets: { local: { kind: ' +
+        'installed, flavor: mariadb, basedir: /usr, server_profile: relaxed } ' +
+        '}`, see config/quickstart.yaml) or give --target NAME',
     );
   }
 }

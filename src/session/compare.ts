@@ -84,7 +84,10 @@ export interface SessionPlan {
 export interface CompareDeps {
   /** What a session reads of the config, built once by the CLI (compareSettings). */
   settings: CompareSettings;
-  /** Releases for targets named by tag, the host, the session and its samples; this host's calibration for the pre-flight line. */
+  /**
+   * Releases for targets named by tag, the host, the session and its samples; this host's calibration for the
+   * pre-flight line.
+   */
   store: ReleaseStore & HostStore & SessionStore & SampleStore & CalibrationStore;
   log: Logger;
   /** Built releases of these upstreams can be named as targets by their tag. */
@@ -372,7 +375,10 @@ function warnLooksThatCannotReject(plan: SessionPlan, log: Logger): void {
   if (blind.length === 0) return;
   log.warn(
     { alpha: plan.verdicts.alpha, looks: blind.map((l) => l.pairs) },
-    `the looks at ${blind.map((l) => l.pairs).join(', ')} pairs cannot call a drop significant at alpha ${plan.verdicts.alpha} (each spends less than the smallest p-value its pairs give); their detectable drop reads unreachable`,
+    `the looks at ${blind.map((l) => l.pairs).join(', ')} pairs cannot call ` +
+      `a drop significant at alpha ${plan.verdicts.alpha} (each spends less ` +
+      `than the smallest p-value its pairs give); their detectable drop reads ` +
+      `unreachable`,
   );
 }
 
@@ -402,7 +408,11 @@ export function judgeStored(
 
 /** The warning a session without the hold logs: what it costs, the fix for this setting, and how to silence it. */
 export function idleHoldWarning(hold: IdleStateHold): string {
-  return `idle states not held (${hold.reason}): QPS at low concurrency will drift with the host, and these results are not compared with held ones; ${hold.fix}; or set hold_idle_states: false to silence this`;
+  return (
+    `idle states not held (${hold.reason}): QPS at low concurrency will ` +
+    `drift with the host, and these results are not compared with held ` +
+    `ones; ${hold.fix}; or set hold_idle_states: false to silence this`
+  );
 }
 
 /** The design and the reach of a session: the request's own, else the config's, else (the budget) the suite's. */
@@ -436,7 +446,8 @@ function sessionPlan(
     idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,
-    // The looks that share alpha follow from the plan's max pairs, so the verdicts (and `show`, judging again) must know it.
+    // The looks that share alpha follow from the plan's max pairs, so the verdicts (and `show`, judging again) must
+    // know it.
     verdicts: { ...settings.verdicts, maxPairs },
   };
 }
@@ -494,7 +505,9 @@ async function recordFailure(store: SessionStore, sessionId: number, err: unknow
   else await store.failSession(sessionId, reason);
 }
 
-/** The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk. */
+/**
+ * The report's host line: the fingerprint's identity facts, then what the inventory says of the machine and its disk.
+ */
 export function hostSummary(fp: HostFingerprint): Record<string, string | number | boolean> {
   const identity = {
     cpu: fp.cpuModel,
@@ -505,7 +518,8 @@ export function hostSummary(fp: HostFingerprint): Record<string, string | number
     disk: fp.dataDevice,
     fs: fp.filesystem,
   };
-  // Whether the session held the idle states: the first thing to look at when a daemon's figures differ from a CLI run's.
+  // Whether the session held the idle states: the first thing to look at when a daemon's figures differ from a CLI
+  // run's.
   const hold: Record<string, boolean> =
     typeof fp.idleStatesHeld === 'boolean' ? { idleStatesHeld: fp.idleStatesHeld } : {};
   return { ...identity, ...hold, ...inventoryHostFacts(fp.inventory) };

@@ -80,7 +80,9 @@ export async function calibrationOrWarn(
     warnedUncalibrated.add(suite);
     deps.log.warn(
       { suite },
-      `this host has no calibration for the ${suite} suite: how small a drop a session can catch here is unknown; run qpswatch calibrate --suite ${suite}`,
+      `this host has no calibration for the ${suite} suite: how small a drop ` +
+        `a session can catch here is unknown; run qpswatch calibrate --suite ` +
+        `${suite}`,
     );
   }
   return record;
@@ -120,7 +122,10 @@ export function levelReach(drops: ReadonlyArray<{ threads: number; detectableDro
 /** The line that says a level is too noisy here, and what to do about it. */
 export function noisyLevelLine(level: LevelReach, budgetText: string): string {
   return (
-    `level t${level.threads} is too noisy on this host: at ${budgetText} its tests detect drops of ${percentRange(level.drops)} (median above ${Math.round(NOISY_LEVEL_DROP * 100)}%); ` +
-    'fixes: a quieter host, longer runs (seconds), a larger budget_minutes, or fewer client threads than the cores for it'
+    `level t${level.threads} is too noisy on this host: at ${budgetText} ` +
+    `its tests detect drops of ${percentRange(level.drops)} (median above ` +
+    `${Math.round(NOISY_LEVEL_DROP * 100)}%); ` +
+    ('fixes: a quieter host, longer runs (seconds), a larger budget_minutes, ' +
+      'or fewer client threads than the cores for it')
   );
 }

@@ -67,7 +67,9 @@ export async function measureTest(input: MeasureInput): Promise<SampleInput> {
     return await measureOnce(input);
   } catch (err) {
     if (input.signal.aborted) throw err;
-    const where = `test ${testLabel({ test: input.test.name, threads: input.threads })} on ${input.role} ${input.targetName}, round ${input.round}`;
+    const where =
+      `test ${testLabel({ test: input.test.name, threads: input.threads })} ` +
+      `on ${input.role} ${input.targetName}, round ${input.round}`;
     throw new MeasureFailedError(where, (await serverDeath(input.server, DEATH_WAIT_MS)) ?? err, input.sysbenchLog);
   }
 }

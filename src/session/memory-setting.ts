@@ -8,7 +8,9 @@ import type { PreparedTarget } from './target.js';
  * MariaDB 10.11 (latin1 and utf8mb4 alike, since sysbench's c and pad hold ASCII), 250 bytes per row.
  */
 export const BYTES_PER_ROW = 250;
-/** A cached pool holds the data with room to spare: the undo log, the adaptive hash and the lock system live there too. */
+/**
+ * A cached pool holds the data with room to spare: the undo log, the adaptive hash and the lock system live there too.
+ */
 const CACHED_POOL_SHARE = 0.8;
 /** IO-bound: the data at least this many times the pool, so most reads miss it. */
 const IO_BOUND_FACTOR = 3;
@@ -76,13 +78,25 @@ export function withMemorySetting(
 /** The first reason the setting cannot be honoured, checked before anything is loaded; undefined when it can. */
 export function memoryProblem(f: MemoryFacts): string | undefined {
   const data = estimatedDataBytes(f.data);
-  const dataText = `the data of suite ${f.data.suite} (about ${size(data)}: ${f.data.loads.map((l) => `${l.tables} table(s) x ${l.tableSize} rows`).join(' + ')} x ${BYTES_PER_ROW} bytes)`;
+  const dataText =
+    `the data of suite ${f.data.suite} (about ${size(data)}: ` +
+    `${f.data.loads.map((l) => `${l.tables} table(s) x ${l.tableSize} rows`).join(' + ')} ` +
+    `x ${BYTES_PER_ROW} bytes)`;
   if (f.freeDiskBytes < data * DATA_COPIES) {
-    return `${dataText} needs about ${size(data * DATA_COPIES)} free under state_dir ${f.stateDir} (a loaded copy and a working copy per server), and it has ${size(f.freeDiskBytes)}: free space there, move state_dir, or use a suite with fewer rows`;
+    return (
+      `${dataText} needs about ${size(data * DATA_COPIES)} free under ` +
+      `state_dir ${f.stateDir} (a loaded copy and a working copy per server), ` +
+      `and it has ${size(f.freeDiskBytes)}: free space there, move state_dir, ` +
+      `or use a suite with fewer rows`
+    );
   }
   if (f.setting === 'io-bound') {
     if (MEMORY_FILESYSTEMS.has(f.fsType)) {
-      return `state_dir ${f.stateDir} is on ${f.fsType}, which keeps every page in memory and has no O_DIRECT: the reads would never reach a disk; move state_dir to a disk filesystem (ext4, xfs)`;
+      return (
+        `state_dir ${f.stateDir} is on ${f.fsType}, which keeps every page in ` +
+        `memory and has no O_DIRECT: the reads would never reach a disk; move ` +
+        `state_dir to a disk filesystem (ext4, xfs)`
+      );
     }
     const pool = Math.max(...f.sides.map((s) => s.poolBytes));
     // Each level reads only its own load: the smallest one must be 3 times the pool, not the loads together.
@@ -91,9 +105,19 @@ export function memoryProblem(f: MemoryFacts): string | undefined {
     if (smallestBytes < pool * IO_BOUND_FACTOR) {
       const which =
         f.data.loads.length > 1
-          ? `the smallest load of suite ${f.data.suite} (about ${size(smallestBytes)}: ${smallest.tables} table(s) x ${smallest.tableSize} rows x ${BYTES_PER_ROW} bytes), which its level's tests read alone,`
+          ? `the smallest load of suite ${f.data.suite} (about ` +
+            `${size(smallestBytes)}: ${smallest.tables} table(s) x ` +
+            `${smallest.tableSize} rows x ${BYTES_PER_ROW} bytes), which its ` +
+            `level's tests read alone,`
           : dataText;
-      return `${which} is not ${IO_BOUND_FACTOR} times the buffer pool (io_bound_buffer_pool ${size(pool)}), so most reads would hit the pool: use a suite with at least ${Math.ceil((pool * IO_BOUND_FACTOR) / BYTES_PER_ROW)} rows in ${f.data.loads.length > 1 ? 'each load' : 'all'}, or a smaller io_bound_buffer_pool`;
+      return (
+        `${which} is not ${IO_BOUND_FACTOR} times the buffer pool ` +
+        `(io_bound_buffer_pool ${size(pool)}), so most reads would hit the ` +
+        `pool: use a suite with at least ` +
+        `${Math.ceil((pool * IO_BOUND_FACTOR) / BYTES_PER_ROW)} rows in ` +
+        `${f.data.loads.length > 1 ? 'each load' : 'all'}, or a smaller ` +
+        `io_bound_buffer_pool`
+      );
     }
     return undefined;
   }
@@ -103,9 +127,17 @@ export function memoryProblem(f: MemoryFacts): string | undefined {
   const hostNeed = (needPool + f.overheadBytes) * f.serversAtOnce;
   const fix =
     hostNeed > f.availableMemoryBytes
-      ? `this host (${size(f.availableMemoryBytes)} available, ${f.serversAtOnce} server(s) at once) cannot cache it: use a suite with fewer rows, or run it io-bound only`
-      : `set innodb_buffer_pool_size to ${Math.ceil(needPool / 1024 ** 2)}M or more in server profile ${small.profile}, or use a suite with fewer rows`;
-  return `${dataText} does not fit in the buffer pool of server profile ${small.profile} (innodb_buffer_pool_size ${size(small.poolBytes)}; it needs ${size(needPool)} to hold the data with room to spare): ${fix}`;
+      ? `this host (${size(f.availableMemoryBytes)} available, ` +
+        `${f.serversAtOnce} server(s) at once) cannot cache it: use a suite ` +
+        `with fewer rows, or run it io-bound only`
+      : `set innodb_buffer_pool_size to ${Math.ceil(needPool / 1024 ** 2)}M or ` +
+        `more in server profile ${small.profile}, or use a suite with fewer ` +
+        `rows`;
+  return (
+    `${dataText} does not fit in the buffer pool of server profile ` +
+    `${small.profile} (innodb_buffer_pool_size ${size(small.poolBytes)}; it ` +
+    `needs ${size(needPool)} to hold the data with room to spare): ${fix}`
+  );
 }
 
 /** Cached pools that hold the data must also fit the host, all servers up at once: else the OS would swap them out. */
@@ -116,7 +148,14 @@ function poolsOverHost(f: MemoryFacts): string | undefined {
   // The paired session's own check (paired-session.ts checkMemoryFits) leaves a tenth of the memory free: the same
   // margin here, so a setting that passes now is not refused after its session was created.
   if (need <= f.availableMemoryBytes * 0.9) return undefined;
-  return `the buffer pools of the ${f.serversAtOnce} server(s) up at once (${f.sides.map((s) => `${s.profile} ${size(s.poolBytes)}`).join(', ')}, plus ${size(f.overheadBytes)} each) need about ${size(need)}, and this host has ${size(f.availableMemoryBytes)} available: use server profiles with a smaller innodb_buffer_pool_size that still holds the data, the whole-run design (--design runs), or run it io-bound only`;
+  return (
+    `the buffer pools of the ${f.serversAtOnce} server(s) up at once ` +
+    `(${f.sides.map((s) => `${s.profile} ${size(s.poolBytes)}`).join(', ')}, ` +
+    `plus ${size(f.overheadBytes)} each) need about ${size(need)}, and this ` +
+    `host has ${size(f.availableMemoryBytes)} available: use server ` +
+    `profiles with a smaller innodb_buffer_pool_size that still holds the ` +
+    `data, the whole-run design (--design runs), or run it io-bound only`
+  );
 }
 
 /** Refuses (MemorySettingError) a setting that cannot be honoured; see memoryProblem. */

@@ -42,7 +42,9 @@ export interface PairedOutcome {
 
 const ROLES: readonly SampleRole[] = ['baseline', 'candidate'];
 
-/** One side of the session while it runs: its server, a connection for SHOW GLOBAL STATUS, and that reading's own cost. */
+/**
+ * One side of the session while it runs: its server, a connection for SHOW GLOBAL STATUS, and that reading's own cost.
+ */
 interface Side {
   role: SampleRole;
   instance: TargetInstance;
@@ -98,8 +100,11 @@ function checkMemoryFits(instances: Record<SampleRole, TargetInstance>): void {
   if (need > available * 0.9) {
     const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
     throw new InputError(
-      `the two servers of a paired session need about ${gib(need)} together (buffer pools plus overhead), and this host has ${gib(available)} available: ` +
-        'use a server profile with a smaller innodb_buffer_pool_size, or the whole-run design (--design runs), which runs one server at a time',
+      `the two servers of a paired session need about ${gib(need)} together ` +
+        `(buffer pools plus overhead), and this host has ${gib(available)} ` +
+        `available: ` +
+        ('use a server profile with a smaller innodb_buffer_pool_size, or the ' +
+          'whole-run design (--design runs), which runs one server at a time'),
     );
   }
 }

@@ -69,20 +69,25 @@ export function minutesForSweeps(plan: Pick<SweepPlan, 'sweepSeconds'>, pairs: n
 /** Where the settings came from, so the fix names what to change: the command's flags, or the config file. */
 export type SettingSource = 'flags' | 'config';
 
-/** The one line that refuses a paired session whose budget or max_pairs stops before the first look; undefined when it can reach it. */
+/**
+ * The one line that refuses a paired session whose budget or max_pairs stops before the first look; undefined when it
+ * can reach it.
+ */
 export function budgetRefusal(plan: SweepPlan, source: SettingSource = 'flags'): string | undefined {
   const [budget, pairs] =
     source === 'flags' ? ['--budget (or budget_minutes)', '--pairs (or max_pairs)'] : ['budget_minutes', 'max_pairs'];
   const fixes: string[] = [];
   if (plan.budgetSweeps < plan.firstLook)
     fixes.push(
-      `raise ${budget} to ${minutesForSweeps(plan, plan.firstLook)} or more, or shorten the tests${source === 'flags' ? ' (--seconds)' : ''}`,
+      `raise ${budget} to ${minutesForSweeps(plan, plan.firstLook)} or more, ` +
+        `or shorten the tests${source === 'flags' ? ' (--seconds)' : ''}`,
     );
   if (plan.maxPairs < plan.firstLook) fixes.push(`raise ${pairs} to ${plan.firstLook} or more`);
   if (fixes.length === 0) return undefined;
   const reach =
     plan.budgetSweeps < plan.firstLook
-      ? `budget ${formatMinutes(plan.budgetMinutes)} min pays for ${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}`
+      ? `budget ${formatMinutes(plan.budgetMinutes)} min pays for ` +
+        `${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}`
       : `max_pairs ${plan.maxPairs} stops ${suiteText(plan)} at ${plan.maxPairs} pairs`;
   return `${reach}; the first look needs ${plan.firstLook} pairs: ${fixes.join('; ')}`;
 }
@@ -90,7 +95,11 @@ export function budgetRefusal(plan: SweepPlan, source: SettingSource = 'flags'):
 /** What a session prints before its first pair: how far its budget reaches. */
 export function sweepPlanText(plan: SweepPlan): string {
   const capped = plan.sweeps < plan.budgetSweeps ? `, capped at ${plan.maxPairs} pairs per test by max_pairs` : '';
-  return `budget ${formatMinutes(plan.budgetMinutes)} min pays for about ${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}${capped}; the first look is at ${plan.firstLook} pairs`;
+  return (
+    `budget ${formatMinutes(plan.budgetMinutes)} min pays for about ` +
+    `${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}${capped}; the ` +
+    `first look is at ${plan.firstLook} pairs`
+  );
 }
 
 /** What a session's settings are checked on before anything starts. */
@@ -143,7 +152,9 @@ export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promi
   const expected =
     drops === undefined
       ? ''
-      : `; by this host's calibration, a detectable drop of ${percentRange(drops.map((d) => d.detectableDrop))} per test at ${plan.sweeps} pairs`;
+      : `; by this host's calibration, a detectable drop of ` +
+        `${percentRange(drops.map((d) => d.detectableDrop))} per test at ` +
+        `${plan.sweeps} pairs`;
   const levels = drops === undefined ? [] : levelReach(drops);
   // A suite of levels: each level's reach on its own, since the noise of a pair grows with the client threads.
   const perLevel =
@@ -178,7 +189,11 @@ export function roundsRefusal(rounds: number, alpha: number, source: SettingSour
     needed === undefined
       ? `no number of rounds reaches it: raise alpha to ${formatP(smallestPValue(100))} or more, or use ${paired}`
       : `use ${flag} ${needed} or more, or ${paired}`;
-  return `${flag} ${rounds}: the smallest p-value of ${rounds} round${rounds === 1 ? '' : 's'} is 1/${Math.round(1 / smallest)} (${formatP(smallest)}), above alpha ${alpha}; ${fix}`;
+  return (
+    `${flag} ${rounds}: the smallest p-value of ${rounds} ` +
+    `round${rounds === 1 ? '' : 's'} is 1/${Math.round(1 / smallest)} ` +
+    `(${formatP(smallest)}), above alpha ${alpha}; ${fix}`
+  );
 }
 
 function suiteText(plan: SweepPlan): string {

@@ -101,7 +101,9 @@ export async function warmUpLoads(
   }
 }
 
-/** One round of one target: a fresh copy of the loaded datadir, the warm-up run, then every test at every thread count. */
+/**
+ * One round of one target: a fresh copy of the loaded datadir, the warm-up run, then every test at every thread count.
+ */
 export async function runRound(
   instance: TargetInstance,
   role: SampleRole,
@@ -156,7 +158,10 @@ export async function runRound(
   });
 }
 
-/** The cached setting: every data set's tables read into the server's pool, and checked to stay there, before its warm-up. */
+/**
+ * The cached setting: every data set's tables read into the server's pool, and checked to stay there, before its
+ * warm-up.
+ */
 export async function cacheTables(
   server: RunningServer,
   instance: TargetInstance,

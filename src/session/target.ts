@@ -25,8 +25,12 @@ export class UnknownTargetError extends InputError {
   ) {
     super(
       known.length === 0
-        ? `target '${target}' is not defined and is not a built release: add it under targets: (see config/quickstart.yaml) or build the tag first (qpswatch build TAG)`
-        : `target '${target}' is not defined and is not a built release: use one of ${known.join(', ')}, add it under targets:, or build the tag first (qpswatch build TAG)`,
+        ? `target '${target}' is not defined and is not a built release: add it ` +
+            `under targets: (see config/quickstart.yaml) or build the tag first ` +
+            `(qpswatch build TAG)`
+        : `target '${target}' is not defined and is not a built release: use one ` +
+            `of ${known.join(', ')}, add it under targets:, or build the tag first ` +
+            `(qpswatch build TAG)`,
     );
   }
 }
@@ -118,7 +122,9 @@ export class VariantNotBuiltError extends InputError {
     readonly buildProfile: string,
   ) {
     super(
-      `target '${tag}@${buildProfile}': ${tag} is not built with build profile ${buildProfile}: build it first (qpswatch build ${tag}@${buildProfile})`,
+      `target '${tag}@${buildProfile}': ${tag} is not built with build ` +
+        `profile ${buildProfile}: build it first (qpswatch build ` +
+        `${tag}@${buildProfile})`,
     );
   }
 }
@@ -180,7 +186,8 @@ async function unpackTarballTarget(
     throw new TarballTargetError(
       name,
       tarball,
-      `has sha256 ${sha256}, the config says ${target.sha256}: fix sha256 in targets:, or replace the file (it was not unpacked)`,
+      `has sha256 ${sha256}, the config says ${target.sha256}: fix sha256 in ` +
+        `targets:, or replace the file (it was not unpacked)`,
     );
   }
   const { paths } = await installTarball({

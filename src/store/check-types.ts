@@ -26,7 +26,10 @@ export interface CheckInput {
   verdicts: VerdictInput[];
   /** Tests that regressed with no open event for them in the upstream: each opens one. */
   openEvents: Array<{ test: string; threads: number; relativeQps: number }>;
-  /** What the events this check opens are: drift when the check was directly against the series' base. Default regression. */
+  /**
+   * What the events this check opens are: drift when the check was directly against the series' base. Default
+   * regression.
+   */
   eventKind?: EventKind;
   /** Open events this check shows recovered: closed as fixed by this release. */
   fixedEventIds: number[];

@@ -64,8 +64,10 @@ export class SchemaTooOldError extends StoreError {
     readonly knownVersion: number,
   ) {
     super(
-      `store ${path} has schema version ${fileVersion}, older than this qpswatch's ${knownVersion}, and this command may not ` +
-        'migrate it: restart the daemon (systemctl restart qpswatch) or run a command that writes, as a user who can write the store',
+      `store ${path} has schema version ${fileVersion}, older than this ` +
+        `qpswatch's ${knownVersion}, and this command may not ` +
+        ('migrate it: restart the daemon (systemctl restart qpswatch) or run a ' +
+          'command that writes, as a user who can write the store'),
     );
   }
 }
@@ -92,7 +94,9 @@ export class StoreDiskFullError extends StoreError {
     options?: { cause?: unknown },
   ) {
     super(
-      `the store ${path} cannot be written: the disk of ${folder} is full (${freeBytes} bytes free); free space there, or move state_dir, and run again (nothing stored before is lost)`,
+      `the store ${path} cannot be written: the disk of ${folder} is full ` +
+        `(${freeBytes} bytes free); free space there, or move state_dir, and ` +
+        `run again (nothing stored before is lost)`,
       options,
     );
   }
@@ -204,7 +208,9 @@ export class DuplicateResultError extends StoreError {
   ) {
     const e = existing;
     super(
-      `${e.flavor} ${e.version} ${e.test} with ${e.threads} threads is already in the store (imported from ${e.source} at ${e.importedAt}); nothing was imported`,
+      `${e.flavor} ${e.version} ${e.test} with ${e.threads} threads is ` +
+        `already in the store (imported from ${e.source} at ${e.importedAt}); ` +
+        `nothing was imported`,
     );
   }
 }

@@ -62,7 +62,9 @@ export interface QueueRecovery {
 
 /** The daemon's queue of releases, moved one step at a time by its state machine. */
 export interface QueueStore {
-  /** Adds releases to the daemon's queue as discovered; releases already queued keep their state. Returns the new rows. */
+  /**
+   * Adds releases to the daemon's queue as discovered; releases already queued keep their state. Returns the new rows.
+   */
   enqueueReleases(releaseIds: readonly number[]): Promise<QueueRecord[]>;
   getQueued(releaseId: number): Promise<QueueRecord | undefined>;
   /** The queue in version order (version_key, then upstream). */

@@ -41,7 +41,10 @@ export interface SampleStore {
   samplesForSession(sessionId: number): Promise<SampleRecord[]>;
   /** The session's samples if it is `done`, otherwise none: a half-run session never counts. */
   completedSamples(sessionId: number): Promise<SampleRecord[]>;
-  /** The session's figures (the table's and p95 latency), by side and test (in that order), sample by sample in the order written. */
+  /**
+   * The session's figures (the table's and p95 latency), by side and test (in that order), sample by sample in the
+   * order written.
+   */
   sampleFigures(sessionId: number): Promise<SideTestFigures[]>;
 }
 

@@ -62,7 +62,8 @@ function readYaml(file: string): unknown {
   if (!parsed.ok) throw new SuiteError(`${file}: ${parsed.problems[0]!}`, file);
   if (parsed.value !== null && (typeof parsed.value !== 'object' || Array.isArray(parsed.value))) {
     throw new SuiteError(
-      `${file}: line ${parsed.line}: a suite is a map of settings (name:, tests: ...), found ${kindOfValue(parsed.value)}`,
+      `${file}: line ${parsed.line}: a suite is a map of settings (name:, ` +
+        `tests: ...), found ${kindOfValue(parsed.value)}`,
       file,
     );
   }
@@ -154,7 +155,9 @@ function plainShape(ctx: Context, parsed: SuiteFile, tests: UnloadedTest[]): Sha
 function levelShape(ctx: Context, parsed: SuiteFile, tests: UnloadedTest[], cores: number): Shape {
   if (parsed.load !== undefined)
     throw new SuiteError(
-      `${ctx.file}: load is set, but the suite has levels: each level has its own load; move it into the levels (levels[i].load) and remove the top-level load`,
+      `${ctx.file}: load is set, but the suite has levels: each level has its ` +
+        `own load; move it into the levels (levels[i].load) and remove the ` +
+        `top-level load`,
       ctx.file,
       'load',
       undefined,
@@ -165,7 +168,8 @@ function levelShape(ctx: Context, parsed: SuiteFile, tests: UnloadedTest[], core
   ].find((f) => f !== undefined);
   if (threadsSet !== undefined)
     throw new SuiteError(
-      `${ctx.file}: ${threadsSet} is set, but the suite has levels: each level sets the threads of its tests; remove ${threadsSet}`,
+      `${ctx.file}: ${threadsSet} is set, but the suite has levels: each ` +
+        `level sets the threads of its tests; remove ${threadsSet}`,
       ctx.file,
       threadsSet,
       undefined,
@@ -222,7 +226,9 @@ function checkTestName(ctx: Context, field: string, testName: string, tests: rea
   if (known.includes(testName)) return;
   const guess = closestName(testName, known);
   throw new SuiteError(
-    `${ctx.file}: ${field} = ${JSON.stringify(testName)}: no such test in tests:${guess !== undefined ? ` (did you mean ${JSON.stringify(guess)}?)` : ''}; expected one of ${known.join(', ')}`,
+    `${ctx.file}: ${field} = ${JSON.stringify(testName)}: no such test in ` +
+      `tests:${guess !== undefined ? ` (did you mean ${JSON.stringify(guess)}?)` : ''}; ` +
+      `expected one of ${known.join(', ')}`,
     ctx.file,
     field,
     testName,
@@ -239,8 +245,14 @@ function checkDistinctThreads(ctx: Context, levels: readonly SuiteLevel[], cores
     const other = levels[j]!;
     const shared = other.tests.filter((t) => level.tests.includes(t));
     throw new SuiteError(
-      `${ctx.file}: levels[${j}].threads = ${JSON.stringify(other.threadsSpec)} and levels[${i}].threads = ${JSON.stringify(level.threadsSpec)} both come to ${level.threads} thread(s) on this host (cores = ${cores}), and both run ${shared.join(', ')}: ` +
-        'a test runs once per thread count; give the levels different thread counts (or, on a host this small, leave one of them out) or different tests',
+      `${ctx.file}: levels[${j}].threads = ` +
+        `${JSON.stringify(other.threadsSpec)} and levels[${i}].threads = ` +
+        `${JSON.stringify(level.threadsSpec)} both come to ${level.threads} ` +
+        `thread(s) on this host (cores = ${cores}), and both run ` +
+        `${shared.join(', ')}: ` +
+        ('a test runs once per thread count; give the levels different thread ' +
+          'counts (or, on a host this small, leave one of them out) or different ' +
+          'tests'),
       ctx.file,
       `levels[${i}].threads`,
       level.threadsSpec,
@@ -261,7 +273,10 @@ function scriptPath(ctx: Context, field: string, script: string): string {
     ? `no file ${found.tried[0] ?? script}`
     : `looked for ${found.tried.map((p) => basename(p))[0]} in ${ctx.scriptDirs.join(', ')}`;
   throw new SuiteError(
-    `${ctx.file}: ${field} = ${JSON.stringify(script)}: script not found (${where}); expected a stock sysbench script name such as oltp_point_select, a qpswatch script name such as points, or a path relative to the suite file`,
+    `${ctx.file}: ${field} = ${JSON.stringify(script)}: script not found ` +
+      `(${where}); expected a stock sysbench script name such as ` +
+      `oltp_point_select, a qpswatch script name such as points, or a path ` +
+      `relative to the suite file`,
     ctx.file,
     field,
     script,
@@ -272,7 +287,9 @@ function checkArgs(ctx: Context, field: string, args: ScriptArgs): ScriptArgs {
   for (const [key, value] of Object.entries(args)) {
     if (isOwnedOption(key)) {
       throw new SuiteError(
-        `${ctx.file}: ${field}.${key} = ${JSON.stringify(value)}: qpswatch sets --${optionName(key)} itself (from load, seconds, threads and the server it starts); remove it from args`,
+        `${ctx.file}: ${field}.${key} = ${JSON.stringify(value)}: qpswatch sets ` +
+          `--${optionName(key)} itself (from load, seconds, threads and the ` +
+          `server it starts); remove it from args`,
         ctx.file,
         `${field}.${key}`,
         value,
@@ -304,7 +321,8 @@ function checkUniqueNames(ctx: Context, tests: readonly UnloadedTest[]): void {
   tests.forEach((test, i) => {
     if (seen.has(test.name)) {
       throw new SuiteError(
-        `${ctx.file}: tests[${i}].name = ${JSON.stringify(test.name)}: another test has this name; expected names unique within the suite`,
+        `${ctx.file}: tests[${i}].name = ${JSON.stringify(test.name)}: another ` +
+          `test has this name; expected names unique within the suite`,
         ctx.file,
         `tests[${i}].name`,
         test.name,
@@ -318,7 +336,9 @@ function applyOverrides(suite: Suite, overrides: SuiteOverrides): Suite {
   const { seconds, threads } = overrides;
   if (threads !== undefined && suite.levels.length > 0) {
     throw new SuiteError(
-      `override threads = ${JSON.stringify(threads)}: suite ${suite.name} (${suite.file}) sets the threads per level (levels:); drop the threads override, or edit the levels`,
+      `override threads = ${JSON.stringify(threads)}: suite ${suite.name} ` +
+        `(${suite.file}) sets the threads per level (levels:); drop the threads ` +
+        `override, or edit the levels`,
       suite.file,
       'threads',
       threads,

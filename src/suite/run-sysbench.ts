@@ -29,7 +29,8 @@ export class SysbenchRunError extends Error {
       .slice(-3)
       .join(' | ');
     super(
-      `sysbench ${argv.at(-1) ?? ''} of ${argv.at(-2) ?? '?'} ${how}${last !== '' ? `: ${last}` : ''}${logFile !== undefined ? ` (log: ${logFile})` : ''}`,
+      `sysbench ${argv.at(-1) ?? ''} of ${argv.at(-2) ?? '?'} ` +
+        `${how}${last !== '' ? `: ${last}` : ''}${logFile !== undefined ? ` (log: ${logFile})` : ''}`,
     );
     this.name = new.target.name;
   }

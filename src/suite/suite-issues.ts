@@ -5,7 +5,11 @@ import type { z } from 'zod';
 export function describeIssue(file: string, raw: unknown, issue: z.core.$ZodIssue): string {
   const field = fieldName(issue.path);
   if (issue.code === 'unrecognized_keys') {
-    return `${file}: ${field === '' ? 'top level' : field}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    return (
+      `${file}: ${field === '' ? 'top level' : field}: unknown ` +
+      `key${issue.keys.length > 1 ? 's' : ''} ` +
+      `${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+    );
   }
   const value = valueAt(raw, issue.path);
   // Short, so a long text (a file that is no suite) is never printed back whole.

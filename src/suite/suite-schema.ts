@@ -9,11 +9,9 @@ const threadsList = z
   .min(1, { error: 'expected at least one thread count' });
 
 /** Test and suite names end up in metric labels, file names and report columns. */
-const name = z
-  .string({ error: 'expected a name' })
-  .regex(/^[a-z0-9][a-z0-9._=-]*$/, {
-    error: 'expected lower-case letters, digits, ".", "_", "=" or "-" (e.g. "point-query", "read-only_range=100")',
-  });
+const name = z.string({ error: 'expected a name' }).regex(/^[a-z0-9][a-z0-9._=-]*$/, {
+  error: 'expected lower-case letters, digits, ".", "_", "=" or "-" (e.g. "point-query", "read-only_range=100")',
+});
 
 /** A stock script name (oltp_point_select), a project script name (points) or a path relative to the suite file. */
 const script = z
@@ -64,7 +62,9 @@ const level = z.strictObject({
 export const SuiteFileSchema = z.strictObject({
   name,
   description: z.string({ error: 'expected a text' }),
-  /** Paired design: the minutes a session may spend measuring pairs, unless the config or an upstream says otherwise. */
+  /**
+   * Paired design: the minutes a session may spend measuring pairs, unless the config or an upstream says otherwise.
+   */
   budget_minutes: z
     .number({ error: 'expected a number of minutes' })
     .gt(0, { error: 'expected a number of minutes greater than 0' })

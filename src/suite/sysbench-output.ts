@@ -86,7 +86,10 @@ export function parseSysbenchOutput(text: string): SysbenchResult {
   const fatal = [...new Set(lines.filter((l) => l.startsWith('FATAL:')))];
   if (fatal[0] !== undefined) {
     // The first line often only says which call failed; the next ones carry the server's error.
-    const message = `sysbench reported a fatal error: ${fatal.slice(0, 3).map(show).join(' ')} (last line: ${show(lastLine)})`;
+    const message =
+      `sysbench reported a fatal error: ` +
+      `${fatal.slice(0, 3).map(show).join(' ')} (last line: ` +
+      `${show(lastLine)})`;
     throw new SysbenchOutputError(message, 'a run without FATAL errors', lastLine, fatal[0]);
   }
   const read = (from: string[], f: Field): number[] => readNumbers(from, f, fail);
@@ -138,7 +141,9 @@ function validate(record: unknown, lastLine: string): SysbenchResult {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.join('.') ?? '?';
-  const message = `sysbench output has an unusable value for ${where}: ${issue?.message ?? 'invalid'} (last line: ${show(lastLine)})`;
+  const message =
+    `sysbench output has an unusable value for ${where}: ` +
+    `${issue?.message ?? 'invalid'} (last line: ${show(lastLine)})`;
   throw new SysbenchOutputError(message, where, lastLine);
 }
 

@@ -4,12 +4,17 @@ import { InputError } from '../errors.js';
 import { redactUrl } from '../log/index.js';
 
 const KEYS = {
-  git: 'name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes, patches',
+  git:
+    'name, kind, remote, flavor, series, build_profile, server_profile, ' +
+    'include, exclude, min_version, base, budget_minutes, patches',
   tarball:
     'name, kind, index, file, flavor, series, server_profile, include, exclude, min_version, base, budget_minutes',
 } as const;
 
-/** An upstream entry of the config that does not validate: one line naming the upstream, each bad field, its value and the fix. */
+/**
+ * An upstream entry of the config that does not validate: one line naming the upstream, each bad field, its value and
+ * the fix.
+ */
 export class UpstreamConfigError extends InputError {
   constructor(
     readonly upstream: string,

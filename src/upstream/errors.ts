@@ -22,7 +22,8 @@ export class InvalidRemoteError extends RemoteError {
   constructor(remote: string) {
     super(
       remote,
-      `remote ${JSON.stringify(redactUrl(remote))} is not usable: write an https://, http://, git://, ssh:// or file:// URL, ` +
+      `remote ${JSON.stringify(redactUrl(remote))} is not usable: write an ` +
+        `https://, http://, git://, ssh:// or file:// URL, ` +
         `user@host:path, or an absolute path`,
     );
   }
@@ -47,7 +48,8 @@ export class RemoteCredentialsError extends RemoteError {
     super(
       remote,
       splitUrl(remote)?.userinfo
-        ? `remote ${remote} refused the credentials in its URL (${reason}): check the token, its expiry and its access to the repository`
+        ? `remote ${remote} refused the credentials in its URL (${reason}): check ` +
+            `the token, its expiry and its access to the repository`
         : `remote ${remote} asks for credentials (${reason}): check the URL (a missing repository looks private), ` +
             `or put a token in the remote's URL (docs/operating.md, "A token in a git remote")`,
     );
@@ -66,7 +68,8 @@ export class NotAGitRepositoryError extends RemoteError {
   constructor(remote: string) {
     super(
       remote,
-      `remote ${remote} is not a git repository: point the upstream's remote at a clone (a folder holding .git, or a bare repository)`,
+      `remote ${remote} is not a git repository: point the upstream's remote ` +
+        `at a clone (a folder holding .git, or a bare repository)`,
     );
   }
 }
@@ -83,7 +86,8 @@ export class GitNotFoundError extends InputError {
 export class InvalidCommitError extends InputError {
   constructor(readonly commit: string) {
     super(
-      `commit ${JSON.stringify(commit)} is not a full commit id (40 lowercase hex digits): pass the commit a tag points to, never the tag`,
+      `commit ${JSON.stringify(commit)} is not a full commit id (40 lowercase ` +
+        `hex digits): pass the commit a tag points to, never the tag`,
     );
     this.name = new.target.name;
   }
@@ -104,7 +108,8 @@ export class WorktreeFolderError extends InputError {
     readonly mirrorDir: string,
   ) {
     super(
-      `worktree folder ${worktreeDir} exists and is not a worktree of the mirror ${mirrorDir}: remove it or choose another folder`,
+      `worktree folder ${worktreeDir} exists and is not a worktree of the ` +
+        `mirror ${mirrorDir}: remove it or choose another folder`,
     );
     this.name = new.target.name;
   }
@@ -117,7 +122,8 @@ export class CommitNotInMirrorError extends InputError {
     readonly mirrorDir: string,
   ) {
     super(
-      `commit ${commit} is not in the mirror ${mirrorDir}: sync the mirror first (the tag may have moved or been deleted upstream)`,
+      `commit ${commit} is not in the mirror ${mirrorDir}: sync the mirror ` +
+        `first (the tag may have moved or been deleted upstream)`,
     );
     this.name = new.target.name;
   }
@@ -147,13 +153,17 @@ export class LsRemoteOutputError extends Error {
     readonly line: string,
   ) {
     super(
-      `git ls-remote ${redactRemoteIn(remote, remote)} printed a line that is not "<commit id><tab>refs/tags/<name>": ${JSON.stringify(line.slice(0, 200))}`,
+      `git ls-remote ${redactRemoteIn(remote, remote)} printed a line that is ` +
+        `not "<commit id><tab>refs/tags/<name>": ` +
+        `${JSON.stringify(line.slice(0, 200))}`,
     );
     this.name = new.target.name;
   }
 }
 
-/** A folder handed to updateSubmodules that is not a git worktree: git would otherwise walk up into a parent repository. */
+/**
+ * A folder handed to updateSubmodules that is not a git worktree: git would otherwise walk up into a parent repository.
+ */
 export class NotAWorktreeError extends Error {
   constructor(readonly worktreeDir: string) {
     super(`${worktreeDir} is not a git worktree (no .git in it): make it with addWorktree first`);

@@ -79,8 +79,21 @@ function failure(call: GitCall, result: RunResult): Error {
 
 const CREDENTIALS =
   /terminal prompts disabled|could not read (?:Username|Password)|Authentication failed|Permission denied \(publickey/i;
-const UNREACHABLE =
-  /unable to access|unable to connect|could not resolve|connection refused|connection timed out|no route to host|could not read from remote repository|repository '.*' not found|early EOF|the remote end hung up/i;
+const UNREACHABLE = new RegExp(
+  [
+    'unable to access',
+    'unable to connect',
+    'could not resolve',
+    'connection refused',
+    'connection timed out',
+    'no route to host',
+    'could not read from remote repository',
+    "repository '.*' not found",
+    'early EOF',
+    'the remote end hung up',
+  ].join('|'),
+  'i',
+);
 const NOT_A_REPOSITORY = /does not appear to be a git repository|not a git repository/i;
 
 /** What a failed git command says about the remote, or undefined when the failure is not the remote's. */

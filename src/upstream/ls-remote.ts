@@ -15,7 +15,8 @@ const LS_REMOTE_TIMEOUT_MS = 60_000;
 /** Every tag of the remote with its commit, in git's order (by ref name). */
 export async function listRemoteTags(remote: string, opts: GitOptions = {}): Promise<RemoteTag[]> {
   assertRemote(remote);
-  // "--" ends the options: whatever the remote text is, git reads it as the repository. Credentials go by the environment.
+  // "--" ends the options: whatever the remote text is, git reads it as the repository. Credentials go by the
+  // environment.
   const login = gitRemote(remote);
   const result = await runGit({
     ...opts,

@@ -10,7 +10,8 @@ const SCP_RE = /^[A-Za-z0-9._][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9.-]*:[^\s]+$/
 
 /**
  * A remote qpswatch accepts: an https/http/git/ssh/file URL, user@host:path, or an absolute path. Never a relative
- * path (it would depend on the daemon's working folder), never "ext::" (it runs a command), never text starting with "-".
+ * path (it would depend on the daemon's working folder), never "ext::" (it runs a command), never text starting with
+ * "-".
  */
 export function isRemoteText(remote: string): boolean {
   if (remote === '' || CONTROL.test(remote) || remote.startsWith('-')) return false;
@@ -47,7 +48,11 @@ export function credentialProblem(url: string): string | undefined {
   if (scheme === 'http')
     return isLoopback(hostOf(parts.rest)) ? undefined : 'http:// would send its credentials in the clear: use https://';
   if (!parts.userinfo.includes(':')) return undefined;
-  return `${scheme}:// takes no password from a URL (and it would show on a command line): remove it, and log in with a key (ssh-agent or the qpswatch user's ~/.ssh)`;
+  return (
+    `${scheme}:// takes no password from a URL (and it would show on a ` +
+    `command line): remove it, and log in with a key (ssh-agent or the ` +
+    `qpswatch user's ~/.ssh)`
+  );
 }
 
 /** The host of "host[:port]/path", without the port; an IPv6 address keeps its brackets. */

@@ -47,14 +47,20 @@ function filterReason(
   return undefined;
 }
 
-/** Version order; two tags naming equal versions (5.6.51-91 and 5.6.51-91.0) fall back to the tag text, so the order is stable. */
+/**
+ * Version order; two tags naming equal versions (5.6.51-91 and 5.6.51-91.0) fall back to the tag text, so the order is
+ * stable.
+ */
 export function byVersion(a: ReleaseTag, b: ReleaseTag): number {
   return compareVersions(a.version, b.version) || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0);
 }
 
 /** One line for an upstream whose filters select nothing: what was asked, and the newest release tag seen. */
 export function describeEmptySelection(upstream: Upstream, tags: readonly RemoteTag[]): string {
-  const head = `upstream "${upstream.name}" (${upstream.flavor}, series "${upstream.series.text}") selects no release from ${redactUrl(upstream.remote)}`;
+  const head =
+    `upstream "${upstream.name}" (${upstream.flavor}, series ` +
+    `"${upstream.series.text}") selects no release from ` +
+    `${redactUrl(upstream.remote)}`;
   if (tags.length === 0) return `${head}: the remote has no tags; check the remote`;
   const newest = tags
     .map(({ tag }) => classifyTag(upstream.flavor, tag))
@@ -63,9 +69,14 @@ export function describeEmptySelection(upstream: Upstream, tags: readonly Remote
     .at(-1);
   if (newest === undefined) {
     return (
-      `${head}: none of its ${tags.length} tags is a ${upstream.flavor} release tag (${TAG_SHAPES[upstream.flavor]}), ` +
+      `${head}: none of its ${tags.length} tags is a ${upstream.flavor} ` +
+      `release tag (${TAG_SHAPES[upstream.flavor]}), ` +
       `e.g. ${JSON.stringify(tags[0]!.tag)}; check the flavor and the remote`
     );
   }
-  return `${head}: the newest release tag among its ${tags.length} tags is ${newest.tag} (${newest.version.text}); check series, include, exclude and min_version`;
+  return (
+    `${head}: the newest release tag among its ${tags.length} tags is ` +
+    `${newest.tag} (${newest.version.text}); check series, include, exclude ` +
+    `and min_version`
+  );
 }

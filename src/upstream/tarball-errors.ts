@@ -38,7 +38,8 @@ export class TarballChecksumError extends Error {
     super(
       redactUrls(
         `tarball ${url} has sha256 ${actual}, the index says ${expected}: the file was removed and never unpacked ` +
-          "(a corrupted download is fetched again after the backoff; if it repeats, the vendor's checksum or file is wrong)",
+          ('(a corrupted download is fetched again after the backoff; if it ' +
+            "repeats, the vendor's checksum or file is wrong)"),
       ),
     );
     this.name = new.target.name;

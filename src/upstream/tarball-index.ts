@@ -90,7 +90,9 @@ export function parseChecksums(text: string, url: string): ChecksumLine[] {
   return lines;
 }
 
-/** The sha256 of one file among a checksums file's lines: by its name (a path's last part), or the only unnamed line. */
+/**
+ * The sha256 of one file among a checksums file's lines: by its name (a path's last part), or the only unnamed line.
+ */
 export function checksumFor(lines: readonly ChecksumLine[], fileName: string): string | undefined {
   const named = lines.find((l) => l.name.split('/').at(-1) === fileName);
   if (named !== undefined) return named.sha256;

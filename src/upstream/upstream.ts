@@ -31,9 +31,15 @@ export interface Upstream {
   /** Globs on tag names; a release tag matching one is left out. */
   readonly exclude: readonly string[];
   readonly minVersion?: Version;
-  /** The build profile (config/build-profiles) its releases are built with; '' for a tarball upstream (nothing is built). */
+  /**
+   * The build profile (config/build-profiles) its releases are built with; '' for a tarball upstream (nothing is
+   * built).
+   */
   readonly buildProfile: string;
-  /** Absolute paths of patch files applied to every tag's worktree before the build profile's own; none for a tarball upstream. */
+  /**
+   * Absolute paths of patch files applied to every tag's worktree before the build profile's own; none for a tarball
+   * upstream.
+   */
   readonly patches: readonly string[];
   /** The server config profile its releases run with. */
   readonly serverProfile: string;
@@ -140,7 +146,10 @@ export const UpstreamConfigSchema = z.strictObject({
 });
 export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 
-/** An entry of kind tarball: the vendor's download index (a folder listing ending in "/", or a list file of checksums and URLs). */
+/**
+ * An entry of kind tarball: the vendor's download index (a folder listing ending in "/", or a list file of checksums
+ * and URLs).
+ */
 export const TarballUpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('tarball'),
@@ -149,7 +158,9 @@ export const TarballUpstreamConfigSchema = z.strictObject({
     .superRefine((index, ctx) => {
       const problem = isIndexUrl(index)
         ? credentialProblem(index)
-        : 'expected an http:// or https:// URL: a folder listing ending in "/" (e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" lines';
+        : 'expected an http:// or https:// URL: a folder listing ending in "/" ' +
+          '(e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" ' +
+          'lines';
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
     }),
   file: Glob.optional(),

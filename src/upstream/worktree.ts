@@ -49,7 +49,9 @@ export async function addWorktree(
   return { worktreeDir: dir, commit };
 }
 
-/** Removes the worktree and its record in the mirror. Nothing to remove is fine; a folder that is not ours is an error. */
+/**
+ * Removes the worktree and its record in the mirror. Nothing to remove is fine; a folder that is not ours is an error.
+ */
 export async function removeWorktree(mirrorDir: string, worktreeDir: string, opts: GitOptions = {}): Promise<void> {
   const mirror = resolve(mirrorDir);
   const dir = resolve(worktreeDir);

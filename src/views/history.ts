@@ -48,7 +48,9 @@ export async function seriesHistory(
   const { table, host, sessions } = await seriesTable(store, upstream, options.host, true);
   if (table.columns.length === 0) {
     throw new InputError(
-      `series ${JSON.stringify(upstream.name)} has no results yet: check a release (qpswatch check TAG) or import a history (qpswatch import FILE)`,
+      `series ${JSON.stringify(upstream.name)} has no results yet: check a ` +
+        `release (qpswatch check TAG) or import a history (qpswatch import ` +
+        `FILE)`,
     );
   }
   const named = options.base ?? upstream.base?.text;
@@ -58,7 +60,10 @@ export async function seriesHistory(
   );
   if (base < 0) {
     throw new InputError(
-      `base ${JSON.stringify(named)} has no results in series ${upstream.name}: use one of ${table.columns.map((c) => c.version).join(', ')} (--base, or base: in the upstream's config)`,
+      `base ${JSON.stringify(named)} has no results in series ` +
+        `${upstream.name}: use one of ` +
+        `${table.columns.map((c) => c.version).join(', ')} (--base, or base: in ` +
+        `the upstream's config)`,
     );
   }
   const verdicts = options.verdicts ?? DEFAULT_VERDICTS;
@@ -128,7 +133,10 @@ async function seriesTable(
   return { table: buildHistory(releases, onHost, inSeries, checks), host: label, sessions };
 }
 
-/** The checks the chain to the base may use among the sessions shown (one host), with their verdicts; none without a measured base. */
+/**
+ * The checks the chain to the base may use among the sessions shown (one host), with their verdicts; none without a
+ * measured base.
+ */
 async function chainChecks(
   store: HistoryStores,
   upstream: Upstream,
@@ -146,7 +154,10 @@ async function chainChecks(
   );
 }
 
-/** Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per version. */
+/**
+ * Each release's newest valid check among the sessions shown (one host), with its verdicts: the detectable drop per
+ * version.
+ */
 async function newestChecks(
   store: HistoryStores,
   upstream: Upstream,
@@ -175,7 +186,8 @@ async function chooseHost(
     const host = hosts.find((h) => h.fingerprintId === fingerprintId);
     if (host === undefined)
       throw new InputError(
-        `host ${JSON.stringify(fingerprintId)} has no results in this series: use one of ${hosts.map((h) => h.fingerprintId).join(', ') || '(none)'}`,
+        `host ${JSON.stringify(fingerprintId)} has no results in this series: ` +
+          `use one of ${hosts.map((h) => h.fingerprintId).join(', ') || '(none)'}`,
       );
     return host;
   }

@@ -33,7 +33,10 @@ import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
 
-/** What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts, the queue. */
+/**
+ * What /metrics reads of the store: sessions and their samples, releases and builds, checks and events, hosts, the
+ * queue.
+ */
 export type MetricsStores = HostStore &
   SessionStore &
   SampleStore &

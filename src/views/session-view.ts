@@ -80,7 +80,10 @@ export async function sessionVerdicts(
   return { judged: 'samples', verdicts: judgeStored(storedPlan(session, fallback), await samples()) };
 }
 
-/** The design and verdict settings a session recorded (sessions.settings); sessions before the paired design ran whole runs. */
+/**
+ * The design and verdict settings a session recorded (sessions.settings); sessions before the paired design ran whole
+ * runs.
+ */
 export function storedPlan(
   session: SessionRecord,
   fallback: VerdictSettings,

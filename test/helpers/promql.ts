@@ -64,11 +64,13 @@ export function substituteVariables(expr: string, options: SubstitutionOptions =
     VARIABLE,
     (whole, braced?: string, bare?: string) => intervals[(braced ?? bare)!] ?? whole,
   );
-  const inMatchers = withIntervals.replace(
-    /(=~\s*")((?:[^"\\]|\\.)*)"/g,
-    (_m, head: string, value: string) =>
-      `${head}${value.replace(VARIABLE, (_v, braced?: string, bare?: string) => variables[(braced ?? bare)!] ?? '.*')}"`,
-  );
+  const inMatchers = withIntervals.replace(/(=~\s*")((?:[^"\\]|\\.)*)"/g, (_m, head: string, value: string) => {
+    const substituted = value.replace(
+      VARIABLE,
+      (_v, braced?: string, bare?: string) => variables[(braced ?? bare)!] ?? '.*',
+    );
+    return `${head}${substituted}"`;
+  });
   const left = inMatchers.match(/\$\{?\w+/);
   if (left) throw new TemplateVariableError(expr, left[0]);
   return inMatchers;

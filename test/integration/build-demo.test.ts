@@ -32,6 +32,7 @@ import {
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { silentLog } from '../helpers/silent-log.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { joined } from '../helpers/pattern.js';
 
 let root = '';
 let demo: DemoUpstream;
@@ -133,7 +134,9 @@ describe('the demo upstream built with the demo profile', () => {
     const total = (r: EnsureBuildResult): number => Object.values(r.record.durationsMs).reduce((a, b) => a + b, 0);
     t.diagnostic(`cold: ${JSON.stringify(cold.record.durationsMs)}; warm: ${JSON.stringify(warm.record.durationsMs)}`);
     t.diagnostic(
-      `ccache ratio cold/warm: build step ${(coldBuild / warmBuild).toFixed(1)}x, whole build ${(total(cold) / total(warm)).toFixed(1)}x`,
+      `ccache ratio cold/warm: build step ` +
+        `${(coldBuild / warmBuild).toFixed(1)}x, whole build ` +
+        `${(total(cold) / total(warm)).toFixed(1)}x`,
     );
     assert.ok(warmBuild < coldBuild, `warm build step ${warmBuild} ms is not faster than cold ${coldBuild} ms`);
   });
@@ -190,52 +193,55 @@ describe('the demo upstream built with the demo profile', () => {
     }
   });
 
-  test("a drift release's server carries its slowdown: 13% more CPU per request at mariadb-10.6.5, none at 10.6.1", async () => {
-    const [base, last] = [release((r) => r.version === '10.6.1'), release((r) => r.version === '10.6.5')];
-    assert.deepEqual([base.extraCpuPermille, last.extraCpuPermille], [0, 130]);
-    const [baseBuild, lastBuild] = [await build(base), await build(last)];
-    // The library alone, in thread CPU time (test/fixtures/demo/extra-cpu-probe.c): exact on a busy host too.
-    const probe = join(root, 'extra-cpu-probe');
-    await run({
-      argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-cpu-probe.c')],
-    });
-    const added = async (installDir: string): Promise<number> =>
-      Number(
-        (
-          await run({
-            argv: [probe],
-            env: { ...defaultEnv(), LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_cpu.so') },
-          })
-        ).stdout.trim(),
-      );
-    assert.ok(Math.abs((await added(baseBuild.installDir)) - 1) < 0.01, '10.6.1 adds nothing');
-    const extra = await added(lastBuild.installDir);
-    assert.ok(Math.abs(extra - 1.13) < 0.01, `10.6.5 adds 13% to the CPU of a request: ${extra}`);
-    // The launcher preloads it into the server it becomes.
-    const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
-    const dir = join(root, 'drift-srv');
-    await mkdir(dir, { recursive: true });
-    const paths = serverPaths(dir);
-    const myCnfPath = join(dir, 'my.cnf');
-    await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
-    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({
-      log: silentLog,
-      binaries,
-      myCnfPath,
-      paths,
-      logFile: join(dir, 'mysqld.out'),
-      readyTimeoutMs: 60_000,
-      stopTimeoutMs: 30_000,
-    });
-    try {
-      assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_cpu\.so$/m);
-      const [row] = await server.query('SELECT VERSION() AS v');
-      assert.equal(row?.['v'], '10.6.5-MariaDB-qpswatch-demo');
-    } finally {
-      await server.stop();
-    }
-  });
+  test(
+    "a drift release's server carries its slowdown: 13% more CPU per " + 'request at mariadb-10.6.5, none at 10.6.1',
+    async () => {
+      const [base, last] = [release((r) => r.version === '10.6.1'), release((r) => r.version === '10.6.5')];
+      assert.deepEqual([base.extraCpuPermille, last.extraCpuPermille], [0, 130]);
+      const [baseBuild, lastBuild] = [await build(base), await build(last)];
+      // The library alone, in thread CPU time (test/fixtures/demo/extra-cpu-probe.c): exact on a busy host too.
+      const probe = join(root, 'extra-cpu-probe');
+      await run({
+        argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-cpu-probe.c')],
+      });
+      const added = async (installDir: string): Promise<number> =>
+        Number(
+          (
+            await run({
+              argv: [probe],
+              env: { ...defaultEnv(), LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_cpu.so') },
+            })
+          ).stdout.trim(),
+        );
+      assert.ok(Math.abs((await added(baseBuild.installDir)) - 1) < 0.01, '10.6.1 adds nothing');
+      const extra = await added(lastBuild.installDir);
+      assert.ok(Math.abs(extra - 1.13) < 0.01, `10.6.5 adds 13% to the CPU of a request: ${extra}`);
+      // The launcher preloads it into the server it becomes.
+      const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
+      const dir = join(root, 'drift-srv');
+      await mkdir(dir, { recursive: true });
+      const paths = serverPaths(dir);
+      const myCnfPath = join(dir, 'my.cnf');
+      await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
+      await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+      const server = await startServer({
+        log: silentLog,
+        binaries,
+        myCnfPath,
+        paths,
+        logFile: join(dir, 'mysqld.out'),
+        readyTimeoutMs: 60_000,
+        stopTimeoutMs: 30_000,
+      });
+      try {
+        assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_cpu\.so$/m);
+        const [row] = await server.query('SELECT VERSION() AS v');
+        assert.equal(row?.['v'], '10.6.5-MariaDB-qpswatch-demo');
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   test('a release that does not compile fails in the build step with the C error', async () => {
     const broken = release((r) => r.kind === 'broken');
@@ -266,7 +272,11 @@ describe('the demo upstream built with the demo profile', () => {
         assert.ok(err.failure.lines.length > 0);
         assert.match(
           err.message,
-          /failed in build: cmake exited with code \d+: .*mariadbd\.c:\d+:\d+: error: expected .*; full log: .*build\.log$/,
+          joined(
+            /failed in build: cmake exited with code \d+: /,
+            /.*mariadbd\.c:\d+:\d+: error: expected .*; full log: /,
+            /.*build\.log$/,
+          ),
         );
         return true;
       },
@@ -274,27 +284,39 @@ describe('the demo upstream built with the demo profile', () => {
     await assert.rejects(access(join(dir, 'install', 'bin', 'mariadbd')));
   });
 
-  test('a profile with an unknown generator fails on load with one line naming the file, the value and the valid ones', async () => {
-    const dir = join(root, 'profiles');
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'odd.yaml'), 'description: odd\ngenerator: Ninja2\n');
-    await assert.rejects(loadBuildProfile('odd', dir), (err: unknown) => {
-      assert.ok(err instanceof BuildProfileError);
-      assert.equal(err.message.includes('\n'), false);
-      assert.equal(
-        err.message,
-        `build profile ${join(dir, 'odd.yaml')}: generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")`,
-      );
-      return true;
-    });
-  });
+  test(
+    'a profile with an unknown generator fails on load with one line naming ' +
+      'the file, the value and the valid ones',
+    async () => {
+      const dir = join(root, 'profiles');
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'odd.yaml'), 'description: odd\ngenerator: Ninja2\n');
+      await assert.rejects(loadBuildProfile('odd', dir), (err: unknown) => {
+        assert.ok(err instanceof BuildProfileError);
+        assert.equal(err.message.includes('\n'), false);
+        assert.equal(
+          err.message,
+          `build profile ${join(dir, 'odd.yaml')}: generator = "Ninja2": is not a ` +
+            `known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave ` +
+            `it out for "Unix Makefiles")`,
+        );
+        return true;
+      });
+    },
+  );
 
   test('the disk guard refuses an absurd minimum and names the free and the needed bytes', async () => {
     await assert.rejects(checkFreeSpace(stateDir(), 2 ** 60), (err: unknown) => {
       assert.ok(err instanceof DiskSpaceError);
       assert.match(
         err.message,
-        /^not enough free disk space in \/tmp\/qpsw-bld-\w+(\/state)?: \d+\.\d [KMGT]iB \(\d+ bytes\) free, 1\.0 EiB \(1152921504606846976 bytes\) needed to build; free some space \(`qpswatch prune` deletes old installed builds\) or lower the minimum/,
+        joined(
+          /^not enough free disk space in /,
+          /\/tmp\/qpsw-bld-\w+(\/state)?: \d+\.\d [KMGT]iB \(\d+ bytes\) /,
+          /free, 1\.0 EiB \(1152921504606846976 bytes\) needed to /,
+          /build; free some space \(`qpswatch prune` deletes old /,
+          /installed builds\) or lower the minimum/,
+        ),
       );
       assert.ok(err.freeBytes > 0);
       return true;

@@ -6,6 +6,7 @@ import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream
 import { messageLines, runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { freePort, makeMailFolder, readReceived, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { joined } from '../helpers/pattern.js';
 
 /**
  * The whole release check on the demo upstream, through the CLI a person uses: the first release becomes last
@@ -51,7 +52,9 @@ before(async () => {
       // the slow tag's fsync at commit costs far more than 40% on the write test.
       'test_thresholds: { update-index: 0.6, point-query: 0.6 }',
       'upstreams:',
-      `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, base: "10.11.1" }`,
+      `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, ` +
+        `series: "10.11", build_profile: demo, server_profile: relaxed, base: ` +
+        `"10.11.1" }`,
       '',
     ].join('\n'),
   );
@@ -59,7 +62,8 @@ before(async () => {
     join(root, 'tiny.yaml'),
     'name: tiny\ndescription: one write and one read test\nload: { tables: 1, table_size: 2000 }\n' +
       'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 2, threads: [1] }\n' +
-      'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
+      ('tests:\n  - { name: update-index, script: oltp_update_index }\n  - { ' +
+        'name: point-query, script: oltp_point_select }\n'),
   );
 });
 
@@ -103,73 +107,82 @@ describe('qpswatch check on the demo upstream, with email', () => {
     );
   });
 
-  test('the slow tag is flagged on its write test with a wKB/o hint; with the mail server down the alert waits', async () => {
-    const result = await check(demo.slowTag);
-    assert.equal(result.code, 0, result.stderr);
-    assert.match(
-      result.stdout,
-      /mariadb-10\.11\.3 against mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/,
-    );
-    assert.match(result.stdout, /update-index\.t1 .*regression/);
-    assert.match(
-      result.stdout,
-      /update-index\.t1: regression, C\/B 0\.\d\d < 0\.60, p=[\d.e-]+; grew: .*wKB\/o x\d/,
-      'a hint that names wKB/o',
-    );
-    assert.match(result.stdout, /1 email\(s\) queued/);
-    const outbox = await cli('outbox');
-    assert.equal(outbox.code, 0);
-    assert.match(outbox.stdout, /qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/);
-    assert.match(outbox.stdout, /pending, 1 attempt\(s\), next .*, last error: .*ECONNREFUSED/);
-  });
+  test(
+    'the slow tag is flagged on its write test with a wKB/o hint; with the ' + 'mail server down the alert waits',
+    async () => {
+      const result = await check(demo.slowTag);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(
+        result.stdout,
+        /mariadb-10\.11\.3 against mariadb-10\.11\.1: regression; new regressions: update-index\.t1 0\.\d\d/,
+      );
+      assert.match(result.stdout, /update-index\.t1 .*regression/);
+      assert.match(
+        result.stdout,
+        /update-index\.t1: regression, C\/B 0\.\d\d < 0\.60, p=[\d.e-]+; grew: .*wKB\/o x\d/,
+        'a hint that names wKB/o',
+      );
+      assert.match(result.stdout, /1 email\(s\) queued/);
+      const outbox = await cli('outbox');
+      assert.equal(outbox.code, 0);
+      assert.match(outbox.stdout, /qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/);
+      assert.match(outbox.stdout, /pending, 1 attempt\(s\), next .*, last error: .*ECONNREFUSED/);
+    },
+  );
 
-  test('after a restart, with the server back, the alert is delivered once: subject, recipients, both parts, chart', async () => {
-    sink = await startSmtpSink({ folder: mailFolder, port: smtpPort });
-    const sent = await cli('outbox', '--send');
-    assert.equal(sent.code, 0, sent.stderr);
-    assert.match(sent.stdout, /^1 message\(s\) sent to 127\.0\.0\.1:\d+; 0 failed/);
-    const again = await cli('outbox', '--send');
-    assert.match(again.stdout, /^0 message\(s\) sent/);
-    const received = await readReceived(mailFolder);
-    assert.equal(received.length, 1, 'delivered exactly once');
-    const mail = received[0]!;
-    assert.deepEqual(mail.envelope.to.sort(), ['dba@example.org', 'perf@example.org']);
-    assert.equal(mail.envelope.from, 'qpswatch@example.org');
-    assert.match(
-      mail.parsed.subject ?? '',
-      /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/,
-    );
-    assert.match(mail.parsed.messageId ?? '', /^<qpswatch\.regression\.session-\d+@example\.org>$/);
-    const text = mail.parsed.text ?? '';
-    const html = typeof mail.parsed.html === 'string' ? mail.parsed.html : '';
-    for (const part of [text, html]) {
-      assert.match(part, /update-index\.t1/);
-      assert.match(part, /wKB\/o/);
-      assert.match(part, /cpu\/o/);
-      assert.match(part, /http:\/\/grafana\.example:3000\/d\/qpswatch-relative-qps\?var-series=demo/);
-    }
-    assert.match(text, /C\/B by test/, 'the text chart');
-    assert.match(html, /<table/);
-    assert.match(html, /C\/B by test/, 'the html chart');
-  });
+  test(
+    'after a restart, with the server back, the alert is delivered once: ' + 'subject, recipients, both parts, chart',
+    async () => {
+      sink = await startSmtpSink({ folder: mailFolder, port: smtpPort });
+      const sent = await cli('outbox', '--send');
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.match(sent.stdout, /^1 message\(s\) sent to 127\.0\.0\.1:\d+; 0 failed/);
+      const again = await cli('outbox', '--send');
+      assert.match(again.stdout, /^0 message\(s\) sent/);
+      const received = await readReceived(mailFolder);
+      assert.equal(received.length, 1, 'delivered exactly once');
+      const mail = received[0]!;
+      assert.deepEqual(mail.envelope.to.sort(), ['dba@example.org', 'perf@example.org']);
+      assert.equal(mail.envelope.from, 'qpswatch@example.org');
+      assert.match(
+        mail.parsed.subject ?? '',
+        /^qpswatch: mariadb 10\.11\.3 regressed: update-index\.t1 at 0\.\d\d of 10\.11\.1/,
+      );
+      assert.match(mail.parsed.messageId ?? '', /^<qpswatch\.regression\.session-\d+@example\.org>$/);
+      const text = mail.parsed.text ?? '';
+      const html = typeof mail.parsed.html === 'string' ? mail.parsed.html : '';
+      for (const part of [text, html]) {
+        assert.match(part, /update-index\.t1/);
+        assert.match(part, /wKB\/o/);
+        assert.match(part, /cpu\/o/);
+        assert.match(part, /http:\/\/grafana\.example:3000\/d\/qpswatch-relative-qps\?var-series=demo/);
+      }
+      assert.match(text, /C\/B by test/, 'the text chart');
+      assert.match(html, /<table/);
+      assert.match(html, /C\/B by test/, 'the html chart');
+    },
+  );
 
-  test('the next release recovers the write test: the event is fixed and one recovery email goes out at once', async () => {
-    const result = await check('mariadb-10.11.9');
-    assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /mariadb-10\.11\.9 against mariadb-10\.11\.1: .*recovered: update-index\.t1/);
-    const received = await readReceived(mailFolder);
-    const recovery = received.filter((m) => /recovered/.test(m.parsed.subject ?? ''));
-    assert.equal(recovery.length, 1);
-    assert.match(
-      recovery[0]!.parsed.subject ?? '',
-      /^qpswatch: mariadb 10\.11\.9 recovered: update-index\.t1 at \d\.\d\d of 10\.11\.1/,
-    );
-    assert.equal(
-      received.filter((m) => /mariadb 10\.11\.3 regressed/.test(m.parsed.subject ?? '')).length,
-      1,
-      'the first alert was never sent again',
-    );
-  });
+  test(
+    'the next release recovers the write test: the event is fixed and one ' + 'recovery email goes out at once',
+    async () => {
+      const result = await check('mariadb-10.11.9');
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /mariadb-10\.11\.9 against mariadb-10\.11\.1: .*recovered: update-index\.t1/);
+      const received = await readReceived(mailFolder);
+      const recovery = received.filter((m) => /recovered/.test(m.parsed.subject ?? ''));
+      assert.equal(recovery.length, 1);
+      assert.match(
+        recovery[0]!.parsed.subject ?? '',
+        /^qpswatch: mariadb 10\.11\.9 recovered: update-index\.t1 at \d\.\d\d of 10\.11\.1/,
+      );
+      assert.equal(
+        received.filter((m) => /mariadb 10\.11\.3 regressed/.test(m.parsed.subject ?? '')).length,
+        1,
+        'the first alert was never sent again',
+      );
+    },
+  );
 
   test('report shows the series relative to its base, and triage is stored with who and why', async () => {
     const report = await cli('report', '--format', 'csv');
@@ -190,7 +203,11 @@ describe('qpswatch check on the demo upstream, with email', () => {
     assert.equal(invalid.code, 0, invalid.stderr);
     assert.match(
       invalid.stdout,
-      /marked the 1 check\(s\) of mariadb-10\.11\.3 invalid \(by tester: fsync test host\); 0 regression\(s\) closed; queued to be checked again/,
+      joined(
+        /marked the 1 check\(s\) of mariadb-10\.11\.3 invalid \(by /,
+        /tester: fsync test host\); 0 regression\(s\) closed; queued /,
+        /to be checked again/,
+      ),
     );
     const accept = await cli('accept', 'mariadb-10.11.9', '--by', 'ana', '--reason', 'new normal');
     assert.match(accept.stdout, /accepted mariadb-10\.11\.9 as the last good release of demo \(by ana: new normal\)/);

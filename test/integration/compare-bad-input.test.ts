@@ -9,6 +9,7 @@ import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
 import { processesUnder } from '../helpers/processes.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { hostInput, sampleInput, sessionInput } from '../unit/store/store-inputs.js';
+import { joined } from '../helpers/pattern.js';
 
 /**
  * Bad input ends in one clear line naming the thing and the fix, a non-zero exit, and nothing already stored lost:
@@ -120,33 +121,43 @@ before(async () => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bad input', () => {
-  test('two servers that do not fit in memory side by side: refused before anything is loaded, with the way out', async () => {
-    const result = await runCli([
-      '--config',
-      good,
-      'compare',
-      '--baseline',
-      'huge',
-      '--candidate',
-      'huge',
-      '--suite',
-      suiteFile,
-      '--pairs',
-      '8',
-    ]);
-    assertOneLine(
-      result,
-      2,
-      /the two servers of a paired session need about 8000\.\d GiB together .* this host has [\d.]+ GiB available: use a server profile with a smaller innodb_buffer_pool_size, or the whole-run design \(--design runs\)/,
-    );
-  });
+  test(
+    'two servers that do not fit in memory side by side: refused before ' + 'anything is loaded, with the way out',
+    async () => {
+      const result = await runCli([
+        '--config',
+        good,
+        'compare',
+        '--baseline',
+        'huge',
+        '--candidate',
+        'huge',
+        '--suite',
+        suiteFile,
+        '--pairs',
+        '8',
+      ]);
+      assertOneLine(
+        result,
+        2,
+        joined(
+          /the two servers of a paired session need about 8000\.\d GiB /,
+          /together .* this host has [\d.]+ GiB available: use a server /,
+          /profile with a smaller innodb_buffer_pool_size, or the /,
+          /whole-run design \(--design runs\)/,
+        ),
+      );
+    },
+  );
 
   describe('settings that can never reach a verdict: refused before any server starts', () => {
     // At info, so a load, a server start or a warm-up would show in the log lines.
     const info = join(dir, 'info.yaml');
     writeFileSync(
       info,
-      `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: info\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`,
+      `state_dir: ${stateDir}\nserver_profiles_dir: ` +
+        `${profilesDir}\nlog_level: info\ntargets:\n  a: { kind: installed, ` +
+        `flavor: mariadb, basedir: /usr, server_profile: plain }\n`,
     );
 
     async function sessionCount(): Promise<number> {
@@ -181,14 +192,23 @@ describe('bad input', () => {
     test('a budget that cannot reach the first look names the sweeps, the pairs and the budget that does', async () => {
       await assertRefusedBeforeStart(
         ['--suite', fourFile],
-        /^qpswatch: budget 8 min pays for 7 sweeps of suite four \(4 tests, 67 s each sweep\); the first look needs 8 pairs: raise --budget \(or budget_minutes\) to 9 or more, or shorten the tests \(--seconds\)$/,
+        joined(
+          /^qpswatch: budget 8 min pays for 7 sweeps of suite four \(4 /,
+          /tests, 67 s each sweep\); the first look needs 8 pairs: /,
+          /raise --budget \(or budget_minutes\) to 9 or more, or /,
+          /shorten the tests \(--seconds\)$/,
+        ),
       );
     });
 
     test('whole runs of 2 rounds name their smallest p-value and the rounds that reach alpha', async () => {
       await assertRefusedBeforeStart(
         ['--suite', suiteFile, '--rounds', '2'],
-        /^qpswatch: --rounds 2: the smallest p-value of 2 rounds is 1\/6 \(0\.167\), above alpha 0\.01; use --rounds 5 or more, or the paired design$/,
+        joined(
+          /^qpswatch: --rounds 2: the smallest p-value of 2 rounds is /,
+          /1\/6 \(0\.167\), above alpha 0\.01; use --rounds 5 or more, /,
+          /or the paired design$/,
+        ),
       );
     });
 
@@ -197,19 +217,25 @@ describe('bad input', () => {
       const result = await runCli(['config', 'check', runs]);
       assert.equal(result.code, 2, result.stderr);
       assert.deepEqual(messageLines(result.stderr), [
-        `qpswatch: ${runs}: rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use rounds 5 or more, or design: paired`,
+        `qpswatch: ${runs}: rounds 2: the smallest p-value of 2 rounds is 1/6 ` +
+          `(0.167), above alpha 0.01; use rounds 5 or more, or design: paired`,
       ]);
       const paired = config('short-budget.yaml', `suite: ${fourFile}\n`);
       const short = await runCli(['config', 'check', paired]);
       assert.equal(short.code, 2, short.stderr);
       assert.deepEqual(messageLines(short.stderr), [
-        `qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`,
+        `qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of ` +
+          `suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: ` +
+          `raise budget_minutes to 9 or more, or shorten the tests`,
       ]);
       assert.deepEqual(processesUnder(dir), []);
     });
 
     test('the daemon (here once) refuses them at its start, before a cycle looks at its upstream', async () => {
-      const upstream = `upstreams:\n  - { name: demo, remote: ${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
+      const upstream =
+        `upstreams:\n  - { name: demo, remote: ` +
+        `${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", ` +
+        `build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
       const file = config(
         'daemon-short.yaml',
         `host_lock: ${join(dir, 'host.lock')}\nsuite: ${fourFile}\nbudget_minutes: 10\n${upstream}`,
@@ -217,7 +243,9 @@ describe('bad input', () => {
       const result = await runCli(['--config', file, 'once']);
       assert.equal(result.code, 2, result.stderr);
       assert.deepEqual(messageLines(result.stderr), [
-        `qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for 1 sweep of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise budget_minutes to 9 or more, or shorten the tests`,
+        `qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for ` +
+          `1 sweep of suite four (4 tests, 67 s each sweep); the first look needs ` +
+          `8 pairs: raise budget_minutes to 9 or more, or shorten the tests`,
       ]);
     });
   });
@@ -260,7 +288,10 @@ describe('bad input', () => {
     assertOneLine(
       await compare(good, 'a', 'typo'),
       2,
-      /the server refuses .*my\.cnf: \[ERROR\] .*unknown variable 'innodb_foo=1': remove the option from the server profile/,
+      joined(
+        /the server refuses .*my\.cnf: \[ERROR\] .*unknown variable /,
+        /'innodb_foo=1': remove the option from the server profile/,
+      ),
     );
   });
 
@@ -293,7 +324,8 @@ describe('bad input', () => {
     test('a port in use', async () => {
       const file = config(
         'port.yaml',
-        `server_port: ${port}\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }\n`,
+        `server_port: ${port}\ntargets:\n  a: { kind: installed, flavor: ` +
+          `mariadb, basedir: /usr, server_profile: plain }\n`,
       );
       assertOneLine(await compare(file, 'a', 'a'), 2, new RegExp(`port ${port}.*in use`));
     });

@@ -31,65 +31,76 @@ function serversOfThisTest(): number[] {
     .map(Number);
 }
 
-test('SIGINT in the middle of a test leaves the session interrupted, its samples unused, and no server running', async () => {
-  const config = join(dir, 'qpswatch.yaml');
-  // 2 rounds reach a p-value of 1/6, so alpha 0.2 lets the session start; it is stopped in round 1.
-  writeFileSync(
-    config,
-    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`,
-  );
-  const suite = join(dir, 'long.yaml');
-  writeFileSync(
-    suite,
-    'name: long\ndescription: a short test, then a long one to stop\nload: { tables: 1, table_size: 1000 }\n' +
-      'warmup: { script: oltp_point_select, seconds: 1, threads: 1 }\n' +
-      'tests:\n  - { name: point-query, script: oltp_point_select, seconds: 1, threads: [1] }\n  - { name: long, script: oltp_read_only, seconds: 120, threads: [1] }\n',
-  );
-  const child = spawn(
-    process.execPath,
-    [
-      join(projectRoot, 'bin', 'qpswatch.js'),
-      '--config',
+test(
+  'SIGINT in the middle of a test leaves the session interrupted, its ' + 'samples unused, and no server running',
+  async () => {
+    const config = join(dir, 'qpswatch.yaml');
+    // 2 rounds reach a p-value of 1/6, so alpha 0.2 lets the session start; it is stopped in round 1.
+    writeFileSync(
       config,
-      '--log-format',
-      'json',
-      'compare',
-      '--baseline',
-      'a',
-      '--candidate',
-      'a',
-      '--suite',
+      `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { ` +
+        `kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
+        `relaxed }\n`,
+    );
+    const suite = join(dir, 'long.yaml');
+    writeFileSync(
       suite,
-      '--rounds',
-      '2',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  const stopped = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  await new Promise<void>((resolve) => {
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      // The long test has started: stop the session in the middle of it.
-      if (stderr.includes('"test 2 of 2: long t1"')) resolve();
+      'name: long\ndescription: a short test, then a long one to stop\nload: { tables: 1, table_size: 1000 }\n' +
+        'warmup: { script: oltp_point_select, seconds: 1, threads: 1 }\n' +
+        ('tests:\n  - { name: point-query, script: oltp_point_select, seconds: ' +
+          '1, threads: [1] }\n  - { name: long, script: oltp_read_only, seconds: ' +
+          '120, threads: [1] }\n'),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        join(projectRoot, 'bin', 'qpswatch.js'),
+        '--config',
+        config,
+        '--log-format',
+        'json',
+        'compare',
+        '--baseline',
+        'a',
+        '--candidate',
+        'a',
+        '--suite',
+        suite,
+        '--rounds',
+        '2',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    const stopped = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        // The long test has started: stop the session in the middle of it.
+        if (stderr.includes('"test 2 of 2: long t1"')) resolve();
+      });
     });
-  });
-  const sentAt = Date.now();
-  child.kill('SIGINT');
-  const code = await stopped;
-  assert.notEqual(code, 0);
-  assert.ok(Date.now() - sentAt < 60_000, 'stopped well before the test would have ended');
-  assert.deepEqual(serversOfThisTest(), []);
+    const sentAt = Date.now();
+    child.kill('SIGINT');
+    const code = await stopped;
+    assert.notEqual(code, 0);
+    assert.ok(Date.now() - sentAt < 60_000, 'stopped well before the test would have ended');
+    assert.deepEqual(serversOfThisTest(), []);
 
-  const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
-  try {
-    const [session] = await store.listSessions({ limit: 1 });
-    assert.equal(session?.state, 'interrupted');
-    assert.equal((await store.samplesForSession(session.id)).length, 1, 'the sample measured before the stop is kept');
-    assert.deepEqual(await store.completedSamples(session.id), []);
-  } finally {
-    await store.close();
-  }
-});
+    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+    try {
+      const [session] = await store.listSessions({ limit: 1 });
+      assert.equal(session?.state, 'interrupted');
+      assert.equal(
+        (await store.samplesForSession(session.id)).length,
+        1,
+        'the sample measured before the stop is kept',
+      );
+      assert.deepEqual(await store.completedSamples(session.id), []);
+    } finally {
+      await store.close();
+    }
+  },
+);

@@ -6,6 +6,7 @@ import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SessionRecord } from '../../src/store/index.js';
 import { messageLines, runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { joined } from '../helpers/pattern.js';
 
 /**
  * One suite under both memory settings, as a user runs it: real mariadbd and sysbench, a table of about 36 MB.
@@ -119,7 +120,8 @@ describe('qpswatch compare --memory cached,io-bound', () => {
     const row = ioBound.tests.find((x) => x.test === 'point-query')!;
     for (const side of [row.baseline, row.candidate]) {
       t.diagnostic(
-        `io-bound: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`,
+        `io-bound: r/o ${side.perOp.readsPerOp}, rKB/o ` +
+          `${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`,
       );
       assert.ok(side.perOp.readsPerOp > 0.3, `r/o ${side.perOp.readsPerOp}`);
       assert.ok(side.perOp.readKBPerOp > 4, `rKB/o ${side.perOp.readKBPerOp}`);
@@ -127,29 +129,36 @@ describe('qpswatch compare --memory cached,io-bound', () => {
     }
   });
 
-  test('cached: the table is read into the pool first, and point queries read about nothing, at a hit ratio of about 1', (t) => {
-    const row = cached.tests.find((x) => x.test === 'point-query')!;
-    for (const side of [row.baseline, row.candidate]) {
-      t.diagnostic(
-        `cached: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, hit ratio ${side.hitRatio}, qps ${side.qps}`,
-      );
-      assert.ok(side.perOp.readsPerOp < 0.01, `r/o ${side.perOp.readsPerOp}`);
-      assert.ok(side.perOp.readKBPerOp < 0.1, `rKB/o ${side.perOp.readKBPerOp}`);
-      assert.ok(side.hitRatio !== undefined && side.hitRatio > 0.999, `hit ratio ${side.hitRatio}`);
-    }
-    const readIns = stderr
-      .split('\n')
-      .filter((l) => l.includes('read into the buffer pool'))
-      .map((l) => JSON.parse(l) as { firstPassPages: number; secondPassPages: number });
-    assert.equal(readIns.length, 2, 'both servers read the table in');
-    for (const r of readIns) {
-      t.diagnostic(
-        `read-in: ${r.firstPassPages} pages, ${(r.firstPassPages * 16384) / 150000} bytes per row; second pass ${r.secondPassPages}`,
-      );
-      assert.ok(r.firstPassPages > 1000, `first pass ${r.firstPassPages} pages`);
-      assert.equal(r.secondPassPages, 0);
-    }
-  });
+  test(
+    'cached: the table is read into the pool first, and point queries read ' +
+      'about nothing, at a hit ratio of about 1',
+    (t) => {
+      const row = cached.tests.find((x) => x.test === 'point-query')!;
+      for (const side of [row.baseline, row.candidate]) {
+        t.diagnostic(
+          `cached: r/o ${side.perOp.readsPerOp}, rKB/o ${side.perOp.readKBPerOp}, ` +
+            `hit ratio ${side.hitRatio}, qps ${side.qps}`,
+        );
+        assert.ok(side.perOp.readsPerOp < 0.01, `r/o ${side.perOp.readsPerOp}`);
+        assert.ok(side.perOp.readKBPerOp < 0.1, `rKB/o ${side.perOp.readKBPerOp}`);
+        assert.ok(side.hitRatio !== undefined && side.hitRatio > 0.999, `hit ratio ${side.hitRatio}`);
+      }
+      const readIns = stderr
+        .split('\n')
+        .filter((l) => l.includes('read into the buffer pool'))
+        .map((l) => JSON.parse(l) as { firstPassPages: number; secondPassPages: number });
+      assert.equal(readIns.length, 2, 'both servers read the table in');
+      for (const r of readIns) {
+        t.diagnostic(
+          `read-in: ${r.firstPassPages} pages, ` +
+            `${(r.firstPassPages * 16384) / 150000} bytes per row; second pass ` +
+            `${r.secondPassPages}`,
+        );
+        assert.ok(r.firstPassPages > 1000, `first pass ${r.firstPassPages} pages`);
+        assert.equal(r.secondPassPages, 0);
+      }
+    },
+  );
 
   test('show prints the memory setting in every heading and the hit ratio per test', async () => {
     const shown = await runCli(['--config', configFile, 'show', String(ioBound.sessionId)], { env });
@@ -179,8 +188,12 @@ describe('qpswatch compare --memory cached,io-bound', () => {
     );
     assert.equal(result.code, 2, result.stderr);
     assert.deepEqual(messageLines(result.stderr), [
-      'qpswatch: memory setting cached: the data of suite big-memory (about 953.7 MiB: 4 table(s) x 1000000 rows x 250 bytes) does not fit in the buffer pool of server profile relaxed ' +
-        '(innodb_buffer_pool_size 1.0 GiB; it needs 1.2 GiB to hold the data with room to spare): set innodb_buffer_pool_size to 1193M or more in server profile relaxed, or use a suite with fewer rows',
+      'qpswatch: memory setting cached: the data of suite big-memory (about ' +
+        '953.7 MiB: 4 table(s) x 1000000 rows x 250 bytes) does not fit in the ' +
+        'buffer pool of server profile relaxed ' +
+        ('(innodb_buffer_pool_size 1.0 GiB; it needs 1.2 GiB to hold the data ' +
+          'with room to spare): set innodb_buffer_pool_size to 1193M or more in ' +
+          'server profile relaxed, or use a suite with fewer rows'),
     ]);
     assert.equal((await storedSessions()).length, before.length, 'no session was started');
   });
@@ -190,7 +203,10 @@ describe('qpswatch compare --memory: bad input', () => {
   const cases: Array<[string[], RegExp]> = [
     [
       ['--memory', 'swap'],
-      /^qpswatch: --memory "swap": expected cached, io-bound or both, comma-separated, each once \(e\.g\. cached,io-bound\)/,
+      joined(
+        /^qpswatch: --memory "swap": expected cached, io-bound or /,
+        /both, comma-separated, each once \(e\.g\. cached,io-bound\)/,
+      ),
     ],
     [['--memory', 'cached,cached'], /^qpswatch: --memory "cached,cached": expected cached, io-bound or both/],
     [

@@ -79,22 +79,26 @@ describe('qpswatch compare, paired design', () => {
     }
   });
 
-  test('the write test is a regression at the first look (8 pairs), the read test ok by the second (12), and both are measured in every sweep', () => {
-    const verdict = (name: string) => view.tests.find((t) => t.test === name)?.verdict;
-    assert.equal(verdict('update-index')?.kind, 'regression');
-    assert.equal(verdict('update-index')?.pairs, 8);
-    assert.equal(verdict('point-query')?.kind, 'ok');
-    assert.ok(
-      [8, 12].includes(verdict('point-query')!.pairs),
-      `point-query decided at ${verdict('point-query')!.pairs} pairs`,
-    );
-    const sweeps = Math.max(...samples.map((s) => s.round));
-    assert.equal(sweeps, verdict('point-query')!.pairs, 'the session stops at the look that decides its last test');
-    for (const name of ['update-index', 'point-query']) {
-      const pairs = samples.filter((s) => s.test === name);
-      assert.equal(pairs.length, 2 * sweeps, `${name}: a pair of runs in every sweep, decided or not`);
-    }
-  });
+  test(
+    'the write test is a regression at the first look (8 pairs), the read ' +
+      'test ok by the second (12), and both are measured in every sweep',
+    () => {
+      const verdict = (name: string) => view.tests.find((t) => t.test === name)?.verdict;
+      assert.equal(verdict('update-index')?.kind, 'regression');
+      assert.equal(verdict('update-index')?.pairs, 8);
+      assert.equal(verdict('point-query')?.kind, 'ok');
+      assert.ok(
+        [8, 12].includes(verdict('point-query')!.pairs),
+        `point-query decided at ${verdict('point-query')!.pairs} pairs`,
+      );
+      const sweeps = Math.max(...samples.map((s) => s.round));
+      assert.equal(sweeps, verdict('point-query')!.pairs, 'the session stops at the look that decides its last test');
+      for (const name of ['update-index', 'point-query']) {
+        const pairs = samples.filter((s) => s.test === name);
+        assert.equal(pairs.length, 2 * sweeps, `${name}: a pair of runs in every sweep, decided or not`);
+      }
+    },
+  );
 
   test('every verdict states its interval and the drop the session could detect', () => {
     for (const row of view.tests) {
@@ -123,23 +127,26 @@ describe('qpswatch compare, paired design', () => {
     }
   });
 
-  test('both servers were started once for the whole session, and the session records its design and idle-state hold', () => {
-    const sessionDir = join(stateDir, 'work', `session-${view.sessionId}`);
-    for (const role of ['baseline', 'candidate']) {
-      const [target] = readdirSync(join(sessionDir, role));
-      const log = readFileSync(join(sessionDir, role, target!, 'error.log'), 'utf8');
-      // One start to load the tables, one for the measured session.
-      assert.equal(
-        log.match(/ready for connections/g)?.length,
-        2,
-        `${role}: ${log.match(/ready for connections/g)?.length} starts`,
-      );
-    }
-    assert.equal(session.settings['design'], 'paired');
-    assert.equal(session.settings['idleServer'], 'drain');
-    assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
-    if (process.getuid?.() === 0)
-      assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
-    assert.match(stderr, /look at 8 pairs: [12] of 2 test\(s\) decided/);
-  });
+  test(
+    'both servers were started once for the whole session, and the session ' + 'records its design and idle-state hold',
+    () => {
+      const sessionDir = join(stateDir, 'work', `session-${view.sessionId}`);
+      for (const role of ['baseline', 'candidate']) {
+        const [target] = readdirSync(join(sessionDir, role));
+        const log = readFileSync(join(sessionDir, role, target!, 'error.log'), 'utf8');
+        // One start to load the tables, one for the measured session.
+        assert.equal(
+          log.match(/ready for connections/g)?.length,
+          2,
+          `${role}: ${log.match(/ready for connections/g)?.length} starts`,
+        );
+      }
+      assert.equal(session.settings['design'], 'paired');
+      assert.equal(session.settings['idleServer'], 'drain');
+      assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
+      if (process.getuid?.() === 0)
+        assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
+      assert.match(stderr, /look at 8 pairs: [12] of 2 test\(s\) decided/);
+    },
+  );
 });

@@ -44,8 +44,11 @@ let demo: DemoUpstream;
 function writeConfig(file: string, opts: { cache?: string; lock?: string } = {}): string {
   writeFileSync(
     file,
-    `state_dir: ${stateDir}\ncache_dir: ${opts.cache ?? cacheDir}\nhost_lock: ${opts.lock ?? hostLock}\nlog_level: info\nmin_free_bytes: 1000000\n` +
-      `upstreams:\n  - { name: demo, remote: ${demo.dir}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }\n`,
+    `state_dir: ${stateDir}\ncache_dir: ` +
+      `${opts.cache ?? cacheDir}\nhost_lock: ` +
+      `${opts.lock ?? hostLock}\nlog_level: info\nmin_free_bytes: 1000000\n` +
+      (`upstreams:\n  - { name: demo, remote: ${demo.dir}, flavor: mariadb, ` +
+        `series: "10.11", build_profile: demo, server_profile: relaxed }\n`),
   );
   return file;
 }
@@ -170,7 +173,8 @@ before(async () => {
     await tagRelease(tag, (dir) =>
       appendFileSync(
         join(dir, 'CMakeLists.txt'),
-        `\nadd_custom_target(demo_hold_step ALL COMMAND sh -c "while test -f ${holdMarker}; do sleep 0.1; done" VERBATIM)\n`,
+        `\nadd_custom_target(demo_hold_step ALL COMMAND sh -c "while test -f ` +
+          `${holdMarker}; do sleep 0.1; done" VERBATIM)\n`,
       ),
     );
   }
@@ -183,51 +187,63 @@ after(() => {
 });
 
 describe('faults during builds', () => {
-  test('two builds of one tag at once: one builds, the other waits for it and finds it built; nothing stored as failed', async () => {
-    const tag = HOLD_TAGS[0];
-    writeFileSync(holdMarker, '');
-    const first = await holdingBuild(configFile(), tag);
-    // The second starts while the first holds the host: it waits for it, with one progress line naming it.
-    const second = startBuild(configFile(), tag);
-    await until('the second build waits', () => logMessages(second.stderr()).some((m) => m.startsWith('waiting for')));
-    rmSync(holdMarker);
-    const [a, b] = await Promise.all([first.result, second.result]);
-    assert.equal(a.code, 0, a.stderr);
-    assert.match(a.stdout, /^built "mariadb-10\.11\.22" in [\d.]+ s: /);
-    assert.equal(b.code, 0, b.stderr);
-    assert.match(b.stdout, /^"mariadb-10\.11\.22" is built already \(key [0-9a-f]{16}\)/);
-    const key = await keyOf(tag);
-    const waited = logMessages(b.stderr).filter((m) => m.startsWith('waiting for'));
-    assert.equal(waited.length, 1, b.stderr);
-    assert.match(
-      waited[0]!,
-      new RegExp(`^waiting for the host: the build of "mariadb-10\\.11\\.22" \\(key ${key}\\) by pid \\d+$`),
-    );
-    assert.equal((await releaseStates()).get(tag), 'built');
-  });
+  test(
+    'two builds of one tag at once: one builds, the other waits for it and ' +
+      'finds it built; nothing stored as failed',
+    async () => {
+      const tag = HOLD_TAGS[0];
+      writeFileSync(holdMarker, '');
+      const first = await holdingBuild(configFile(), tag);
+      // The second starts while the first holds the host: it waits for it, with one progress line naming it.
+      const second = startBuild(configFile(), tag);
+      await until('the second build waits', () =>
+        logMessages(second.stderr()).some((m) => m.startsWith('waiting for')),
+      );
+      rmSync(holdMarker);
+      const [a, b] = await Promise.all([first.result, second.result]);
+      assert.equal(a.code, 0, a.stderr);
+      assert.match(a.stdout, /^built "mariadb-10\.11\.22" in [\d.]+ s: /);
+      assert.equal(b.code, 0, b.stderr);
+      assert.match(b.stdout, /^"mariadb-10\.11\.22" is built already \(key [0-9a-f]{16}\)/);
+      const key = await keyOf(tag);
+      const waited = logMessages(b.stderr).filter((m) => m.startsWith('waiting for'));
+      assert.equal(waited.length, 1, b.stderr);
+      assert.match(
+        waited[0]!,
+        new RegExp(`^waiting for the host: the build of "mariadb-10\\.11\\.22" \\(key ${key}\\) by pid \\d+$`),
+      );
+      assert.equal((await releaseStates()).get(tag), 'built');
+    },
+  );
 
-  test('two builds of one key under different host locks (a daemon and a build by hand): the key lock makes the second wait', async () => {
-    const tag = HOLD_TAGS[1];
-    const other = writeConfig(join(root, 'other-lock.yaml'), { lock: join(root, 'other-host.lock') });
-    writeFileSync(holdMarker, '');
-    const first = await holdingBuild(configFile(), tag);
-    // The second, under another host lock, starts while the first holds the key's lock: it must wait for that.
-    const second = startBuild(other, tag);
-    await until('the second build waits', () => logMessages(second.stderr()).some((m) => m.startsWith('waiting for')));
-    rmSync(holdMarker);
-    const [firstResult, secondResult] = await Promise.all([first.result, second.result]);
-    assert.equal(firstResult.code, 0, firstResult.stderr);
-    assert.match(firstResult.stdout, /^built "mariadb-10\.11\.23"/);
-    assert.equal(secondResult.code, 0, secondResult.stderr);
-    assert.match(secondResult.stdout, /^"mariadb-10\.11\.23" is built already/);
-    const key = await keyOf(tag);
-    const waited = logMessages(secondResult.stderr).filter((m) => m.startsWith('waiting for'));
-    assert.deepEqual(
-      waited.map((m) => m.replace(/pid \d+/, 'pid N')),
-      [`waiting for the build of "mariadb-10.11.23" (key ${key}) by pid N`],
-    );
-    assert.equal((await releaseStates()).get(tag), 'built');
-  });
+  test(
+    'two builds of one key under different host locks (a daemon and a build ' +
+      'by hand): the key lock makes the second wait',
+    async () => {
+      const tag = HOLD_TAGS[1];
+      const other = writeConfig(join(root, 'other-lock.yaml'), { lock: join(root, 'other-host.lock') });
+      writeFileSync(holdMarker, '');
+      const first = await holdingBuild(configFile(), tag);
+      // The second, under another host lock, starts while the first holds the key's lock: it must wait for that.
+      const second = startBuild(other, tag);
+      await until('the second build waits', () =>
+        logMessages(second.stderr()).some((m) => m.startsWith('waiting for')),
+      );
+      rmSync(holdMarker);
+      const [firstResult, secondResult] = await Promise.all([first.result, second.result]);
+      assert.equal(firstResult.code, 0, firstResult.stderr);
+      assert.match(firstResult.stdout, /^built "mariadb-10\.11\.23"/);
+      assert.equal(secondResult.code, 0, secondResult.stderr);
+      assert.match(secondResult.stdout, /^"mariadb-10\.11\.23" is built already/);
+      const key = await keyOf(tag);
+      const waited = logMessages(secondResult.stderr).filter((m) => m.startsWith('waiting for'));
+      assert.deepEqual(
+        waited.map((m) => m.replace(/pid \d+/, 'pid N')),
+        [`waiting for the build of "mariadb-10.11.23" (key ${key}) by pid N`],
+      );
+      assert.equal((await releaseStates()).get(tag), 'built');
+    },
+  );
 
   test('a worktree folder a killed build left behind is repaired, by build and by build --retry', async () => {
     for (const tag of ['mariadb-10.11.9', 'mariadb-10.11.4']) {
@@ -239,7 +255,8 @@ describe('faults during builds', () => {
     assert.equal(good.code, 0, good.stderr);
     assert.match(good.stdout, /^built "mariadb-10\.11\.9"/);
     assert.ok(logMessages(good.stderr).some((m) => m.startsWith('a worktree folder left by an earlier build')));
-    // The broken tag: its first build fails for real; then a stale folder, and --retry builds (and fails) again: exit 1, not 2.
+    // The broken tag: its first build fails for real; then a stale folder, and --retry builds (and fails) again: exit
+    // 1, not 2.
     rmSync(join(cacheDir, 'worktrees', await keyOf('mariadb-10.11.4')), { recursive: true, force: true });
     assert.equal((await cli('build', 'mariadb-10.11.4')).code, 1);
     const worktree = join(cacheDir, 'worktrees', await keyOf('mariadb-10.11.4'));
@@ -294,57 +311,66 @@ describe('faults during builds', () => {
     }
   });
 
-  test('a compiler error with escape sequences: the lines the user sees, the store and the log hold no ESC', async () => {
-    const result = await cli('build', ESCAPE_TAG);
-    assert.equal(result.code, 1, result.stderr);
-    assert.doesNotMatch(result.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'stdout holds a control character');
-    assert.doesNotMatch(result.stderr, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'stderr holds a control character');
-    const [, cause] = result.stdout.split('\n');
-    assert.match(cause!, /error: #error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/);
-    const again = await cli('build', ESCAPE_TAG);
-    assert.equal(again.code, 1);
-    assert.match(
-      again.stdout,
-      /failed before and was not retried[^\n]*\n {2}.*#error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/,
-    );
-    assert.equal((await releaseStates()).get(ESCAPE_TAG), 'build failed');
-  });
+  test(
+    'a compiler error with escape sequences: the lines the user sees, the ' + 'store and the log hold no ESC',
+    async () => {
+      const result = await cli('build', ESCAPE_TAG);
+      assert.equal(result.code, 1, result.stderr);
+      assert.doesNotMatch(result.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'stdout holds a control character');
+      assert.doesNotMatch(result.stderr, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'stderr holds a control character');
+      const [, cause] = result.stdout.split('\n');
+      assert.match(cause!, /error: #error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/);
+      const again = await cli('build', ESCAPE_TAG);
+      assert.equal(again.code, 1);
+      assert.match(
+        again.stdout,
+        /failed before and was not retried[^\n]*\n {2}.*#error "\\x1b\]0;pwned-title\\x07\\x1b\[2J"/,
+      );
+      assert.equal((await releaseStates()).get(ESCAPE_TAG), 'build failed');
+    },
+  );
 
-  test('a full disk during a build: one clear line, stored as a build failure naming the full disk, nothing else lost', async (t) => {
-    const small = join(root, 'small-cache');
-    mkdirSync(small);
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', small], { encoding: 'utf8' });
-    if (mount.status !== 0)
-      return t.skip(
-        `mount -t tmpfs is not permitted here (${(mount.stderr || mount.error?.message || '').trim()}): the full-disk fault needs root and mount`,
-      );
-    try {
-      const file = writeConfig(join(root, 'small.yaml'), { cache: small });
-      // A first build fills the small cache's mirror and ccache; then the disk is filled up to half a megabyte:
-      // the next release's checkout fits, its build folder (1.5 MB) does not.
-      const first = await runCli(['--config', file, 'build', demo.slowTag]);
-      assert.equal(first.code, 0, first.stderr);
-      const before = await releaseStates();
-      const fill = statfsSync(small);
-      writeFileSync(join(small, 'filler'), Buffer.alloc(Math.max(0, fill.bavail * fill.bsize - 512 * 1024)));
-      const result = await runCli(['--config', file, 'build', 'mariadb-10.11.10']);
-      assert.equal(result.code, 1, result.stdout + result.stderr);
-      const lines = result.stdout.split('\n');
-      assert.match(lines[0]!, /^build of "mariadb-10\.11\.10" failed; log /);
-      assert.ok(
-        lines.slice(1).some((l) => /No space left on device/.test(l)),
-        result.stdout,
-      );
-      assert.deepEqual(messageLines(result.stderr), []);
-      const after = await releaseStates();
-      assert.equal(after.get('mariadb-10.11.10'), 'build failed');
-      for (const [tag, state] of before)
-        if (tag !== 'mariadb-10.11.10') assert.equal(after.get(tag), state, `${tag} kept its state`);
-      t.diagnostic(result.stdout.trim());
-    } finally {
-      for (const p of processesWorkingUnder(small)) process.kill(p.pid, 'SIGKILL');
-      spawnSync('umount', [small]);
-      rmSync(small, { recursive: true, force: true });
-    }
-  });
+  test(
+    'a full disk during a build: one clear line, stored as a build failure ' +
+      'naming the full disk, nothing else lost',
+    async (t) => {
+      const small = join(root, 'small-cache');
+      mkdirSync(small);
+      const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', small], { encoding: 'utf8' });
+      if (mount.status !== 0)
+        return t.skip(
+          `mount -t tmpfs is not permitted here ` +
+            `(${(mount.stderr || mount.error?.message || '').trim()}): the ` +
+            `full-disk fault needs root and mount`,
+        );
+      try {
+        const file = writeConfig(join(root, 'small.yaml'), { cache: small });
+        // A first build fills the small cache's mirror and ccache; then the disk is filled up to half a megabyte:
+        // the next release's checkout fits, its build folder (1.5 MB) does not.
+        const first = await runCli(['--config', file, 'build', demo.slowTag]);
+        assert.equal(first.code, 0, first.stderr);
+        const before = await releaseStates();
+        const fill = statfsSync(small);
+        writeFileSync(join(small, 'filler'), Buffer.alloc(Math.max(0, fill.bavail * fill.bsize - 512 * 1024)));
+        const result = await runCli(['--config', file, 'build', 'mariadb-10.11.10']);
+        assert.equal(result.code, 1, result.stdout + result.stderr);
+        const lines = result.stdout.split('\n');
+        assert.match(lines[0]!, /^build of "mariadb-10\.11\.10" failed; log /);
+        assert.ok(
+          lines.slice(1).some((l) => /No space left on device/.test(l)),
+          result.stdout,
+        );
+        assert.deepEqual(messageLines(result.stderr), []);
+        const after = await releaseStates();
+        assert.equal(after.get('mariadb-10.11.10'), 'build failed');
+        for (const [tag, state] of before)
+          if (tag !== 'mariadb-10.11.10') assert.equal(after.get(tag), state, `${tag} kept its state`);
+        t.diagnostic(result.stdout.trim());
+      } finally {
+        for (const p of processesWorkingUnder(small)) process.kill(p.pid, 'SIGKILL');
+        spawnSync('umount', [small]);
+        rmSync(small, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -31,14 +31,18 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
   // Whole runs of 2 rounds, the fewest that can reach a p-value of 1/6 (so alpha 0.2): the faults come in round 1.
   writeFileSync(
     config,
-    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`,
+    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { ` +
+      `kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
+      `relaxed }\n`,
   );
   const suite = join(root, 'faults.yaml');
   writeFileSync(
     suite,
     'name: faults\ndescription: a short test, then a long one to break\nload: { tables: 1, table_size: 1000 }\n' +
       'warmup: { script: oltp_point_select, seconds: 1, threads: 1 }\n' +
-      `tests:\n  - { name: point-query, script: oltp_point_select, seconds: 1, threads: [1] }\n  - { name: long, script: oltp_read_only, seconds: ${LONG_SECONDS}, threads: [1] }\n`,
+      (`tests:\n  - { name: point-query, script: oltp_point_select, seconds: ` +
+        `1, threads: [1] }\n  - { name: long, script: oltp_read_only, seconds: ` +
+        `${LONG_SECONDS}, threads: [1] }\n`),
   );
   return { config, suite, stateDir };
 }
@@ -113,38 +117,45 @@ function onlyServer(folder: string): number {
 }
 
 describe('faults in a compare session', () => {
-  test('mysqld killed (SIGKILL) mid-test: the session fails with one line naming the server, nothing left running', async () => {
-    const setup = writeSetup('server-kill');
-    const result = await sessionWithFault(setup, () => process.kill(onlyServer(setup.stateDir), 'SIGKILL'));
-    assert.equal(result.code, 1, result.stderr.slice(-3000));
-    const lines = messageLines(result.stderr);
-    assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /long\.t1/);
-    assert.match(lines[0]!, /server .*(died|killed|signal 9|SIGKILL)/i);
-    assert.ok(
-      result.seconds < LONG_SECONDS + 30,
-      `ended soon after the fault, not after the test's time: ${result.seconds} s`,
-    );
-    const stored = await sessionState(setup.stateDir);
-    assert.equal(stored.state, 'failed');
-    assert.ok(stored.samples >= 1, 'the sample of the first test is kept');
-    assert.equal(stored.counted, 0);
-    assert.deepEqual(processesUnder(dir), []);
-  });
+  test(
+    'mysqld killed (SIGKILL) mid-test: the session fails with one line ' + 'naming the server, nothing left running',
+    async () => {
+      const setup = writeSetup('server-kill');
+      const result = await sessionWithFault(setup, () => process.kill(onlyServer(setup.stateDir), 'SIGKILL'));
+      assert.equal(result.code, 1, result.stderr.slice(-3000));
+      const lines = messageLines(result.stderr);
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0]!, /long\.t1/);
+      assert.match(lines[0]!, /server .*(died|killed|signal 9|SIGKILL)/i);
+      assert.ok(
+        result.seconds < LONG_SECONDS + 30,
+        `ended soon after the fault, not after the test's time: ${result.seconds} s`,
+      );
+      const stored = await sessionState(setup.stateDir);
+      assert.equal(stored.state, 'failed');
+      assert.ok(stored.samples >= 1, 'the sample of the first test is kept');
+      assert.equal(stored.counted, 0);
+      assert.deepEqual(processesUnder(dir), []);
+    },
+  );
 
-  test('mysqld frozen (SIGSTOP) mid-test: the run times out, the session fails with one line, the frozen server is stopped, and the next session runs', async () => {
-    const setup = writeSetup('server-stop');
-    const result = await sessionWithFault(setup, () => process.kill(onlyServer(setup.stateDir), 'SIGSTOP'));
-    assert.equal(result.code, 1, result.stderr.slice(-3000));
-    const lines = messageLines(result.stderr);
-    assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /long\.t1/);
-    assert.match(lines[0]!, /ran longer than/);
-    const stored = await sessionState(setup.stateDir);
-    assert.equal(stored.state, 'failed');
-    assert.equal(stored.counted, 0);
-    assert.deepEqual(processesUnder(dir), [], 'the frozen server was stopped');
-  });
+  test(
+    'mysqld frozen (SIGSTOP) mid-test: the run times out, the session fails ' +
+      'with one line, the frozen server is stopped, and the next session runs',
+    async () => {
+      const setup = writeSetup('server-stop');
+      const result = await sessionWithFault(setup, () => process.kill(onlyServer(setup.stateDir), 'SIGSTOP'));
+      assert.equal(result.code, 1, result.stderr.slice(-3000));
+      const lines = messageLines(result.stderr);
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0]!, /long\.t1/);
+      assert.match(lines[0]!, /ran longer than/);
+      const stored = await sessionState(setup.stateDir);
+      assert.equal(stored.state, 'failed');
+      assert.equal(stored.counted, 0);
+      assert.deepEqual(processesUnder(dir), [], 'the frozen server was stopped');
+    },
+  );
 
   test('sysbench killed mid-test: the session fails with one line naming the test and the signal', async () => {
     const setup = writeSetup('sysbench-kill');
@@ -162,29 +173,34 @@ describe('faults in a compare session', () => {
     assert.deepEqual(processesUnder(dir), []);
   });
 
-  test('sysbench printing garbage: the session fails with one line naming the test and the log, the garbage escaped', async () => {
-    const setup = writeSetup('sysbench-garbage');
-    // A sysbench first on PATH that does the real work but prints garbage for the measured runs of the long test.
-    const bin = join(dir, 'sysbench-garbage', 'bin');
-    mkdirSync(bin);
-    const fake = join(bin, 'sysbench');
-    writeFileSync(
-      fake,
-      `#!/bin/sh\ncase "$*" in *oltp_read_only*run*) printf 'SQL statistics:\\n\\033]0;pwned\\007 queries: lots\\n'; exit 0;; esac\nexec /usr/bin/sysbench "$@"\n`,
-    );
-    chmodSync(fake, 0o755);
-    const result = await sessionWithFault(setup, () => undefined, {
-      PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
-    });
-    assert.equal(result.code, 1, result.stderr.slice(-3000));
-    const lines = messageLines(result.stderr);
-    assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /long\.t1/);
-    assert.match(lines[0]!, /sysbench\.log/);
-    assert.doesNotMatch(result.stderr, /\u001b\]/, 'no escape sequence reaches the terminal');
-    assert.equal((await sessionState(setup.stateDir)).state, 'failed');
-    assert.deepEqual(processesUnder(dir), []);
-  });
+  test(
+    'sysbench printing garbage: the session fails with one line naming the ' + 'test and the log, the garbage escaped',
+    async () => {
+      const setup = writeSetup('sysbench-garbage');
+      // A sysbench first on PATH that does the real work but prints garbage for the measured runs of the long test.
+      const bin = join(dir, 'sysbench-garbage', 'bin');
+      mkdirSync(bin);
+      const fake = join(bin, 'sysbench');
+      writeFileSync(
+        fake,
+        `#!/bin/sh\ncase "$*" in *oltp_read_only*run*) printf 'SQL ` +
+          `statistics:\\n\\033]0;pwned\\007 queries: lots\\n'; exit 0;; ` +
+          `esac\nexec /usr/bin/sysbench "$@"\n`,
+      );
+      chmodSync(fake, 0o755);
+      const result = await sessionWithFault(setup, () => undefined, {
+        PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
+      });
+      assert.equal(result.code, 1, result.stderr.slice(-3000));
+      const lines = messageLines(result.stderr);
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.match(lines[0]!, /long\.t1/);
+      assert.match(lines[0]!, /sysbench\.log/);
+      assert.doesNotMatch(result.stderr, /\u001b\]/, 'no escape sequence reaches the terminal');
+      assert.equal((await sessionState(setup.stateDir)).state, 'failed');
+      assert.deepEqual(processesUnder(dir), []);
+    },
+  );
 
   test('a second Ctrl-C exits at once and takes mysqld and sysbench with it, a frozen server too', async () => {
     const setup = writeSetup('second-sigint');

@@ -23,6 +23,7 @@ import { defaultSqlitePath, openStore, sqliteSchemaVersion, type Store } from '.
 import { parseVersion, versionKey } from '../../src/version/index.js';
 import { runCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
+import { joined } from '../helpers/pattern.js';
 
 /**
  * The operator's view of an installed service: install.sh into a throw-away root (QPSWATCH_ROOT), its config in
@@ -62,7 +63,9 @@ function sh(
 /** What the link on PATH runs, found inside the staged root (the link itself names /opt/qpswatch as on the host). */
 const program = (): string => at(readlinkSync(at('usr/local/bin/qpswatch')));
 
-/** `qpswatch ARGS` as nobody, from a folder nobody may write (so a stray ./var would show), with a clean environment. */
+/**
+ * `qpswatch ARGS` as nobody, from a folder nobody may write (so a stray ./var would show), with a clean environment.
+ */
 function asNobody(args: readonly string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
   const vars = Object.entries({
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -183,7 +186,9 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
     assert.match(
       lines[0]!,
       new RegExp(
-        `^qpswatch: store .*qpswatch\\.sqlite has schema version ${sqliteSchemaVersion - 1}, older than this qpswatch's ${sqliteSchemaVersion}, .*restart the daemon`,
+        `^qpswatch: store .*qpswatch\\.sqlite has schema version ` +
+          `${sqliteSchemaVersion - 1}, older than this qpswatch's ` +
+          `${sqliteSchemaVersion}, .*restart the daemon`,
       ),
     );
     assert.deepEqual(readFileSync(join(oldDir, 'qpswatch.sqlite')), bytes);
@@ -195,7 +200,12 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
     assert.equal(status.status, 2);
     assert.match(
       status.stderr,
-      /^qpswatch: no store at .*nowhere\/qpswatch\.sqlite: nothing was recorded with state_dir .*nowhere \(config: .*etc\/qpswatch\/qpswatch\.yaml\); name the config the daemon uses with --config\n$/,
+      joined(
+        /^qpswatch: no store at .*nowhere\/qpswatch\.sqlite: nothing /,
+        /was recorded with state_dir .*nowhere \(config: /,
+        /.*etc\/qpswatch\/qpswatch\.yaml\); name the config the /,
+        /daemon uses with --config\n$/,
+      ),
     );
     assert.equal(existsSync(join(work, 'nowhere')), false);
   });
@@ -231,7 +241,8 @@ describe('qpswatch with no command, and --version', () => {
  * read back from the staged root and applied by hand as udevd would (group and mode of a node of the kernel's PM QoS
  * device, bind-mounted over /dev/cpu_dma_latency in a private mount namespace, so the host's node is not touched); a
  * process with the unit's credentials (a uid and its primary group, no supplementary groups, no capabilities, no new
- * privileges, systemd's INVOCATION_ID and folder variables); a real session of mariadbd and sysbench. What is not: PID 1
+ * privileges, systemd's INVOCATION_ID and folder variables); a real session of mariadbd and sysbench. What is not: PID
+ * 1
  * here is not systemd, so the unit's device cgroup (DevicePolicy=closed, DeviceAllow=) is not in force; nobody and
  * its group stand in for the user and group qpswatch, which this host does not have.
  */
@@ -270,11 +281,16 @@ describe("the installed unit's account holds the idle states once the udev rule 
     // The operator's edit of the installed config: two targets of the distribution's server.
     writeFileSync(
       configFile,
-      'log_level: info\ntargets:\n  relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n  durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }\n',
+      'log_level: info\ntargets:\n  relaxed: { kind: installed, flavor: ' +
+        'mariadb, basedir: /usr, server_profile: relaxed }\n  durable: { kind: ' +
+        'installed, flavor: mariadb, basedir: /usr, server_profile: durable }\n',
     );
     writeFileSync(
       suiteFile,
-      'name: tiny-hold\ndescription: one read test, eight pairs\nload: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\ntests:\n  - name: point-query\n    script: oltp_point_select\n',
+      'name: tiny-hold\ndescription: one read test, eight pairs\nload: { ' +
+        'tables: 1, table_size: 1000 }\nwarmup: { script: oltp_read_only, ' +
+        'seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] ' +
+        '}\ntests:\n  - name: point-query\n    script: oltp_point_select\n',
     );
   });
 

@@ -65,41 +65,46 @@ describe('log lines under journald carry their syslog priority', () => {
     git(upstream, 'commit', '-q', '--allow-empty', '-m', 'first');
     git(upstream, 'tag', 'not-a-release');
     const entry = (name: string, remote: string): string =>
-      `  - { name: ${name}, remote: ${remote}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }\n`;
+      `  - { name: ${name}, remote: ${remote}, flavor: mariadb, series: ` +
+      `"10.11", build_profile: demo, server_profile: relaxed }\n`;
     writeFileSync(
       join(work, 'qpswatch.yaml'),
-      `state_dir: ${join(work, 'state')}\nupstreams:\n${entry('gone', join(work, 'missing'))}${entry('quiet', upstream)}`,
+      `state_dir: ` +
+        `${join(work, 'state')}\nupstreams:\n${entry('gone', join(work, 'missing'))}${entry('quiet', upstream)}`,
     );
   });
 
-  test('with stderr on the journal stream, every line starts with <N> for its level: a warning <4>, an error <3>', async () => {
-    const { stderr } = await discover('pipe');
-    const lines = stderr.split('\n').filter((l) => l !== '');
-    assert.ok(lines.length > 0, 'the command logged something');
-    const seen = new Set<number>();
-    for (const line of lines) {
-      const match = /^<([0-7])>(.*)$/.exec(line);
-      assert.ok(match !== null, `a line without a priority prefix: ${JSON.stringify(line)}`);
-      const priority = Number(match[1]);
-      if (match[2]!.startsWith('{')) {
-        const record = JSON.parse(match[2]!) as { level: number; msg: string };
-        assert.equal(priority, PRIORITY_OF_LEVEL[record.level], `${record.msg}: level ${record.level}`);
-      } else {
-        assert.equal(priority, 3, `the CLI's own last line is an error: ${line}`);
+  test(
+    'with stderr on the journal stream, every line starts with <N> for its ' + 'level: a warning <4>, an error <3>',
+    async () => {
+      const { stderr } = await discover('pipe');
+      const lines = stderr.split('\n').filter((l) => l !== '');
+      assert.ok(lines.length > 0, 'the command logged something');
+      const seen = new Set<number>();
+      for (const line of lines) {
+        const match = /^<([0-7])>(.*)$/.exec(line);
+        assert.ok(match !== null, `a line without a priority prefix: ${JSON.stringify(line)}`);
+        const priority = Number(match[1]);
+        if (match[2]!.startsWith('{')) {
+          const record = JSON.parse(match[2]!) as { level: number; msg: string };
+          assert.equal(priority, PRIORITY_OF_LEVEL[record.level], `${record.msg}: level ${record.level}`);
+        } else {
+          assert.equal(priority, 3, `the CLI's own last line is an error: ${line}`);
+        }
+        seen.add(priority);
       }
-      seen.add(priority);
-    }
-    assert.ok(seen.has(4), `a warning at <4> (the upstream with no releases) in:\n${stderr}`);
-    assert.ok(seen.has(3), `an error at <3> (the remote that is not there) in:\n${stderr}`);
-    assert.ok(seen.has(6) || seen.has(7), 'info or debug lines at <6> or <7>');
-    // What `journalctl -p warning` shows: exactly the warning and error records, nothing at info or debug.
-    const shown = lines.filter((l) => EMERG_TO_WARNING.has(Number(l[1])));
-    assert.ok(shown.some((l) => /"level":40/.test(l)) && shown.some((l) => /"level":50/.test(l)));
-    assert.deepEqual(
-      shown.filter((l) => /"level":(10|20|30),/.test(l)),
-      [],
-    );
-  });
+      assert.ok(seen.has(4), `a warning at <4> (the upstream with no releases) in:\n${stderr}`);
+      assert.ok(seen.has(3), `an error at <3> (the remote that is not there) in:\n${stderr}`);
+      assert.ok(seen.has(6) || seen.has(7), 'info or debug lines at <6> or <7>');
+      // What `journalctl -p warning` shows: exactly the warning and error records, nothing at info or debug.
+      const shown = lines.filter((l) => EMERG_TO_WARNING.has(Number(l[1])));
+      assert.ok(shown.some((l) => /"level":40/.test(l)) && shown.some((l) => /"level":50/.test(l)));
+      assert.deepEqual(
+        shown.filter((l) => /"level":(10|20|30),/.test(l)),
+        [],
+      );
+    },
+  );
 
   test('journald strips the prefix, and what is left is the JSON record', async () => {
     const { stderr } = await discover('pipe');

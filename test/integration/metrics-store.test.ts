@@ -130,8 +130,20 @@ function samples(text: string): Map<string, number> {
   return out;
 }
 
-const labels = (u: Upstream, version: string, test: string, memory?: string): string =>
-  `{host="${FINGERPRINT_ID}",flavor="${u.flavor}",series="${u.name}",version="${version}",version_key="${key(version)}",test="${test}",threads="1",profile="${u.serverProfile}"${memory === undefined ? '' : `,memory="${memory}"`}}`;
+const labels = (u: Upstream, version: string, test: string, memory?: string): string => {
+  const pairs = [
+    `host="${FINGERPRINT_ID}"`,
+    `flavor="${u.flavor}"`,
+    `series="${u.name}"`,
+    `version="${version}"`,
+    `version_key="${key(version)}"`,
+    `test="${test}"`,
+    'threads="1"',
+    `profile="${u.serverProfile}"`,
+    ...(memory === undefined ? [] : [`memory="${memory}"`]),
+  ];
+  return `{${pairs.join(',')}}`;
+};
 
 async function scrape(server: MetricsServer): Promise<string> {
   const res = await fetch(`${server.url}/metrics`);
@@ -490,23 +502,32 @@ describe('metrics served from a real SQLite store', () => {
   });
 
   // Last: it changes the store.
-  test("a check marked invalid stops counting: its session's samples and its relative to last good are gone", async () => {
-    const v4 = (await store.findReleasesByTag('mariadb-10.11.4'))[0]!;
-    await withServer(async (server) => {
-      // The running server has read every session once already; the triage must still show at the next scrape.
-      assert.equal(samples(await scrape(server)).get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`), 975);
-      await store.triage({ releaseId: v4.id, action: 'invalid', who: 'test', reason: 'noisy neighbour' });
-      const got = samples(await scrape(server));
-      assert.deepEqual(servedQps(got, mariadb), await expectedQps(mariadb));
-      // 10.11.3 keeps only its first session: 900, 1000.
-      assert.equal(got.get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`), 950);
-      assert.equal(
-        got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.4', 'update-index')}`),
-        undefined,
-      );
-      assert.equal(got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
-      assert.equal(got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.3', 'update-index')}`), 0.96);
-      assert.equal(got.get('qpswatch_active_regressions{series="mariadb-10.11"}'), 0);
-    });
-  });
+  test(
+    "a check marked invalid stops counting: its session's samples and its " + 'relative to last good are gone',
+    async () => {
+      const v4 = (await store.findReleasesByTag('mariadb-10.11.4'))[0]!;
+      await withServer(async (server) => {
+        // The running server has read every session once already; the triage must still show at the next scrape.
+        assert.equal(
+          samples(await scrape(server)).get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`),
+          975,
+        );
+        await store.triage({ releaseId: v4.id, action: 'invalid', who: 'test', reason: 'noisy neighbour' });
+        const got = samples(await scrape(server));
+        assert.deepEqual(servedQps(got, mariadb), await expectedQps(mariadb));
+        // 10.11.3 keeps only its first session: 900, 1000.
+        assert.equal(got.get(`qpswatch_qps${labels(mariadb, '10.11.3', 'update-index')}`), 950);
+        assert.equal(
+          got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.4', 'update-index')}`),
+          undefined,
+        );
+        assert.equal(got.get(`qpswatch_detectable_drop_ratio${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
+        assert.equal(
+          got.get(`qpswatch_relative_to_last_good_ratio${labels(mariadb, '10.11.3', 'update-index')}`),
+          0.96,
+        );
+        assert.equal(got.get('qpswatch_active_regressions{series="mariadb-10.11"}'), 0);
+      });
+    },
+  );
 });

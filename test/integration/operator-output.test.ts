@@ -9,7 +9,10 @@ import { messageLines, runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 
-/** What the CLI prints for people and scripts: outbox --json, status times, and the message for a config without upstreams. */
+/**
+ * What the CLI prints for people and scripts: outbox --json, status times, and the message for a config without
+ * upstreams.
+ */
 let dir: string;
 let config: string;
 const cli = (...args: string[]) => runCli(['--config', config, ...args], { cwd: dir, env: { QPSWATCH_ROOT: dir } });

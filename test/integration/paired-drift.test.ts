@@ -24,13 +24,16 @@ const suiteFile = join(dir, 'tiny.yaml');
 // a drift which moves QPS by times on both sides leaves the ratio near 1, which 0.85 still tells apart.
 writeFileSync(
   configFile,
-  `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.85\ntargets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n`,
+  `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.85\ntargets:\n  ` +
+    `a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
+    `relaxed }\n`,
 );
 writeFileSync(
   suiteFile,
   'name: drift\ndescription: two read tests, pairs of 1-second runs\nload: { tables: 1, table_size: 2000 }\n' +
     'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1, threads: [1] }\n' +
-    'tests:\n  - { name: point-query, script: oltp_point_select }\n  - { name: read-only, script: oltp_read_only, args: { range_size: 10 } }\n',
+    ('tests:\n  - { name: point-query, script: oltp_point_select }\n  - { ' +
+      'name: read-only, script: oltp_read_only, args: { range_size: 10 } }\n'),
 );
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -78,7 +81,8 @@ describe(
           assert.equal(
             row.verdict?.kind,
             'ok',
-            `${row.test}: ${row.verdict?.kind}, C/B ${row.relativeQps.toFixed(3)} [${row.verdict?.low.toFixed(3)}, ${row.verdict?.high?.toFixed(3)}]`,
+            `${row.test}: ${row.verdict?.kind}, C/B ${row.relativeQps.toFixed(3)} ` +
+              `[${row.verdict?.low.toFixed(3)}, ${row.verdict?.high?.toFixed(3)}]`,
           );
         }
         const spread = (row: ComparisonView['tests'][number]) => row.baseline.qpsMax / row.baseline.qpsMin;

@@ -58,7 +58,10 @@ describe(
         oneLine(
           err,
           UnsafeFolderError,
-          `${state} exists and belongs to user nobody (uid 65534), not to user root (uid 0): another user may have made it beforehand, to reach the server's files; remove it (sudo rm -r ${state}) or choose another state_dir`,
+          `${state} exists and belongs to user nobody (uid 65534), not to user ` +
+            `root (uid 0): another user may have made it beforehand, to reach the ` +
+            `server's files; remove it (sudo rm -r ${state}) or choose another ` +
+            `state_dir`,
         ),
       );
       assert.deepEqual(listing(base), before);
@@ -74,7 +77,9 @@ describe(
         oneLine(
           err,
           UnsafeFolderError,
-          `${join(state, 'work')} is a symbolic link (to ${elsewhere}) made by user nobody (uid 65534): qpswatch never follows one to its folders; remove it (sudo rm ${join(state, 'work')}) or choose another state_dir`,
+          `${join(state, 'work')} is a symbolic link (to ${elsewhere}) made by ` +
+            `user nobody (uid 65534): qpswatch never follows one to its folders; ` +
+            `remove it (sudo rm ${join(state, 'work')}) or choose another state_dir`,
         ),
       );
       assert.deepEqual(listing(base), before);
@@ -92,29 +97,37 @@ describe(
         oneLine(
           err,
           UnsafeFolderError,
-          `${paths.tmpdir} is a symbolic link (to ${elsewhere}) made by user nobody (uid 65534): qpswatch never follows one to its folders; remove it (sudo rm ${paths.tmpdir}) or choose another state_dir`,
+          `${paths.tmpdir} is a symbolic link (to ${elsewhere}) made by user ` +
+            `nobody (uid 65534): qpswatch never follows one to its folders; remove ` +
+            `it (sudo rm ${paths.tmpdir}) or choose another state_dir`,
         ),
       );
       assert.deepEqual(listing(base), before);
       assert.equal(statSync(elsewhere).uid, nobody!.uid);
     });
 
-    test('a host lock file another user put in the sticky lock folder naming pid 1 is refused, and left as it was', () => {
-      const lock = join(base, 'qpswatch-host.lock');
-      asNobody('sh', '-c', `echo '{"pid":1,"startedAt":"2026-01-01T00:00:00.000Z"}' > ${lock}`);
-      const before = listing(base);
-      assert.throws(
-        () => acquireHostLock(lock),
-        (err: unknown) =>
-          oneLine(
-            err,
-            HostLockRefusedError,
-            `host lock ${lock} belongs to user nobody (uid 65534), not to root or qpswatch's user: another user may have planted it; remove it as root (sudo rm ${lock}), or set host_lock to a file in a folder other users cannot write`,
-          ),
-      );
-      assert.deepEqual(listing(base), before);
-      assert.match(readFileSync(lock, 'utf8'), /"pid":1/);
-    });
+    test(
+      'a host lock file another user put in the sticky lock folder naming pid ' + '1 is refused, and left as it was',
+      () => {
+        const lock = join(base, 'qpswatch-host.lock');
+        asNobody('sh', '-c', `echo '{"pid":1,"startedAt":"2026-01-01T00:00:00.000Z"}' > ${lock}`);
+        const before = listing(base);
+        assert.throws(
+          () => acquireHostLock(lock),
+          (err: unknown) =>
+            oneLine(
+              err,
+              HostLockRefusedError,
+              `host lock ${lock} belongs to user nobody (uid 65534), not to root or ` +
+                `qpswatch's user: another user may have planted it; remove it as root ` +
+                `(sudo rm ${lock}), or set host_lock to a file in a folder other users ` +
+                `cannot write`,
+            ),
+        );
+        assert.deepEqual(listing(base), before);
+        assert.match(readFileSync(lock, 'utf8'), /"pid":1/);
+      },
+    );
 
     test('an unreadable host lock file another user planted is refused, not taken for stale', () => {
       const lock = join(base, 'unreadable.lock');
@@ -126,7 +139,10 @@ describe(
           oneLine(
             err,
             HostLockRefusedError,
-            `host lock ${lock} belongs to user nobody (uid 65534), not to root or qpswatch's user: another user may have planted it; remove it as root (sudo rm ${lock}), or set host_lock to a file in a folder other users cannot write`,
+            `host lock ${lock} belongs to user nobody (uid 65534), not to root or ` +
+              `qpswatch's user: another user may have planted it; remove it as root ` +
+              `(sudo rm ${lock}), or set host_lock to a file in a folder other users ` +
+              `cannot write`,
           ),
       );
       assert.deepEqual(listing(base), before);
@@ -149,39 +165,52 @@ describe(
       assert.equal(readFileSync(victim, 'utf8'), 'not a lock\n');
     });
 
-    test('a state folder below a folder every user may write (not sticky) is refused: a part could be swapped for a link', async () => {
-      const open = join(base, 'open');
-      asNobody('mkdir', '-m', '0777', open);
-      const before = listing(base);
-      await assert.rejects(prepareStateFolders(join(open, 'state'), server!.name), (err: unknown) =>
-        oneLine(
-          err,
-          UnsafeFolderError,
-          `${open} is writable by every user and not sticky (mode 0777): any user could swap a folder below it for a link; make it private (chmod o-w ${open}) or choose another state_dir`,
-        ),
-      );
-      assert.deepEqual(listing(base), before);
-    });
+    test(
+      'a state folder below a folder every user may write (not sticky) is ' +
+        'refused: a part could be swapped for a link',
+      async () => {
+        const open = join(base, 'open');
+        asNobody('mkdir', '-m', '0777', open);
+        const before = listing(base);
+        await assert.rejects(prepareStateFolders(join(open, 'state'), server!.name), (err: unknown) =>
+          oneLine(
+            err,
+            UnsafeFolderError,
+            `${open} is writable by every user and not sticky (mode 0777): any user ` +
+              `could swap a folder below it for a link; make it private (chmod o-w ` +
+              `${open}) or choose another state_dir`,
+          ),
+        );
+        assert.deepEqual(listing(base), before);
+      },
+    );
 
-    test("root's CLI on an existing state folder keeps its group and mode (the service's operators read it)", async () => {
-      const state = join(base, 'service-state');
-      mkdirSync(state);
-      // 0751: the operator let the server account pass, as the one-line fix says; group nogroup stands for qpswatch.
-      chownSync(state, 0, nobody!.gid);
-      chmodSync(state, 0o751);
-      await prepareStateFolders(state, server!.name);
-      const s = statSync(state);
-      assert.deepEqual([s.uid, s.gid, s.mode & 0o7777], [0, nobody!.gid, 0o751]);
-      assert.equal(statSync(join(state, 'run')).gid, server!.gid, "the folders it makes get the server's group");
-    });
+    test(
+      "root's CLI on an existing state folder keeps its group and mode (the " + "service's operators read it)",
+      async () => {
+        const state = join(base, 'service-state');
+        mkdirSync(state);
+        // 0751: the operator let the server account pass, as the one-line fix says; group nogroup stands for qpswatch.
+        chownSync(state, 0, nobody!.gid);
+        chmodSync(state, 0o751);
+        await prepareStateFolders(state, server!.name);
+        const s = statSync(state);
+        assert.deepEqual([s.uid, s.gid, s.mode & 0o7777], [0, nobody!.gid, 0o751]);
+        assert.equal(statSync(join(state, 'run')).gid, server!.gid, "the folders it makes get the server's group");
+      },
+    );
 
-    test("a state folder root made a moment ago (the store opens first) gets the server's group, so the server can pass", async () => {
-      const state = join(base, 'fresh-state');
-      mkdirSync(state, 0o750);
-      await prepareStateFolders(state, server!.name);
-      const s = statSync(state);
-      assert.deepEqual([s.uid, s.gid, s.mode & 0o7777], [0, server!.gid, 0o750]);
-    });
+    test(
+      'a state folder root made a moment ago (the store opens first) gets the ' +
+        "server's group, so the server can pass",
+      async () => {
+        const state = join(base, 'fresh-state');
+        mkdirSync(state, 0o750);
+        await prepareStateFolders(state, server!.name);
+        const s = statSync(state);
+        assert.deepEqual([s.uid, s.gid, s.mode & 0o7777], [0, server!.gid, 0o750]);
+      },
+    );
 
     /** A folder of nobody's with a file in it: what a link planted by nobody points to. */
     function plantedFolder(name: string): string {

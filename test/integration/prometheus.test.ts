@@ -112,7 +112,9 @@ before(async () => {
       // The test's own builds just ran on this host: do not wait for it to be quiet.
       'quiet_max_busy_percent: 100',
       'upstreams:',
-      `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed, base: "10.11.1", include: ["mariadb-10.11.1", "mariadb-10.11.3"] }`,
+      `  - { name: demo, remote: ${join(root, 'upstream')}, flavor: mariadb, ` +
+        `series: "10.11", build_profile: demo, server_profile: relaxed, base: ` +
+        `"10.11.1", include: ["mariadb-10.11.1", "mariadb-10.11.3"] }`,
       '',
     ].join('\n'),
   );
@@ -122,12 +124,17 @@ before(async () => {
     // each, so the family stays at two tests.
     'name: tiny\ndescription: one read test at 1 thread and one write test at 2\n' +
       'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 1 }\n' +
-      'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n' +
-      'levels:\n  - { threads: 1, load: { tables: 1, table_size: 2000 }, tests: [point-query] }\n  - { threads: 2, load: { tables: 2, table_size: 1000 }, tests: [update-index] }\n',
+      ('tests:\n  - { name: update-index, script: oltp_update_index }\n  - { ' +
+        'name: point-query, script: oltp_point_select }\n') +
+      ('levels:\n  - { threads: 1, load: { tables: 1, table_size: 2000 }, ' +
+        'tests: [point-query] }\n  - { threads: 2, load: { tables: 2, ' +
+        'table_size: 1000 }, tests: [update-index] }\n'),
   );
   await writeFile(
     join(root, 'prometheus.yml'),
-    `global: { scrape_interval: 1s, evaluation_interval: 1s }\nscrape_configs:\n  - job_name: qpswatch\n    static_configs: [{ targets: ["127.0.0.1:${metricsPort}"] }]\n`,
+    `global: { scrape_interval: 1s, evaluation_interval: 1s ` +
+      `}\nscrape_configs:\n  - job_name: qpswatch\n    static_configs: [{ ` +
+      `targets: ["127.0.0.1:${metricsPort}"] }]\n`,
   );
 });
 
@@ -163,7 +170,8 @@ describe('the daemon scraped by a real Prometheus', () => {
         assert.match(
           text,
           new RegExp(
-            `^qpswatch_relative_to_last_good_ratio\\{.*version="10\\.11\\.3".*test="${test}",threads="${threads}".*\\} [\\d.]+$`,
+            `^qpswatch_relative_to_last_good_ratio\\{.*version="10\\.11\\.3".*` +
+              `test="${test}",threads="${threads}".*\\} [\\d.]+$`,
             'm',
           ),
           `${test} at ${threads} threads`,

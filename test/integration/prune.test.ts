@@ -90,8 +90,12 @@ before(async () => {
   writeFileSync(
     config,
     `state_dir: ${stateDir}\nkeep_builds: 3\nhost_lock: ${join(dir, 'host.lock')}\nupstreams:\n` +
-      `  - { name: mariadb-10.11, remote: ${join(dir, 'none')}, flavor: mariadb, series: "10.11", base: "10.11.1", build_profile: demo, server_profile: relaxed }\n` +
-      `  - { name: mysql-8.0, remote: ${join(dir, 'none')}, flavor: mysql, series: "8.0", base: "8.0.30", build_profile: demo, server_profile: relaxed }\n`,
+      (`  - { name: mariadb-10.11, remote: ${join(dir, 'none')}, flavor: ` +
+        `mariadb, series: "10.11", base: "10.11.1", build_profile: demo, ` +
+        `server_profile: relaxed }\n`) +
+      (`  - { name: mysql-8.0, remote: ${join(dir, 'none')}, flavor: mysql, ` +
+        `series: "8.0", base: "8.0.30", build_profile: demo, server_profile: ` +
+        `relaxed }\n`),
   );
   await makeBuilds(stateDir);
 });
@@ -116,7 +120,9 @@ const REMOVED = [
   ['mysql-8.0', 'mysql-8.0.33'],
 ];
 
-/** The listing's rows as [upstream, tag, reasons] or [upstream, tag], in the order they are printed within each kind. */
+/**
+ * The listing's rows as [upstream, tag, reasons] or [upstream, tag], in the order they are printed within each kind.
+ */
 function rows(stdout: string, kind: string): string[][] {
   return stdout
     .split('\n')
@@ -131,23 +137,27 @@ function rows(stdout: string, kind: string): string[][] {
 }
 
 describe('prune, on 15 builds of 2 upstreams with keep_builds 3', () => {
-  test('--dry-run lists exactly the newest 3, the base and the last good of each upstream as kept, the rest as to remove', async () => {
-    const result = await cli('prune', '--dry-run');
-    assert.equal(result.code, 0, result.stderr);
-    const kept = rows(result.stdout, 'keep').map(([upstream, tag, reasons, path]) => {
-      assert.equal(path, installOf(JSON.parse(tag!) as string));
-      return [upstream, JSON.parse(tag!) as string, reasons];
-    });
-    assert.deepEqual(kept.sort(), [...KEPT].sort());
-    const removed = rows(result.stdout, 'would remove').map(([upstream, tag]) => [
-      upstream,
-      JSON.parse(tag!) as string,
-    ]);
-    assert.deepEqual(removed.sort(), [...REMOVED].sort());
-    assert.match(result.stdout, /^9 install\(s\) kept, 6 to remove \(dry run: nothing was deleted\)$/m);
-    for (const s of SERIES)
-      for (const v of s.versions) assert.ok(existsSync(installOf(s.tag(v))), `${v} is still there`);
-  });
+  test(
+    '--dry-run lists exactly the newest 3, the base and the last good of ' +
+      'each upstream as kept, the rest as to remove',
+    async () => {
+      const result = await cli('prune', '--dry-run');
+      assert.equal(result.code, 0, result.stderr);
+      const kept = rows(result.stdout, 'keep').map(([upstream, tag, reasons, path]) => {
+        assert.equal(path, installOf(JSON.parse(tag!) as string));
+        return [upstream, JSON.parse(tag!) as string, reasons];
+      });
+      assert.deepEqual(kept.sort(), [...KEPT].sort());
+      const removed = rows(result.stdout, 'would remove').map(([upstream, tag]) => [
+        upstream,
+        JSON.parse(tag!) as string,
+      ]);
+      assert.deepEqual(removed.sort(), [...REMOVED].sort());
+      assert.match(result.stdout, /^9 install\(s\) kept, 6 to remove \(dry run: nothing was deleted\)$/m);
+      for (const s of SERIES)
+        for (const v of s.versions) assert.ok(existsSync(installOf(s.tag(v))), `${v} is still there`);
+    },
+  );
 
   test('prune deletes what the dry run listed and nothing else; then nothing is left to remove', async () => {
     const result = await cli('prune');
@@ -161,47 +171,51 @@ describe('prune, on 15 builds of 2 upstreams with keep_builds 3', () => {
 });
 
 describe("the daemon's prune after a check, on the same 15 builds", () => {
-  test('a check of a mariadb release removes only what the keep rules drop in its series: base, last good and newest 3 stay', async () => {
-    const state = join(dir, 'daemon-state');
-    await makeBuilds(state);
-    const upstreams = [
-      parseUpstream({
-        name: 'mariadb-10.11',
-        remote: join(dir, 'none'),
-        flavor: 'mariadb',
-        series: '10.11',
-        base: '10.11.1',
-        build_profile: 'demo',
-        server_profile: 'relaxed',
-      }),
-      parseUpstream({
-        name: 'mysql-8.0',
-        remote: join(dir, 'none'),
-        flavor: 'mysql',
-        series: '8.0',
-        base: '8.0.30',
-        build_profile: 'demo',
-        server_profile: 'relaxed',
-      }),
-    ];
-    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(state) });
-    try {
-      const checked = (await store.listReleases('mariadb-10.11')).find((r) => r.version === '10.11.8')!;
-      const removed = await pruneAfterCheck(checked, store, upstreams, 3, createLogger('warn', 'json'));
-      const mariadbRemoved = REMOVED.filter(([upstream]) => upstream === 'mariadb-10.11').map(([, tag]) =>
-        join(installIn(state, tag!), '..'),
-      );
-      assert.deepEqual([...removed].sort(), [...mariadbRemoved].sort());
-      for (const [upstream, tag] of KEPT)
-        assert.ok(existsSync(join(installIn(state, tag!), '..', INSTALL_MARKER)), `${upstream} ${tag} kept`);
-      for (const [upstream, tag] of REMOVED)
-        assert.equal(
-          existsSync(join(installIn(state, tag!), '..')),
-          upstream !== 'mariadb-10.11',
-          `${tag}: only the checked series is pruned`,
+  test(
+    'a check of a mariadb release removes only what the keep rules drop in ' +
+      'its series: base, last good and newest 3 stay',
+    async () => {
+      const state = join(dir, 'daemon-state');
+      await makeBuilds(state);
+      const upstreams = [
+        parseUpstream({
+          name: 'mariadb-10.11',
+          remote: join(dir, 'none'),
+          flavor: 'mariadb',
+          series: '10.11',
+          base: '10.11.1',
+          build_profile: 'demo',
+          server_profile: 'relaxed',
+        }),
+        parseUpstream({
+          name: 'mysql-8.0',
+          remote: join(dir, 'none'),
+          flavor: 'mysql',
+          series: '8.0',
+          base: '8.0.30',
+          build_profile: 'demo',
+          server_profile: 'relaxed',
+        }),
+      ];
+      const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(state) });
+      try {
+        const checked = (await store.listReleases('mariadb-10.11')).find((r) => r.version === '10.11.8')!;
+        const removed = await pruneAfterCheck(checked, store, upstreams, 3, createLogger('warn', 'json'));
+        const mariadbRemoved = REMOVED.filter(([upstream]) => upstream === 'mariadb-10.11').map(([, tag]) =>
+          join(installIn(state, tag!), '..'),
         );
-    } finally {
-      await store.close();
-    }
-  });
+        assert.deepEqual([...removed].sort(), [...mariadbRemoved].sort());
+        for (const [upstream, tag] of KEPT)
+          assert.ok(existsSync(join(installIn(state, tag!), '..', INSTALL_MARKER)), `${upstream} ${tag} kept`);
+        for (const [upstream, tag] of REMOVED)
+          assert.equal(
+            existsSync(join(installIn(state, tag!), '..')),
+            upstream !== 'mariadb-10.11',
+            `${tag}: only the checked series is pruned`,
+          );
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

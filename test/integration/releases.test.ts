@@ -23,13 +23,17 @@ let demo: DemoUpstream;
 function writeConfig(file: string, upstreams: string, extra = '', minFreeBytes = 1_000_000): string {
   writeFileSync(
     file,
-    `state_dir: ${stateDir}\ncache_dir: ${cacheDir}\nlog_level: warn\nmin_free_bytes: ${minFreeBytes}\n${extra}upstreams:\n${upstreams}`,
+    `state_dir: ${stateDir}\ncache_dir: ${cacheDir}\nlog_level: ` +
+      `warn\nmin_free_bytes: ${minFreeBytes}\n${extra}upstreams:\n${upstreams}`,
   );
   return file;
 }
 
 function demoUpstream(name = 'demo', series = '10.11', buildProfile = 'demo'): string {
-  return `  - { name: ${name}, remote: ${demo.dir}, flavor: mariadb, series: "${series}", build_profile: ${buildProfile}, server_profile: relaxed }\n`;
+  return (
+    `  - { name: ${name}, remote: ${demo.dir}, flavor: mariadb, series: ` +
+    `"${series}", build_profile: ${buildProfile}, server_profile: relaxed }\n`
+  );
 }
 
 const cli = (...args: string[]): Promise<CliResult> => runCli(['--config', configFile, ...args]);
@@ -48,26 +52,29 @@ before(async () => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('releases of the demo upstream', () => {
-  test('discover lists the series in version order, every release new; hostile and non-release tags are skipped', async () => {
-    const result = await cli('discover', '--json');
-    assert.equal(result.code, 0, result.stderr);
-    const [listing] = JSON.parse(result.stdout) as Array<{
-      upstream: string;
-      releases: Array<{ tag: string; state: string }>;
-    }>;
-    assert.deepEqual(
-      listing!.releases.map((r) => r.tag),
-      [
-        'mariadb-10.11.1',
-        'mariadb-10.11.2',
-        'mariadb-10.11.3',
-        'mariadb-10.11.4',
-        'mariadb-10.11.9',
-        'mariadb-10.11.10',
-      ],
-    );
-    assert.ok(listing!.releases.every((r) => r.state === 'new'));
-  });
+  test(
+    'discover lists the series in version order, every release new; hostile ' + 'and non-release tags are skipped',
+    async () => {
+      const result = await cli('discover', '--json');
+      assert.equal(result.code, 0, result.stderr);
+      const [listing] = JSON.parse(result.stdout) as Array<{
+        upstream: string;
+        releases: Array<{ tag: string; state: string }>;
+      }>;
+      assert.deepEqual(
+        listing!.releases.map((r) => r.tag),
+        [
+          'mariadb-10.11.1',
+          'mariadb-10.11.2',
+          'mariadb-10.11.3',
+          'mariadb-10.11.4',
+          'mariadb-10.11.9',
+          'mariadb-10.11.10',
+        ],
+      );
+      assert.ok(listing!.releases.every((r) => r.state === 'new'));
+    },
+  );
 
   test('a tag added later is the only new one', async () => {
     const git = (...args: string[]) =>
@@ -119,7 +126,8 @@ describe('releases of the demo upstream', () => {
       suite,
       'name: tiny\ndescription: one write and one read test\nload: { tables: 1, table_size: 2000 }\n' +
         'warmup: { script: oltp_read_only, seconds: 1, threads: 1 }\ndefaults: { seconds: 2, threads: [1] }\n' +
-        'tests:\n  - { name: update-index, script: oltp_update_index }\n  - { name: point-query, script: oltp_point_select }\n',
+        ('tests:\n  - { name: update-index, script: oltp_update_index }\n  - { ' +
+          'name: point-query, script: oltp_point_select }\n'),
     );
     const result = await cli(
       'compare',
@@ -156,20 +164,26 @@ describe('releases of the demo upstream', () => {
 });
 
 describe('bad input around upstreams', () => {
-  test('an unreachable remote and a folder that is not a git repository: one line each, the good upstream goes on', async () => {
-    const file = writeConfig(
-      join(root, 'mixed.yaml'),
-      `  - { name: dead, remote: "git://127.0.0.1:1/server.git", flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }\n` +
-        `  - { name: plain, remote: ${root}, flavor: mariadb, series: "10.11", build_profile: demo, server_profile: relaxed }\n` +
-        demoUpstream(),
-    );
-    const result = await runCli(['--config', file, 'discover']);
-    assert.equal(result.code, 1);
-    assert.match(result.stdout, /^dead: discovery failed: .*127\.0\.0\.1:1.*$/m);
-    assert.match(result.stdout, /^plain: discovery failed: .*not a git repository.*$/m);
-    assert.match(result.stdout, /^demo\n {2}"mariadb-10\.11\.1"/m);
-    rmSync(file);
-  });
+  test(
+    'an unreachable remote and a folder that is not a git repository: one ' + 'line each, the good upstream goes on',
+    async () => {
+      const file = writeConfig(
+        join(root, 'mixed.yaml'),
+        `  - { name: dead, remote: "git://127.0.0.1:1/server.git", flavor: ` +
+          `mariadb, series: "10.11", build_profile: demo, server_profile: relaxed ` +
+          `}\n` +
+          (`  - { name: plain, remote: ${root}, flavor: mariadb, series: "10.11", ` +
+            `build_profile: demo, server_profile: relaxed }\n`) +
+          demoUpstream(),
+      );
+      const result = await runCli(['--config', file, 'discover']);
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /^dead: discovery failed: .*127\.0\.0\.1:1.*$/m);
+      assert.match(result.stdout, /^plain: discovery failed: .*not a git repository.*$/m);
+      assert.match(result.stdout, /^demo\n {2}"mariadb-10\.11\.1"/m);
+      rmSync(file);
+    },
+  );
 
   test('a series that matches nothing says so in one line', async () => {
     const file = writeConfig(join(root, 'empty.yaml'), demoUpstream('demo-12', '12.0'));

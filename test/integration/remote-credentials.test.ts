@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { startAuthGitServer, type AuthGitServer } from '../helpers/auth-git-server.js';
 import { runCli } from '../helpers/cli.js';
 import { git, makeRepo } from '../unit/upstream/git-fixture.js';
+import { joined } from '../helpers/pattern.js';
 
 /**
  * The done-when of issue 18's credentials, as a user meets it: `qpswatch discover` against a real git remote over
@@ -36,7 +37,9 @@ describe('discover with a token in the remote', () => {
     writeFileSync(
       configFile,
       `state_dir: ${join(root, 'state')}\ncache_dir: ${join(root, 'cache')}\nupstreams:\n` +
-        `  - { name: mariadb, remote: '${remote.replaceAll("'", "''")}', flavor: mariadb, series: "10.11", build_profile: mariadb-rel, server_profile: relaxed }\n`,
+        (`  - { name: mariadb, remote: '${remote.replaceAll("'", "''")}', ` +
+          `flavor: mariadb, series: "10.11", build_profile: mariadb-rel, ` +
+          `server_profile: relaxed }\n`),
       { mode: 0o600 },
     );
   });
@@ -72,23 +75,31 @@ describe('discover with a token in the remote', () => {
     }
   });
 
-  test('config check of the file passes and shows no token; made readable by all, it is refused in one line', async () => {
-    const ok = await runCli(['config', 'check', configFile]);
-    assert.equal(ok.code, 0, ok.stderr);
-    const shown = await runCli(['--config', configFile, 'config', 'show']);
-    assert.ok(
-      !shown.stdout.includes(SECRET) && shown.stdout.includes('http://***@127.0.0.1'),
-      shown.stdout.replaceAll(SECRET, '<SECRET>'),
-    );
-    chmodSync(configFile, 0o644);
-    const refused = await runCli(['config', 'check', configFile]);
-    assert.equal(refused.code, 2);
-    assert.ok(!refused.stderr.includes(SECRET));
-    assert.match(
-      refused.stderr,
-      /^qpswatch: .*upstreams\[0\] "mariadb": remote = "http:\/\/\*\*\*@127\.0\.0\.1:\d+\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\)/,
-    );
-  });
+  test(
+    'config check of the file passes and shows no token; made readable by ' + 'all, it is refused in one line',
+    async () => {
+      const ok = await runCli(['config', 'check', configFile]);
+      assert.equal(ok.code, 0, ok.stderr);
+      const shown = await runCli(['--config', configFile, 'config', 'show']);
+      assert.ok(
+        !shown.stdout.includes(SECRET) && shown.stdout.includes('http://***@127.0.0.1'),
+        shown.stdout.replaceAll(SECRET, '<SECRET>'),
+      );
+      chmodSync(configFile, 0o644);
+      const refused = await runCli(['config', 'check', configFile]);
+      assert.equal(refused.code, 2);
+      assert.ok(!refused.stderr.includes(SECRET));
+      assert.match(
+        refused.stderr,
+        joined(
+          /^qpswatch: .*upstreams\[0\] "mariadb": remote = /,
+          /"http:\/\/\*\*\*@127\.0\.0\.1:\d+\/server\.git" holds /,
+          /credentials, and the file is readable by every user \(mode /,
+          /0644\)/,
+        ),
+      );
+    },
+  );
 });
 
 function filesUnder(dir: string): string[] {

@@ -120,28 +120,32 @@ describe('the benchmarked server, seen by another local user', () => {
     assert.match(result.output, /Can't connect to local server through socket .* \(13\)/, result.output);
   });
 
-  test("connecting over its TCP port fails: the install's root@127.0.0.1 and anonymous accounts are gone, root has a password", async () => {
-    const rows = await server!.query('SELECT User AS user, Host AS host FROM mysql.user ORDER BY User, Host');
-    assert.deepEqual(
-      rows.map((r) => `${r['user']}@${r['host']}`).filter((a) => !a.startsWith('mariadb.sys@')),
-      ['root@localhost'],
-    );
-    for (const user of ['root', '']) {
-      const result = await asNobody([
-        'mariadb',
-        '--protocol=TCP',
-        '--host=127.0.0.1',
-        `--port=${port}`,
-        `--user=${user}`,
-        '--skip-password',
-        '--connect-timeout=5',
-        '-e',
-        'SELECT 1',
-      ]);
-      assert.notEqual(result.code, 0);
-      assert.match(result.output, /Access denied/, result.output);
-    }
-  });
+  test(
+    "connecting over its TCP port fails: the install's root@127.0.0.1 and " +
+      'anonymous accounts are gone, root has a password',
+    async () => {
+      const rows = await server!.query('SELECT User AS user, Host AS host FROM mysql.user ORDER BY User, Host');
+      assert.deepEqual(
+        rows.map((r) => `${r['user']}@${r['host']}`).filter((a) => !a.startsWith('mariadb.sys@')),
+        ['root@localhost'],
+      );
+      for (const user of ['root', '']) {
+        const result = await asNobody([
+          'mariadb',
+          '--protocol=TCP',
+          '--host=127.0.0.1',
+          `--port=${port}`,
+          `--user=${user}`,
+          '--skip-password',
+          '--connect-timeout=5',
+          '-e',
+          'SELECT 1',
+        ]);
+        assert.notEqual(result.code, 0);
+        assert.match(result.output, /Access denied/, result.output);
+      }
+    },
+  );
 
   test('root without the session password is refused even for the OS root user', async () => {
     const result = await run({
@@ -182,20 +186,23 @@ describe('the benchmarked server, seen by another local user', () => {
     assert.equal(rows[0]!['priv'], `${instance.paths.secureFileDir}/`);
   });
 
-  test("as qpswatch's own SQL user, LOAD_FILE of a host file is NULL and INTO OUTFILE outside secure_file_priv fails", async () => {
-    const rows = await server!.query("SELECT LOAD_FILE('/etc/shadow') AS shadow, LOAD_FILE('/etc/passwd') AS passwd");
-    assert.equal(rows[0]!['shadow'], null);
-    assert.equal(rows[0]!['passwd'], null);
-    const outside = join(dir, 'outfile.txt');
-    await assert.rejects(
-      server!.query(`SELECT 1 INTO OUTFILE '${outside}'`),
-      (err: unknown) => (err as { errno?: number }).errno === 1290,
-    );
-    await assert.rejects(stat(outside), 'nothing was written outside');
-    // The one folder it may write in: that works, so the refusals above are secure_file_priv's.
-    await server!.query(`SELECT 1 INTO OUTFILE '${join(instance.paths.secureFileDir, 'ok.txt')}'`);
-    assert.equal((await stat(join(instance.paths.secureFileDir, 'ok.txt'))).uid, findAccount('mysql')!.uid);
-  });
+  test(
+    "as qpswatch's own SQL user, LOAD_FILE of a host file is NULL and INTO " + 'OUTFILE outside secure_file_priv fails',
+    async () => {
+      const rows = await server!.query("SELECT LOAD_FILE('/etc/shadow') AS shadow, LOAD_FILE('/etc/passwd') AS passwd");
+      assert.equal(rows[0]!['shadow'], null);
+      assert.equal(rows[0]!['passwd'], null);
+      const outside = join(dir, 'outfile.txt');
+      await assert.rejects(
+        server!.query(`SELECT 1 INTO OUTFILE '${outside}'`),
+        (err: unknown) => (err as { errno?: number }).errno === 1290,
+      );
+      await assert.rejects(stat(outside), 'nothing was written outside');
+      // The one folder it may write in: that works, so the refusals above are secure_file_priv's.
+      await server!.query(`SELECT 1 INTO OUTFILE '${join(instance.paths.secureFileDir, 'ok.txt')}'`);
+      assert.equal((await stat(join(instance.paths.secureFileDir, 'ok.txt'))).uid, findAccount('mysql')!.uid);
+    },
+  );
 
   test('the password is on no command line, in no log line and in no file but the 0600 option file', async () => {
     assert.match(password, /^[0-9a-f]{48}$/);

@@ -64,32 +64,41 @@ describe('shipped profiles against the installed mariadbd', () => {
     assert.equal(exit.exitCode, 0);
   });
 
-  test('studies initialises and starts: no binlog, no doublewrite, flush at 2, O_DIRECT, IO sized to an SSD', async (t) => {
-    const { dir, myCnfPath, paths } = await writeCnf('studies');
-    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'mysqld.out') });
-    t.after(() => server.stop());
-    const [row] = await server.query(
-      'SELECT @@log_bin AS binlog, @@innodb_doublewrite AS doublewrite, @@innodb_flush_log_at_trx_commit AS flush, ' +
-        '@@innodb_flush_method AS method, @@innodb_io_capacity AS io, @@innodb_io_capacity_max AS ioMax, ' +
-        '@@innodb_lru_scan_depth AS lru, @@innodb_buffer_pool_size AS bp, @@metadata_locks_hash_instances AS mdl',
-    );
-    // MariaDB accepts metadata_locks_hash_instances but does not use it: the profile sets it for MySQL 5.6/5.7 only.
-    assert.deepEqual(
-      { ...row },
-      {
-        binlog: 0,
-        doublewrite: 0,
-        flush: 2,
-        method: 'O_DIRECT',
-        io: 10000,
-        ioMax: 20000,
-        lru: 2048,
-        bp: 4 * 1024 ** 3,
-        mdl: 8,
-      },
-    );
-    const exit = await server.stop();
-    assert.equal(exit.exitCode, 0);
-  });
+  test(
+    'studies initialises and starts: no binlog, no doublewrite, flush at 2, ' + 'O_DIRECT, IO sized to an SSD',
+    async (t) => {
+      const { dir, myCnfPath, paths } = await writeCnf('studies');
+      await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+      const server = await startServer({
+        log: silentLog,
+        binaries,
+        myCnfPath,
+        paths,
+        logFile: join(dir, 'mysqld.out'),
+      });
+      t.after(() => server.stop());
+      const [row] = await server.query(
+        'SELECT @@log_bin AS binlog, @@innodb_doublewrite AS doublewrite, @@innodb_flush_log_at_trx_commit AS flush, ' +
+          '@@innodb_flush_method AS method, @@innodb_io_capacity AS io, @@innodb_io_capacity_max AS ioMax, ' +
+          '@@innodb_lru_scan_depth AS lru, @@innodb_buffer_pool_size AS bp, @@metadata_locks_hash_instances AS mdl',
+      );
+      // MariaDB accepts metadata_locks_hash_instances but does not use it: the profile sets it for MySQL 5.6/5.7 only.
+      assert.deepEqual(
+        { ...row },
+        {
+          binlog: 0,
+          doublewrite: 0,
+          flush: 2,
+          method: 'O_DIRECT',
+          io: 10000,
+          ioMax: 20000,
+          lru: 2048,
+          bp: 4 * 1024 ** 3,
+          mdl: 8,
+        },
+      );
+      const exit = await server.stop();
+      assert.equal(exit.exitCode, 0);
+    },
+  );
 });

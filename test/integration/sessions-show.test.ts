@@ -51,7 +51,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const cli = (args: readonly string[], file = configFile) => runCli(['--config', file, ...args]);
 const SCRIPT = '<script>alert(1)</script>';
 
-/** A second, done session with hostile names: the real session's samples under targets and a suite named like markup. */
+/**
+ * A second, done session with hostile names: the real session's samples under targets and a suite named like markup.
+ */
 async function hostileCopy(sessionId: number): Promise<number> {
   const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
   try {
@@ -101,21 +103,24 @@ describe('qpswatch sessions and show', () => {
     hostile = await hostileCopy(view.sessionId);
   });
 
-  test('show N prints the report exactly as compare printed it, from the store, even after the thresholds changed', async () => {
-    assert.equal(view.sessionId, 1);
-    assert.ok(
-      view.tests.every((t) => t.verdict !== undefined),
-      'every test judged',
-    );
-    const workBefore = readdirSync(join(stateDir, 'work'));
-    const shown = await cli(['show', '1']);
-    assert.equal(shown.code, 0, shown.stderr);
-    assert.equal(shown.stdout, compared);
-    const later = await cli(['show', '1'], laterConfig);
-    assert.equal(later.code, 0, later.stderr);
-    assert.equal(later.stdout, compared);
-    assert.deepEqual(readdirSync(join(stateDir, 'work')), workBefore, 'no session folder: no server started');
-  });
+  test(
+    'show N prints the report exactly as compare printed it, from the ' + 'store, even after the thresholds changed',
+    async () => {
+      assert.equal(view.sessionId, 1);
+      assert.ok(
+        view.tests.every((t) => t.verdict !== undefined),
+        'every test judged',
+      );
+      const workBefore = readdirSync(join(stateDir, 'work'));
+      const shown = await cli(['show', '1']);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.equal(shown.stdout, compared);
+      const later = await cli(['show', '1'], laterConfig);
+      assert.equal(later.code, 0, later.stderr);
+      assert.equal(later.stdout, compared);
+      assert.deepEqual(readdirSync(join(stateDir, 'work')), workBefore, 'no session folder: no server started');
+    },
+  );
 
   test('sessions lists both, newest first, with the verdict counts compare found', async () => {
     const text = await cli(['sessions']);
@@ -126,11 +131,13 @@ describe('qpswatch sessions and show', () => {
       /^id {2}state {2}started +took {2}design {2}suite +baseline \(B\) +candidate \(C\) +reg\/imp\/slow\/unst\/ok$/,
     );
     const kinds = (k: string) => view.tests.filter((t) => t.verdict?.kind === k).length;
-    const counts = `${kinds('regression')}/${kinds('improvement')}/${kinds('slower')}/${kinds('unstable')}/${kinds('ok')}`;
+    const counts = ['regression', 'improvement', 'slower', 'unstable', 'ok'].map(kinds).join('/');
     assert.match(
       lines[2]!,
       new RegExp(
-        `^ 1 {2}done {3}\\d+ (s|min) ago +\\d+ (s|min) {2}paired {2}tiny +relaxed \\(mariadb [\\d.]+\\) +durable \\(mariadb [\\d.]+\\) +${counts}$`,
+        `^ 1 {2}done {3}\\d+ (s|min) ago +\\d+ (s|min) {2}paired {2}tiny ` +
+          `+relaxed \\(mariadb [\\d.]+\\) +durable \\(mariadb [\\d.]+\\) ` +
+          `+${counts}$`,
       ),
     );
     assert.match(
@@ -191,7 +198,8 @@ describe('qpswatch sessions and show', () => {
     'a user who may not read the store gets one clear line, no stack trace, and nothing is created',
     { skip: asNobody ? undefined : 'needs root and runuser to run as nobody' },
     () => {
-      // The store is readable to its group only (0640, folder 0750), as every qpswatch command leaves it; nobody is not in
+      // The store is readable to its group only (0640, folder 0750), as every qpswatch command leaves it; nobody is not
+      // in
       // it, but may pass the folder above (0711) to read the config.
       const before = readdirSync(stateDir).sort();
       for (const args of [['sessions'], ['show', '1']]) {
@@ -220,7 +228,9 @@ describe('qpswatch sessions and show', () => {
         assert.match(
           lines[0]!,
           new RegExp(
-            `^qpswatch: cannot read the store ${defaultSqlitePath(stateDir).replace(/[.]/g, '\\.')} as user nobody: permission denied; `,
+            `^qpswatch: cannot read the store ` +
+              `${defaultSqlitePath(stateDir).replace(/[.]/g, '\\.')} as user nobody: ` +
+              `permission denied; `,
           ),
         );
         assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');

@@ -112,7 +112,9 @@ async function sumOfC(table: string): Promise<number> {
 async function assertKcCopies(suite: Suite): Promise<void> {
   for (let i = 1; i <= suite.load.tables; i++) {
     const [copy] = await server().server.query(
-      `SELECT COUNT(*) AS n, SUM(kc.c <> '0') AS nonzero FROM sbtest.sbtest_kc${i} kc JOIN sbtest.sbtest${i} s USING (id) WHERE kc.k = s.k AND kc.pad = s.pad`,
+      `SELECT COUNT(*) AS n, SUM(kc.c <> '0') AS nonzero FROM ` +
+        `sbtest.sbtest_kc${i} kc JOIN sbtest.sbtest${i} s USING (id) WHERE kc.k ` +
+        `= s.k AND kc.pad = s.pad`,
     );
     assert.deepEqual(
       { n: Number(copy?.['n']), nonzero: Number(copy?.['nonzero']) },
@@ -120,7 +122,8 @@ async function assertKcCopies(suite: Suite): Promise<void> {
       `sbtest_kc${i}`,
     );
     const indexes = await server().server.query<RowDataPacket[]>(
-      'SELECT index_name AS name, GROUP_CONCAT(column_name ORDER BY seq_in_index) AS columns FROM information_schema.statistics ' +
+      'SELECT index_name AS name, GROUP_CONCAT(column_name ORDER BY ' +
+        'seq_in_index) AS columns FROM information_schema.statistics ' +
         "WHERE table_schema = 'sbtest' AND table_name = ? GROUP BY index_name ORDER BY index_name",
       [`sbtest_kc${i}`],
     );

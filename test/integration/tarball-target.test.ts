@@ -107,32 +107,37 @@ describe('a tarball target', () => {
     assert.equal((await stat(marker)).mtimeMs, unpackedAt, 'not unpacked again');
   });
 
-  test('a wrong sha256 or a missing file: one line naming the target, the file and the fix; nothing unpacked', async () => {
-    const cacheDir = join(root, 'cache-bad');
-    const profiles = join(projectRoot, 'config', 'server-profiles');
-    await assert.rejects(
-      prepareTarget(
-        't',
-        { kind: 'tarball', flavor: 'mariadb', tarball, sha256: 'f'.repeat(64), server_profile: 'relaxed' },
-        profiles,
-        { cacheDir },
-      ),
-      (err: unknown) =>
-        err instanceof TarballTargetError &&
-        err.message ===
-          `target 't': tarball ${tarball} has sha256 ${sha256}, the config says ${'f'.repeat(64)}: fix sha256 in targets:, or replace the file (it was not unpacked)`,
-    );
-    await assert.rejects(
-      prepareTarget(
-        't',
-        { kind: 'tarball', flavor: 'mariadb', tarball: join(root, 'gone.tar.gz'), server_profile: 'relaxed' },
-        profiles,
-        { cacheDir },
-      ),
-      (err: unknown) =>
-        err instanceof TarballTargetError &&
-        err.message === `target 't': tarball ${join(root, 'gone.tar.gz')} does not exist: fix the path in targets:`,
-    );
-    await assert.rejects(stat(cacheDir));
-  });
+  test(
+    'a wrong sha256 or a missing file: one line naming the target, the file ' + 'and the fix; nothing unpacked',
+    async () => {
+      const cacheDir = join(root, 'cache-bad');
+      const profiles = join(projectRoot, 'config', 'server-profiles');
+      await assert.rejects(
+        prepareTarget(
+          't',
+          { kind: 'tarball', flavor: 'mariadb', tarball, sha256: 'f'.repeat(64), server_profile: 'relaxed' },
+          profiles,
+          { cacheDir },
+        ),
+        (err: unknown) =>
+          err instanceof TarballTargetError &&
+          err.message ===
+            `target 't': tarball ${tarball} has sha256 ${sha256}, the config says ` +
+              `${'f'.repeat(64)}: fix sha256 in targets:, or replace the file (it was ` +
+              `not unpacked)`,
+      );
+      await assert.rejects(
+        prepareTarget(
+          't',
+          { kind: 'tarball', flavor: 'mariadb', tarball: join(root, 'gone.tar.gz'), server_profile: 'relaxed' },
+          profiles,
+          { cacheDir },
+        ),
+        (err: unknown) =>
+          err instanceof TarballTargetError &&
+          err.message === `target 't': tarball ${join(root, 'gone.tar.gz')} does not exist: fix the path in targets:`,
+      );
+      await assert.rejects(stat(cacheDir));
+    },
+  );
 });

@@ -188,29 +188,33 @@ describe('git missing', () => {
 });
 
 describe('a series filter that matches nothing', () => {
-  test('selectReleases returns [] and describeEmptySelection names the upstream, the series and the newest tag', async () => {
-    const repo = join(root, 'mysql-server');
-    await makeRepo(repo, [{ VERSION: '8.0.39' }, { VERSION: '8.0.40' }, { VERSION: '8.4.3' }]);
-    await git(repo, 'tag', 'mysql-8.0.39', 'HEAD~2');
-    await git(repo, 'tag', 'mysql-8.0.40', 'HEAD~1');
-    await git(repo, 'tag', 'mysql-cluster-9.1.0', 'HEAD');
-    await git(repo, 'tag', 'mysql-8.4.3', 'HEAD');
-    const upstream = parseUpstream({
-      name: 'mysql-5.7',
-      remote: repo,
-      flavor: 'mysql',
-      series: '5.7',
-      build_profile: 'mysql-rel',
-      server_profile: 'relaxed',
-    });
-    const tags = await listRemoteTags(repo);
-    assert.deepEqual(selectReleases(upstream, tags, silentLog), []);
-    assert.equal(
-      describeEmptySelection(upstream, tags),
-      `upstream "mysql-5.7" (mysql, series "5.7") selects no release from ${repo}: ` +
-        'the newest release tag among its 4 tags is mysql-8.4.3 (8.4.3); check series, include, exclude and min_version',
-    );
-  });
+  test(
+    'selectReleases returns [] and describeEmptySelection names the ' + 'upstream, the series and the newest tag',
+    async () => {
+      const repo = join(root, 'mysql-server');
+      await makeRepo(repo, [{ VERSION: '8.0.39' }, { VERSION: '8.0.40' }, { VERSION: '8.4.3' }]);
+      await git(repo, 'tag', 'mysql-8.0.39', 'HEAD~2');
+      await git(repo, 'tag', 'mysql-8.0.40', 'HEAD~1');
+      await git(repo, 'tag', 'mysql-cluster-9.1.0', 'HEAD');
+      await git(repo, 'tag', 'mysql-8.4.3', 'HEAD');
+      const upstream = parseUpstream({
+        name: 'mysql-5.7',
+        remote: repo,
+        flavor: 'mysql',
+        series: '5.7',
+        build_profile: 'mysql-rel',
+        server_profile: 'relaxed',
+      });
+      const tags = await listRemoteTags(repo);
+      assert.deepEqual(selectReleases(upstream, tags, silentLog), []);
+      assert.equal(
+        describeEmptySelection(upstream, tags),
+        `upstream "mysql-5.7" (mysql, series "5.7") selects no release from ${repo}: ` +
+          ('the newest release tag among its 4 tags is mysql-8.4.3 (8.4.3); check ' +
+            'series, include, exclude and min_version'),
+      );
+    },
+  );
 });
 
 test('nothing was left in the temp folder but what the tests made', () => {

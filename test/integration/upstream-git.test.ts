@@ -103,14 +103,17 @@ after(async () => {
 });
 
 describe('discovery on a local repository', () => {
-  test('listRemoteTags lists every tag, hostile names as plain text, annotated tags peeled to their commit', async () => {
-    const tags = tagMap(await listRemoteTags(src));
-    assert.equal(tags.get('mariadb-10.11.9'), commits[0]);
-    assert.equal(tags.get('mariadb-10.11.10'), commits[1]);
-    assert.equal(tags.get('mariadb-10.11.11'), commits[2]);
-    for (const name of hostile) assert.equal(tags.get(name), commits[3], name);
-    assert.equal(tags.size, 4 + hostile.length);
-  });
+  test(
+    'listRemoteTags lists every tag, hostile names as plain text, annotated ' + 'tags peeled to their commit',
+    async () => {
+      const tags = tagMap(await listRemoteTags(src));
+      assert.equal(tags.get('mariadb-10.11.9'), commits[0]);
+      assert.equal(tags.get('mariadb-10.11.10'), commits[1]);
+      assert.equal(tags.get('mariadb-10.11.11'), commits[2]);
+      for (const name of hostile) assert.equal(tags.get(name), commits[3], name);
+      assert.equal(tags.size, 4 + hostile.length);
+    },
+  );
 
   test('selectReleases keeps the series releases only: no preview, no hostile name', async () => {
     const upstream = parseUpstream({
@@ -233,16 +236,19 @@ describe('mirror and worktrees', () => {
     assert.equal(await updateSubmodules(wt), false);
   });
 
-  test('updateSubmodules refuses a folder that is not a worktree (git would climb into a parent repository)', async () => {
-    const plain = join(src, 'not-a-worktree');
-    await mkdir(plain);
-    await writeFile(join(plain, '.gitmodules'), '[submodule "x"]\n\tpath = x\n\turl = /nonexistent\n');
-    await assert.rejects(
-      updateSubmodules(plain),
-      (err: unknown) => err instanceof NotAWorktreeError && err.worktreeDir === plain,
-    );
-    await rm(plain, { recursive: true });
-  });
+  test(
+    'updateSubmodules refuses a folder that is not a worktree (git would ' + 'climb into a parent repository)',
+    async () => {
+      const plain = join(src, 'not-a-worktree');
+      await mkdir(plain);
+      await writeFile(join(plain, '.gitmodules'), '[submodule "x"]\n\tpath = x\n\turl = /nonexistent\n');
+      await assert.rejects(
+        updateSubmodules(plain),
+        (err: unknown) => err instanceof NotAWorktreeError && err.worktreeDir === plain,
+      );
+      await rm(plain, { recursive: true });
+    },
+  );
 });
 
 describe('a network remote (git daemon) with a submodule', () => {
@@ -307,17 +313,20 @@ describe('a network remote (git daemon) with a submodule', () => {
 });
 
 describe('hostile tag names ran nothing', () => {
-  test('no marker file exists, the victim folder is intact, nothing named after the token outside the temp folder', () => {
-    for (const marker of markers) assert.equal(existsSync(marker), false, marker);
-    assert.equal(existsSync(join(root, 'victim', 'keep')), true);
-    for (const dir of [tmpdir(), projectRoot, homedir(), process.cwd(), '/'].filter((d) => existsSync(d))) {
-      assert.deepEqual(
-        readdirSync(dir).filter((name) => name.includes(token)),
-        [],
-        dir,
-      );
-    }
-  });
+  test(
+    'no marker file exists, the victim folder is intact, nothing named ' + 'after the token outside the temp folder',
+    () => {
+      for (const marker of markers) assert.equal(existsSync(marker), false, marker);
+      assert.equal(existsSync(join(root, 'victim', 'keep')), true);
+      for (const dir of [tmpdir(), projectRoot, homedir(), process.cwd(), '/'].filter((d) => existsSync(d))) {
+        assert.deepEqual(
+          readdirSync(dir).filter((name) => name.includes(token)),
+          [],
+          dir,
+        );
+      }
+    },
+  );
 });
 
 async function cloneBare(from: string, to: string): Promise<void> {

@@ -57,7 +57,10 @@ function importGraph(src: string): Map<string, string[]> {
   return graph;
 }
 
-/** The import cycles a depth-first walk meets, each as the path that closes it (a.ts -> b.ts -> a.ts); none only when there is none. */
+/**
+ * The import cycles a depth-first walk meets, each as the path that closes it (a.ts -> b.ts -> a.ts); none only when
+ * there is none.
+ */
 function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const cycles: string[] = [];
   const done = new Set<string>();

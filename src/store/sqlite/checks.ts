@@ -128,17 +128,22 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     release: 'SELECT id, upstream, version_key FROM releases WHERE id = ?',
     insertCheck: `INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
       VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`,
-    insertVerdict: `INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread,
+    insertVerdict: `INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster,
+      baseline_spread,
         low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, hint)
       VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
         @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @logSe, @hint)`,
-    openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id, relative_qps, kind, state, opened_at)
-      VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, @kind, 'open', @at)`,
+    openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id,
+      relative_qps, kind, state, opened_at)
+      VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, @kind, 'open',
+        @at)`,
     closeEvent: `UPDATE regression_events SET state = @state, closed_at = @at, closed_by_release_id = @closedBy
       WHERE id = @id AND state = 'open' RETURNING *`,
     ackEvent: `UPDATE regression_events SET acked = 1 WHERE id = ? RETURNING *`,
     eventById: 'SELECT * FROM regression_events WHERE id = ?',
-    events: `SELECT * FROM regression_events WHERE (@upstream IS NULL OR upstream = @upstream) AND (@state IS NULL OR state = @state) ORDER BY id`,
+    events:
+      `SELECT * FROM regression_events WHERE (@upstream IS NULL OR upstream = ` +
+      `@upstream) AND (@state IS NULL OR state = @state) ORDER BY id`,
     checks: `SELECT c.* FROM checks c JOIN releases r ON r.id = c.release_id
       WHERE (@upstream IS NULL OR r.upstream = @upstream) ORDER BY c.session_id`,
     checkOf: 'SELECT * FROM checks WHERE session_id = ?',

@@ -19,7 +19,8 @@ export class SqliteDaemonState extends SqliteRole implements DaemonStateStore {
   readonly #sql = this.statements({
     get: 'SELECT * FROM daemon_state WHERE id = 1',
     init: `INSERT INTO daemon_state (id, phase) VALUES (1, 'idle') ON CONFLICT (id) DO NOTHING`,
-    set: `UPDATE daemon_state SET last_poll_at = @last_poll_at, phase = @phase, phase_since = @phase_since, detail = @detail,
+    set: `UPDATE daemon_state SET last_poll_at = @last_poll_at, phase = @phase, phase_since = @phase_since, detail =
+      @detail,
       pid = @pid, progress = @progress, cache_sizes = @cache_sizes, updated_at = @updated_at WHERE id = 1`,
   });
 

@@ -9,7 +9,8 @@ export class SqliteHosts extends SqliteRole implements HostStore {
     upsert: `
       INSERT INTO hosts (fingerprint_id, fingerprint, first_seen_at, last_seen_at)
       VALUES (@fingerprint_id, @fingerprint, @at, @at)
-      ON CONFLICT (fingerprint_id) DO UPDATE SET fingerprint = excluded.fingerprint, last_seen_at = excluded.last_seen_at
+      ON CONFLICT (fingerprint_id) DO UPDATE SET fingerprint = excluded.fingerprint, last_seen_at =
+        excluded.last_seen_at
       RETURNING id`,
     get: 'SELECT * FROM hosts WHERE id = ?',
   });

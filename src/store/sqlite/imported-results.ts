@@ -36,9 +36,12 @@ export class SqliteImportedResults
   implements Pick<ResultsStore, 'importResults' | 'listImportedResults'>
 {
   readonly #sql = this.statements({
-    find: 'SELECT * FROM imported_results WHERE flavor = @flavor AND version = @version AND test = @test AND threads = @threads',
+    find:
+      'SELECT * FROM imported_results WHERE flavor = @flavor AND version = ' +
+      '@version AND test = @test AND threads = @threads',
     remove: 'DELETE FROM imported_results WHERE id = ?',
-    insert: `INSERT INTO imported_results (flavor, version, version_key, test, threads, qps, ${perOpColumns()}, source, imported_at)
+    insert: `INSERT INTO imported_results (flavor, version, version_key, test, threads, qps, ${perOpColumns()}, source,
+      imported_at)
       VALUES (@flavor, @version, @versionKey, @test, @threads, @qps, ${perOpParamNames()}, @source, @at)`,
     all: 'SELECT * FROM imported_results ORDER BY flavor, version_key, test, threads',
   });

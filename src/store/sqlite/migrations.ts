@@ -316,11 +316,20 @@ ALTER TABLE daemon_state ADD COLUMN cache_sizes TEXT;  -- JSON: CacheSizes
 // for writing. The results mark moves on every write to a table results are read from (store.resultsMark), and on
 // nothing else: /metrics keeps its per-release text while it stays, whatever the daemon writes about its own status.
 const RESULT_TABLES = ['sessions', 'releases', 'checks', 'verdicts', 'regression_events', 'hosts'];
+const verdictMarkTriggers = ['INSERT', 'UPDATE', 'DELETE']
+  .map(
+    (op) =>
+      `CREATE TRIGGER results_mark_verdicts_${op.toLowerCase()} AFTER ${op} ON verdicts BEGIN ` +
+      'UPDATE results_mark SET n = n + 1; END;',
+  )
+  .join('\n');
 const packsAndResultsMark = `
 CREATE TABLE session_figures (
   session_id  INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
-  layout      TEXT NOT NULL,  -- JSON: byte order, the figure fields; per side and test its role, test, threads, samples
-  figures     BLOB NOT NULL   -- float64 in that byte order: per side and test, per field, its samples in the order written
+  -- layout: JSON, the byte order and the figure fields; per side and test its role, test, threads, samples.
+  -- figures: float64 in that byte order; per side and test, per field, its samples in the order written.
+  layout      TEXT NOT NULL,
+  figures     BLOB NOT NULL
 );
 CREATE TABLE results_mark (
   id  INTEGER PRIMARY KEY CHECK (id = 1),
@@ -330,7 +339,8 @@ INSERT INTO results_mark (id, n) VALUES (1, 0);
 ${RESULT_TABLES.flatMap((table) =>
   ['INSERT', 'UPDATE', 'DELETE'].map(
     (op) =>
-      `CREATE TRIGGER results_mark_${table}_${op.toLowerCase()} AFTER ${op} ON ${table} BEGIN UPDATE results_mark SET n = n + 1; END;`,
+      `CREATE TRIGGER results_mark_${table}_${op.toLowerCase()} AFTER ${op} ` +
+      `ON ${table} BEGIN UPDATE results_mark SET n = n + 1; END;`,
   ),
 ).join('\n')}
 `;
@@ -344,7 +354,9 @@ ${RESULT_TABLES.flatMap((table) =>
 // only when every test is ok or improvement. A release that became last good on a check with an undecided test is no
 // longer; a person can accept it (triage accept).
 const VERDICT_COLUMNS =
-  'session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, hint, low, high, confidence, detectable_drop, pairs, noise';
+  'session_id, test, threads, kind, relative_qps, threshold, p_slower, ' +
+  'p_faster, baseline_spread, hint, low, high, confidence, ' +
+  'detectable_drop, pairs, noise';
 const slowerVerdicts = `
 CREATE TABLE verdicts_12 (
   session_id        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
@@ -370,7 +382,7 @@ CREATE TABLE verdicts_12 (
 INSERT INTO verdicts_12 (rowid, ${VERDICT_COLUMNS}) SELECT rowid, ${VERDICT_COLUMNS} FROM verdicts ORDER BY rowid;
 DROP TABLE verdicts;
 ALTER TABLE verdicts_12 RENAME TO verdicts;
-${['INSERT', 'UPDATE', 'DELETE'].map((op) => `CREATE TRIGGER results_mark_verdicts_${op.toLowerCase()} AFTER ${op} ON verdicts BEGIN UPDATE results_mark SET n = n + 1; END;`).join('\n')}
+${verdictMarkTriggers}
 UPDATE checks SET conclusive = NOT EXISTS (
   SELECT 1 FROM verdicts v WHERE v.session_id = checks.session_id AND v.kind NOT IN ('ok', 'improvement')
 );
@@ -378,7 +390,8 @@ UPDATE checks SET conclusive = NOT EXISTS (
 
 // Events opened by a session directly against the series' base are drifts; every older one was a regression.
 const eventKinds = `
-ALTER TABLE regression_events ADD COLUMN kind TEXT NOT NULL DEFAULT 'regression' CHECK (kind IN ('regression', 'drift'));
+ALTER TABLE regression_events ADD COLUMN kind TEXT NOT NULL DEFAULT 'regression'
+  CHECK (kind IN ('regression', 'drift'));
 `;
 
 export const migrations: readonly Migration[] = [

@@ -45,8 +45,10 @@ const messageFromRow = (r: OutboxRow): OutboxRecord => ({
  */
 export function messageQueuer(conn: SqliteConnection): (message: MessageInput, at: string) => void {
   const insert =
-    conn.prepare(`INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id, state, next_attempt_at, created_at)
-    VALUES (@eventKey, @from, @recipients, @subject, @text, @html, @messageId, 'pending', @at, @at) ON CONFLICT (event_key) DO NOTHING`);
+    conn.prepare(`INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id,
+      state, next_attempt_at, created_at)
+    VALUES (@eventKey, @from, @recipients, @subject, @text, @html, @messageId, 'pending', @at, @at) ON CONFLICT
+      (event_key) DO NOTHING`);
   return (message, at) => {
     insert.run({ ...message, recipients: JSON.stringify(message.to), at });
   };
@@ -58,7 +60,9 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
     due: `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
     sent: `UPDATE outbox SET state = 'sent', attempts = attempts + 1, detail = @detail, sent_at = @at, last_error = NULL
       WHERE id = @id AND state = 'pending'`,
-    failed: `UPDATE outbox SET attempts = attempts + 1, last_error = @error, next_attempt_at = @next WHERE id = @id AND state = 'pending'`,
+    failed:
+      `UPDATE outbox SET attempts = attempts + 1, last_error = @error, ` +
+      `next_attempt_at = @next WHERE id = @id AND state = 'pending'`,
     all: `SELECT * FROM outbox WHERE (@state IS NULL OR state = @state) ORDER BY id`,
     byId: 'SELECT id FROM outbox WHERE id = ?',
     nextDue: `SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`,

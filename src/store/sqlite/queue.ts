@@ -54,13 +54,16 @@ const queueFromRow = (r: QueueRow): QueueRecord => ({
   updatedAt: r.updated_at,
 });
 
-const SELECT_QUEUE = `SELECT q.*, r.upstream, r.tag, r.version, r.version_key FROM release_queue q JOIN releases r ON r.id = q.release_id`;
+const SELECT_QUEUE =
+  `SELECT q.*, r.upstream, r.tag, r.version, r.version_key FROM ` +
+  `release_queue q JOIN releases r ON r.id = q.release_id`;
 
 /** The release queue: one row per release the daemon works on, moved by the state machine above. */
 export class SqliteQueue extends SqliteRole implements QueueStore {
   readonly #queueMessage = messageQueuer(this.connection);
   readonly #sql = this.statements({
-    enqueue: `INSERT INTO release_queue (release_id, state, enqueued_at, updated_at) VALUES (@id, 'discovered', @at, @at)
+    enqueue: `INSERT INTO release_queue (release_id, state, enqueued_at, updated_at) VALUES (@id, 'discovered', @at,
+      @at)
       ON CONFLICT (release_id) DO NOTHING`,
     get: `${SELECT_QUEUE} WHERE q.release_id = ?`,
     release: 'SELECT 1 FROM releases WHERE id = ?',
@@ -69,10 +72,12 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
     counts: 'SELECT state, COUNT(*) AS n FROM release_queue GROUP BY state',
     move: `UPDATE release_queue SET state = @to, updated_at = @at,
       attempts = attempts + CASE WHEN @to IN ('building', 'benchmarking') THEN 1 ELSE 0 END,
-      last_error = CASE WHEN @to = 'failed' THEN @error WHEN @to IN ('building', 'benchmarking') OR @keep = 1 THEN last_error ELSE NULL END,
+      last_error = CASE WHEN @to = 'failed' THEN @error WHEN @to IN ('building', 'benchmarking') OR @keep = 1 THEN
+        last_error ELSE NULL END,
       failures = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN 0 ELSE failures END,
       failed_step = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN NULL ELSE failed_step END,
-      next_attempt_at = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN NULL ELSE next_attempt_at END,
+      next_attempt_at = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN NULL ELSE next_attempt_at
+        END,
       error_lines = CASE WHEN @to IN ('built', 'done', 'discovered') AND @keep = 0 THEN '[]' ELSE error_lines END
       WHERE release_id = @id AND state = @from`,
     fail: `UPDATE release_queue SET state = @to, updated_at = @at, failures = failures + 1, failed_step = @step,
@@ -144,7 +149,8 @@ export class SqliteQueue extends SqliteRole implements QueueStore {
       const at = nowIso();
       const current = this.#get(valid.releaseId);
       const to = valid.retryAt === undefined ? 'failed' : valid.step === 'build' ? 'discovered' : 'built';
-      // Back to the state it is in is allowed too: a session can fail before its row leaves built (the quiet-host wait).
+      // Back to the state it is in is allowed too: a session can fail before its row leaves built (the quiet-host
+      // wait).
       if (current === undefined || (current.state !== to && !NEXT[current.state].includes(to)))
         throw new QueueStateError(valid.releaseId, current?.state, to);
       const lines = JSON.stringify(valid.errorLines);

@@ -19,7 +19,8 @@ export class SqliteQuietHosts extends SqliteRole implements QuietHostStore {
   readonly #sql = this.statements({
     upsert: `INSERT INTO session_quiet_host (session_id, observation, quiet, reasons, waited_seconds, checked_at)
       VALUES (@session_id, @observation, @quiet, @reasons, @waited_seconds, @checked_at)
-      ON CONFLICT (session_id) DO UPDATE SET observation = excluded.observation, quiet = excluded.quiet, reasons = excluded.reasons,
+      ON CONFLICT (session_id) DO UPDATE SET observation = excluded.observation, quiet = excluded.quiet, reasons =
+        excluded.reasons,
         waited_seconds = excluded.waited_seconds, checked_at = excluded.checked_at`,
     get: 'SELECT * FROM session_quiet_host WHERE session_id = ?',
   });

@@ -25,7 +25,10 @@ const releaseSideSql = (role: 'baseline' | 'candidate') => `
 /** The samples of done sessions that ran a release: what history (and /metrics) is made of. */
 export class SqliteReleaseSamples extends SqliteRole implements Pick<ResultsStore, 'releaseSamples'> {
   readonly #sql = this.statements({
-    releaseSamples: `SELECT * FROM (${releaseSideSql('baseline')} UNION ALL ${releaseSideSql('candidate')}) ORDER BY session_id, release_id, test, threads`,
+    releaseSamples:
+      `SELECT * FROM (${releaseSideSql('baseline')} UNION ALL ` +
+      `${releaseSideSql('candidate')}) ORDER BY session_id, release_id, test, ` +
+      `threads`,
   });
 
   async releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]> {

@@ -14,13 +14,15 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
     hostExists: 'SELECT 1 FROM hosts WHERE id = ?',
     insert: `
       INSERT INTO sessions (kind, host_id, state,
-        baseline_name, baseline_flavor, baseline_version, baseline_binary, baseline_server_profile, baseline_description,
+        baseline_name, baseline_flavor, baseline_version, baseline_binary, baseline_server_profile,
+          baseline_description,
         candidate_name, candidate_flavor, candidate_version, candidate_binary, candidate_server_profile,
         candidate_description, suite, rounds, pid, pid_start_ticks, settings, started_at)
       VALUES (@kind, @host_id, 'running',
         @baseline_name, @baseline_flavor, @baseline_version, @baseline_binary, @baseline_server_profile,
         @baseline_description, @candidate_name, @candidate_flavor, @candidate_version, @candidate_binary,
-        @candidate_server_profile, @candidate_description, @suite, @rounds, @pid, @pid_start_ticks, @settings, @started_at)`,
+        @candidate_server_profile, @candidate_description, @suite, @rounds, @pid, @pid_start_ticks, @settings,
+          @started_at)`,
     get: 'SELECT * FROM sessions WHERE id = ?',
     list: 'SELECT * FROM sessions WHERE (@state IS NULL OR state = @state) ORDER BY id DESC LIMIT @limit',
     running: "SELECT id, pid, pid_start_ticks FROM sessions WHERE state = 'running' ORDER BY id",

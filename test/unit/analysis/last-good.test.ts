@@ -117,18 +117,21 @@ describe('the rule of last good: a check is conclusive only when every test is o
     );
   });
 
-  test('a release whose tests are ok but one unstable at an estimate over the threshold does not become last good', () => {
-    const undecided = { ...verdict('point', 'unstable'), relativeQps: 0.97, low: 0.9, high: 1.04 };
-    assert.ok(undecided.relativeQps >= undecided.threshold, 'the old rule called this conclusive');
-    const kinds = [verdict('insert', 'ok'), verdict('update', 'ok'), undecided].map((v) => v.kind);
-    const checks = [check(1, 2, 'ok'), check(2, 3, 'ok', false, isConclusive(kinds))];
-    assert.equal(selectLastGood(releases, checks, [])?.release.version, '10.11.2');
-    assert.equal(
-      selectLastGood(releases, checks, [accept(3)])?.release.version,
-      '10.11.3',
-      'unless a person accepts it',
-    );
-  });
+  test(
+    'a release whose tests are ok but one unstable at an estimate over the ' + 'threshold does not become last good',
+    () => {
+      const undecided = { ...verdict('point', 'unstable'), relativeQps: 0.97, low: 0.9, high: 1.04 };
+      assert.ok(undecided.relativeQps >= undecided.threshold, 'the old rule called this conclusive');
+      const kinds = [verdict('insert', 'ok'), verdict('update', 'ok'), undecided].map((v) => v.kind);
+      const checks = [check(1, 2, 'ok'), check(2, 3, 'ok', false, isConclusive(kinds))];
+      assert.equal(selectLastGood(releases, checks, [])?.release.version, '10.11.2');
+      assert.equal(
+        selectLastGood(releases, checks, [accept(3)])?.release.version,
+        '10.11.3',
+        'unless a person accepts it',
+      );
+    },
+  );
 
   test('how a check stands: regression, inconclusive (no regression, a test undecided or slower) or ok', () => {
     assert.equal(checkStanding({ outcome: 'regression', conclusive: false }), 'regression');
@@ -172,32 +175,36 @@ const event = (id: number, test: string): EventRecord => ({
 });
 
 describe('planEvents', () => {
-  test('a new regression opens, a known one continues, an ok or faster test fixes, an unstable or slower one does nothing', () => {
-    const plan = planEvents(
-      [
-        verdict('insert', 'regression'),
-        verdict('update', 'regression'),
-        verdict('delete', 'ok'),
-        verdict('scan', 'improvement'),
-        verdict('point', 'unstable'),
-        verdict('range', 'slower'),
-        verdict('sum', 'slower'),
-      ],
-      [event(1, 'update'), event(2, 'delete'), event(3, 'scan'), event(4, 'point'), event(5, 'range')],
-    );
-    assert.deepEqual(
-      plan.opened.map((v) => v.test),
-      ['insert'],
-    );
-    assert.deepEqual(
-      plan.continuing.map((v) => v.test),
-      ['update'],
-    );
-    assert.deepEqual(
-      plan.fixed.map((e) => e.id),
-      [2, 3],
-    );
-  });
+  test(
+    'a new regression opens, a known one continues, an ok or faster test ' +
+      'fixes, an unstable or slower one does nothing',
+    () => {
+      const plan = planEvents(
+        [
+          verdict('insert', 'regression'),
+          verdict('update', 'regression'),
+          verdict('delete', 'ok'),
+          verdict('scan', 'improvement'),
+          verdict('point', 'unstable'),
+          verdict('range', 'slower'),
+          verdict('sum', 'slower'),
+        ],
+        [event(1, 'update'), event(2, 'delete'), event(3, 'scan'), event(4, 'point'), event(5, 'range')],
+      );
+      assert.deepEqual(
+        plan.opened.map((v) => v.test),
+        ['insert'],
+      );
+      assert.deepEqual(
+        plan.continuing.map((v) => v.test),
+        ['update'],
+      );
+      assert.deepEqual(
+        plan.fixed.map((e) => e.id),
+        [2, 3],
+      );
+    },
+  );
 });
 
 describe('buildHistory', () => {
@@ -286,29 +293,33 @@ describe('buildHistory', () => {
     assert.equal(table.rows[0]?.figures[0]?.qps, 1000);
   });
 
-  test("each measured version carries its check's detectable drop per test; imports, unchecked versions and old verdicts have none", () => {
-    const table = buildHistory(
-      releases,
-      [sample(1, 'update', 1000, 0.5), sample(3, 'update', 300, 14), sample(3, 'point', 5000, 0)],
-      [imported],
-      [
-        { releaseId: 1, verdicts: [{ test: 'update', threads: 1, detectableDrop: null }] },
-        {
-          releaseId: 3,
-          verdicts: [
-            { test: 'update', threads: 1, detectableDrop: 0.06 },
-            { test: 'point', threads: 1, detectableDrop: 0.03 },
-            { test: 'point', threads: 8, detectableDrop: 0.5 },
-          ],
-        },
-        { releaseId: 99, verdicts: [{ test: 'update', threads: 1, detectableDrop: 0.2 }] },
-      ],
-    );
-    assert.deepEqual(
-      table.columns.map((c) => c.version),
-      ['10.11.0', '10.11.1', '10.11.3'],
-    );
-    assert.deepEqual(table.rows.find((r) => r.test === 'update')!.detectableDrop, [null, null, 0.06]);
-    assert.deepEqual(table.rows.find((r) => r.test === 'point')!.detectableDrop, [null, null, 0.03]);
-  });
+  test(
+    "each measured version carries its check's detectable drop per test; " +
+      'imports, unchecked versions and old verdicts have none',
+    () => {
+      const table = buildHistory(
+        releases,
+        [sample(1, 'update', 1000, 0.5), sample(3, 'update', 300, 14), sample(3, 'point', 5000, 0)],
+        [imported],
+        [
+          { releaseId: 1, verdicts: [{ test: 'update', threads: 1, detectableDrop: null }] },
+          {
+            releaseId: 3,
+            verdicts: [
+              { test: 'update', threads: 1, detectableDrop: 0.06 },
+              { test: 'point', threads: 1, detectableDrop: 0.03 },
+              { test: 'point', threads: 8, detectableDrop: 0.5 },
+            ],
+          },
+          { releaseId: 99, verdicts: [{ test: 'update', threads: 1, detectableDrop: 0.2 }] },
+        ],
+      );
+      assert.deepEqual(
+        table.columns.map((c) => c.version),
+        ['10.11.0', '10.11.1', '10.11.3'],
+      );
+      assert.deepEqual(table.rows.find((r) => r.test === 'update')!.detectableDrop, [null, null, 0.06]);
+      assert.deepEqual(table.rows.find((r) => r.test === 'point')!.detectableDrop, [null, null, 0.03]);
+    },
+  );
 });

@@ -38,14 +38,18 @@ describe("Student's t", () => {
 });
 
 describe('the look schedule', () => {
-  test('pairs at 8, 12, 18, 27, 41, ... and max_pairs last; the looks share alpha, half at the first, and add up to it', () => {
-    assert.deepEqual([1, 2, 3, 4, 5].map(pairsAtLook), [8, 12, 18, 27, 41]);
-    assert.deepEqual(lookSchedule(200), [8, 12, 18, 27, 41, 61, 91, 137, 200]);
-    assert.deepEqual(lookSchedule(20), [8, 12, 18, 20]);
-    const spent = lookSchedule(200).map((_, i) => alphaAtLook(0.01, i + 1, 9));
-    assert.equal(spent[0], 0.005);
-    assert.ok(Math.abs(spent.reduce((a, b) => a + b, 0) - 0.01) < 1e-12);
-  });
+  test(
+    'pairs at 8, 12, 18, 27, 41, ... and max_pairs last; the looks share ' +
+      'alpha, half at the first, and add up to it',
+    () => {
+      assert.deepEqual([1, 2, 3, 4, 5].map(pairsAtLook), [8, 12, 18, 27, 41]);
+      assert.deepEqual(lookSchedule(200), [8, 12, 18, 27, 41, 61, 91, 137, 200]);
+      assert.deepEqual(lookSchedule(20), [8, 12, 18, 20]);
+      const spent = lookSchedule(200).map((_, i) => alphaAtLook(0.01, i + 1, 9));
+      assert.equal(spent[0], 0.005);
+      assert.ok(Math.abs(spent.reduce((a, b) => a + b, 0) - 0.01) < 1e-12);
+    },
+  );
   test('a look whose sign vectors cannot go below its alpha says so', () => {
     assert.ok(
       lookReach(0.01, 200).every((l) => l.canReject),
@@ -91,20 +95,24 @@ describe('signFlipMaxT', () => {
     assert.equal(one.flips, SIGN_VECTORS);
     assert.deepEqual(signFlipMaxT(series, 7), one);
   });
-  test('the test is exact: over every relabelling of one set of pairs (outlier and order effect included), p <= a in at most a share a', () => {
-    const d = [0.05, -0.02, 0.09, -2, 0.04, 0.01, 0.07, 0.03];
-    const first = alternating(8);
-    let atMost = 0;
-    for (let mask = 0; mask < 256; mask++) {
-      const g = (i: number): number => ((mask >> i) & 1 ? -1 : 1);
-      const relabelled = {
-        logRatios: d.map((x, i) => g(i) * x),
-        baselineFirst: first.map((b, i) => (g(i) > 0 ? b : !b)),
-      };
-      if (signFlipMaxT([relabelled]).slower[0]! <= 0.05) atMost++;
-    }
-    assert.ok(atMost <= 0.05 * 256, `${atMost} of 256 relabellings at p <= 0.05`);
-  });
+  test(
+    'the test is exact: over every relabelling of one set of pairs (outlier ' +
+      'and order effect included), p <= a in at most a share a',
+    () => {
+      const d = [0.05, -0.02, 0.09, -2, 0.04, 0.01, 0.07, 0.03];
+      const first = alternating(8);
+      let atMost = 0;
+      for (let mask = 0; mask < 256; mask++) {
+        const g = (i: number): number => ((mask >> i) & 1 ? -1 : 1);
+        const relabelled = {
+          logRatios: d.map((x, i) => g(i) * x),
+          baselineFirst: first.map((b, i) => (g(i) > 0 ? b : !b)),
+        };
+        if (signFlipMaxT([relabelled]).slower[0]! <= 0.05) atMost++;
+      }
+      assert.ok(atMost <= 0.05 * 256, `${atMost} of 256 relabellings at p <= 0.05`);
+    },
+  );
   test('a neighbour with an order effect and no drop does not block a clean drop at the first look', () => {
     // In a sweep neighbours run in opposite orders; the neighbour's second run is 6% faster, its C no slower.
     const drop = pairsOf(noise(14, 8, 0.002).map((d) => d - 0.04));
@@ -177,14 +185,17 @@ describe('replayLooks', () => {
     assert.deepEqual(replay.pending, ['noisy']);
     assert.equal(replay.nextPairs, 12);
   });
-  test('when the budget ends between looks, what is open is judged on all its pairs and left unstable with its bound', () => {
-    const replay = replayLooks([series('noisy', noise(8, 10, 0.3))], settings, true);
-    const [j] = replay.decided;
-    assert.equal(j?.kind, 'unstable');
-    assert.equal(j?.pairs, 10);
-    assert.equal(j?.look, 2);
-    assert.ok(j!.low < 0.95 && j!.detectableDrop > 0.05, `low ${j!.low}, detectable ${j!.detectableDrop}`);
-  });
+  test(
+    'when the budget ends between looks, what is open is judged on all its ' + 'pairs and left unstable with its bound',
+    () => {
+      const replay = replayLooks([series('noisy', noise(8, 10, 0.3))], settings, true);
+      const [j] = replay.decided;
+      assert.equal(j?.kind, 'unstable');
+      assert.equal(j?.pairs, 10);
+      assert.equal(j?.look, 2);
+      assert.ok(j!.low < 0.95 && j!.detectableDrop > 0.05, `low ${j!.low}, detectable ${j!.detectableDrop}`);
+    },
+  );
   test('a significant drop within the margin ends as slower, with its interval', () => {
     const d = centred(noise(21, 41, 0.09)).map((x) => x - 0.035);
     const [j] = replayLooks([series('a', d)], { ...settings, maxPairs: 41 }, true).decided;
@@ -242,58 +253,66 @@ describe('judgePairedSession', () => {
       host: {},
       dbCounters: {},
     }) as SampleRecord;
-  test('pairs by round give each test a verdict with its interval, detectable drop, pairs and noise; a regression names what grew', () => {
-    const samples: SampleRecord[] = [];
-    const jitter = noise(10, 20, 0.01);
-    for (let r = 1; r <= 8; r++) {
-      samples.push(
-        sample('baseline', r, 'write', 1000 * (1 + jitter[r]!)),
-        sample('candidate', r, 'write', 600 * (1 + jitter[r + 8]!)),
-      );
-      samples.push(
-        sample('candidate', r, 'read', 2000 * (1 + jitter[r + 4]!)),
-        sample('baseline', r, 'read', 2000 * (1 + jitter[r - 1]!)),
-      );
-    }
-    const { verdicts } = judgePairedSession(samples, { threshold: 0.95, testThresholds: {}, alpha: 0.01 });
-    const write = verdicts.find((v) => v.test === 'write')!;
-    const read = verdicts.find((v) => v.test === 'read')!;
-    assert.equal(write.kind, 'regression');
-    assert.ok(Math.abs(write.relativeQps - 0.6) < 0.02);
-    assert.equal(write.hint[0]?.metric, 'wKB/o');
-    assert.equal(read.kind, 'ok');
-    for (const v of verdicts) {
-      assert.equal(v.pairs, 8);
-      assert.ok(v.high !== null && v.low < v.relativeQps && v.relativeQps < v.high);
-      assert.ok(v.detectableDrop > 0 && v.detectableDrop < 0.2, `${v.test}: ${v.detectableDrop}`);
-      assert.ok(v.noise !== null && v.noise > 0);
-    }
-  });
+  test(
+    'pairs by round give each test a verdict with its interval, detectable ' +
+      'drop, pairs and noise; a regression names what grew',
+    () => {
+      const samples: SampleRecord[] = [];
+      const jitter = noise(10, 20, 0.01);
+      for (let r = 1; r <= 8; r++) {
+        samples.push(
+          sample('baseline', r, 'write', 1000 * (1 + jitter[r]!)),
+          sample('candidate', r, 'write', 600 * (1 + jitter[r + 8]!)),
+        );
+        samples.push(
+          sample('candidate', r, 'read', 2000 * (1 + jitter[r + 4]!)),
+          sample('baseline', r, 'read', 2000 * (1 + jitter[r - 1]!)),
+        );
+      }
+      const { verdicts } = judgePairedSession(samples, { threshold: 0.95, testThresholds: {}, alpha: 0.01 });
+      const write = verdicts.find((v) => v.test === 'write')!;
+      const read = verdicts.find((v) => v.test === 'read')!;
+      assert.equal(write.kind, 'regression');
+      assert.ok(Math.abs(write.relativeQps - 0.6) < 0.02);
+      assert.equal(write.hint[0]?.metric, 'wKB/o');
+      assert.equal(read.kind, 'ok');
+      for (const v of verdicts) {
+        assert.equal(v.pairs, 8);
+        assert.ok(v.high !== null && v.low < v.relativeQps && v.relativeQps < v.high);
+        assert.ok(v.detectableDrop > 0 && v.detectableDrop < 0.2, `${v.test}: ${v.detectableDrop}`);
+        assert.ok(v.noise !== null && v.noise > 0);
+      }
+    },
+  );
 
-  test('one pair has no upper end and no noise, and a figure grown from 0 has no ratio: each is null, never Infinity or NaN', () => {
-    const fromZero = (s: SampleRecord): SampleRecord => ({ ...s, readsPerOp: s.role === 'candidate' ? 2 : 0 });
-    const samples = [sample('baseline', 1, 'write', 1000), sample('candidate', 1, 'write', 500)].map(fromZero);
-    const [v] = judgePairedSession(samples, { threshold: 0.95, testThresholds: {}, alpha: 0.01 }).verdicts;
-    assert.equal(v!.pairs, 1);
-    assert.equal(v!.high, null);
-    assert.equal(v!.noise, null);
-    const grown = judgePairedSession(
-      [
-        ...samples,
-        ...[2, 3, 4, 5, 6, 7, 8].flatMap((r) =>
-          [sample('baseline', r, 'write', 1000), sample('candidate', r, 'write', 500)].map(fromZero),
-        ),
-      ],
-      { threshold: 0.95, testThresholds: {}, alpha: 0.01 },
-    );
-    const hint = grown.verdicts[0]!.hint;
-    assert.equal(grown.verdicts[0]!.kind, 'regression');
-    assert.deepEqual(
-      hint.find((h) => h.metric === 'r/o'),
-      { metric: 'r/o', baseline: 0, candidate: 2, ratio: null },
-    );
-    assert.equal(hint[0]!.metric, 'r/o', 'a figure grown from 0 leads the hint');
-  });
+  test(
+    'one pair has no upper end and no noise, and a figure grown from 0 has ' +
+      'no ratio: each is null, never Infinity or NaN',
+    () => {
+      const fromZero = (s: SampleRecord): SampleRecord => ({ ...s, readsPerOp: s.role === 'candidate' ? 2 : 0 });
+      const samples = [sample('baseline', 1, 'write', 1000), sample('candidate', 1, 'write', 500)].map(fromZero);
+      const [v] = judgePairedSession(samples, { threshold: 0.95, testThresholds: {}, alpha: 0.01 }).verdicts;
+      assert.equal(v!.pairs, 1);
+      assert.equal(v!.high, null);
+      assert.equal(v!.noise, null);
+      const grown = judgePairedSession(
+        [
+          ...samples,
+          ...[2, 3, 4, 5, 6, 7, 8].flatMap((r) =>
+            [sample('baseline', r, 'write', 1000), sample('candidate', r, 'write', 500)].map(fromZero),
+          ),
+        ],
+        { threshold: 0.95, testThresholds: {}, alpha: 0.01 },
+      );
+      const hint = grown.verdicts[0]!.hint;
+      assert.equal(grown.verdicts[0]!.kind, 'regression');
+      assert.deepEqual(
+        hint.find((h) => h.metric === 'r/o'),
+        { metric: 'r/o', baseline: 0, candidate: 2, ratio: null },
+      );
+      assert.equal(hint[0]!.metric, 'r/o', 'a figure grown from 0 leads the hint');
+    },
+  );
 });
 
 describe('replayLooks of a finished session', () => {

@@ -134,35 +134,42 @@ describe('releaseSides', () => {
     );
   });
 
-  test('sessions run under a memory setting count, and their tests keep the setting apart from the same tests without one', () => {
-    const ioBound = { ...session(2, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), settings: { memory: 'io-bound' } };
-    const sides = releaseSides(
-      'mariadb-10.11',
-      [r2, r3, r10],
-      [session(1, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), ioBound],
-      [],
-    );
-    assert.deepEqual(
-      sides.map((s) => s.session.id),
-      [1, 1, 2, 2],
-    );
-    const figures = (qps: number) => ({ qps: [qps] }) as unknown as SampleFigureLists;
-    const groups = groupReleaseSides(
-      sides.map((side) => ({
-        ...side,
-        tests: [{ test: 'point-query', threads: 1, figures: figures(side.session.id === 2 ? 100 : 1000) }],
-      })),
-    );
-    assert.deepEqual(
-      [...groups.values()].map((g) => [g.release.id, g.memory ?? 'none', g.parts.length]),
-      [
-        [2, 'none', 1],
-        [3, 'none', 1],
-        [2, 'io-bound', 1],
-        [3, 'io-bound', 1],
-      ],
-    );
-  });
+  test(
+    'sessions run under a memory setting count, and their tests keep the ' +
+      'setting apart from the same tests without one',
+    () => {
+      const ioBound = {
+        ...session(2, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')),
+        settings: { memory: 'io-bound' },
+      };
+      const sides = releaseSides(
+        'mariadb-10.11',
+        [r2, r3, r10],
+        [session(1, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), ioBound],
+        [],
+      );
+      assert.deepEqual(
+        sides.map((s) => s.session.id),
+        [1, 1, 2, 2],
+      );
+      const figures = (qps: number) => ({ qps: [qps] }) as unknown as SampleFigureLists;
+      const groups = groupReleaseSides(
+        sides.map((side) => ({
+          ...side,
+          tests: [{ test: 'point-query', threads: 1, figures: figures(side.session.id === 2 ? 100 : 1000) }],
+        })),
+      );
+      assert.deepEqual(
+        [...groups.values()].map((g) => [g.release.id, g.memory ?? 'none', g.parts.length]),
+        [
+          [2, 'none', 1],
+          [3, 'none', 1],
+          [2, 'io-bound', 1],
+          [3, 'io-bound', 1],
+        ],
+      );
+    },
+  );
 });
 
 describe('newestReleases', () => {
@@ -414,24 +421,31 @@ describe('the memory setting as a dimension', () => {
     );
   });
 
-  test('metrics: without a named base, the oldest release measured without a setting is the base, not an older one under --memory', () => {
-    const plain = { ...session(1, ref('mariadb-10.11.3'), ref('mariadb-10.11.10')) };
-    const ioBound = { ...session(2, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), settings: { memory: 'io-bound' } };
-    const sides = releaseSides('mariadb-10.11', [r2, r3, r10], [plain, ioBound], []);
-    const groups = groupReleaseSides(
-      sides.map((side) => ({
-        ...side,
-        tests: [{ test: 'point-query', threads: 1, figures: { qps: [1000] } as unknown as SampleFigureLists }],
-      })),
-    );
-    assert.equal(seriesBases(groups, undefined).get(1)?.version, '10.11.3');
-    assert.equal(seriesBases(groups, '10.11.2').get(1)?.version, '10.11.2');
-    const onlyIoBound = groupReleaseSides(
-      releaseSides('mariadb-10.11', [r2, r3], [ioBound], []).map((side) => ({
-        ...side,
-        tests: [{ test: 'point-query', threads: 1, figures: { qps: [1000] } as unknown as SampleFigureLists }],
-      })),
-    );
-    assert.equal(seriesBases(onlyIoBound, undefined).get(1)?.version, '10.11.2');
-  });
+  test(
+    'metrics: without a named base, the oldest release measured without a ' +
+      'setting is the base, not an older one under --memory',
+    () => {
+      const plain = { ...session(1, ref('mariadb-10.11.3'), ref('mariadb-10.11.10')) };
+      const ioBound = {
+        ...session(2, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')),
+        settings: { memory: 'io-bound' },
+      };
+      const sides = releaseSides('mariadb-10.11', [r2, r3, r10], [plain, ioBound], []);
+      const groups = groupReleaseSides(
+        sides.map((side) => ({
+          ...side,
+          tests: [{ test: 'point-query', threads: 1, figures: { qps: [1000] } as unknown as SampleFigureLists }],
+        })),
+      );
+      assert.equal(seriesBases(groups, undefined).get(1)?.version, '10.11.3');
+      assert.equal(seriesBases(groups, '10.11.2').get(1)?.version, '10.11.2');
+      const onlyIoBound = groupReleaseSides(
+        releaseSides('mariadb-10.11', [r2, r3], [ioBound], []).map((side) => ({
+          ...side,
+          tests: [{ test: 'point-query', threads: 1, figures: { qps: [1000] } as unknown as SampleFigureLists }],
+        })),
+      );
+      assert.equal(seriesBases(onlyIoBound, undefined).get(1)?.version, '10.11.2');
+    },
+  );
 });

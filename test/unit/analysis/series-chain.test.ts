@@ -78,13 +78,17 @@ describe('where a step began', () => {
     close(row![3]!.step!.ratio, 0.9);
   });
 
-  test('a 3%-per-release slope at a check error of 2% marks no step (each jump is 1.5 errors); at 0.5% it marks every release', () => {
-    const [noisy] = chainHistory(table(5), 0, chainOf([0.97, 0.97, 0.97, 0.97, 0.97], 0.02), settings);
-    assert.deepEqual(stepsAt(noisy!), []);
-    assert.ok(noisy![4]!.relativeQps < 0.95, 'the drift shows in the chained estimate instead');
-    const [tight] = chainHistory(table(3), 0, chainOf([0.97, 0.97, 0.97], 0.005), settings);
-    assert.deepEqual(stepsAt(tight!), ['1:down', '2:down', '3:down']);
-  });
+  test(
+    'a 3%-per-release slope at a check error of 2% marks no step (each jump ' +
+      'is 1.5 errors); at 0.5% it marks every release',
+    () => {
+      const [noisy] = chainHistory(table(5), 0, chainOf([0.97, 0.97, 0.97, 0.97, 0.97], 0.02), settings);
+      assert.deepEqual(stepsAt(noisy!), []);
+      assert.ok(noisy![4]!.relativeQps < 0.95, 'the drift shows in the chained estimate instead');
+      const [tight] = chainHistory(table(3), 0, chainOf([0.97, 0.97, 0.97], 0.005), settings);
+      assert.deepEqual(stepsAt(tight!), ['1:down', '2:down', '3:down']);
+    },
+  );
 
   test('a significant jump smaller than half the margin is not a step', () => {
     const [row] = chainHistory(table(3), 0, chainOf([1, 0.98, 1], 0.001), settings);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderCalibration } from '../../../src/cli/calibration-text.js';
 import type { CalibrationRecord } from '../../../src/store/index.js';
+import { joined } from '../../helpers/pattern.js';
 
 /** Two tests at two levels: quiet pairs at 1 thread, pairs of 25% noise at 2 (a 2-core host). */
 function record(): CalibrationRecord {
@@ -40,7 +41,13 @@ test('calibrate: a line per level with its pair noise and reach, and the level t
   assert.match(out, /^level t2: pair noise 25%, expected detectable drop per test 45%\.$/m);
   assert.match(
     out,
-    /^level t2 is too noisy on this host: at a release's budget \(16 pairs\) its tests detect drops of 45% \(median above 10%\); fixes: a quieter host, longer runs \(seconds\), a larger budget_minutes, or fewer client threads than the cores for it\.$/m,
+    joined(
+      /^level t2 is too noisy on this host: at a release's budget /,
+      /\(16 pairs\) its tests detect drops of 45% \(median above /,
+      /10%\); fixes: a quieter host, longer runs \(seconds\), a /,
+      /larger budget_minutes, or fewer client threads than the /,
+      /cores for it\.$/m,
+    ),
   );
   assert.doesNotMatch(out, /level t1 is too noisy/);
 });

@@ -53,8 +53,10 @@ function checked(kinds: Array<Verdict['kind']>, conclusive: boolean): CheckResul
 test('check says inconclusive, which tests kept the release from last good, and what decides them', () => {
   assert.equal(
     outcomeLine(checked(['ok', 'slower', 'unstable'], false)),
-    'mariadb-10.11.3 against mariadb-10.11.2: inconclusive; 0 email(s) queued; not last good: undecided t2.t1; slower t1.t1; ' +
-      'qpswatch calibrate says what budget would decide an undecided test (budget_minutes, or the budget_minutes of the upstream), ' +
+    'mariadb-10.11.3 against mariadb-10.11.2: inconclusive; 0 email(s) ' +
+      'queued; not last good: undecided t2.t1; slower t1.t1; ' +
+      ('qpswatch calibrate says what budget would decide an undecided test ' +
+        '(budget_minutes, or the budget_minutes of the upstream), ') +
       'and qpswatch accept mariadb-10.11.3 makes this release last good if a slower test is the new normal',
   );
 });

@@ -37,11 +37,19 @@ describe('renderSessions', () => {
     assert.equal(
       text,
       [
-        'id  state    started            took  design  suite  baseline (B)                       candidate (C)                        reg/imp/slow/unst/ok',
-        '12  running  1 min ago  1 min so far  paired  quick  mariadb-10.11.9 (mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)                     -',
-        ' 7  done     3 h ago          12 min  paired  quick  mariadb-10.11.9 (mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)             1/0/3/2/5',
+        'id  state    started            took  design  suite  baseline (B)      ' +
+          '                 candidate (C)                        ' +
+          'reg/imp/slow/unst/ok',
+        '12  running  1 min ago  1 min so far  paired  quick  mariadb-10.11.9 ' +
+          '(mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)                 ' +
+          '    -',
+        ' 7  done     3 h ago          12 min  paired  quick  mariadb-10.11.9 ' +
+          '(mariadb 10.11.9)  mariadb-10.11.10 (mariadb 10.11.10)             ' +
+          '1/0/3/2/5',
         '',
-        'reg/imp/slow/unst/ok: tests that regressed, improved, were slower within the margin, unstable or ok; "-": not judged (the session did not finish)',
+        'reg/imp/slow/unst/ok: tests that regressed, improved, were slower ' +
+          'within the margin, unstable or ok; "-": not judged (the session did ' +
+          'not finish)',
         '',
       ].join('\n'),
     );
@@ -98,7 +106,8 @@ describe('unjudgedNote', () => {
         { session: session({ state: 'failed', error: 'mariadbd died\n<b>' }), view: view(2), judged: 'none' },
         now,
       ),
-      'session 4 failed ("mariadbd died\\n<b>"): the 12 samples of the tests measured on both sides are shown, not judged',
+      'session 4 failed ("mariadbd died\\n<b>"): the 12 samples of the tests ' +
+        'measured on both sides are shown, not judged',
     );
     assert.equal(
       unjudgedNote({ session: session({ state: 'interrupted' }), view: view(0), judged: 'none' }, now),
@@ -106,7 +115,8 @@ describe('unjudgedNote', () => {
     );
     assert.equal(
       unjudgedNote({ session: session({ state: 'running' }), view: view(1), judged: 'none' }, now),
-      'session 4 is still running (started 5 min ago, pid 99): the 6 samples of the tests measured on both sides are shown, not judged',
+      'session 4 is still running (started 5 min ago, pid 99): the 6 samples ' +
+        'of the tests measured on both sides are shown, not judged',
     );
   });
 });

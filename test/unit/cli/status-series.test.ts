@@ -20,22 +20,38 @@ function series(outcome: SeriesVerdicts['outcome'], verdicts: SeriesVerdicts['ve
 }
 
 describe('status: the newest check of a series', () => {
-  test('an inconclusive check says so, names the undecided and slower tests, and prints slower with its interval', () => {
-    const lines = seriesLines(
-      series('inconclusive', [
-        { test: 'update-index', threads: 1, kind: 'ok', relativeQps: 1.01, low: 0.97, high: 1.05, ...figures },
-        { test: 'point-query', threads: 1, kind: 'slower', relativeQps: 0.9624, low: 0.9311, high: 0.9868, ...figures },
-        { test: 'insert', threads: 1, kind: 'unstable', relativeQps: 0.97, low: 0.9, high: 1.04, ...figures },
-      ]),
-      now,
-    );
-    assert.deepEqual(lines, [
-      '  mariadb-10.11: "mariadb-10.11.3" against "mariadb-10.11.2": inconclusive, not last good: undecided insert.t1; slower point-query.t1 (judged 3 min ago)',
-      '    update-index.t1  1.01  ok, no drop larger than 3% (95% interval 0.97-1.05, detects 5%, 70 pairs)',
-      '    point-query.t1  0.96  slower 0.962 (0.931-0.987): significantly slower, but not shown to be past the 5% margin (95% interval, detects 5%, 70 pairs)',
-      '    insert.t1  0.97  unstable: cannot rule out a drop larger than the 5% margin (95% interval 0.90-1.04, detects 5%, 70 pairs)',
-    ]);
-  });
+  test(
+    'an inconclusive check says so, names the undecided and slower tests, ' + 'and prints slower with its interval',
+    () => {
+      const lines = seriesLines(
+        series('inconclusive', [
+          { test: 'update-index', threads: 1, kind: 'ok', relativeQps: 1.01, low: 0.97, high: 1.05, ...figures },
+          {
+            test: 'point-query',
+            threads: 1,
+            kind: 'slower',
+            relativeQps: 0.9624,
+            low: 0.9311,
+            high: 0.9868,
+            ...figures,
+          },
+          { test: 'insert', threads: 1, kind: 'unstable', relativeQps: 0.97, low: 0.9, high: 1.04, ...figures },
+        ]),
+        now,
+      );
+      assert.deepEqual(lines, [
+        '  mariadb-10.11: "mariadb-10.11.3" against "mariadb-10.11.2": ' +
+          'inconclusive, not last good: undecided insert.t1; slower ' +
+          'point-query.t1 (judged 3 min ago)',
+        '    update-index.t1  1.01  ok, no drop larger than 3% (95% interval 0.97-1.05, detects 5%, 70 pairs)',
+        '    point-query.t1  0.96  slower 0.962 (0.931-0.987): significantly ' +
+          'slower, but not shown to be past the 5% margin (95% interval, detects ' +
+          '5%, 70 pairs)',
+        '    insert.t1  0.97  unstable: cannot rule out a drop larger than the ' +
+          '5% margin (95% interval 0.90-1.04, detects 5%, 70 pairs)',
+      ]);
+    },
+  );
 
   test('a decided check is ok, with nothing kept from last good', () => {
     const [head] = seriesLines(

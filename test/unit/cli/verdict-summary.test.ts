@@ -31,7 +31,8 @@ const cases: Array<[string, VerdictFigures, 'pair' | 'round', string]> = [
     'slower gives its estimate and interval with three decimals, and that it is not past the margin',
     v({ kind: 'slower', relativeQps: 0.9624, low: 0.9311, high: 0.9868, detectableDrop: 0.06, pairs: 70 }),
     'pair',
-    'slower 0.962 (0.931-0.987): significantly slower, but not shown to be past the 5% margin (95% interval, detects 6%, 70 pairs)',
+    'slower 0.962 (0.931-0.987): significantly slower, but not shown to be ' +
+      'past the 5% margin (95% interval, detects 6%, 70 pairs)',
   ],
   [
     'regression with its interval',

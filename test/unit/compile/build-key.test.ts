@@ -40,15 +40,19 @@ describe('buildKey', () => {
     assert.equal(new Set(keys).size, keys.length);
   });
 
-  test('does not change with what does not change the binaries: description, jobs, ccache, timeout, env key order', () => {
-    const same = parseBuildProfile(
-      'description: other\njobs: 7\nccache: true\ntimeout_minutes: 9\ncmake_flags: [-DA=1, -DB=2]\nenv: { CXX: g++, CC: gcc }\n',
-      'q',
-      '/y/q.yaml',
-    );
-    assert.equal(key(same), key(BASE));
-    assert.equal(profileHash(same), profileHash(BASE));
-  });
+  test(
+    'does not change with what does not change the binaries: description, ' + 'jobs, ccache, timeout, env key order',
+    () => {
+      const same = parseBuildProfile(
+        'description: other\njobs: 7\nccache: true\ntimeout_minutes: ' +
+          '9\ncmake_flags: [-DA=1, -DB=2]\nenv: { CXX: g++, CC: gcc }\n',
+        'q',
+        '/y/q.yaml',
+      );
+      assert.equal(key(same), key(BASE));
+      assert.equal(profileHash(same), profileHash(BASE));
+    },
+  );
 
   test('patches change the key by their contents and order; none keeps the key patches never touched', () => {
     const [a, b] = ['1'.repeat(64), '2'.repeat(64)];

@@ -53,7 +53,8 @@ test("a dead build's cmake is stopped and its lock released; a live build's is l
   );
   const live = cmakeIn(join(cache, 'worktrees', 'key-live'));
   await new Promise((resolve) => setTimeout(resolve, 300));
-  // Held (flock) as a running `qpswatch build` holds it: a second open of the file, even in this process, finds it held.
+  // Held (flock) as a running `qpswatch build` holds it: a second open of the file, even in this process, finds it
+  // held.
   const held = tryPidLock(join(cache, 'locks', 'build-key-live.lock'), { holds: 'the build of "live"' });
   assert.ok('lock' in held);
 

@@ -55,33 +55,37 @@ test('only the marker says an install is complete; a half-done install or a torn
   }
 });
 
-test('a finished install is readable by every user, whatever the umask it was written with (the server user reads it)', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'qpsw-open-'));
-  const previous = process.umask(0o077);
-  try {
-    const paths = buildPathsFor(dir, '0123456789abcdef');
-    await mkdir(join(paths.installDir, 'bin'), { recursive: true });
-    await mkdir(join(paths.installDir, 'share'), { recursive: true });
-    await writeFile(join(paths.installDir, 'bin', 'mariadbd'), '#!/bin/sh\n', { mode: 0o700 });
-    await writeFile(join(paths.installDir, 'share', 'errmsg.sys'), 'x', { mode: 0o600 });
-    await markInstallComplete(paths, {
-      key: '0123456789abcdef',
-      profile: 'p',
-      finishedAt: '2026-12-01T00:00:00Z',
-      durationsMs: {},
-    });
-    const mode = async (p: string): Promise<number> => (await stat(p)).mode & 0o777;
-    assert.equal(await mode(join(dir, 'builds')), 0o755);
-    assert.equal(await mode(paths.root), 0o755);
-    assert.equal(await mode(join(paths.installDir, 'bin')), 0o755);
-    assert.equal(
-      await mode(join(paths.installDir, 'bin', 'mariadbd')),
-      0o755,
-      'an executable stays executable, for all',
-    );
-    assert.equal(await mode(join(paths.installDir, 'share', 'errmsg.sys')), 0o644);
-  } finally {
-    process.umask(previous);
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'a finished install is readable by every user, whatever the umask it ' +
+    'was written with (the server user reads it)',
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qpsw-open-'));
+    const previous = process.umask(0o077);
+    try {
+      const paths = buildPathsFor(dir, '0123456789abcdef');
+      await mkdir(join(paths.installDir, 'bin'), { recursive: true });
+      await mkdir(join(paths.installDir, 'share'), { recursive: true });
+      await writeFile(join(paths.installDir, 'bin', 'mariadbd'), '#!/bin/sh\n', { mode: 0o700 });
+      await writeFile(join(paths.installDir, 'share', 'errmsg.sys'), 'x', { mode: 0o600 });
+      await markInstallComplete(paths, {
+        key: '0123456789abcdef',
+        profile: 'p',
+        finishedAt: '2026-12-01T00:00:00Z',
+        durationsMs: {},
+      });
+      const mode = async (p: string): Promise<number> => (await stat(p)).mode & 0o777;
+      assert.equal(await mode(join(dir, 'builds')), 0o755);
+      assert.equal(await mode(paths.root), 0o755);
+      assert.equal(await mode(join(paths.installDir, 'bin')), 0o755);
+      assert.equal(
+        await mode(join(paths.installDir, 'bin', 'mariadbd')),
+        0o755,
+        'an executable stays executable, for all',
+      );
+      assert.equal(await mode(join(paths.installDir, 'share', 'errmsg.sys')), 0o644);
+    } finally {
+      process.umask(previous);
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -25,38 +25,41 @@ test('the folders are measured in bytes on disk, a missing one as 0', async () =
   await assert.rejects(folderBytes(join(root, 'cache'), stop.signal), { name: 'AbortError' });
 });
 
-test('the size cache serves its last figure at once and measures again only when it is older than its max age', async () => {
-  let now = 0;
-  let walks = 0;
-  let finish: (() => void) | undefined;
-  const measured: CacheSizes[] = [];
-  const cache = new CacheSizeCache({
-    maxAgeMs: 300_000,
-    now: () => now,
-    measure: async () => {
-      walks += 1;
-      await new Promise<void>((resolve) => (finish = resolve));
-      return { measuredAt: new Date(now).toISOString(), bytes: { ccache: walks, mirrors: 0, builds: 0 } };
-    },
-    onMeasured: (s) => void measured.push(s),
-  });
-  assert.equal(cache.latest(), null, 'nothing yet, and no waiting for the walk');
-  assert.equal(cache.latest(), null);
-  assert.equal(walks, 1, 'one walk at a time');
-  finish!();
-  await cache.settled();
-  assert.equal(cache.latest()?.bytes.ccache, 1);
-  now = 299_000;
-  assert.equal(cache.latest()?.bytes.ccache, 1);
-  assert.equal(walks, 1, 'fresh enough: no walk');
-  now = 300_000;
-  assert.equal(cache.latest()?.bytes.ccache, 1, 'the old figure while the new walk runs');
-  assert.equal(walks, 2);
-  finish!();
-  await cache.settled();
-  assert.equal(cache.latest()?.bytes.ccache, 2);
-  assert.equal(measured.length, 2);
-});
+test(
+  'the size cache serves its last figure at once and measures again only ' + 'when it is older than its max age',
+  async () => {
+    let now = 0;
+    let walks = 0;
+    let finish: (() => void) | undefined;
+    const measured: CacheSizes[] = [];
+    const cache = new CacheSizeCache({
+      maxAgeMs: 300_000,
+      now: () => now,
+      measure: async () => {
+        walks += 1;
+        await new Promise<void>((resolve) => (finish = resolve));
+        return { measuredAt: new Date(now).toISOString(), bytes: { ccache: walks, mirrors: 0, builds: 0 } };
+      },
+      onMeasured: (s) => void measured.push(s),
+    });
+    assert.equal(cache.latest(), null, 'nothing yet, and no waiting for the walk');
+    assert.equal(cache.latest(), null);
+    assert.equal(walks, 1, 'one walk at a time');
+    finish!();
+    await cache.settled();
+    assert.equal(cache.latest()?.bytes.ccache, 1);
+    now = 299_000;
+    assert.equal(cache.latest()?.bytes.ccache, 1);
+    assert.equal(walks, 1, 'fresh enough: no walk');
+    now = 300_000;
+    assert.equal(cache.latest()?.bytes.ccache, 1, 'the old figure while the new walk runs');
+    assert.equal(walks, 2);
+    finish!();
+    await cache.settled();
+    assert.equal(cache.latest()?.bytes.ccache, 2);
+    assert.equal(measured.length, 2);
+  },
+);
 
 test('a failed walk keeps the last figure and is not retried before the max age', async () => {
   let now = 0;

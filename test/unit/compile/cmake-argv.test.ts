@@ -14,7 +14,8 @@ const BASE_ENV = { PATH: '/usr/bin', HOME: '/root', LANG: 'C.UTF-8' };
 describe('cmakeCommands', () => {
   test('configure, build and install with ccache', () => {
     const p = parseBuildProfile(
-      'description: d\ngenerator: Ninja\nccache: true\ncmake_flags: ["-DWITH_BOOST={cache_dir}/boost", "-DCMAKE_C_FLAGS=-O2 -g1"]\n',
+      'description: d\ngenerator: Ninja\nccache: true\ncmake_flags: ' +
+        '["-DWITH_BOOST={cache_dir}/boost", "-DCMAKE_C_FLAGS=-O2 -g1"]\n',
       'p',
       '/x',
     );

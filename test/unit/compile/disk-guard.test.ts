@@ -49,8 +49,11 @@ describe('checkFreeSpace', () => {
       assert.ok(err.freeBytes < 2 ** 60);
       assert.equal(
         err.message,
-        `not enough free disk space in ${tmpdir()}: ${describeBytes(err.freeBytes)} free, 1.0 EiB (1152921504606846976 bytes) needed to build; ` +
-          'free some space (`qpswatch prune` deletes old installed builds) or lower the minimum free space for builds (min_free_bytes)',
+        `not enough free disk space in ${tmpdir()}: ` +
+          `${describeBytes(err.freeBytes)} free, 1.0 EiB (1152921504606846976 ` +
+          `bytes) needed to build; ` +
+          ('free some space (`qpswatch prune` deletes old installed builds) or ' +
+            'lower the minimum free space for builds (min_free_bytes)'),
       );
       return true;
     });

@@ -55,7 +55,8 @@ describe('parseBuildProfile', () => {
 
   test('reads every key', () => {
     const p = parse(
-      'description: d\ngenerator: Ninja\nenv: { CC: gcc-12, CFLAGS: "-O2" }\njobs: 3\nccache: true\ntimeout_minutes: 30\n',
+      'description: d\ngenerator: Ninja\nenv: { CC: gcc-12, CFLAGS: "-O2" ' +
+        '}\njobs: 3\nccache: true\ntimeout_minutes: 30\n',
     );
     assert.equal(p.generator, 'Ninja');
     assert.deepEqual(p.env, { CC: 'gcc-12', CFLAGS: '-O2' });
@@ -68,12 +69,14 @@ describe('parseBuildProfile', () => {
     [
       'an unknown generator',
       'description: d\ngenerator: Ninja2\n',
-      'generator = "Ninja2": is not a known CMake generator; use one of: "Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")',
+      'generator = "Ninja2": is not a known CMake generator; use one of: ' +
+        '"Unix Makefiles", "Ninja" (or leave it out for "Unix Makefiles")',
     ],
     [
       'an unknown key',
       'description: d\nflags: []\n',
-      'flags = []: is not a known key; the top-level keys are description, generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
+      'flags = []: is not a known key; the top-level keys are description, ' +
+        'generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
     ],
     [
       'no description',
@@ -83,17 +86,23 @@ describe('parseBuildProfile', () => {
     [
       'a flag without -D',
       'description: d\ncmake_flags: [CMAKE_BUILD_TYPE=Release]\n',
-      'cmake_flags[0] = "CMAKE_BUILD_TYPE=Release": is not a -DNAME=value flag; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo',
+      'cmake_flags[0] = "CMAKE_BUILD_TYPE=Release": is not a -DNAME=value ' +
+        'flag; write each flag as one list item "-DNAME=value", e.g. - ' +
+        '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
     ],
     [
       'a flag for the install prefix',
       'description: d\ncmake_flags: [-DCMAKE_INSTALL_PREFIX=/opt]\n',
-      'cmake_flags[0] = "-DCMAKE_INSTALL_PREFIX=/opt": sets CMAKE_INSTALL_PREFIX, which qpswatch sets itself; qpswatch installs every build under builds/<key>/install; remove the flag',
+      'cmake_flags[0] = "-DCMAKE_INSTALL_PREFIX=/opt": sets ' +
+        'CMAKE_INSTALL_PREFIX, which qpswatch sets itself; qpswatch installs ' +
+        'every build under builds/<key>/install; remove the flag',
     ],
     [
       'a compiler launcher flag',
       'description: d\ncmake_flags: [-DCMAKE_CXX_COMPILER_LAUNCHER=ccache]\n',
-      'cmake_flags[0] = "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache": sets CMAKE_CXX_COMPILER_LAUNCHER, which qpswatch sets itself; set ccache: true instead of the flag',
+      'cmake_flags[0] = "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache": sets ' +
+        'CMAKE_CXX_COMPILER_LAUNCHER, which qpswatch sets itself; set ccache: ' +
+        'true instead of the flag',
     ],
     [
       'a variable set twice',
@@ -103,17 +112,20 @@ describe('parseBuildProfile', () => {
     [
       'a number as an env value',
       'description: d\nenv: { MAKEFLAGS: 2 }\n',
-      'env.MAKEFLAGS = 2: is not text (quote numbers: "2"); write environment variables as NAME: "value", e.g. CC: gcc-12',
+      'env.MAKEFLAGS = 2: is not text (quote numbers: "2"); write environment ' +
+        'variables as NAME: "value", e.g. CC: gcc-12',
     ],
     [
       'a bad env name',
       'description: d\nenv: { "A-B": x }\n',
-      'env.A-B = "A-B": name is not an environment variable name; write environment variables as NAME: "value", e.g. CC: gcc-12',
+      'env.A-B = "A-B": name is not an environment variable name; write ' +
+        'environment variables as NAME: "value", e.g. CC: gcc-12',
     ],
     [
       'the ccache folder in env',
       'description: d\nenv: { CCACHE_DIR: /c }\n',
-      'env.CCACHE_DIR = "/c": is set by qpswatch when ccache is on; remove CCACHE_DIR; the cache lives under the cache directory',
+      'env.CCACHE_DIR = "/c": is set by qpswatch when ccache is on; remove ' +
+        'CCACHE_DIR; the cache lives under the cache directory',
     ],
     [
       'zero jobs',
@@ -129,7 +141,9 @@ describe('parseBuildProfile', () => {
     [
       'a line break in a flag',
       'description: d\ncmake_flags: ["-DX=a\\nb"]\n',
-      'cmake_flags[0] = "-DX=a\\nb": contains a line break or NUL; write each flag as one list item "-DNAME=value", e.g. - -DCMAKE_BUILD_TYPE=RelWithDebInfo',
+      'cmake_flags[0] = "-DX=a\\nb": contains a line break or NUL; write each ' +
+        'flag as one list item "-DNAME=value", e.g. - ' +
+        '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
     ],
   ];
   for (const [what, text, message] of cases) {
@@ -185,25 +199,32 @@ describe('loadBuildProfile', () => {
     assert.ok(mariadb.cmakeFlags.includes('-DWITH_WSREP=OFF'));
   });
 
-  test("the lean profiles are the no-perfschema ones plus the studies' other flags (MariaDB: no optimizer trace switch)", async () => {
-    const extra = async (lean: string, nops: string): Promise<string[]> => {
-      const [a, b] = [await loadBuildProfile(lean), await loadBuildProfile(nops)];
+  test(
+    "the lean profiles are the no-perfschema ones plus the studies' other " +
+      'flags (MariaDB: no optimizer trace switch)',
+    async () => {
+      const extra = async (lean: string, nops: string): Promise<string[]> => {
+        const [a, b] = [await loadBuildProfile(lean), await loadBuildProfile(nops)];
+        assert.deepEqual(
+          b.cmakeFlags.filter((f) => !a.cmakeFlags.includes(f)),
+          [],
+          `${lean} keeps every flag of ${nops}`,
+        );
+        return a.cmakeFlags.filter((f) => !b.cmakeFlags.includes(f));
+      };
+      assert.deepEqual(await extra('mysql-rel-lean', 'mysql-rel-nops'), [
+        '-DOPTIMIZER_TRACE=0',
+        '-DENABLED_PROFILING=0',
+      ]);
+      assert.deepEqual(await extra('mariadb-rel-lean', 'mariadb-rel-nops'), ['-DENABLED_PROFILING=OFF']);
+      // Another build of one demo tag: only the build type differs.
+      const [demo, debug] = [await loadBuildProfile('demo'), await loadBuildProfile('demo-debug')];
       assert.deepEqual(
-        b.cmakeFlags.filter((f) => !a.cmakeFlags.includes(f)),
-        [],
-        `${lean} keeps every flag of ${nops}`,
+        debug.cmakeFlags,
+        demo.cmakeFlags.map((f) => (f.startsWith('-DCMAKE_BUILD_TYPE=') ? '-DCMAKE_BUILD_TYPE=Debug' : f)),
       );
-      return a.cmakeFlags.filter((f) => !b.cmakeFlags.includes(f));
-    };
-    assert.deepEqual(await extra('mysql-rel-lean', 'mysql-rel-nops'), ['-DOPTIMIZER_TRACE=0', '-DENABLED_PROFILING=0']);
-    assert.deepEqual(await extra('mariadb-rel-lean', 'mariadb-rel-nops'), ['-DENABLED_PROFILING=OFF']);
-    // Another build of one demo tag: only the build type differs.
-    const [demo, debug] = [await loadBuildProfile('demo'), await loadBuildProfile('demo-debug')];
-    assert.deepEqual(
-      debug.cmakeFlags,
-      demo.cmakeFlags.map((f) => (f.startsWith('-DCMAKE_BUILD_TYPE=') ? '-DCMAKE_BUILD_TYPE=Debug' : f)),
-    );
-  });
+    },
+  );
 
   test('an unknown name lists the profiles there are', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qpsw-bp-'));

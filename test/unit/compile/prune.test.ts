@@ -20,18 +20,22 @@ const BUILDS = [
 ];
 
 describe('planPrune', () => {
-  test('keeps the protected builds and every build of the N newest versions; removes the rest, least recently used first', () => {
-    const plan = planPrune({ builds: BUILDS, keep: new Set(['base', 'good']), keepLatest: 2 });
-    assert.deepEqual(
-      plan.keep.map((k) => `${k.build.key}:${k.reason}`),
-      ['base:protected', 'k9:latest', 'k9nops:latest', 'k10:latest', 'good:protected'],
-    );
-    // 10.11.10 is newer than 10.11.9 by version, not by text; k7 was used before k8.
-    assert.deepEqual(
-      plan.remove.map((b) => b.key),
-      ['k7', 'k8'],
-    );
-  });
+  test(
+    'keeps the protected builds and every build of the N newest versions; ' +
+      'removes the rest, least recently used first',
+    () => {
+      const plan = planPrune({ builds: BUILDS, keep: new Set(['base', 'good']), keepLatest: 2 });
+      assert.deepEqual(
+        plan.keep.map((k) => `${k.build.key}:${k.reason}`),
+        ['base:protected', 'k9:latest', 'k9nops:latest', 'k10:latest', 'good:protected'],
+      );
+      // 10.11.10 is newer than 10.11.9 by version, not by text; k7 was used before k8.
+      assert.deepEqual(
+        plan.remove.map((b) => b.key),
+        ['k7', 'k8'],
+      );
+    },
+  );
 
   test('keepLatest 0 keeps only the protected ones', () => {
     const plan = planPrune({ builds: BUILDS, keep: new Set(['base']), keepLatest: 0 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { z } from 'zod';
 import { ConfigError, loadConfig, type OptionSpec } from '../../../src/config/index.js';
+import { joined } from '../../helpers/pattern.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'qpswatch-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,7 +96,9 @@ describe('loadConfig errors name the source, the field, the value and what is ex
     },
     {
       name: 'nested unknown key',
-      yaml: 'targets:\n  a:\n    kind: installed\n    flavor: mariadb\n    basdir: /usr\n    binary: /usr/sbin/mariadbd\n    server_profile: relaxed\n',
+      yaml:
+        'targets:\n  a:\n    kind: installed\n    flavor: mariadb\n    basdir: ' +
+        '/usr\n    binary: /usr/sbin/mariadbd\n    server_profile: relaxed\n',
       expected: /targets\.a: unknown key 'basdir'/,
     },
     { name: 'not YAML', yaml: 'a: [1, 2\n', expected: /: line 2: not valid YAML \(/ },
@@ -150,7 +153,10 @@ describe('secrets', () => {
     const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }, table));
     assert.match(
       problems[0]!,
-      /smtp_password is a secret and is never read from the config file: set QPSWATCH_SMTP_PASSWORD or smtp_password_file/,
+      joined(
+        /smtp_password is a secret and is never read from the config /,
+        /file: set QPSWATCH_SMTP_PASSWORD or smtp_password_file/,
+      ),
     );
     assert.doesNotMatch(problems.join(), /hunter2/);
   });
@@ -179,7 +185,9 @@ describe('secrets', () => {
 
 describe('a token in a config file every user can read', () => {
   const upstreams = (remote: string): string =>
-    `upstreams:\n  - name: mariadb\n    remote: '${remote}'\n    flavor: mariadb\n    series: "10.11"\n    build_profile: mariadb-rel\n    server_profile: relaxed\n`;
+    `upstreams:\n  - name: mariadb\n    remote: '${remote}'\n    flavor: ` +
+    `mariadb\n    series: "10.11"\n    build_profile: mariadb-rel\n    ` +
+    `server_profile: relaxed\n`;
 
   test('is refused in one line naming the upstream, the mode and the fix, the token hidden', () => {
     const file = writeConfig('token-0644.yaml', upstreams('https://bob:tok-1a2b@github.com/MariaDB/server.git'));
@@ -189,7 +197,13 @@ describe('a token in a config file every user can read', () => {
     assert.ok(!problems[0]!.includes('tok-1a2b'), problems[0]);
     assert.match(
       problems[0]!,
-      /upstreams\[0\] "mariadb": remote = "https:\/\/\*\*\*@github\.com\/MariaDB\/server\.git" holds credentials, and the file is readable by every user \(mode 0644\): make it private \(chown root:qpswatch, chmod 0640\), or move the upstreams to QPSWATCH_UPSTREAMS/,
+      joined(
+        /upstreams\[0\] "mariadb": remote = /,
+        /"https:\/\/\*\*\*@github\.com\/MariaDB\/server\.git" holds /,
+        /credentials, and the file is readable by every user \(mode /,
+        /0644\): make it private \(chown root:qpswatch, chmod 0640\), /,
+        /or move the upstreams to QPSWATCH_UPSTREAMS/,
+      ),
     );
   });
 
@@ -209,12 +223,15 @@ describe('messages that say what is wrong in words', () => {
   test('a target named with shell characters: the key is named, the value is not shown, with the fix', () => {
     const file = writeConfig(
       'bad-key.yaml',
-      'targets:\n  "a;touch x":\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: relaxed\n',
+      'targets:\n  "a;touch x":\n    kind: installed\n    flavor: mariadb\n   ' +
+        ' basedir: /usr\n    server_profile: relaxed\n',
     );
     assert.deepEqual(
       problemsOf(() => loadConfig({ file, env: {}, cwd: dir })),
       [
-        `${file}: targets: the key "a;touch x" is refused: a target name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit: rename it, e.g. "relaxed"`,
+        `${file}: targets: the key "a;touch x" is refused: a target name is ` +
+          `1-64 letters, digits, ".", "_" or "-", starting with a letter or ` +
+          `digit: rename it, e.g. "relaxed"`,
       ],
     );
   });
@@ -222,7 +239,8 @@ describe('messages that say what is wrong in words', () => {
   test('a bad server_profile reads as a name rule, not as a regular expression', () => {
     const file = writeConfig(
       'bad-profile.yaml',
-      'targets:\n  t:\n    kind: installed\n    flavor: mariadb\n    basedir: /usr\n    server_profile: "Bad Profile"\n',
+      'targets:\n  t:\n    kind: installed\n    flavor: mariadb\n    basedir: ' +
+        '/usr\n    server_profile: "Bad Profile"\n',
     );
     const [problem] = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
     assert.match(problem!, /targets\.t\.server_profile = "Bad Profile": expected a server profile name \(1-64 letters/);

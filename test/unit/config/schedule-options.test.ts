@@ -43,7 +43,9 @@ test('a bad cron expression names the value and shows an example', () => {
   const file = join(dir, 'qpswatch.yaml');
   for (const bad of ['61 * * * *', 'every hour', '* * *']) {
     assert.deepEqual(problemsOf(`schedule: "${bad}"\n`), [
-      `${file}: schedule = ${JSON.stringify(bad)}: expected a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * * *" for hourly at minute 17`,
+      `${file}: schedule = ${JSON.stringify(bad)}: expected a cron expression ` +
+        `of 5 fields (minute hour day-of-month month day-of-week), e.g. "17 * * ` +
+        `* *" for hourly at minute 17`,
     ]);
   }
 });

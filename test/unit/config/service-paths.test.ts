@@ -37,17 +37,20 @@ describe("the installed service's config and folders", () => {
     assert.equal(loadConfig({ file: other, env, cwd: '/srv/here' }).state_dir, '/srv/here/var');
   });
 
-  test("systemd's STATE_DIRECTORY and CACHE_DIRECTORY and the options themselves win over the service's folders", () => {
-    const file = servicePaths(env).config;
-    const underSystemd = loadConfig({
-      file,
-      env: { ...env, STATE_DIRECTORY: '/run/s', CACHE_DIRECTORY: '/run/c' },
-      cwd: '/',
-    });
-    assert.deepEqual([underSystemd.state_dir, underSystemd.cache_dir], ['/run/s', '/run/c']);
-    const set = loadConfig({ file, env: { ...env, QPSWATCH_STATE_DIR: '/data/q' }, cwd: '/' });
-    assert.equal(set.state_dir, '/data/q');
-  });
+  test(
+    "systemd's STATE_DIRECTORY and CACHE_DIRECTORY and the options " + "themselves win over the service's folders",
+    () => {
+      const file = servicePaths(env).config;
+      const underSystemd = loadConfig({
+        file,
+        env: { ...env, STATE_DIRECTORY: '/run/s', CACHE_DIRECTORY: '/run/c' },
+        cwd: '/',
+      });
+      assert.deepEqual([underSystemd.state_dir, underSystemd.cache_dir], ['/run/s', '/run/c']);
+      const set = loadConfig({ file, env: { ...env, QPSWATCH_STATE_DIR: '/data/q' }, cwd: '/' });
+      assert.equal(set.state_dir, '/data/q');
+    },
+  );
 
   test('without QPSWATCH_ROOT the paths are the real ones', () => {
     assert.deepEqual(servicePaths({}), {

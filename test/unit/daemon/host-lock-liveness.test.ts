@@ -76,18 +76,21 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
     acquireHostLock(path).release();
   });
 
-  test('a file naming a live process (pid 1, this one) that nobody locks is taken over: the text decides nothing', () => {
-    for (const pid of [1, process.pid]) {
-      const path = lockPath();
-      writeFileSync(
-        path,
-        JSON.stringify({ pid, startedAt: new Date().toISOString(), startTicks: processStartTicks(pid) }),
-      );
-      const lock = acquireHostLock(path, { pid: 77_777 });
-      assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 77_777);
-      lock.release();
-    }
-  });
+  test(
+    'a file naming a live process (pid 1, this one) that nobody locks is ' + 'taken over: the text decides nothing',
+    () => {
+      for (const pid of [1, process.pid]) {
+        const path = lockPath();
+        writeFileSync(
+          path,
+          JSON.stringify({ pid, startedAt: new Date().toISOString(), startTicks: processStartTicks(pid) }),
+        );
+        const lock = acquireHostLock(path, { pid: 77_777 });
+        assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 77_777);
+        lock.release();
+      }
+    },
+  );
 
   test('six processes at a lock its holder left: exactly one takes it', async () => {
     const path = lockPath();
@@ -133,72 +136,81 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
       }
     });
 
-    test('the service (here nobody) holds the lock: a root compare stops at once, and the service keeps a valid lock', async () => {
-      const path = join(sticky, 'service.lock');
-      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], {
-        uid: 65534,
-        gid: 65534,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      try {
-        assert.equal(await firstLine(daemon), 'acquired');
-        const before = readFileSync(path, 'utf8');
-        await assert.rejects(
-          waitForHostLock(path, {
+    test(
+      'the service (here nobody) holds the lock: a root compare stops at ' + 'once, and the service keeps a valid lock',
+      async () => {
+        const path = join(sticky, 'service.lock');
+        const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], {
+          uid: 65534,
+          gid: 65534,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        try {
+          assert.equal(await firstLine(daemon), 'acquired');
+          const before = readFileSync(path, 'utf8');
+          await assert.rejects(
+            waitForHostLock(path, {
+              command: 'compare',
+              holds: 'a compare session',
+              serviceUid: 65534,
+              log: pino({ level: 'silent' }),
+            }),
+            (err: unknown) => err instanceof HostLockHeldError && err.pid === daemon.pid && err.command === undefined,
+          );
+          assert.equal(readFileSync(path, 'utf8'), before, 'the lock file is as the service wrote it');
+          assert.equal(statSync(path).mode & 0o7777, 0o644);
+          assert.equal(daemon.exitCode, null, 'the service runs on');
+          // The service's own view: its lock is held (by itself), not stale.
+          const again = asNobody(path);
+          assert.match(again.stdout, new RegExp(`^HostLockHeldError: host lock ${path} is held by pid ${daemon.pid} `));
+        } finally {
+          await stop(daemon);
+        }
+      },
+    );
+
+    test(
+      "a file of root's that the service took over (it could not rewrite it) " + 'names no gone process as its holder',
+      async () => {
+        const path = join(sticky, 'left-by-root.lock');
+        writeFileSync(
+          path,
+          JSON.stringify({
+            pid: 999_999,
+            startedAt: '2026-01-01T00:00:00.000Z',
+            startTicks: 4242,
             command: 'compare',
             holds: 'a compare session',
-            serviceUid: 65534,
-            log: pino({ level: 'silent' }),
           }),
-          (err: unknown) => err instanceof HostLockHeldError && err.pid === daemon.pid && err.command === undefined,
         );
-        assert.equal(readFileSync(path, 'utf8'), before, 'the lock file is as the service wrote it');
-        assert.equal(statSync(path).mode & 0o7777, 0o644);
-        assert.equal(daemon.exitCode, null, 'the service runs on');
-        // The service's own view: its lock is held (by itself), not stale.
-        const again = asNobody(path);
-        assert.match(again.stdout, new RegExp(`^HostLockHeldError: host lock ${path} is held by pid ${daemon.pid} `));
-      } finally {
-        await stop(daemon);
-      }
-    });
-
-    test("a file of root's that the service took over (it could not rewrite it) names no gone process as its holder", async () => {
-      const path = join(sticky, 'left-by-root.lock');
-      writeFileSync(
-        path,
-        JSON.stringify({
-          pid: 999_999,
-          startedAt: '2026-01-01T00:00:00.000Z',
-          startTicks: 4242,
-          command: 'compare',
-          holds: 'a compare session',
-        }),
-      );
-      const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], {
-        uid: 65534,
-        gid: 65534,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      try {
-        assert.equal(await firstLine(daemon), 'acquired');
-        assert.match(
-          readFileSync(path, 'utf8'),
-          /"pid":999999/,
-          "root's file, which nobody may rewrite in a sticky folder",
-        );
-        assert.throws(
-          () => acquireHostLock(path, { serviceUid: 65534 }),
-          (err: unknown) =>
-            err instanceof HostLockHeldError &&
-            err.pid === 0 &&
-            err.message ===
-              `host lock ${path} is held by a process the file does not name (it still names pid 999999, which is gone: the holder could not write itself into another user's file): see which with sudo fuser -v ${path}; stop it, or set host_lock`,
-        );
-      } finally {
-        await stop(daemon);
-      }
-    });
+        const daemon = spawn(process.execPath, [TAKE_LOCK, path, '60000'], {
+          uid: 65534,
+          gid: 65534,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        try {
+          assert.equal(await firstLine(daemon), 'acquired');
+          assert.match(
+            readFileSync(path, 'utf8'),
+            /"pid":999999/,
+            "root's file, which nobody may rewrite in a sticky folder",
+          );
+          assert.throws(
+            () => acquireHostLock(path, { serviceUid: 65534 }),
+            (err: unknown) =>
+              err instanceof HostLockHeldError &&
+              err.pid === 0 &&
+              err.message ===
+                `host lock ${path} is held by a process the file does not name (it ` +
+                  `still names pid 999999, which is gone: the holder could not write ` +
+                  `itself into another user's file): see which with sudo fuser -v ` +
+                  `${path}; stop it, or set host_lock`,
+          );
+        } finally {
+          await stop(daemon);
+        }
+      },
+    );
 
     test('a lock file this user cannot read counts as held: one line naming its owner and how to check', () => {
       const path = join(sticky, 'unreadable.lock');
@@ -208,7 +220,9 @@ describe('the host lock is held with flock: the kernel, not the text, says who h
       assert.equal(result.status, 2, result.stderr);
       assert.equal(
         result.stdout,
-        `HostLockUnreadableError: host lock ${path} cannot be read by this user (EACCES): it belongs to user root (uid 0), mode 0600, so it counts as held; ` +
+        `HostLockUnreadableError: host lock ${path} cannot be read by this user ` +
+          `(EACCES): it belongs to user root (uid 0), mode 0600, so it counts as ` +
+          `held; ` +
           `see who holds it with sudo fuser -v ${path}, and if nothing does, remove it (sudo rm ${path})\n`,
       );
       assert.equal(readFileSync(path, 'utf8'), '', 'the file is left as it was');

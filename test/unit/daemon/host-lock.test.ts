@@ -33,7 +33,9 @@ test('a lock held by a live pid is a typed input error naming the path, the pid 
       assert.equal(err.pid, 1234);
       assert.equal(
         err.message,
-        `host lock ${path} is held by pid 1234 (started 2026-03-01T10:00:00.000Z): another qpswatch daemon is benchmarking on this host; stop it (systemctl stop qpswatch) or set host_lock`,
+        `host lock ${path} is held by pid 1234 (started ` +
+          `2026-03-01T10:00:00.000Z): another qpswatch daemon is benchmarking on ` +
+          `this host; stop it (systemctl stop qpswatch) or set host_lock`,
       );
       return true;
     },
@@ -77,57 +79,63 @@ test('a lock in a folder that does not exist names the path and the option', () 
   );
 });
 
-test('a compare, check or build waits while another one holds the host, with one progress line, then takes it', async () => {
-  const path = lockPath();
-  const silent = pino({ level: 'silent' });
-  const compare = await waitForHostLock(path, {
-    pid: 1234,
-    now: at,
-    command: 'compare',
-    holds: 'a compare session ("a" against "b")',
-    log: silent,
-  });
-  const lines: string[] = [];
-  const log = pino(
-    { level: 'info' },
-    { write: (line: string) => lines.push((JSON.parse(line) as { msg: string }).msg) },
-  );
-  const waiting = waitForHostLock(path, {
-    pid: 5678,
-    command: 'build',
-    holds: 'the build of "x" (key 0123456789abcdef)',
-    pollMs: 20,
-    log,
-  });
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  compare.release();
-  const lock = await waiting;
-  assert.deepEqual(lines, ['waiting for the host: a compare session ("a" against "b") by pid 1234']);
-  assert.equal(JSON.parse(readFileSync(path, 'utf8')).command, 'build');
-  lock.release();
-});
-
-test('a daemon holds the host for as long as it runs: a compare is refused at once with the one-line error', async () => {
-  const path = lockPath();
-  const daemon = acquireHostLock(path, { pid: 1234, now: at });
-  await assert.rejects(
-    waitForHostLock(path, {
-      pid: 5678,
+test(
+  'a compare, check or build waits while another one holds the host, with ' + 'one progress line, then takes it',
+  async () => {
+    const path = lockPath();
+    const silent = pino({ level: 'silent' });
+    const compare = await waitForHostLock(path, {
+      pid: 1234,
+      now: at,
       command: 'compare',
-      holds: 'a compare session',
-      log: pino({ level: 'silent' }),
-    }),
-    (err: unknown) => {
-      assert.ok(err instanceof HostLockHeldError && err instanceof InputError);
-      assert.match(
-        err.message,
-        /held by pid 1234 \(started 2026-03-01T10:00:00.000Z\): another qpswatch daemon is benchmarking on this host/,
-      );
-      return true;
-    },
-  );
-  daemon.release();
-});
+      holds: 'a compare session ("a" against "b")',
+      log: silent,
+    });
+    const lines: string[] = [];
+    const log = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push((JSON.parse(line) as { msg: string }).msg) },
+    );
+    const waiting = waitForHostLock(path, {
+      pid: 5678,
+      command: 'build',
+      holds: 'the build of "x" (key 0123456789abcdef)',
+      pollMs: 20,
+      log,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    compare.release();
+    const lock = await waiting;
+    assert.deepEqual(lines, ['waiting for the host: a compare session ("a" against "b") by pid 1234']);
+    assert.equal(JSON.parse(readFileSync(path, 'utf8')).command, 'build');
+    lock.release();
+  },
+);
+
+test(
+  'a daemon holds the host for as long as it runs: a compare is refused ' + 'at once with the one-line error',
+  async () => {
+    const path = lockPath();
+    const daemon = acquireHostLock(path, { pid: 1234, now: at });
+    await assert.rejects(
+      waitForHostLock(path, {
+        pid: 5678,
+        command: 'compare',
+        holds: 'a compare session',
+        log: pino({ level: 'silent' }),
+      }),
+      (err: unknown) => {
+        assert.ok(err instanceof HostLockHeldError && err instanceof InputError);
+        assert.match(
+          err.message,
+          /held by pid 1234 \(started 2026-03-01T10:00:00.000Z\): another qpswatch daemon is benchmarking on this host/,
+        );
+        return true;
+      },
+    );
+    daemon.release();
+  },
+);
 
 test('a daemon that finds a compare holding the host names it', async () => {
   const path = lockPath();
@@ -143,7 +151,9 @@ test('a daemon that finds a compare holding the host names it', async () => {
     (err: unknown) =>
       err instanceof HostLockHeldError &&
       err.message ===
-        `host lock ${path} is held by pid 1234 (qpswatch compare, started 2026-03-01T10:00:00.000Z): it is benchmarking or building on this host; wait for it to end, or set host_lock`,
+        `host lock ${path} is held by pid 1234 (qpswatch compare, started ` +
+          `2026-03-01T10:00:00.000Z): it is benchmarking or building on this ` +
+          `host; wait for it to end, or set host_lock`,
   );
   compare.release();
 });

@@ -36,29 +36,33 @@ after(async () => {
 const sent = async (): Promise<number> =>
   (await readdir(mail.outboxDir).catch(() => [])).filter((f) => f.endsWith('.eml')).length;
 
-test('a message whose next attempt is 2 s away is sent by the timer about 2 s later, not at the next cycle; stop is quick', async (t) => {
-  const [message] = await store.listMessages('pending');
-  const dueAt = Date.now() + 2000;
-  await store.markMessageFailed(message!.id, 'connection refused', new Date(dueAt).toISOString());
-  const controller = new AbortController();
-  const timer = startOutboxTimer({ mail, store, log: silentLog, signal: controller.signal, maxSleepMs: 60_000 });
-  try {
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(await sent(), 0, 'not before its time');
-    while ((await sent()) === 0 && Date.now() < dueAt + 5000) await new Promise((r) => setTimeout(r, 50));
-    const late = (Date.now() - dueAt) / 1000;
-    t.diagnostic(`sent ${late.toFixed(2)} s after its next attempt`);
-    assert.equal(await sent(), 1);
-    assert.ok(late < 1.5, `sent ${late} s late`);
-    assert.equal((await store.listMessages('sent')).length, 1);
-    assert.equal(await store.nextMessageDue(), null);
-  } finally {
-    controller.abort();
-    const stopping = Date.now();
-    await timer.stop();
-    assert.ok(Date.now() - stopping < 1000, 'stopped within a second');
-  }
-});
+test(
+  'a message whose next attempt is 2 s away is sent by the timer about 2 ' +
+    's later, not at the next cycle; stop is quick',
+  async (t) => {
+    const [message] = await store.listMessages('pending');
+    const dueAt = Date.now() + 2000;
+    await store.markMessageFailed(message!.id, 'connection refused', new Date(dueAt).toISOString());
+    const controller = new AbortController();
+    const timer = startOutboxTimer({ mail, store, log: silentLog, signal: controller.signal, maxSleepMs: 60_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(await sent(), 0, 'not before its time');
+      while ((await sent()) === 0 && Date.now() < dueAt + 5000) await new Promise((r) => setTimeout(r, 50));
+      const late = (Date.now() - dueAt) / 1000;
+      t.diagnostic(`sent ${late.toFixed(2)} s after its next attempt`);
+      assert.equal(await sent(), 1);
+      assert.ok(late < 1.5, `sent ${late} s late`);
+      assert.equal((await store.listMessages('sent')).length, 1);
+      assert.equal(await store.nextMessageDue(), null);
+    } finally {
+      controller.abort();
+      const stopping = Date.now();
+      await timer.stop();
+      assert.ok(Date.now() - stopping < 1000, 'stopped within a second');
+    }
+  },
+);
 
 test('poked many times, the timer sends nothing twice, and nothing after stop', async () => {
   const controller = new AbortController();

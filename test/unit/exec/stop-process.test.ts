@@ -6,7 +6,8 @@ import { processAlive, stopProcess } from '../../../src/exec/index.js';
 
 /** A process that runs until stopped; with `ignoreTerm` it shrugs SIGTERM off, as a hung server would. */
 function startLoop(ignoreTerm: boolean): Promise<ChildProcess> {
-  const code = `${ignoreTerm ? "process.on('SIGTERM', () => {});" : ''} setInterval(() => {}, 1000); process.send?.('up');`;
+  const code =
+    `${ignoreTerm ? "process.on('SIGTERM', () => {});" : ''} setInterval(() ` + `=> {}, 1000); process.send?.('up');`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
   return new Promise((resolve, reject) => child.once('message', () => resolve(child)).once('error', reject));
 }

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { joined } from '../../helpers/pattern.js';
 import {
   allPanels,
   dashboardFiles,
@@ -146,39 +147,51 @@ describe('release dashboards', () => {
     assert.equal((panel['options'] as { stacking: string }).stacking, 'normal');
   });
 
-  test('no dashboard or alert rule holds the threshold as a number: they compare with qpswatch_regression_threshold_ratio', () => {
-    for (const { file } of dashboards)
-      assert.doesNotMatch(readFileSync(join(dashboardsDir, file), 'utf8'), /0\.95\b/, file);
-    assert.doesNotMatch(readFileSync(rulesFile, 'utf8'), /0\.95\b/);
-    const perOp = dashboards.find((x) => x.dashboard.uid === 'qpswatch-per-op')!.dashboard;
-    const exprs = queryPanels(perOp).flatMap((p) => (p.targets ?? []).map((t) => t.expr ?? ''));
-    assert.ok(
-      exprs.some((e) =>
-        /^qpswatch_relative_to_last_good_ratio\{.*\} - on\(job, instance, series, test\) group_left qpswatch_regression_threshold_ratio\{/.test(
-          e,
+  test(
+    'no dashboard or alert rule holds the threshold as a number: they ' +
+      'compare with qpswatch_regression_threshold_ratio',
+    () => {
+      for (const { file } of dashboards)
+        assert.doesNotMatch(readFileSync(join(dashboardsDir, file), 'utf8'), /0\.95\b/, file);
+      assert.doesNotMatch(readFileSync(rulesFile, 'utf8'), /0\.95\b/);
+      const perOp = dashboards.find((x) => x.dashboard.uid === 'qpswatch-per-op')!.dashboard;
+      const exprs = queryPanels(perOp).flatMap((p) => (p.targets ?? []).map((t) => t.expr ?? ''));
+      assert.ok(
+        exprs.some((e) =>
+          joined(
+            /^qpswatch_relative_to_last_good_ratio\{.*\} - on\(job, /,
+            /instance, series, test\) group_left /,
+            /qpswatch_regression_threshold_ratio\{/,
+          ).test(e),
         ),
-      ),
-      'per-op: the margin over the threshold',
-    );
-  });
+        'per-op: the margin over the threshold',
+      );
+    },
+  );
 
-  test("the detectable drop of each release's check is a bar chart in percent beside it, a line at the 5% margin", () => {
-    const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
-    const bars = queryPanels(d).filter(
-      (p) => p.type === 'barchart' && /^qpswatch_detectable_drop_ratio\{/.test(p.targets?.[0]?.expr ?? ''),
-    );
-    assert.equal(bars.length, 1);
-    const panel = bars[0]!;
-    assert.match(panel.title, /detectable drop by version$/);
-    assert.equal(panel.repeat, 'threads');
-    assert.match(panel.targets![0]!.expr!, /host=~"\$host", series=~"\$series", test=~"\$test", threads=~"\$threads"/);
-    const defaults = (
-      panel['fieldConfig'] as { defaults: { unit: string; thresholds: { steps: Array<{ value: number | null }> } } }
-    ).defaults;
-    assert.equal(defaults.unit, 'percentunit');
-    assert.deepEqual(
-      defaults.thresholds.steps.map((s) => s.value),
-      [null, 0.05, 0.1],
-    );
-  });
+  test(
+    "the detectable drop of each release's check is a bar chart in percent " + 'beside it, a line at the 5% margin',
+    () => {
+      const d = dashboards.find((x) => x.dashboard.uid === 'qpswatch-relative-qps')!.dashboard;
+      const bars = queryPanels(d).filter(
+        (p) => p.type === 'barchart' && /^qpswatch_detectable_drop_ratio\{/.test(p.targets?.[0]?.expr ?? ''),
+      );
+      assert.equal(bars.length, 1);
+      const panel = bars[0]!;
+      assert.match(panel.title, /detectable drop by version$/);
+      assert.equal(panel.repeat, 'threads');
+      assert.match(
+        panel.targets![0]!.expr!,
+        /host=~"\$host", series=~"\$series", test=~"\$test", threads=~"\$threads"/,
+      );
+      const defaults = (
+        panel['fieldConfig'] as { defaults: { unit: string; thresholds: { steps: Array<{ value: number | null }> } } }
+      ).defaults;
+      assert.equal(defaults.unit, 'percentunit');
+      assert.deepEqual(
+        defaults.thresholds.steps.map((s) => s.value),
+        [null, 0.05, 0.1],
+      );
+    },
+  );
 });

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fixturePath } from '../../helpers/paths.js';
 import { dashboardExpressions, metricNames, ruleExpressions, variableExpressions } from '../../helpers/promql.js';
 
-/** The families src/metrics exports plus Prometheus' and prom-client's own: the one list to change with the exporter. */
+/**
+ * The families src/metrics exports plus Prometheus' and prom-client's own: the one list to change with the exporter.
+ */
 const families = new Set(
   readFileSync(fixturePath('grafana', 'metric-families.txt'), 'utf8')
     .split('\n')

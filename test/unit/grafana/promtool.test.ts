@@ -8,7 +8,9 @@ import { ExecNotFoundError, run } from '../../../src/exec/index.js';
 import { prometheusDir, rulesFile } from '../../helpers/grafana.js';
 import { dashboardExpressions, ruleExpressions, variableExpressions } from '../../helpers/promql.js';
 
-/** promtool from Debian's prometheus package (scripts/ensure-deps.sh installs it). Resolves with its exit and output. */
+/**
+ * promtool from Debian's prometheus package (scripts/ensure-deps.sh installs it). Resolves with its exit and output.
+ */
 async function promtool(args: string[], cwd?: string): Promise<{ ok: boolean; output: string }> {
   try {
     const r = await run({
@@ -54,16 +56,21 @@ describe('promtool', () => {
     }
   });
 
-  test('the rule unit tests give one test its own threshold (test_thresholds) and change it while an alert fires', () => {
-    const tests = readFileSync(join(prometheusDir, 'qpswatch.rules.test.yml'), 'utf8');
-    const threshold = (test: string, values: string): RegExp =>
-      new RegExp(
-        `series: 'qpswatch_regression_threshold_ratio\\{[^}]*test="${test}"\\}'\\n\\s+values: '${values.replace(/\./g, '\\.')}'`,
-      );
-    assert.match(tests, threshold('update-index', '0.90x5'));
-    assert.match(tests, threshold('point-query', '0.95x5'));
-    assert.match(tests, threshold('update-index', '0.95 0.95 0.95 0.90 0.90 0.90'));
-  });
+  test(
+    'the rule unit tests give one test its own threshold (test_thresholds) ' + 'and change it while an alert fires',
+    () => {
+      const tests = readFileSync(join(prometheusDir, 'qpswatch.rules.test.yml'), 'utf8');
+      const threshold = (test: string, values: string): RegExp =>
+        new RegExp(
+          `series: ` +
+            `'qpswatch_regression_threshold_ratio\\{[^}]*test="${test}"\\}'\\n\\s+values: ` +
+            `'${values.replace(/\./g, '\\.')}'`,
+        );
+      assert.match(tests, threshold('update-index', '0.90x5'));
+      assert.match(tests, threshold('point-query', '0.95x5'));
+      assert.match(tests, threshold('update-index', '0.95 0.95 0.95 0.90 0.90 0.90'));
+    },
+  );
 
   test('every dashboard query and variable selector is valid PromQL after substitution', async () => {
     const exprs = [...dashboardExpressions(), ...variableExpressions()];

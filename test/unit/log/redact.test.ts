@@ -74,26 +74,38 @@ describe('every log line hides URL credentials (loggerOptions)', () => {
   }
 
   for (const journal of [false, true]) {
-    test(`a remote in a field, a git argv, an error, a message and a binding${journal ? ' (journal prefixes)' : ''}`, () => {
-      const { log, lines } = capture('json', journal);
-      const child = log.child({ component: 'upstream', remote });
-      child.error({ upstream: 'mariadb', remote, error: `git ls-remote ${remote} failed` }, 'discovery failed');
-      child.debug(
-        {
-          argv: ['git', '-c', 'protocol.ext.allow=never', 'ls-remote', '--tags', '--', remote, 'ssh://u:pw-9f8e7d@h/x'],
-        },
-        'child exited',
-      );
-      child.warn({ err: new Error(`fatal: unable to access '${remote}'`) }, `mirror of ${remote} not synced`);
-      assert.equal(lines.length, 3);
-      for (const line of lines) {
-        assert.ok(!line.includes(SECRET) && !line.includes('pw-9f8e7d'), line);
-        assert.ok(line.includes('https://***@git.example.org/server.git'), 'the remote is still named');
-        if (journal) assert.match(line, /^<[0-7]>\{/);
-        JSON.parse(journal ? line.replace(/^<\d>/, '') : line);
-      }
-      assert.ok(lines[1]!.includes('ssh://u:***@h/x'));
-    });
+    test(
+      `a remote in a field, a git argv, an error, a message and a ` + `binding${journal ? ' (journal prefixes)' : ''}`,
+      () => {
+        const { log, lines } = capture('json', journal);
+        const child = log.child({ component: 'upstream', remote });
+        child.error({ upstream: 'mariadb', remote, error: `git ls-remote ${remote} failed` }, 'discovery failed');
+        child.debug(
+          {
+            argv: [
+              'git',
+              '-c',
+              'protocol.ext.allow=never',
+              'ls-remote',
+              '--tags',
+              '--',
+              remote,
+              'ssh://u:pw-9f8e7d@h/x',
+            ],
+          },
+          'child exited',
+        );
+        child.warn({ err: new Error(`fatal: unable to access '${remote}'`) }, `mirror of ${remote} not synced`);
+        assert.equal(lines.length, 3);
+        for (const line of lines) {
+          assert.ok(!line.includes(SECRET) && !line.includes('pw-9f8e7d'), line);
+          assert.ok(line.includes('https://***@git.example.org/server.git'), 'the remote is still named');
+          if (journal) assert.match(line, /^<[0-7]>\{/);
+          JSON.parse(journal ? line.replace(/^<\d>/, '') : line);
+        }
+        assert.ok(lines[1]!.includes('ssh://u:***@h/x'));
+      },
+    );
   }
 
   test('secret keys stay redacted by path', () => {

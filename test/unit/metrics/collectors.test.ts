@@ -5,7 +5,8 @@ import { createMetricsExposition, RELEASE_FAMILIES } from '../../../src/metrics/
 import { FakeSource, figureRow, health, MarkedSource, qpswatchFamilies } from './fake-source.js';
 
 const LABELS =
-  'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",test="update-index",threads="1",profile="small-server"';
+  'host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="10.11.9",version_key="010.011.009",' +
+  'test="update-index",threads="1",profile="small-server"';
 
 const EXPECTED = `# HELP qpswatch_build_info 1, labelled with qpswatch's version and the Node.js version it runs on.
 # TYPE qpswatch_build_info gauge
@@ -15,27 +16,33 @@ qpswatch_build_info{version="1.2.3",node_version="${process.version}"} 1
 # TYPE qpswatch_qps gauge
 qpswatch_qps{${LABELS}} 1234.5
 
-# HELP qpswatch_relative_qps_ratio QPS relative to the series' base release: chained through the paired checks where they lead to the base, else the ratio of medians (0/0 = 1).
+# HELP qpswatch_relative_qps_ratio QPS relative to the series' base release: chained through the paired checks where \
+they lead to the base, else the ratio of medians (0/0 = 1).
 # TYPE qpswatch_relative_qps_ratio gauge
 qpswatch_relative_qps_ratio{${LABELS}} 0.97
 
-# HELP qpswatch_relative_qps_low_ratio Lower end of the interval of the chained relative QPS against the base; absent for a ratio of medians.
+# HELP qpswatch_relative_qps_low_ratio Lower end of the interval of the chained relative QPS against the base; absent \
+for a ratio of medians.
 # TYPE qpswatch_relative_qps_low_ratio gauge
 qpswatch_relative_qps_low_ratio{${LABELS}} 0.94
 
-# HELP qpswatch_relative_qps_high_ratio Upper end of the interval of the chained relative QPS against the base; absent for a ratio of medians.
+# HELP qpswatch_relative_qps_high_ratio Upper end of the interval of the chained relative QPS against the base; absent \
+for a ratio of medians.
 # TYPE qpswatch_relative_qps_high_ratio gauge
 qpswatch_relative_qps_high_ratio{${LABELS}} 1.01
 
-# HELP qpswatch_relative_to_last_good_ratio Relative QPS of the version's newest valid check, against the last good release of that time.
+# HELP qpswatch_relative_to_last_good_ratio Relative QPS of the version's newest valid check, against the last good \
+release of that time.
 # TYPE qpswatch_relative_to_last_good_ratio gauge
 qpswatch_relative_to_last_good_ratio{${LABELS}} 0.99
 
-# HELP qpswatch_detectable_drop_ratio Smallest drop (0.05 = 5%) the version's newest valid check could detect for the test, 4 times in 5 at its alpha.
+# HELP qpswatch_detectable_drop_ratio Smallest drop (0.05 = 5%) the version's newest valid check could detect for the \
+test, 4 times in 5 at its alpha.
 # TYPE qpswatch_detectable_drop_ratio gauge
 qpswatch_detectable_drop_ratio{${LABELS}} 0.045
 
-# HELP qpswatch_regression_open Whether a regression event that started with this version is open for the test (1) or not (0).
+# HELP qpswatch_regression_open Whether a regression event that started with this version is open for the test (1) or \
+not (0).
 # TYPE qpswatch_regression_open gauge
 qpswatch_regression_open{${LABELS}} 0
 
@@ -63,11 +70,14 @@ qpswatch_written_bytes_per_op{${LABELS}} 3072
 # TYPE qpswatch_latency_p95_seconds gauge
 qpswatch_latency_p95_seconds{${LABELS}} 0.00691
 
-# HELP qpswatch_verdict_info 1, labelled with the verdict (kind: ok, regression, improvement, slower or unstable) of the version's newest valid check for the test. A version with a slower or unstable test and no regression is inconclusive: not last good.
+# HELP qpswatch_verdict_info 1, labelled with the verdict (kind: ok, regression, improvement, slower or unstable) of \
+the version's newest valid check for the test. A version with a slower or unstable test and no regression is \
+inconclusive: not last good.
 # TYPE qpswatch_verdict_info gauge
 qpswatch_verdict_info{${LABELS},kind="ok"} 1
 
-# HELP qpswatch_regression_threshold_ratio Relative QPS under which a test's drop is a regression (threshold, or the test's entry in test_thresholds).
+# HELP qpswatch_regression_threshold_ratio Relative QPS under which a test's drop is a regression (threshold, or the \
+test's entry in test_thresholds).
 # TYPE qpswatch_regression_threshold_ratio gauge
 qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95
 
@@ -89,7 +99,8 @@ qpswatch_queue_releases{state="benchmarking"} 1
 qpswatch_queue_releases{state="done"} 7
 qpswatch_queue_releases{state="failed"} 1
 
-# HELP qpswatch_queue_retries_pending Releases whose build or session failed and that wait for another attempt (retry_attempts), by step.
+# HELP qpswatch_queue_retries_pending Releases whose build or session failed and that wait for another attempt \
+(retry_attempts), by step.
 # TYPE qpswatch_queue_retries_pending gauge
 qpswatch_queue_retries_pending{step="build"} 0
 qpswatch_queue_retries_pending{step="session"} 1
@@ -131,21 +142,26 @@ qpswatch_active_regressions{series="mariadb-10.11"} 1
 # TYPE qpswatch_quiet_host_wait_seconds gauge
 qpswatch_quiet_host_wait_seconds 0
 
-# HELP qpswatch_build_progress_ratio The running build: the share of its compile step done (ninja [n/m], make percent), 0..1; 0 when none runs.
+# HELP qpswatch_build_progress_ratio The running build: the share of its compile step done (ninja [n/m], make \
+percent), 0..1; 0 when none runs.
 # TYPE qpswatch_build_progress_ratio gauge
 qpswatch_build_progress_ratio 0
 
-# HELP qpswatch_build_eta_seconds Seconds until the running build is expected to end, labelled with its release; no sample when none runs or its end is unknown.
+# HELP qpswatch_build_eta_seconds Seconds until the running build is expected to end, labelled with its release; no \
+sample when none runs or its end is unknown.
 # TYPE qpswatch_build_eta_seconds gauge
 
-# HELP qpswatch_session_progress_ratio The running session: the share of its budget (paired) or of its planned test seconds (whole runs) spent, 0..1; 0 when none runs.
+# HELP qpswatch_session_progress_ratio The running session: the share of its budget (paired) or of its planned test \
+seconds (whole runs) spent, 0..1; 0 when none runs.
 # TYPE qpswatch_session_progress_ratio gauge
 qpswatch_session_progress_ratio 0
 
-# HELP qpswatch_session_eta_seconds Seconds until the running session is expected to end, labelled with its release; no sample when none runs or its end is unknown.
+# HELP qpswatch_session_eta_seconds Seconds until the running session is expected to end, labelled with its release; \
+no sample when none runs or its end is unknown.
 # TYPE qpswatch_session_eta_seconds gauge
 
-# HELP qpswatch_cache_bytes Bytes on disk of ccache, the git mirrors and the installs (builds), measured in the background at most every few minutes; no sample before the first measure.
+# HELP qpswatch_cache_bytes Bytes on disk of ccache, the git mirrors and the installs (builds), measured in the \
+background at most every few minutes; no sample before the first measure.
 # TYPE qpswatch_cache_bytes gauge`;
 
 /** The samples of one family, as exposition lines. */
@@ -165,19 +181,22 @@ describe('metrics collectors', () => {
     assert.match(text, /^# TYPE process_cpu_seconds_total counter$/m);
   });
 
-  test('a row measured under a memory setting has a memory label after the others; a row without one has none', async () => {
-    const source = new FakeSource();
-    source.rows = [figureRow({}), figureRow({ qps: 99 }, { memory: 'io-bound' })];
-    const text = await createMetricsExposition(source).metrics();
-    assert.deepEqual(samplesOf(text, 'qpswatch_qps'), [
-      `qpswatch_qps{${LABELS}} 1234.5`,
-      `qpswatch_qps{${LABELS},memory="io-bound"} 99`,
-    ]);
-    assert.equal(
-      samplesOf(text, 'qpswatch_verdict_info').filter((l) => l.includes('memory="io-bound",kind="ok"')).length,
-      1,
-    );
-  });
+  test(
+    'a row measured under a memory setting has a memory label after the ' + 'others; a row without one has none',
+    async () => {
+      const source = new FakeSource();
+      source.rows = [figureRow({}), figureRow({ qps: 99 }, { memory: 'io-bound' })];
+      const text = await createMetricsExposition(source).metrics();
+      assert.deepEqual(samplesOf(text, 'qpswatch_qps'), [
+        `qpswatch_qps{${LABELS}} 1234.5`,
+        `qpswatch_qps{${LABELS},memory="io-bound"} 99`,
+      ]);
+      assert.equal(
+        samplesOf(text, 'qpswatch_verdict_info').filter((l) => l.includes('memory="io-bound",kind="ok"')).length,
+        1,
+      );
+    },
+  );
 
   test('hostile label values (quote, newline, backslash) are escaped, never break a line', async () => {
     const source = new FakeSource();
@@ -187,7 +206,8 @@ describe('metrics collectors', () => {
     const [line] = samplesOf(text, 'qpswatch_qps');
     assert.equal(
       line,
-      `qpswatch_qps{host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="C:\\\\x",version_key="010.011.009",test="say \\"hi\\"\\nqpswatch_qps{} 1e9",threads="1",profile="small-server"} 1234.5`,
+      'qpswatch_qps{host="fp-4c-16g-nvme",flavor="mariadb",series="mariadb-10.11",version="C:\\\\x",' +
+        'version_key="010.011.009",test="say \\"hi\\"\\nqpswatch_qps{} 1e9",threads="1",profile="small-server"} 1234.5',
     );
     assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), [
       'qpswatch_active_regressions{series="odd\\"series\\n"} 2',
@@ -236,27 +256,31 @@ describe('metrics collectors', () => {
     assert.equal(samplesOf(text, 'qpswatch_qps').length, 2);
   });
 
-  test('the threshold is one sample per series and test, each test its own (test_thresholds), whatever the versions, hosts and threads', async () => {
-    const source = new FakeSource();
-    source.rows = [
-      figureRow(),
-      figureRow({}, { version: '10.11.10', version_key: '010.011.010', threads: '8' }),
-      figureRow({}, { host: 'fp-other' }),
-      figureRow({ threshold: 0.9 }, { test: 'read-only' }),
-      figureRow({}, { series: 'mysql-8.0', flavor: 'mysql' }),
-    ];
-    const registry = createMetricsExposition(source);
-    assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
-      'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95',
-      'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="read-only"} 0.9',
-      'qpswatch_regression_threshold_ratio{series="mysql-8.0",test="update-index"} 0.95',
-    ]);
-    // A series whose versions are all pruned leaves no threshold behind.
-    source.rows = [figureRow({ threshold: 0.93 })];
-    assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
-      'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.93',
-    ]);
-  });
+  test(
+    'the threshold is one sample per series and test, each test its own ' +
+      '(test_thresholds), whatever the versions, hosts and threads',
+    async () => {
+      const source = new FakeSource();
+      source.rows = [
+        figureRow(),
+        figureRow({}, { version: '10.11.10', version_key: '010.011.010', threads: '8' }),
+        figureRow({}, { host: 'fp-other' }),
+        figureRow({ threshold: 0.9 }, { test: 'read-only' }),
+        figureRow({}, { series: 'mysql-8.0', flavor: 'mysql' }),
+      ];
+      const registry = createMetricsExposition(source);
+      assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
+        'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.95',
+        'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="read-only"} 0.9',
+        'qpswatch_regression_threshold_ratio{series="mysql-8.0",test="update-index"} 0.95',
+      ]);
+      // A series whose versions are all pruned leaves no threshold behind.
+      source.rows = [figureRow({ threshold: 0.93 })];
+      assert.deepEqual(samplesOf(await registry.metrics(), 'qpswatch_regression_threshold_ratio'), [
+        'qpswatch_regression_threshold_ratio{series="mariadb-10.11",test="update-index"} 0.93',
+      ]);
+    },
+  );
 
   test('build info is 1 with the version given and the Node.js version, also before any figure', async () => {
     const source = new FakeSource();
@@ -278,26 +302,29 @@ describe('metrics collectors', () => {
     assert.deepEqual(source.reads, { releaseFigures: 2, health: 2 });
   });
 
-  test('a version that is pruned, a series whose regressions closed and a new phase show at the next scrape', async () => {
-    const source = new FakeSource();
-    source.rows = [figureRow(), figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
-    const registry = createMetricsExposition(source);
-    assert.equal(samplesOf(await registry.metrics(), 'qpswatch_qps').length, 2);
-    source.rows = [figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
-    source.state = health({ phase: 'idle', activeRegressions: [{ series: 'mariadb-10.11', count: 0 }] });
-    const text = await registry.metrics();
-    assert.deepEqual(
-      samplesOf(text, 'qpswatch_qps').map((l) => /version="([^"]+)"/.exec(l)?.[1]),
-      ['10.11.10'],
-    );
-    assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), [
-      'qpswatch_active_regressions{series="mariadb-10.11"} 0',
-    ]);
-    assert.deepEqual(
-      samplesOf(text, 'qpswatch_phase').filter((l) => l.endsWith(' 1')),
-      ['qpswatch_phase{phase="idle"} 1'],
-    );
-  });
+  test(
+    'a version that is pruned, a series whose regressions closed and a new ' + 'phase show at the next scrape',
+    async () => {
+      const source = new FakeSource();
+      source.rows = [figureRow(), figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
+      const registry = createMetricsExposition(source);
+      assert.equal(samplesOf(await registry.metrics(), 'qpswatch_qps').length, 2);
+      source.rows = [figureRow({}, { version: '10.11.10', version_key: '010.011.010' })];
+      source.state = health({ phase: 'idle', activeRegressions: [{ series: 'mariadb-10.11', count: 0 }] });
+      const text = await registry.metrics();
+      assert.deepEqual(
+        samplesOf(text, 'qpswatch_qps').map((l) => /version="([^"]+)"/.exec(l)?.[1]),
+        ['10.11.10'],
+      );
+      assert.deepEqual(samplesOf(text, 'qpswatch_active_regressions'), [
+        'qpswatch_active_regressions{series="mariadb-10.11"} 0',
+      ]);
+      assert.deepEqual(
+        samplesOf(text, 'qpswatch_phase').filter((l) => l.endsWith(' 1')),
+        ['qpswatch_phase{phase="idle"} 1'],
+      );
+    },
+  );
 
   test('every phase is always exported, exactly one of them 1; unknown queue states and nulls read 0', async () => {
     const source = new FakeSource();
@@ -326,27 +353,33 @@ describe('metrics collectors', () => {
     assert.deepEqual(samplesOf(text, 'qpswatch_quiet_host_wait_seconds'), ['qpswatch_quiet_host_wait_seconds 42']);
   });
 
-  test('a failing source fails the scrape (the server answers 500) instead of serving stale or empty figures', async () => {
-    const source = new FakeSource();
-    source.failure = new Error('database is locked');
-    await assert.rejects(createMetricsExposition(source).metrics(), /database is locked/);
-  });
+  test(
+    'a failing source fails the scrape (the server answers 500) instead of ' + 'serving stale or empty figures',
+    async () => {
+      const source = new FakeSource();
+      source.failure = new Error('database is locked');
+      await assert.rejects(createMetricsExposition(source).metrics(), /database is locked/);
+    },
+  );
 
-  test('with a change mark, the per-release text is read again only when the mark moves; health on every scrape', async () => {
-    const source = new MarkedSource();
-    const exposition = createMetricsExposition(source);
-    const first = await exposition.metrics();
-    source.rows = [figureRow({ qps: 999 })];
-    const same = await exposition.metrics();
-    assert.deepEqual(source.reads, { releaseFigures: 1, health: 2 });
-    assert.deepEqual(samplesOf(same, 'qpswatch_qps'), samplesOf(first, 'qpswatch_qps'));
-    source.mark += 1;
-    assert.deepEqual(
-      samplesOf(await exposition.metrics(), 'qpswatch_qps').map((l) => l.split(' ').at(-1)),
-      ['999'],
-    );
-    assert.deepEqual(source.reads, { releaseFigures: 2, health: 3 });
-  });
+  test(
+    'with a change mark, the per-release text is read again only when the ' + 'mark moves; health on every scrape',
+    async () => {
+      const source = new MarkedSource();
+      const exposition = createMetricsExposition(source);
+      const first = await exposition.metrics();
+      source.rows = [figureRow({ qps: 999 })];
+      const same = await exposition.metrics();
+      assert.deepEqual(source.reads, { releaseFigures: 1, health: 2 });
+      assert.deepEqual(samplesOf(same, 'qpswatch_qps'), samplesOf(first, 'qpswatch_qps'));
+      source.mark += 1;
+      assert.deepEqual(
+        samplesOf(await exposition.metrics(), 'qpswatch_qps').map((l) => l.split(' ').at(-1)),
+        ['999'],
+      );
+      assert.deepEqual(source.reads, { releaseFigures: 2, health: 3 });
+    },
+  );
 
   test('with a change mark, a failed read is not kept: the next scrape reads again', async () => {
     const source = new MarkedSource();
@@ -358,38 +391,45 @@ describe('metrics collectors', () => {
     assert.equal(source.reads.releaseFigures, 2);
   });
 
-  test('with a change mark, renders never overlap: a scrape during a render waits for it, then renders if the mark moved', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const source = new (class extends MarkedSource {
-      override async releaseFigures() {
-        inFlight += 1;
-        most = Math.max(most, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        inFlight -= 1;
-        return super.releaseFigures();
-      }
-    })();
-    const exposition = createMetricsExposition(source);
-    const first = exposition.metrics();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.equal(inFlight, 1, 'the first render is under way');
-    source.mark += 1;
-    const second = exposition.metrics();
-    await Promise.all([first, second]);
-    assert.equal(most, 1);
-    assert.equal(source.reads.releaseFigures, 2, 'the second scrape rendered again: the mark had moved');
-    await exposition.metrics();
-    assert.equal(source.reads.releaseFigures, 2, 'the mark did not move since: kept');
-  });
+  test(
+    'with a change mark, renders never overlap: a scrape during a render ' +
+      'waits for it, then renders if the mark moved',
+    async () => {
+      let inFlight = 0;
+      let most = 0;
+      const source = new (class extends MarkedSource {
+        override async releaseFigures() {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inFlight -= 1;
+          return super.releaseFigures();
+        }
+      })();
+      const exposition = createMetricsExposition(source);
+      const first = exposition.metrics();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(inFlight, 1, 'the first render is under way');
+      source.mark += 1;
+      const second = exposition.metrics();
+      await Promise.all([first, second]);
+      assert.equal(most, 1);
+      assert.equal(source.reads.releaseFigures, 2, 'the second scrape rendered again: the mark had moved');
+      await exposition.metrics();
+      assert.equal(source.reads.releaseFigures, 2, 'the mark did not move since: kept');
+    },
+  );
 
-  test('the exposition reads like one registry: families separated by one empty line, one newline at the end', async () => {
-    const text = await createMetricsExposition(new MarkedSource()).metrics();
-    assert.doesNotMatch(text, /\n\n\n/);
-    assert.match(text, /[^\n]\n$/);
-    assert.match(text, /\n\n# HELP qpswatch_qps /);
-    assert.match(text, /\n\n# HELP qpswatch_phase /);
-  });
+  test(
+    'the exposition reads like one registry: families separated by one ' + 'empty line, one newline at the end',
+    async () => {
+      const text = await createMetricsExposition(new MarkedSource()).metrics();
+      assert.doesNotMatch(text, /\n\n\n/);
+      assert.match(text, /[^\n]\n$/);
+      assert.match(text, /\n\n# HELP qpswatch_qps /);
+      assert.match(text, /\n\n# HELP qpswatch_phase /);
+    },
+  );
 
   test('two registries in one process keep their own series (never the global registry)', async () => {
     const a = new FakeSource();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InvalidAlertError, renderAlert } from '../../../src/notify/index.js';
 import { judgedView, regressionAlert } from './sample-alert.js';
+import { joined } from '../../helpers/pattern.js';
 
 /** A view with four more tests, all regressed, at the given relative QPS. */
 function manyRegressions(values: readonly number[]) {
@@ -65,7 +66,12 @@ describe('renderAlert body', () => {
     const { text } = message;
     assert.match(
       text,
-      /mariadb 10\.11\.10 \(tag mariadb-10\.11\.10\) of series mariadb-10\.11 is slower than the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test: point-query\.t1 0\.96\./,
+      joined(
+        /mariadb 10\.11\.10 \(tag mariadb-10\.11\.10\) of series /,
+        /mariadb-10\.11 is slower than the last good release /,
+        /10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test: /,
+        /point-query\.t1 0\.96\./,
+      ),
     );
     assert.match(text, /^point-query\.t1 +cpu\/o +0\.000312 +0\.000331 +x1\.06$/m);
     assert.match(text, /^point-query\.t1 +rKB\/o +0 +0\.0021 +from 0$/m);
@@ -105,26 +111,37 @@ describe('renderAlert body', () => {
     );
   });
 
-  test("both parts carry each test's interval, detectable drop and pairs, and the verdict lines that state them", () => {
-    const { text, html } = message;
-    assert.match(text, /^test +B\.qps +C\.qps +C\/B +95% interval +detect +pairs +.*verdict$/m);
-    assert.match(text, /^point-query\.t1 +12345 +11800 +0\.96 +0\.94-0\.97 +3% +14 +.*regression$/m);
-    assert.match(
-      text,
-      /^point-query\.t1: regression, C\/B 0\.96 < 0\.97, p=0\.012; grew: cpu\/o x1\.06, rKB\/o from 0; 95% interval 0\.94-0\.97, 14 pairs$/m,
-    );
-    assert.match(text, /^update-index\.t1: ok, no drop larger than 2% \(95% interval 0\.98-1\.10, 14 pairs\)$/m);
-    assert.match(text, /paired design, 3 pairs at most per test/);
-    assert.match(
-      html,
-      /<th align="right"[^>]*>95% interval<\/th><th align="right"[^>]*>detect<\/th><th align="right"[^>]*>pairs<\/th>/,
-    );
-    assert.match(html, />0\.94-0\.97<\/td><td align="right"[^>]*>3%<\/td><td align="right"[^>]*>14<\/td>/);
-    assert.ok(
-      html.includes('update-index.t1: ok, no drop larger than 2% (95% interval 0.98-1.10, 14 pairs)'),
-      'the ok line in the html part',
-    );
-  });
+  test(
+    "both parts carry each test's interval, detectable drop and pairs, and " + 'the verdict lines that state them',
+    () => {
+      const { text, html } = message;
+      assert.match(text, /^test +B\.qps +C\.qps +C\/B +95% interval +detect +pairs +.*verdict$/m);
+      assert.match(text, /^point-query\.t1 +12345 +11800 +0\.96 +0\.94-0\.97 +3% +14 +.*regression$/m);
+      assert.match(
+        text,
+        joined(
+          /^point-query\.t1: regression, C\/B 0\.96 < 0\.97, p=0\.012; /,
+          /grew: cpu\/o x1\.06, rKB\/o from 0; 95% interval /,
+          /0\.94-0\.97, 14 pairs$/m,
+        ),
+      );
+      assert.match(text, /^update-index\.t1: ok, no drop larger than 2% \(95% interval 0\.98-1\.10, 14 pairs\)$/m);
+      assert.match(text, /paired design, 3 pairs at most per test/);
+      assert.match(
+        html,
+        joined(
+          /<th align="right"[^>]*>95% interval<\/th><th /,
+          /align="right"[^>]*>detect<\/th><th /,
+          /align="right"[^>]*>pairs<\/th>/,
+        ),
+      );
+      assert.match(html, />0\.94-0\.97<\/td><td align="right"[^>]*>3%<\/td><td align="right"[^>]*>14<\/td>/);
+      assert.ok(
+        html.includes('update-index.t1: ok, no drop larger than 2% (95% interval 0.98-1.10, 14 pairs)'),
+        'the ok line in the html part',
+      );
+    },
+  );
 
   test('an unstable test in the email says what it could not rule out and what it could detect', () => {
     const comparison = judgedView();
@@ -139,42 +156,55 @@ describe('renderAlert body', () => {
     const { text } = renderAlert(regressionAlert({ comparison }));
     assert.match(
       text,
-      /^update-index\.t1: unstable, C\/B 1\.04, 95% interval 0\.90-1\.20: cannot rule out a drop larger than the 3% margin \(it rules out only drops larger than 10%\); it could detect drops of 11% or more \(6 pairs\)/m,
+      joined(
+        /^update-index\.t1: unstable, C\/B 1\.04, 95% interval /,
+        /0\.90-1\.20: cannot rule out a drop larger than the 3% /,
+        /margin \(it rules out only drops larger than 10%\); it could /,
+        /detect drops of 11% or more \(6 pairs\)/m,
+      ),
     );
   });
 
-  test('a slower test is named after the lead with its interval, in its table row and its verdict line, both parts', () => {
-    const comparison = judgedView();
-    comparison.tests[1]!.relativeQps = 0.9624;
-    comparison.tests[1]!.verdict = {
-      ...comparison.tests[1]!.verdict!,
-      kind: 'slower',
-      pSlower: 0.002,
-      low: 0.9311,
-      high: 0.9868,
-      pairs: 70,
-    };
-    const { subject, text, html } = renderAlert(regressionAlert({ comparison }));
-    assert.equal(
-      subject,
-      'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9',
-      'a slower test is not in the subject: no alert of its own',
-    );
-    const also =
-      'Also significantly slower, but not shown past the threshold (no alert of their own): update-index.t1 0.962 (0.931-0.987).';
-    assert.ok(text.includes(also) && html.includes(also), 'named after the lead');
-    assert.match(
-      text,
-      /^update-index\.t1 +2510 +2611 +0\.96 +0\.93-0\.99 +3% +70 +.* slower$/m,
-      'its row of the relative QPS table, with the interval',
-    );
-    assert.match(
-      text,
-      /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% interval, 70 pairs: significantly slower, but not shown to be past the 3% margin$/m,
-    );
-    assert.ok(html.includes('update-index.t1: slower 0.962 (0.931-0.987), 95% interval, 70 pairs'));
-    assert.match(html, />slower<\/td>/);
-  });
+  test(
+    'a slower test is named after the lead with its interval, in its table ' + 'row and its verdict line, both parts',
+    () => {
+      const comparison = judgedView();
+      comparison.tests[1]!.relativeQps = 0.9624;
+      comparison.tests[1]!.verdict = {
+        ...comparison.tests[1]!.verdict!,
+        kind: 'slower',
+        pSlower: 0.002,
+        low: 0.9311,
+        high: 0.9868,
+        pairs: 70,
+      };
+      const { subject, text, html } = renderAlert(regressionAlert({ comparison }));
+      assert.equal(
+        subject,
+        'qpswatch: mariadb 10.11.10 regressed: point-query.t1 at 0.96 of 10.11.9',
+        'a slower test is not in the subject: no alert of its own',
+      );
+      const also =
+        'Also significantly slower, but not shown past the threshold (no alert ' +
+        'of their own): update-index.t1 0.962 (0.931-0.987).';
+      assert.ok(text.includes(also) && html.includes(also), 'named after the lead');
+      assert.match(
+        text,
+        /^update-index\.t1 +2510 +2611 +0\.96 +0\.93-0\.99 +3% +70 +.* slower$/m,
+        'its row of the relative QPS table, with the interval',
+      );
+      assert.match(
+        text,
+        joined(
+          /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% /,
+          /interval, 70 pairs: significantly slower, but not shown to /,
+          /be past the 3% margin$/m,
+        ),
+      );
+      assert.ok(html.includes('update-index.t1: slower 0.962 (0.931-0.987), 95% interval, 70 pairs'));
+      assert.match(html, />slower<\/td>/);
+    },
+  );
 
   test('an email without a slower test has no such sentence', () => {
     assert.doesNotMatch(renderAlert(regressionAlert()).text, /Also significantly slower/);
@@ -185,7 +215,11 @@ describe('renderAlert body', () => {
     const { text } = renderAlert(alert);
     assert.match(
       text,
-      /is back to the speed of the last good release 10\.11\.9 \(tag mariadb-10\.11\.9\) in 1 test that had regressed: update-index\.t1 1\.04\./,
+      joined(
+        /is back to the speed of the last good release 10\.11\.9 /,
+        /\(tag mariadb-10\.11\.9\) in 1 test that had regressed: /,
+        /update-index\.t1 1\.04\./,
+      ),
     );
     assert.doesNotMatch(text, /What grew per operation/);
   });

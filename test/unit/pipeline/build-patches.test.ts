@@ -22,7 +22,9 @@ describe('the patches of a build are checked before they are hashed', () => {
       assert.ok(err instanceof PatchFileModeError);
       assert.equal(
         err.message,
-        `patch ${patch} (listed by upstream "demo") is writable by its group or others (mode 666): another user could change what is built as root; chown root and chmod go-w it`,
+        `patch ${patch} (listed by upstream "demo") is writable by its group or ` +
+          `others (mode 666): another user could change what is built as root; ` +
+          `chown root and chmod go-w it`,
       );
       return true;
     });

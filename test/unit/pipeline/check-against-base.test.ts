@@ -78,7 +78,9 @@ describe('check --against-base refuses in one line', () => {
       assert.ok(err instanceof NoSeriesBaseError);
       assert.equal(
         err.message,
-        'upstream "demo" has no base release yet: check its first release (`qpswatch check TAG`), or set base: in its config (e.g. base: "10.11.1")',
+        'upstream "demo" has no base release yet: check its first release ' +
+          '(`qpswatch check TAG`), or set base: in its config (e.g. base: ' +
+          '"10.11.1")',
       );
       return true;
     });
@@ -97,7 +99,8 @@ describe('check --against-base refuses in one line', () => {
       assert.ok(err instanceof BaseNotBuiltError);
       assert.equal(
         err.message,
-        'the base release "mariadb-10.11.1" of upstream "demo" is not built: run `qpswatch build mariadb-10.11.1` first',
+        'the base release "mariadb-10.11.1" of upstream "demo" is not built: ' +
+          'run `qpswatch build mariadb-10.11.1` first',
       );
       return true;
     });

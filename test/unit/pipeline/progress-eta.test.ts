@@ -6,33 +6,42 @@ import type { BuildWorkProgress, WorkProgress } from '../../../src/model/index.j
 
 const MIN = 60_000;
 
-test('a build ends when the series last build took, while that is ahead; then, or without one, at the rate so far', () => {
-  const startedAt = 0;
-  // 10 min into a build of a series whose last build took 30 min: 20 min left.
-  assert.deepEqual(buildEta({ startedAt, now: 10 * MIN, lastBuildSeconds: 1800, ratio: 0.1, compileStartedAt: MIN }), {
-    endsAt: 30 * MIN,
-    etaFrom: 'last_build',
-  });
-  // 40 min in, past the last build's 30: the compile ran 30 min for 75%, so 10 min more.
-  assert.deepEqual(
-    buildEta({ startedAt, now: 40 * MIN, lastBuildSeconds: 1800, ratio: 0.75, compileStartedAt: 10 * MIN }),
-    { endsAt: 50 * MIN, etaFrom: 'rate' },
-  );
-  // No earlier build: 25% in 5 min of compile, 15 min more.
-  assert.deepEqual(buildEta({ startedAt, now: 6 * MIN, lastBuildSeconds: null, ratio: 0.25, compileStartedAt: MIN }), {
-    endsAt: 21 * MIN,
-    etaFrom: 'rate',
-  });
-  // Too little done to say, and nothing before: unknown.
-  assert.deepEqual(buildEta({ startedAt, now: MIN, lastBuildSeconds: null, ratio: 0.01, compileStartedAt: 0 }), {
-    endsAt: null,
-    etaFrom: null,
-  });
-  assert.deepEqual(buildEta({ startedAt, now: MIN, lastBuildSeconds: null, ratio: 0, compileStartedAt: null }), {
-    endsAt: null,
-    etaFrom: null,
-  });
-});
+test(
+  'a build ends when the series last build took, while that is ahead; ' + 'then, or without one, at the rate so far',
+  () => {
+    const startedAt = 0;
+    // 10 min into a build of a series whose last build took 30 min: 20 min left.
+    assert.deepEqual(
+      buildEta({ startedAt, now: 10 * MIN, lastBuildSeconds: 1800, ratio: 0.1, compileStartedAt: MIN }),
+      {
+        endsAt: 30 * MIN,
+        etaFrom: 'last_build',
+      },
+    );
+    // 40 min in, past the last build's 30: the compile ran 30 min for 75%, so 10 min more.
+    assert.deepEqual(
+      buildEta({ startedAt, now: 40 * MIN, lastBuildSeconds: 1800, ratio: 0.75, compileStartedAt: 10 * MIN }),
+      { endsAt: 50 * MIN, etaFrom: 'rate' },
+    );
+    // No earlier build: 25% in 5 min of compile, 15 min more.
+    assert.deepEqual(
+      buildEta({ startedAt, now: 6 * MIN, lastBuildSeconds: null, ratio: 0.25, compileStartedAt: MIN }),
+      {
+        endsAt: 21 * MIN,
+        etaFrom: 'rate',
+      },
+    );
+    // Too little done to say, and nothing before: unknown.
+    assert.deepEqual(buildEta({ startedAt, now: MIN, lastBuildSeconds: null, ratio: 0.01, compileStartedAt: 0 }), {
+      endsAt: null,
+      etaFrom: null,
+    });
+    assert.deepEqual(buildEta({ startedAt, now: MIN, lastBuildSeconds: null, ratio: 0, compileStartedAt: null }), {
+      endsAt: null,
+      etaFrom: null,
+    });
+  },
+);
 
 test('the build reporter turns the steps and [n/m] into progress: 0 while configuring, 1 from the install on', () => {
   let now = 0;

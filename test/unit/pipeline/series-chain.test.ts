@@ -11,6 +11,7 @@ import { openStore, type Store, type TargetRef } from '../../../src/store/index.
 import { parseUpstream } from '../../../src/upstream/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
 import { sampleInput } from '../store/store-inputs.js';
+import { joined } from '../../helpers/pattern.js';
 
 /**
  * A series in a real SQLite store: 1.0.0 (the base) to 1.0.4, each release checked against the one before (its last
@@ -156,24 +157,27 @@ describe('the chain to the base from a real SQLite store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('history: 1.0.4 is 0.885 of the base through four checks, with the interval of their summed variances', async () => {
-    const view = await seriesHistory(store, upstream, { verdicts });
-    assert.deepEqual(
-      view.versions.map((v) => v.version),
-      [...versions, '1.0.5'],
-    );
-    const insert = view.tests.find((t) => t.test === 'insert')!;
-    const fourth = insert.chained![4]!;
-    assert.equal(fourth.relativeQps.toFixed(3), '0.885');
-    assert.equal(fourth.steps, 4);
-    const margin = Math.exp(1.959964 * 0.02);
-    assert.ok(
-      Math.abs(fourth.low - 0.97 ** 4 / margin) < 1e-6 && Math.abs(fourth.high - 0.97 ** 4 * margin) < 1e-6,
-      `${fourth.low}-${fourth.high}`,
-    );
-    assert.equal(insert.chained![5], null, 'the imported row is not chained');
-    assert.equal(insert.threshold, 0.95);
-  });
+  test(
+    'history: 1.0.4 is 0.885 of the base through four checks, with the ' + 'interval of their summed variances',
+    async () => {
+      const view = await seriesHistory(store, upstream, { verdicts });
+      assert.deepEqual(
+        view.versions.map((v) => v.version),
+        [...versions, '1.0.5'],
+      );
+      const insert = view.tests.find((t) => t.test === 'insert')!;
+      const fourth = insert.chained![4]!;
+      assert.equal(fourth.relativeQps.toFixed(3), '0.885');
+      assert.equal(fourth.steps, 4);
+      const margin = Math.exp(1.959964 * 0.02);
+      assert.ok(
+        Math.abs(fourth.low - 0.97 ** 4 / margin) < 1e-6 && Math.abs(fourth.high - 0.97 ** 4 * margin) < 1e-6,
+        `${fourth.low}-${fourth.high}`,
+      );
+      assert.equal(insert.chained![5], null, 'the imported row is not chained');
+      assert.equal(insert.threshold, 0.95);
+    },
+  );
 
   test('history: a verdict without a standard error, and what chains through it, keep the medians', async () => {
     const view = await seriesHistory(store, upstream, { verdicts });
@@ -184,86 +188,103 @@ describe('the chain to the base from a real SQLite store', () => {
     );
   });
 
-  test('report: chained cells, the imported and unchained ones marked as medians, drift suspected at 1.0.4', async () => {
-    const text = renderHistory(await seriesHistory(store, upstream, { verdicts }), 'text');
-    // The table at 1 thread: a row per version, a column per test.
-    const table = text
-      .split(/^Relative QPS at /m)[1]!
-      .split('\n\n')[1]!
-      .split('\n')
-      .map((l) => l.trim().split(/ {2,}/));
-    const column = table[0]!.indexOf('insert');
-    const insert = ['insert.t1', ...table.slice(1).map((row) => row[column])];
-    // Each check's 3% drop is 3.05 of its standard errors and over half the margin: each release is marked as a step.
-    assert.deepEqual(insert, [
-      'insert.t1',
-      '1.00',
-      '\u25bc0.97 (0.95-0.99)',
-      '\u25bc0.94 (0.92-0.97)',
-      '\u25bc0.91 (0.88-0.94)',
-      '\u25bc0.89 (0.85-0.92)',
-      '0.80~',
-    ]);
-    assert.match(
-      text,
-      /^insert\.t1: drift suspected at 1\.0\.4 \(chained 0\.885 of base, interval 0\.851-0\.921\); confirm with `qpswatch check v1\.0\.4 --against-base`$/m,
-    );
-    assert.match(text, /^~ median of unpaired runs, no interval$/m);
-  });
+  test(
+    'report: chained cells, the imported and unchained ones marked as ' + 'medians, drift suspected at 1.0.4',
+    async () => {
+      const text = renderHistory(await seriesHistory(store, upstream, { verdicts }), 'text');
+      // The table at 1 thread: a row per version, a column per test.
+      const table = text
+        .split(/^Relative QPS at /m)[1]!
+        .split('\n\n')[1]!
+        .split('\n')
+        .map((l) => l.trim().split(/ {2,}/));
+      const column = table[0]!.indexOf('insert');
+      const insert = ['insert.t1', ...table.slice(1).map((row) => row[column])];
+      // Each check's 3% drop is 3.05 of its standard errors and over half the margin: each release is marked as a step.
+      assert.deepEqual(insert, [
+        'insert.t1',
+        '1.00',
+        '\u25bc0.97 (0.95-0.99)',
+        '\u25bc0.94 (0.92-0.97)',
+        '\u25bc0.91 (0.88-0.94)',
+        '\u25bc0.89 (0.85-0.92)',
+        '0.80~',
+      ]);
+      assert.match(
+        text,
+        joined(
+          /^insert\.t1: drift suspected at 1\.0\.4 \(chained 0\.885 of /,
+          /base, interval 0\.851-0\.921\); confirm with `qpswatch check /,
+          /v1\.0\.4 --against-base`$/m,
+        ),
+      );
+      assert.match(text, /^~ median of unpaired runs, no interval$/m);
+    },
+  );
 
-  test('metrics: relative QPS against the base from the chain with its interval; medians where there is no chain', async () => {
-    const rows = await releaseFigureReader(store, [upstream], {
-      versionsPerSeries: 20,
-      thresholds: verdicts,
-      confidence: 0.95,
-    })();
-    const row = (version: string, test: string) =>
-      rows.find((r) => r.labels.version === version && r.labels.test === test)!;
-    assert.equal(row('1.0.4', 'insert').relativeQps?.toFixed(3), '0.885');
-    assert.ok(row('1.0.4', 'insert').relativeQpsLow! < 0.885 && row('1.0.4', 'insert').relativeQpsHigh! > 0.885);
-    assert.deepEqual(
-      [
-        row('1.0.0', 'insert').relativeQps,
-        row('1.0.0', 'insert').relativeQpsLow,
-        row('1.0.0', 'insert').relativeQpsHigh,
-      ],
-      [1, 1, 1],
-    );
-    // point-query from 1.0.2 on: the median ratio, 0.99^3 at 1.0.3, and no interval.
-    assert.equal(row('1.0.3', 'point-query').relativeQps?.toFixed(4), (0.99 ** 3).toFixed(4));
-    assert.deepEqual(
-      [row('1.0.3', 'point-query').relativeQpsLow, row('1.0.3', 'point-query').relativeQpsHigh],
-      [null, null],
-    );
-  });
+  test(
+    'metrics: relative QPS against the base from the chain with its ' + 'interval; medians where there is no chain',
+    async () => {
+      const rows = await releaseFigureReader(store, [upstream], {
+        versionsPerSeries: 20,
+        thresholds: verdicts,
+        confidence: 0.95,
+      })();
+      const row = (version: string, test: string) =>
+        rows.find((r) => r.labels.version === version && r.labels.test === test)!;
+      assert.equal(row('1.0.4', 'insert').relativeQps?.toFixed(3), '0.885');
+      assert.ok(row('1.0.4', 'insert').relativeQpsLow! < 0.885 && row('1.0.4', 'insert').relativeQpsHigh! > 0.885);
+      assert.deepEqual(
+        [
+          row('1.0.0', 'insert').relativeQps,
+          row('1.0.0', 'insert').relativeQpsLow,
+          row('1.0.0', 'insert').relativeQpsHigh,
+        ],
+        [1, 1, 1],
+      );
+      // point-query from 1.0.2 on: the median ratio, 0.99^3 at 1.0.3, and no interval.
+      assert.equal(row('1.0.3', 'point-query').relativeQps?.toFixed(4), (0.99 ** 3).toFixed(4));
+      assert.deepEqual(
+        [row('1.0.3', 'point-query').relativeQpsLow, row('1.0.3', 'point-query').relativeQpsHigh],
+        [null, null],
+      );
+    },
+  );
 
-  test('a retry owes the confirmation its stored check asked for, until a check against the base follows it', async () => {
-    const deps = {
-      store,
-      upstreams: [upstream],
-      log: silentLog,
-      signal: new AbortController().signal,
-    } as unknown as CheckDeps;
-    const release = (await store.listReleases('demo')).find((r) => r.version === '1.0.4')!;
-    let sessionStarts = 0;
-    const owed = await confirmOwed(release, { release, suite: {} as never, rounds: 1 }, deps, async () => {
-      sessionStarts += 1;
-    });
-    // insert is under the threshold through the chain; the base has no build here, so the session is not started.
-    assert.deepEqual(
-      owed?.suspicions.map((s) => [s.test, s.chained.relativeQps.toFixed(3), s.chained.steps]),
-      [['insert', '0.885', 4]],
-    );
-    assert.match(
-      owed?.unconfirmed ?? '',
-      /^not confirmed: the base v1\.0\.0 is not built \(qpswatch build v1\.0\.0, then qpswatch check v1\.0\.4 --against-base\)$/,
-    );
-    assert.equal(sessionStarts, 0);
-    const nothingOwed = (await store.listReleases('demo')).find((r) => r.version === '1.0.1')!;
-    assert.equal(
-      await confirmOwed(nothingOwed, { release: nothingOwed, suite: {} as never, rounds: 1 }, deps),
-      undefined,
-      '1.0.1 is at 0.97 of the base: no suspicion',
-    );
-  });
+  test(
+    'a retry owes the confirmation its stored check asked for, until a ' + 'check against the base follows it',
+    async () => {
+      const deps = {
+        store,
+        upstreams: [upstream],
+        log: silentLog,
+        signal: new AbortController().signal,
+      } as unknown as CheckDeps;
+      const release = (await store.listReleases('demo')).find((r) => r.version === '1.0.4')!;
+      let sessionStarts = 0;
+      const owed = await confirmOwed(release, { release, suite: {} as never, rounds: 1 }, deps, async () => {
+        sessionStarts += 1;
+      });
+      // insert is under the threshold through the chain; the base has no build here, so the session is not started.
+      assert.deepEqual(
+        owed?.suspicions.map((s) => [s.test, s.chained.relativeQps.toFixed(3), s.chained.steps]),
+        [['insert', '0.885', 4]],
+      );
+      assert.match(
+        owed?.unconfirmed ?? '',
+        joined(
+          /^not confirmed: the base v1\.0\.0 is not built \(qpswatch /,
+          /build v1\.0\.0, then qpswatch check v1\.0\.4 /,
+          /--against-base\)$/,
+        ),
+      );
+      assert.equal(sessionStarts, 0);
+      const nothingOwed = (await store.listReleases('demo')).find((r) => r.version === '1.0.1')!;
+      assert.equal(
+        await confirmOwed(nothingOwed, { release: nothingOwed, suite: {} as never, rounds: 1 }, deps),
+        undefined,
+        '1.0.1 is at 0.97 of the base: no suspicion',
+      );
+    },
+  );
 });

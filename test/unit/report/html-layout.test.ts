@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { escapeHtml, left, makeTable, renderHtmlDocument, renderHtmlTable, right } from '../../../src/report/index.js';
+import { joined } from '../../helpers/pattern.js';
 
 describe('escapeHtml', () => {
   const cases: [string, string][] = [
@@ -23,11 +24,18 @@ describe('renderHtmlTable', () => {
     const html = renderHtmlTable(table).join('\n');
     assert.match(
       html,
-      /<th align="left" style="[^"]*text-align:left">test<\/th><th align="right" style="[^"]*text-align:right">C\/B<\/th>/,
+      joined(
+        /<th align="left" style="[^"]*text-align:left">test<\/th><th /,
+        /align="right" style="[^"]*text-align:right">C\/B<\/th>/,
+      ),
     );
     assert.match(
       html,
-      /<tr><td align="left" style="[^"]*">a&lt;b<\/td><td align="right" style="[^"]*text-align:right">0\.96<\/td><\/tr>/,
+      joined(
+        /<tr><td align="left" style="[^"]*">a&lt;b<\/td><td /,
+        /align="right" /,
+        /style="[^"]*text-align:right">0\.96<\/td><\/tr>/,
+      ),
     );
   });
 });

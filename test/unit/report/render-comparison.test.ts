@@ -15,6 +15,7 @@ import type { ComparisonView, RowVerdict } from '../../../src/model/index.js';
 import { fixturePath } from '../../helpers/paths.js';
 import { parseCsv } from './csv-parse.js';
 import { rowVerdict, sampleView } from './sample-view.js';
+import { joined } from '../../helpers/pattern.js';
 
 const AWKWARD_TEST = 'read, "hot"\nrows|x';
 
@@ -164,14 +165,17 @@ describe('memory settings', () => {
     return view;
   };
 
-  test('every heading of a session under a memory setting names it, and each test gives its buffer pool hit ratio', () => {
-    const text = renderComparison(underMemory(), 'text');
-    assert.match(text, /^session \d+, suite small-server, .*, memory io-bound, /m);
-    assert.match(text, /Relative QPS \(C\/B\), memory io-bound/);
-    assert.match(text, /Per operation: point-query.t1, memory io-bound/);
-    assert.match(text, /^buffer pool hit ratio: B 42\.00%, C 40\.00%$/m);
-    assert.match(text, /qpswatch comparison: .* \(io-bound\)/);
-  });
+  test(
+    'every heading of a session under a memory setting names it, and each ' + 'test gives its buffer pool hit ratio',
+    () => {
+      const text = renderComparison(underMemory(), 'text');
+      assert.match(text, /^session \d+, suite small-server, .*, memory io-bound, /m);
+      assert.match(text, /Relative QPS \(C\/B\), memory io-bound/);
+      assert.match(text, /Per operation: point-query.t1, memory io-bound/);
+      assert.match(text, /^buffer pool hit ratio: B 42\.00%, C 40\.00%$/m);
+      assert.match(text, /qpswatch comparison: .* \(io-bound\)/);
+    },
+  );
 
   test('csv and json carry the memory setting and the hit ratio', () => {
     const records = parseCsv(renderComparison(underMemory(), 'csv'));
@@ -221,7 +225,10 @@ describe('verdicts', () => {
     const text = renderComparison(judged(), 'text');
     assert.match(
       text,
-      /^test +B\.qps +C\.qps +C\/B +95% interval +detect +pairs +B\.min-max +C\.min-max +B\.spread +C\.spread +verdict$/m,
+      joined(
+        /^test +B\.qps +C\.qps +C\/B +95% /,
+        /interval +detect +pairs +B\.min-max +C\.min-max +B\.spread +C\.spread +verdict$/m,
+      ),
     );
     assert.match(text, /^point-query\.t1 +12345 +11800 +0\.96 +0\.93-0\.98 +4% +10 +12210-12480 .* regression$/m);
     assert.match(text, /^update-index\.t1 +2510 +2611 +1\.04 +0\.88-1\.21 +12% +8 +.* unstable$/m);
@@ -267,19 +274,37 @@ describe('verdicts', () => {
       'unstable gives interval, margin, bound, detectable drop and what would help',
       rowVerdict('unstable', { low: 0.88, high: 1.06, detectableDrop: 0.12, pairs: 8 }),
       0.97,
-      /^update-index\.t1: unstable, C\/B 0\.97, 95% interval 0\.88-1\.06: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 12%\); it could detect drops of 12% or more \(8 pairs\); calibrate the host \(qpswatch calibrate\) or give it a larger budget \(budget_minutes, max_pairs\)$/m,
+      joined(
+        /^update-index\.t1: unstable, C\/B 0\.97, 95% interval /,
+        /0\.88-1\.06: cannot rule out a drop larger than the 5% /,
+        /margin \(it rules out only drops larger than 12%\); it could /,
+        /detect drops of 12% or more \(8 pairs\); calibrate the host /,
+        /\(qpswatch calibrate\) or give it a larger budget /,
+        /\(budget_minutes, max_pairs\)$/m,
+      ),
     ],
     [
       'unstable under the threshold gives the p-value it could not call significant',
       rowVerdict('unstable', { pSlower: 0.04, low: 0.7, high: 0.95, detectableDrop: 0.2, pairs: 4 }),
       0.8,
-      /^update-index\.t1: unstable, C\/B 0\.80 < 0\.95 \(p=0\.04, not significant\), 95% interval 0\.70-0\.95: cannot rule out a drop larger than the 5% margin \(it rules out only drops larger than 30%\); it could detect drops of 20% or more \(4 pairs\)/m,
+      joined(
+        /^update-index\.t1: unstable, C\/B 0\.80 < 0\.95 \(p=0\.04, /,
+        /not significant\), 95% interval 0\.70-0\.95: cannot rule out /,
+        /a drop larger than the 5% margin \(it rules out only drops /,
+        /larger than 30%\); it could detect drops of 20% or more \(4 /,
+        /pairs\)/m,
+      ),
     ],
     [
       'unstable after a single pair: no upper end, no drop ruled out',
       rowVerdict('unstable', { low: 0, high: null, detectableDrop: 1, pairs: 1, noise: null }),
       0.99,
-      /^update-index\.t1: unstable, C\/B 0\.99, 95% interval 0\.00-inf: cannot rule out a drop larger than the 5% margin \(it rules out no drop\); it could detect no drop \(1 pair: too few for alpha\)/m,
+      joined(
+        /^update-index\.t1: unstable, C\/B 0\.99, 95% interval /,
+        /0\.00-inf: cannot rule out a drop larger than the 5% margin /,
+        /\(it rules out no drop\); it could detect no drop \(1 pair: /,
+        /too few for alpha\)/m,
+      ),
     ],
     [
       'regression keeps its matchable head and adds interval and pairs after the hint',
@@ -292,13 +317,21 @@ describe('verdicts', () => {
         hint: [{ metric: 'wKB/o', baseline: 1, candidate: 3.1, ratio: 3.1 }],
       }),
       0.2333,
-      /^update-index\.t1: regression, C\/B 0\.23 < 0\.60, p=0\.00012; grew: wKB\/o x3\.10; 95% interval 0\.20-0\.27, 5 pairs$/m,
+      joined(
+        /^update-index\.t1: regression, C\/B 0\.23 < 0\.60, /,
+        /p=0\.00012; grew: wKB\/o x3\.10; 95% interval 0\.20-0\.27, 5 /,
+        /pairs$/m,
+      ),
     ],
     [
       'regression without a per-op figure that grew',
       rowVerdict('regression', { pSlower: 0.001, low: 0.8, high: 0.9, pairs: 9 }),
       0.85,
-      /^update-index\.t1: regression, C\/B 0\.85 < 0\.95, p=0\.001; grew: no per-op figure \(the host did the same work per operation, slower\); 95% interval 0\.80-0\.90, 9 pairs$/m,
+      joined(
+        /^update-index\.t1: regression, C\/B 0\.85 < 0\.95, p=0\.001; /,
+        /grew: no per-op figure \(the host did the same work per /,
+        /operation, slower\); 95% interval 0\.80-0\.90, 9 pairs$/m,
+      ),
     ],
     [
       'improvement',
@@ -310,13 +343,21 @@ describe('verdicts', () => {
       'slower gives its estimate and interval in three decimals, and that it is not past the margin',
       rowVerdict('slower', { pSlower: 0.003, low: 0.9311, high: 0.9868, pairs: 70 }),
       0.9624,
-      /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% interval, 70 pairs: significantly slower, but not shown to be past the 5% margin$/m,
+      joined(
+        /^update-index\.t1: slower 0\.962 \(0\.931-0\.987\), 95% /,
+        /interval, 70 pairs: significantly slower, but not shown to /,
+        /be past the 5% margin$/m,
+      ),
     ],
     [
       'slower keeps an upper end just under 1 visibly under 1',
       rowVerdict('slower', { low: 0.9402, high: 0.9961, pairs: 41 }),
       0.968,
-      /^update-index\.t1: slower 0\.968 \(0\.940-0\.996\), 95% interval, 41 pairs: significantly slower, but not shown to be past the 5% margin$/m,
+      joined(
+        /^update-index\.t1: slower 0\.968 \(0\.940-0\.996\), 95% /,
+        /interval, 41 pairs: significantly slower, but not shown to /,
+        /be past the 5% margin$/m,
+      ),
     ],
   ];
   for (const [what, verdict, relativeQps, line] of lines) {
@@ -347,7 +388,11 @@ describe('verdicts', () => {
     );
     assert.match(
       section,
-      /^point-query\.t1: regression, C\/B 0\.96 < 0\.95, p=0\.0143; grew: wKB\/o x30\.00, r\/o from 0; 95% interval 0\.93-0\.98, 10 pairs$/m,
+      joined(
+        /^point-query\.t1: regression, C\/B 0\.96 < 0\.95, p=0\.0143; /,
+        /grew: wKB\/o x30\.00, r\/o from 0; 95% interval 0\.93-0\.98, /,
+        /10 pairs$/m,
+      ),
     );
   });
 
@@ -412,7 +457,10 @@ describe('verdicts', () => {
     );
     assert.match(
       html,
-      />0\.96<\/td><td align="right"[^>]*>0\.93-0\.98<\/td><td align="right"[^>]*>4%<\/td><td align="right"[^>]*>10<\/td>/,
+      joined(
+        />0\.96<\/td><td align="right"[^>]*>0\.93-0\.98<\/td><td /,
+        /align="right"[^>]*>4%<\/td><td align="right"[^>]*>10<\/td>/,
+      ),
     );
     assert.ok(
       html.includes(

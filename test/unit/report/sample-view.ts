@@ -84,7 +84,10 @@ function side(
   return { qps, samples: 3, qpsMin, qpsMax, perOp, dbPerOp };
 }
 
-/** A judged test's verdict: a paired session's figures (12 pairs, 95% interval 0.96-1.03, 4% detectable), changed by `over`. */
+/**
+ * A judged test's verdict: a paired session's figures (12 pairs, 95% interval 0.96-1.03, 4% detectable), changed by
+ * `over`.
+ */
 export function rowVerdict(kind: RowVerdict['kind'], over: Partial<RowVerdict> = {}): RowVerdict {
   return {
     kind,

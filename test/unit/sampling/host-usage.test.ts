@@ -45,7 +45,8 @@ const close = (actual: number, expected: number, what: string): void =>
 describe('diffHostSnapshots', () => {
   test('the captured interval, checked by hand', () => {
     // cpu deltas: user 4, nice 0, system 20, idle 183, iowait 2, irq 0, softirq 0, steal 2 -> 211 jiffies.
-    // ctxt 431167 -> 432433 = 1266. vda: reads 8, sectors read 224 (112 KB), writes 10, sectors written 32824 (16412 KB).
+    // ctxt 431167 -> 432433 = 1266. vda: reads 8, sectors read 224 (112 KB), writes 10, sectors written 32824 (16412
+    // KB).
     const [before, after] = capturedInterval();
     const u = diffHostSnapshots(before, after);
     assert.equal(u.seconds, 2);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { idleHoldWarning } from '../../../src/session/compare.js';
+import { joined } from '../../helpers/pattern.js';
 import {
   describeIdleHold,
   holdIdleStates,
@@ -15,12 +16,15 @@ import {
 const dir = mkdtempSync(join(tmpdir(), 'qpswatch-idle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the setting: root by uid, the service by the INVOCATION_ID systemd gives its processes, a person otherwise', () => {
-  assert.equal(idleHoldSetting({ INVOCATION_ID: 'abc' }, 0), 'root');
-  assert.equal(idleHoldSetting({ INVOCATION_ID: 'abc' }, 998), 'service');
-  assert.equal(idleHoldSetting({}, 998), 'user');
-  assert.equal(idleHoldSetting({ INVOCATION_ID: '' }, 1000), 'user');
-});
+test(
+  'the setting: root by uid, the service by the INVOCATION_ID systemd ' + 'gives its processes, a person otherwise',
+  () => {
+    assert.equal(idleHoldSetting({ INVOCATION_ID: 'abc' }, 0), 'root');
+    assert.equal(idleHoldSetting({ INVOCATION_ID: 'abc' }, 998), 'service');
+    assert.equal(idleHoldSetting({}, 998), 'user');
+    assert.equal(idleHoldSetting({ INVOCATION_ID: '' }, 1000), 'user');
+  },
+);
 
 test('each setting gets its own fix, never "run as root" where that is no fix', () => {
   // Under the unit: the device cgroup answers EPERM, the file mode EACCES.
@@ -48,7 +52,11 @@ test('a device that is missing: not held, with the reason and the fix of the set
   assert.match(describeIdleHold(hold), /^not held: .*missing: ENOENT; the service sees no/);
   assert.match(
     idleHoldWarning(hold),
-    /^idle states not held \(.*: ENOENT\): QPS at low concurrency will drift .*; the service sees no .*; or set hold_idle_states: false to silence this$/,
+    joined(
+      /^idle states not held \(.*: ENOENT\): QPS at low concurrency /,
+      /will drift .*; the service sees no .*; or set /,
+      /hold_idle_states: false to silence this$/,
+    ),
   );
 });
 

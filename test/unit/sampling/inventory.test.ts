@@ -18,7 +18,10 @@ import { within } from '../../../src/sampling/within.js';
 
 const GIB = 2 ** 30;
 
-/** The answers of a bare-metal server with two DIMMs and an NVMe disk under a partition, as systeminformation gives them. */
+/**
+ * The answers of a bare-metal server with two DIMMs and an NVMe disk under a partition, as systeminformation gives
+ * them.
+ */
 function fakeSource(over: Partial<InventorySource> = {}): InventorySource {
   return {
     system: async () => ({ manufacturer: 'Dell Inc.', model: 'PowerEdge R650', version: '', virtual: false }),
@@ -123,86 +126,93 @@ function fakeSysClassBlock(): string {
 }
 
 describe('collectInventory with a fake systeminformation', () => {
-  test('shapes every source; serials left out, empty DIMM slots skipped, the partition mapped to its disk', async (t) => {
-    const sys = fakeSysClassBlock();
-    t.after(() => rmSync(sys, { recursive: true, force: true }));
-    const inv = await collectInventory(device(['nvme0n1p2']), {
-      source: fakeSource(),
-      sysClassBlock: join(sys, 'class'),
-    });
-    assert.deepEqual(inv.system, {
-      manufacturer: 'Dell Inc.',
-      model: 'PowerEdge R650',
-      version: 'unknown',
-      virtualization: 'none',
-    });
-    assert.deepEqual(inv.firmware, { vendor: 'Dell Inc.', version: '1.13.2', releaseDate: '2024-02-08' });
-    assert.equal(inv.cpu.cacheL3Bytes, 100663296);
-    assert.equal(inv.cpu.speedMaxGHz, 3.2);
-    assert.equal(inv.memory.installedBytes, 64 * GIB);
-    assert.equal(inv.memory.modules.length, 2);
-    assert.deepEqual(inv.memory.modules[0], {
-      bank: 'A1',
-      sizeBytes: 32 * GIB,
-      type: 'DDR4',
-      clockMHz: 3200,
-      formFactor: 'DIMM',
-      manufacturer: 'Samsung',
-      partNumber: 'M393A4K40EB3-CWE',
-    });
-    assert.deepEqual(inv.disks, [
-      {
-        device: 'nvme0n1',
-        model: 'Dell Ent NVMe P5600',
-        vendor: 'Dell',
-        type: 'NVMe',
-        interface: 'PCIe',
-        sizeBytes: 1.6e12,
-        firmware: '1.1.0',
-      },
-    ]);
-    assert.deepEqual(inv.filesystem, { mount: '/var/lib/qpswatch', type: 'xfs', sizeBytes: 1.5e12 });
-    assert.equal(inv.tools.gcc, '12.2.0');
-    assert.deepEqual(inv.unavailable, {});
-    assert.doesNotMatch(JSON.stringify(inv), /serial/i);
-    assert.deepEqual(inventoryHostFacts(inv), { system: 'Dell Inc. PowerEdge R650', virt: 'none', diskType: 'NVMe' });
-  });
+  test(
+    'shapes every source; serials left out, empty DIMM slots skipped, the ' + 'partition mapped to its disk',
+    async (t) => {
+      const sys = fakeSysClassBlock();
+      t.after(() => rmSync(sys, { recursive: true, force: true }));
+      const inv = await collectInventory(device(['nvme0n1p2']), {
+        source: fakeSource(),
+        sysClassBlock: join(sys, 'class'),
+      });
+      assert.deepEqual(inv.system, {
+        manufacturer: 'Dell Inc.',
+        model: 'PowerEdge R650',
+        version: 'unknown',
+        virtualization: 'none',
+      });
+      assert.deepEqual(inv.firmware, { vendor: 'Dell Inc.', version: '1.13.2', releaseDate: '2024-02-08' });
+      assert.equal(inv.cpu.cacheL3Bytes, 100663296);
+      assert.equal(inv.cpu.speedMaxGHz, 3.2);
+      assert.equal(inv.memory.installedBytes, 64 * GIB);
+      assert.equal(inv.memory.modules.length, 2);
+      assert.deepEqual(inv.memory.modules[0], {
+        bank: 'A1',
+        sizeBytes: 32 * GIB,
+        type: 'DDR4',
+        clockMHz: 3200,
+        formFactor: 'DIMM',
+        manufacturer: 'Samsung',
+        partNumber: 'M393A4K40EB3-CWE',
+      });
+      assert.deepEqual(inv.disks, [
+        {
+          device: 'nvme0n1',
+          model: 'Dell Ent NVMe P5600',
+          vendor: 'Dell',
+          type: 'NVMe',
+          interface: 'PCIe',
+          sizeBytes: 1.6e12,
+          firmware: '1.1.0',
+        },
+      ]);
+      assert.deepEqual(inv.filesystem, { mount: '/var/lib/qpswatch', type: 'xfs', sizeBytes: 1.5e12 });
+      assert.equal(inv.tools.gcc, '12.2.0');
+      assert.deepEqual(inv.unavailable, {});
+      assert.doesNotMatch(JSON.stringify(inv), /serial/i);
+      assert.deepEqual(inventoryHostFacts(inv), { system: 'Dell Inc. PowerEdge R650', virt: 'none', diskType: 'NVMe' });
+    },
+  );
 
-  test('a VM without DMI: virtualization from the CPU flag, the disk from the block list (the layout leaves out a bare vda)', async () => {
-    const inv = await collectInventory(device(['vda'], '/'), {
-      source: fakeSource({
-        system: async () => ({ manufacturer: '', model: 'Docker Container', version: '', virtual: false }),
-        cpu: async () => ({
-          manufacturer: 'AMD',
-          brand: 'EPYC',
-          family: '26',
-          model: '2',
-          stepping: '1',
-          speed: 0,
-          speedMax: 0,
-          flags: 'fpu hypervisor avx2',
-          cache: { l1d: 0, l1i: 0, l2: 0, l3: 0 },
+  test(
+    'a VM without DMI: virtualization from the CPU flag, the disk from the ' +
+      'block list (the layout leaves out a bare vda)',
+    async () => {
+      const inv = await collectInventory(device(['vda'], '/'), {
+        source: fakeSource({
+          system: async () => ({ manufacturer: '', model: 'Docker Container', version: '', virtual: false }),
+          cpu: async () => ({
+            manufacturer: 'AMD',
+            brand: 'EPYC',
+            family: '26',
+            model: '2',
+            stepping: '1',
+            speed: 0,
+            speedMax: 0,
+            flags: 'fpu hypervisor avx2',
+            cache: { l1d: 0, l1i: 0, l2: 0, l3: 0 },
+          }),
+          diskLayout: async () => [],
+          blockDevices: async () => [{ name: 'vda', size: 274877906944, physical: 'HDD', model: '', protocol: '' }],
         }),
-        diskLayout: async () => [],
-        blockDevices: async () => [{ name: 'vda', size: 274877906944, physical: 'HDD', model: '', protocol: '' }],
-      }),
-      sysClassBlock: '/nonexistent',
-    });
-    assert.equal(inv.system.virtualization, 'vm');
-    assert.equal(inv.cpu.speedGHz, 'unknown');
-    assert.deepEqual(inv.disks, [
-      {
-        device: 'vda',
-        model: 'unknown',
-        vendor: 'unknown',
-        type: 'HDD',
-        interface: 'unknown',
-        sizeBytes: 274877906944,
-        firmware: 'unknown',
-      },
-    ]);
-    assert.deepEqual(inventoryHostFacts(inv), { system: 'Docker Container', virt: 'vm', diskType: 'HDD' });
-  });
+        sysClassBlock: '/nonexistent',
+      });
+      assert.equal(inv.system.virtualization, 'vm');
+      assert.equal(inv.cpu.speedGHz, 'unknown');
+      assert.deepEqual(inv.disks, [
+        {
+          device: 'vda',
+          model: 'unknown',
+          vendor: 'unknown',
+          type: 'HDD',
+          interface: 'unknown',
+          sizeBytes: 274877906944,
+          firmware: 'unknown',
+        },
+      ]);
+      assert.deepEqual(inventoryHostFacts(inv), { system: 'Docker Container', virt: 'vm', diskType: 'HDD' });
+    },
+  );
 
   test('systeminformation naming the hypervisor wins over the flag', async () => {
     const inv = await collectInventory(device(['vda']), {
@@ -220,49 +230,52 @@ describe('collectInventory with a fake systeminformation', () => {
     assert.equal(inv.system.virtualization, 'KVM');
   });
 
-  test('a throwing, a rejecting and a hanging source leave their facts unknown within the timeout; the others stay', async () => {
-    const hung: Array<() => void> = [];
-    const start = performance.now();
-    const inv = await collectInventory(device(['vda']), {
-      timeoutMs: 100,
-      sysClassBlock: '/nonexistent',
-      source: fakeSource({
-        system: () => {
-          throw new Error('dmidecode: permission denied');
-        },
-        memLayout: () => Promise.reject(new Error('no DMI table')),
-        // Never settles, like si.versions('systemOpenssl') in systeminformation 5.33 (its names are lower-cased).
-        osInfo: () =>
-          new Promise((resolve) =>
-            hung.push(() => resolve({ distro: 'late', release: '', codename: '', kernel: '', arch: '' })),
-          ),
-      }),
-    });
-    const ms = performance.now() - start;
-    assert.ok(ms < 1000, `took ${ms} ms`);
-    // No system answer and no hypervisor flag: whether it is a VM is not known.
-    assert.deepEqual(inv.system, {
-      manufacturer: 'unknown',
-      model: 'unknown',
-      version: 'unknown',
-      virtualization: 'unknown',
-    });
-    assert.deepEqual(inv.memory, { installedBytes: 'unknown', modules: [] });
-    assert.deepEqual(inv.os, {
-      distro: 'unknown',
-      release: 'unknown',
-      codename: 'unknown',
-      kernel: 'unknown',
-      arch: 'unknown',
-    });
-    assert.deepEqual(inv.unavailable, {
-      system: 'dmidecode: permission denied',
-      memLayout: 'no DMI table',
-      osInfo: 'no answer within 100 ms',
-    });
-    assert.equal(inv.firmware.version, '1.13.2');
-    for (const settle of hung) settle(); // a late answer is dropped, not an error
-  });
+  test(
+    'a throwing, a rejecting and a hanging source leave their facts unknown ' + 'within the timeout; the others stay',
+    async () => {
+      const hung: Array<() => void> = [];
+      const start = performance.now();
+      const inv = await collectInventory(device(['vda']), {
+        timeoutMs: 100,
+        sysClassBlock: '/nonexistent',
+        source: fakeSource({
+          system: () => {
+            throw new Error('dmidecode: permission denied');
+          },
+          memLayout: () => Promise.reject(new Error('no DMI table')),
+          // Never settles, like si.versions('systemOpenssl') in systeminformation 5.33 (its names are lower-cased).
+          osInfo: () =>
+            new Promise((resolve) =>
+              hung.push(() => resolve({ distro: 'late', release: '', codename: '', kernel: '', arch: '' })),
+            ),
+        }),
+      });
+      const ms = performance.now() - start;
+      assert.ok(ms < 1000, `took ${ms} ms`);
+      // No system answer and no hypervisor flag: whether it is a VM is not known.
+      assert.deepEqual(inv.system, {
+        manufacturer: 'unknown',
+        model: 'unknown',
+        version: 'unknown',
+        virtualization: 'unknown',
+      });
+      assert.deepEqual(inv.memory, { installedBytes: 'unknown', modules: [] });
+      assert.deepEqual(inv.os, {
+        distro: 'unknown',
+        release: 'unknown',
+        codename: 'unknown',
+        kernel: 'unknown',
+        arch: 'unknown',
+      });
+      assert.deepEqual(inv.unavailable, {
+        system: 'dmidecode: permission denied',
+        memLayout: 'no DMI table',
+        osInfo: 'no answer within 100 ms',
+      });
+      assert.equal(inv.firmware.version, '1.13.2');
+      for (const settle of hung) settle(); // a late answer is dropped, not an error
+    },
+  );
 });
 
 describe('within', () => {
@@ -306,41 +319,53 @@ describe('the inventory and the fingerprint id', () => {
     idleStatesHeld: true,
   };
 
-  test('an inventory, whatever it holds, leaves the id as it was (the same id as fingerprint.test.ts pins)', async () => {
-    const inventory = await collectInventory(device(['vda']), { source: fakeSource(), sysClassBlock: '/nonexistent' });
-    assert.equal(fingerprintId({ ...fp, inventory }), 'b442dd8795a1cc50');
-    const other = await collectInventory(device(['vda']), {
-      source: fakeSource({ bios: async () => ({ vendor: 'Dell Inc.', version: '2.0.0', releaseDate: '2025-01-01' }) }),
-      sysClassBlock: '/nonexistent',
-    });
-    assert.equal(fingerprintId({ ...fp, inventory: other }), 'b442dd8795a1cc50');
-  });
+  test(
+    'an inventory, whatever it holds, leaves the id as it was (the same id ' + 'as fingerprint.test.ts pins)',
+    async () => {
+      const inventory = await collectInventory(device(['vda']), {
+        source: fakeSource(),
+        sysClassBlock: '/nonexistent',
+      });
+      assert.equal(fingerprintId({ ...fp, inventory }), 'b442dd8795a1cc50');
+      const other = await collectInventory(device(['vda']), {
+        source: fakeSource({
+          bios: async () => ({ vendor: 'Dell Inc.', version: '2.0.0', releaseDate: '2025-01-01' }),
+        }),
+        sysClassBlock: '/nonexistent',
+      });
+      assert.equal(fingerprintId({ ...fp, inventory: other }), 'b442dd8795a1cc50');
+    },
+  );
 });
 
 describe('the real systeminformation on this host', () => {
-  test('hostFingerprint stores an inventory whose memory and kernel agree with /proc, without changing the id', async () => {
-    const start = performance.now();
-    const withInventory = await hostFingerprint('/tmp');
-    const ms = performance.now() - start;
-    const { inventory, ...identity } = withInventory;
-    assert.ok(inventory !== undefined);
-    assert.equal(fingerprintId(withInventory), fingerprintId(identity));
-    assert.equal(fingerprintId(withInventory), fingerprintId(await hostFingerprint('/tmp', { inventory: false })));
-    const memTotal = Number(/^MemTotal:\s+(\d+) kB$/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1]) * 1024;
-    assert.equal(withInventory.memoryBytes, memTotal);
-    // DIMMs (dmidecode) add up to the installed size, a few percent above MemTotal; without DMI it is MemTotal itself.
-    const installed = inventory.memory.installedBytes;
-    assert.ok(
-      installed === 'unknown' || (installed >= memTotal && installed <= memTotal * 1.15),
-      `installed ${installed}, MemTotal ${memTotal}`,
-    );
-    assert.equal(inventory.os.kernel, release());
-    assert.notEqual(inventory.cpu.manufacturer, 'unknown');
-    assert.equal(inventory.filesystem.type, findDataDevice('/tmp').mount?.fsType);
-    assert.ok(typeof inventory.filesystem.sizeBytes === 'number' && inventory.filesystem.sizeBytes > 2 ** 20);
-    assert.ok(inventory.disks.length > 0 && inventory.disks.every((d) => d.device.length > 0));
-    assert.ok(inventory.system.virtualization.length > 0);
-    assert.deepEqual(inventory.unavailable, {});
-    assert.ok(ms < 20_000, `the inventory took ${ms} ms`);
-  });
+  test(
+    'hostFingerprint stores an inventory whose memory and kernel agree with ' + '/proc, without changing the id',
+    async () => {
+      const start = performance.now();
+      const withInventory = await hostFingerprint('/tmp');
+      const ms = performance.now() - start;
+      const { inventory, ...identity } = withInventory;
+      assert.ok(inventory !== undefined);
+      assert.equal(fingerprintId(withInventory), fingerprintId(identity));
+      assert.equal(fingerprintId(withInventory), fingerprintId(await hostFingerprint('/tmp', { inventory: false })));
+      const memTotal = Number(/^MemTotal:\s+(\d+) kB$/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1]) * 1024;
+      assert.equal(withInventory.memoryBytes, memTotal);
+      // DIMMs (dmidecode) add up to the installed size, a few percent above MemTotal; without DMI it is MemTotal
+      // itself.
+      const installed = inventory.memory.installedBytes;
+      assert.ok(
+        installed === 'unknown' || (installed >= memTotal && installed <= memTotal * 1.15),
+        `installed ${installed}, MemTotal ${memTotal}`,
+      );
+      assert.equal(inventory.os.kernel, release());
+      assert.notEqual(inventory.cpu.manufacturer, 'unknown');
+      assert.equal(inventory.filesystem.type, findDataDevice('/tmp').mount?.fsType);
+      assert.ok(typeof inventory.filesystem.sizeBytes === 'number' && inventory.filesystem.sizeBytes > 2 ** 20);
+      assert.ok(inventory.disks.length > 0 && inventory.disks.every((d) => d.device.length > 0));
+      assert.ok(inventory.system.virtualization.length > 0);
+      assert.deepEqual(inventory.unavailable, {});
+      assert.ok(ms < 20_000, `the inventory took ${ms} ms`);
+    },
+  );
 });

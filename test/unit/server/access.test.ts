@@ -25,9 +25,11 @@ import { prepareArgv, writeSysbenchPassword, type Suite } from '../../../src/sui
 import { parseVersion, type Flavor } from '../../../src/version/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
 import { letServerPass } from '../../helpers/server-user.js';
+import { joined } from '../../helpers/pattern.js';
 
 const PASSWD =
-  'root:x:0:0:root:/root:/bin/bash\nmysql:x:102:105:MySQL Server,,,:/nonexistent:/bin/false\ntoor:x:0:0::/root:/bin/sh\nbench:x:1001:1001::/home/bench:/bin/sh\n';
+  'root:x:0:0:root:/root:/bin/bash\nmysql:x:102:105:MySQL ' +
+  'Server,,,:/nonexistent:/bin/false\ntoor:x:0:0::/root:/bin/sh\nbench:x:1001:1001::/home/bench:/bin/sh\n';
 const asRoot = process.getuid?.() === 0;
 
 async function scratch(): Promise<string> {
@@ -56,7 +58,11 @@ describe('serverAccount', () => {
       'no mysql user on the host',
       '',
       0,
-      /^server_user mysql is not a user on this host; .*never runs the benchmarked server as root: create it \(useradd .*\) or set server_user \(QPSWATCH_SERVER_USER\)/,
+      joined(
+        /^server_user mysql is not a user on this host; .*never runs /,
+        /the benchmarked server as root: create it \(useradd .*\) or /,
+        /set server_user \(QPSWATCH_SERVER_USER\)/,
+      ),
     ],
     [
       'a named user that does not exist',
@@ -74,7 +80,10 @@ describe('serverAccount', () => {
       'server_user set when qpswatch is not root',
       'mysql',
       1001,
-      /^server_user mysql takes effect only when qpswatch runs as root \(it runs as uid 1001\): leave server_user empty/,
+      joined(
+        /^server_user mysql takes effect only when qpswatch runs as /,
+        /root \(it runs as uid 1001\): leave server_user empty/,
+      ),
     ],
   ];
   for (const [name, configured, uid, message] of refused) {
@@ -169,22 +178,26 @@ describe('lockDownStatements', () => {
     ['percona', '5.6.51-91.0', "SET PASSWORD FOR 'root'@'localhost' = PASSWORD(?)"],
   ];
   for (const [flavor, version, setPassword] of cases) {
-    test(`${flavor} ${version}: other root and anonymous accounts dropped, root@localhost given the password, as values`, () => {
-      const statements = lockDownStatements({ flavor, version: parseVersion(version) }, accounts, 'p4ss');
-      assert.deepEqual(statements, [
-        { sql: 'SET SESSION sql_log_bin = 0', values: [] },
-        { sql: 'DROP USER ?@?', values: ['root', '127.0.0.1'] },
-        { sql: 'DROP USER ?@?', values: ['root', '::1'] },
-        { sql: 'DROP USER ?@?', values: ['root', 'build-host'] },
-        { sql: 'DROP USER ?@?', values: ['', 'localhost'] },
-        { sql: 'DROP USER ?@?', values: ['', 'build-host'] },
-        { sql: setPassword, values: ['p4ss'] },
-      ]);
-      assert.ok(
-        statements.every((s) => !s.sql.includes('p4ss')),
-        'the password is a value, never in the statement text',
-      );
-    });
+    test(
+      `${flavor} ${version}: other root and anonymous accounts dropped, ` +
+        `root@localhost given the password, as values`,
+      () => {
+        const statements = lockDownStatements({ flavor, version: parseVersion(version) }, accounts, 'p4ss');
+        assert.deepEqual(statements, [
+          { sql: 'SET SESSION sql_log_bin = 0', values: [] },
+          { sql: 'DROP USER ?@?', values: ['root', '127.0.0.1'] },
+          { sql: 'DROP USER ?@?', values: ['root', '::1'] },
+          { sql: 'DROP USER ?@?', values: ['root', 'build-host'] },
+          { sql: 'DROP USER ?@?', values: ['', 'localhost'] },
+          { sql: 'DROP USER ?@?', values: ['', 'build-host'] },
+          { sql: setPassword, values: ['p4ss'] },
+        ]);
+        assert.ok(
+          statements.every((s) => !s.sql.includes('p4ss')),
+          'the password is a value, never in the statement text',
+        );
+      },
+    );
   }
 });
 
@@ -244,36 +257,39 @@ describe('sysbench and the password', () => {
 describe('private folders and the server account', { skip: asRoot ? false : 'chown needs root' }, () => {
   const mysql = findAccount('mysql') ?? findAccount('nobody')!;
 
-  test("the state folders are 0750 with the server's group; the socket folder 0770; the server's own folders are its", async (t) => {
-    const dir = await scratch();
-    t.after(() => rm(dir, { recursive: true, force: true }));
-    await privateDir(join(dir, 'state', 'work', 'session-1', 'baseline'), mysql);
-    for (const d of ['state', 'state/work', 'state/work/session-1', 'state/work/session-1/baseline']) {
-      const s = await stat(join(dir, d));
-      assert.equal(s.mode & 0o7777, 0o750, d);
-      assert.deepEqual([s.uid, s.gid], [0, mysql.gid], d);
-    }
-    const paths = {
-      ...serverPaths(join(dir, 'state', 'work', 'session-1', 'baseline')),
-      socket: join(dir, 'state', 'run', '1-b.sock'),
-    };
-    await mkdir(paths.datadir);
-    await writeFile(join(paths.datadir, 'ibdata1'), 'copied by root');
-    await prepareServerDirs(paths, mysql);
-    assert.equal((await stat(join(dir, 'state', 'run'))).mode & 0o777, 0o770);
-    for (const owned of [
-      paths.datadir,
-      join(paths.datadir, 'ibdata1'),
-      paths.tmpdir,
-      paths.secureFileDir,
-      paths.errorLog,
-      paths.pidFile,
-    ]) {
-      assert.equal((await stat(owned)).uid, mysql.uid, owned);
-    }
-    const cnfDir = await stat(join(dir, 'state', 'work', 'session-1', 'baseline'));
-    assert.equal(cnfDir.uid, 0, "the folder of the my.cnf stays root's: the server account cannot replace it");
-  });
+  test(
+    "the state folders are 0750 with the server's group; the socket folder " + "0770; the server's own folders are its",
+    async (t) => {
+      const dir = await scratch();
+      t.after(() => rm(dir, { recursive: true, force: true }));
+      await privateDir(join(dir, 'state', 'work', 'session-1', 'baseline'), mysql);
+      for (const d of ['state', 'state/work', 'state/work/session-1', 'state/work/session-1/baseline']) {
+        const s = await stat(join(dir, d));
+        assert.equal(s.mode & 0o7777, 0o750, d);
+        assert.deepEqual([s.uid, s.gid], [0, mysql.gid], d);
+      }
+      const paths = {
+        ...serverPaths(join(dir, 'state', 'work', 'session-1', 'baseline')),
+        socket: join(dir, 'state', 'run', '1-b.sock'),
+      };
+      await mkdir(paths.datadir);
+      await writeFile(join(paths.datadir, 'ibdata1'), 'copied by root');
+      await prepareServerDirs(paths, mysql);
+      assert.equal((await stat(join(dir, 'state', 'run'))).mode & 0o777, 0o770);
+      for (const owned of [
+        paths.datadir,
+        join(paths.datadir, 'ibdata1'),
+        paths.tmpdir,
+        paths.secureFileDir,
+        paths.errorLog,
+        paths.pidFile,
+      ]) {
+        assert.equal((await stat(owned)).uid, mysql.uid, owned);
+      }
+      const cnfDir = await stat(join(dir, 'state', 'work', 'session-1', 'baseline'));
+      assert.equal(cnfDir.uid, 0, "the folder of the my.cnf stays root's: the server account cannot replace it");
+    },
+  );
 
   test('a shared sticky folder such as /tmp is never made private', async () => {
     await assert.rejects(privateDir('/tmp', mysql), /shared folder/);
@@ -287,7 +303,11 @@ describe('private folders and the server account', { skip: asRoot ? false : 'cho
       assert.ok(err instanceof ServerUserError);
       assert.equal(
         err.message,
-        `server_user ${mysql.name} cannot reach state_dir ${join(dir, 'state', 'run')}: ${dir} is mode 0700 (owner uid 0, gid 0) and the server never runs as root; move state_dir under a folder it can pass through (e.g. /var/lib/qpswatch), or let it pass: chmod o+x ${dir}`,
+        `server_user ${mysql.name} cannot reach state_dir ` +
+          `${join(dir, 'state', 'run')}: ${dir} is mode 0700 (owner uid 0, gid 0) ` +
+          `and the server never runs as root; move state_dir under a folder it ` +
+          `can pass through (e.g. /var/lib/qpswatch), or let it pass: chmod o+x ` +
+          `${dir}`,
       );
       return true;
     });
@@ -305,7 +325,8 @@ describe('private folders and the server account', { skip: asRoot ? false : 'cho
       const fake = join(dir, usesScript ? 'mysql_install_db' : 'mysqld');
       await writeFile(
         fake,
-        `#!/bin/sh\necho "$@" > ${dir}/argv\nstat -c '%u %a' ${dir}/state/data > ${dir}/datadir\nls -A ${dir}/state/data | wc -l >> ${dir}/datadir\n`,
+        `#!/bin/sh\necho "$@" > ${dir}/argv\nstat -c '%u %a' ${dir}/state/data ` +
+          `> ${dir}/datadir\nls -A ${dir}/state/data | wc -l >> ${dir}/datadir\n`,
       );
       await chmod(fake, 0o755);
       const bins: ServerBinaries = {

@@ -211,7 +211,8 @@ describe('initDatadir', () => {
     const script = join(dir, 'mariadb-install-db');
     await writeFile(
       script,
-      "#!/bin/sh\necho 'Installing system tables'\necho '2026-01-01 0 [ERROR] InnoDB: data file is too small' >&2\nexit 1\n",
+      "#!/bin/sh\necho 'Installing system tables'\necho '2026-01-01 0 [ERROR] " +
+        "InnoDB: data file is too small' >&2\nexit 1\n",
     );
     await chmod(script, 0o755);
     const bins = binaries('mariadb', '10.11.9', dir, join(dir, 'mariadbd'), script);

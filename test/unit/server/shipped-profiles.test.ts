@@ -108,7 +108,8 @@ describe('shipped server profiles', () => {
       { innodb_redo_log_capacity: '8G' },
       ['default_authentication_plugin', 'query_cache_type'],
     ],
-    // studies: metadata_locks_hash_instances for MySQL 5.6.8 to 5.7 only; the binlog switched off where it is on by default.
+    // studies: metadata_locks_hash_instances for MySQL 5.6.8 to 5.7 only; the binlog switched off where it is on by
+    // default.
     [
       'studies',
       'mariadb',

@@ -9,7 +9,8 @@ test('TAG@PROFILE names a build variant; anything else is a plain tag', () => {
     // Split at the last "@": a profile name never holds one.
     ['a@b@demo', { tag: 'a@b', buildProfile: 'demo' }],
     ['mariadb-10.11.9', { tag: 'mariadb-10.11.9' }],
-    // Not a profile name after the "@", or nothing before it: the whole text is the name, and lookup says it is unknown.
+    // Not a profile name after the "@", or nothing before it: the whole text is the name, and lookup says it is
+    // unknown.
     ['mariadb-10.11.9@', { tag: 'mariadb-10.11.9@' }],
     ['mariadb-10.11.9@Demo', { tag: 'mariadb-10.11.9@Demo' }],
     ['mariadb-10.11.9@../x', { tag: 'mariadb-10.11.9@../x' }],

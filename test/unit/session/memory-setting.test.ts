@@ -11,6 +11,7 @@ import {
 } from '../../../src/session/index.js';
 import { parseServerProfile, profilePoolBytes, renderMyCnf, serverPaths } from '../../../src/server/index.js';
 import { parseVersion } from '../../../src/version/index.js';
+import { joined } from '../../helpers/pattern.js';
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -72,8 +73,12 @@ test('a cached setting too small for its data is refused in one line with the si
       assert.ok(!line.includes('\n'), line);
       assert.equal(
         line,
-        'memory setting cached: the data of suite eight (about 1.9 GiB: 8 table(s) x 1000000 rows x 250 bytes) does not fit in the buffer pool of server profile tiny-pool ' +
-          '(innodb_buffer_pool_size 1.0 GiB; it needs 2.3 GiB to hold the data with room to spare): set innodb_buffer_pool_size to 2385M or more in server profile tiny-pool, or use a suite with fewer rows',
+        'memory setting cached: the data of suite eight (about 1.9 GiB: 8 ' +
+          'table(s) x 1000000 rows x 250 bytes) does not fit in the buffer pool ' +
+          'of server profile tiny-pool ' +
+          ('(innodb_buffer_pool_size 1.0 GiB; it needs 2.3 GiB to hold the data ' +
+            'with room to spare): set innodb_buffer_pool_size to 2385M or more in ' +
+            'server profile tiny-pool, or use a suite with fewer rows'),
       );
       return true;
     },
@@ -86,31 +91,46 @@ test('a cached setting the host cannot hold says so instead of asking for a larg
   );
   assert.match(
     line!,
-    /this host \(4\.0 GiB available, 2 server\(s\) at once\) cannot cache it: use a suite with fewer rows, or run it io-bound only$/,
+    joined(
+      /this host \(4\.0 GiB available, 2 server\(s\) at once\) /,
+      /cannot cache it: use a suite with fewer rows, or run it /,
+      /io-bound only$/,
+    ),
   );
 });
 
-test('cached pools that hold the data but not fit the host together are refused, unless one server runs at a time', () => {
-  const big = facts({
-    sides: [
-      { profile: 'relaxed', poolBytes: 8 * GiB },
-      { profile: 'relaxed', poolBytes: 8 * GiB },
-    ],
-    availableMemoryBytes: 12 * GiB,
-  });
-  assert.equal(
-    memoryProblem(big),
-    'the buffer pools of the 2 server(s) up at once (relaxed 8.0 GiB, relaxed 8.0 GiB, plus 384.0 MiB each) need about 16.8 GiB, and this host has 12.0 GiB available: ' +
-      'use server profiles with a smaller innodb_buffer_pool_size that still holds the data, the whole-run design (--design runs), or run it io-bound only',
-  );
-  assert.equal(memoryProblem({ ...big, serversAtOnce: 1 }), undefined);
-});
+test(
+  'cached pools that hold the data but not fit the host together are ' + 'refused, unless one server runs at a time',
+  () => {
+    const big = facts({
+      sides: [
+        { profile: 'relaxed', poolBytes: 8 * GiB },
+        { profile: 'relaxed', poolBytes: 8 * GiB },
+      ],
+      availableMemoryBytes: 12 * GiB,
+    });
+    assert.equal(
+      memoryProblem(big),
+      'the buffer pools of the 2 server(s) up at once (relaxed 8.0 GiB, ' +
+        'relaxed 8.0 GiB, plus 384.0 MiB each) need about 16.8 GiB, and this ' +
+        'host has 12.0 GiB available: ' +
+        ('use server profiles with a smaller innodb_buffer_pool_size that still ' +
+          'holds the data, the whole-run design (--design runs), or run it ' +
+          'io-bound only'),
+    );
+    assert.equal(memoryProblem({ ...big, serversAtOnce: 1 }), undefined);
+  },
+);
 
 test('io-bound refuses data that is not several times the pool, and a state_dir on tmpfs', () => {
   const fits = memoryProblem(facts({ setting: 'io-bound', sides: [{ profile: 'relaxed', poolBytes: 1 * GiB }] }));
   assert.match(
     fits!,
-    /^memory setting|is not 3 times the buffer pool \(io_bound_buffer_pool 1\.0 GiB\).*at least 12884902 rows in all, or a smaller io_bound_buffer_pool$/,
+    joined(
+      /^memory setting|is not 3 times the buffer pool /,
+      /\(io_bound_buffer_pool 1\.0 GiB\).*at least 12884902 rows in /,
+      /all, or a smaller io_bound_buffer_pool$/,
+    ),
   );
   const tmpfs = memoryProblem(
     facts({ setting: 'io-bound', sides: [{ profile: 'relaxed', poolBytes: 8 * MiB }], fsType: 'tmpfs' }),
@@ -139,8 +159,12 @@ test('io-bound with levels: each load is read alone, so the smallest must be sev
   );
   assert.equal(
     line,
-    "the smallest load of suite levels (about 28.6 MiB: 1 table(s) x 120000 rows x 250 bytes), which its level's tests read alone, is not 3 times the buffer pool " +
-      '(io_bound_buffer_pool 16.0 MiB), so most reads would hit the pool: use a suite with at least 201327 rows in each load, or a smaller io_bound_buffer_pool',
+    'the smallest load of suite levels (about 28.6 MiB: 1 table(s) x 120000 ' +
+      "rows x 250 bytes), which its level's tests read alone, is not 3 times " +
+      'the buffer pool ' +
+      ('(io_bound_buffer_pool 16.0 MiB), so most reads would hit the pool: use ' +
+        'a suite with at least 201327 rows in each load, or a smaller ' +
+        'io_bound_buffer_pool'),
   );
 });
 
@@ -148,13 +172,19 @@ test('either setting is refused when state_dir has no room for the copies of the
   const line = memoryProblem(facts({ freeDiskBytes: 5 * GiB }));
   assert.match(
     line!,
-    /needs about 7\.5 GiB free under state_dir \/var\/lib\/qpswatch .* and it has 5\.0 GiB: free space there, move state_dir, or use a suite with fewer rows$/,
+    joined(
+      /needs about 7\.5 GiB free under state_dir /,
+      /\/var\/lib\/qpswatch .* and it has 5\.0 GiB: free space /,
+      /there, move state_dir, or use a suite with fewer rows$/,
+    ),
   );
 });
 
 test('io-bound lays its pool and O_DIRECT over the profile, after its own overrides; cached keeps the profile', () => {
   const profile = parseServerProfile(
-    'description: test\nsettings:\n  innodb-buffer-pool-size: 1G\n  innodb_flush_method: fsync\noverrides:\n  - versions: ">=10.5"\n    set: { innodb_buffer_pool_size: 2G }\n',
+    'description: test\nsettings:\n  innodb-buffer-pool-size: 1G\n  ' +
+      'innodb_flush_method: fsync\noverrides:\n  - versions: ">=10.5"\n    ' +
+      'set: { innodb_buffer_pool_size: 2G }\n',
     'p',
     'p.yaml',
   );

@@ -19,6 +19,7 @@ import { fingerprintId, hostFingerprint } from '../../../src/sampling/index.js';
 import { openStore } from '../../../src/store/index.js';
 import type { SuiteTest } from '../../../src/suite/index.js';
 import { sessionInput } from '../store/store-inputs.js';
+import { joined } from '../../helpers/pattern.js';
 
 /** A suite of `count` tests of `seconds` each, every one at the given thread counts. */
 function suite(
@@ -52,32 +53,45 @@ describe('the sweeps a budget pays for', () => {
     assert.equal(planSweeps(suite('four', 4, 8), 600, 200).sweeps, 200, 'max_pairs caps the pairs');
   });
 
-  test('a budget short of the first look is refused in one line with the sweeps, the pairs and the budget that reaches it', () => {
-    const refusal = budgetRefusal(planSweeps(suite('four', 4, 8), 8, 200));
-    assert.equal(
-      refusal,
-      'budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: raise --budget (or budget_minutes) to 9 or more, or shorten the tests (--seconds)',
-    );
-    // The budget it names is enough.
-    assert.equal(budgetRefusal(planSweeps(suite('four', 4, 8), 9, 200)), undefined);
-  });
+  test(
+    'a budget short of the first look is refused in one line with the ' +
+      'sweeps, the pairs and the budget that reaches it',
+    () => {
+      const refusal = budgetRefusal(planSweeps(suite('four', 4, 8), 8, 200));
+      assert.equal(
+        refusal,
+        'budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each ' +
+          'sweep); the first look needs 8 pairs: raise --budget (or ' +
+          'budget_minutes) to 9 or more, or shorten the tests (--seconds)',
+      );
+      // The budget it names is enough.
+      assert.equal(budgetRefusal(planSweeps(suite('four', 4, 8), 9, 200)), undefined);
+    },
+  );
 
   test('thread counts are named, and a config check names the options', () => {
     const refusal = budgetRefusal(planSweeps(suite('wide', 2, 30, [1, 4]), 5, 200), 'config');
     assert.equal(
       refusal,
-      'budget 5 min pays for 1 sweep of suite wide (2 tests, 4 runs with their thread counts, 243 s each sweep); the first look needs 8 pairs: raise budget_minutes to 33 or more, or shorten the tests',
+      'budget 5 min pays for 1 sweep of suite wide (2 tests, 4 runs with ' +
+        'their thread counts, 243 s each sweep); the first look needs 8 pairs: ' +
+        'raise budget_minutes to 33 or more, or shorten the tests',
     );
   });
 
   test('max_pairs under the first look is refused with its own fix', () => {
     assert.equal(
       budgetRefusal(planSweeps(suite('q', 8, 1), 8, 5)),
-      'max_pairs 5 stops suite q (8 tests, 22 s each sweep) at 5 pairs; the first look needs 8 pairs: raise --pairs (or max_pairs) to 8 or more',
+      'max_pairs 5 stops suite q (8 tests, 22 s each sweep) at 5 pairs; the ' +
+        'first look needs 8 pairs: raise --pairs (or max_pairs) to 8 or more',
     );
     assert.match(
       budgetRefusal(planSweeps(suite('four', 4, 8), 8, 5))!,
-      /: raise --budget \(or budget_minutes\) to 9 or more, or shorten the tests \(--seconds\); raise --pairs \(or max_pairs\) to 8 or more$/,
+      joined(
+        /: raise --budget \(or budget_minutes\) to 9 or more, or /,
+        /shorten the tests \(--seconds\); raise --pairs \(or /,
+        /max_pairs\) to 8 or more$/,
+      ),
     );
   });
 
@@ -97,15 +111,18 @@ describe('whole runs: the rounds that can reach alpha', () => {
   test('too few rounds are refused with their smallest p-value and the rounds that reach alpha', () => {
     assert.equal(
       roundsRefusal(2, 0.01),
-      '--rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above alpha 0.01; use --rounds 5 or more, or the paired design',
+      '--rounds 2: the smallest p-value of 2 rounds is 1/6 (0.167), above ' +
+        'alpha 0.01; use --rounds 5 or more, or the paired design',
     );
     assert.equal(
       roundsRefusal(4, 0.01),
-      '--rounds 4: the smallest p-value of 4 rounds is 1/70 (0.0143), above alpha 0.01; use --rounds 5 or more, or the paired design',
+      '--rounds 4: the smallest p-value of 4 rounds is 1/70 (0.0143), above ' +
+        'alpha 0.01; use --rounds 5 or more, or the paired design',
     );
     assert.equal(
       roundsRefusal(1, 0.2, 'config'),
-      'rounds 1: the smallest p-value of 1 round is 1/2 (0.5), above alpha 0.2; use rounds 2 or more, or design: paired',
+      'rounds 1: the smallest p-value of 1 round is 1/2 (0.5), above alpha ' +
+        '0.2; use rounds 2 or more, or design: paired',
     );
     assert.equal(roundsRefusal(5, 0.01), undefined);
     assert.equal(roundsRefusal(2, 0.2), undefined);
@@ -114,7 +131,12 @@ describe('whole runs: the rounds that can reach alpha', () => {
   test('an alpha no number of rounds reaches says so', () => {
     assert.match(
       roundsRefusal(100, 1e-6)!,
-      /^--rounds 100: the smallest p-value of 100 rounds is 1\/20000 \(0\.00005\), above alpha 0\.000001; no number of rounds reaches it: raise alpha to 0\.00005 or more, or use the paired design$/,
+      joined(
+        /^--rounds 100: the smallest p-value of 100 rounds is /,
+        /1\/20000 \(0\.00005\), above alpha 0\.000001; no number of /,
+        /rounds reaches it: raise alpha to 0\.00005 or more, or use /,
+        /the paired design$/,
+      ),
     );
   });
 });
@@ -154,102 +176,122 @@ describe('announceSweeps', () => {
     return { lines, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) };
   }
 
-  test("prints the sweeps, with this host's calibrated drop where there is one, and warns once per suite when there is none", async () => {
-    const store = await openStore({ backend: 'sqlite', path: join(dir, 'qpswatch.sqlite') });
-    try {
-      const fp = await hostFingerprint(dir, { idleStatesHeld: true });
-      const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fp), fingerprint: fp });
-      const sessionId = await store.createSession(sessionInput(hostId, { suite: 'quick' }));
-      await store.finishSession(sessionId);
-      const figure = {
-        threads: 1,
-        pairs: 20,
-        noise: 0.03,
-        pairSeconds: 3,
-        pairsNeeded: 14,
-        minutesNeeded: 0.7,
-        detectableDrop: 0.04,
-      };
-      await store.recordCalibration({
-        hostId,
-        sessionId,
-        suite: 'quick',
-        target: 'local',
-        settings: { alpha: 0.01 },
-        tests: [
-          { test: 'a', ...figure },
-          { test: 'b', ...figure, noise: 0.09 },
-        ],
-      });
+  test(
+    "prints the sweeps, with this host's calibrated drop where there is " +
+      'one, and warns once per suite when there is none',
+    async () => {
+      const store = await openStore({ backend: 'sqlite', path: join(dir, 'qpswatch.sqlite') });
+      try {
+        const fp = await hostFingerprint(dir, { idleStatesHeld: true });
+        const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fp), fingerprint: fp });
+        const sessionId = await store.createSession(sessionInput(hostId, { suite: 'quick' }));
+        await store.finishSession(sessionId);
+        const figure = {
+          threads: 1,
+          pairs: 20,
+          noise: 0.03,
+          pairSeconds: 3,
+          pairsNeeded: 14,
+          minutesNeeded: 0.7,
+          detectableDrop: 0.04,
+        };
+        await store.recordCalibration({
+          hostId,
+          sessionId,
+          suite: 'quick',
+          target: 'local',
+          settings: { alpha: 0.01 },
+          tests: [
+            { test: 'a', ...figure },
+            { test: 'b', ...figure, noise: 0.09 },
+          ],
+        });
 
-      const { lines, log } = capture();
-      const deps = { stateDir: dir, alpha: 0.01, store, log };
-      await announceSweeps(planSweeps(suite('quick', 8, 1), 8, 200), deps);
-      await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200), deps);
-      await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200), deps);
-      const info = lines.filter((l) => l.level === 30);
-      const warn = lines.filter((l) => l.level === 40);
-      assert.equal(info.length, 3);
-      assert.match(
-        info[0]!.msg,
-        /^budget 8 min pays for about 21 sweeps of suite quick \(8 tests, 22 s each sweep\); the first look is at 8 pairs; by this host's calibration, a detectable drop of \d+-\d+% per test at 21 pairs$/,
-      );
-      assert.equal(info[0]!['sweeps'], 21);
-      assert.deepEqual(Object.keys(info[0]!['detectablePercent'] as object), ['a.t1', 'b.t1']);
-      assert.doesNotMatch(info[1]!.msg, /calibration/);
-      assert.equal(warn.length, 1);
-      assert.match(
-        warn[0]!.msg,
-        /no calibration for the never-calibrated suite.*run qpswatch calibrate --suite never-calibrated/,
-      );
-    } finally {
-      await store.close();
-    }
-  });
+        const { lines, log } = capture();
+        const deps = { stateDir: dir, alpha: 0.01, store, log };
+        await announceSweeps(planSweeps(suite('quick', 8, 1), 8, 200), deps);
+        await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200), deps);
+        await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200), deps);
+        const info = lines.filter((l) => l.level === 30);
+        const warn = lines.filter((l) => l.level === 40);
+        assert.equal(info.length, 3);
+        assert.match(
+          info[0]!.msg,
+          joined(
+            /^budget 8 min pays for about 21 sweeps of suite quick \(8 /,
+            /tests, 22 s each sweep\); the first look is at 8 pairs; by /,
+            /this host's calibration, a detectable drop of \d+-\d+% per /,
+            /test at 21 pairs$/,
+          ),
+        );
+        assert.equal(info[0]!['sweeps'], 21);
+        assert.deepEqual(Object.keys(info[0]!['detectablePercent'] as object), ['a.t1', 'b.t1']);
+        assert.doesNotMatch(info[1]!.msg, /calibration/);
+        assert.equal(warn.length, 1);
+        assert.match(
+          warn[0]!.msg,
+          /no calibration for the never-calibrated suite.*run qpswatch calibrate --suite never-calibrated/,
+        );
+      } finally {
+        await store.close();
+      }
+    },
+  );
 
-  test('a suite of levels: the calibrated drop per level, and a warning that names a level too noisy on this host', async () => {
-    const store = await openStore({ backend: 'sqlite', path: join(dir, 'levels.sqlite') });
-    try {
-      const fp = await hostFingerprint(dir, { idleStatesHeld: true });
-      const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fp), fingerprint: fp });
-      const sessionId = await store.createSession(sessionInput(hostId, { suite: 'levels' }));
-      await store.finishSession(sessionId);
-      const figure = { pairs: 20, pairSeconds: 3, pairsNeeded: 14, minutesNeeded: 0.7, detectableDrop: 0.04 };
-      // 2 client threads on a 2-core host: pairs of 17-30% noise against 3-7% at 1 (docs/verdicts.md).
-      const tests = ['a', 'b'].flatMap((test) => [
-        { test, threads: 1, noise: 0.03, ...figure },
-        { test, threads: 2, noise: 0.25, ...figure },
-      ]);
-      await store.recordCalibration({
-        hostId,
-        sessionId,
-        suite: 'levels',
-        target: 'local',
-        settings: { alpha: 0.01 },
-        tests,
-      });
-      const { lines, log } = capture();
-      const levels = {
-        name: 'levels',
-        tests: ['a', 'b'].flatMap((name) =>
-          [1, 2].map((threads) => ({ name, seconds: 1, threads: [threads] }) as unknown as SuiteTest),
-        ),
-      };
-      await announceSweeps(planSweeps(levels, 8, 200), { stateDir: dir, alpha: 0.01, store, log });
-      const info = lines.filter((l) => l.level === 30);
-      const warn = lines.filter((l) => l.level === 40);
-      assert.match(
-        info[0]!.msg,
-        /suite levels \(2 tests, 4 runs with their thread counts, \d+ s each sweep\).* per test at \d+ pairs \(t1: \d+%, t2: \d+%\)$/,
-      );
-      assert.equal(warn.length, 1);
-      assert.match(
-        warn[0]!.msg,
-        /^level t2 is too noisy on this host: at \d+ pairs its tests detect drops of \d+% \(median above 10%\); fixes: a quieter host, longer runs/,
-      );
-      assert.equal(warn[0]!['threads'], 2);
-    } finally {
-      await store.close();
-    }
-  });
+  test(
+    'a suite of levels: the calibrated drop per level, and a warning that ' + 'names a level too noisy on this host',
+    async () => {
+      const store = await openStore({ backend: 'sqlite', path: join(dir, 'levels.sqlite') });
+      try {
+        const fp = await hostFingerprint(dir, { idleStatesHeld: true });
+        const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fp), fingerprint: fp });
+        const sessionId = await store.createSession(sessionInput(hostId, { suite: 'levels' }));
+        await store.finishSession(sessionId);
+        const figure = { pairs: 20, pairSeconds: 3, pairsNeeded: 14, minutesNeeded: 0.7, detectableDrop: 0.04 };
+        // 2 client threads on a 2-core host: pairs of 17-30% noise against 3-7% at 1 (docs/verdicts.md).
+        const tests = ['a', 'b'].flatMap((test) => [
+          { test, threads: 1, noise: 0.03, ...figure },
+          { test, threads: 2, noise: 0.25, ...figure },
+        ]);
+        await store.recordCalibration({
+          hostId,
+          sessionId,
+          suite: 'levels',
+          target: 'local',
+          settings: { alpha: 0.01 },
+          tests,
+        });
+        const { lines, log } = capture();
+        const levels = {
+          name: 'levels',
+          tests: ['a', 'b'].flatMap((name) =>
+            [1, 2].map((threads) => ({ name, seconds: 1, threads: [threads] }) as unknown as SuiteTest),
+          ),
+        };
+        await announceSweeps(planSweeps(levels, 8, 200), { stateDir: dir, alpha: 0.01, store, log });
+        const info = lines.filter((l) => l.level === 30);
+        const warn = lines.filter((l) => l.level === 40);
+        assert.match(
+          info[0]!.msg,
+          joined(
+            /suite levels \(2 tests, 4 runs with their thread counts, \d+ /,
+            /s each sweep\).* per test at \d+ pairs \(t1: \d+%, t2: /,
+            /\d+%\)$/,
+          ),
+        );
+        assert.equal(warn.length, 1);
+        assert.match(
+          warn[0]!.msg,
+          joined(
+            /^level t2 is too noisy on this host: at \d+ pairs its tests /,
+            /detect drops of \d+% \(median above 10%\); fixes: a quieter /,
+            /host, longer runs/,
+          ),
+        );
+        assert.equal(warn[0]!['threads'], 2);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

@@ -402,37 +402,41 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         );
       }));
 
-    test('invalid marks the release checks, closes the events they opened and queues a rerun that the next check satisfies', () =>
-      withStore(async (store) => {
-        const ids = await releases(store, '10.11.2', '10.11.3');
-        const sessionId = await doneSession(store, '10.11.2', '10.11.3');
-        await store.recordCheck(
-          checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
-            outcome: 'regression',
-            openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
-          }),
-        );
-        const result = await store.triage({
-          releaseId: ids.get('10.11.3')!,
-          action: 'invalid',
-          who: 'ana',
-          reason: 'backup ran during the session',
-        });
-        assert.equal(result.invalidatedChecks, 1);
-        assert.deepEqual(
-          result.events.map((e) => e.state),
-          ['invalid'],
-        );
-        assert.equal((await store.getCheck(sessionId))?.invalid, true);
-        assert.deepEqual(
-          (await store.listReruns()).map((r) => [r.releaseId, r.reason]),
-          [[ids.get('10.11.3'), 'backup ran during the session']],
-        );
-        assert.deepEqual(await store.releaseSamples('mariadb-10.11'), [], 'samples of an invalid check do not count');
-        const rerun = await doneSession(store, '10.11.2', '10.11.3');
-        await store.recordCheck(checkInput(rerun, ids.get('10.11.3')!, ids.get('10.11.2')!));
-        assert.deepEqual(await store.listReruns(), []);
-      }));
+    test(
+      'invalid marks the release checks, closes the events they opened and ' +
+        'queues a rerun that the next check satisfies',
+      () =>
+        withStore(async (store) => {
+          const ids = await releases(store, '10.11.2', '10.11.3');
+          const sessionId = await doneSession(store, '10.11.2', '10.11.3');
+          await store.recordCheck(
+            checkInput(sessionId, ids.get('10.11.3')!, ids.get('10.11.2')!, {
+              outcome: 'regression',
+              openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
+            }),
+          );
+          const result = await store.triage({
+            releaseId: ids.get('10.11.3')!,
+            action: 'invalid',
+            who: 'ana',
+            reason: 'backup ran during the session',
+          });
+          assert.equal(result.invalidatedChecks, 1);
+          assert.deepEqual(
+            result.events.map((e) => e.state),
+            ['invalid'],
+          );
+          assert.equal((await store.getCheck(sessionId))?.invalid, true);
+          assert.deepEqual(
+            (await store.listReruns()).map((r) => [r.releaseId, r.reason]),
+            [[ids.get('10.11.3'), 'backup ran during the session']],
+          );
+          assert.deepEqual(await store.releaseSamples('mariadb-10.11'), [], 'samples of an invalid check do not count');
+          const rerun = await doneSession(store, '10.11.2', '10.11.3');
+          await store.recordCheck(checkInput(rerun, ids.get('10.11.3')!, ids.get('10.11.2')!));
+          assert.deepEqual(await store.listReruns(), []);
+        }),
+    );
 
     test('triage of an unknown release id is refused and stores nothing', () =>
       withStore(async (store) => {

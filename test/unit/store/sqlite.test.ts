@@ -67,45 +67,54 @@ describe('sqlite backend', () => {
         figures: Object.fromEntries(Object.entries(f).map(([k, v]) => [k, [...v]])),
       }));
 
-    test('finishing a session packs its figures in one row; reading the pack gives exactly what its samples give', async () => {
-      const path = freshPath();
-      const { id, figures } = await doneSession(path);
-      const db = new Database(path, { readonly: true });
-      const packs = db.prepare('SELECT session_id FROM session_figures').pluck().all();
-      db.close();
-      assert.deepEqual(packs, [id]);
-      const store = await sqlite(path);
-      try {
-        assert.deepEqual(plain(await store.sampleFigures(id)), figures);
-      } finally {
-        await store.close();
-      }
-    });
-
-    test('a session without a pack, or with a pack of other fields, another byte order or a damaged one, is read from its samples', async () => {
-      const changes = [
-        'DELETE FROM session_figures',
-        `UPDATE session_figures SET layout = json_set(layout, '$.fields[0]', 'tps')`,
-        `UPDATE session_figures SET layout = json_set(layout, '$.byteOrder', CASE json_extract(layout, '$.byteOrder') WHEN 'LE' THEN 'BE' ELSE 'LE' END)`,
-        `UPDATE session_figures SET layout = '{"fields": ['`,
-        `UPDATE session_figures SET layout = json_set(layout, '$.groups[0][3]', -1)`,
-        'UPDATE session_figures SET figures = substr(figures, 9)',
-      ];
-      for (const change of changes) {
+    test(
+      'finishing a session packs its figures in one row; reading the pack ' + 'gives exactly what its samples give',
+      async () => {
         const path = freshPath();
         const { id, figures } = await doneSession(path);
-        const db = new Database(path);
-        db.exec(change);
+        const db = new Database(path, { readonly: true });
+        const packs = db.prepare('SELECT session_id FROM session_figures').pluck().all();
         db.close();
-        // Read-only: a store opened so does not pack at open, so this reads what the damaged or missing pack leaves.
-        const reader = await openStore({ backend: 'sqlite', path, readonly: true });
+        assert.deepEqual(packs, [id]);
+        const store = await sqlite(path);
         try {
-          assert.deepEqual(plain(await reader.sampleFigures(id)), figures, change);
+          assert.deepEqual(plain(await store.sampleFigures(id)), figures);
         } finally {
-          await reader.close();
+          await store.close();
         }
-      }
-    });
+      },
+    );
+
+    test(
+      'a session without a pack, or with a pack of other fields, another byte ' +
+        'order or a damaged one, is read from its samples',
+      async () => {
+        const changes = [
+          'DELETE FROM session_figures',
+          `UPDATE session_figures SET layout = json_set(layout, '$.fields[0]', 'tps')`,
+          `UPDATE session_figures SET layout = json_set(layout, '$.byteOrder', ` +
+            `CASE json_extract(layout, '$.byteOrder') WHEN 'LE' THEN 'BE' ELSE 'LE' ` +
+            `END)`,
+          `UPDATE session_figures SET layout = '{"fields": ['`,
+          `UPDATE session_figures SET layout = json_set(layout, '$.groups[0][3]', -1)`,
+          'UPDATE session_figures SET figures = substr(figures, 9)',
+        ];
+        for (const change of changes) {
+          const path = freshPath();
+          const { id, figures } = await doneSession(path);
+          const db = new Database(path);
+          db.exec(change);
+          db.close();
+          // Read-only: a store opened so does not pack at open, so this reads what the damaged or missing pack leaves.
+          const reader = await openStore({ backend: 'sqlite', path, readonly: true });
+          try {
+            assert.deepEqual(plain(await reader.sampleFigures(id)), figures, change);
+          } finally {
+            await reader.close();
+          }
+        }
+      },
+    );
 
     test('opening a store for writing packs the done sessions that lack a usable pack', async () => {
       const path = freshPath();
@@ -134,24 +143,27 @@ describe('sqlite backend', () => {
     });
   });
 
-  test('the results mark moves on a write of results by this store or another process, not on status or reads', async () => {
-    const path = freshPath();
-    const [store, other] = [await sqlite(path), await sqlite(path)];
-    try {
-      const start = await store.resultsMark();
-      await store.listSessions({ limit: 10 });
-      await store.setDaemonState({ phase: 'building' });
-      assert.equal(await store.resultsMark(), start, 'a read and the daemon status leave it');
-      await store.upsertHost(hostInput());
-      const afterOwn = await store.resultsMark();
-      assert.notEqual(afterOwn, start, 'a host written through this store moves it');
-      await other.upsertHost(hostInput({ fingerprintId: 'fp-other' }));
-      assert.notEqual(await store.resultsMark(), afterOwn, 'a write through another connection moves it');
-    } finally {
-      await Promise.all([store.close(), other.close()]);
-    }
-    await assert.rejects(store.resultsMark(), /closed/);
-  });
+  test(
+    'the results mark moves on a write of results by this store or another ' + 'process, not on status or reads',
+    async () => {
+      const path = freshPath();
+      const [store, other] = [await sqlite(path), await sqlite(path)];
+      try {
+        const start = await store.resultsMark();
+        await store.listSessions({ limit: 10 });
+        await store.setDaemonState({ phase: 'building' });
+        assert.equal(await store.resultsMark(), start, 'a read and the daemon status leave it');
+        await store.upsertHost(hostInput());
+        const afterOwn = await store.resultsMark();
+        assert.notEqual(afterOwn, start, 'a host written through this store moves it');
+        await other.upsertHost(hostInput({ fingerprintId: 'fp-other' }));
+        assert.notEqual(await store.resultsMark(), afterOwn, 'a write through another connection moves it');
+      } finally {
+        await Promise.all([store.close(), other.close()]);
+      }
+      await assert.rejects(store.resultsMark(), /closed/);
+    },
+  );
 
   test('creates its folder and opens in WAL mode at the latest schema version', async () => {
     const path = join(root, 'deep', 'er', 'state', 'qpswatch.sqlite');
@@ -259,68 +271,72 @@ describe('sqlite backend', () => {
     }
   });
 
-  test('migration 12 keeps the verdicts and their order, and judges every stored check again by the rule of last good', async () => {
-    const path = freshPath();
-    const store = await sqlite(path);
-    let undecided = 0;
-    let decided = 0;
-    try {
-      const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
-      undecided = await doneSession(store, '10.11.2', '10.11.3');
-      // Conclusive under the old rule: unstable, but with its estimate over the threshold.
-      const kinds = [
-        verdict('update-index', 'ok', 1),
-        verdict('point-query', 'unstable', 0.97),
-        verdict('scan', 'slower', 0.962),
-      ];
-      await store.recordCheck(checkInput(undecided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: kinds }));
-      decided = await doneSession(store, '10.11.2', '10.11.4');
-      await store.recordCheck(
-        checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, {
-          verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)],
-        }),
-      );
-    } finally {
-      await store.close();
-    }
-    // The file as it was before migration 12: conclusive as the old rule left it (the table is already the new one,
-    // which the step makes again the same way; the contract tests store a slower verdict in a fresh file).
-    const db = new Database(path);
-    db.exec('UPDATE checks SET conclusive = 1');
-    // Migration 13's column did not exist at version 11 either.
-    db.exec('ALTER TABLE regression_events DROP COLUMN kind');
-    db.pragma('user_version = 11');
-    db.close();
-    const again = await sqlite(path);
-    try {
-      const checks = new Map((await again.listChecks('mariadb-10.11')).map((c) => [c.sessionId, c.conclusive]));
-      assert.deepEqual([checks.get(undecided), checks.get(decided)], [false, true]);
-      assert.deepEqual(
-        (await again.verdictsOfSession(undecided)).map((v) => [v.test, v.kind, v.relativeQps]),
-        [
-          ['update-index', 'ok', 1],
-          ['point-query', 'unstable', 0.97],
-          ['scan', 'slower', 0.962],
-        ],
-      );
-    } finally {
-      await again.close();
-    }
-    const after = new Database(path, { readonly: true });
-    try {
-      const triggers = after
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'verdicts' ORDER BY name")
-        .pluck()
-        .all();
-      assert.deepEqual(
-        triggers,
-        ['results_mark_verdicts_delete', 'results_mark_verdicts_insert', 'results_mark_verdicts_update'],
-        'the results mark still moves on writes to verdicts',
-      );
-    } finally {
-      after.close();
-    }
-  });
+  test(
+    'migration 12 keeps the verdicts and their order, and judges every ' +
+      'stored check again by the rule of last good',
+    async () => {
+      const path = freshPath();
+      const store = await sqlite(path);
+      let undecided = 0;
+      let decided = 0;
+      try {
+        const ids = await releases(store, '10.11.2', '10.11.3', '10.11.4');
+        undecided = await doneSession(store, '10.11.2', '10.11.3');
+        // Conclusive under the old rule: unstable, but with its estimate over the threshold.
+        const kinds = [
+          verdict('update-index', 'ok', 1),
+          verdict('point-query', 'unstable', 0.97),
+          verdict('scan', 'slower', 0.962),
+        ];
+        await store.recordCheck(checkInput(undecided, ids.get('10.11.3')!, ids.get('10.11.2')!, { verdicts: kinds }));
+        decided = await doneSession(store, '10.11.2', '10.11.4');
+        await store.recordCheck(
+          checkInput(decided, ids.get('10.11.4')!, ids.get('10.11.2')!, {
+            verdicts: [verdict('update-index', 'improvement', 1.2), verdict('point-query', 'ok', 1)],
+          }),
+        );
+      } finally {
+        await store.close();
+      }
+      // The file as it was before migration 12: conclusive as the old rule left it (the table is already the new one,
+      // which the step makes again the same way; the contract tests store a slower verdict in a fresh file).
+      const db = new Database(path);
+      db.exec('UPDATE checks SET conclusive = 1');
+      // Migration 13's column did not exist at version 11 either.
+      db.exec('ALTER TABLE regression_events DROP COLUMN kind');
+      db.pragma('user_version = 11');
+      db.close();
+      const again = await sqlite(path);
+      try {
+        const checks = new Map((await again.listChecks('mariadb-10.11')).map((c) => [c.sessionId, c.conclusive]));
+        assert.deepEqual([checks.get(undecided), checks.get(decided)], [false, true]);
+        assert.deepEqual(
+          (await again.verdictsOfSession(undecided)).map((v) => [v.test, v.kind, v.relativeQps]),
+          [
+            ['update-index', 'ok', 1],
+            ['point-query', 'unstable', 0.97],
+            ['scan', 'slower', 0.962],
+          ],
+        );
+      } finally {
+        await again.close();
+      }
+      const after = new Database(path, { readonly: true });
+      try {
+        const triggers = after
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'verdicts' ORDER BY name")
+          .pluck()
+          .all();
+        assert.deepEqual(
+          triggers,
+          ['results_mark_verdicts_delete', 'results_mark_verdicts_insert', 'results_mark_verdicts_update'],
+          'the results mark still moves on writes to verdicts',
+        );
+      } finally {
+        after.close();
+      }
+    },
+  );
 
   test('reopening keeps what was written and does not migrate again', async () => {
     const path = freshPath();

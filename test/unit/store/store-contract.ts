@@ -299,31 +299,35 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           );
         }));
 
-      test('sampleFigures gives each side and test (in that order) its figures in the order written, as samplesForSession has them', () =>
-        withStore(async (store) => {
-          const id = await runningSession(store);
-          const written = [
-            sampleInput({ round: 1, role: 'baseline', qps: 100, latencyP95Ms: 3 }),
-            sampleInput({ round: 1, role: 'candidate', targetName: 'mariadb-10.11.10', qps: 90, cpuPerOp: 0.5 }),
-            sampleInput({ round: 2, role: 'baseline', qps: 102, latencyP95Ms: 4 }),
-            sampleInput({ round: 1, role: 'baseline', test: 'other', qps: 7 }),
-          ];
-          for (const sample of written) await store.addSample(id, sample);
-          const got = await store.sampleFigures(id);
-          assert.deepEqual(
-            got.map((t) => [t.role, t.test, [...t.figures.qps]]),
-            [
-              ['baseline', written[0]!.test, [100, 102]],
-              ['baseline', 'other', [7]],
-              ['candidate', written[1]!.test, [90]],
-            ],
-          );
-          const samples = await store.samplesForSession(id);
-          assert.deepEqual([...got[0]!.figures.latencyP95Ms], [3, 4]);
-          assert.deepEqual([...got[2]!.figures.cpuPerOp], [samples[1]!.cpuPerOp]);
-          assert.deepEqual([...got[2]!.figures.writeKBPerOp], [samples[1]!.writeKBPerOp]);
-          assert.deepEqual(await store.sampleFigures(await runningSession(store)), []);
-        }));
+      test(
+        'sampleFigures gives each side and test (in that order) its figures in ' +
+          'the order written, as samplesForSession has them',
+        () =>
+          withStore(async (store) => {
+            const id = await runningSession(store);
+            const written = [
+              sampleInput({ round: 1, role: 'baseline', qps: 100, latencyP95Ms: 3 }),
+              sampleInput({ round: 1, role: 'candidate', targetName: 'mariadb-10.11.10', qps: 90, cpuPerOp: 0.5 }),
+              sampleInput({ round: 2, role: 'baseline', qps: 102, latencyP95Ms: 4 }),
+              sampleInput({ round: 1, role: 'baseline', test: 'other', qps: 7 }),
+            ];
+            for (const sample of written) await store.addSample(id, sample);
+            const got = await store.sampleFigures(id);
+            assert.deepEqual(
+              got.map((t) => [t.role, t.test, [...t.figures.qps]]),
+              [
+                ['baseline', written[0]!.test, [100, 102]],
+                ['baseline', 'other', [7]],
+                ['candidate', written[1]!.test, [90]],
+              ],
+            );
+            const samples = await store.samplesForSession(id);
+            assert.deepEqual([...got[0]!.figures.latencyP95Ms], [3, 4]);
+            assert.deepEqual([...got[2]!.figures.cpuPerOp], [samples[1]!.cpuPerOp]);
+            assert.deepEqual([...got[2]!.figures.writeKBPerOp], [samples[1]!.writeKBPerOp]);
+            assert.deepEqual(await store.sampleFigures(await runningSession(store)), []);
+          }),
+      );
 
       const badSamples: [string, Partial<SampleInput>, string][] = [
         ['NaN qps', { qps: Number.NaN }, 'qps'],

@@ -12,6 +12,7 @@ import {
 } from '../../../src/suite/index.js';
 import { availableParallelism } from 'node:os';
 import { projectRoot } from '../../helpers/paths.js';
+import { joined } from '../../helpers/pattern.js';
 
 const shippedDir = join(projectRoot, 'config', 'suites');
 
@@ -141,7 +142,11 @@ describe('loadSuite', () => {
     [
       'unknown script',
       VALID.replace('script: oltp_point_select', 'script: oltp_pointselect'),
-      /tests\[0\]\.script = "oltp_pointselect": script not found \(looked for oltp_pointselect\.lua in .*src\/suite\/lua, .*stock\)/,
+      joined(
+        /tests\[0\]\.script = "oltp_pointselect": script not found /,
+        /\(looked for oltp_pointselect\.lua in .*src\/suite\/lua, /,
+        /.*stock\)/,
+      ),
       'tests[0].script',
     ],
     [
@@ -239,33 +244,37 @@ levels:
 `;
 
 describe('loadSuite levels', () => {
-  test("threads resolve on the host (cores, N*cores); each test runs once per level that names it, on that level's load", () => {
-    const suite = loadSuite(write('levels', LEVELS), dir, { cores: 3 }, scriptDirs);
-    assert.deepEqual(
-      suite.levels.map((l) => [l.threadsSpec, l.threads, l.load.tables, l.load.tableSize, l.load.database, l.tests]),
-      [
-        [1, 1, 1, 100, 'sbtest_l1', ['point-query']],
-        ['cores', 3, 4, 200, 'sbtest_l2', ['point-query', 'read-only']],
-        ['4*cores', 12, 4, 200, 'sbtest_l2', ['point-query', 'read-only']],
-      ],
-    );
-    // Levels of the same load share one database: loaded once, warmed up once.
-    assert.deepEqual(
-      suite.loads.map((l) => l.database),
-      ['sbtest_l1', 'sbtest_l2'],
-    );
-    assert.equal(suite.load, suite.loads[0]);
-    assert.deepEqual(
-      suite.tests.map((t) => [t.name, t.threads, t.load.database, t.seconds]),
-      [
-        ['point-query', [1], 'sbtest_l1', 2],
-        ['point-query', [3], 'sbtest_l2', 2],
-        ['read-only', [3], 'sbtest_l2', 2],
-        ['point-query', [12], 'sbtest_l2', 2],
-        ['read-only', [12], 'sbtest_l2', 2],
-      ],
-    );
-  });
+  test(
+    'threads resolve on the host (cores, N*cores); each test runs once per ' +
+      "level that names it, on that level's load",
+    () => {
+      const suite = loadSuite(write('levels', LEVELS), dir, { cores: 3 }, scriptDirs);
+      assert.deepEqual(
+        suite.levels.map((l) => [l.threadsSpec, l.threads, l.load.tables, l.load.tableSize, l.load.database, l.tests]),
+        [
+          [1, 1, 1, 100, 'sbtest_l1', ['point-query']],
+          ['cores', 3, 4, 200, 'sbtest_l2', ['point-query', 'read-only']],
+          ['4*cores', 12, 4, 200, 'sbtest_l2', ['point-query', 'read-only']],
+        ],
+      );
+      // Levels of the same load share one database: loaded once, warmed up once.
+      assert.deepEqual(
+        suite.loads.map((l) => l.database),
+        ['sbtest_l1', 'sbtest_l2'],
+      );
+      assert.equal(suite.load, suite.loads[0]);
+      assert.deepEqual(
+        suite.tests.map((t) => [t.name, t.threads, t.load.database, t.seconds]),
+        [
+          ['point-query', [1], 'sbtest_l1', 2],
+          ['point-query', [3], 'sbtest_l2', 2],
+          ['read-only', [3], 'sbtest_l2', 2],
+          ['point-query', [12], 'sbtest_l2', 2],
+          ['read-only', [12], 'sbtest_l2', 2],
+        ],
+      );
+    },
+  );
 
   test("the host's cores by default, and the seconds override reaches every level", () => {
     const suite = loadSuite(write('levels', LEVELS), dir, { seconds: 1 }, scriptDirs);
@@ -280,16 +289,25 @@ describe('loadSuite levels', () => {
     );
   });
 
-  test("two levels that come to the same threads for a test: one error naming both levels, the host's cores and the fix", () => {
-    // A 1-core host: 1 and cores are both 1.
-    const clash = loadErrorWith(LEVELS, { cores: 1 });
-    assert.match(
-      clash.message,
-      /levels\[0\]\.threads = 1 and levels\[1\]\.threads = "cores" both come to 1 thread\(s\) on this host \(cores = 1\), and both run point-query: a test runs once per thread count; give the levels different thread counts/,
-    );
-    assert.ok(clash.message.includes(join(dir, 'case.yaml')), clash.message);
-    assert.equal(clash.field, 'levels[1].threads');
-  });
+  test(
+    'two levels that come to the same threads for a test: one error naming ' +
+      "both levels, the host's cores and the fix",
+    () => {
+      // A 1-core host: 1 and cores are both 1.
+      const clash = loadErrorWith(LEVELS, { cores: 1 });
+      assert.match(
+        clash.message,
+        joined(
+          /levels\[0\]\.threads = 1 and levels\[1\]\.threads = "cores" /,
+          /both come to 1 thread\(s\) on this host \(cores = 1\), and /,
+          /both run point-query: a test runs once per thread count; /,
+          /give the levels different thread counts/,
+        ),
+      );
+      assert.ok(clash.message.includes(join(dir, 'case.yaml')), clash.message);
+      assert.equal(clash.field, 'levels[1].threads');
+    },
+  );
 
   test('levels with disjoint tests may share a thread count', () => {
     const suite = loadSuite(
@@ -321,7 +339,11 @@ describe('loadSuite levels', () => {
     [
       'a misspelt cores',
       LEVELS.replace('threads: 4*cores', 'threads: "3*kores"'),
-      /levels\[2\]\.threads = "3\*kores": expected a whole number >= 1, or a count relative to the host: cores, 2\*cores, 4\*cores \(N\*cores\)/,
+      joined(
+        /levels\[2\]\.threads = "3\*kores": expected a whole number /,
+        />= 1, or a count relative to the host: cores, 2\*cores, /,
+        /4\*cores \(N\*cores\)/,
+      ),
       'levels[2].threads',
     ],
     [
@@ -333,7 +355,11 @@ describe('loadSuite levels', () => {
     [
       'an unknown test',
       LEVELS.replace('tests: [point-query]', 'tests: [point-qeury]'),
-      /levels\[0\]\.tests\[0\] = "point-qeury": no such test in tests: \(did you mean "point-query"\?\); expected one of point-query, read-only/,
+      joined(
+        /levels\[0\]\.tests\[0\] = "point-qeury": no such test in /,
+        /tests: \(did you mean "point-query"\?\); expected one of /,
+        /point-query, read-only/,
+      ),
       'levels[0].tests[0]',
     ],
     [
@@ -345,7 +371,11 @@ describe('loadSuite levels', () => {
     [
       'threads on a test as well',
       LEVELS.replace('script: oltp_read_only }\nlevels', 'script: oltp_read_only, threads: [2] }\nlevels'),
-      /tests\[1\]\.threads is set, but the suite has levels: each level sets the threads of its tests; remove tests\[1\]\.threads/,
+      joined(
+        /tests\[1\]\.threads is set, but the suite has levels: each /,
+        /level sets the threads of its tests; remove /,
+        /tests\[1\]\.threads/,
+      ),
       'tests[1].threads',
     ],
     [
@@ -388,70 +418,78 @@ describe('shipped suites', () => {
     assert.equal(suite.tests.length, names.length * 3);
   });
 
-  test('quick: small load, 1 client thread, pairs of 1-second runs within 8 minutes, the required tests, all scripts found', () => {
-    const suite = loadSuite('quick', shippedDir);
-    assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);
-    const names = suite.tests.map((t) => t.name);
-    for (const required of [
-      'point-query',
-      'read-only_range=100',
-      'update-index',
-      'update-nonindex',
-      'insert',
-      'delete-insert',
-    ]) {
-      assert.ok(names.includes(required), `quick lacks ${required}`);
-    }
-    assert.equal(suite.budgetMinutes, 8);
-    for (const t of suite.tests) {
-      assert.equal(t.seconds, 1, t.name);
-      assert.deepEqual(t.threads, [1], t.name);
-    }
-  });
+  test(
+    'quick: small load, 1 client thread, pairs of 1-second runs within 8 ' +
+      'minutes, the required tests, all scripts found',
+    () => {
+      const suite = loadSuite('quick', shippedDir);
+      assert.deepEqual([suite.load.tables, suite.load.tableSize], [1, 10000]);
+      const names = suite.tests.map((t) => t.name);
+      for (const required of [
+        'point-query',
+        'read-only_range=100',
+        'update-index',
+        'update-nonindex',
+        'insert',
+        'delete-insert',
+      ]) {
+        assert.ok(names.includes(required), `quick lacks ${required}`);
+      }
+      assert.equal(suite.budgetMinutes, 8);
+      for (const t of suite.tests) {
+        assert.equal(t.seconds, 1, t.name);
+        assert.deepEqual(t.threads, [1], t.name);
+      }
+    },
+  );
 
-  test('small-server: one table, one client, pairs of 15-30 s runs within 4 hours, writes then reads then insert and delete-insert', () => {
-    const suite = loadSuite('small-server', shippedDir);
-    assert.equal(suite.budgetMinutes, 240);
-    assert.equal(suite.load.tables, 1);
-    assert.ok(suite.load.tableSize >= 1_000_000);
-    const names = suite.tests.map((t) => t.name);
-    assert.deepEqual(names.slice(0, 6), [
-      'update-inlist',
-      'update-index',
-      'update-index-kc',
-      'update-nonindex',
-      'update-one',
-      'write-only',
-    ]);
-    // update-index-kc's copy of the table is made by its prepare, at load, not inside a measured run.
-    assert.match(suite.load.scriptPath, /\/update-index-kc\.lua$/);
-    assert.deepEqual(names.slice(-2), ['insert', 'delete-insert']);
-    for (const read of [
-      'point-query',
-      'points-covered-pk',
-      'points-covered-si',
-      'points-notcovered-pk',
-      'points-notcovered-si',
-      'random-points_range=10',
-      'random-points_range=100',
-      'random-points_range=1000',
-      'range-covered-pk',
-      'range-covered-si',
-      'range-notcovered-pk',
-      'range-notcovered-si',
-      'read-only_range=10',
-      'read-only_range=100',
-      'read-only_range=10000',
-      'hot-points',
-      'scan',
-    ]) {
-      const at = names.indexOf(read);
-      assert.ok(at >= 6 && at < names.length - 2, `${read} should be among the reads`);
-    }
-    assert.ok(!names.some((n) => n.includes('zipf')), 'sysbench 1.0.20 has no zipfian distribution');
-    for (const t of suite.tests) {
-      assert.deepEqual(t.threads, [1], t.name);
-      assert.ok(t.seconds >= 15 && t.seconds <= 30, `${t.name} runs ${t.seconds} s`);
-    }
-  });
+  test(
+    'small-server: one table, one client, pairs of 15-30 s runs within 4 ' +
+      'hours, writes then reads then insert and delete-insert',
+    () => {
+      const suite = loadSuite('small-server', shippedDir);
+      assert.equal(suite.budgetMinutes, 240);
+      assert.equal(suite.load.tables, 1);
+      assert.ok(suite.load.tableSize >= 1_000_000);
+      const names = suite.tests.map((t) => t.name);
+      assert.deepEqual(names.slice(0, 6), [
+        'update-inlist',
+        'update-index',
+        'update-index-kc',
+        'update-nonindex',
+        'update-one',
+        'write-only',
+      ]);
+      // update-index-kc's copy of the table is made by its prepare, at load, not inside a measured run.
+      assert.match(suite.load.scriptPath, /\/update-index-kc\.lua$/);
+      assert.deepEqual(names.slice(-2), ['insert', 'delete-insert']);
+      for (const read of [
+        'point-query',
+        'points-covered-pk',
+        'points-covered-si',
+        'points-notcovered-pk',
+        'points-notcovered-si',
+        'random-points_range=10',
+        'random-points_range=100',
+        'random-points_range=1000',
+        'range-covered-pk',
+        'range-covered-si',
+        'range-notcovered-pk',
+        'range-notcovered-si',
+        'read-only_range=10',
+        'read-only_range=100',
+        'read-only_range=10000',
+        'hot-points',
+        'scan',
+      ]) {
+        const at = names.indexOf(read);
+        assert.ok(at >= 6 && at < names.length - 2, `${read} should be among the reads`);
+      }
+      assert.ok(!names.some((n) => n.includes('zipf')), 'sysbench 1.0.20 has no zipfian distribution');
+      for (const t of suite.tests) {
+        assert.deepEqual(t.threads, [1], t.name);
+        assert.ok(t.seconds >= 15 && t.seconds <= 30, `${t.name} runs ${t.seconds} s`);
+      }
+    },
+  );
 });

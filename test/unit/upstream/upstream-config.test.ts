@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { parseUpstream, UpstreamConfigError, UpstreamConfigSchema } from '../../../src/upstream/index.js';
+import { joined } from '../../helpers/pattern.js';
 
 const GOOD = {
   name: 'mariadb-10.11',
@@ -62,7 +63,9 @@ describe('parseUpstream', () => {
     const err = problem({ ...GOOD, minVersion: '10.11.6' });
     assert.equal(
       err.message,
-      'upstream "mariadb-10.11": unknown key "minVersion": the keys are name, kind, remote, flavor, series, build_profile, server_profile, include, exclude, min_version, base, budget_minutes, patches',
+      'upstream "mariadb-10.11": unknown key "minVersion": the keys are name, ' +
+        'kind, remote, flavor, series, build_profile, server_profile, include, ' +
+        'exclude, min_version, base, budget_minutes, patches',
     );
   });
 
@@ -75,7 +78,11 @@ describe('parseUpstream', () => {
     const err = problem({ ...GOOD, patches: ['fix.patch'] });
     assert.match(
       err.message,
-      /^upstream "mariadb-10\.11": patches\[0\] = "fix\.patch": expected the absolute path of a patch file, e\.g\. "\/etc\/qpswatch\/patches\/fix\.patch"$/,
+      joined(
+        /^upstream "mariadb-10\.11": patches\[0\] = "fix\.patch": /,
+        /expected the absolute path of a patch file, e\.g\. /,
+        /"\/etc\/qpswatch\/patches\/fix\.patch"$/,
+      ),
     );
   });
 
@@ -91,7 +98,12 @@ describe('parseUpstream', () => {
     const err = problem({ ...GOOD, series: '>=10.x' });
     assert.match(
       err.message,
-      /^upstream "mariadb-10\.11": series = ">=10\.x": not an operator followed by a version \(at ">=10\.x"\); write a series such as "10\.11" or a range such as ">=8\.0\.30 <8\.1"$/,
+      joined(
+        /^upstream "mariadb-10\.11": series = ">=10\.x": not an /,
+        /operator followed by a version \(at ">=10\.x"\); write a /,
+        /series such as "10\.11" or a range such as ">=8\.0\.30 /,
+        /<8\.1"$/,
+      ),
     );
   });
 
@@ -134,7 +146,11 @@ describe('parseUpstream', () => {
     test(`remote ${JSON.stringify(remote)} is refused`, () => {
       assert.match(
         problem({ ...GOOD, remote }).message,
-        /remote = .*: expected an https:\/\/, http:\/\/, git:\/\/, ssh:\/\/ or file:\/\/ URL, user@host:path, or an absolute path$/,
+        joined(
+          /remote = .*: expected an https:\/\/, http:\/\/, git:\/\/, /,
+          /ssh:\/\/ or file:\/\/ URL, user@host:path, or an absolute /,
+          /path$/,
+        ),
       );
     });
   }
@@ -202,7 +218,11 @@ describe('credentials in a remote or an index', () => {
     [
       'a git remote over http://',
       { ...GOOD, remote: 'http://bob:tok-5e@git.example.org/server.git' },
-      /remote = "http:\/\/\*\*\*@git\.example\.org\/server\.git": http:\/\/ would send its credentials in the clear: use https:\/\//,
+      joined(
+        /remote = "http:\/\/\*\*\*@git\.example\.org\/server\.git": /,
+        /http:\/\/ would send its credentials in the clear: use /,
+        /https:\/\//,
+      ),
     ],
     [
       'a tarball index over http://',
@@ -212,7 +232,12 @@ describe('credentials in a remote or an index', () => {
     [
       'a password in an ssh:// remote',
       { ...GOOD, remote: 'ssh://bob:tok-5e@git.example.org/server.git' },
-      /remote = "ssh:\/\/bob:\*\*\*@git\.example\.org\/server\.git": ssh:\/\/ takes no password from a URL .*: remove it, and log in with a key/,
+      joined(
+        /remote = /,
+        /"ssh:\/\/bob:\*\*\*@git\.example\.org\/server\.git": ssh:\/\/ /,
+        /takes no password from a URL .*: remove it, and log in with /,
+        /a key/,
+      ),
     ],
   ];
   for (const [what, input, message] of refused) {

@@ -89,23 +89,26 @@ describe('storedSessionView', () => {
   });
   after(() => store.close());
 
-  test('a done compare is the view compare built: its samples judged with the verdict settings it ran with', async () => {
-    const id = await session({ design: 'runs', verdicts: STORED });
-    const shown = await storedSessionView(store, id, CONFIG);
-    const samples = await store.completedSamples(id);
-    const verdicts = judgeStored({ design: 'runs', verdicts: STORED }, samples);
-    assert.equal(shown.judged, 'samples');
-    assert.deepEqual(shown.verdicts, verdicts);
-    assert.deepEqual(shown.view, compareSession((await store.getSession(id))!, samples, HOST, verdicts));
-    assert.deepEqual(
-      shown.view.tests.map((t) => [t.test, t.verdict?.threshold]),
-      [
-        ['update-index', 0.9],
-        ['point-query', 0.8],
-      ],
-    );
-    assert.equal(shown.view.tests[0]!.verdict?.kind, 'regression');
-  });
+  test(
+    'a done compare is the view compare built: its samples judged with the ' + 'verdict settings it ran with',
+    async () => {
+      const id = await session({ design: 'runs', verdicts: STORED });
+      const shown = await storedSessionView(store, id, CONFIG);
+      const samples = await store.completedSamples(id);
+      const verdicts = judgeStored({ design: 'runs', verdicts: STORED }, samples);
+      assert.equal(shown.judged, 'samples');
+      assert.deepEqual(shown.verdicts, verdicts);
+      assert.deepEqual(shown.view, compareSession((await store.getSession(id))!, samples, HOST, verdicts));
+      assert.deepEqual(
+        shown.view.tests.map((t) => [t.test, t.verdict?.threshold]),
+        [
+          ['update-index', 0.9],
+          ['point-query', 0.8],
+        ],
+      );
+      assert.equal(shown.view.tests[0]!.verdict?.kind, 'regression');
+    },
+  );
 
   test("a session recorded before its verdict settings were kept is judged with the config's", async () => {
     const id = await session({ design: 'runs' });
