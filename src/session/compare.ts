@@ -284,6 +284,7 @@ async function runHeldSession(
           budgetMinutes: plan.budgetMinutes,
           maxPairs: plan.maxPairs,
           idleServer: plan.idleServer,
+          idleSettleMaxSeconds: settings.idleSettleMaxSeconds,
           verdicts: plan.verdicts,
           sequential: request.sequential !== false,
         },

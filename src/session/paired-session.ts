@@ -26,6 +26,8 @@ export interface PairedPlan {
   /** The most pairs any test gets. */
   maxPairs: number;
   idleServer: IdleServerMode;
+  /** Drain: the longest wait for the other server to settle before a measurement (idle_settle_max_seconds). */
+  idleSettleMaxSeconds: number;
   verdicts: VerdictSettings;
   /** false: every test gets a pair in every sweep until the budget or max_pairs (calibration, benchmarks' pools). */
   sequential?: boolean;
@@ -86,7 +88,7 @@ export async function runPairedSession(
   try {
     for (const role of ROLES) sides[role] = await startSide(role, instances[role], suite, ctx);
     const all = sides as Sides;
-    for (const role of ROLES) await warmUp(all, role, suite, plan.idleServer, ctx);
+    for (const role of ROLES) await warmUp(all, role, suite, plan, ctx);
     return await measurePairs(suite, all, plan, ctx);
   } finally {
     await Promise.all(Object.values(sides).map((side) => closeSide(side)));
@@ -138,10 +140,10 @@ async function warmUp(
   sides: Sides,
   role: SampleRole,
   suite: Suite,
-  mode: IdleServerMode,
+  plan: PairedPlan,
   ctx: RoundContext,
 ): Promise<void> {
-  await activate(sides, role, mode, ctx);
+  await activate(sides, role, plan, ctx);
   const side = sides[role];
   ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
   ctx.progress?.warmingUp(0);
@@ -152,24 +154,24 @@ async function warmUp(
  * Lets `role` run and keeps the other side out of its way: drain (the default) leaves it running but gives it time
  * to finish its background work (purge, page flushing) before the measurement starts; pause freezes it by SIGSTOP.
  */
-async function activate(sides: Sides, role: SampleRole, mode: IdleServerMode, ctx: RoundContext): Promise<void> {
+async function activate(sides: Sides, role: SampleRole, plan: PairedPlan, ctx: RoundContext): Promise<void> {
   const other = sides[role === 'baseline' ? 'candidate' : 'baseline'];
   sides[role].server.resume();
-  if (mode === 'pause') other.server.pause();
-  else await waitUntilIdle(other.server, ctx.signal);
+  if (plan.idleServer === 'pause') other.server.pause();
+  else await waitUntilIdle(other.server, plan.idleSettleMaxSeconds * 1000, ctx.signal);
 }
 
 /**
  * A server is idle when, over the last quarter second, it used under 2% of one CPU and wrote under 64 KiB: page
- * flushing takes little CPU but competes with the measured server for the disk. After 15 s the wait gives up.
+ * flushing takes little CPU but competes with the measured server for the disk. After idle_settle_max_seconds (15 s
+ * by default) the wait gives up.
  */
 const IDLE_CPU_SHARE = 0.02;
 const IDLE_WRITE_BYTES = 64 * 1024;
 const IDLE_WINDOW_MS = 250;
-const IDLE_MAX_WAIT_MS = 15_000;
 
-async function waitUntilIdle(server: RunningServer, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + IDLE_MAX_WAIT_MS;
+async function waitUntilIdle(server: RunningServer, maxWaitMs: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + maxWaitMs;
   let before = activity(server.pid);
   while (before !== undefined && Date.now() < deadline) {
     signal.throwIfAborted();
@@ -209,7 +211,7 @@ async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: R
       for (const role of roundOrder(sweep + run.index)) {
         ctx.signal.throwIfAborted();
         ctx.progress?.testStarts(sweep, run.test.name, run.threads, run.test.seconds);
-        await activate(sides, role, plan.idleServer, ctx);
+        await activate(sides, role, plan, ctx);
         samples.push(await measureSide(sides[role], run, sweep, ctx));
       }
       pairMs.set(run.key, Date.now() - pairStarted);

@@ -20,6 +20,8 @@ export interface CompareSettings {
   budgetMinutes: number | undefined;
   maxPairs: number;
   idleServer: Config['idle_server'];
+  /** Drain: the longest wait for the idle server to settle before each measurement. */
+  idleSettleMaxSeconds: number;
   verdicts: VerdictSettings;
   /** mysqld's --user; undefined leaves it to the server's default. */
   serverUser: string | undefined;
@@ -48,6 +50,7 @@ export function compareSettings(
     budgetMinutes: config.budget_minutes,
     maxPairs: config.max_pairs,
     idleServer: config.idle_server,
+    idleSettleMaxSeconds: config.idle_settle_max_seconds,
     verdicts: {
       threshold: config.threshold,
       testThresholds: config.test_thresholds,
