@@ -109,14 +109,10 @@ export class BenchServer {
     const target = await prepareTarget(TARGET, this.config.targets[TARGET]!, this.config.server_profiles_dir, {
       log: this.opts.log,
     });
-    this.instance = new TargetInstance(
-      target,
-      this.dir,
-      join(this.dir, 'mysqld.sock'),
-      undefined,
-      undefined,
-      this.config.server_start_timeout_seconds * 1000,
-    );
+    this.instance = new TargetInstance(target, this.dir, join(this.dir, 'mysqld.sock'), undefined, undefined, {
+      readyMs: this.config.server_start_timeout_seconds * 1000,
+      stopMs: this.config.server_stop_timeout_seconds * 1000,
+    });
     say(
       `initialising a datadir for ${target.ref.flavor} ${target.ref.version} ` +
         `(profile ${target.ref.serverProfile}) in ${this.dir}`,

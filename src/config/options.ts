@@ -168,6 +168,16 @@ export const OPTIONS = {
     expected: 'an integer from 5 to 3600',
     envFormat: 'number',
   }),
+  server_stop_timeout_seconds: defineOption({
+    name: 'server_stop_timeout_seconds',
+    schema: z.number().int().min(1).max(3600),
+    default: () => 120,
+    doc:
+      'How long a server may take to shut down after SHUTDOWN (it flushes its dirty pages first); then it is ' +
+      'stopped by SIGTERM, and SIGKILL 10 s later.',
+    expected: 'an integer from 1 to 3600',
+    envFormat: 'number',
+  }),
   suite: defineOption({
     name: 'suite',
     schema: z.string().min(1),

@@ -472,7 +472,7 @@ function targetInstances(
       socket,
       network,
       settings.serverUser,
-      settings.readyTimeoutMs,
+      settings.serverTimeouts,
     );
   };
   return { baseline: instance('baseline'), candidate: instance('candidate') };

@@ -1,6 +1,7 @@
 import type { VerdictSettings } from '../analysis/index.js';
 import type { Config, TargetConfig } from '../config/index.js';
 import { idleHoldSetting, type IdleHoldSetting } from '../sampling/index.js';
+import type { ServerTimeouts } from './target-instance.js';
 
 /** What a comparison session reads of the config; the CLI builds it once (compareSettings). */
 export interface CompareSettings {
@@ -27,7 +28,7 @@ export interface CompareSettings {
   serverUser: string | undefined;
   /** 0: no TCP port; a paired session gives the candidate the next one. */
   serverPort: number;
-  readyTimeoutMs: number;
+  serverTimeouts: ServerTimeouts;
   /** The memory settings a compare runs under when its command line names none ([]: the profiles as they are). */
   memory: Config['memory'];
   /** io-bound: the buffer pool the setting gives each server (io_bound_buffer_pool). */
@@ -59,7 +60,10 @@ export function compareSettings(
     },
     serverUser: config.server_user === '' ? undefined : config.server_user,
     serverPort: config.server_port,
-    readyTimeoutMs: config.server_start_timeout_seconds * 1000,
+    serverTimeouts: {
+      readyMs: config.server_start_timeout_seconds * 1000,
+      stopMs: config.server_stop_timeout_seconds * 1000,
+    },
     memory: config.memory,
     ioBoundBufferPool: config.io_bound_buffer_pool,
   };

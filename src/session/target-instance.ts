@@ -38,6 +38,12 @@ export async function prepareStateFolders(stateDir: string, serverUser: string |
   if (account !== undefined) await assertReachable(join(stateDir, 'run', 'x.sock'), account, 'state_dir');
 }
 
+/** How long a server may take to answer after start (server_start_timeout_seconds) and to stop (..._stop_...). */
+export interface ServerTimeouts {
+  readyMs: number;
+  stopMs: number;
+}
+
 /**
  * One target's files during a session: the loaded datadir kept as a snapshot, the copy a round runs on, its my.cnf
  * and logs. Every round starts from a fresh copy of the snapshot, so each sample is an independent run.
@@ -64,7 +70,7 @@ export class TargetInstance {
     socket: string,
     private readonly network: ServerNetwork | undefined,
     private readonly user: string | undefined,
-    private readonly readyTimeoutMs: number,
+    private readonly timeouts: ServerTimeouts,
   ) {
     this.dir = join(sessionDir, target.name);
     checkSocketPath(socket);
@@ -117,7 +123,8 @@ export class TargetInstance {
       ...(this.network !== undefined ? { network: this.network } : {}),
       logFile: this.serverLog,
       ...(this.user !== undefined ? { user: this.user } : {}),
-      readyTimeoutMs: this.readyTimeoutMs,
+      readyTimeoutMs: this.timeouts.readyMs,
+      stopTimeoutMs: this.timeouts.stopMs,
       credential: this.credential,
       lockDown: !this.lockedDown,
       log,

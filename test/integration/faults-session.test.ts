@@ -29,9 +29,10 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
   const stateDir = join(root, 'state');
   const config = join(root, 'qpswatch.yaml');
   // Whole runs of 2 rounds, the fewest that can reach a p-value of 1/6 (so alpha 0.2): the faults come in round 1.
+  // A frozen server never takes SHUTDOWN: 10 s of waiting for it, not the default 120, before the signals.
   writeFileSync(
     config,
-    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { ` +
+    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\nserver_stop_timeout_seconds: 10\ntargets:\n  a: { ` +
       `kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
       `relaxed }\n`,
   );

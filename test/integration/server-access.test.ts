@@ -74,7 +74,7 @@ before(async () => {
     join(stateDir, 'run', '1-b.sock'),
     { port, bindAddress: '127.0.0.1' },
     undefined,
-    60_000,
+    { readyMs: 60_000, stopMs: 60_000 },
   );
   await instance.initialise(log);
   // The load start: the one that gives root its password; sysbench logs in with it from its option file.
