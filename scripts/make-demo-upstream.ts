@@ -11,8 +11,10 @@ mariadb-10.6.1 ... 10.6.5 that build with cmake in seconds (build profile "demo"
 launcher that reports the tag's version and runs this host's /usr/sbin/mariadbd with settings fixed per release.
 One release is slower on writes (fsync at every commit), one fails to compile, each 10.6 release after the first
 makes the server spend more CPU per query (about 3% slower each, a drift; it preloads a small library), and some
-tag names are hostile (shell metacharacters, a leading --) to prove that tags never reach a shell. DIR must not
-exist or be empty.
+tag names are hostile (shell metacharacters, a leading --) to prove that tags never reach a shell. A bisection
+series follows: mariadb-10.5.1, sixteen untagged commits (the fifth makes every commit durable and slow, the
+eighth does not compile; subjects and one author hold quotes, & and <>), then the slow mariadb-10.5.2, for
+qpswatch bisect. DIR must not exist or be empty.
 
 Options:
   --json   print what was made as JSON instead of text

@@ -4,8 +4,17 @@ import { InputError } from '../../src/errors.js';
 import { defaultEnv, run } from '../../src/exec/index.js';
 import { projectRoot } from '../../src/paths.js';
 import {
+  BISECT_BAD_VERSION,
+  BISECT_COMMITS,
+  BISECT_GOOD_VERSION,
+  bisectCommitIsDurable,
+  type DemoBisectCommit,
+} from './bisect-series.js';
+import {
   BROKEN_SOURCE,
   DEMO_RELEASES,
+  DURABLE,
+  RELAXED,
   demoTag,
   HOSTILE_MARKER,
   HOSTILE_TAGS,
@@ -39,6 +48,29 @@ export interface DemoUpstream {
   readonly hostileMarker: string;
   /** Lightweight tags that are not releases of the flavor. */
   readonly otherTags: readonly DemoRef[];
+  /** The bisection series (bisect-series.ts), made after every release above. */
+  readonly bisect: DemoBisect;
+}
+
+export interface DemoBisectStep extends DemoBisectCommit {
+  readonly commit: string;
+  /** The author name git records. */
+  readonly authorName: string;
+}
+
+export interface DemoBisect {
+  /** mariadb-10.5.1: the last good release. */
+  readonly goodTag: string;
+  /** mariadb-10.5.2: slow; its commit comes after every untagged one. */
+  readonly badTag: string;
+  readonly goodCommit: string;
+  readonly badCommit: string;
+  /** The untagged commits between the two tags, oldest first. */
+  readonly steps: readonly DemoBisectStep[];
+  /** The first slow commit, the one bisect must name. */
+  readonly slow: DemoBisectStep;
+  /** The commit that does not compile. */
+  readonly broken: DemoBisectStep;
 }
 
 export class DemoUpstreamDirError extends InputError {
@@ -72,6 +104,7 @@ export async function makeDemoUpstream(dir: string): Promise<DemoUpstream> {
   const plain = releases.find((r) => r.version === '10.11.2') ?? releases[0]!;
   const hostileTags = await lightweightTags(repo, HOSTILE_TAGS, plain.commit);
   const otherTags = await lightweightTags(repo, NON_RELEASE_TAGS, plain.commit);
+  const bisect = await commitBisectSeries(repo, releases.length);
   return {
     dir: repo,
     releases,
@@ -81,7 +114,52 @@ export async function makeDemoUpstream(dir: string): Promise<DemoUpstream> {
     hostileTags,
     hostileMarker: HOSTILE_MARKER,
     otherTags,
+    bisect,
   };
+}
+
+/**
+ * 10.5.1 (relaxed), the untagged commits of bisect-series.ts (durable from the slow one on; the broken one does not
+ * compile), then 10.5.2 (durable). Each is one commit a day after the last release's month.
+ */
+async function commitBisectSeries(repo: string, firstIndex: number): Promise<DemoBisect> {
+  const good = await commitRelease(
+    repo,
+    { version: BISECT_GOOD_VERSION, kind: 'normal', serverArgs: RELAXED, subject: 'first release of the 10.5 series' },
+    firstIndex,
+  );
+  const steps: DemoBisectStep[] = [];
+  for (const [i, step] of BISECT_COMMITS.entries()) {
+    await cp(demoTemplateDir(), repo, { recursive: true, force: true });
+    const serverArgs = bisectCommitIsDurable(i) ? DURABLE : RELAXED;
+    const release: DemoRelease = { version: BISECT_GOOD_VERSION, kind: 'normal', serverArgs, subject: step.subject };
+    await writeFile(join(repo, 'release.cmake'), releaseCmake(release));
+    if (step.kind === 'broken') await appendFile(join(repo, 'launcher', 'mariadbd.c'), BROKEN_SOURCE);
+    const when = stepDate(firstIndex, i);
+    const author = step.author ?? DEMO_AUTHOR;
+    await git(repo, ['add', '--all'], when);
+    await git(repo, ['commit', '--quiet', '--message', step.subject], when, author);
+    steps.push({ ...step, commit: (await git(repo, ['rev-parse', 'HEAD'], when)).trim(), authorName: author });
+  }
+  const bad = await commitRelease(
+    repo,
+    { version: BISECT_BAD_VERSION, kind: 'slow', serverArgs: DURABLE, subject: 'release 10.5.2' },
+    firstIndex + 1,
+  );
+  return {
+    goodTag: good.tag,
+    badTag: bad.tag,
+    goodCommit: good.commit,
+    badCommit: bad.commit,
+    steps,
+    slow: steps.find((s) => s.kind === 'slow')!,
+    broken: steps.find((s) => s.kind === 'broken')!,
+  };
+}
+
+/** The i-th untagged commit of the bisection series: a day apart, after the good tag's date. */
+function stepDate(goodIndex: number, i: number): string {
+  return new Date(Date.UTC(2024, goodIndex, 16 + i, 12, 0, 0)).toISOString();
 }
 
 async function commitRelease(repo: string, release: DemoRelease, index: number): Promise<DemoTaggedRelease> {
@@ -121,12 +199,14 @@ function commitDate(index: number): string {
 }
 
 /** git with none of the host's config (no signing, hooks or templates) and a fixed author. */
-async function git(repo: string, args: readonly string[], when = commitDate(0)): Promise<string> {
+const DEMO_AUTHOR = 'qpswatch demo';
+
+async function git(repo: string, args: readonly string[], when = commitDate(0), author = DEMO_AUTHOR): Promise<string> {
   const env = {
     ...defaultEnv(),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_AUTHOR_NAME: 'qpswatch demo',
+    GIT_AUTHOR_NAME: author,
     GIT_AUTHOR_EMAIL: 'demo@qpswatch.invalid',
     GIT_COMMITTER_NAME: 'qpswatch demo',
     GIT_COMMITTER_EMAIL: 'demo@qpswatch.invalid',
@@ -160,6 +240,12 @@ export function describeDemoUpstream(demo: DemoUpstream): string {
       `one would create ${demo.hostileMarker}):`,
   );
   for (const t of demo.hostileTags) lines.push(`  ${JSON.stringify(t.name)}`);
+  const b = demo.bisect;
+  lines.push('', `bisection series: ${b.goodTag} (good), then ${b.steps.length} untagged commits, then ${b.badTag}:`);
+  for (const step of b.steps) {
+    const mark = step.kind === 'slow' ? '  <- SLOW from here on' : step.kind === 'broken' ? '  <- FAILS TO BUILD' : '';
+    lines.push(`  ${step.commit.slice(0, 12)}  ${JSON.stringify(step.subject)}${mark}`);
+  }
   lines.push(
     '',
     `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift ` +

@@ -22,11 +22,11 @@ export interface DemoRelease {
 }
 
 // Commits write the redo log at commit and let the OS flush it about once a second; the binlog is not synced.
-const RELAXED = ['--innodb-flush-log-at-trx-commit=2', '--sync-binlog=0'];
+export const RELAXED = ['--innodb-flush-log-at-trx-commit=2', '--sync-binlog=0'];
 // An fsync of the redo log and one of the binlog (when it is on, as in every shipped server profile) at every
 // commit: update, insert and delete tests lose most of their throughput on a disk where fsync costs what it does
 // on real disks (write tests at a fraction of the relaxed rate); point and range reads do not change.
-const DURABLE = ['--innodb-flush-log-at-trx-commit=1', '--sync-binlog=1'];
+export const DURABLE = ['--innodb-flush-log-at-trx-commit=1', '--sync-binlog=1'];
 
 // The drift series: the server's thread spends this many thousandths more CPU per query at each release than 10.6.1,
 // 1/0.97^k - 1 at the k-th: where the server's CPU bounds a test (point and range reads at one client thread), each

@@ -81,3 +81,14 @@ export {
   type ChainLink,
   type ChainStepMark,
 } from './series-chain.js';
+export {
+  afterStep,
+  bisectBuildBound,
+  conclude,
+  nextIndex,
+  startSearch,
+  stepVerdict,
+  type BisectConclusion,
+  type BisectSearch,
+  type StepOutcome,
+} from './bisect-search.js';

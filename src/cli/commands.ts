@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { bisectCommand } from './bisect-command.js';
 import { buildCommand } from './build-command.js';
 import { compareCommand } from './compare-command.js';
 import { calibrateCommand } from './calibrate-command.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   compareCommand,
   calibrateCommand,
   checkCommand,
+  bisectCommand,
   sessionsCommand,
   showCommand,
   reportCommand,

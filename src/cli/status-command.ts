@@ -4,6 +4,7 @@ import { processAlive } from '../daemon/index.js';
 import { thisHostCalibrations } from '../session/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
 import type {
+  BisectionStore,
   CalibrationRecord,
   CheckStore,
   DaemonStateRecord,
@@ -26,6 +27,7 @@ import { relativeTime } from './relative-time.js';
 import { cacheSizesText, progressText } from './progress-text.js';
 import { measureCacheSizes } from '../compile/index.js';
 import { undecidedTests, verdictSummary } from './verdict-summary.js';
+import { bisectionLines, recentBisections, type StatusBisection } from './status-bisections.js';
 
 const HELP = `Usage: qpswatch status [--json]
 
@@ -45,7 +47,8 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
   - the active regressions (open events; a drift, opened against the series' base, says so) and the emails still
     waiting in the outbox;
   - the newest calibration of this host per suite (qpswatch calibrate): its pair noise and what a 5%
-    detectable drop costs.
+    detectable drop costs;
+  - the newest bisections (qpswatch bisect): the first bad commit with its subject and author, or why none.
 
 Options:
   --json    the same as JSON, with ISO 8601 times
@@ -89,6 +92,8 @@ interface StatusReport {
   pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
   /** This host's newest calibration per suite. */
   calibrations: CalibrationRecord[];
+  /** The newest bisections (qpswatch bisect). */
+  bisections: StatusBisection[];
 }
 
 export const statusCommand: Command = {
@@ -118,7 +123,13 @@ export const statusCommand: Command = {
 };
 
 /** What `qpswatch status` reads: the daemon's state and queue, releases, checks and events, the outbox. */
-type StatusStores = DaemonStateStore & QueueStore & ReleaseStore & CheckStore & OutboxStore & SessionStore;
+type StatusStores = DaemonStateStore &
+  QueueStore &
+  ReleaseStore &
+  CheckStore &
+  OutboxStore &
+  SessionStore &
+  BisectionStore;
 
 async function readStatus(store: StatusStores): Promise<Omit<StatusReport, 'calibrations'>> {
   const state = await store.getDaemonState();
@@ -142,6 +153,7 @@ async function readStatus(store: StatusStores): Promise<Omit<StatusReport, 'cali
       nextAttemptAt: m.nextAttemptAt,
       lastError: m.lastError,
     })),
+    bisections: await recentBisections(store, releases),
   };
 }
 
@@ -265,5 +277,6 @@ function renderStatus(r: StatusReport, now: Date): string {
   if (r.calibrations.length === 0)
     out.push('  (none: run qpswatch calibrate to learn how small a drop a session can catch here)');
   for (const c of r.calibrations) out.push(`  ${calibrationSummary(c, now)}`);
+  out.push(...bisectionLines(r.bisections, now));
   return `${out.join('\n')}\n`;
 }

@@ -247,6 +247,24 @@ export const OPTIONS = {
     expected: 'a whole number of bytes',
     envFormat: 'number',
   }),
+  bisect_max_builds: defineOption({
+    name: 'bisect_max_builds',
+    schema: z.number().int().min(1).max(100),
+    default: () => 12,
+    doc:
+      'bisect: the most commits one bisection builds (a commit that does not build counts); it stops and ' +
+      'says which range is left when they are spent.',
+    expected: 'an integer from 1 to 100',
+    envFormat: 'number',
+  }),
+  bisect_max_hours: defineOption({
+    name: 'bisect_max_hours',
+    schema: z.number().gt(0).max(168),
+    default: () => 12,
+    doc: 'bisect: the most hours one bisection runs; no new step starts after them, and it says which range is left.',
+    expected: 'a number of hours greater than 0, at most 168',
+    envFormat: 'number',
+  }),
   keep_builds: defineOption({
     name: 'keep_builds',
     schema: z.number().int().min(1).max(1000),

@@ -75,7 +75,7 @@ export interface BuildDeps {
 }
 
 /** One bare mirror per remote, named by a hash of it, so two upstreams on one remote share their objects. */
-function mirrorDirFor(cacheDir: string, remote: string): string {
+export function mirrorDirFor(cacheDir: string, remote: string): string {
   return join(cacheDir, 'mirrors', createHash('sha256').update(remote).digest('hex').slice(0, 16));
 }
 
@@ -161,7 +161,7 @@ async function knownOutcome(
 }
 
 /** A build key's worktree: named by key, never by tag; its lock (acquireBuildLock) says who may use it. */
-function worktreeDirFor(cacheDir: string, key: string): string {
+export function worktreeDirFor(cacheDir: string, key: string): string {
   return join(cacheDir, 'worktrees', key);
 }
 
@@ -170,11 +170,11 @@ function worktreeDirFor(cacheDir: string, key: string): string {
  * killed build (or one that lost a race with an older qpswatch) left: the folder is the key's and this build holds
  * the key's lock, so it is removed and checked out again instead of asking a person to delete it.
  */
-async function addWorktreeRepairing(
+export async function addWorktreeRepairing(
   mirror: string,
   commit: string,
   worktree: string,
-  { signal, log }: BuildDeps,
+  { signal, log }: Pick<BuildDeps, 'signal' | 'log'>,
 ): Promise<void> {
   try {
     await addWorktree(mirror, commit, worktree, { signal, log });

@@ -53,3 +53,6 @@ export {
   type PrunedBuild,
   type PruneKeepReason,
 } from './prune-builds.js';
+export { buildCommit, type CommitBuildOutcome, type CommitToBuild } from './build-commit.js';
+export { bisectRelease, type BisectDeps, type BisectRequest, type BisectResult } from './bisect.js';
+export { BisectRangeError, NoRegressedTestsError, regressedTests } from './bisect-range.js';

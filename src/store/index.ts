@@ -11,9 +11,11 @@ export type * from './queue-types.js';
 export type * from './daemon-state-types.js';
 export type * from './quiet-host-types.js';
 export type * from './calibration-types.js';
+export type * from './bisection-types.js';
 export type { JsonObject } from './json-object.js';
 export { sessionStates } from './session-types.js';
 export { buildStates } from './release-types.js';
+export { bisectionOutcomes, bisectStepOutcomes } from './bisection-types.js';
 export { eventKinds, eventStates, triageActions } from './check-types.js';
 export {
   BuildNotFoundError,

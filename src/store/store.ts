@@ -7,6 +7,7 @@
  * names the roles it uses (`store: SessionStore & SampleStore`); only what opens and closes the store holds a `Store`.
  */
 
+import type { BisectionStore } from './bisection-types.js';
 import type { CalibrationStore } from './calibration-types.js';
 import type { CheckStore } from './check-types.js';
 import type { DaemonStateStore } from './daemon-state-types.js';
@@ -31,7 +32,8 @@ export interface Store
     QueueStore,
     DaemonStateStore,
     QuietHostStore,
-    CalibrationStore {
+    CalibrationStore,
+    BisectionStore {
   /** The backend's name, as given to openStore. */
   readonly backend: string;
   /**

@@ -20,3 +20,4 @@ export {
 } from './sysbench-output.js';
 export { findSysbench, SysbenchMissingError } from './find-sysbench.js';
 export { runSysbench, prepareSysbench, SysbenchRunError, type SysbenchRunOptions } from './run-sysbench.js';
+export { narrowSuite, UnknownSuiteTestError } from './narrow-suite.js';

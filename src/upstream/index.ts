@@ -55,3 +55,4 @@ export {
   TarballChecksumError,
   TarballNotListedError,
 } from './tarball-errors.js';
+export { listCommits, parseCommitLog, type CommitEntry } from './commit-log.js';

@@ -394,6 +394,29 @@ ALTER TABLE regression_events ADD COLUMN kind TEXT NOT NULL DEFAULT 'regression'
   CHECK (kind IN ('regression', 'drift'));
 `;
 
+// A bisection of a regressed tag: the range it searched, each step it took, and the first bad commit it named.
+// Commit subjects and authors are kept as git gave them (data), escaped wherever they are shown.
+const bisections = `
+CREATE TABLE IF NOT EXISTS bisections (
+  id                  INTEGER PRIMARY KEY,
+  release_id          INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+  good_release_id     INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+  build_profile       TEXT NOT NULL,
+  tests               TEXT NOT NULL,                -- JSON array of test names
+  commit_count        INTEGER NOT NULL,
+  outcome             TEXT NOT NULL CHECK (outcome IN ('found', 'ambiguous', 'undecided', 'budget')),
+  first_bad_commit    TEXT,
+  first_bad_subject   TEXT,
+  first_bad_author    TEXT,
+  candidates          TEXT NOT NULL DEFAULT '[]',   -- JSON array of commits the first bad one may be
+  steps               TEXT NOT NULL DEFAULT '[]',   -- JSON array of steps, in the order they ran
+  builds              INTEGER NOT NULL,
+  started_at          TEXT NOT NULL,
+  ended_at            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS bisections_release ON bisections (release_id);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -412,6 +435,8 @@ export const migrations: readonly Migration[] = [
     sql: slowerVerdicts,
   },
   { version: 13, name: 'regression events say whether they are a drift against the base', sql: eventKinds },
+  // Issue 21's bisection; another migration of the same turn may come before it at merge (renumber, keep it last).
+  { version: 14, name: 'bisections of regressed tags', sql: bisections },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
+import { SqliteBisections } from './bisections.js';
 import { SqliteCalibrations } from './calibrations.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
@@ -38,6 +39,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteDaemonState(conn)),
     ...methodsOf(new SqliteQuietHosts(conn)),
     ...methodsOf(new SqliteCalibrations(conn)),
+    ...methodsOf(new SqliteBisections(conn)),
     ...methodsOf(new SqliteResultsMark(conn)),
     close: async () => conn.close(),
   };

@@ -21,6 +21,7 @@ import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
 import { checkContract, checkInput, doneSession, releases, verdict } from './check-contract.js';
 import { queueContract } from './queue-contract.js';
 import { calibrationContract } from './calibration-contract.js';
+import { bisectionContract } from './bisection-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -38,6 +39,7 @@ const sqlite = (path: string) => openStore({ backend: 'sqlite', path });
 storeContract('sqlite', () => sqlite(freshPath()));
 checkContract('sqlite', () => sqlite(freshPath()));
 queueContract('sqlite', () => sqlite(freshPath()));
+bisectionContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
@@ -187,6 +189,7 @@ describe('sqlite backend', () => {
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
       assert.deepEqual(tables, [
+        'bisections',
         'builds',
         'calibrations',
         'checks',

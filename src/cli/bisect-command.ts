@@ -1,0 +1,145 @@
+import { waitForHostLock } from '../daemon/index.js';
+import {
+  bisectRelease,
+  buildSettings,
+  lastGoodBelow,
+  NoRegressedTestsError,
+  regressedTests,
+} from '../pipeline/index.js';
+import { compareSettings } from '../session/index.js';
+import { narrowSuite } from '../suite/index.js';
+import type { Command, CommandContext } from './command.js';
+import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
+import { findRelease } from './find-release.js';
+import { openStateStore } from './open-state-store.js';
+import { integerFlag, parseCommandArgs } from './parse-args.js';
+import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
+import { UsageError } from './usage-error.js';
+import { bisectResultText, bisectStepLine } from './bisect-text.js';
+import type { ReleaseRecord, Store } from '../store/index.js';
+
+const HELP = `Usage: qpswatch bisect TAG [TEST...] [--good TAG] [options]
+
+Finds the commit that made TAG slower: takes the commits after the last good release up to TAG (first-parent
+history), builds midpoints with TAG's upstream build profile (the compiler cache stays warm) and runs only the
+regressed tests as a paired session of the good release (B) against each midpoint (C). A regression there means
+bad, every test ok or improved means good. It names the first bad commit with its subject and author, in about
+log2(n) builds for n commits. A commit that does not build is skipped as git bisect skip does (a neighbour is
+built instead); an undecided step gets a second session with twice the pairs, and if that cannot decide either,
+bisect stops and says so. The result is stored (shown by status); the midpoint builds are pruned when it ends,
+never a release's build. The good release and TAG must be built (qpswatch build TAG).
+
+TEST... are suite test names (update-index, or update-index.t1); without them, the tests that regressed in TAG's
+newest check.
+
+Options:
+  --good TAG           the good end (default: the last good release below TAG)
+  --upstream NAME      the upstream, when several have TAG
+  --all-parents        walk every parent's commits, not only first parents (merged branches' own commits)
+  --max-builds N       builds at most (default: bisect_max_builds, 12); --max-hours H likewise (bisect_max_hours)
+  --json               print the stored bisection as JSON instead of text
+${SUITE_FLAGS_HELP}
+
+Commit subjects and author names are printed as data: control characters escaped, never run by a shell.
+One benchmark or build at a time on a host (host_lock): bisect holds the host from start to end.
+Exit codes: 0 the first bad commit was named; 1 it could not be (a commit that did not build hides it, an
+undecided step, the budget, or a failure on the way); 2 bad input.
+`;
+
+export const bisectCommand: Command = {
+  name: 'bisect',
+  summary: 'find the commit that made a regressed release slower (builds midpoints, runs the regressed tests)',
+  help: HELP,
+  needsConfig: true,
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs(args, BISECT_FLAGS, HELP, true);
+    const [tag, ...tests] = positionals;
+    if (tag === undefined) throw new UsageError('bisect needs the regressed TAG', HELP);
+    const { suite, shape } = suiteFromFlags(values, ctx);
+    if (shape.design === 'runs') throw new UsageError('bisect runs paired sessions: leave out --design runs', HELP);
+    const maxBuilds = integerFlag('--max-builds', values['max-builds'], 1, 100) ?? ctx.config.bisect_max_builds;
+    const maxHours = hoursFlag(values['max-hours']) ?? ctx.config.bisect_max_hours;
+    const store = await openStateStore(ctx);
+    try {
+      const release = await findRelease(tag, values.upstream, store, ctx, true);
+      const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
+      if (upstream.kind !== 'git')
+        throw new UsageError(`bisect: upstream ${upstream.name} is a tarball index: only a git upstream has commits`);
+      const good = await goodEnd(values.good, release, store, ctx);
+      const names = tests.length > 0 ? tests : await regressedTests(store, release);
+      if (names.length === 0) throw new NoRegressedTestsError(release.tag);
+      const narrowed = narrowSuite(suite, names);
+      const lock = await waitForHostLock(ctx.config.host_lock, {
+        command: 'bisect',
+        holds: `a bisection of ${JSON.stringify(release.tag)}`,
+        signal: ctx.signal,
+        log: ctx.log,
+      });
+      try {
+        const json = values.json === true;
+        const result = await bisectRelease(
+          {
+            release,
+            good,
+            tests: names,
+            suite: narrowed,
+            firstParent: values['all-parents'] !== true,
+            maxBuilds,
+            maxHours,
+            ...shape,
+          },
+          {
+            settings: compareSettings(ctx.config, ctx.env),
+            buildSettings: buildSettings(ctx.config),
+            upstream,
+            store,
+            log: ctx.log,
+            upstreams: ctx.upstreams,
+            signal: ctx.signal,
+            ...(json ? {} : { onStep: (step, n, count) => ctx.stdout(bisectStepLine(step, n, count)) }),
+          },
+        );
+        ctx.stdout(json ? JSON.stringify(result.record, null, 2) + '\n' : bisectResultText(result, release, good));
+        return result.record.outcome === 'found' ? EXIT_OK : EXIT_FAILED;
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+const BISECT_FLAGS = {
+  ...SUITE_FLAGS,
+  good: { type: 'string' },
+  upstream: { type: 'string' },
+  'all-parents': { type: 'boolean' },
+  'max-builds': { type: 'string' },
+  'max-hours': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** --good TAG, else the last good release below the tag. */
+async function goodEnd(
+  goodTag: string | undefined,
+  release: ReleaseRecord,
+  store: Store,
+  ctx: CommandContext,
+): Promise<ReleaseRecord> {
+  if (goodTag !== undefined) return findRelease(goodTag, release.upstream, store, ctx, false);
+  const good = await lastGoodBelow(store, release);
+  if (good === undefined)
+    throw new UsageError(
+      `bisect: no release below ${JSON.stringify(release.tag)} is good yet: name the good end with --good TAG`,
+    );
+  return good.release;
+}
+
+function hoursFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 168)
+    throw new UsageError(`--max-hours ${JSON.stringify(text)}: expected hours, greater than 0 and at most 168`);
+  return n;
+}

@@ -1,0 +1,149 @@
+import { afterStep, bisectBuildBound, conclude, nextIndex, startSearch, type BisectSearch } from '../analysis/index.js';
+import { applyPrune } from '../compile/index.js';
+import type {
+  BisectionInput,
+  BisectionOutcome,
+  BisectionRecord,
+  BisectionStore,
+  BisectStepRecord,
+  CheckStore,
+  ReleaseRecord,
+} from '../store/index.js';
+import type { CommitEntry } from '../upstream/index.js';
+import { bisectRange } from './bisect-range.js';
+import { runBisectStep, type BisectStepDeps, type StepRequest } from './bisect-step.js';
+import type { CommitBuildOutcome } from './build-commit.js';
+
+export interface BisectRequest extends Omit<StepRequest, 'goodTag' | 'badTag' | 'buildProfile'> {
+  release: ReleaseRecord;
+  good: ReleaseRecord;
+  /** The regressed tests the suite was narrowed to. */
+  tests: string[];
+  /** Follow first parents only (the default), or every parent. */
+  firstParent: boolean;
+  /** bisect_max_builds and bisect_max_hours. */
+  maxBuilds: number;
+  maxHours: number;
+}
+
+export interface BisectDeps extends BisectStepDeps {
+  store: BisectStepDeps['store'] & CheckStore & BisectionStore;
+  /** Told of each step as it ends, with its number (1-based) and the range's size. */
+  onStep?: (step: BisectStepRecord, number: number, count: number) => void;
+}
+
+export interface BisectResult {
+  record: BisectionRecord;
+  /** The commits of the range, oldest first (the tag's last). */
+  commits: readonly CommitEntry[];
+  /** ceil(log2(n)) + 2. */
+  bound: number;
+  /** Install folders of the steps' builds, removed when the bisection ended. */
+  pruned: readonly string[];
+}
+
+/**
+ * Finds the first commit after the good release at which the regressed tests regress: builds midpoints of the
+ * range with the release's build profile, runs the tests against the good release at each, skips a commit that does
+ * not build, and stops at the first bad commit, an undecided step, or the budget. The result is stored; the builds
+ * it made are pruned (never a release's: a commit build has no row in the builds table).
+ */
+export async function bisectRelease(request: BisectRequest, deps: BisectDeps): Promise<BisectResult> {
+  const startedAt = new Date();
+  const { release, good } = request;
+  const commits = await bisectRange(
+    deps.upstream,
+    { good, bad: release, firstParent: request.firstParent },
+    { cacheDir: deps.buildSettings.cacheDir, signal: deps.signal, log: deps.log },
+  );
+  const stepRequest: StepRequest = {
+    ...request,
+    goodTag: good.tag,
+    badTag: release.tag,
+    buildProfile: deps.upstream.buildProfile,
+  };
+  const builds: CommitBuildOutcome[] = [];
+  try {
+    const walk = await walkRange(commits, stepRequest, request, deps, builds, startedAt);
+    const record = await deps.store.recordBisection(
+      bisectionInput(request, commits, walk, builds.length, startedAt, deps.upstream.buildProfile),
+    );
+    return { record, commits, bound: bisectBuildBound(commits.length), pruned: await pruneSteps(builds) };
+  } catch (err) {
+    await pruneSteps(builds);
+    throw err;
+  }
+}
+
+interface Walk {
+  search: BisectSearch;
+  steps: BisectStepRecord[];
+  stopped?: 'undecided' | 'budget';
+}
+
+async function walkRange(
+  commits: readonly CommitEntry[],
+  stepRequest: StepRequest,
+  request: BisectRequest,
+  deps: BisectDeps,
+  builds: CommitBuildOutcome[],
+  startedAt: Date,
+): Promise<Walk> {
+  const deadline = startedAt.getTime() + request.maxHours * 3_600_000;
+  let search = startSearch(commits.length);
+  const steps: BisectStepRecord[] = [];
+  for (let index = nextIndex(search); index !== undefined; index = nextIndex(search)) {
+    if (builds.length >= request.maxBuilds || Date.now() >= deadline) return { search, steps, stopped: 'budget' };
+    const { step, build } = await runBisectStep(commits[index]!, stepRequest, deps);
+    builds.push(build);
+    steps.push(step);
+    deps.onStep?.(step, steps.length, commits.length);
+    if (step.outcome === 'undecided') return { search, steps, stopped: 'undecided' };
+    search = afterStep(search, index, step.outcome);
+  }
+  return { search, steps };
+}
+
+function bisectionInput(
+  request: BisectRequest,
+  commits: readonly CommitEntry[],
+  walk: Walk,
+  builds: number,
+  startedAt: Date,
+  buildProfile: string,
+): BisectionInput {
+  const conclusion = conclude(walk.search);
+  const left = commits.slice(walk.search.good + 1, walk.search.bad + 1).map((c) => c.commit);
+  const outcome: BisectionOutcome = walk.stopped ?? conclusion.kind;
+  const first = conclusion.kind === 'found' && walk.stopped === undefined ? commits[conclusion.index] : undefined;
+  return {
+    releaseId: request.release.id,
+    goodReleaseId: request.good.id,
+    buildProfile,
+    tests: request.tests,
+    commitCount: commits.length,
+    outcome,
+    ...(first !== undefined
+      ? { firstBad: { commit: first.commit, subject: first.subject, author: first.author } }
+      : {}),
+    candidates:
+      outcome === 'ambiguous' && conclusion.kind === 'ambiguous'
+        ? conclusion.indices.map((i) => commits[i]!.commit)
+        : outcome === 'found'
+          ? []
+          : left,
+    steps: walk.steps,
+    builds,
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+  };
+}
+
+/** Removes the installs the steps built: commit builds only, which no release's build row points to. */
+async function pruneSteps(builds: readonly CommitBuildOutcome[]): Promise<string[]> {
+  const made = builds.filter((b) => b.status === 'built');
+  return applyPrune({
+    keep: [],
+    remove: made.map((b) => ({ key: b.key, version: '0', installDir: b.installDir, lastUsedAt: 0 })),
+  });
+}
