@@ -21,7 +21,8 @@ export class InvalidRecordError extends StoreError {
       | 'result'
       | 'queue'
       | 'daemon'
-      | 'calibration',
+      | 'calibration'
+      | 'profile',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,

@@ -13,6 +13,7 @@ import type { DaemonStateStore } from './daemon-state-types.js';
 import type { HostStore } from './host-types.js';
 import type { OutboxStore } from './outbox-types.js';
 import type { QueueStore } from './queue-types.js';
+import type { ProfileStore } from './profile-types.js';
 import type { QuietHostStore } from './quiet-host-types.js';
 import type { ReleaseStore } from './release-types.js';
 import type { ResultsStore } from './result-types.js';
@@ -31,7 +32,8 @@ export interface Store
     QueueStore,
     DaemonStateStore,
     QuietHostStore,
-    CalibrationStore {
+    CalibrationStore,
+    ProfileStore {
   /** The backend's name, as given to openStore. */
   readonly backend: string;
   /**

@@ -394,6 +394,23 @@ ALTER TABLE regression_events ADD COLUMN kind TEXT NOT NULL DEFAULT 'regression'
   CHECK (kind IN ('regression', 'drift'));
 `;
 
+// Differential profiles (qpswatch profile): each side's folded stacks as JSON; no session row, as no samples are kept.
+const profiles = `
+CREATE TABLE profiles (
+  id                INTEGER PRIMARY KEY,
+  baseline          TEXT NOT NULL,
+  candidate         TEXT NOT NULL,
+  test              TEXT NOT NULL,
+  threads           INTEGER NOT NULL,
+  seconds           REAL NOT NULL,
+  baseline_tool     TEXT NOT NULL CHECK (baseline_tool IN ('perf', 'gdb')),
+  candidate_tool    TEXT NOT NULL CHECK (candidate_tool IN ('perf', 'gdb')),
+  baseline_stacks   TEXT NOT NULL,          -- JSON array of { stack, count }
+  candidate_stacks  TEXT NOT NULL,
+  created_at        TEXT NOT NULL
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -412,6 +429,7 @@ export const migrations: readonly Migration[] = [
     sql: slowerVerdicts,
   },
   { version: 13, name: 'regression events say whether they are a drift against the base', sql: eventKinds },
+  { version: 14, name: "differential profiles keep both sides' folded stacks", sql: profiles },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;
