@@ -21,6 +21,7 @@ import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
 import { checkContract, checkInput, doneSession, releases, verdict } from './check-contract.js';
 import { queueContract } from './queue-contract.js';
 import { calibrationContract } from './calibration-contract.js';
+import { profileContract } from './profile-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -39,6 +40,7 @@ storeContract('sqlite', () => sqlite(freshPath()));
 checkContract('sqlite', () => sqlite(freshPath()));
 queueContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
+profileContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
   describe('figure packs of done sessions', () => {
@@ -196,6 +198,7 @@ describe('sqlite backend', () => {
         'hosts',
         'imported_results',
         'outbox',
+        'profiles',
         'regression_events',
         'release_queue',
         'releases',
@@ -258,6 +261,8 @@ describe('sqlite backend', () => {
     }
     const db = new Database(path);
     db.exec('ALTER TABLE regression_events DROP COLUMN kind');
+    // Nor the later migrations' tables, which are made again.
+    db.exec('DROP TABLE profiles');
     db.pragma('user_version = 12');
     db.close();
     const again = await sqlite(path);
@@ -304,6 +309,7 @@ describe('sqlite backend', () => {
       db.exec('UPDATE checks SET conclusive = 1');
       // Migration 13's column did not exist at version 11 either.
       db.exec('ALTER TABLE regression_events DROP COLUMN kind');
+      db.exec('DROP TABLE profiles');
       db.pragma('user_version = 11');
       db.close();
       const again = await sqlite(path);
