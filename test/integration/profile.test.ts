@@ -44,8 +44,26 @@ tests:
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Frames of the commit's fsync path, from libc's call down to the filesystem's, and InnoDB's and the binlog's own. */
-const FSYNC_PATH =
-  /^(fdatasync|fsync|__x64_sys_fdatasync|__x64_sys_fsync|do_fsync|vfs_fsync_range|ext4_sync_file|xfs_file_fsync|file_write_and_wait_range|os_file_flush\w*|log_write_up_to|fil_flush\w*|my_sync|MYSQL_BIN_LOG::flush_and_sync)$/;
+const FSYNC_PATH = new RegExp(
+  '^(' +
+    [
+      'fdatasync',
+      'fsync',
+      '__x64_sys_fdatasync',
+      '__x64_sys_fsync',
+      'do_fsync',
+      'vfs_fsync_range',
+      'ext4_sync_file',
+      'xfs_file_fsync',
+      'file_write_and_wait_range',
+      'os_file_flush\\w*',
+      'log_write_up_to',
+      'fil_flush\\w*',
+      'my_sync',
+      'MYSQL_BIN_LOG::flush_and_sync',
+    ].join('|') +
+    ')$',
+);
 
 const TOP = 12;
 

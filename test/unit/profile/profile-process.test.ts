@@ -36,7 +36,8 @@ describe('profileProcess', () => {
     program(
       'refused',
       'gdb',
-      'printf "Thread 1 (Thread 0x1 (LWP 2) \\"mariadbd\\"):\\n#0  0x1 in fdatasync () from /lib/libc.so.6\\n#1  0x2 in main ()\\n"',
+      'printf "Thread 1 (Thread 0x1 (LWP 2) \\"mariadbd\\"):\\n' +
+        '#0  0x1 in fdatasync () from /lib/libc.so.6\\n#1  0x2 in main ()\\n"',
     );
     const side = await profileProcess({ ...options, mode: 'auto', pathEnv: bin });
     assert.equal(side.tool, 'gdb');
