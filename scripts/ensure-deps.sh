@@ -18,6 +18,9 @@ have ninja || missing+=(ninja-build)
 have xz || missing+=(xz-utils)
 # promtool checks and unit-tests the Prometheus files under grafana/prometheus; its package's service is not started.
 have promtool || missing+=(prometheus)
+# qpswatch profile: perf samples the servers with call graphs; gdb is the fallback (stack samples).
+have perf || missing+=(linux-perf)
+have gdb || missing+=(gdb)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

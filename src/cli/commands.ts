@@ -15,6 +15,7 @@ import { exportCommand, importCommand } from './import-export-commands.js';
 import { outboxCommand } from './outbox-command.js';
 import { daemonCommand } from './daemon-command.js';
 import { onceCommand } from './once-command.js';
+import { profileCommand } from './profile-command.js';
 import { pruneCommand } from './prune-command.js';
 import { statusCommand } from './status-command.js';
 
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   buildCommand,
   pruneCommand,
   compareCommand,
+  profileCommand,
   calibrateCommand,
   checkCommand,
   bisectCommand,

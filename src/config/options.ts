@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { memorySettings } from '../model/index.js';
+import { memorySettings, profilingModes } from '../model/index.js';
 import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
 
@@ -419,6 +419,25 @@ export const OPTIONS = {
       'Recorded with the session and in the host fingerprint.',
     expected: 'true or false',
     envFormat: 'boolean',
+  }),
+  profiling: defineOption({
+    name: 'profiling',
+    schema: z.enum(profilingModes),
+    default: () => 'auto' as const,
+    doc:
+      'How `qpswatch profile` samples the servers. auto: perf (Debian: linux-perf) with call graphs, else gdb ' +
+      "stack samples (a poor man's profiler); perf or gdb: only that one; off: no profiles. Under the systemd unit " +
+      'both need the drop-in systemd/qpswatch.service.d/profiling.conf (docs/operating.md).',
+    expected: 'auto, perf, gdb or off',
+    envFormat: 'text',
+  }),
+  profile_seconds: defineOption({
+    name: 'profile_seconds',
+    schema: z.number().int().min(1).max(600),
+    default: () => 10,
+    doc: 'How long `qpswatch profile` samples each server while the test runs on it.',
+    expected: 'a whole number of seconds from 1 to 600',
+    envFormat: 'number',
   }),
   confidence: defineOption({
     name: 'confidence',

@@ -53,3 +53,13 @@ export {
   type SessionWorkProgress,
   type WorkProgress,
 } from './progress.js';
+export {
+  isProfilingMode,
+  profilerTools,
+  profilingModes,
+  type FoldedStack,
+  type FrameShareRow,
+  type ProfileSide,
+  type ProfilerTool,
+  type ProfilingMode,
+} from './profile.js';

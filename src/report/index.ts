@@ -79,3 +79,5 @@ export {
   RESULTS_CSV_HEADER,
   type ResultRow,
 } from './results-csv.js';
+export { renderFlameGraphSvg, growthColour, type FlameGraphInput } from './flame-graph.js';
+export { grownFramesTable, renderProfileHtml, renderProfileText, type ProfileReport } from './profile-report.js';

@@ -69,3 +69,4 @@ export {
 } from './memory-setting.js';
 export { PoolTooSmallError, readTablesIntoPool, type CachedTables } from './cache-tables.js';
 export { builtInstall } from './release-install.js';
+export { runProfile, type ProfileDeps, type ProfileOutcome, type ProfileRequest } from './profile-run.js';

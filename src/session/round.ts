@@ -54,7 +54,11 @@ async function withServer<T>(
  * Initialises the target's datadir, loads each of the suite's data sets into its own database (a suite with levels
  * has one per distinct load), and keeps the result as the snapshot rounds copy.
  */
-export async function loadTarget(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<void> {
+export async function loadTarget(
+  instance: TargetInstance,
+  suite: Suite,
+  ctx: Pick<RoundContext, 'log' | 'signal' | 'progress'>,
+): Promise<void> {
   const rows = suite.loads.reduce((sum, load) => sum + load.tables * load.tableSize, 0);
   ctx.log.info(
     {

@@ -22,7 +22,8 @@ export class InvalidRecordError extends StoreError {
       | 'queue'
       | 'daemon'
       | 'calibration'
-      | 'bisection',
+      | 'bisection'
+      | 'profile',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,

@@ -10,6 +10,7 @@ export type * from './result-types.js';
 export type * from './queue-types.js';
 export type * from './daemon-state-types.js';
 export type * from './quiet-host-types.js';
+export type * from './profile-types.js';
 export type * from './calibration-types.js';
 export type * from './bisection-types.js';
 export type { JsonObject } from './json-object.js';

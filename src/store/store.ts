@@ -14,6 +14,7 @@ import type { DaemonStateStore } from './daemon-state-types.js';
 import type { HostStore } from './host-types.js';
 import type { OutboxStore } from './outbox-types.js';
 import type { QueueStore } from './queue-types.js';
+import type { ProfileStore } from './profile-types.js';
 import type { QuietHostStore } from './quiet-host-types.js';
 import type { ReleaseStore } from './release-types.js';
 import type { ResultsStore } from './result-types.js';
@@ -33,7 +34,8 @@ export interface Store
     DaemonStateStore,
     QuietHostStore,
     CalibrationStore,
-    BisectionStore {
+    BisectionStore,
+    ProfileStore {
   /** The backend's name, as given to openStore. */
   readonly backend: string;
   /**

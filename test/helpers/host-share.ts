@@ -15,6 +15,7 @@ import { projectRoot } from './paths.js';
  * lasts exactly as long as the test file's process, however that process ends.
  */
 export const ALONE: Readonly<Record<string, string>> = {
+  'integration/bisect.test.ts': 'a verdict of a real paired session at every step of the bisection',
   'integration/build-demo.test.ts': 'a warm ccache build must beat the cold one on the clock',
   'integration/build-variants.test.ts': 'relative QPS and wKB/o of a real session between two builds',
   'integration/build-worktree.test.ts': 'a wall-clock bound on stopping a build, and pgrep over the whole host',

@@ -126,11 +126,42 @@ describe('the qpswatch unit', () => {
 
   test(`scores an exposure of ${MAX_EXPOSURE} or less in systemd-analyze security`, (t) => {
     if (analyzeMissing) return t.skip(SKIP_REASON);
-    const result = sh('systemd-analyze', ['security', '--offline=true', '--no-pager', runnableUnit('security')]);
-    const line = /Overall exposure level for qpswatch\.service: (\d+(?:\.\d+)?)\b.*/.exec(result.stdout);
-    assert.ok(line !== null, `no exposure line in:\n${result.stdout}${result.stderr}`);
-    t.diagnostic(line[0]);
-    assert.ok(Number(line[1]) <= MAX_EXPOSURE, line[0]);
+    assertExposure(t, runnableUnit('security'));
+  });
+});
+
+/** The unit with a drop-in's lines after its own, as systemd reads a unit and its qpswatch.service.d/ files. */
+const profilingDropIn = readFileSync(join(systemdDir, 'qpswatch.service.d', 'profiling.conf'), 'utf8');
+const profilingUnit = `${unitText}\n${profilingDropIn}`;
+
+function assertExposure(t: TestContext, file: string): void {
+  const result = sh('systemd-analyze', ['security', '--offline=true', '--no-pager', file]);
+  const line = /Overall exposure level for qpswatch\.service: (\d+(?:\.\d+)?)\b.*/.exec(result.stdout);
+  assert.ok(line !== null, `no exposure line in:\n${result.stdout}${result.stderr}`);
+  t.diagnostic(line[0]);
+  assert.ok(Number(line[1]) <= MAX_EXPOSURE, line[0]);
+}
+
+describe('the profiling drop-in', () => {
+  test('adds back perf_event_open, ptrace and process_vm_readv, and no whole group', () => {
+    assert.deepEqual(settings(profilingDropIn).get('SystemCallFilter'), ['perf_event_open ptrace process_vm_readv']);
+    assert.deepEqual([...settings(profilingDropIn).keys()], ['SystemCallFilter']);
+  });
+
+  test('the unit without it keeps @debug out; with it, perf_event_open is allowed', (t) => {
+    if (analyzeMissing) return t.skip(SKIP_REASON);
+    const debugLine = (file: string): string =>
+      sh('systemd-analyze', ['security', '--offline=true', '--no-pager', file])
+        .stdout.split('\n')
+        .find((l) => l.includes('SystemCallFilter=~@debug')) ?? '';
+    assert.match(debugLine(runnableUnit('no-profiling')), /@debug is not included/);
+    assert.match(debugLine(runnableUnit('profiling', profilingUnit)), /perf_event_open is allowed/);
+  });
+
+  test(`with it the unit passes verify and still scores ${MAX_EXPOSURE} or less`, (t) => {
+    if (analyzeMissing) return t.skip(SKIP_REASON);
+    assertVerifies(t, runnableUnit('profiling-verify', profilingUnit));
+    assertExposure(t, runnableUnit('profiling-security', profilingUnit));
   });
 });
 

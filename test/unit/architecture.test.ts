@@ -19,6 +19,7 @@ const ROOMS = [
   'server',
   'suite',
   'sampling',
+  'profile',
   'analysis',
   'store',
   'notify',

@@ -417,6 +417,23 @@ CREATE TABLE IF NOT EXISTS bisections (
 CREATE INDEX IF NOT EXISTS bisections_release ON bisections (release_id);
 `;
 
+// Differential profiles (qpswatch profile): each side's folded stacks as JSON; no session row, as no samples are kept.
+const profiles = `
+CREATE TABLE profiles (
+  id                INTEGER PRIMARY KEY,
+  baseline          TEXT NOT NULL,
+  candidate         TEXT NOT NULL,
+  test              TEXT NOT NULL,
+  threads           INTEGER NOT NULL,
+  seconds           REAL NOT NULL,
+  baseline_tool     TEXT NOT NULL CHECK (baseline_tool IN ('perf', 'gdb')),
+  candidate_tool    TEXT NOT NULL CHECK (candidate_tool IN ('perf', 'gdb')),
+  baseline_stacks   TEXT NOT NULL,          -- JSON array of { stack, count }
+  candidate_stacks  TEXT NOT NULL,
+  created_at        TEXT NOT NULL
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -435,8 +452,8 @@ export const migrations: readonly Migration[] = [
     sql: slowerVerdicts,
   },
   { version: 13, name: 'regression events say whether they are a drift against the base', sql: eventKinds },
-  // Issue 21's bisection; another migration of the same turn may come before it at merge (renumber, keep it last).
   { version: 14, name: 'bisections of regressed tags', sql: bisections },
+  { version: 15, name: "differential profiles keep both sides' folded stacks", sql: profiles },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -9,6 +9,7 @@ import { SqliteHosts } from './hosts.js';
 import { SqliteImportedResults } from './imported-results.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
+import { SqliteProfiles } from './profiles.js';
 import { SqliteQuietHosts } from './quiet-hosts.js';
 import { SqliteReleaseSamples } from './release-samples.js';
 import { SqliteResultsMark } from './results-mark.js';
@@ -40,6 +41,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteQuietHosts(conn)),
     ...methodsOf(new SqliteCalibrations(conn)),
     ...methodsOf(new SqliteBisections(conn)),
+    ...methodsOf(new SqliteProfiles(conn)),
     ...methodsOf(new SqliteResultsMark(conn)),
     close: async () => conn.close(),
   };

@@ -22,6 +22,7 @@ import { checkContract, checkInput, doneSession, releases, verdict } from './che
 import { queueContract } from './queue-contract.js';
 import { calibrationContract } from './calibration-contract.js';
 import { bisectionContract } from './bisection-contract.js';
+import { profileContract } from './profile-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -41,6 +42,7 @@ checkContract('sqlite', () => sqlite(freshPath()));
 queueContract('sqlite', () => sqlite(freshPath()));
 bisectionContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
+profileContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
   describe('figure packs of done sessions', () => {
@@ -199,6 +201,7 @@ describe('sqlite backend', () => {
         'hosts',
         'imported_results',
         'outbox',
+        'profiles',
         'regression_events',
         'release_queue',
         'releases',
@@ -261,6 +264,8 @@ describe('sqlite backend', () => {
     }
     const db = new Database(path);
     db.exec('ALTER TABLE regression_events DROP COLUMN kind');
+    // Nor the later migrations' tables, which are made again.
+    db.exec('DROP TABLE profiles');
     db.pragma('user_version = 12');
     db.close();
     const again = await sqlite(path);
@@ -307,6 +312,7 @@ describe('sqlite backend', () => {
       db.exec('UPDATE checks SET conclusive = 1');
       // Migration 13's column did not exist at version 11 either.
       db.exec('ALTER TABLE regression_events DROP COLUMN kind');
+      db.exec('DROP TABLE profiles');
       db.pragma('user_version = 11');
       db.close();
       const again = await sqlite(path);

@@ -1,0 +1,84 @@
+import { profilerTools, type FoldedStack, type ProfilerTool } from '../../model/index.js';
+import type { ProfileInput, ProfileRecord, ProfileStore } from '../profile-types.js';
+import { z } from 'zod';
+import { checkId, parseRecord } from '../validate.js';
+import { nowIso, SqliteRole } from './connection.js';
+
+interface ProfileRow {
+  id: number;
+  baseline: string;
+  candidate: string;
+  test: string;
+  threads: number;
+  seconds: number;
+  baseline_tool: string;
+  candidate_tool: string;
+  baseline_stacks: string;
+  candidate_stacks: string;
+  created_at: string;
+}
+
+const stacks = z.array(z.object({ stack: z.string().min(1), count: z.number().int().positive() }));
+const ProfileInputSchema = z.object({
+  baseline: z.string().min(1),
+  candidate: z.string().min(1),
+  test: z.string().min(1),
+  threads: z.number().int().positive(),
+  seconds: z.number().positive(),
+  baselineTool: z.enum(profilerTools),
+  candidateTool: z.enum(profilerTools),
+  baselineStacks: stacks,
+  candidateStacks: stacks,
+});
+
+/** Each side's folded stacks as JSON: read back whole, never queried by frame. */
+export class SqliteProfiles extends SqliteRole implements ProfileStore {
+  readonly #sql = this.statements({
+    insert: `INSERT INTO profiles (baseline, candidate, test, threads, seconds, baseline_tool, candidate_tool,
+        baseline_stacks, candidate_stacks, created_at)
+      VALUES (@baseline, @candidate, @test, @threads, @seconds, @baseline_tool, @candidate_tool, @baseline_stacks,
+        @candidate_stacks, @created_at)`,
+    get: 'SELECT * FROM profiles WHERE id = ?',
+  });
+
+  async addProfile(raw: ProfileInput): Promise<number> {
+    const input = parseRecord(ProfileInputSchema, 'profile', raw);
+    return this.write('store a profile', () =>
+      Number(
+        this.#sql.insert.run({
+          baseline: input.baseline,
+          candidate: input.candidate,
+          test: input.test,
+          threads: input.threads,
+          seconds: input.seconds,
+          baseline_tool: input.baselineTool,
+          candidate_tool: input.candidateTool,
+          baseline_stacks: JSON.stringify(input.baselineStacks),
+          candidate_stacks: JSON.stringify(input.candidateStacks),
+          created_at: nowIso(),
+        }).lastInsertRowid,
+      ),
+    );
+  }
+
+  async getProfile(id: number): Promise<ProfileRecord | undefined> {
+    checkId('profile', 'id', id);
+    return this.read('read a profile', () => {
+      const row = this.#sql.get.get(id) as ProfileRow | undefined;
+      if (row === undefined) return undefined;
+      return {
+        id: row.id,
+        baseline: row.baseline,
+        candidate: row.candidate,
+        test: row.test,
+        threads: row.threads,
+        seconds: row.seconds,
+        baselineTool: row.baseline_tool as ProfilerTool,
+        candidateTool: row.candidate_tool as ProfilerTool,
+        baselineStacks: JSON.parse(row.baseline_stacks) as FoldedStack[],
+        candidateStacks: JSON.parse(row.candidate_stacks) as FoldedStack[],
+        createdAt: row.created_at,
+      };
+    });
+  }
+}
