@@ -27,10 +27,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+// A reader that goes away (`qpswatch report | head`) closes the pipe: what is left to print is dropped, and the
+// command still finishes, so a session or check still records itself. Any other write error is a real failure.
+let stdoutClosed = false;
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  stdoutClosed = true;
+});
+
 process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => stdoutClosed || process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
   stderrIsJournal: isJournalStream(process.env['JOURNAL_STREAM'], stderrIdentity()),

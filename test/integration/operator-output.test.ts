@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { defaultSqlitePath, openStore, type Store } from '../../src/store/index.js';
 import { messageLines, runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { projectRoot } from '../helpers/paths.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 
 /**
@@ -99,4 +101,25 @@ describe('a config without upstreams', () => {
       assert.ok(example !== undefined && existsSync(example), `the example ${example} exists`);
     });
   }
+});
+
+describe('a reader that closes the pipe', () => {
+  test('`qpswatch config show | head -c 1`: exit 0 and no stack trace, not an unhandled EPIPE', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'config', 'show'],
+      {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', QPSWATCH_ROOT: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // The reader goes away before the CLI writes: every write of the CLI meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
+  });
 });
