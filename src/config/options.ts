@@ -402,8 +402,8 @@ export const OPTIONS = {
     default: () => 15,
     doc:
       'Paired design, drain: the longest wait, before each measurement, for the server not being measured to ' +
-      'settle (under 2% of a CPU and 64 KiB written in a quarter second); the measurement then starts anyway. ' +
-      '0: no wait.',
+      'settle (under 2% of a CPU and 64 KiB written in a quarter second); the measurement then starts anyway, ' +
+      'with a warning (docs/verdicts.md). 0: no wait.',
     expected: 'a number of seconds from 0 to 600',
     envFormat: 'number',
   }),

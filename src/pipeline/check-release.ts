@@ -12,7 +12,7 @@ import type {
 import type { Suite } from '../suite/index.js';
 import type { ChainedTest } from '../notify/index.js';
 import type { Upstream } from '../upstream/index.js';
-import { runComparison, type CompareDeps, type CompareRequest } from '../session/index.js';
+import { runComparison, type CompareDeps, type CompareOutcome, type CompareRequest } from '../session/index.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import type { CheckSettings } from './settings.js';
@@ -40,6 +40,8 @@ export interface CheckDeps extends CompareDeps {
   settings: CheckSettings;
   /** A session's roles plus the check with its events and messages, and this host's calibration. */
   store: CompareDeps['store'] & CheckStore & OutboxStore & CalibrationStore;
+  /** The session a check runs (runComparison); unit tests give a fake that stores its own samples. */
+  compare?: (request: CompareRequest, deps: CompareDeps) => Promise<CompareOutcome>;
 }
 
 export type CheckResult =
@@ -103,7 +105,7 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   );
   // The upstream's own budget wins over the config's and the suite's, unless the person running the check gave one.
   const budgetMinutes = request.budgetMinutes ?? upstream.budgetMinutes;
-  const outcome = await runComparison(
+  const outcome = await (deps.compare ?? runComparison)(
     {
       baseline: baseline.tag,
       candidate: release.tag,

@@ -41,6 +41,8 @@ export interface CycleDeps extends CheckDeps {
   onPhase?: (phase: CyclePhase, detail?: PhaseDetail) => void | Promise<void>;
   /** For tests: how the host is looked at before a session. */
   observeHost?: QuietHostWaitDeps['observe'];
+  /** How a queued release is made ready (obtainRelease: built, or a tarball unpacked); unit tests give a fake. */
+  build?: typeof obtainRelease;
 }
 
 export interface CycleOutcome {
@@ -214,7 +216,7 @@ async function buildStep(
   // recorded as failed, which is not the release's fault, so its key is tried again. Real failures stay failed.
   // A tarball upstream's release is downloaded, verified and unpacked instead; a failed download throws, and is
   // tried again after the backoff like any build that could not run.
-  const built = await obtainRelease(release, upstream, deps, row.attempts > 0);
+  const built = await (deps.build ?? obtainRelease)(release, upstream, deps, row.attempts > 0);
   deps.signal.throwIfAborted();
   if (built.status === 'built' || built.status === 'already-built') {
     if (built.status === 'built') outcome.built += 1;

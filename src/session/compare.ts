@@ -43,6 +43,8 @@ import { loadTarget, runRound, type RoundContext } from './round.js';
 import type { CompareSettings } from './settings.js';
 import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';
+import { checkPairedMemory } from './paired-memory.js';
+import { realSessionParts } from './session-parts.js';
 import { announceSweeps, preflight, type SweepPlan } from './preflight.js';
 import { sessionProgress } from './session-progress.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
@@ -276,10 +278,11 @@ async function runHeldSession(
       ...(progress !== undefined ? { progress } : {}),
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
     };
-    if (plan.design === 'paired')
+    if (plan.design === 'paired') {
+      checkPairedMemory(instances);
       paired = await runPairedSession(
         request.suite,
-        instances,
+        realSessionParts(instances, request.suite, ctx),
         {
           budgetMinutes: plan.budgetMinutes,
           maxPairs: plan.maxPairs,
@@ -290,7 +293,7 @@ async function runHeldSession(
         },
         ctx,
       );
-    else await runSessionRounds(request, instances, ctx);
+    } else await runSessionRounds(request, instances, ctx);
     await store.finishSession(sessionId);
     sessionLog.info({ ...paired }, 'session done');
   } catch (err) {

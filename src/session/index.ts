@@ -22,7 +22,23 @@ export {
 } from './target.js';
 export { splitVariant, type ReleaseVariant } from './build-variant.js';
 export { roundOrder } from './round-order.js';
-export { measureTest, type MeasureInput } from './measure.js';
+export { measureTest, MeasureFailedError, type MeasureInput } from './measure.js';
+export {
+  runPairedSession,
+  type IdleServerMode,
+  type PairedOutcome,
+  type PairedPlan,
+  type PairedStop,
+} from './paired-session.js';
+export {
+  realSessionParts,
+  systemClock,
+  type ProcessActivity,
+  type SessionClock,
+  type SessionParts,
+  type SideServer,
+} from './session-parts.js';
+export type { RoundContext } from './round.js';
 export { TargetInstance } from './target-instance.js';
 export { compareSettings, type CompareSettings } from './settings.js';
 export {

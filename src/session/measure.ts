@@ -60,11 +60,15 @@ export class MeasureFailedError extends Error {
 
 /**
  * One sample: host and database counters read right before and right after one sysbench run, so they cover the
- * measured interval only. Reading them costs two file reads and two queries per run: nothing during the run.
+ * measured interval only. Reading them costs two file reads and two queries per run: nothing during the run. A
+ * failure is told with its test, side and round, and the server's death as its cause when the server died.
  */
-export async function measureTest(input: MeasureInput): Promise<SampleInput> {
+export async function measureTest(
+  input: MeasureInput,
+  measure: (input: MeasureInput) => Promise<SampleInput> = measureOnce,
+): Promise<SampleInput> {
   try {
-    return await measureOnce(input);
+    return await measure(input);
   } catch (err) {
     if (input.signal.aborted) throw err;
     const where =
@@ -74,7 +78,8 @@ export async function measureTest(input: MeasureInput): Promise<SampleInput> {
   }
 }
 
-async function measureOnce(input: MeasureInput): Promise<SampleInput> {
+/** The run itself, failures not attributed: the session's parts (session-parts.ts) give it to measureTest. */
+export async function measureOnce(input: MeasureInput): Promise<SampleInput> {
   const argv = runArgv(input.test, input.threads, input.conn);
   const statusBefore = await readGlobalStatus(input.status);
   const hostBefore = takeHostSnapshot(input.device);

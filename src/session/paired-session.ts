@@ -1,22 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { judgePairedSession, type VerdictSettings } from '../analysis/index.js';
 import { testKey, type SampleRole } from '../model/index.js';
-import { InputError } from '../errors.js';
-import {
-  observerCost,
-  parseMeminfo,
-  processCpuSeconds,
-  processWriteBytes,
-  readGlobalStatus,
-  type ObserverCost,
-} from '../sampling/index.js';
-import { expectedServerBytes, type Connection, type RunningServer } from '../server/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
-import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
-import { cacheTables, connection, loadTarget, warmUpLoads, type RoundContext } from './round.js';
+import type { RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';
+import type { SessionParts, SideServer } from './session-parts.js';
 
 export type IdleServerMode = 'pause' | 'drain';
 
@@ -40,22 +29,28 @@ export interface PairedOutcome {
   stoppedBy: PairedStop;
   /** Minutes spent measuring pairs. */
   minutes: number;
+  /** Drain: how many waits for the other server to settle gave up at idle_settle_max_seconds. */
+  drainTimeouts: number;
 }
 
 const ROLES: readonly SampleRole[] = ['baseline', 'candidate'];
 
-/**
- * One side of the session while it runs: its server, a connection for SHOW GLOBAL STATUS, and that reading's own cost.
- */
+/** One side of the session while it runs: its role and its server. */
 interface Side {
   role: SampleRole;
-  instance: TargetInstance;
-  server: RunningServer;
-  status: Connection;
-  observer: ObserverCost;
+  up: SideServer;
 }
 
 type Sides = Record<SampleRole, Side>;
+
+/** The session while it measures: what every step reads, and the drain's time-outs so far. */
+interface PairedRun {
+  sides: Sides;
+  parts: SessionParts;
+  plan: PairedPlan;
+  ctx: RoundContext;
+  drainTimeouts: number;
+}
 
 interface OpenRun {
   /** Its place in the suite's list of runs: fixes the order of its pairs. */
@@ -70,193 +65,181 @@ interface OpenRun {
  * copy of its loaded datadir. Every test is measured as pairs seconds apart (B C, then C B, ...), sweep after sweep
  * over every test of the suite, while the server not being measured is drained (or paused). At each look the pairs so
  * far are judged; the session ends when every test is decided, at max_pairs, or when the next sweep would overrun the
- * budget.
+ * budget. What it starts and reads (servers, sysbench, /proc, the clock) comes through `parts` (session-parts.ts).
  */
 export async function runPairedSession(
   suite: Suite,
-  instances: Record<SampleRole, TargetInstance>,
+  parts: SessionParts,
   plan: PairedPlan,
   ctx: RoundContext,
 ): Promise<PairedOutcome> {
-  // Before any loading: a small-server load takes an hour per target.
-  checkMemoryFits(instances);
   for (const role of ROLES) {
     ctx.signal.throwIfAborted();
-    await loadTarget(instances[role], suite, ctx);
+    await parts.load(role);
   }
   const sides: Partial<Sides> = {};
   try {
-    for (const role of ROLES) sides[role] = await startSide(role, instances[role], suite, ctx);
-    const all = sides as Sides;
-    for (const role of ROLES) await warmUp(all, role, suite, plan, ctx);
-    return await measurePairs(suite, all, plan, ctx);
+    for (const role of ROLES) sides[role] = await startSide(role, parts, ctx);
+    const run: PairedRun = { sides: sides as Sides, parts, plan, ctx, drainTimeouts: 0 };
+    for (const role of ROLES) await warmUp(run, role, suite);
+    return await measurePairs(suite, run);
   } finally {
-    await Promise.all(Object.values(sides).map((side) => closeSide(side)));
+    await Promise.all(Object.values(sides).map((side) => side.up.close()));
   }
 }
 
-/** Both servers stay up for the whole session, so both must fit in memory at once, with room to spare. */
-function checkMemoryFits(instances: Record<SampleRole, TargetInstance>): void {
-  const need = ROLES.reduce((sum, role) => sum + expectedServerBytes(instances[role].myCnfText()), 0);
-  const available = parseMeminfo(readFileSync('/proc/meminfo', 'utf8')).availableBytes;
-  if (need > available * 0.9) {
-    const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-    throw new InputError(
-      `the two servers of a paired session need about ${gib(need)} together ` +
-        `(buffer pools plus overhead), and this host has ${gib(available)} ` +
-        `available: ` +
-        ('use a server profile with a smaller innodb_buffer_pool_size, or the ' +
-          'whole-run design (--design runs), which runs one server at a time'),
-    );
-  }
+async function startSide(role: SampleRole, parts: SessionParts, ctx: RoundContext): Promise<Side> {
+  const up = await parts.start(role);
+  ctx.log.info({ role, target: up.targetName, serverPid: up.server.pid }, `${role} server up`);
+  return { role, up };
 }
 
-async function startSide(role: SampleRole, instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<Side> {
-  await instance.restoreSnapshot();
-  ctx.signal.throwIfAborted();
-  const server = await instance.start(ctx.log);
-  try {
-    if (ctx.memory === 'cached') await cacheTables(server, instance, suite, ctx);
-    const status = await server.connect();
-    const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
-    ctx.log.info({ role, target: instance.target.name, serverPid: server.pid }, `${role} server up`);
-    return { role, instance, server, status, observer };
-  } catch (err) {
-    await server.stop();
-    throw err;
-  }
-}
-
-async function closeSide(side: Side): Promise<void> {
-  try {
-    await side.status.end();
-  } catch {
-    // A connection to a server that died is gone already.
-  }
-  await side.server.stop();
-}
-
-async function warmUp(
-  sides: Sides,
-  role: SampleRole,
-  suite: Suite,
-  plan: PairedPlan,
-  ctx: RoundContext,
-): Promise<void> {
-  await activate(sides, role, plan, ctx);
-  const side = sides[role];
-  ctx.log.info({ role, target: side.instance.target.name, seconds: suite.warmup.seconds }, 'warm-up');
+async function warmUp(run: PairedRun, role: SampleRole, suite: Suite): Promise<void> {
+  const { ctx } = run;
+  await activate(run, role);
+  ctx.log.info({ role, target: run.sides[role].up.targetName, seconds: suite.warmup.seconds }, 'warm-up');
   ctx.progress?.warmingUp(0);
-  await warmUpLoads(suite, connection(side.instance), side.instance.sysbenchLog, ctx);
+  await run.parts.warmUp(role);
 }
 
 /**
  * Lets `role` run and keeps the other side out of its way: drain (the default) leaves it running but gives it time
  * to finish its background work (purge, page flushing) before the measurement starts; pause freezes it by SIGSTOP.
+ * A drain that gives up is logged: the measurement then shares the host with the other server's background work.
  */
-async function activate(sides: Sides, role: SampleRole, plan: PairedPlan, ctx: RoundContext): Promise<void> {
+async function activate(run: PairedRun, role: SampleRole): Promise<void> {
+  const { sides, plan, parts, ctx } = run;
   const other = sides[role === 'baseline' ? 'candidate' : 'baseline'];
-  sides[role].server.resume();
-  if (plan.idleServer === 'pause') other.server.pause();
-  else await waitUntilIdle(other.server, plan.idleSettleMaxSeconds * 1000, ctx.signal);
+  sides[role].up.server.resume();
+  if (plan.idleServer === 'pause') {
+    other.up.server.pause();
+    return;
+  }
+  const waitStarted = parts.clock.now();
+  if (await waitUntilIdle(other.up.server.pid, plan.idleSettleMaxSeconds * 1000, parts, ctx.signal)) return;
+  run.drainTimeouts++;
+  const waitedSeconds = Math.round((parts.clock.now() - waitStarted) / 100) / 10;
+  ctx.log.warn(
+    { role: other.role, target: other.up.targetName, waitedSeconds, measuring: role },
+    `the ${other.role} server did not settle in ${waitedSeconds} s (idle_settle_max_seconds); ` +
+      `measuring ${role} while it still works`,
+  );
 }
 
 /**
  * A server is idle when, over the last quarter second, it used under 2% of one CPU and wrote under 64 KiB: page
  * flushing takes little CPU but competes with the measured server for the disk. After idle_settle_max_seconds (15 s
- * by default) the wait gives up.
+ * by default) the wait gives up: false.
  */
 const IDLE_CPU_SHARE = 0.02;
 const IDLE_WRITE_BYTES = 64 * 1024;
 const IDLE_WINDOW_MS = 250;
 
-async function waitUntilIdle(server: RunningServer, maxWaitMs: number, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + maxWaitMs;
-  let before = activity(server.pid);
-  while (before !== undefined && Date.now() < deadline) {
+async function waitUntilIdle(
+  pid: number,
+  maxWaitMs: number,
+  parts: SessionParts,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { clock } = parts;
+  const deadline = clock.now() + maxWaitMs;
+  let before = parts.activity(pid);
+  while (before !== undefined && clock.now() < deadline) {
     signal.throwIfAborted();
-    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
-    const after = activity(server.pid);
-    if (after === undefined) return;
+    await clock.sleep(IDLE_WINDOW_MS);
+    const after = parts.activity(pid);
+    if (after === undefined) return true;
     const cpuShare = (after.cpu - before.cpu) / (IDLE_WINDOW_MS / 1000);
-    if (cpuShare < IDLE_CPU_SHARE && after.written - before.written < IDLE_WRITE_BYTES) return;
+    if (cpuShare < IDLE_CPU_SHARE && after.written - before.written < IDLE_WRITE_BYTES) return true;
     before = after;
   }
+  // A process gone at the first reading has nothing left to settle.
+  return before === undefined;
 }
 
-/** CPU seconds and bytes written so far; a process whose io file cannot be read counts as writing nothing. */
-function activity(pid: number): { cpu: number; written: number } | undefined {
-  const cpu = processCpuSeconds(pid);
-  return cpu === undefined ? undefined : { cpu, written: processWriteBytes(pid) ?? 0 };
-}
-
-async function measurePairs(suite: Suite, sides: Sides, plan: PairedPlan, ctx: RoundContext): Promise<PairedOutcome> {
+async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome> {
+  const { plan, ctx, sides } = run;
+  const { clock } = run.parts;
   let open: OpenRun[] = suite.tests
     .flatMap((test) => test.threads.map((threads) => ({ test, threads })))
     .map((r, index) => ({ index, key: testKey({ test: r.test.name, threads: r.threads }), ...r }));
   const samples: SampleRecord[] = [];
   const pairMs = new Map<string, number>();
-  const started = Date.now();
+  const started = clock.now();
   const budgetMs = plan.budgetMinutes * 60_000;
   let nextLook = 0;
   for (let sweep = 1; ; sweep++) {
     ctx.log.info(
-      { sweep, open: open.length, budgetLeftMinutes: Math.max(0, (budgetMs - (Date.now() - started)) / 60_000) },
+      { sweep, open: open.length, budgetLeftMinutes: Math.max(0, (budgetMs - (clock.now() - started)) / 60_000) },
       `sweep ${sweep}: ${open.length} test(s) open`,
     );
-    for (const run of open) {
-      const pairStarted = Date.now();
+    for (const r of open) {
+      const pairStarted = clock.now();
       // Each test's order flips from sweep to sweep, so neither side is always first; neighbours in the suite flip
       // too, so the side measured last in one pair is mostly measured first in the next, with no pause in between.
-      for (const role of roundOrder(sweep + run.index)) {
+      for (const role of roundOrder(sweep + r.index)) {
         ctx.signal.throwIfAborted();
-        ctx.progress?.testStarts(sweep, run.test.name, run.threads, run.test.seconds);
-        await activate(sides, role, plan, ctx);
-        samples.push(await measureSide(sides[role], run, sweep, ctx));
+        ctx.progress?.testStarts(sweep, r.test.name, r.threads, r.test.seconds);
+        await activate(run, role);
+        samples.push(await measureSide(run, sides[role], r, sweep));
       }
-      pairMs.set(run.key, Date.now() - pairStarted);
+      pairMs.set(r.key, clock.now() - pairStarted);
     }
     const outcome = (stoppedBy: PairedStop): PairedOutcome => ({
       sweeps: sweep,
       stoppedBy,
-      minutes: (Date.now() - started) / 60_000,
+      minutes: (clock.now() - started) / 60_000,
+      drainTimeouts: run.drainTimeouts,
     });
     if (plan.sequential !== false && sweep >= nextLook) {
-      // The whole family stays measured while any test is open: the max-T of every look is then taken over every
-      // test, so which tests were decided early cannot bend the family-wise bound (docs/verdicts.md).
-      const judged = judgePairedSession(samples, plan.verdicts, false);
-      const undecided = new Set(judged.pending);
-      ctx.log.info(
-        { sweep, decided: open.filter((r) => !undecided.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) },
-        `look at ${sweep} pairs: ${open.length - undecided.size} of ${open.length} test(s) decided`,
-      );
-      if (undecided.size === 0) open = [];
-      nextLook = judged.nextPairs;
+      const look = lookAt(samples, open, sweep, run);
+      if (look.decided) open = [];
+      nextLook = look.nextLook;
     }
     if (open.length === 0) return outcome('decided');
     if (sweep >= plan.maxPairs) return outcome('max_pairs');
-    const nextSweepMs = open.reduce((sum, r) => sum + (pairMs.get(r.key) ?? 0), 0);
-    if (Date.now() - started + nextSweepMs > budgetMs) return outcome('budget');
+    const nextSweepMs = open.reduce((sum, o) => sum + (pairMs.get(o.key) ?? 0), 0);
+    if (clock.now() - started + nextSweepMs > budgetMs) return outcome('budget');
   }
 }
 
-async function measureSide(side: Side, run: OpenRun, sweep: number, ctx: RoundContext): Promise<SampleRecord> {
-  const { test, threads } = run;
-  const sample = await measureTest({
-    status: side.status,
-    observer: side.observer,
-    conn: connection(side.instance),
-    server: side.server,
-    device: ctx.device,
-    test,
-    threads,
-    round: sweep,
-    role: side.role,
-    targetName: side.instance.target.name,
-    sysbenchLog: side.instance.sysbenchLog,
-    signal: ctx.signal,
-    log: ctx.log,
-  });
+/**
+ * The whole family stays measured while any test is open: the max-T of every look is then taken over every test, so
+ * which tests were decided early cannot bend the family-wise bound (docs/verdicts.md).
+ */
+function lookAt(
+  samples: readonly SampleRecord[],
+  open: readonly OpenRun[],
+  sweep: number,
+  run: PairedRun,
+): { decided: boolean; nextLook: number } {
+  const judged = judgePairedSession(samples, run.plan.verdicts, false);
+  const undecided = new Set(judged.pending);
+  run.ctx.log.info(
+    { sweep, decided: open.filter((r) => !undecided.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) },
+    `look at ${sweep} pairs: ${open.length - undecided.size} of ${open.length} test(s) decided`,
+  );
+  return { decided: undecided.size === 0, nextLook: judged.nextPairs };
+}
+
+async function measureSide(run: PairedRun, side: Side, r: OpenRun, sweep: number): Promise<SampleRecord> {
+  const { ctx } = run;
+  const { test, threads } = r;
+  const sample = await measureTest(
+    {
+      ...side.up.reading,
+      server: side.up.server,
+      device: ctx.device,
+      test,
+      threads,
+      round: sweep,
+      role: side.role,
+      targetName: side.up.targetName,
+      signal: ctx.signal,
+      log: ctx.log,
+    },
+    run.parts.measure,
+  );
   await ctx.store.addSample(ctx.sessionId, sample);
   ctx.log.debug(
     { sweep, role: side.role, test: test.name, threads, qps: sample.qps },

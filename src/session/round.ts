@@ -17,7 +17,8 @@ import { readTablesIntoPool } from './cache-tables.js';
 import type { SessionProgress } from './session-progress.js';
 
 export interface RoundContext {
-  store: SampleStore;
+  /** Each sample is written as it is measured. */
+  store: Pick<SampleStore, 'addSample'>;
   log: Logger;
   signal: AbortSignal;
   sessionId: number;

@@ -1,0 +1,104 @@
+import type { SampleRole } from '../model/index.js';
+import { observerCost, processCpuSeconds, processWriteBytes, readGlobalStatus } from '../sampling/index.js';
+import type { RunningServer } from '../server/index.js';
+import type { SampleInput } from '../store/index.js';
+import type { Suite } from '../suite/index.js';
+import { measureOnce, type MeasureInput } from './measure.js';
+import { cacheTables, connection, loadTarget, warmUpLoads, type RoundContext } from './round.js';
+import type { TargetInstance } from './target-instance.js';
+
+/** One side's server while a paired session runs, as the session engine sees it. */
+export interface SideServer {
+  readonly targetName: string;
+  /** The process: its pid for the drain and the logs; exited and errorLog tell a death from another failure. */
+  readonly server: Pick<RunningServer, 'pid' | 'exited' | 'errorLog' | 'pause' | 'resume'>;
+  /** What each measured run on this side reads: its own status connection, that reading's cost, sysbench's login. */
+  readonly reading: Pick<MeasureInput, 'status' | 'observer' | 'conn' | 'sysbenchLog'>;
+  /** Ends the status connection and stops the server; resolves when no process is left. */
+  close(): Promise<void>;
+}
+
+/** CPU seconds and bytes written so far by a process. */
+export interface ProcessActivity {
+  cpu: number;
+  written: number;
+}
+
+/** The session's time: the budget, the pair durations and the drain's waits read it. */
+export interface SessionClock {
+  now(): number;
+  /** No abort signal: the drain checks its signal between waits, as it always did. */
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * Everything a paired session starts and reads, in one object: the real parts (realSessionParts) run mysqld,
+ * sysbench and /proc readings; unit tests give small fakes. Each part that acts on a side is told its role.
+ */
+export interface SessionParts {
+  /** Initialises and loads the side's target, and keeps the loaded datadir as its snapshot. */
+  load(role: SampleRole): Promise<void>;
+  /**
+   * Starts the side's server on a fresh copy of its snapshot (tables cached when the session asks) and opens its
+   * status connection.
+   */
+  start(role: SampleRole): Promise<SideServer>;
+  /** The warm-up runs on the side's server. */
+  warmUp(role: SampleRole): Promise<void>;
+  /** One measured run and the readings around it; the engine tells its failures (measureTest). */
+  measure(input: MeasureInput): Promise<SampleInput>;
+  /** What the drain watches: undefined once the process is gone. */
+  activity(pid: number): ProcessActivity | undefined;
+  clock: SessionClock;
+}
+
+export const systemClock: SessionClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Today's parts: the two targets' instances, real servers, real sysbench, this host's /proc. */
+export function realSessionParts(
+  instances: Record<SampleRole, TargetInstance>,
+  suite: Suite,
+  ctx: RoundContext,
+): SessionParts {
+  return {
+    load: (role) => loadTarget(instances[role], suite, ctx),
+    start: (role) => startSideServer(instances[role], suite, ctx),
+    warmUp: (role) => warmUpLoads(suite, connection(instances[role]), instances[role].sysbenchLog, ctx),
+    measure: measureOnce,
+    activity,
+    clock: systemClock,
+  };
+}
+
+async function startSideServer(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<SideServer> {
+  await instance.restoreSnapshot();
+  ctx.signal.throwIfAborted();
+  const server = await instance.start(ctx.log);
+  try {
+    if (ctx.memory === 'cached') await cacheTables(server, instance, suite, ctx);
+    const status = await server.connect();
+    const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
+    const close = async (): Promise<void> => {
+      try {
+        await status.end();
+      } catch {
+        // A connection to a server that died is gone already.
+      }
+      await server.stop();
+    };
+    const reading = { status, observer, conn: connection(instance), sysbenchLog: instance.sysbenchLog };
+    return { targetName: instance.target.name, server, reading, close };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
+
+/** A process whose io file cannot be read counts as writing nothing. */
+function activity(pid: number): ProcessActivity | undefined {
+  const cpu = processCpuSeconds(pid);
+  return cpu === undefined ? undefined : { cpu, written: processWriteBytes(pid) ?? 0 };
+}

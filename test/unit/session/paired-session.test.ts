@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
+import { after, before, describe, mock, test } from 'node:test';
+import { ServerDiedError } from '../../../src/server/index.js';
+import { MeasureFailedError, runPairedSession } from '../../../src/session/index.js';
+import { parseSysbenchOutput, SysbenchOutputError } from '../../../src/suite/index.js';
+import {
+  fakeContext,
+  fakeParts,
+  fakeSample,
+  fakeSuite,
+  fakeTest,
+  PIDS,
+  plan,
+  WARN,
+  type FakeParts,
+} from './fake-session-parts.js';
+
+/** Deterministic pseudo-noise in [-size, size]: the same numbers on every run. */
+function noise(seed: number, size: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a * 1103515245 + 12345) % 2 ** 31;
+    return ((a / 2 ** 31) * 2 - 1) * size;
+  };
+}
+
+/** Both sides stopped once each: the session leaves no server behind, however it ends. */
+function assertBothClosed(parts: FakeParts): void {
+  assert.equal(parts.servers.baseline?.closed, 1, 'baseline stopped');
+  assert.equal(parts.servers.candidate?.closed, 1, 'candidate stopped');
+}
+
+describe('runPairedSession with fake parts', () => {
+  let dir: string;
+  before(async () => (dir = await mkdtemp(join(tmpdir(), 'qpswatch-paired-'))));
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test('every test decided: a 40% drop and a tie end the session at the first look that can decide', async () => {
+    const jitter = noise(3, 0.01);
+    const parts = fakeParts({
+      measure: (input) => {
+        const drop = input.role === 'candidate' && input.test.name === 'write' ? 0.6 : 1;
+        return Promise.resolve(fakeSample(input, 1000 * drop * (1 + jitter())));
+      },
+    });
+    const { ctx, stored, lines } = fakeContext();
+    const outcome = await runPairedSession(fakeSuite([fakeTest('read'), fakeTest('write')]), parts, plan(), ctx);
+    assert.equal(outcome.stoppedBy, 'decided');
+    assert.equal(outcome.sweeps, 8, 'the first look that can reject is at 8 pairs');
+    assert.equal(outcome.drainTimeouts, 0);
+    assert.equal(stored.length, 8 * 2 * 2, 'two tests, two sides, eight sweeps');
+    assert.deepEqual(parts.loaded, ['baseline', 'candidate']);
+    assert.deepEqual(parts.warmedUp, ['baseline', 'candidate']);
+    const look = lines.find((l) => l.msg.startsWith('look at 8 pairs'));
+    assert.equal(look?.msg, 'look at 8 pairs: 2 of 2 test(s) decided');
+    // Pairs alternate: the first side of a test flips from sweep to sweep.
+    const firsts = [1, 2].map((round) => stored.find((s) => s.test === 'read' && s.round === round)?.role);
+    assert.notEqual(firsts[0], firsts[1]);
+    assertBothClosed(parts);
+  });
+
+  test('a server that dies mid-session: its death is the cause, and both servers are stopped', async () => {
+    const errorLog = join(dir, 'error.log');
+    await writeFile(errorLog, '2026-12-02T10:00:00Z 0 [ERROR] [MY-013183] [InnoDB] Assertion failure: row0sel.cc\n');
+    const parts = fakeParts(
+      {
+        measure: (input, self) => {
+          if (input.role !== 'candidate' || input.round !== 2) return Promise.resolve(fakeSample(input, 1000));
+          self.servers.candidate!.crash('SIGSEGV');
+          return Promise.reject(new Error('Lost connection to MySQL server during query'));
+        },
+      },
+      errorLog,
+    );
+    const { ctx, stored } = fakeContext();
+    const err = await runPairedSession(fakeSuite([fakeTest('read')]), parts, plan(), ctx).then(
+      () => assert.fail('the session should have failed'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof MeasureFailedError, String(err));
+    assert.ok(err.cause instanceof ServerDiedError, String(err.cause));
+    assert.equal(err.cause.pid, PIDS.candidate);
+    assert.match(err.message, /^test read.t1 on candidate candidate-target, round 2: the server \(pid 1002\) died/);
+    assert.match(err.message, /killed by SIGSEGV: .*Assertion failure/);
+    // Sweep 2 measures the candidate first (the order flips): the pair of sweep 1 is all that was kept.
+    assert.deepEqual(
+      stored.map((s) => [s.round, s.role]),
+      [
+        [1, 'baseline'],
+        [1, 'candidate'],
+      ],
+    );
+    assertBothClosed(parts);
+  });
+
+  test('garbage from sysbench: one clear error naming the test, side and round, and both servers stopped', async () => {
+    const parts = fakeParts({
+      // The candidate's runs print something that is not a report; the real parser reads it, as runSysbench would.
+      measure: (input) =>
+        Promise.resolve().then(() => {
+          if (input.role === 'candidate') parseSysbenchOutput('sysbench 1.0.20\nSegmentation fault (core dumped)\n');
+          return fakeSample(input, 1000);
+        }),
+    });
+    const { ctx } = fakeContext();
+    // A live server is given a second to die before the failure is blamed on sysbench: that second runs on mock time.
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const session = runPairedSession(fakeSuite([fakeTest('oltp_point_select')]), parts, plan(), ctx);
+      let settled = false;
+      const result = session.then(
+        () => assert.fail('the session should have failed'),
+        (e: unknown) => e,
+      );
+      void result.finally(() => (settled = true));
+      while (!settled) {
+        await turn();
+        mock.timers.tick(1000);
+      }
+      const err = await result;
+      assert.ok(err instanceof MeasureFailedError, String(err));
+      assert.ok(err.cause instanceof SysbenchOutputError);
+      assert.equal(
+        err.message,
+        'test oltp_point_select.t1 on candidate candidate-target, round 1: sysbench output is truncated or is not ' +
+          'the output of a sysbench run: no "SQL statistics:" section ' +
+          '(last line: "Segmentation fault (core dumped)") ' +
+          '(log: /nonexistent/candidate/sysbench.log)',
+      );
+    } finally {
+      mock.timers.reset();
+    }
+    assertBothClosed(parts);
+  });
+
+  test('a spent budget: the session stops before the sweep that would overrun it', async () => {
+    const jitter = noise(5, 0.02);
+    const parts = fakeParts({
+      // Each run takes its 10 s on the fake clock: a pair is 20 s, and a 1-minute budget holds three sweeps.
+      measure: (input, self) => {
+        self.clock.ms += input.test.seconds * 1000;
+        return Promise.resolve(fakeSample(input, 1000 * (1 + jitter())));
+      },
+    });
+    const { ctx, stored } = fakeContext();
+    const outcome = await runPairedSession(
+      fakeSuite([fakeTest('read')]),
+      parts,
+      plan({ budgetMinutes: 1, idleServer: 'pause' }),
+      ctx,
+    );
+    assert.equal(outcome.stoppedBy, 'budget');
+    assert.equal(outcome.sweeps, 3, 'after 60 s, a fourth 20 s sweep would pass the minute');
+    assert.equal(outcome.minutes, 1);
+    assert.equal(stored.length, 6);
+    // Pause: the other side is frozen before each warm-up and each run, and the drain is never asked.
+    assert.equal((parts.servers.baseline?.pauses ?? 0) + (parts.servers.candidate?.pauses ?? 0), 2 + 6);
+    assert.equal(parts.clock.sleeps, 0);
+    assertBothClosed(parts);
+  });
+
+  test('a drain that times out: the wait ends at idle_settle_max_seconds, is logged, measuring goes on', async () => {
+    // The baseline server burns a whole CPU and writes 1 MiB every reading; the candidate's is quiet.
+    let busy = 0;
+    const parts = fakeParts({
+      activity: (pid) => {
+        if (pid !== PIDS.baseline) return { cpu: 1, written: 0 };
+        busy++;
+        return { cpu: busy, written: busy * 1024 * 1024 };
+      },
+    });
+    const { ctx, stored, lines } = fakeContext();
+    const outcome = await runPairedSession(
+      fakeSuite([fakeTest('read')]),
+      parts,
+      plan({ maxPairs: 2, sequential: false, idleSettleMaxSeconds: 15 }),
+      ctx,
+    );
+    assert.equal(outcome.stoppedBy, 'max_pairs');
+    assert.equal(stored.length, 4, 'every run was measured despite the busy server');
+    // The candidate's warm-up and each of its two runs waited for the baseline server in vain.
+    assert.equal(outcome.drainTimeouts, 3);
+    const warnings = lines.filter((l) => l.level === WARN);
+    assert.equal(warnings.length, 3);
+    for (const w of warnings) {
+      assert.equal(w.role, 'baseline');
+      assert.equal(w.measuring, 'candidate');
+      assert.equal(w.waitedSeconds, 15);
+      assert.match(w.msg, /^the baseline server did not settle in 15 s \(idle_settle_max_seconds\)/);
+    }
+    // Three waits of 15 s in quarter-second windows, and one quiet window before each of the three baseline sides.
+    assert.equal(parts.clock.ms, 3 * 15_000 + 3 * 250);
+    assert.equal(parts.clock.sleeps, 3 * 60 + 3);
+    assertBothClosed(parts);
+  });
+});
