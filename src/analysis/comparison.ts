@@ -1,6 +1,7 @@
 import {
+  figureOf,
   isMemorySetting,
-  mapPerOp,
+  mapFigures,
   testKey,
   type ComparisonView,
   type SampleRole,
@@ -115,11 +116,7 @@ function toRow(group: TestSamples): TestRow {
 function side(samples: readonly SampleRecord[]): SideSummary {
   const qps = samples.map((s) => s.qps);
   const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
-  const perOp: SidePerOp = {
-    ...mapPerOp((field) => of((s) => s[field])),
-    qps: median(qps),
-    cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp),
-  };
+  const perOp: SidePerOp = mapFigures((field) => of((s) => figureOf(s, field)));
   const hitRatio = bufferPoolHitRatio(samples);
   return {
     qps: median(qps),

@@ -1,10 +1,11 @@
 import {
-  FIGURE_FIELDS,
   isMemorySetting,
+  SAMPLE_FIGURE_FIELDS,
   sampleRoles,
   testIdOf,
   testKey,
-  type Figures,
+  type SampleFigureField,
+  type TimeField,
   type SampleRole,
   type TestId,
   type VerdictKind,
@@ -21,15 +22,17 @@ import { chainByTest, type ChainCheck, type ChainLink } from './series-chain.js'
  * relative to the series' base release, with the release's newest valid check on that host.
  */
 
-/** The table's figures and sysbench's 95th percentile latency (ms). */
-export type ReleaseFigureField = keyof Figures | 'latencyP95Ms';
-export const RELEASE_FIGURE_FIELDS: readonly ReleaseFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
+/** Per figure of a sample (the model's SAMPLE_FIGURE_FIELDS); a time figure may be missing (older samples). */
+type PerSampleField<V> = Record<Exclude<SampleFigureField, TimeField>, V> & Partial<Record<TimeField, V>>;
 
-/** One release's figures on one test: the medians of its samples. */
-export type ReleaseFigureValues = Record<ReleaseFigureField, number>;
+/** One release's figures on one test: the medians of its samples (NaN: none had the figure). */
+export type ReleaseFigureValues = PerSampleField<number>;
 
 /** The samples of one session side on one test, figure by figure. */
-export type SampleFigureLists = Record<ReleaseFigureField, ArrayLike<number>>;
+export type SampleFigureLists = PerSampleField<ArrayLike<number>>;
+
+/** What a part without a figure adds to its median: nothing (NaN is left out). */
+const NO_VALUE: ArrayLike<number> = [Number.NaN];
 
 /** One side of a done session that ran a release of the series. */
 export interface ReleaseSide {
@@ -114,7 +117,7 @@ export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, Re
 /** The median of each figure over every sample of the group. */
 export function groupMedians(group: Pick<ReleaseGroup, 'parts'>): ReleaseFigureValues {
   return Object.fromEntries(
-    RELEASE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field]))]),
+    SAMPLE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field] ?? NO_VALUE))]),
   ) as ReleaseFigureValues;
 }
 

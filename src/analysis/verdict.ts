@@ -1,4 +1,4 @@
-import { PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type VerdictKind } from '../model/index.js';
+import { figureOf, PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type VerdictKind } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { maxTPermutationTest, type Run } from './permutation.js';
@@ -274,8 +274,8 @@ export function robustSpread(values: readonly number[]): number {
 type Growth = HintFigure & { ratio: number };
 
 function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintFigure[] {
-  const items: Growth[] = PER_OP_FIGURES.map(({ header, field }) =>
-    item(header, median(b.map((s) => s[field])), median(c.map((s) => s[field]))),
+  const items: Growth[] = PER_OP_FIGURES.filter((f) => f.hint === 'resource').map(({ header, field }) =>
+    item(header, median(b.map((s) => figureOf(s, field))), median(c.map((s) => figureOf(s, field)))),
   );
   const counters = new Set([...b, ...c].flatMap((s) => Object.keys(s.dbCounters)));
   for (const name of counters) {

@@ -1,5 +1,5 @@
 import {
-  TABLE_FIGURES,
+  figureOf,
   testLabel,
   type ComparisonView,
   type RowVerdict,
@@ -10,6 +10,7 @@ import {
   type TestRow,
 } from '../model/index.js';
 import type { Block } from './document.js';
+import { shownFigures } from './shown-figures.js';
 import {
   formatConfidence,
   formatDetectableDrop,
@@ -186,20 +187,24 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
   });
 }
 
-/** The reference studies' columns, then CPU time per operation, which reads better than cpu/o's tiny numbers. */
-const PER_OP_FIELDS: ReadonlyArray<readonly [string, keyof SidePerOp]> = [
-  ...TABLE_FIGURES.map((f) => [f.header, f.field] as const),
-  ['cpuµs/o', 'cpuMicrosPerOp'],
-];
+/** A side's figure; undefined where it is absent (NaN: stored before the figure existed), printed "-". */
+const valueOf = (side: SideSummary, field: keyof SidePerOp): number | undefined => {
+  const value = figureOf(side.perOp, field);
+  return Number.isNaN(value) ? undefined : value;
+};
 
-/** Absolute figures of B and C, then C relative to B: the per-test table of the reference studies. */
+/**
+ * Absolute figures of B and C, then C relative to B: the per-test table of the reference studies (the table's
+ * figures, with time per operation after o/s: cpuµs/o reads better than cpu/o's tiny numbers).
+ */
 export function perOpTable(row: TestRow, baseline: TargetLabel, candidate: TargetLabel): Table {
-  const columns = [left('role'), ...PER_OP_FIELDS.map(([header]) => right(header)), left('target')];
-  const absolute = (side: SideSummary): string[] =>
-    PER_OP_FIELDS.map(([, field]) => formatSignificant(side.perOp[field]));
-  const relative = PER_OP_FIELDS.map(([, field]) =>
-    formatRatio(ratio(row.candidate.perOp[field], row.baseline.perOp[field])),
-  );
+  const figures = shownFigures([row.baseline.perOp, row.candidate.perOp]);
+  const columns = [left('role'), ...figures.map(({ header }) => right(header)), left('target')];
+  const absolute = (side: SideSummary): string[] => figures.map(({ field }) => optionalFigure(valueOf(side, field)));
+  const relative = figures.map(({ field }) => {
+    const [c, b] = [valueOf(row.candidate, field), valueOf(row.baseline, field)];
+    return formatRatio(c === undefined || b === undefined ? undefined : ratio(c, b));
+  });
   return makeTable(columns, [
     ['B', ...absolute(row.baseline), baseline.name],
     ['C', ...absolute(row.candidate), candidate.name],

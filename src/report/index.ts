@@ -38,7 +38,7 @@ export {
   versionCell,
   type HistoryRelativeQps,
 } from './history-figures.js';
-export { HISTORY_CSV_HEADER, historyCsv } from './history-csv.js';
+export { historyCsv, historyCsvHeader } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';
 export {
   comparisonDocument,

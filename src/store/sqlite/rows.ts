@@ -51,7 +51,6 @@ export interface SampleRow extends PerOpRow {
   errors: number;
   reconnects: number;
   created_at: string;
-  cpu_micros_per_op: number;
   host_usage: string;
 }
 
@@ -131,7 +130,6 @@ export function sampleFromRow(row: SampleRow, counters: readonly CounterRow[]): 
     errors: row.errors,
     reconnects: row.reconnects,
     ...perOpFromRow(row),
-    cpuMicrosPerOp: row.cpu_micros_per_op,
     host: parseJsonObject(row.host_usage),
     dbCounters: Object.fromEntries(counters.map((c) => [c.name, { delta: c.delta, perOp: c.per_op }])),
     createdAt: row.created_at,
