@@ -91,6 +91,25 @@ export const PER_OP_FIGURES = [
     column: 'cpu_micros_per_op',
     about: 'cpu/o x CPUs x 1e4: CPU microseconds per operation (of the whole host, client included)',
   },
+  {
+    field: 'offCpuMicrosPerOp',
+    kind: 'time',
+    hint: 'waiting',
+    // A closed-loop client with T threads spends T / QPS seconds of wall time per operation; what the host's CPUs did
+    // not spend of it went to waiting. An estimate: cpuµs/o counts the whole host, the client's CPU included.
+    of: ({ usage, qps, threads }) =>
+      Math.max(0, (threads * 1e6) / qps - cpuMicrosPerOp(usage.cpuBusyPct / qps, usage.cpus)),
+    header: 'offµs/o',
+    csv: 'off_cpu_us_o',
+    column: 'off_cpu_micros_per_op',
+    about:
+      'threads x 1e6 / QPS - cpuµs/o, at least 0: estimated microseconds per operation off CPU (IO, locks, sleeps)',
+    metric: {
+      name: 'qpswatch_off_cpu_seconds_per_op',
+      help: 'Estimated off-CPU seconds per operation (median): client threads / QPS minus host CPU seconds per op.',
+      unit: 'microseconds',
+    },
+  },
 ] as const satisfies readonly PerOpFigure[];
 
 /**

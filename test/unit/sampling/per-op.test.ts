@@ -87,4 +87,18 @@ describe('perOperation', () => {
     );
     for (const [field, value] of Object.entries(got)) assert.ok(Number.isFinite(value) && value >= 0, field);
   });
+
+  // offµs/o = threads x 1e6 / qps - cpuµs/o, at least 0: wall time per operation not spent on a CPU.
+  const offCpu: Array<[string, Partial<HostUsage>, number, number, number]> = [
+    ['1 thread at 1000 qps, 200 us of CPU per query: 800 us waiting', { cpus: 2, cpuBusyPct: 10 }, 1000, 1, 800],
+    ['16 threads at 4000 qps, 4000 us of wall time, 1000 us of CPU', { cpus: 8, cpuBusyPct: 50 }, 4000, 16, 3000],
+    ['an idle host: all of the wall time', { cpus: 4 }, 250, 2, 8000],
+    ['CPU over the wall time (the client counted too) floors at 0', { cpus: 4, cpuBusyPct: 100 }, 1000, 2, 0],
+  ];
+  for (const [name, over, qps, threads, expected] of offCpu) {
+    test(`offµs/o: ${name}`, () => {
+      const got = perOperation(usage(over), qps, threads).offCpuMicrosPerOp;
+      assert.ok(Math.abs(got - expected) <= 1e-9 * Math.max(1, expected), `${got} != ${expected}`);
+    });
+  }
 });
