@@ -221,6 +221,10 @@ export function perOpOfRun(run: FigureRun): Required<PerOp> {
 /** A figure's value, NaN where it is absent (a time figure of a result older than the figure). */
 export const figureOf = (figures: Partial<Figures>, field: keyof Figures): number => figures[field] ?? Number.NaN;
 
+/** Whether a hint item names a figure of time spent waiting (off CPU) rather than a resource that grew. */
+export const isWaitingHint = (hint: { metric: string }): boolean =>
+  PER_OP_FIGURES.some((f) => f.hint === 'waiting' && f.header === hint.metric);
+
 /** sysbench's 95th percentile latency (ms): a figure of a run, not per op, kept and exported with the table's. */
 export const LATENCY_P95_FIELD = 'latencyP95Ms';
 /** The figures a session's samples carry for /metrics and history: the table's (QPS first) and p95 latency. */

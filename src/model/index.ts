@@ -13,6 +13,7 @@ export {
   TO_BASE_UNIT,
   cpuMicrosPerOp,
   figureOf,
+  isWaitingHint,
   mapFigures,
   mapPerOp,
   perOpOfRun,

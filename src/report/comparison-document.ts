@@ -1,5 +1,7 @@
 import {
   figureOf,
+  isWaitingHint,
+  type HintFigure,
   testLabel,
   type ComparisonView,
   type RowVerdict,
@@ -119,6 +121,23 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
   return makeTable(columns, rows);
 }
 
+const growth = (hint: readonly HintFigure[]): string =>
+  hint.map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`).join(', ');
+
+/** Why the time went, when no resource per operation grew but the time off CPU did. */
+export const WAITING_TEXT = 'the time went to waiting (IO, locks, sleeps)';
+
+/**
+ * A regression's hint in words: the resources that grew; or, when none did, the off-CPU time that grew (the time
+ * went to waiting); or that nothing per operation grew.
+ */
+export function hintText(hint: readonly HintFigure[]): string {
+  const resources = hint.filter((h) => !isWaitingHint(h));
+  if (resources.length > 0) return `grew: ${growth(resources)}`;
+  if (hint.length > 0) return `no resource grew; ${growth(hint)}: ${WAITING_TEXT}`;
+  return 'grew: no per-op figure (the host did the same work per operation, slower)';
+}
+
 /**
  * One line per judged test (docs/verdicts.md): ok states the largest drop its interval leaves possible; slower gives
  * its estimate and interval (under 1, so significantly slower) and that it is not shown past the margin; unstable
@@ -139,14 +158,9 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
         // "ok" is a statement about the interval's lower end: no drop larger than 1 - low (none when low >= 1).
         return [`${head}, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`];
       case 'regression': {
-        const grew = v.hint
-          .map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`)
-          .join(', ');
         return [
           `${head}, ${relative} < ${formatRatio(v.threshold)}, ` +
-            `p=${formatSignificant(v.pSlower)}; grew: ` +
-            `${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ` +
-            `${basis}`,
+            `p=${formatSignificant(v.pSlower)}; ${hintText(v.hint)}; ${basis}`,
         ];
       }
       case 'improvement':

@@ -44,9 +44,11 @@ export {
   comparisonDocument,
   comparisonTitle,
   dbCounterTable,
+  hintText,
   perOpTable,
   relativeQpsTable,
   verdictLines,
+  WAITING_TEXT,
 } from './comparison-document.js';
 export { left, makeTable, right, TableShapeError, type Align, type Column, type Table } from './table.js';
 export { printable, renderTextDocument, renderTextTable } from './text-layout.js';
