@@ -2,6 +2,7 @@ import {
   figureOf,
   isMemorySetting,
   mapFigures,
+  sessionDesigns,
   testKey,
   type ComparisonView,
   type SampleRole,
@@ -10,6 +11,7 @@ import {
   type SidePerOp,
   type SideSummary,
   type TargetLabel,
+  type TestId,
   type TestRow,
   type Verdict,
 } from '../model/index.js';
@@ -18,9 +20,7 @@ import { z } from 'zod';
 import { median } from './median.js';
 
 /** Samples of one test at one thread count, split by side. */
-interface TestSamples {
-  test: string;
-  threads: number;
+interface TestSamples extends TestId {
   baseline: SampleRecord[];
   candidate: SampleRecord[];
 }
@@ -90,7 +90,7 @@ function levelsOf(session: SessionRecord): SessionLevel[] | undefined {
 /** The session's design as its settings recorded it (sessions before the paired design have none). */
 function designOf(session: SessionRecord): SessionDesignName | undefined {
   const design = session.settings['design'];
-  return design === 'paired' || design === 'runs' ? design : undefined;
+  return sessionDesigns.find((d) => d === design);
 }
 
 function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {

@@ -1,4 +1,11 @@
-import { figureOf, type ComparisonView, type SideSummary, type TargetLabel, type TestRow } from '../model/index.js';
+import {
+  figureOf,
+  type ComparisonView,
+  type SampleRole,
+  type SideSummary,
+  type TargetLabel,
+  type TestRow,
+} from '../model/index.js';
 import { csvRecord } from './csv.js';
 import { shownFigures, type TableFigure } from './shown-figures.js';
 
@@ -28,14 +35,12 @@ const header = (figures: readonly TableFigure[]): string[] => [
   'hit_ratio',
 ];
 
-type Role = 'baseline' | 'candidate';
-
 // Numbers keep full precision: csv is for machines; rounding is the text renderer's business.
 function sideRecord(
   view: ComparisonView,
   figures: readonly TableFigure[],
   row: TestRow,
-  role: Role,
+  role: SampleRole,
   target: TargetLabel,
   side: SideSummary,
   relativeQps: number,

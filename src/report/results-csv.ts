@@ -1,16 +1,14 @@
 import { InputError } from '../errors.js';
 import { FLAVORS, isFlavor, parseVersion, VersionParseError } from '../version/index.js';
 import { csvRecord, unneutralizeFormula } from './csv.js';
-import { RATE_FIGURES, type Figures } from '../model/index.js';
+import { RATE_FIGURES, type Figures, type TestId } from '../model/index.js';
 import { InvalidReportDataError } from './errors.js';
 import { printable } from './text-layout.js';
 
 /** One measured result: a test of one release of one flavor at one thread count, with its per-op figures. */
-export interface ResultRow extends Figures {
+export interface ResultRow extends Figures, TestId {
   flavor: string;
   version: string;
-  test: string;
-  threads: number;
 }
 
 const KEY_COLUMNS = ['flavor', 'version', 'test', 'threads', 'qps'] as const;

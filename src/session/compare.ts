@@ -15,6 +15,7 @@ import {
   type MemorySettingName,
   type Verdict,
   type SampleRole,
+  type SessionDesignName,
   type WorkProgress,
 } from '../model/index.js';
 import {
@@ -49,8 +50,6 @@ import { resolveTarget, type PreparedTarget } from './target.js';
 import { checkMemorySetting, withMemorySetting } from './memory-setting.js';
 import type { Upstream } from '../upstream/index.js';
 
-export type SessionDesign = 'paired' | 'runs';
-
 export interface CompareRequest {
   baseline: string;
   candidate: string;
@@ -58,7 +57,7 @@ export interface CompareRequest {
   /** Whole-run design: rounds of both targets. */
   rounds: number;
   /** Default: the config's design. */
-  design?: SessionDesign;
+  design?: SessionDesignName;
   /** Paired design: minutes of pairs; default the config's budget_minutes, else the suite's. */
   budgetMinutes?: number;
   /** Paired design: the most pairs per test; default the config's max_pairs. */
@@ -71,7 +70,7 @@ export interface CompareRequest {
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
 export interface SessionPlan {
-  design: SessionDesign;
+  design: SessionDesignName;
   budgetMinutes: number;
   maxPairs: number;
   idleServer: IdleServerMode;
@@ -458,7 +457,7 @@ function targetInstances(
   settings: CompareSettings,
   sessionId: number,
   targets: Record<SampleRole, PreparedTarget>,
-  design: SessionDesign,
+  design: SessionDesignName,
 ): Record<SampleRole, TargetInstance> {
   const sessionDir = join(settings.stateDir, 'work', `session-${sessionId}`);
   const instance = (role: SampleRole): TargetInstance => {
