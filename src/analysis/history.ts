@@ -7,7 +7,8 @@ import {
   type HistoryChained,
   type TestId,
 } from '../model/index.js';
-import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
+import type { ImportedResultRecord, ReleaseRecord } from '../store/index.js';
+import type { ReleaseSampleRecord } from './release-figures.js';
 import { median } from './median.js';
 import { baseLink, chainByTest, chainSteps, type ChainCheck, type ChainLink } from './series-chain.js';
 

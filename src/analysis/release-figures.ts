@@ -1,9 +1,12 @@
 import {
   isMemorySetting,
+  PER_OP_FIGURES,
   SAMPLE_FIGURE_FIELDS,
   sampleRoles,
   testIdOf,
   testKey,
+  type Figures,
+  type PerOp,
   type SampleFigureField,
   type TimeField,
   type SampleRole,
@@ -43,9 +46,9 @@ export interface ReleaseSide {
 
 /**
  * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
- * releases (matched by upstream and tag, as the store's releaseSamples does), without the sessions of checks marked
- * invalid. A session run under a memory setting (io-bound, cached) keeps its setting on its tests (groupReleaseSides):
- * an io-bound QPS is never mixed with a cached one.
+ * releases (matched by upstream and tag), without the sessions of checks marked invalid: the one rule of which
+ * samples count, for history (releaseSamplesOf) and /metrics (groupReleaseSides) alike. A session run under a memory
+ * setting (io-bound, cached) keeps its setting on its tests: an io-bound QPS is never mixed with a cached one.
  */
 export function releaseSides(
   series: string,
@@ -65,6 +68,47 @@ export function releaseSides(
     }
   }
   return sides;
+}
+
+/** One sample of a done session in which one side ran a release, with that release: the stuff of history. */
+export interface ReleaseSampleRecord extends TestId, Figures {
+  sessionId: number;
+  hostId: number;
+  releaseId: number;
+}
+
+/**
+ * The samples of the measured sides (releaseSides, with each side's figures), one record per run, in the order of
+ * session, release, test and threads; a figure the sample lacks (stored before it existed) is left out.
+ */
+export function releaseSamplesOf(sides: Iterable<MeasuredSide>): ReleaseSampleRecord[] {
+  const out: ReleaseSampleRecord[] = [];
+  for (const { session, release, tests } of sides) {
+    const memory = session.settings['memory'];
+    for (const { test, threads, figures } of tests) {
+      const id: TestId = { test, threads, ...(isMemorySetting(memory) ? { memory } : {}) };
+      for (let i = 0; i < figures.qps.length; i++) {
+        const values = PER_OP_FIGURES.flatMap(({ field }) => {
+          const value = figures[field]?.[i];
+          return value === undefined || Number.isNaN(value) ? [] : [[field, value] as const];
+        });
+        out.push({
+          sessionId: session.id,
+          hostId: session.hostId,
+          releaseId: release.id,
+          ...id,
+          qps: figures.qps[i]!,
+          ...(Object.fromEntries(values) as PerOp),
+        });
+      }
+    }
+  }
+  const order = (r: ReleaseSampleRecord) => [r.sessionId, r.releaseId, r.test, r.threads] as const;
+  return out.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    for (let k = 0; k < x.length; k++) if (x[k]! !== y[k]!) return x[k]! < y[k]! ? -1 : 1;
+    return 0;
+  });
 }
 
 /** The newest `limit` releases, by their sortable version key (never by tag text): the ones a series exports. */

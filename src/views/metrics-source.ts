@@ -81,8 +81,8 @@ const ALL = Number.MAX_SAFE_INTEGER;
 /**
  * Reads the sessions, releases and checks on each call, so what is served is what the store holds; the samples of
  * done sessions are read once (SessionCache). The samples that count are the release sides of done sessions, without
- * the sessions of checks marked invalid (analysis.releaseSides; store.releaseSamples applies the same rule in SQL for
- * the history report).
+ * the sessions of checks marked invalid: analysis.releaseSides, the one rule, which history applies too
+ * (seriesReleaseSamples).
  */
 export function releaseFigureReader(
   store: MetricsStores,
