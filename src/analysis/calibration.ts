@@ -1,4 +1,4 @@
-import { testKey, type CalibrationFigure } from '../model/index.js';
+import { testKey, type CalibrationFigure, type TestId } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
 import { alphaAtLook, lookSchedule } from './sequential.js';
 import { MIN_LOG_SD, pairStatistic, signVectorsOf } from './sign-flip.js';
@@ -35,9 +35,7 @@ export interface CalibrationSettings {
 }
 
 /** One test's pairs as measured by the calibration session, and how long a pair took. */
-export interface CalibrationInput {
-  test: string;
-  threads: number;
+export interface CalibrationInput extends TestId {
   logRatios: readonly number[];
   /** Per pair: B ran first. */
   baselineFirst: readonly boolean[];
@@ -104,7 +102,7 @@ export interface BudgetExpectation {
   /** Minutes those pairs take (at most the budget). */
   minutes: number;
   /** Per test, DD at that many pairs (1 when the noise is unknown). */
-  drops: Array<{ test: string; threads: number; detectableDrop: number }>;
+  drops: Array<TestId & { detectableDrop: number }>;
 }
 
 /**

@@ -1,6 +1,8 @@
 import {
+  figureOf,
   isMemorySetting,
-  mapPerOp,
+  mapFigures,
+  sessionDesigns,
   testKey,
   type ComparisonView,
   type SampleRole,
@@ -9,6 +11,7 @@ import {
   type SidePerOp,
   type SideSummary,
   type TargetLabel,
+  type TestId,
   type TestRow,
   type Verdict,
 } from '../model/index.js';
@@ -17,9 +20,7 @@ import { z } from 'zod';
 import { median } from './median.js';
 
 /** Samples of one test at one thread count, split by side. */
-interface TestSamples {
-  test: string;
-  threads: number;
+interface TestSamples extends TestId {
   baseline: SampleRecord[];
   candidate: SampleRecord[];
 }
@@ -89,7 +90,7 @@ function levelsOf(session: SessionRecord): SessionLevel[] | undefined {
 /** The session's design as its settings recorded it (sessions before the paired design have none). */
 function designOf(session: SessionRecord): SessionDesignName | undefined {
   const design = session.settings['design'];
-  return design === 'paired' || design === 'runs' ? design : undefined;
+  return sessionDesigns.find((d) => d === design);
 }
 
 function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {
@@ -115,11 +116,7 @@ function toRow(group: TestSamples): TestRow {
 function side(samples: readonly SampleRecord[]): SideSummary {
   const qps = samples.map((s) => s.qps);
   const of = (pick: (s: SampleRecord) => number): number => median(samples.map(pick));
-  const perOp: SidePerOp = {
-    ...mapPerOp((field) => of((s) => s[field])),
-    qps: median(qps),
-    cpuMicrosPerOp: of((s) => s.cpuMicrosPerOp),
-  };
+  const perOp: SidePerOp = mapFigures((field) => of((s) => figureOf(s, field)));
   const hitRatio = bufferPoolHitRatio(samples);
   return {
     qps: median(qps),

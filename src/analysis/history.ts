@@ -1,5 +1,14 @@
-import { mapFigures, testIdOf, testKey, type Figures, type HistoryChained, type TestId } from '../model/index.js';
-import type { ImportedResultRecord, ReleaseRecord, ReleaseSampleRecord } from '../store/index.js';
+import {
+  figureOf,
+  mapFigures,
+  testIdOf,
+  testKey,
+  type Figures,
+  type HistoryChained,
+  type TestId,
+} from '../model/index.js';
+import type { ImportedResultRecord, ReleaseRecord } from '../store/index.js';
+import type { ReleaseSampleRecord } from './release-figures.js';
 import { median } from './median.js';
 import { baseLink, chainByTest, chainSteps, type ChainCheck, type ChainLink } from './series-chain.js';
 
@@ -101,11 +110,11 @@ export function buildHistory(
 }
 
 function medians(group: readonly ReleaseSampleRecord[]): Figures {
-  return mapFigures((field) => median(group.map((s) => s[field])));
+  return mapFigures((field) => median(group.map((s) => figureOf(s, field))));
 }
 
 function pick(row: Figures): Figures {
-  return mapFigures((field) => row[field]);
+  return mapFigures((field) => figureOf(row, field));
 }
 
 function uniqueBy<T>(items: readonly T[], by: (item: T) => string): T[] {

@@ -1,4 +1,7 @@
-/** The median of a non-empty list; the mean of the two middle values for an even count. */
+/**
+ * The median of a non-empty list; the mean of the two middle values for an even count. NaN values (a figure a sample
+ * lacks: stored before the figure existed) are left out; NaN when every value is.
+ */
 export function median(values: readonly number[]): number {
   return medianOfLists([values]);
 }
@@ -18,7 +21,11 @@ export function medianOfLists(lists: ReadonlyArray<ArrayLike<number>>): number {
   if (scratch.length < length) scratch = new Float64Array(Math.max(length, scratch.length * 2));
   let at = 0;
   for (const list of lists) for (let i = 0; i < list.length; i++) scratch[at++] = list[i]!;
+  // A typed array's sort puts NaN last: the values are the first `count`.
   const sorted = scratch.subarray(0, length).sort();
-  const mid = Math.floor(length / 2);
-  return length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  let count = length;
+  while (count > 0 && Number.isNaN(sorted[count - 1]!)) count--;
+  if (count === 0) return Number.NaN;
+  const mid = Math.floor(count / 2);
+  return count % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,10 +1,14 @@
 import {
-  FIGURE_FIELDS,
   isMemorySetting,
+  PER_OP_FIGURES,
+  SAMPLE_FIGURE_FIELDS,
   sampleRoles,
   testIdOf,
   testKey,
   type Figures,
+  type PerOp,
+  type SampleFigureField,
+  type TimeField,
   type SampleRole,
   type TestId,
   type VerdictKind,
@@ -21,15 +25,17 @@ import { chainByTest, type ChainCheck, type ChainLink } from './series-chain.js'
  * relative to the series' base release, with the release's newest valid check on that host.
  */
 
-/** The table's figures and sysbench's 95th percentile latency (ms). */
-export type ReleaseFigureField = keyof Figures | 'latencyP95Ms';
-export const RELEASE_FIGURE_FIELDS: readonly ReleaseFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
+/** Per figure of a sample (the model's SAMPLE_FIGURE_FIELDS); a time figure may be missing (older samples). */
+type PerSampleField<V> = Record<Exclude<SampleFigureField, TimeField>, V> & Partial<Record<TimeField, V>>;
 
-/** One release's figures on one test: the medians of its samples. */
-export type ReleaseFigureValues = Record<ReleaseFigureField, number>;
+/** One release's figures on one test: the medians of its samples (NaN: none had the figure). */
+export type ReleaseFigureValues = PerSampleField<number>;
 
 /** The samples of one session side on one test, figure by figure. */
-export type SampleFigureLists = Record<ReleaseFigureField, ArrayLike<number>>;
+export type SampleFigureLists = PerSampleField<ArrayLike<number>>;
+
+/** What a part without a figure adds to its median: nothing (NaN is left out). */
+const NO_VALUE: ArrayLike<number> = [Number.NaN];
 
 /** One side of a done session that ran a release of the series. */
 export interface ReleaseSide {
@@ -40,9 +46,9 @@ export interface ReleaseSide {
 
 /**
  * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
- * releases (matched by upstream and tag, as the store's releaseSamples does), without the sessions of checks marked
- * invalid. A session run under a memory setting (io-bound, cached) keeps its setting on its tests (groupReleaseSides):
- * an io-bound QPS is never mixed with a cached one.
+ * releases (matched by upstream and tag), without the sessions of checks marked invalid: the one rule of which
+ * samples count, for history (releaseSamplesOf) and /metrics (groupReleaseSides) alike. A session run under a memory
+ * setting (io-bound, cached) keeps its setting on its tests: an io-bound QPS is never mixed with a cached one.
  */
 export function releaseSides(
   series: string,
@@ -62,6 +68,47 @@ export function releaseSides(
     }
   }
   return sides;
+}
+
+/** One sample of a done session in which one side ran a release, with that release: the stuff of history. */
+export interface ReleaseSampleRecord extends TestId, Figures {
+  sessionId: number;
+  hostId: number;
+  releaseId: number;
+}
+
+/**
+ * The samples of the measured sides (releaseSides, with each side's figures), one record per run, in the order of
+ * session, release, test and threads; a figure the sample lacks (stored before it existed) is left out.
+ */
+export function releaseSamplesOf(sides: Iterable<MeasuredSide>): ReleaseSampleRecord[] {
+  const out: ReleaseSampleRecord[] = [];
+  for (const { session, release, tests } of sides) {
+    const memory = session.settings['memory'];
+    for (const { test, threads, figures } of tests) {
+      const id: TestId = { test, threads, ...(isMemorySetting(memory) ? { memory } : {}) };
+      for (let i = 0; i < figures.qps.length; i++) {
+        const values = PER_OP_FIGURES.flatMap(({ field }) => {
+          const value = figures[field]?.[i];
+          return value === undefined || Number.isNaN(value) ? [] : [[field, value] as const];
+        });
+        out.push({
+          sessionId: session.id,
+          hostId: session.hostId,
+          releaseId: release.id,
+          ...id,
+          qps: figures.qps[i]!,
+          ...(Object.fromEntries(values) as PerOp),
+        });
+      }
+    }
+  }
+  const order = (r: ReleaseSampleRecord) => [r.sessionId, r.releaseId, r.test, r.threads] as const;
+  return out.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    for (let k = 0; k < x.length; k++) if (x[k]! !== y[k]!) return x[k]! < y[k]! ? -1 : 1;
+    return 0;
+  });
 }
 
 /** The newest `limit` releases, by their sortable version key (never by tag text): the ones a series exports. */
@@ -114,7 +161,7 @@ export function groupReleaseSides(sides: Iterable<MeasuredSide>): Map<string, Re
 /** The median of each figure over every sample of the group. */
 export function groupMedians(group: Pick<ReleaseGroup, 'parts'>): ReleaseFigureValues {
   return Object.fromEntries(
-    RELEASE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field]))]),
+    SAMPLE_FIGURE_FIELDS.map((field) => [field, medianOfLists(group.parts.map((p) => p[field] ?? NO_VALUE))]),
   ) as ReleaseFigureValues;
 }
 

@@ -1,4 +1,4 @@
-import { PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type VerdictKind } from '../model/index.js';
+import { figureOf, PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type VerdictKind } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { maxTPermutationTest, type Run } from './permutation.js';
@@ -273,10 +273,23 @@ export function robustSpread(values: readonly number[]): number {
 /** A hint item before it is reported: its ratio is Infinity when the baseline was 0, so it sorts first. */
 type Growth = HintFigure & { ratio: number };
 
-function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintFigure[] {
-  const items: Growth[] = PER_OP_FIGURES.map(({ header, field }) =>
-    item(header, median(b.map((s) => s[field])), median(c.map((s) => s[field]))),
+/**
+ * The resources per operation (and database counters) that grew by HINT_GROWTH or more, largest first; when none
+ * did, the figures of waiting (off-CPU time) that grew: the time went to waiting (IO, locks, sleeps), not to work.
+ */
+export function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintFigure[] {
+  const resources = grown([...figureItems(b, c, 'resource'), ...counterItems(b, c)]);
+  return resources.length > 0 ? resources : grown(figureItems(b, c, 'waiting'));
+}
+
+function figureItems(b: readonly SampleRecord[], c: readonly SampleRecord[], hint: 'resource' | 'waiting'): Growth[] {
+  return PER_OP_FIGURES.filter((f) => f.hint === hint).map(({ header, field }) =>
+    item(header, median(b.map((s) => figureOf(s, field))), median(c.map((s) => figureOf(s, field)))),
   );
+}
+
+function counterItems(b: readonly SampleRecord[], c: readonly SampleRecord[]): Growth[] {
+  const items: Growth[] = [];
   const counters = new Set([...b, ...c].flatMap((s) => Object.keys(s.dbCounters)));
   for (const name of counters) {
     const values = (side: readonly SampleRecord[]): number[] =>
@@ -284,6 +297,10 @@ function hintOf(b: readonly SampleRecord[], c: readonly SampleRecord[]): HintFig
     const [vb, vc] = [values(b), values(c)];
     if (vb.length > 0 && vc.length > 0) items.push(item(name, median(vb), median(vc)));
   }
+  return items;
+}
+
+function grown(items: readonly Growth[]): HintFigure[] {
   return items
     .filter((i) => i.ratio >= HINT_GROWTH)
     .sort((x, y) => y.ratio - x.ratio)

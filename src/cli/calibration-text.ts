@@ -1,6 +1,6 @@
 import type { BudgetExpectation } from '../analysis/index.js';
 import type { CalibrationRecord } from '../store/index.js';
-import type { CalibrationFigure } from '../model/index.js';
+import { testLabel, type CalibrationFigure } from '../model/index.js';
 import { levelReach, noisyLevelLine } from '../session/index.js';
 import { relativeTime } from './relative-time.js';
 
@@ -62,9 +62,9 @@ export function renderCalibration(input: {
     'drop now',
     `drop in ${fmtMinutes(e.budgetMinutes)} min`,
   ];
-  const atBudget = new Map(e.drops.map((d) => [`${d.test}.t${d.threads}`, d.detectableDrop]));
+  const atBudget = new Map(e.drops.map((d) => [`${testLabel(d)}`, d.detectableDrop]));
   const rows = record.tests.map((t) => {
-    const key = `${t.test}.t${t.threads}`;
+    const key = `${testLabel(t)}`;
     return [
       key,
       String(t.pairs),

@@ -1,5 +1,6 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkStanding } from '../analysis/index.js';
+import { testLabel } from '../model/index.js';
 import {
   checkAndConfirm,
   checkSettings,
@@ -157,7 +158,7 @@ export function driftLine(
       : '';
   return (
     `confirmed drift against the base ${direct.baseline.tag}: ` +
-    `${done.drifts.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`
+    `${done.drifts.map((v) => `${testLabel(v)} ${v.relativeQps.toFixed(2)}`).join(', ')}`
   );
 }
 
@@ -173,12 +174,10 @@ export function outcomeLine(result: CheckResult): string {
       `${result.against === 'last good' ? '' : 'the base '}${result.baseline.tag}: ` +
       `${checkStanding(result.check)}`,
     plan.opened.length > 0
-      ? `new regressions: ${plan.opened.map((v) => `${v.test}.t${v.threads} ${v.relativeQps.toFixed(2)}`).join(', ')}`
+      ? `new regressions: ${plan.opened.map((v) => `${testLabel(v)} ${v.relativeQps.toFixed(2)}`).join(', ')}`
       : '',
-    plan.continuing.length > 0
-      ? `still regressed: ${plan.continuing.map((v) => `${v.test}.t${v.threads}`).join(', ')}`
-      : '',
-    plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${e.test}.t${e.threads}`).join(', ')}` : '',
+    plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${testLabel(v)}`).join(', ')}` : '',
+    plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${testLabel(e)}`).join(', ')}` : '',
     `${result.messagesQueued} email(s) queued`,
     notLastGoodText(result),
   ];

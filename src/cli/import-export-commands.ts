@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { seriesResults } from '../views/index.js';
-import { mapPerOp, PER_OP_FIGURES } from '../model/index.js';
+import { RATE_FIGURES, type RateField } from '../model/index.js';
 import { formatResultsCsv, parseResultsCsv, RESULTS_CSV_HEADER, type ResultRow } from '../report/index.js';
 import { DuplicateResultError, type ImportedResultInput } from '../store/index.js';
 import { parseVersion, versionKey } from '../version/index.js';
@@ -15,7 +15,7 @@ import { UsageError } from './usage-error.js';
 const CSV_FORMAT = `The CSV has the header ${RESULTS_CSV_HEADER.join(',')} (any order, extra
 columns allowed and ignored): flavor mariadb|mysql|percona, version such as 10.11.6 or 8.0.36-28, qps > 0,
 the per-op figures >= 0:
-${PER_OP_FIGURES.map((f) => `  ${f.csv.padEnd(8)} ${f.about}`).join('\n')}`;
+${RATE_FIGURES.map((f) => `  ${f.csv.padEnd(8)} ${f.about}`).join('\n')}`;
 const IMPORT_HELP = `Usage: qpswatch import FILE [--replace]
 
 Brings results measured elsewhere (an earlier study, another qpswatch store) into this store. Imported rows
@@ -137,7 +137,7 @@ function uniqueRows(rows: readonly ResultRow[]): ResultRow[] {
       test: r.test,
       threads: r.threads,
       qps: r.qps,
-      ...mapPerOp((field) => r[field]),
+      ...(Object.fromEntries(RATE_FIGURES.map(({ field }) => [field, r[field]])) as Pick<ResultRow, RateField>),
     });
   }
   return out;

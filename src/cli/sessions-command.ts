@@ -1,5 +1,11 @@
 import type { VerdictSettings } from '../analysis/index.js';
-import { isMemorySetting, verdictKinds, type MemorySettingName, type VerdictKind } from '../model/index.js';
+import {
+  isMemorySetting,
+  verdictKinds,
+  type MemorySettingName,
+  type SessionDesignName,
+  type VerdictKind,
+} from '../model/index.js';
 import { compareSettings } from '../session/index.js';
 import { sessionVerdicts, storedPlan, type SessionJudgement, type SessionViewStores } from '../views/index.js';
 import { left, makeTable, renderTextTable, right } from '../report/index.js';
@@ -40,7 +46,7 @@ export interface SessionSummary {
   state: SessionState;
   startedAt: string;
   endedAt: string | null;
-  design: 'paired' | 'runs';
+  design: SessionDesignName;
   /** The memory setting the session ran under; absent: the server profiles as they are. */
   memory?: MemorySettingName;
   suite: string;

@@ -1,5 +1,5 @@
 import { checkStanding, newestValidChecks, type CheckStanding } from '../analysis/index.js';
-import { testLabel } from '../model/index.js';
+import { testLabel, type SessionDesignName } from '../model/index.js';
 import { processAlive } from '../daemon/index.js';
 import { thisHostCalibrations } from '../session/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
@@ -63,7 +63,7 @@ export interface SeriesVerdicts {
   judgedAt: string;
   sessionId: number;
   /** What the verdicts' `pairs` count: pairs (paired design) or rounds (whole runs, and sessions before the design). */
-  design: 'paired' | 'runs';
+  design: SessionDesignName;
   verdicts: Array<
     Pick<
       VerdictRecord,
@@ -261,7 +261,7 @@ function renderStatus(r: StatusReport, now: Date): string {
   for (const e of r.regressions) {
     const drift = e.kind === 'drift' ? `  drift against the base ${JSON.stringify(e.baselineTag)}` : '';
     out.push(
-      `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${e.test}.t${e.threads}  ` +
+      `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${testLabel(e)}  ` +
         `${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''} ` +
         ` opened ${relativeTime(e.openedAt, now)}`,
     );

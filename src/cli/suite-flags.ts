@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { SessionDesignName } from '../model/index.js';
 import { loadSuite, type Suite } from '../suite/index.js';
 import type { CommandContext } from './command.js';
 import { integerFlag } from './parse-args.js';
@@ -36,7 +37,7 @@ export interface SuiteFlagValues {
 
 /** How a session is to be measured, as the flags say; what they leave out comes from the config. */
 export interface SessionShape {
-  design?: 'paired' | 'runs';
+  design?: SessionDesignName;
   budgetMinutes?: number;
   maxPairs?: number;
 }

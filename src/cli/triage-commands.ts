@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { showValue } from '../config/index.js';
+import { testLabel } from '../model/index.js';
 import type { CheckStore, EventRecord, ReleaseRecord, TriageInput, TriageResult } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -166,10 +167,10 @@ function positionalTest(input: TriageInput): string {
     ? ''
     : input.test.threads === undefined
       ? input.test.test
-      : `${input.test.test}.t${input.test.threads}`;
+      : `${testLabel({ test: input.test.test, threads: input.test.threads })}`;
 }
 
-const eventLabel = (e: EventRecord): string => `${e.test}.t${e.threads}${e.kind === 'drift' ? ' (drift)' : ''}`;
+const eventLabel = (e: EventRecord): string => `${testLabel(e)}${e.kind === 'drift' ? ' (drift)' : ''}`;
 
 function summaryLine(release: ReleaseRecord, result: TriageResult): string {
   const t = result.triage;

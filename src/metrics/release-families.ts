@@ -9,7 +9,7 @@ interface ReleaseFamily {
 
 /**
  * The per-release families: gauges with the same labels, all filled from one read. The per-op families are the
- * figure table's, one per entry of PER_OP_FIGURES in its order, named and described by its `metric`.
+ * figure table's, one per entry of PER_OP_FIGURES with a `metric`, in its order, named and described by it.
  */
 export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
   {
@@ -52,11 +52,9 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
     help: 'Whether a regression event that started with this version is open for the test (1) or not (0).',
     value: (r) => (r.regressionOpen ? 1 : 0),
   },
-  ...PER_OP_FIGURES.map(({ field, metric }): ReleaseFamily => ({
-    name: metric.name,
-    help: metric.help,
-    value: (r) => r.perOp[field],
-  })),
+  ...PER_OP_FIGURES.flatMap((f): ReleaseFamily[] =>
+    'metric' in f ? [{ name: f.metric.name, help: f.metric.help, value: (r) => r.perOp[f.field] ?? null }] : [],
+  ),
   {
     name: 'qpswatch_latency_p95_seconds',
     help: "Median of sysbench's 95th percentile latency, in seconds.",

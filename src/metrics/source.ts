@@ -53,7 +53,7 @@ export interface ReleaseFigureRow {
    * The per-op figures of the figure table (PER_OP_FIGURES), each in its metric's base unit (CPU seconds, bytes, a
    * count per operation); null when it cannot be converted (CPU with a fingerprint that does not say how many CPUs).
    */
-  perOp: Record<PerOpField, number | null>;
+  perOp: Partial<Record<PerOpField, number | null>>;
   latencyP95Seconds: number | null;
 }
 

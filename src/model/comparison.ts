@@ -8,11 +8,8 @@ import type { Verdict } from './verdict.js';
  * never recomputes a verdict.
  */
 
-/** The medians of a side's per-op figures and the QPS they were normalised by, plus CPU time per operation. */
-export type SidePerOp = Figures & {
-  /** cpu/o x CPUs x 1e4: CPU microseconds per operation */
-  cpuMicrosPerOp: number;
-};
+/** The medians of a side's per-op figures and the QPS they were normalised by (NaN: no sample had the figure). */
+export type SidePerOp = Figures;
 
 /** One side's summary of one test: its QPS over the samples and the medians of its figures. */
 export interface SideSummary {

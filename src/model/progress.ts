@@ -1,3 +1,5 @@
+import type { SessionDesignName } from './comparison.js';
+
 /**
  * How far the daemon's current work is: a build (its compile step's [n/m] or percent) or a session (its round or
  * sweep, the test, the share of its plan or budget), with the moment it is expected to end. The end is a time, not a
@@ -22,7 +24,7 @@ export interface BuildWorkProgress {
 export interface SessionWorkProgress {
   kind: 'session';
   tag: string | null;
-  design: 'paired' | 'runs';
+  design: SessionDesignName;
   /** loading (sysbench prepare), warm-up, measuring. */
   stage: string;
   /** The sweep (paired) or round (whole runs) under way; 0 before the first. */

@@ -19,7 +19,10 @@ export function isConclusive(kinds: readonly VerdictKind[]): boolean {
   return kinds.every((kind) => conclusiveKinds.includes(kind));
 }
 
-/** A per-op figure of C that grew over B: part of the hint of why a test got slower. */
+/**
+ * A per-op figure of C that grew over B: part of the hint of why a test got slower. A figure of waiting (the figure
+ * table's hint 'waiting', off-CPU time) is given only when no resource grew: the time went to waiting.
+ */
 export interface HintFigure {
   /** the figure's table header, e.g. wKB/o, or a database counter's name */
   metric: string;

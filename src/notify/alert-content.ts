@@ -1,4 +1,4 @@
-import type { ComparisonView } from '../model/index.js';
+import type { ComparisonView, TestId } from '../model/index.js';
 
 /** One regression event (or its recovery) of one release, as the pipeline hands it to rendering. */
 export interface AlertContent {
@@ -20,7 +20,7 @@ export interface AlertContent {
   /** For a drift: each drifted test's chained relative QPS against the base, release by release, oldest first. */
   chain?: ReadonlyArray<ChainedTest>;
   /** the tests of this event: regressed ones (regression) or the ones that recovered (recovery) */
-  tests: ReadonlyArray<{ test: string; threads: number }>;
+  tests: ReadonlyArray<TestId>;
   /** the whole session: relative QPS table, per-op tables, verdicts with hints */
   comparison: ComparisonView;
   fingerprintId: string;
@@ -29,9 +29,7 @@ export interface AlertContent {
 }
 
 /** One test's chained series against the base, as the drift email shows it. */
-export interface ChainedTest {
-  test: string;
-  threads: number;
+export interface ChainedTest extends TestId {
   points: ReadonlyArray<{ tag: string; relativeQps: number; low: number; high: number; steps: number }>;
 }
 

@@ -6,10 +6,11 @@ import {
   left,
   makeTable,
   right,
+  WAITING_TEXT,
   type Block,
   type Table,
 } from '../report/index.js';
-import { testLabel, type TestRow } from '../model/index.js';
+import { isWaitingHint, testLabel, type TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 
 function release(version: string, tag: string): string {
@@ -94,11 +95,19 @@ export function hintTable(rows: readonly TestRow[]): Table {
 
 function hintBlocks(rows: readonly TestRow[]): Block[] {
   const table = hintTable(rows);
-  const body: Block =
-    table.rows.length > 0
-      ? { kind: 'table', table }
-      : { kind: 'lines', lines: ['No per-op figure grew: the host did the same work per operation, only slower.'] };
-  return [{ kind: 'heading', level: 2, text: 'What grew per operation' }, body];
+  const heading: Block = { kind: 'heading', level: 2, text: 'What grew per operation' };
+  if (table.rows.length === 0)
+    return [
+      heading,
+      { kind: 'lines', lines: ['No per-op figure grew: the host did the same work per operation, only slower.'] },
+    ];
+  const waitingOnly = rows
+    .filter((row) => row.verdict?.kind === 'regression' && row.verdict.hint.length > 0)
+    .every((row) => row.verdict!.hint.every(isWaitingHint));
+  const why = `No resource per operation grew, but the time off CPU did: ${WAITING_TEXT}.`;
+  return waitingOnly
+    ? [heading, { kind: 'lines', lines: [why] }, { kind: 'table', table }]
+    : [heading, { kind: 'table', table }];
 }
 
 /** The comparison's own title becomes a section: the alert has its title already. */

@@ -1,13 +1,19 @@
 import {
-  PER_OP_FIGURES,
+  figureOf,
   type ComparisonView,
+  type SampleRole,
   type SideSummary,
   type TargetLabel,
   type TestRow,
 } from '../model/index.js';
 import { csvRecord } from './csv.js';
+import { shownFigures, type TableFigure } from './shown-figures.js';
 
-export const COMPARISON_CSV_HEADER = [
+/** The per-op figures of the CSV: the table's, without o/s (qps has its own place) and the time figures none has. */
+const csvFigures = (view: ComparisonView): TableFigure[] =>
+  shownFigures(view.tests.flatMap((t) => [t.baseline.perOp, t.candidate.perOp])).filter((f) => f.field !== 'qps');
+
+const header = (figures: readonly TableFigure[]): string[] => [
   'suite',
   'test',
   'threads',
@@ -17,8 +23,7 @@ export const COMPARISON_CSV_HEADER = [
   'version',
   'qps',
   'relative_qps',
-  ...PER_OP_FIGURES.map((f) => f.csv),
-  'cpu_us_o',
+  ...figures.map((f) => f.csv),
   'verdict',
   'low',
   'high',
@@ -30,13 +35,12 @@ export const COMPARISON_CSV_HEADER = [
   'hit_ratio',
 ];
 
-type Role = 'baseline' | 'candidate';
-
 // Numbers keep full precision: csv is for machines; rounding is the text renderer's business.
 function sideRecord(
   view: ComparisonView,
+  figures: readonly TableFigure[],
   row: TestRow,
-  role: Role,
+  role: SampleRole,
   target: TargetLabel,
   side: SideSummary,
   relativeQps: number,
@@ -52,8 +56,8 @@ function sideRecord(
     target.version,
     side.qps,
     relativeQps,
-    ...PER_OP_FIGURES.map((f) => perOp[f.field]),
-    perOp.cpuMicrosPerOp,
+    // Empty where a figure is absent (NaN: no sample had it).
+    ...figures.map((f) => (Number.isNaN(figureOf(perOp, f.field)) ? '' : figureOf(perOp, f.field))),
     // The verdict is the test's, given on both records; empty when the session was not judged (and high or noise
     // when not defined: a single pair). low-high is the interval of relative QPS at `confidence`.
     row.verdict?.kind ?? '',
@@ -75,9 +79,10 @@ function verdictFigures(row: TestRow): (string | number)[] {
  * so the column can be charted or pivoted without knowing which record is which.
  */
 export function comparisonCsv(view: ComparisonView): string {
+  const figures = csvFigures(view);
   const records = view.tests.flatMap((row) => [
-    sideRecord(view, row, 'baseline', view.baseline, row.baseline, 1),
-    sideRecord(view, row, 'candidate', view.candidate, row.candidate, row.relativeQps),
+    sideRecord(view, figures, row, 'baseline', view.baseline, row.baseline, 1),
+    sideRecord(view, figures, row, 'candidate', view.candidate, row.candidate, row.relativeQps),
   ]);
-  return csvRecord(COMPARISON_CSV_HEADER) + records.join('');
+  return csvRecord(header(figures)) + records.join('');
 }

@@ -1,5 +1,7 @@
 import {
-  TABLE_FIGURES,
+  figureOf,
+  isWaitingHint,
+  type HintFigure,
   testLabel,
   type ComparisonView,
   type RowVerdict,
@@ -10,6 +12,7 @@ import {
   type TestRow,
 } from '../model/index.js';
 import type { Block } from './document.js';
+import { shownFigures } from './shown-figures.js';
 import {
   formatConfidence,
   formatDetectableDrop,
@@ -118,6 +121,23 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
   return makeTable(columns, rows);
 }
 
+const growth = (hint: readonly HintFigure[]): string =>
+  hint.map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`).join(', ');
+
+/** Why the time went, when no resource per operation grew but the time off CPU did. */
+export const WAITING_TEXT = 'the time went to waiting (IO, locks, sleeps)';
+
+/**
+ * A regression's hint in words: the resources that grew; or, when none did, the off-CPU time that grew (the time
+ * went to waiting); or that nothing per operation grew.
+ */
+export function hintText(hint: readonly HintFigure[]): string {
+  const resources = hint.filter((h) => !isWaitingHint(h));
+  if (resources.length > 0) return `grew: ${growth(resources)}`;
+  if (hint.length > 0) return `no resource grew; ${growth(hint)}: ${WAITING_TEXT}`;
+  return 'grew: no per-op figure (the host did the same work per operation, slower)';
+}
+
 /**
  * One line per judged test (docs/verdicts.md): ok states the largest drop its interval leaves possible; slower gives
  * its estimate and interval (under 1, so significantly slower) and that it is not shown past the margin; unstable
@@ -138,14 +158,9 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
         // "ok" is a statement about the interval's lower end: no drop larger than 1 - low (none when low >= 1).
         return [`${head}, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`];
       case 'regression': {
-        const grew = v.hint
-          .map((h) => `${h.metric} ${h.ratio === null ? 'from 0' : `x${formatRatio(h.ratio)}`}`)
-          .join(', ');
         return [
           `${head}, ${relative} < ${formatRatio(v.threshold)}, ` +
-            `p=${formatSignificant(v.pSlower)}; grew: ` +
-            `${grew || 'no per-op figure (the host did the same work per operation, slower)'}; ` +
-            `${basis}`,
+            `p=${formatSignificant(v.pSlower)}; ${hintText(v.hint)}; ${basis}`,
         ];
       }
       case 'improvement':
@@ -186,20 +201,24 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
   });
 }
 
-/** The reference studies' columns, then CPU time per operation, which reads better than cpu/o's tiny numbers. */
-const PER_OP_FIELDS: ReadonlyArray<readonly [string, keyof SidePerOp]> = [
-  ...TABLE_FIGURES.map((f) => [f.header, f.field] as const),
-  ['cpuµs/o', 'cpuMicrosPerOp'],
-];
+/** A side's figure; undefined where it is absent (NaN: stored before the figure existed), printed "-". */
+const valueOf = (side: SideSummary, field: keyof SidePerOp): number | undefined => {
+  const value = figureOf(side.perOp, field);
+  return Number.isNaN(value) ? undefined : value;
+};
 
-/** Absolute figures of B and C, then C relative to B: the per-test table of the reference studies. */
+/**
+ * Absolute figures of B and C, then C relative to B: the per-test table of the reference studies (the table's
+ * figures, with time per operation after o/s: cpuµs/o reads better than cpu/o's tiny numbers).
+ */
 export function perOpTable(row: TestRow, baseline: TargetLabel, candidate: TargetLabel): Table {
-  const columns = [left('role'), ...PER_OP_FIELDS.map(([header]) => right(header)), left('target')];
-  const absolute = (side: SideSummary): string[] =>
-    PER_OP_FIELDS.map(([, field]) => formatSignificant(side.perOp[field]));
-  const relative = PER_OP_FIELDS.map(([, field]) =>
-    formatRatio(ratio(row.candidate.perOp[field], row.baseline.perOp[field])),
-  );
+  const figures = shownFigures([row.baseline.perOp, row.candidate.perOp]);
+  const columns = [left('role'), ...figures.map(({ header }) => right(header)), left('target')];
+  const absolute = (side: SideSummary): string[] => figures.map(({ field }) => optionalFigure(valueOf(side, field)));
+  const relative = figures.map(({ field }) => {
+    const [c, b] = [valueOf(row.candidate, field), valueOf(row.baseline, field)];
+    return formatRatio(c === undefined || b === undefined ? undefined : ratio(c, b));
+  });
   return makeTable(columns, [
     ['B', ...absolute(row.baseline), baseline.name],
     ['C', ...absolute(row.candidate), candidate.name],

@@ -1,5 +1,6 @@
+import { shownFigures } from './shown-figures.js';
 import {
-  mapPerOp,
+  figureOf,
   type ComparisonView,
   type RowVerdict,
   type SidePerOp,
@@ -25,8 +26,9 @@ function orderedTarget(t: TargetLabel): TargetLabel {
   };
 }
 
+/** In the per-op tables' order; a time figure the side's samples lack is left out, as older sessions had it. */
 function orderedPerOp(p: SidePerOp): SidePerOp {
-  return { ...mapPerOp((field) => p[field]), qps: p.qps, cpuMicrosPerOp: p.cpuMicrosPerOp };
+  return Object.fromEntries(shownFigures([p]).map(({ field }) => [field, figureOf(p, field)])) as SidePerOp;
 }
 
 function orderedSide(s: SideSummary): SideSummary {

@@ -1,10 +1,12 @@
 import { csvRecord } from './csv.js';
 import { relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
-import { TABLE_FIGURES } from '../model/index.js';
+import { figureOf, TABLE_FIGURES } from '../model/index.js';
 import type { Figures, HistoryView } from '../model/index.js';
 import { INFINITE_CELL } from './number-format.js';
+import { shownFigures, type TableFigure } from './shown-figures.js';
 
-export const HISTORY_CSV_HEADER = [
+/** The header, with the figure columns the view shows (shownFigures). */
+export const historyCsvHeader = (figures: readonly TableFigure[] = TABLE_FIGURES): string[] => [
   'series',
   'flavor',
   'base_version',
@@ -13,8 +15,8 @@ export const HISTORY_CSV_HEADER = [
   'imported',
   'test',
   'threads',
-  ...TABLE_FIGURES.map(({ csv }) => csv),
-  ...TABLE_FIGURES.map(({ csv }) => `${csv}_rel`),
+  ...figures.map(({ csv }) => csv),
+  ...figures.map(({ csv }) => `${csv}_rel`),
   'detectable_drop',
   'relative_qps',
   'relative_qps_low',
@@ -23,7 +25,7 @@ export const HISTORY_CSV_HEADER = [
   'step',
   // Last, so the columns before it keep the places they had before memory settings reached history.
   'memory',
-] as const;
+];
 
 /** Relative QPS against the base as the report shows it: chained with its interval, or a median (no interval). */
 function relativeQpsCells(relative: HistoryRelativeQps | null | undefined): (string | number)[] {
@@ -35,11 +37,12 @@ function relativeQpsCells(relative: HistoryRelativeQps | null | undefined): (str
 
 // Full precision (csv is for machines); empty fields when a version was not measured; x/0 as "inf", which
 // spreadsheets and pandas read as infinity, so it is not confused with a missing figure.
-function cells(figures: Figures | null | undefined): (string | number)[] {
-  return TABLE_FIGURES.map(({ field }) => {
+function cells(shown: readonly TableFigure[], figures: Figures | null | undefined): (string | number)[] {
+  return shown.map(({ field }) => {
     if (figures === null || figures === undefined) return '';
-    const value = figures[field];
-    return value === Number.POSITIVE_INFINITY ? INFINITE_CELL : value;
+    // NaN: a figure the version's results lack (stored or imported before it existed), empty as a missing version.
+    const value = figureOf(figures, field);
+    return value === Number.POSITIVE_INFINITY ? INFINITE_CELL : Number.isNaN(value) ? '' : value;
   });
 }
 
@@ -54,6 +57,7 @@ export function historyCsv(view: HistoryView): string {
   const base = view.versions[view.baseIndex]?.version ?? '';
   const relative = view.tests.map((row) => relativeRow(view, row.figures));
   const relativeQps = view.tests.map((row) => relativeQpsRow(view, row));
+  const shown = shownFigures(view.tests.flatMap((row) => row.figures));
   const records = view.versions.flatMap((version, index) =>
     view.tests.map((row, testIndex) =>
       csvRecord([
@@ -65,8 +69,8 @@ export function historyCsv(view: HistoryView): string {
         String(version.imported),
         row.test,
         row.threads,
-        ...cells(row.figures[index]),
-        ...cells(relative[testIndex]?.[index]),
+        ...cells(shown, row.figures[index]),
+        ...cells(shown, relative[testIndex]?.[index]),
         // The newest valid check of the release: empty where it was not checked here.
         row.detectableDrop?.[index] ?? '',
         ...relativeQpsCells(relativeQps[testIndex]?.[index]),
@@ -74,5 +78,5 @@ export function historyCsv(view: HistoryView): string {
       ]),
     ),
   );
-  return csvRecord(HISTORY_CSV_HEADER) + records.join('');
+  return csvRecord(historyCsvHeader(shown)) + records.join('');
 }

@@ -1,6 +1,7 @@
+import { shownFigures, type TableFigure } from './shown-figures.js';
 import {
   memorySettings,
-  TABLE_FIGURES,
+  figureOf,
   testLabel,
   type Figures,
   type MemorySettingName,
@@ -217,8 +218,16 @@ export function historyDetectableDropTable(view: HistoryView): Table {
   return makeTable(columns, rows);
 }
 
-function figureCells(figures: Figures | null, format: (value: number) => string): string[] {
-  return TABLE_FIGURES.map(({ field }) => (figures === null ? UNDEFINED_CELL : format(figures[field])));
+function figureCells(
+  shown: readonly TableFigure[],
+  figures: Figures | null,
+  format: (value: number) => string,
+): string[] {
+  // NaN: a figure the version's results lack (stored or imported before it existed).
+  return shown.map(({ field }) => {
+    const value = figures === null ? Number.NaN : figureOf(figures, field);
+    return Number.isNaN(value) ? UNDEFINED_CELL : format(value);
+  });
 }
 
 /**
@@ -226,16 +235,17 @@ function figureCells(figures: Figures | null, format: (value: number) => string)
  * (0/0 = 1, x/0 = inf), the per-op table of the reference studies.
  */
 export function historyPerOpTable(view: HistoryView, row: HistoryTest): Table {
+  const shown = shownFigures(row.figures);
   const columns = [
-    ...TABLE_FIGURES.map(({ header }) => right(header)),
+    ...shown.map(({ header }) => right(header)),
     left('version'),
-    ...TABLE_FIGURES.map(({ header }) => right(`rel.${header}`)),
+    ...shown.map(({ header }) => right(`rel.${header}`)),
   ];
   const relative = relativeRow(view, row.figures);
   const rows = view.versions.map((version, index) => [
-    ...figureCells(row.figures[index] ?? null, formatSignificant),
+    ...figureCells(shown, row.figures[index] ?? null, formatSignificant),
     versionCell(version),
-    ...figureCells(relative[index] ?? null, formatRelative),
+    ...figureCells(shown, relative[index] ?? null, formatRelative),
   ]);
   return makeTable(columns, rows);
 }

@@ -1,4 +1,5 @@
 import {
+  figureOf,
   mapFigures,
   type Figures,
   type HistoryStep,
@@ -11,7 +12,11 @@ import { ratioOrOne } from './ratio.js';
 /** Each figure divided by the base's (ratioOrOne: 0/0 = 1, x/0 = Infinity); null when either was not measured. */
 export function relativeFigures(figures: Figures | null | undefined, base: Figures | null | undefined): Figures | null {
   if (figures === null || figures === undefined || base === null || base === undefined) return null;
-  return mapFigures((field) => ratioOrOne(figures[field], base[field]));
+  return mapFigures((field) => {
+    const [value, baseValue] = [figureOf(figures, field), figureOf(base, field)];
+    // NaN where either lacks the figure (results older than it): printed as not measured.
+    return Number.isNaN(value) || Number.isNaN(baseValue) ? Number.NaN : ratioOrOne(value, baseValue);
+  });
 }
 
 /** A test's figures relative to the base release, aligned with the versions. */

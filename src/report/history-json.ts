@@ -1,17 +1,24 @@
 import { relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
-import { FIGURE_FIELDS, mapFigures, type Figures, type HistoryView } from '../model/index.js';
+import { shownFigures } from './shown-figures.js';
+import { FIGURE_FIELDS, figureOf, type Figures, type HistoryView } from '../model/index.js';
 
 /** A relative figure in JSON: a number, or null for x/0 (JSON has no infinity). */
 export type HistoryRelativeFigures = { [K in keyof Figures]: number | null };
 
+/** The figures in order; a time figure the version's results lack (shownFigures) is left out. */
+const shownFields = (f: Partial<Figures>): (keyof Figures)[] => {
+  const shown = new Set<string>(shownFigures([f]).map((s) => s.field));
+  return FIGURE_FIELDS.filter((field) => shown.has(field));
+};
+
 function orderedFigures(f: Figures): Figures {
-  return mapFigures((field) => f[field]);
+  return Object.fromEntries(shownFields(f).map((field) => [field, figureOf(f, field)])) as Figures;
 }
 
 function jsonRelative(f: Figures | null): HistoryRelativeFigures | null {
   if (f === null) return null;
   return Object.fromEntries(
-    FIGURE_FIELDS.map((field) => [field, Number.isFinite(f[field]) ? f[field] : null]),
+    shownFields(f).map((field) => [field, Number.isFinite(f[field]) ? figureOf(f, field) : null]),
   ) as HistoryRelativeFigures;
 }
 

@@ -38,15 +38,17 @@ export {
   versionCell,
   type HistoryRelativeQps,
 } from './history-figures.js';
-export { HISTORY_CSV_HEADER, historyCsv } from './history-csv.js';
+export { historyCsv, historyCsvHeader } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';
 export {
   comparisonDocument,
   comparisonTitle,
   dbCounterTable,
+  hintText,
   perOpTable,
   relativeQpsTable,
   verdictLines,
+  WAITING_TEXT,
 } from './comparison-document.js';
 export { left, makeTable, right, TableShapeError, type Align, type Column, type Table } from './table.js';
 export { printable, renderTextDocument, renderTextTable } from './text-layout.js';

@@ -1,31 +1,32 @@
 import { InputError } from '../errors.js';
 import { FLAVORS, isFlavor, parseVersion, VersionParseError } from '../version/index.js';
 import { csvRecord, unneutralizeFormula } from './csv.js';
-import { PER_OP_FIGURES, type Figures } from '../model/index.js';
+import { RATE_FIGURES, type Figures, type TestId } from '../model/index.js';
 import { InvalidReportDataError } from './errors.js';
 import { printable } from './text-layout.js';
 
 /** One measured result: a test of one release of one flavor at one thread count, with its per-op figures. */
-export interface ResultRow extends Figures {
+export interface ResultRow extends Figures, TestId {
   flavor: string;
   version: string;
-  test: string;
-  threads: number;
 }
 
 const KEY_COLUMNS = ['flavor', 'version', 'test', 'threads', 'qps'] as const;
 type ResultsColumn = (typeof KEY_COLUMNS)[number] | PerOpCsv;
-type PerOpCsv = (typeof PER_OP_FIGURES)[number]['csv'];
+type PerOpCsv = (typeof RATE_FIGURES)[number]['csv'];
 
-/** The key of a result and its QPS, then one column per figure of the figure table. */
-export const RESULTS_CSV_HEADER: readonly ResultsColumn[] = [...KEY_COLUMNS, ...PER_OP_FIGURES.map((f) => f.csv)];
+/**
+ * The key of a result and its QPS, then one column per rate figure of the figure table: the reference studies'
+ * columns, which every result has. Time figures are not part of the file (results imported have none).
+ */
+export const RESULTS_CSV_HEADER: readonly ResultsColumn[] = [...KEY_COLUMNS, ...RATE_FIGURES.map((f) => f.csv)];
 
 const FIELD_OF = {
   ...(Object.fromEntries(KEY_COLUMNS.map((column) => [column, column])) as Record<
     (typeof KEY_COLUMNS)[number],
     keyof ResultRow
   >),
-  ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, f.field])) as Record<PerOpCsv, keyof ResultRow>),
+  ...(Object.fromEntries(RATE_FIGURES.map((f) => [f.csv, f.field])) as Record<PerOpCsv, keyof ResultRow>),
 };
 
 /**
@@ -211,7 +212,7 @@ const CHECKS: Record<ResultsColumn, (text: string) => Checked> = {
       ? ok(Number(text))
       : bad('is not a whole number of at least 1; give the thread count, e.g. 4'),
   qps: (text) => checkNumber(text, 'QPS must be a number greater than 0', true),
-  ...(Object.fromEntries(PER_OP_FIGURES.map((f) => [f.csv, perOp(f.csv)])) as Record<
+  ...(Object.fromEntries(RATE_FIGURES.map((f) => [f.csv, perOp(f.csv)])) as Record<
     PerOpCsv,
     (text: string) => Checked
   >),

@@ -1,19 +1,13 @@
-import { cpuMicrosPerOp, type PerOp } from '../model/index.js';
+import { perOpOfRun, type PerOp } from '../model/index.js';
 import { InvalidRateError } from './errors.js';
 import type { HostUsage } from './host-usage.js';
 
-/** Host resources per query (the model's figure table), and CPU time per query. */
-export type PerOpSample = PerOp & { cpuMicrosPerOp: number };
+/** Every figure of the model's table for one run: host resources and time per query. */
+export type PerOpSample = Required<PerOp>;
 
-export function perOperation(usage: HostUsage, qps: number): PerOpSample {
+/** The run's figures, each computed by its entry of the figure table from the host's usage, the QPS and threads. */
+export function perOperation(usage: HostUsage, qps: number, threads: number): PerOpSample {
   if (!Number.isFinite(qps) || qps <= 0) throw new InvalidRateError('qps', qps);
-  const cpuPerOp = usage.cpuBusyPct / qps;
-  return {
-    cpuPerOp,
-    cpuMicrosPerOp: cpuMicrosPerOp(cpuPerOp, usage.cpus),
-    csPerOp: usage.csPerSec / qps,
-    readsPerOp: usage.readsPerSec / qps,
-    readKBPerOp: usage.readKBPerSec / qps,
-    writeKBPerOp: usage.writeKBPerSec / qps,
-  };
+  if (!Number.isFinite(threads) || threads <= 0) throw new InvalidRateError('threads', threads);
+  return perOpOfRun({ usage, qps, threads });
 }

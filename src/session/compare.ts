@@ -15,6 +15,7 @@ import {
   type MemorySettingName,
   type Verdict,
   type SampleRole,
+  type SessionDesignName,
   type WorkProgress,
 } from '../model/index.js';
 import {
@@ -51,8 +52,6 @@ import { resolveTarget, type PreparedTarget } from './target.js';
 import { checkMemorySetting, withMemorySetting } from './memory-setting.js';
 import type { Upstream } from '../upstream/index.js';
 
-export type SessionDesign = 'paired' | 'runs';
-
 export interface CompareRequest {
   baseline: string;
   candidate: string;
@@ -60,7 +59,7 @@ export interface CompareRequest {
   /** Whole-run design: rounds of both targets. */
   rounds: number;
   /** Default: the config's design. */
-  design?: SessionDesign;
+  design?: SessionDesignName;
   /** Paired design: minutes of pairs; default the config's budget_minutes, else the suite's. */
   budgetMinutes?: number;
   /** Paired design: the most pairs per test; default the config's max_pairs. */
@@ -73,7 +72,7 @@ export interface CompareRequest {
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
 export interface SessionPlan {
-  design: SessionDesign;
+  design: SessionDesignName;
   budgetMinutes: number;
   maxPairs: number;
   idleServer: IdleServerMode;
@@ -461,7 +460,7 @@ function targetInstances(
   settings: CompareSettings,
   sessionId: number,
   targets: Record<SampleRole, PreparedTarget>,
-  design: SessionDesign,
+  design: SessionDesignName,
 ): Record<SampleRole, TargetInstance> {
   const sessionDir = join(settings.stateDir, 'work', `session-${sessionId}`);
   const instance = (role: SampleRole): TargetInstance => {

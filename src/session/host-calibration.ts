@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectableDropAt, expectationAtBudget, median, type BudgetExpectation } from '../analysis/index.js';
 import type { Logger } from '../log/index.js';
+import type { TestId } from '../model/index.js';
 import { fingerprintId, hostFingerprint } from '../sampling/index.js';
 import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
 
@@ -50,7 +51,7 @@ export function calibratedDrops(
   pairs: number,
   alpha: number,
   maxPairs: number,
-): Array<{ test: string; threads: number; detectableDrop: number }> {
+): Array<TestId & { detectableDrop: number }> {
   const settings = { alpha, family: record.tests.length, maxPairs };
   return record.tests.map((t) => ({
     test: t.test,

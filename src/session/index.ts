@@ -8,7 +8,6 @@ export {
   type CompareDeps,
   type CompareOutcome,
   type SessionPlan,
-  type SessionDesign,
 } from './compare.js';
 export {
   prepareTarget,

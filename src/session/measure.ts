@@ -92,7 +92,7 @@ export async function measureOnce(input: MeasureInput): Promise<SampleInput> {
   const hostAfter = takeHostSnapshot(input.device);
   const statusAfter = await readGlobalStatus(input.status);
   const host = diffHostSnapshots(hostBefore, hostAfter);
-  const perOp = perOperation(host, result.qps);
+  const perOp = perOperation(host, result.qps, input.threads);
   const db = statusDelta(statusBefore, statusAfter, result.queries, input.observer);
   return {
     round: input.round,

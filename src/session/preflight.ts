@@ -1,5 +1,6 @@
 import { pairsAtLook, roundsForAlpha, smallestPValue, unreachableAlpha } from '../analysis/index.js';
 import { InputError } from '../errors.js';
+import { testLabel, type SessionDesignName } from '../model/index.js';
 import type { Logger } from '../log/index.js';
 import type { CalibrationStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
@@ -105,7 +106,7 @@ export function sweepPlanText(plan: SweepPlan): string {
 /** What a session's settings are checked on before anything starts. */
 export interface PreflightRequest {
   suite: Pick<Suite, 'name' | 'tests'>;
-  design: 'paired' | 'runs';
+  design: SessionDesignName;
   rounds: number;
   alpha: number;
   budgetMinutes: number;
@@ -163,7 +164,7 @@ export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promi
   const detectablePercent =
     drops === undefined
       ? undefined
-      : Object.fromEntries(drops.map((d) => [`${d.test}.t${d.threads}`, Number((d.detectableDrop * 100).toFixed(1))]));
+      : Object.fromEntries(drops.map((d) => [`${testLabel(d)}`, Number((d.detectableDrop * 100).toFixed(1))]));
   deps.log.info(
     {
       suite: plan.suite,

@@ -1,4 +1,4 @@
-import type { SessionWorkProgress, WorkProgress } from '../model/index.js';
+import { testLabel, type SessionDesignName, type SessionWorkProgress, type WorkProgress } from '../model/index.js';
 import type { Suite } from '../suite/index.js';
 
 /** What a running session tells of itself: round.ts and paired-session.ts call it as they go. */
@@ -12,7 +12,7 @@ export interface SessionProgress {
 }
 
 export interface SessionProgressPlan {
-  design: 'paired' | 'runs';
+  design: SessionDesignName;
   tag: string | null;
   suite: Pick<Suite, 'tests' | 'warmup' | 'loads'>;
   /** Whole runs: the rounds of both targets. */
@@ -87,7 +87,7 @@ export function sessionProgress(
   return {
     loading: () => next('loading', 0, null, 0),
     warmingUp: (round) => next('warm-up', round, null, plan.suite.warmup.seconds),
-    testStarts: (round, test, threads, seconds) => next('measuring', round, `${test}.t${threads}`, seconds),
+    testStarts: (round, test, threads, seconds) => next('measuring', round, testLabel({ test, threads }), seconds),
   };
 }
 

@@ -3,7 +3,7 @@
  * people's triage, and the reruns `invalid` asks for. A check is one session that judged a release against the last
  * good release of its upstream; the messages it queues are the outbox's (outbox-types.ts).
  */
-import type { Verdict, VerdictReachField } from '../model/index.js';
+import type { TestId, Verdict, VerdictReachField } from '../model/index.js';
 import type { MessageInput } from './outbox-types.js';
 
 /** A verdict as a check stores it: analysis's verdict, whole. */
@@ -25,7 +25,7 @@ export interface CheckInput {
   /** Whether the check is conclusive is not given: the store works it out from these by the one rule (isConclusive). */
   verdicts: VerdictInput[];
   /** Tests that regressed with no open event for them in the upstream: each opens one. */
-  openEvents: Array<{ test: string; threads: number; relativeQps: number }>;
+  openEvents: Array<TestId & { relativeQps: number }>;
   /**
    * What the events this check opens are: drift when the check was directly against the series' base. Default
    * regression.
@@ -69,11 +69,9 @@ export interface EventQuery {
 }
 
 /** One test of one upstream that regressed, from the release where it started until it is closed. */
-export interface EventRecord {
+export interface EventRecord extends TestId {
   id: number;
   upstream: string;
-  test: string;
-  threads: number;
   releaseId: number;
   baselineReleaseId: number;
   sessionId: number;

@@ -1,3 +1,4 @@
+import type { SampleRole, TestId } from '../model/index.js';
 import type { SessionState } from './session-types.js';
 
 export class StoreError extends Error {
@@ -141,7 +142,7 @@ export class DuplicateSampleError extends StoreError {
   override name = 'DuplicateSampleError';
   constructor(
     readonly sessionId: number,
-    readonly key: { round: number; role: string; test: string; threads: number },
+    readonly key: TestId & { round: number; role: SampleRole },
   ) {
     super(
       `session ${sessionId} already has a sample for round ${key.round}, ${key.role}, test "${key.test}", ` +
@@ -199,11 +200,9 @@ export class DuplicateResultError extends StoreError {
   override name = 'DuplicateResultError';
   constructor(
     readonly index: number,
-    readonly existing: {
+    readonly existing: TestId & {
       flavor: string;
       version: string;
-      test: string;
-      threads: number;
       source: string;
       importedAt: string;
     },

@@ -1,7 +1,4 @@
-/**
- * Per-release results as history and export read them: rows imported from elsewhere (CSV), and the samples of done
- * sessions that ran a release.
- */
+/** Per-release results brought in from elsewhere (CSV), which history and export read beside measured releases. */
 import type { Figures, TestId } from '../model/index.js';
 
 /** QPS and host resources per operation of one test run (or of a version, for imported rows). */
@@ -21,14 +18,10 @@ export interface ImportedResultRecord extends ImportedResultInput {
   importedAt: string;
 }
 
-/** One sample of a done session in which one side was a release, with that release: the stuff of history. */
-export interface ReleaseSampleRecord extends ResultFigures {
-  sessionId: number;
-  hostId: number;
-  releaseId: number;
-}
-
-/** The results of releases: imported rows, and the release samples history is made of. */
+/**
+ * Imported results. Which samples of done sessions count for a release is analysis' rule (releaseSides), over the
+ * sessions, checks and sample figures the store gives: written once, for history and /metrics alike.
+ */
 export interface ResultsStore {
   /** All rows or none; a row whose (flavor, version, test, threads) is stored already is refused unless `replace`. */
   importResults(
@@ -37,6 +30,4 @@ export interface ResultsStore {
     options?: { replace?: boolean },
   ): Promise<{ added: number; replaced: number }>;
   listImportedResults(): Promise<ImportedResultRecord[]>;
-  /** Samples of done sessions in which a side ran a release of this upstream (invalid checks left out). */
-  releaseSamples(upstream: string): Promise<ReleaseSampleRecord[]>;
 }

@@ -1,5 +1,5 @@
 /** Samples: one measured run of one test on one side of a session, with its host and database figures. */
-import type { Figures, PerOp, SampleRole, TestId } from '../model/index.js';
+import type { PerOp, SampleFigureField, SampleRole, TestId } from '../model/index.js';
 import type { JsonObject } from './json-object.js';
 
 export interface DbCounterValue {
@@ -19,8 +19,6 @@ export interface SampleInput extends TestId, PerOp {
   latencyMaxMs: number;
   errors: number;
   reconnects: number;
-  /** cpu/o x CPUs x 1e4: CPU microseconds per operation */
-  cpuMicrosPerOp: number;
   /** The raw host usage of the measured interval, kept whole so later questions can be asked of it. */
   host: object;
   dbCounters: Record<string, DbCounterValue>;
@@ -47,9 +45,6 @@ export interface SampleStore {
    */
   sampleFigures(sessionId: number): Promise<SideTestFigures[]>;
 }
-
-/** The figures a session's samples carry for /metrics: the table's (QPS and per-op) and sysbench's p95 latency (ms). */
-export type SampleFigureField = keyof Figures | 'latencyP95Ms';
 
 /** One side's samples of one test, figure by figure. */
 export interface SideTestFigures extends TestId {

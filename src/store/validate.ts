@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PER_OP_FIGURES, type PerOpField } from '../model/index.js';
+import { PER_OP_FIGURES, type RateField, type TimeField } from '../model/index.js';
 import { InvalidRecordError } from './errors.js';
 import { findJsonProblem, isPlainObject } from './json-value.js';
 import type { BuildInput, ReleaseInput } from './release-types.js';
@@ -23,12 +23,12 @@ export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 export const line = () =>
   text().refine((t) => !CONTROL_CHARS.test(t), { error: 'expected one line without control characters' });
 export const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected a plain object' });
-/** Every per-op figure of the figure table: a finite number, 0 or more. */
+/** Every per-op figure of the figure table: a finite number, 0 or more; a time figure may be absent (older data). */
 export const perOpShape = () =>
-  Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, atLeastZero()])) as Record<
-    PerOpField,
-    ReturnType<typeof atLeastZero>
-  >;
+  Object.fromEntries(
+    PER_OP_FIGURES.map((f) => [f.field, f.kind === 'rate' ? atLeastZero() : atLeastZero().optional()]),
+  ) as Record<RateField, ReturnType<typeof atLeastZero>> &
+    Record<TimeField, z.ZodOptional<ReturnType<typeof atLeastZero>>>;
 
 const hostSchema = z.object({ fingerprintId: text(), fingerprint: jsonObject() });
 
@@ -68,7 +68,6 @@ const sampleSchema = z.object({
   errors: wholeFrom(0),
   reconnects: wholeFrom(0),
   ...perOpShape(),
-  cpuMicrosPerOp: atLeastZero(),
   host: jsonObject(),
   // Gauges such as Threads_running can fall during a run, so a counter delta may be negative, never non-finite.
   dbCounters: z.record(text(), z.object({ delta: finite(), perOp: finite() })),

@@ -4,10 +4,14 @@ import {
   chainCandidates,
   chainHistory,
   newestValidChecks,
+  releaseSamplesOf,
+  releaseSides,
   thresholdOf,
   type ChainCheck,
   type HistoryTable,
+  type MeasuredSide,
   type ReleaseCheckVerdicts,
+  type ReleaseSampleRecord,
   type VerdictSettings,
 } from '../analysis/index.js';
 import { InputError } from '../errors.js';
@@ -17,13 +21,38 @@ import type {
   CheckStore,
   HostStore,
   ImportedResultRecord,
-  ReleaseSampleRecord,
   ReleaseStore,
   ResultsStore,
+  SampleStore,
+  SessionStore,
 } from '../store/index.js';
 
-/** What a series' history reads: releases, their samples and imported results, the checks, the hosts. */
-type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore;
+/** What a series' history reads: releases, sessions and their samples, imported results, the checks, the hosts. */
+type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore & SessionStore & SampleStore;
+
+/** Every done session, however many: listSessions wants a limit. */
+const ALL = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The samples that count for the series' releases, by the one rule of analysis.releaseSides (done sessions, sides
+ * matched to a release by upstream and tag, checks marked invalid left out), which /metrics applies too.
+ */
+export async function seriesReleaseSamples(
+  store: Pick<HistoryStores, 'listReleases' | 'listSessions' | 'listChecks' | 'sampleFigures'>,
+  upstream: string,
+): Promise<ReleaseSampleRecord[]> {
+  const [releases, sessions, checks] = await Promise.all([
+    store.listReleases(upstream),
+    store.listSessions({ limit: ALL, state: 'done' }),
+    store.listChecks(upstream),
+  ]);
+  const measured: MeasuredSide[] = [];
+  for (const side of releaseSides(upstream, releases, sessions, checks)) {
+    const figures = await store.sampleFigures(side.session.id);
+    measured.push({ ...side, tests: figures.filter((f) => f.role === side.role) });
+  }
+  return releaseSamplesOf(measured);
+}
 import type { Upstream } from '../upstream/index.js';
 import { parseVersion, rangeIncludes } from '../version/index.js';
 
@@ -121,7 +150,7 @@ async function seriesTable(
 ): Promise<{ table: HistoryTable; host: string; sessions: Set<number> }> {
   const [releases, samples, imported] = await Promise.all([
     store.listReleases(upstream.name),
-    store.releaseSamples(upstream.name),
+    seriesReleaseSamples(store, upstream.name),
     store.listImportedResults(),
   ]);
   const host = await chooseHost(store, samples, hostId);

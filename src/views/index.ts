@@ -8,6 +8,6 @@ export {
   type SessionViewStores,
   type StoredSessionView,
 } from './session-view.js';
-export { seriesHistory, seriesResults, type HistoryOptions } from './history.js';
+export { seriesHistory, seriesReleaseSamples, seriesResults, type HistoryOptions } from './history.js';
 export { storeMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
 export { storeHealth } from './store-health.js';

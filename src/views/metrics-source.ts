@@ -16,7 +16,13 @@ import {
   type VerdictSettings,
 } from '../analysis/index.js';
 import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '../metrics/index.js';
-import { isMemorySetting, PER_OP_FIGURES, type MemorySettingName, type PerOpUnit } from '../model/index.js';
+import {
+  isMemorySetting,
+  PER_OP_FIGURES,
+  TO_BASE_UNIT,
+  type MemorySettingName,
+  type PerOpField,
+} from '../model/index.js';
 import type {
   CheckRecord,
   CheckStore,
@@ -75,8 +81,8 @@ const ALL = Number.MAX_SAFE_INTEGER;
 /**
  * Reads the sessions, releases and checks on each call, so what is served is what the store holds; the samples of
  * done sessions are read once (SessionCache). The samples that count are the release sides of done sessions, without
- * the sessions of checks marked invalid (analysis.releaseSides; store.releaseSamples applies the same rule in SQL for
- * the history report).
+ * the sessions of checks marked invalid: analysis.releaseSides, the one rule, which history applies too
+ * (seriesReleaseSamples).
  */
 export function releaseFigureReader(
   store: MetricsStores,
@@ -187,14 +193,6 @@ function newestPerSetting(
   return new Map([...bySetting].map(([setting, releases]) => [setting, newestReleases(releases, limit)]));
 }
 
-/** The one conversion of a per-op figure to its metric's base unit; null when it cannot be made. */
-const TO_BASE_UNIT: Record<PerOpUnit, (value: number, cpus: number | undefined) => number | null> = {
-  // cpu/o is a percent of all CPUs per operation: / 100 x CPUs gives CPU seconds per operation.
-  'cpu-percent': (value, cpus) => (cpus === undefined ? null : (value / 100) * cpus),
-  count: (value) => value,
-  kilobytes: (value) => value * 1024,
-};
-
 function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold: number): ReleaseFigureRow {
   return {
     labels: labelsOf(upstream, host.fingerprintId, f),
@@ -207,11 +205,20 @@ function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold:
     verdict: f.verdict,
     regressionOpen: f.regressionOpen,
     threshold,
-    perOp: Object.fromEntries(
-      PER_OP_FIGURES.map(({ field, metric }) => [field, TO_BASE_UNIT[metric.unit](f.figures[field], host.cpus)]),
-    ) as ReleaseFigureRow['perOp'],
+    perOp: basePerOp(f.figures, host.cpus),
     latencyP95Seconds: f.figures.latencyP95Ms / 1000,
   };
+}
+
+/** Each exported figure in its metric's base unit; null where the releases' samples lack it (older than the figure). */
+function basePerOp(figures: ReleaseFigure['figures'], cpus: number | undefined): ReleaseFigureRow['perOp'] {
+  const out: Partial<Record<PerOpField, number | null>> = {};
+  for (const f of PER_OP_FIGURES) {
+    if (!('metric' in f)) continue;
+    const value = figures[f.field];
+    out[f.field] = value === undefined || Number.isNaN(value) ? null : TO_BASE_UNIT[f.metric.unit](value, cpus);
+  }
+  return out;
 }
 
 const FingerprintCpus = z.object({ threads: z.number().int().positive() });

@@ -10,6 +10,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { joined } from '../helpers/pattern.js';
+import { seriesReleaseSamples } from '../../src/views/index.js';
 
 /**
  * Build variants and patches on the demo upstream, as a user runs them: one tag built with two build profiles
@@ -161,7 +162,7 @@ describe('build variants and patches of the demo upstream', () => {
         const baselineSamples = (await store.completedSamples(session!.id)).filter((x) => x.role === 'baseline').length;
         assert.ok(baselineSamples > 0);
         assert.equal(
-          (await store.releaseSamples('demo')).length,
+          (await seriesReleaseSamples(store, 'demo')).length,
           baselineSamples,
           'only the baseline side counts as mariadb-10.11.9 of the series',
         );

@@ -92,7 +92,7 @@ describe('qpswatch compare', () => {
       assert.equal(row.candidate.samples, 2);
       assert.ok(row.relativeQps > 0 && Number.isFinite(row.relativeQps));
       assert.ok(row.baseline.perOp.cpuPerOp > 0, 'cpu/o above 0');
-      assert.ok(row.candidate.perOp.cpuMicrosPerOp > 0);
+      assert.ok((row.candidate.perOp.cpuMicrosPerOp ?? 0) > 0, 'cpuµs/o above 0');
     }
     const update = view.tests[0]!;
     assert.ok(update.baseline.perOp.writeKBPerOp > 0, 'wKB/o above 0 on a write test');

@@ -8,7 +8,7 @@ import { median } from '../../src/analysis/index.js';
 import { ExecNotFoundError, run } from '../../src/exec/index.js';
 import type { Logger } from '../../src/log/index.js';
 import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../../src/metrics/index.js';
-import { storeMetricsSource } from '../../src/views/index.js';
+import { seriesReleaseSamples, storeMetricsSource } from '../../src/views/index.js';
 import { openStore, type SampleInput, type Store, type TargetRef } from '../../src/store/index.js';
 import { parseUpstream, type Upstream } from '../../src/upstream/index.js';
 import { sampleInput } from '../unit/store/store-inputs.js';
@@ -447,11 +447,11 @@ describe('metrics served from a real SQLite store', () => {
     assert.deepEqual(own(second), own(first));
   });
 
-  /** qpswatch_qps as store.releaseSamples says it should be: the samples history is made of. */
+  /** qpswatch_qps as seriesReleaseSamples (history's read) says it should be: the samples history is made of. */
   async function expectedQps(u: Upstream): Promise<Map<string, number>> {
     const releases = new Map((await store.listReleases(u.name)).map((r) => [r.id, r.version]));
     const byKey = new Map<string, number[]>();
-    for (const s of await store.releaseSamples(u.name)) {
+    for (const s of await seriesReleaseSamples(store, u.name)) {
       const k = `qpswatch_qps${labels(u, releases.get(s.releaseId)!, s.test, s.memory)}`;
       byKey.set(k, [...(byKey.get(k) ?? []), s.qps]);
     }
@@ -461,7 +461,7 @@ describe('metrics served from a real SQLite store', () => {
   const servedQps = (got: Map<string, number>, u: Upstream): Map<string, number> =>
     new Map([...got].filter(([k]) => k.startsWith('qpswatch_qps{') && k.includes(`series="${u.name}"`)));
 
-  test('the samples that count are exactly those of store.releaseSamples', () =>
+  test('the samples that count are exactly those history reads', () =>
     withServer(async (server) => {
       const got = samples(await scrape(server));
       for (const u of [mariadb, mysql]) assert.deepEqual(servedQps(got, u), await expectedQps(u));

@@ -1,11 +1,15 @@
-import { mapPerOp, PER_OP_FIGURES, type PerOp, type PerOpColumn } from '../../model/index.js';
+import type Database from 'better-sqlite3';
+import { PER_OP_FIGURES, type PerOp, type PerOpColumn } from '../../model/index.js';
 
 /**
  * The per-op figures' columns, from the one figure table: host_metrics and imported_results hold one column per
- * figure, so SQL and row mapping are written from the table, never by hand. A new figure needs its columns added by
- * a migration.
+ * figure, so SQL and row mapping are written from the table, never by hand. A figure added to the table gets its
+ * columns from addFigureColumns when a store is opened for writing: no migration is written for it.
  */
-export type PerOpRow = Record<PerOpColumn, number>;
+export type PerOpRow = Record<PerOpColumn, number | null>;
+
+/** The tables that keep one column per figure of the table. */
+export const FIGURE_TABLES = ['host_metrics', 'imported_results'] as const;
 
 /** "cpu_per_op, cs_per_op, ..." with each name after `prefix` (e.g. "h."). */
 export const perOpColumns = (prefix = ''): string => PER_OP_FIGURES.map((f) => `${prefix}${f.column}`).join(', ');
@@ -13,12 +17,48 @@ export const perOpColumns = (prefix = ''): string => PER_OP_FIGURES.map((f) => `
 /** "@cpu_per_op, @cs_per_op, ...": the named parameters perOpParams fills. */
 export const perOpParamNames = (): string => PER_OP_FIGURES.map((f) => `@${f.column}`).join(', ');
 
+/** An absent figure (a time figure the row was made without) is stored as NULL. */
 export function perOpParams(figures: PerOp): PerOpRow {
-  return Object.fromEntries(PER_OP_FIGURES.map((f) => [f.column, figures[f.field]])) as PerOpRow;
+  const values = figures as Partial<Record<string, number>>;
+  return Object.fromEntries(PER_OP_FIGURES.map((f) => [f.column, values[f.field] ?? null])) as PerOpRow;
 }
 
+/** A row's figures; a NULL (a row stored before its figure existed) leaves the figure out. */
 export function perOpFromRow(row: object): PerOp {
   const values = row as Readonly<Record<string, unknown>>;
-  const columnOf = new Map(PER_OP_FIGURES.map((f) => [f.field, f.column]));
-  return mapPerOp((field) => Number(values[columnOf.get(field)!]));
+  const out: Record<string, number> = {};
+  for (const f of PER_OP_FIGURES) {
+    const value = values[f.column];
+    if (value !== null && value !== undefined) out[f.field] = Number(value);
+  }
+  return out as PerOp;
+}
+
+/** The figure columns each table lacks: a store written before the figure was added to the table. */
+export function missingFigureColumns(db: Database.Database): Array<{ table: string; column: string }> {
+  const missing: Array<{ table: string; column: string }> = [];
+  for (const table of FIGURE_TABLES) {
+    const columns = db.pragma(`table_info(${table})`) as Array<{ name: string }>;
+    // A store whose migrations have not made the table yet has no columns to add to.
+    if (columns.length === 0) continue;
+    const have = new Set(columns.map((c) => c.name));
+    for (const f of PER_OP_FIGURES) if (!have.has(f.column)) missing.push({ table, column: f.column });
+  }
+  return missing;
+}
+
+/**
+ * Adds the column of every figure of the table that a figure table lacks, in one write transaction, after the
+ * migrations: idempotent, so every open for writing runs it. Older rows read NULL there (the figure is absent).
+ * Returns the columns added.
+ */
+export function addFigureColumns(db: Database.Database): Array<{ table: string; column: string }> {
+  return db
+    .transaction(() => {
+      // Read again inside the lock: another process may have added them meanwhile.
+      const missing = missingFigureColumns(db);
+      for (const { table, column } of missing) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} REAL`);
+      return missing;
+    })
+    .immediate();
 }

@@ -1,11 +1,11 @@
 import { endianness } from 'node:os';
-import { FIGURE_FIELDS, PER_OP_FIGURES, type SampleRole } from '../../model/index.js';
-import type { SampleFigureField, SideTestFigures } from '../sample-types.js';
+import { PER_OP_FIGURES, SAMPLE_FIGURE_FIELDS, type SampleFigureField, type SampleRole } from '../../model/index.js';
+import type { SideTestFigures } from '../sample-types.js';
 import type Database from 'better-sqlite3';
 import { SqliteConnection } from './connection.js';
 
-/** The figure fields: the figure table's and p95 latency, in the order of the rows query's columns and of a pack. */
-const FIGURE_PACK_FIELDS: readonly SampleFigureField[] = [...FIGURE_FIELDS, 'latencyP95Ms'];
+/** The figure fields (the model's), in the order of the rows query's columns and of a pack. */
+const FIGURE_PACK_FIELDS = SAMPLE_FIGURE_FIELDS;
 const COLUMN_OF: Record<SampleFigureField, string> = {
   qps: 's.qps',
   latencyP95Ms: 's.latency_p95_ms',
@@ -116,7 +116,8 @@ export class FigurePacks {
       const figures = {} as Record<SampleFigureField, Float64Array>;
       for (const [i, field] of FIGURE_PACK_FIELDS.entries()) {
         const values = new Float64Array(end - start);
-        for (let r = start; r < end; r++) values[r - start] = Number(rows[r]![i + 3]);
+        // NULL: a figure added after the sample was stored; NaN, which every median leaves out.
+        for (let r = start; r < end; r++) values[r - start] = rows[r]![i + 3] === null ? NaN : Number(rows[r]![i + 3]);
         figures[field] = values;
       }
       out.push({ role, test, threads, figures });

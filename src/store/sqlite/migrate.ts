@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SchemaTooNewError, StoreOpenError } from '../errors.js';
+import { addFigureColumns } from './figure-columns.js';
 import { latestVersion, migrations as shipped, type Migration } from './migrations.js';
 
 export function schemaVersion(db: Database.Database): number {
@@ -18,10 +19,14 @@ export function checkSchemaVersion(db: Database.Database, path: string): void {
   }
 }
 
-/** Applies the missing migrations, each in its own write transaction, and returns the resulting version. */
+/**
+ * Applies the missing migrations, each in its own write transaction, then adds the columns of figures the figure
+ * table has and the store lacks (a figure needs no migration of its own); returns the resulting version.
+ */
 export function migrate(db: Database.Database, path: string, migrations: readonly Migration[] = shipped): number {
   const latest = migrations.at(-1)?.version ?? 0;
   for (const migration of migrations) applyIfMissing(db, path, migration, latest);
+  addFigureColumns(db);
   return schemaVersion(db);
 }
 

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
 import { diskFullError } from './disk-full.js';
+import { missingFigureColumns } from './figure-columns.js';
 import { packDoneSessions } from './figure-packs.js';
 import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
 import { latestVersion } from './migrations.js';
@@ -60,12 +61,25 @@ function openReadOnly(path: string): Store {
     checkSchemaVersion(db, path);
     const version = schemaVersion(db);
     if (version < latestVersion) throw new SchemaTooOldError(path, version, latestVersion);
+    requireFigureColumns(db, path);
     return sqliteStore(db);
   } catch (error) {
     db?.close();
     if (error instanceof StoreError) throw error;
     throw new StoreOpenError(path, describe(error), { cause: error });
   }
+}
+
+/** A read-only open may not add the columns of figures newer than the store: the reads would name them. */
+function requireFigureColumns(db: Database.Database, path: string): void {
+  const missing = missingFigureColumns(db);
+  if (missing.length === 0) return;
+  throw new StoreOpenError(
+    path,
+    `it lacks the columns of newer figures (${missing.map((m) => `${m.table}.${m.column}`).join(', ')}), and this ` +
+      'command may not add them: restart the daemon (systemctl restart qpswatch) or run a command that writes, as ' +
+      'a user who can write the store',
+  );
 }
 
 /**

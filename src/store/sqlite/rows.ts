@@ -1,3 +1,4 @@
+import type { SampleRole } from '../../model/index.js';
 import type { HostRecord } from '../host-types.js';
 import type { JsonObject } from '../json-object.js';
 import type { SampleRecord } from '../sample-types.js';
@@ -14,8 +15,7 @@ export interface HostRow {
   last_seen_at: string;
 }
 
-type Side = 'baseline' | 'candidate';
-type TargetColumns<S extends Side> = {
+type TargetColumns<S extends SampleRole> = {
   [K in 'name' | 'flavor' | 'version' | 'binary' | 'server_profile' | 'description' as `${S}_${K}`]: string;
 };
 
@@ -38,7 +38,7 @@ export interface SampleRow extends PerOpRow {
   id: number;
   session_id: number;
   round: number;
-  role: 'baseline' | 'candidate';
+  role: SampleRole;
   target_name: string;
   test: string;
   threads: number;
@@ -51,7 +51,6 @@ export interface SampleRow extends PerOpRow {
   errors: number;
   reconnects: number;
   created_at: string;
-  cpu_micros_per_op: number;
   host_usage: string;
 }
 
@@ -91,7 +90,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
   };
 }
 
-export function targetColumns<S extends Side>(side: S, target: TargetRef): TargetColumns<S> {
+export function targetColumns<S extends SampleRole>(side: S, target: TargetRef): TargetColumns<S> {
   return {
     [`${side}_name`]: target.name,
     [`${side}_flavor`]: target.flavor,
@@ -102,7 +101,7 @@ export function targetColumns<S extends Side>(side: S, target: TargetRef): Targe
   } as TargetColumns<S>;
 }
 
-function targetFromRow(row: SessionRow, side: Side): TargetRef {
+function targetFromRow(row: SessionRow, side: SampleRole): TargetRef {
   return {
     name: row[`${side}_name`],
     flavor: row[`${side}_flavor`],
@@ -131,7 +130,6 @@ export function sampleFromRow(row: SampleRow, counters: readonly CounterRow[]): 
     errors: row.errors,
     reconnects: row.reconnects,
     ...perOpFromRow(row),
-    cpuMicrosPerOp: row.cpu_micros_per_op,
     host: parseJsonObject(row.host_usage),
     dbCounters: Object.fromEntries(counters.map((c) => [c.name, { delta: c.delta, perOp: c.per_op }])),
     createdAt: row.created_at,

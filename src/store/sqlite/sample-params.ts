@@ -23,7 +23,6 @@ export function sampleParams(sessionId: number, sample: SampleInput, createdAt: 
     },
     hostMetrics: {
       ...perOpParams(sample),
-      cpu_micros_per_op: sample.cpuMicrosPerOp,
       host_usage: JSON.stringify(sample.host),
     },
   };

@@ -20,11 +20,11 @@ export class SqliteSamples extends SqliteRole implements Omit<SampleStore, 'samp
       VALUES (@session_id, @round, @role, @target_name, @test, @threads, @seconds, @qps, @tps,
         @latency_avg_ms, @latency_p95_ms, @latency_max_ms, @errors, @reconnects, @created_at)`,
     insertHostMetrics: `
-      INSERT INTO host_metrics (sample_id, ${perOpColumns()}, cpu_micros_per_op, host_usage)
-      VALUES (@sample_id, ${perOpParamNames()}, @cpu_micros_per_op, @host_usage)`,
+      INSERT INTO host_metrics (sample_id, ${perOpColumns()}, host_usage)
+      VALUES (@sample_id, ${perOpParamNames()}, @host_usage)`,
     insertCounter: 'INSERT INTO db_counters (sample_id, name, delta, per_op) VALUES (?, ?, ?, ?)',
     ofSession: `
-      SELECT s.*, ${perOpColumns('h.')}, h.cpu_micros_per_op, h.host_usage
+      SELECT s.*, ${perOpColumns('h.')}, h.host_usage
       FROM samples s JOIN host_metrics h ON h.sample_id = s.id
       WHERE s.session_id = ? ORDER BY s.id`,
     countersOfSession: `

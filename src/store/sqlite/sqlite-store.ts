@@ -11,7 +11,6 @@ import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
 import { SqliteProfiles } from './profiles.js';
 import { SqliteQuietHosts } from './quiet-hosts.js';
-import { SqliteReleaseSamples } from './release-samples.js';
 import { SqliteResultsMark } from './results-mark.js';
 import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
@@ -35,7 +34,6 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteChecks(conn)),
     ...methodsOf(new SqliteOutbox(conn)),
     ...methodsOf(new SqliteImportedResults(conn)),
-    ...methodsOf(new SqliteReleaseSamples(conn)),
     ...methodsOf(new SqliteQueue(conn)),
     ...methodsOf(new SqliteDaemonState(conn)),
     ...methodsOf(new SqliteQuietHosts(conn)),

@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildHistory, checkStanding, planEvents, selectLastGood } from '../../../src/analysis/index.js';
+import {
+  buildHistory,
+  checkStanding,
+  planEvents,
+  selectLastGood,
+  type ReleaseSampleRecord,
+} from '../../../src/analysis/index.js';
 import { isConclusive, verdictKinds, type Verdict, type VerdictKind } from '../../../src/model/index.js';
 import type {
   CheckRecord,
   EventRecord,
   ImportedResultRecord,
   ReleaseRecord,
-  ReleaseSampleRecord,
   TriageRecord,
 } from '../../../src/store/index.js';
 

@@ -8,6 +8,7 @@ import {
   newestChecksOnHosts,
   newestReleases,
   newestValidChecks,
+  releaseSamplesOf,
   releaseSides,
   seriesBases,
   seriesReleaseFigures,
@@ -101,6 +102,59 @@ describe('newestValidChecks', () => {
         ['r2', 3],
       ],
     );
+  });
+});
+
+describe('releaseSamplesOf: the one rule of which samples count, for history and /metrics', () => {
+  const lists = (qps: number[], writeKBPerOp: number[], offCpu?: number[]): SampleFigureLists => ({
+    qps,
+    cpuPerOp: qps.map(() => 0.001),
+    csPerOp: qps.map(() => 2),
+    readsPerOp: qps.map(() => 0),
+    readKBPerOp: qps.map(() => 0),
+    writeKBPerOp,
+    latencyP95Ms: qps.map(() => 1),
+    ...(offCpu !== undefined ? { offCpuMicrosPerOp: offCpu } : {}),
+  });
+  const sessions = [
+    session(2, ref('mariadb-10.11.3'), ref('mariadb-10.11.10')),
+    { ...session(1, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')), settings: { memory: 'io-bound' } },
+    session(3, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')),
+  ];
+  const measured = (checks: CheckRecord[]): MeasuredSide[] =>
+    releaseSides('mariadb-10.11', [r2, r3, r10], sessions, checks).map((side) => ({
+      ...side,
+      tests: [
+        {
+          test: 'update',
+          threads: 1,
+          figures: lists([side.session.id * 100, side.session.id * 100 + 1], [0.5, 0.6], [Number.NaN, 7]),
+        },
+      ],
+    }));
+
+  test('one record per run of each side that counts, in session, release, test order', () => {
+    const samples = releaseSamplesOf(measured([check(3, 3, true)]));
+    assert.deepEqual(
+      samples.map((s) => [s.sessionId, s.releaseId, s.qps, s.writeKBPerOp, s.memory ?? 'none']),
+      [
+        [1, 2, 100, 0.5, 'io-bound'],
+        [1, 2, 101, 0.6, 'io-bound'],
+        [1, 3, 100, 0.5, 'io-bound'],
+        [1, 3, 101, 0.6, 'io-bound'],
+        [2, 3, 200, 0.5, 'none'],
+        [2, 3, 201, 0.6, 'none'],
+        [2, 10, 200, 0.5, 'none'],
+        [2, 10, 201, 0.6, 'none'],
+      ],
+      'session 3 (its check marked invalid) counts nowhere',
+    );
+  });
+
+  test('a figure a sample lacks (NaN: stored before the figure existed) is left out of its record', () => {
+    const [first, second] = releaseSamplesOf(measured([]));
+    assert.equal('offCpuMicrosPerOp' in first!, false);
+    assert.equal(second!.offCpuMicrosPerOp, 7);
   });
 });
 

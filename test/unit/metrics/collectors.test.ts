@@ -66,6 +66,11 @@ qpswatch_read_bytes_per_op{${LABELS}} 0
 # TYPE qpswatch_written_bytes_per_op gauge
 qpswatch_written_bytes_per_op{${LABELS}} 3072
 
+# HELP qpswatch_off_cpu_seconds_per_op Estimated off-CPU seconds per operation (median): client threads / QPS minus \
+host CPU seconds per op.
+# TYPE qpswatch_off_cpu_seconds_per_op gauge
+qpswatch_off_cpu_seconds_per_op{${LABELS}} 0.0008
+
 # HELP qpswatch_latency_p95_seconds Median of sysbench's 95th percentile latency, in seconds.
 # TYPE qpswatch_latency_p95_seconds gauge
 qpswatch_latency_p95_seconds{${LABELS}} 0.00691
@@ -171,7 +176,9 @@ function samplesOf(text: string, family: string): string[] {
 
 describe('metrics collectors', () => {
   test('a small case is exposed exactly, every qpswatch family in contract order', async () => {
-    const registry = createMetricsExposition(new FakeSource());
+    const source = new FakeSource();
+    source.rows = [figureRow({ perOp: { offCpuMicrosPerOp: 0.0008 } })];
+    const registry = createMetricsExposition(source);
     assert.equal(qpswatchFamilies(await registry.metrics()), EXPECTED);
   });
 

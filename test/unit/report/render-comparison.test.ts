@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
+  hintText,
   escapeHtml,
   escapeMarkdown,
   InvalidReportDataError,
@@ -599,4 +600,50 @@ describe('garbage in', () => {
       });
     }
   }
+});
+
+describe('the hint in words', () => {
+  const grew = (metric: string, baseline: number, candidate: number) => ({
+    metric,
+    baseline,
+    candidate,
+    ratio: candidate / baseline,
+  });
+
+  test('resources that grew are named', () => {
+    assert.equal(hintText([grew('wKB/o', 1, 1.57)]), 'grew: wKB/o x1.57');
+  });
+
+  test('only off-CPU time grew: the time went to waiting', () => {
+    assert.equal(
+      hintText([grew('offµs/o', 500, 900)]),
+      'no resource grew; offµs/o x1.80: the time went to waiting (IO, locks, sleeps)',
+    );
+  });
+
+  test('nothing grew: the same work per operation, slower', () => {
+    assert.equal(hintText([]), 'grew: no per-op figure (the host did the same work per operation, slower)');
+  });
+
+  test("a regression's verdict line carries it", () => {
+    const view = sampleView();
+    const row = view.tests[0]!;
+    const verdict: RowVerdict = { ...rowVerdict('regression'), hint: [grew('offµs/o', 500, 900)] };
+    const text = renderComparison({ ...view, tests: [{ ...row, relativeQps: 0.55, verdict }] }, 'text');
+    assert.match(text, /no resource grew; offµs\/o x1\.80: the time went to waiting \(IO, locks, sleeps\)/);
+  });
+
+  test('the per-op table shows offµs/o where the samples have it', () => {
+    const view = sampleView();
+    const row = view.tests[0]!;
+    const withOffCpu = (side: typeof row.baseline, value: number) => ({
+      ...side,
+      perOp: { ...side.perOp, offCpuMicrosPerOp: value },
+    });
+    const tests = [{ ...row, baseline: withOffCpu(row.baseline, 500), candidate: withOffCpu(row.candidate, 900) }];
+    const text = renderComparison({ ...view, tests }, 'text');
+    assert.match(text, /cpuµs\/o +offµs\/o +target/);
+    assert.match(text, /^C\/B .* 1\.80 *$/m);
+    assert.doesNotMatch(renderComparison(view, 'text'), /offµs/, 'absent where no sample has it');
+  });
 });

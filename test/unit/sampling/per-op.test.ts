@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PER_OP_FIGURES } from '../../../src/model/index.js';
 import { InvalidRateError, perOperation, type HostUsage, type PerOpSample } from '../../../src/sampling/index.js';
 
 function usage(over: Partial<HostUsage>): HostUsage {
@@ -22,8 +23,9 @@ function usage(over: Partial<HostUsage>): HostUsage {
 
 describe('perOperation', () => {
   // Each expected value worked out by hand from the definitions:
-  // cpu/o = busy% / qps; us/op = cpu/o x cpus x 1e4; the rest are rate / qps.
-  const cases: Array<[string, Partial<HostUsage>, number, PerOpSample]> = [
+  // cpu/o = busy% / qps; us/op = cpu/o x cpus x 1e4; the rest are rate / qps. Each case names its figures: a
+  // figure added to the table gets its own cases.
+  const cases: Array<[string, Partial<HostUsage>, number, Partial<PerOpSample>]> = [
     [
       'half of 2 CPUs busy at 10000 qps: 100 us of CPU per query',
       { cpus: 2, cpuBusyPct: 50, csPerSec: 20000, readsPerSec: 100, readKBPerSec: 1600, writeKBPerSec: 5000 },
@@ -51,12 +53,10 @@ describe('perOperation', () => {
   ];
   for (const [name, over, qps, expected] of cases) {
     test(name, () => {
-      const got = perOperation(usage(over), qps);
+      const got = perOperation(usage(over), qps, 1);
       for (const key of Object.keys(expected) as Array<keyof PerOpSample>) {
-        assert.ok(
-          Math.abs(got[key] - expected[key]) <= 1e-12 * Math.max(1, expected[key]),
-          `${key}: ${got[key]} != ${expected[key]}`,
-        );
+        const want = expected[key]!;
+        assert.ok(Math.abs(got[key] - want) <= 1e-12 * Math.max(1, want), `${key}: ${got[key]} != ${want}`);
       }
     });
   }
@@ -64,9 +64,41 @@ describe('perOperation', () => {
   for (const qps of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
     test(`qps ${qps} is an InvalidRateError`, () => {
       assert.throws(
-        () => perOperation(usage({ cpuBusyPct: 50 }), qps),
+        () => perOperation(usage({ cpuBusyPct: 50 }), qps, 1),
         (err: unknown) => err instanceof InvalidRateError && err.field === 'qps' && Object.is(err.value, qps),
       );
+    });
+  }
+
+  for (const threads of [0, -1, Number.NaN]) {
+    test(`threads ${threads} is an InvalidRateError`, () => {
+      assert.throws(
+        () => perOperation(usage({ cpuBusyPct: 50 }), 100, threads),
+        (err: unknown) => err instanceof InvalidRateError && err.field === 'threads' && Object.is(err.value, threads),
+      );
+    });
+  }
+
+  test('every figure of the table is computed, finite, from the run', () => {
+    const got = perOperation(usage({ cpus: 2, cpuBusyPct: 50, csPerSec: 10, writeKBPerSec: 3 }), 1000, 4);
+    assert.deepEqual(
+      Object.keys(got),
+      PER_OP_FIGURES.map((f) => f.field),
+    );
+    for (const [field, value] of Object.entries(got)) assert.ok(Number.isFinite(value) && value >= 0, field);
+  });
+
+  // offµs/o = threads x 1e6 / qps - cpuµs/o, at least 0: wall time per operation not spent on a CPU.
+  const offCpu: Array<[string, Partial<HostUsage>, number, number, number]> = [
+    ['1 thread at 1000 qps, 200 us of CPU per query: 800 us waiting', { cpus: 2, cpuBusyPct: 10 }, 1000, 1, 800],
+    ['16 threads at 4000 qps, 4000 us of wall time, 1000 us of CPU', { cpus: 8, cpuBusyPct: 50 }, 4000, 16, 3000],
+    ['an idle host: all of the wall time', { cpus: 4 }, 250, 2, 8000],
+    ['CPU over the wall time (the client counted too) floors at 0', { cpus: 4, cpuBusyPct: 100 }, 1000, 2, 0],
+  ];
+  for (const [name, over, qps, threads, expected] of offCpu) {
+    test(`offµs/o: ${name}`, () => {
+      const got = perOperation(usage(over), qps, threads).offCpuMicrosPerOp;
+      assert.ok(Math.abs(got - expected) <= 1e-9 * Math.max(1, expected), `${got} != ${expected}`);
     });
   }
 });

@@ -12,6 +12,7 @@ import {
   type VerdictInput,
 } from '../../../src/store/index.js';
 import { hostInput, sampleInput, sessionInput } from './store-inputs.js';
+import { seriesReleaseSamples } from '../../../src/views/index.js';
 
 const sha = (c: string): string => c.repeat(40);
 const key = (version: string): string =>
@@ -431,7 +432,11 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
             (await store.listReruns()).map((r) => [r.releaseId, r.reason]),
             [[ids.get('10.11.3'), 'backup ran during the session']],
           );
-          assert.deepEqual(await store.releaseSamples('mariadb-10.11'), [], 'samples of an invalid check do not count');
+          assert.deepEqual(
+            await seriesReleaseSamples(store, 'mariadb-10.11'),
+            [],
+            'samples of an invalid check do not count',
+          );
           const rerun = await doneSession(store, '10.11.2', '10.11.3');
           await store.recordCheck(checkInput(rerun, ids.get('10.11.3')!, ids.get('10.11.2')!));
           assert.deepEqual(await store.listReruns(), []);
@@ -448,7 +453,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
       withStore(async (store) => {
         const ids = await releases(store, '10.11.2', '10.11.3');
         const sessionId = await doneSession(store, '10.11.2', '10.11.3');
-        const samples = await store.releaseSamples('mariadb-10.11');
+        const samples = await seriesReleaseSamples(store, 'mariadb-10.11');
         assert.equal(samples.length, 4);
         const of = (version: string) =>
           samples.filter((s) => s.releaseId === ids.get(version)).map((s) => [s.test, s.qps, s.writeKBPerOp]);
@@ -461,7 +466,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
           ['update-index', 900, 0.5],
         ]);
         assert.ok(samples.every((s) => s.sessionId === sessionId));
-        assert.deepEqual(await store.releaseSamples('mysql-8.0'), []);
+        assert.deepEqual(await seriesReleaseSamples(store, 'mysql-8.0'), []);
       }));
 
     test('release samples of a session run under a memory setting carry the setting', () =>
@@ -480,7 +485,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
         );
         await store.finishSession(id);
         assert.deepEqual(
-          (await store.releaseSamples('mariadb-10.11')).map((s) => [s.releaseId, s.memory]),
+          (await seriesReleaseSamples(store, 'mariadb-10.11')).map((s) => [s.releaseId, s.memory]),
           [
             [ids.get('10.11.2'), 'io-bound'],
             [ids.get('10.11.3'), 'io-bound'],

@@ -347,6 +347,63 @@ describe('sqlite backend', () => {
     },
   );
 
+  describe('figure columns from the figure table', () => {
+    const columnsOf = (db: Database.Database, table: string): string[] =>
+      (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name);
+
+    test('a figure the store lacks gets its columns on the next open; older rows lack the figure', async () => {
+      const path = freshPath();
+      const first = await sqlite(path);
+      const hostId = await first.upsertHost(hostInput());
+      const sessionId = await first.createSession(sessionInput(hostId));
+      await first.addSample(sessionId, sampleInput());
+      await first.finishSession(sessionId);
+      await first.close();
+      // As a store written before the figure was in the table: without its columns, packed without the figure.
+      const db = new Database(path);
+      db.exec('DELETE FROM session_figures');
+      for (const table of ['host_metrics', 'imported_results'])
+        db.exec(`ALTER TABLE ${table} DROP COLUMN cpu_micros_per_op`);
+      db.close();
+      const version = sha256(path);
+      await assert.rejects(
+        openStore({ backend: 'sqlite', path, readonly: true }),
+        (error: unknown) =>
+          error instanceof StoreOpenError &&
+          error.message.includes('host_metrics.cpu_micros_per_op') &&
+          /run a command that writes/.test(error.message),
+      );
+      assert.equal(sha256(path), version, 'a read-only open leaves the file as it was');
+      const second = await sqlite(path);
+      try {
+        const [sample] = await second.completedSamples(sessionId);
+        assert.equal(sample?.cpuMicrosPerOp, undefined, 'a row older than the figure lacks it');
+        assert.equal(sample?.cpuPerOp, 0.0061);
+        const [figures] = await second.sampleFigures(sessionId);
+        assert.ok(Number.isNaN(figures?.figures.cpuMicrosPerOp?.[0]), 'NaN in the packed figures');
+      } finally {
+        await second.close();
+      }
+      const check = new Database(path, { readonly: true });
+      for (const table of ['host_metrics', 'imported_results'])
+        assert.ok(columnsOf(check, table).includes('cpu_micros_per_op'), `${table} has the column again`);
+      check.close();
+      await (await sqlite(path)).close();
+    });
+
+    test('a store with every figure column is left as it is', async () => {
+      const path = freshPath();
+      await (await sqlite(path)).close();
+      const before = new Database(path, { readonly: true });
+      const schema = before.prepare('SELECT sql FROM sqlite_master ORDER BY name').pluck().all();
+      before.close();
+      await (await sqlite(path)).close();
+      const afterOpen = new Database(path, { readonly: true });
+      assert.deepEqual(afterOpen.prepare('SELECT sql FROM sqlite_master ORDER BY name').pluck().all(), schema);
+      afterOpen.close();
+    });
+  });
+
   test('reopening keeps what was written and does not migrate again', async () => {
     const path = freshPath();
     const first = await sqlite(path);
