@@ -95,18 +95,22 @@ export const PER_OP_FIGURES = [
     field: 'offCpuMicrosPerOp',
     kind: 'time',
     hint: 'waiting',
-    // A closed-loop client with T threads spends T / QPS seconds of wall time per operation; what the host's CPUs did
-    // not spend of it went to waiting. An estimate: cpuµs/o counts the whole host, the client's CPU included.
+    // A closed-loop client with T threads spends T / QPS seconds of wall time per operation; what the measured server's
+    // own threads did not spend of it on a CPU went to waiting (IO, locks, the client, a busy CPU). The server's CPU
+    // time comes from its process, so other work on the host does not hide the waits; unknown ▶ NaN, shown "-".
     of: ({ usage, qps, threads }) =>
-      Math.max(0, (threads * 1e6) / qps - cpuMicrosPerOp(usage.cpuBusyPct / qps, usage.cpus)),
+      usage.serverCpuPerSec === undefined
+        ? Number.NaN
+        : Math.max(0, (threads * 1e6) / qps - (usage.serverCpuPerSec * 1e6) / qps),
     header: 'offµs/o',
     csv: 'off_cpu_us_o',
     column: 'off_cpu_micros_per_op',
     about:
-      'threads x 1e6 / QPS - cpuµs/o, at least 0: estimated microseconds per operation off CPU (IO, locks, sleeps)',
+      "threads x 1e6 / QPS - the server process's CPU µs per operation, at least 0: microseconds per operation the " +
+      'server spent off CPU (IO, locks, the client, sleeps)',
     metric: {
       name: 'qpswatch_off_cpu_seconds_per_op',
-      help: 'Estimated off-CPU seconds per operation (median): client threads / QPS minus host CPU seconds per op.',
+      help: 'Off-CPU seconds per operation (median): client threads / QPS minus the server process CPU seconds per op.',
       unit: 'microseconds',
     },
   },
@@ -136,6 +140,8 @@ export interface UsageRates {
   readsPerSec: number;
   readKBPerSec: number;
   writeKBPerSec: number;
+  /** CPU seconds per second of the measured server's own process over the run, when it was read. */
+  serverCpuPerSec?: number;
 }
 
 /** What a figure of one run is computed from: the host's usage, the QPS and the client threads of the run. */

@@ -1,15 +1,17 @@
 import {
   diffHostSnapshots,
   perOperation,
+  processCpuSeconds,
   readGlobalStatus,
   statusDelta,
   takeHostSnapshot,
   type DataDevice,
   type ObserverCost,
+  type PerOpSample,
   type StatusConnection,
 } from '../sampling/index.js';
 import type { SampleInput } from '../store/index.js';
-import { testLabel, type SampleRole } from '../model/index.js';
+import { testLabel, type PerOp, type SampleRole } from '../model/index.js';
 import { serverDeath, ServerDiedError, type RunningServer } from '../server/index.js';
 import type { Logger } from '../log/index.js';
 import { runArgv, runSysbench, type SuiteTest, type SysbenchConnection } from '../suite/index.js';
@@ -83,16 +85,22 @@ export async function measureOnce(input: MeasureInput): Promise<SampleInput> {
   const argv = runArgv(input.test, input.threads, input.conn);
   const statusBefore = await readGlobalStatus(input.status);
   const hostBefore = takeHostSnapshot(input.device);
+  const serverCpuBefore = processCpuSeconds(input.server.pid);
   const result = await runSysbench(argv, {
     logFile: input.sysbenchLog,
     timeoutMs: input.test.seconds * 1000 + SYSBENCH_GRACE_MS,
     signal: input.signal,
     log: input.log,
   });
+  const serverCpuAfter = processCpuSeconds(input.server.pid);
   const hostAfter = takeHostSnapshot(input.device);
   const statusAfter = await readGlobalStatus(input.status);
   const host = diffHostSnapshots(hostBefore, hostAfter);
-  const perOp = perOperation(host, result.qps, input.threads);
+  const perOp = perOperation(
+    { ...host, ...serverCpuRate(serverCpuBefore, serverCpuAfter, host.seconds) },
+    result.qps,
+    input.threads,
+  );
   const db = statusDelta(statusBefore, statusAfter, result.queries, input.observer);
   return {
     round: input.round,
@@ -108,8 +116,23 @@ export async function measureOnce(input: MeasureInput): Promise<SampleInput> {
     latencyMaxMs: result.latencyMs.max,
     errors: result.errors,
     reconnects: result.reconnects,
-    ...perOp,
+    ...knownFigures(perOp),
     host,
     dbCounters: Object.fromEntries(db.counters.map((c) => [c.name, { delta: c.delta, perOp: c.perOp }])),
   };
+}
+
+/** The server process's CPU seconds per second over the run; nothing when either reading failed (it had gone). */
+function serverCpuRate(
+  before: number | undefined,
+  after: number | undefined,
+  seconds: number,
+): { serverCpuPerSec?: number } {
+  if (before === undefined || after === undefined || !(seconds > 0)) return {};
+  return { serverCpuPerSec: Math.max(0, after - before) / seconds };
+}
+
+/** The run's figures less a time figure that could not be computed (NaN): kept absent, as in older results. */
+function knownFigures(perOp: PerOpSample): PerOp {
+  return Object.fromEntries(Object.entries(perOp).filter(([, value]) => !Number.isNaN(value))) as PerOp;
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { PER_OP_FIGURES } from '../../../src/model/index.js';
 import { InvalidRateError, perOperation, type HostUsage, type PerOpSample } from '../../../src/sampling/index.js';
 
-function usage(over: Partial<HostUsage>): HostUsage {
+type RunUsage = HostUsage & { serverCpuPerSec?: number };
+
+function usage(over: Partial<RunUsage>): RunUsage {
   return {
     seconds: 60,
     cpus: 2,
@@ -80,7 +82,8 @@ describe('perOperation', () => {
   }
 
   test('every figure of the table is computed, finite, from the run', () => {
-    const got = perOperation(usage({ cpus: 2, cpuBusyPct: 50, csPerSec: 10, writeKBPerSec: 3 }), 1000, 4);
+    const over = { cpus: 2, cpuBusyPct: 50, csPerSec: 10, writeKBPerSec: 3, serverCpuPerSec: 0.4 };
+    const got = perOperation(usage(over), 1000, 4);
     assert.deepEqual(
       Object.keys(got),
       PER_OP_FIGURES.map((f) => f.field),
@@ -88,12 +91,14 @@ describe('perOperation', () => {
     for (const [field, value] of Object.entries(got)) assert.ok(Number.isFinite(value) && value >= 0, field);
   });
 
-  // offµs/o = threads x 1e6 / qps - cpuµs/o, at least 0: wall time per operation not spent on a CPU.
-  const offCpu: Array<[string, Partial<HostUsage>, number, number, number]> = [
-    ['1 thread at 1000 qps, 200 us of CPU per query: 800 us waiting', { cpus: 2, cpuBusyPct: 10 }, 1000, 1, 800],
-    ['16 threads at 4000 qps, 4000 us of wall time, 1000 us of CPU', { cpus: 8, cpuBusyPct: 50 }, 4000, 16, 3000],
-    ['an idle host: all of the wall time', { cpus: 4 }, 250, 2, 8000],
-    ['CPU over the wall time (the client counted too) floors at 0', { cpus: 4, cpuBusyPct: 100 }, 1000, 2, 0],
+  // offµs/o = threads x 1e6 / qps - the server process's CPU µs per query, at least 0: the wall time per operation
+  // that the server's own threads did not spend on a CPU. Other load on the host does not enter it.
+  const offCpu: Array<[string, Partial<RunUsage>, number, number, number]> = [
+    ['1 thread at 1000 qps, 200 us of server CPU per query: 800 us waiting', { serverCpuPerSec: 0.2 }, 1000, 1, 800],
+    ['16 threads at 4000 qps, 4000 us of wall time, 1000 us of server CPU', { serverCpuPerSec: 4 }, 4000, 16, 3000],
+    ['an idle server: all of the wall time', { serverCpuPerSec: 0 }, 250, 2, 8000],
+    ['a busy host beside it changes nothing', { cpus: 4, cpuBusyPct: 100, serverCpuPerSec: 0.2 }, 1000, 1, 800],
+    ['server CPU over the wall time (its background threads) floors at 0', { serverCpuPerSec: 3 }, 1000, 2, 0],
   ];
   for (const [name, over, qps, threads, expected] of offCpu) {
     test(`offµs/o: ${name}`, () => {
@@ -101,4 +106,8 @@ describe('perOperation', () => {
       assert.ok(Math.abs(got - expected) <= 1e-9 * Math.max(1, expected), `${got} != ${expected}`);
     });
   }
+
+  test("offµs/o is unknown (NaN, shown '-') when the server's CPU was not read", () => {
+    assert.ok(Number.isNaN(perOperation(usage({}), 1000, 1).offCpuMicrosPerOp));
+  });
 });

@@ -105,7 +105,7 @@ export function fakeSample(input: MeasureInput, qps: number): SampleInput {
     latencyMaxMs: 3,
     errors: 0,
     reconnects: 0,
-    ...perOperation(usage, qps),
+    ...perOperation(usage, qps, input.threads),
     host: usage,
     dbCounters: {},
   };
