@@ -1,3 +1,4 @@
+import { printable } from '../report/index.js';
 import type { BisectionRecord, BisectionStore, ReleaseRecord } from '../store/index.js';
 import { relativeTime } from './relative-time.js';
 
@@ -17,18 +18,22 @@ export async function recentBisections(
   }));
 }
 
-/** One line per bisection; tags, subjects and authors are data, JSON-quoted. */
+/**
+ * One line per bisection; tags, subjects and authors are data, JSON-quoted, with the C1 controls JSON leaves as they
+ * are (U+009B starts a terminal escape sequence) escaped too.
+ */
 export function bisectionLines(bisections: readonly StatusBisection[], now: Date): string[] {
+  const quoted = (text: string): string => printable(JSON.stringify(text));
   const out = ['', `bisections (${bisections.length}):`];
   if (bisections.length === 0) out.push('  (none: qpswatch bisect TAG finds the commit that made a release slower)');
   for (const b of bisections) {
     const what =
       b.outcome === 'found' && b.firstBad !== undefined
-        ? `first bad commit ${b.firstBad.commit.slice(0, 12)} ${JSON.stringify(b.firstBad.subject)} by ` +
-          `${JSON.stringify(b.firstBad.author)}`
+        ? `first bad commit ${b.firstBad.commit.slice(0, 12)} ${quoted(b.firstBad.subject)} by ` +
+          `${quoted(b.firstBad.author)}`
         : `${b.outcome}, ${b.candidates.length} commit(s) left`;
     out.push(
-      `  bisect ${JSON.stringify(b.tag)}: ${what} (from ${JSON.stringify(b.goodTag)}, ${b.builds} build(s) of ` +
+      `  bisect ${quoted(b.tag)}: ${what} (from ${quoted(b.goodTag)}, ${b.builds} build(s) of ` +
         `${b.commitCount} commits, ${relativeTime(b.endedAt, now)})`,
     );
   }

@@ -33,10 +33,12 @@ export const ALONE: Readonly<Record<string, string>> = {
   'integration/notify-smtp.test.ts': 'wall-clock bounds on SMTP timeouts',
   'integration/outbox-smtp-faults.test.ts': 'wall-clock bounds on SMTP faults and SIGTERM',
   'integration/paired-drift.test.ts': 'cgroup CPU quotas, and an ok verdict under them',
+  'integration/profile.test.ts': 'the share of the fsync path in perf samples of two real servers',
   'integration/prometheus.test.ts': 'a regression alert from a real session',
   'integration/releases.test.ts': 'the relative QPS and wKB/o of a real session',
   'integration/tarball-upstream.test.ts': 'a regression emailed from a real session',
   'integration/upstream-bad-input.test.ts': 'wall-clock bounds on unreachable remotes',
+  'unit/daemon/outbox-timer.test.ts': 'a message sent within 1.5 s of its time, a stop within 1 s',
   'unit/sampling/fingerprint.test.ts': 'a wall-clock bound on the host inventory (slower under load)',
   'unit/sampling/inventory.test.ts': 'wall-clock bounds on the host inventory (slower under load)',
 };

@@ -62,7 +62,11 @@ writeFileSync(join(profilesDir, 'typo.yaml'), 'description: an option no server 
 
 function config(name: string, text: string): string {
   const file = join(dir, name);
-  writeFileSync(file, `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: warn\n${text}`);
+  writeFileSync(
+    file,
+    `state_dir: ${stateDir}\nserver_profiles_dir: ${profilesDir}\nlog_level: warn\n` +
+      `host_lock: ${join(dir, 'host.lock')}\n${text}`,
+  );
   return file;
 }
 
@@ -236,10 +240,7 @@ describe('bad input', () => {
         `upstreams:\n  - { name: demo, remote: ` +
         `${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", ` +
         `build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
-      const file = config(
-        'daemon-short.yaml',
-        `host_lock: ${join(dir, 'host.lock')}\nsuite: ${fourFile}\nbudget_minutes: 10\n${upstream}`,
-      );
+      const file = config('daemon-short.yaml', `suite: ${fourFile}\nbudget_minutes: 10\n${upstream}`);
       const result = await runCli(['--config', file, 'once']);
       assert.equal(result.code, 2, result.stderr);
       assert.deepEqual(messageLines(result.stderr), [

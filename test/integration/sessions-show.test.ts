@@ -23,6 +23,7 @@ const suiteFile = join(dir, 'tiny.yaml');
 
 const config = (extra: string): string => `state_dir: ${stateDir}
 log_level: warn
+host_lock: ${join(dir, 'host.lock')}
 ${extra}
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
