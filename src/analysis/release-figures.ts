@@ -46,9 +46,10 @@ export interface ReleaseSide {
 
 /**
  * The sides whose samples count for a series: the baseline and candidate of each done session that ran one of its
- * releases (matched by upstream and tag), without the sessions of checks marked invalid: the one rule of which
- * samples count, for history (releaseSamplesOf) and /metrics (groupReleaseSides) alike. A session run under a memory
- * setting (io-bound, cached) keeps its setting on its tests: an io-bound QPS is never mixed with a cached one.
+ * releases (matched by upstream and tag), without the sessions of checks marked invalid or of bisection steps: the
+ * one rule of which samples count, for history (releaseSamplesOf) and /metrics (groupReleaseSides) alike. A session
+ * run under a memory setting (io-bound, cached) keeps its setting on its tests: an io-bound QPS is never mixed with
+ * a cached one.
  */
 export function releaseSides(
   series: string,
@@ -60,7 +61,8 @@ export function releaseSides(
   const byTag = new Map(releases.map((r) => [r.tag, r]));
   const sides: ReleaseSide[] = [];
   for (const session of doneSessions) {
-    if (invalid.has(session.id)) continue;
+    // A bisection's steps measure commits on the regressed tests only: their good release's side is no figure of it.
+    if (invalid.has(session.id) || session.settings['purpose'] === 'bisect') continue;
     for (const role of sampleRoles) {
       const { kind, upstream, tag } = session[role].description;
       const release = kind === 'release' && upstream === series && typeof tag === 'string' ? byTag.get(tag) : undefined;

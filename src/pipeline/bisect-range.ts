@@ -4,15 +4,15 @@ import { listCommits, syncMirror, type CommitEntry, type Upstream } from '../ups
 import type { Logger } from '../log/index.js';
 import { mirrorDirFor } from './build-release.js';
 
-/** The good end is not an ancestor of the regressed tag (first parents only, unless --all-parents). */
+/** The good end is not an ancestor of the regressed tag (on its first-parent history, unless --all-parents). */
 export class BisectRangeError extends InputError {
   constructor(
     readonly good: string,
     readonly bad: string,
   ) {
     super(
-      `bisect: ${JSON.stringify(good)} is not an ancestor of ${JSON.stringify(bad)} on its first-parent ` +
-        `history: name an older good release with --good TAG`,
+      `bisect: ${JSON.stringify(good)} is not an ancestor of ${JSON.stringify(bad)} (on its first-parent ` +
+        `history unless --all-parents): name a good release of the same history with --good TAG`,
     );
   }
 }
@@ -29,7 +29,9 @@ export class NoRegressedTestsError extends InputError {
 
 /**
  * The commits after the good release up to the regressed tag's (included), oldest first, read from the upstream's
- * mirror after syncing it. The last one must be the tag's commit, or the good release is not on its history.
+ * mirror after syncing it. git lists good..bad whatever the two are to each other, so the range is checked: on the
+ * first-parent history the oldest commit's first parent is the good one; across all parents some commit of the range
+ * has it as a parent (it is then an ancestor of the tag).
  */
 export async function bisectRange(
   upstream: Upstream,
@@ -43,8 +45,7 @@ export async function bisectRange(
     signal: opts.signal,
     log: opts.log,
   });
-  if (commits.length === 0 || commits.at(-1)?.commit !== ends.bad.commit)
-    throw new BisectRangeError(ends.good.tag, ends.bad.tag);
+  if (!reachesGood(commits, ends)) throw new BisectRangeError(ends.good.tag, ends.bad.tag);
   return commits;
 }
 
@@ -55,4 +56,15 @@ export async function regressedTests(store: CheckStore, release: ReleaseRecord):
   if (newest === undefined) return [];
   const verdicts = await store.verdictsOfSession(newest.sessionId);
   return [...new Set(verdicts.filter((v) => v.kind === 'regression').map((v) => v.test))];
+}
+
+/** Whether the listed range runs from the good release's commit to the tag's, as bisectRange says. */
+export function reachesGood(
+  commits: readonly CommitEntry[],
+  ends: { good: Pick<ReleaseRecord, 'commit'>; bad: Pick<ReleaseRecord, 'commit'>; firstParent: boolean },
+): boolean {
+  if (commits.length === 0 || commits.at(-1)?.commit !== ends.bad.commit) return false;
+  return ends.firstParent
+    ? commits[0]!.parents[0] === ends.good.commit
+    : commits.some((c) => c.parents.includes(ends.good.commit));
 }

@@ -1,6 +1,13 @@
 import { stepVerdict } from '../analysis/index.js';
 import type { BisectStepRecord } from '../store/index.js';
-import { runComparison, type CompareDeps, type CompareRequest } from '../session/index.js';
+import {
+  MeasureFailedError,
+  runComparison,
+  type CompareDeps,
+  type CompareOutcome,
+  type CompareRequest,
+} from '../session/index.js';
+import { DatadirInitError, ServerDiedError, ServerStartError, ServerVersionError } from '../server/index.js';
 import type { CommitEntry, Upstream } from '../upstream/index.js';
 import { buildCommit, type CommitBuildOutcome } from './build-commit.js';
 import type { BuildSettings } from './build-release.js';
@@ -27,12 +34,15 @@ export interface StepResult {
 /**
  * Builds the commit with the release's build profile and, when it built, runs the regressed tests as a paired
  * session of the good release (B) against it (C). An undecided session gets one more with twice the pairs and
- * budget; if that one cannot decide either, the step is undecided.
+ * budget; if that one cannot decide either, the step is undecided. A commit whose server cannot be started, set up
+ * or measured is skipped, as one that does not build. `onBuilt` hears of the install as soon as it exists, so it is
+ * removed even when the session then fails.
  */
 export async function runBisectStep(
   entry: CommitEntry,
   request: StepRequest,
   deps: BisectStepDeps,
+  onBuilt: (build: CommitBuildOutcome) => void = () => undefined,
 ): Promise<StepResult> {
   const label = `${entry.commit.slice(0, 12)} (bisect of ${request.badTag})`;
   const build = await buildCommit(
@@ -45,6 +55,7 @@ export async function runBisectStep(
     },
     request.buildProfile,
   );
+  onBuilt(build);
   const base = { commit: entry.commit, subject: entry.subject, author: entry.author, buildKey: build.key };
   if (build.status === 'failed')
     return { step: { ...base, outcome: 'skip', failureLines: [...build.failureLines] }, build };
@@ -65,18 +76,22 @@ export async function runBisectStep(
   const budgetMinutes = request.budgetMinutes ?? settings.budgetMinutes ?? request.suite.budgetMinutes;
   let extra = 1;
   for (;;) {
-    const outcome = await runComparison(
-      {
-        baseline: request.goodTag,
-        candidate: name,
-        suite: request.suite,
-        rounds: 1,
-        design: 'paired',
-        maxPairs: Math.min(1000, maxPairs * extra),
-        budgetMinutes: budgetMinutes * extra,
-      },
-      { ...deps, settings },
+    const outcome = await untestable(deps, () =>
+      runComparison(
+        {
+          baseline: request.goodTag,
+          candidate: name,
+          suite: request.suite,
+          rounds: 1,
+          design: 'paired',
+          purpose: 'bisect',
+          maxPairs: Math.min(1000, maxPairs * extra),
+          budgetMinutes: budgetMinutes * extra,
+        },
+        { ...deps, settings },
+      ),
     );
+    if (!('sessionId' in outcome)) return { step: { ...base, outcome: 'skip', failureLines: [outcome.reason] }, build };
     const verdict = stepVerdict(outcome.verdicts.map((v) => v.kind));
     const relativeQps = Object.fromEntries(outcome.verdicts.map((v) => [`${v.test}.t${v.threads}`, v.relativeQps]));
     if (verdict !== 'undecided' || extra > 1)
@@ -84,4 +99,32 @@ export async function runBisectStep(
     deps.log.info({ commit: entry.commit }, 'bisect: the step is undecided; one more session with twice the pairs');
     extra = 2;
   }
+}
+
+/**
+ * The session's outcome, or why the commit could not be tested: its server did not start, its datadir could not be
+ * made, or the server died under a run. Anything else (an abort, bad input, the store) ends the bisection.
+ */
+async function untestable(
+  deps: Pick<BisectStepDeps, 'signal' | 'log'>,
+  session: () => Promise<CompareOutcome>,
+): Promise<CompareOutcome | { reason: string }> {
+  try {
+    return await session();
+  } catch (err) {
+    if (deps.signal.aborted || !isServerFailure(err)) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    deps.log.warn({ reason }, 'bisect: the commit could not be tested; skipped');
+    return { reason };
+  }
+}
+
+function isServerFailure(err: unknown): boolean {
+  if (err instanceof MeasureFailedError) return err.cause instanceof ServerDiedError;
+  return (
+    err instanceof ServerStartError ||
+    err instanceof ServerDiedError ||
+    err instanceof DatadirInitError ||
+    err instanceof ServerVersionError
+  );
 }

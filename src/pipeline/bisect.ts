@@ -94,8 +94,7 @@ async function walkRange(
   const steps: BisectStepRecord[] = [];
   for (let index = nextIndex(search); index !== undefined; index = nextIndex(search)) {
     if (builds.length >= request.maxBuilds || Date.now() >= deadline) return { search, steps, stopped: 'budget' };
-    const { step, build } = await runBisectStep(commits[index]!, stepRequest, deps);
-    builds.push(build);
+    const { step } = await runBisectStep(commits[index]!, stepRequest, deps, (build) => builds.push(build));
     steps.push(step);
     deps.onStep?.(step, steps.length, commits.length);
     if (step.outcome === 'undecided') return { search, steps, stopped: 'undecided' };

@@ -22,6 +22,12 @@ export interface SamplerOptions {
  * rate does not beat against timers that fire at round intervals.
  */
 const SAMPLE_HZ = '499';
+/**
+ * cpu-clock works in VMs without hardware counters; -g walks frame pointers. No build-id cache: perf would copy every
+ * profiled binary (one per build bisect makes) into root's ~/.debug, which nothing reads back.
+ */
+const RECORD_FLAGS = ['-e', 'cpu-clock', '-F', SAMPLE_HZ, '-g', '--no-buildid-cache'];
+
 /** perf script resolves symbols of every sample; a large profile takes a while. */
 const SCRIPT_TIMEOUT_MS = 5 * 60 * 1000;
 
@@ -35,9 +41,10 @@ export async function recordWithPerf(perf: string, opts: SamplerOptions): Promis
   const script = join(opts.workDir, `perf-${opts.pid}.txt`);
   try {
     const record = await run({
-      argv: [perf, 'record', '-e', 'cpu-clock', '-F', SAMPLE_HZ, '-g', '-p', String(opts.pid), '-o', data, '--'].concat(
-        ['sleep', String(opts.seconds)],
-      ),
+      argv: [perf, 'record', ...RECORD_FLAGS, '-p', String(opts.pid), '-o', data, '--'].concat([
+        'sleep',
+        String(opts.seconds),
+      ]),
       timeoutMs: opts.seconds * 1000 + 60_000,
       allowFailure: true,
       ...(opts.signal !== undefined ? { signal: opts.signal } : {}),

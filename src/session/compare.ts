@@ -68,6 +68,11 @@ export interface CompareRequest {
   sequential?: boolean;
   /** Run the suite io-bound or cached (memory-setting.ts); undefined: the server profiles as they are. */
   memory?: MemorySettingName;
+  /**
+   * Why the session runs, when it is not a comparison of its own: a bisection's step measures a commit and only the
+   * tests that regressed, so its samples must not count in the releases' history and metrics.
+   */
+  purpose?: 'bisect';
 }
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
@@ -227,6 +232,7 @@ async function runHeldSession(
       idleHoldReason: plan.idleHoldReason,
       // The session's memory setting is part of what its figures mean: reports head them with it.
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
+      ...(request.purpose !== undefined ? { purpose: request.purpose } : {}),
       // Kept so `qpswatch show` judges the session again as it was judged, whatever the config says later.
       verdicts: plan.verdicts,
     },

@@ -5,6 +5,8 @@ import { isCommitId } from './worktree.js';
 /** One commit of a range, as git log tells it. Subject and author are data: never a shell's, escaped where shown. */
 export interface CommitEntry {
   readonly commit: string;
+  /** Its parents' commit ids, the first parent first (none for a root commit). */
+  readonly parents: readonly string[];
   readonly author: string;
   readonly subject: string;
 }
@@ -31,7 +33,7 @@ export async function listCommits(
       '-z',
       '--reverse',
       ...(firstParent ? ['--first-parent'] : []),
-      '--format=%H%x00%an%x00%s',
+      '--format=%H%x00%P%x00%an%x00%s',
       `${from}..${to}`,
       '--',
     ],
@@ -40,12 +42,17 @@ export async function listCommits(
   return parseCommitLog(result.stdout);
 }
 
-/** `git log -z --format=%H%x00%an%x00%s`: three NUL-separated fields per record, records NUL-terminated. */
+/** `git log -z --format=%H%x00%P%x00%an%x00%s`: four NUL-separated fields per record, records NUL-terminated. */
 export function parseCommitLog(stdout: string): CommitEntry[] {
   const fields = stdout.split('\0');
   if (fields.at(-1) === '') fields.pop();
   const entries: CommitEntry[] = [];
-  for (let i = 0; i + 2 < fields.length; i += 3)
-    entries.push({ commit: fields[i]!.replace(/^\n/, ''), author: fields[i + 1]!, subject: fields[i + 2]! });
+  for (let i = 0; i + 3 < fields.length; i += 4)
+    entries.push({
+      commit: fields[i]!.replace(/^\n/, ''),
+      parents: fields[i + 1]!.split(' ').filter((p) => p !== ''),
+      author: fields[i + 2]!,
+      subject: fields[i + 3]!,
+    });
   return entries;
 }

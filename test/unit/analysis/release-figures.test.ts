@@ -188,6 +188,24 @@ describe('releaseSides', () => {
     );
   });
 
+  test("a bisection step's session counts nowhere: its good release ran the regressed tests only", () => {
+    const sessions = [
+      session(1, ref('mariadb-10.11.2'), ref('mariadb-10.11.3')),
+      {
+        ...session(2, ref('mariadb-10.11.2'), ref('bisect-44a2ebd0269c', undefined, 'installed')),
+        settings: { purpose: 'bisect' },
+      },
+    ];
+    const sides = releaseSides('mariadb-10.11', [r2, r3, r10], sessions, []);
+    assert.deepEqual(
+      sides.map((s) => [s.session.id, s.role]),
+      [
+        [1, 'baseline'],
+        [1, 'candidate'],
+      ],
+    );
+  });
+
   test(
     'sessions run under a memory setting count, and their tests keep the ' +
       'setting apart from the same tests without one',

@@ -5,15 +5,18 @@ import { InvalidCommitError, listCommits, parseCommitLog } from '../../../src/up
 const a = 'a'.repeat(40);
 const b = 'b'.repeat(40);
 
-test('git log -z records: three NUL-separated fields each; subjects keep quotes, $() and separators as data', () => {
-  const cases: Array<[string, Array<{ commit: string; author: string; subject: string }>]> = [
+const c = 'c'.repeat(40);
+
+test('git log -z records: four NUL-separated fields each; subjects keep quotes, $() and separators as data', () => {
+  type Entry = { commit: string; parents: string[]; author: string; subject: string };
+  const cases: Array<[string, Entry[]]> = [
     ['', []],
-    [`${a}\0Ann\0first\0`, [{ commit: a, author: 'Ann', subject: 'first' }]],
+    [`${a}\0\0Ann\0first\0`, [{ commit: a, parents: [], author: 'Ann', subject: 'first' }]],
     [
-      `${a}\0O'Brien & "Co"\0fsync <at> commit; $(touch x)\0\n${b}\0Bo\0second\0`,
+      `${a}\0${c}\0O'Brien & "Co"\0fsync <at> commit; $(touch x)\0\n${b}\0${a} ${c}\0Bo\0merge\0`,
       [
-        { commit: a, author: `O'Brien & "Co"`, subject: 'fsync <at> commit; $(touch x)' },
-        { commit: b, author: 'Bo', subject: 'second' },
+        { commit: a, parents: [c], author: `O'Brien & "Co"`, subject: 'fsync <at> commit; $(touch x)' },
+        { commit: b, parents: [a, c], author: 'Bo', subject: 'merge' },
       ],
     ],
   ];
