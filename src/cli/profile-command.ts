@@ -1,10 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { waitForHostLock } from '../daemon/index.js';
 import { isProfilingMode, profilingModes, type ProfilingMode } from '../model/index.js';
 import { lastGoodBelow } from '../pipeline/index.js';
-import { renderFlameGraphSvg, renderProfileHtml, renderProfileText, type ProfileReport } from '../report/index.js';
-import { compareSettings, runProfile, type ProfileOutcome } from '../session/index.js';
+import { renderProfileText } from '../report/index.js';
+import { compareSettings, profileReport, runProfile, writeProfileFiles } from '../session/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -127,35 +125,4 @@ async function defaultBaseline(
   if (good === undefined)
     throw new UsageError(`no release below ${JSON.stringify(candidate)} is known to be good: give --baseline`);
   return good.release.tag;
-}
-
-function profileReport(outcome: ProfileOutcome, baseline: string, candidate: string, test: string): ProfileReport {
-  return {
-    title: `Profile ${outcome.id}: ${test}, ${candidate} (C) against ${baseline} (B)`,
-    baselineName: baseline,
-    candidateName: candidate,
-    baseline: outcome.baseline,
-    candidate: outcome.candidate,
-    grown: outcome.grown,
-  };
-}
-
-/** The flame graph and the page, in a folder of the profile's own under state_dir/profiles. */
-async function writeProfileFiles(
-  stateDir: string,
-  id: number,
-  report: ProfileReport,
-): Promise<{ svg: string; html: string }> {
-  const dir = join(stateDir, 'profiles', String(id));
-  await mkdir(dir, { recursive: true, mode: 0o750 });
-  const svgText = renderFlameGraphSvg({
-    title: report.title,
-    baseline: report.baseline.stacks,
-    candidate: report.candidate.stacks,
-  });
-  const svg = join(dir, 'flame-graph.svg');
-  const html = join(dir, 'profile.html');
-  await writeFile(svg, svgText, { mode: 0o640 });
-  await writeFile(html, renderProfileHtml(report, svgText), { mode: 0o640 });
-  return { svg, html };
 }

@@ -1,4 +1,4 @@
-import { compareSettings } from '../session/index.js';
+import { compareSettings, storedProfileReport } from '../session/index.js';
 import { storedSessionView, type StoredSessionView } from '../views/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
@@ -37,7 +37,11 @@ export const showCommand: Command = {
       const shown = await storedSessionView(store, id, compareSettings(ctx.config).verdicts);
       const note = unjudgedNote(shown, new Date());
       if (note !== undefined) ctx.log.warn({ sessionId: id, state: shown.session.state }, note);
-      ctx.stdout(renderComparison(shown.view, format));
+      // A check's session shows the profile it took of its worst regression: the flame graph in --format html.
+      const profile = await store.profileOfSession(id);
+      ctx.stdout(
+        renderComparison(shown.view, format, profile !== undefined ? storedProfileReport(profile) : undefined),
+      );
     } finally {
       await store.close();
     }

@@ -425,7 +425,8 @@ export const OPTIONS = {
     schema: z.enum(profilingModes),
     default: () => 'auto' as const,
     doc:
-      'How `qpswatch profile` samples the servers. auto: perf (Debian: linux-perf) with call graphs, else gdb ' +
+      'How `qpswatch profile`, and a check that opens a regression (its worst test), sample the servers. ' +
+      'auto: perf (Debian: linux-perf) with call graphs, else gdb ' +
       "stack samples (a poor man's profiler); perf or gdb: only that one; off: no profiles. Under the systemd unit " +
       'both need the drop-in systemd/qpswatch.service.d/profiling.conf (docs/operating.md).',
     expected: 'auto, perf, gdb or off',
@@ -435,7 +436,9 @@ export const OPTIONS = {
     name: 'profile_seconds',
     schema: z.number().int().min(1).max(600),
     default: () => 10,
-    doc: 'How long `qpswatch profile` samples each server while the test runs on it.',
+    doc:
+      'How long `qpswatch profile`, and a check profiling its worst regression, sample each server while the ' +
+      'test runs on it.',
     expected: 'a whole number of seconds from 1 to 600',
     envFormat: 'number',
   }),

@@ -1,4 +1,4 @@
-import type { ComparisonView, TestId } from '../model/index.js';
+import type { ComparisonView, FrameShareRow, ProfilerTool, TestId } from '../model/index.js';
 
 /** One regression event (or its recovery) of one release, as the pipeline hands it to rendering. */
 export interface AlertContent {
@@ -26,7 +26,30 @@ export interface AlertContent {
   fingerprintId: string;
   /** a link to Grafana when configured */
   dashboardUrl?: string;
+  /** a regression's differential profile of its worst test, or why there is none; absent when profiling is off */
+  profile?: AlertProfile;
 }
+
+/**
+ * The profile a check took of its worst regressed test on both servers: the frames that grew most and where the
+ * flame graph is; or, when none could be taken, the one line that says why.
+ */
+export type AlertProfile =
+  | {
+      kind: 'taken';
+      id: number;
+      test: string;
+      threads: number;
+      baseline: { name: string; samples: number; tool: ProfilerTool };
+      candidate: { name: string; samples: number; tool: ProfilerTool };
+      grown: readonly FrameShareRow[];
+      /** the flame graph's SVG file and the page with table and graph, under state_dir/profiles/ID */
+      flameGraph: string;
+      page: string;
+      /** the session whose HTML report shows the flame graph (qpswatch show ID --format html) */
+      sessionId: number;
+    }
+  | { kind: 'none'; reason: string };
 
 /** One test's chained series against the base, as the drift email shows it. */
 export interface ChainedTest extends TestId {

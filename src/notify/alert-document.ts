@@ -3,6 +3,7 @@ import {
   formatRatio,
   formatSignificant,
   formatSlowerEstimate,
+  grownFramesTable,
   left,
   makeTable,
   right,
@@ -11,7 +12,7 @@ import {
   type Table,
 } from '../report/index.js';
 import { isWaitingHint, testLabel, type TestRow } from '../model/index.js';
-import type { AlertContent } from './alert-content.js';
+import type { AlertContent, AlertProfile } from './alert-content.js';
 
 function release(version: string, tag: string): string {
   return `${version} (tag ${tag})`;
@@ -110,6 +111,31 @@ function hintBlocks(rows: readonly TestRow[]): Block[] {
     : [heading, { kind: 'table', table }];
 }
 
+/** The email shows this many of the frames that grew most; the page and the report show them all. */
+const PROFILE_ROWS = 12;
+
+/** A regression's differential profile: the sides, the frames that grew most, and where the flame graph is. */
+export function profileBlocks(profile: AlertProfile | undefined): Block[] {
+  if (profile === undefined) return [];
+  const heading: Block = { kind: 'heading', level: 2, text: 'Where the time went: differential profile' };
+  if (profile.kind === 'none') return [heading, { kind: 'lines', lines: [`No profile: ${profile.reason}`] }];
+  const side = (s: { name: string; samples: number; tool: string }): string =>
+    `${s.name}: ${s.samples} samples (${s.tool})`;
+  const facts = [
+    `Profile ${profile.id} of ${testLabel(profile)}, the worst regressed test, rerun on each server: ` +
+      `B ${side(profile.baseline)}; C ${side(profile.candidate)}.`,
+    `flame graph: ${profile.flameGraph}`,
+    `page with table and flame graph: ${profile.page}`,
+    `HTML report with the flame graph: qpswatch show ${profile.sessionId} --format html`,
+  ];
+  const rows = profile.grown.slice(0, PROFILE_ROWS);
+  const body: Block =
+    rows.length > 0
+      ? { kind: 'table', table: grownFramesTable(rows) }
+      : { kind: 'lines', lines: ['No function took a larger share of the samples in C than in B.'] };
+  return [heading, { kind: 'lines', lines: facts }, body];
+}
+
 /** The comparison's own title becomes a section: the alert has its title already. */
 function asSection(block: Block): Block {
   return block.kind === 'heading' && block.level === 1 ? { ...block, level: 2 } : block;
@@ -138,6 +164,7 @@ export function alertDocument(
     { kind: 'lines', lines: facts },
     ...(content.kind === 'regression' ? chainBlocks(content.chain) : []),
     ...(content.kind === 'regression' ? hintBlocks(rows) : []),
+    ...(content.kind === 'regression' ? profileBlocks(content.profile) : []),
     ...comparisonDocument(content.comparison).map(asSection),
   ];
 }

@@ -11,6 +11,6 @@ export {
 } from './outbox.js';
 export { describeAttemptError } from './attempt-error.js';
 export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDeadlineError } from './errors.js';
-export type { AlertContent, ChainedTest, RenderedMessage } from './alert-content.js';
+export type { AlertContent, AlertProfile, ChainedTest, RenderedMessage } from './alert-content.js';
 export { renderAlert } from './render-alert.js';
 export { failureSubject, inertLine, renderFailureNotice, type FailureContent } from './render-failure.js';

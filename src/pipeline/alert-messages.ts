@@ -4,6 +4,7 @@ import {
   renderAlert,
   renderFailureNotice,
   type AlertContent,
+  type AlertProfile,
   type ChainedTest,
   type FailureContent,
 } from '../notify/index.js';
@@ -35,6 +36,8 @@ export interface AlertInput {
   againstBase?: boolean;
   /** A confirmation's chained series, for the drift email. */
   chain?: readonly ChainedTest[];
+  /** The profile of the worst regressed test, or why there is none (event-profile.ts); absent when profiling is off. */
+  profile?: AlertProfile;
 }
 
 /** The uid of the provisioned "relative QPS by version" dashboard (grafana/). */
@@ -68,6 +71,7 @@ function message(
     comparedWith: { tag: lastGood.tag, version: lastGood.version },
     ...(input.againstBase === true ? { against: 'base' as const } : {}),
     ...(input.chain !== undefined ? { chain: input.chain } : {}),
+    ...(input.profile !== undefined ? { profile: input.profile } : {}),
     tests: tests.map((t) => ({ test: t.test, threads: t.threads })),
     comparison: input.view,
     fingerprintId: input.fingerprintId,

@@ -6,6 +6,7 @@ import type {
   CheckRecord,
   CheckStore,
   OutboxStore,
+  ProfileStore,
   ReleaseRecord,
   ReleaseStore,
 } from '../store/index.js';
@@ -15,6 +16,7 @@ import type { Upstream } from '../upstream/index.js';
 import { runComparison, type CompareDeps, type CompareOutcome, type CompareRequest } from '../session/index.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
+import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from './event-profile.js';
 import type { CheckSettings } from './settings.js';
 import { builtInstall } from '../session/index.js';
 import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
@@ -39,9 +41,11 @@ export interface CheckDeps extends CompareDeps {
   /** A session's settings plus who is emailed and how (checkSettings). */
   settings: CheckSettings;
   /** A session's roles plus the check with its events and messages, and this host's calibration. */
-  store: CompareDeps['store'] & CheckStore & OutboxStore & CalibrationStore;
+  store: CompareDeps['store'] & CheckStore & OutboxStore & CalibrationStore & ProfileStore;
   /** The session a check runs (runComparison); unit tests give a fake that stores its own samples. */
   compare?: (request: CompareRequest, deps: CompareDeps) => Promise<CompareOutcome>;
+  /** Profiles the worst regression a check opens (default: runProfile under perf or gdb; a fake in tests). */
+  takeProfile?: EventProfileDeps['takeProfile'];
 }
 
 export type CheckResult =
@@ -119,6 +123,16 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
   );
   const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
   const plan = planEvents(outcome.verdicts, open);
+  const profile = await profileOpenedEvents(
+    {
+      opened: plan.opened,
+      suite: request.suite,
+      baseline: baseline.tag,
+      candidate: release.tag,
+      sessionId: outcome.sessionId,
+    },
+    eventProfileDeps(deps),
+  );
   const messages = alertMessages({
     alerts: deps.settings.alerts,
     upstream,
@@ -130,6 +144,7 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     plan,
     ...(against !== 'last good' ? { againstBase: true } : {}),
     ...(request.chain !== undefined ? { chain: request.chain } : {}),
+    ...(profile !== undefined ? { profile } : {}),
   });
   const check = await store.recordCheck({
     sessionId: outcome.sessionId,
@@ -197,6 +212,12 @@ async function checkBaseline(
     return { baseline: lastGood.release, against: 'last good' };
   }
   return { baseline: base, against: 'base (re-anchor)' };
+}
+
+/** The profiler of a check's regressions: the injected one, or perf/gdb on this check's servers. */
+function eventProfileDeps(deps: CheckDeps): EventProfileDeps {
+  const { settings, store, log, upstreams, signal } = deps;
+  return { settings, log, takeProfile: deps.takeProfile ?? checkProfiler({ settings, store, log, upstreams, signal }) };
 }
 
 function buildProfileOf(upstream: Upstream): string | undefined {

@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.js';
+import type { ProfilingMode } from '../model/index.js';
 import type { MailSettings } from '../notify/index.js';
 import { compareSettings, type CompareSettings } from '../session/index.js';
 import { alertSettings, type AlertSettings } from './alert-messages.js';
@@ -13,6 +14,9 @@ export interface CheckSettings extends CompareSettings {
   mail: MailSettings;
   /** reanchor_every: every this many checked releases of a series, one is checked against the base; 0 is off. */
   reanchorEvery: number;
+  /** How a check profiles the worst regression it opens (off: never), and how long it samples each server. */
+  profiling: ProfilingMode;
+  profileSeconds: number;
 }
 
 /** A daemon cycle also builds releases, prunes installs and waits for a quiet host. */
@@ -29,6 +33,8 @@ export function checkSettings(config: Config, env: Readonly<Record<string, strin
     alerts: alertSettings(config),
     mail: mailSettings(config),
     reanchorEvery: config.reanchor_every,
+    profiling: config.profiling,
+    profileSeconds: config.profile_seconds,
   };
 }
 

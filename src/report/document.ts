@@ -1,4 +1,5 @@
 import type { VerdictKind } from '../model/index.js';
+import type { FlameGraphInput } from './flame-graph.js';
 import type { Table } from './table.js';
 
 /** How a bar reads: the verdict of its test, or neutral when nothing was judged. */
@@ -23,7 +24,9 @@ export type Block =
   /** a horizontal bar chart of ratios, one bar per label, with reference lines (e.g. 1.0 and the threshold) */
   | { kind: 'chart'; title: string; bars: readonly ChartBar[]; references: readonly number[] }
   /** a line of ratios by version with their intervals, the threshold and the steps (HTML draws it; text lists it) */
-  | { kind: 'trend'; title: string; points: readonly TrendPoint[]; threshold: number | null };
+  | { kind: 'trend'; title: string; points: readonly TrendPoint[]; threshold: number | null }
+  /** a differential flame graph of two profiles (HTML draws it as an inline SVG; text and markdown name it) */
+  | { kind: 'flame-graph'; graph: FlameGraphInput };
 
 export type ChartBlock = Extract<Block, { kind: 'chart' }>;
 export type TrendBlock = Extract<Block, { kind: 'trend' }>;

@@ -1,6 +1,7 @@
 import type { Block } from './document.js';
 import { renderHtmlChart } from './html-chart.js';
 import { htmlText } from './html-escape.js';
+import { renderFlameGraphSvg } from './flame-graph.js';
 import { STYLE } from './html-style.js';
 import { renderHtmlTrend } from './html-trend.js';
 import type { Align, Table } from './table.js';
@@ -41,6 +42,9 @@ function renderBlock(block: Block): string[] {
       return renderHtmlChart(block);
     case 'trend':
       return renderHtmlTrend(block);
+    case 'flame-graph':
+      // The renderer's own markup: every frame name in it is escaped there, and it holds no script.
+      return [renderFlameGraphSvg(block.graph).trimEnd()];
   }
 }
 

@@ -82,4 +82,10 @@ export {
   type ResultRow,
 } from './results-csv.js';
 export { renderFlameGraphSvg, growthColour, type FlameGraphInput } from './flame-graph.js';
-export { grownFramesTable, renderProfileHtml, renderProfileText, type ProfileReport } from './profile-report.js';
+export {
+  grownFramesTable,
+  profileDocument,
+  renderProfileHtml,
+  renderProfileText,
+  type ProfileReport,
+} from './profile-report.js';

@@ -2,6 +2,7 @@ import { renderTextChart } from './chart-text.js';
 import { renderTextTrend } from './trend-text.js';
 import type { Block, ChartBlock } from './document.js';
 import { alignedRows, cellWidth, type Table } from './table.js';
+import { FLAME_GRAPH_NOTE } from './text-layout.js';
 
 /**
  * Escapes what GitHub markdown would otherwise interpret inside a line or table cell. "_" is left alone between
@@ -52,6 +53,8 @@ function renderBlock(block: Block): string[] {
       return renderTextTrend(block).map((line, index) =>
         index === 0 ? escapeMarkdown(line) : `- ${escapeMarkdown(line)}`,
       );
+    case 'flame-graph':
+      return [escapeMarkdown(FLAME_GRAPH_NOTE)];
   }
 }
 

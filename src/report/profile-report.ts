@@ -1,4 +1,5 @@
 import type { FrameShareRow, ProfileSide } from '../model/index.js';
+import type { Block } from './document.js';
 import { renderHtmlTable } from './html-layout.js';
 import { htmlText } from './html-escape.js';
 import { STYLE } from './html-style.js';
@@ -44,6 +45,24 @@ export function grownFramesTable(rows: readonly FrameShareRow[]): Table {
 function sidesLine(report: ProfileReport): string {
   const side = (name: string, p: ProfileSide): string => `${name}: ${p.samples} samples (${p.tool})`;
   return `B ${side(report.baselineName, report.baseline)}; C ${side(report.candidateName, report.candidate)}`;
+}
+
+/**
+ * A profile as a section of another report (a check's session): its title, the sides, the table of the frames that
+ * grew most, and the flame graph, which the HTML layout draws inline.
+ */
+export function profileDocument(report: ProfileReport): Block[] {
+  return [
+    { kind: 'heading', level: 2, text: report.title },
+    { kind: 'lines', lines: [sidesLine(report)] },
+    report.grown.length === 0
+      ? { kind: 'lines', lines: ['no function took a larger share of the samples in C than in B'] }
+      : { kind: 'table', table: grownFramesTable(report.grown) },
+    {
+      kind: 'flame-graph',
+      graph: { title: report.title, baseline: report.baseline.stacks, candidate: report.candidate.stacks },
+    },
+  ];
 }
 
 /** The table as text lines for a terminal or an email, names shown with their control characters escaped. */

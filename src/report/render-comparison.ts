@@ -3,18 +3,27 @@ import { comparisonCsv } from './comparison-csv.js';
 import { comparisonDocument, comparisonTitle } from './comparison-document.js';
 import { comparisonJson } from './comparison-json.js';
 import type { ComparisonView } from '../model/index.js';
+import type { Block } from './document.js';
 import { UnknownReportFormatError } from './errors.js';
+import { profileDocument, type ProfileReport } from './profile-report.js';
 import { renderHtmlDocument } from './html-layout.js';
 import { renderMarkdownDocument } from './markdown-layout.js';
 import { renderTextDocument } from './text-layout.js';
 
+/** The session's blocks, then the profile a check took of its worst regression, when it has one. */
+const blocks = (view: ComparisonView, profile?: ProfileReport): Block[] => [
+  ...comparisonDocument(view),
+  ...(profile !== undefined ? profileDocument(profile) : []),
+];
+
 const renderers = {
-  text: (view: ComparisonView) => renderTextDocument(comparisonDocument(view)),
-  md: (view: ComparisonView) => renderMarkdownDocument(comparisonDocument(view)),
+  text: (view: ComparisonView, profile?: ProfileReport) => renderTextDocument(blocks(view, profile)),
+  md: (view: ComparisonView, profile?: ProfileReport) => renderMarkdownDocument(blocks(view, profile)),
   csv: comparisonCsv,
   json: comparisonJson,
-  html: (view: ComparisonView) => renderHtmlDocument(comparisonTitle(view), comparisonDocument(view)),
-} as const satisfies Record<string, (view: ComparisonView) => string>;
+  html: (view: ComparisonView, profile?: ProfileReport) =>
+    renderHtmlDocument(comparisonTitle(view), blocks(view, profile)),
+} as const satisfies Record<string, (view: ComparisonView, profile?: ProfileReport) => string>;
 
 export type ReportFormat = keyof typeof renderers;
 
@@ -30,9 +39,13 @@ export function parseReportFormat(name: string): ReportFormat {
   return name;
 }
 
-/** Renders one session's comparison; refuses garbage data (InvalidReportDataError) before printing anything. */
-export function renderComparison(view: ComparisonView, format: string): string {
+/**
+ * Renders one session's comparison, with the differential profile a check took of its worst regression when given
+ * (text, md, html: the table; html: the flame graph too); refuses garbage data (InvalidReportDataError) before
+ * printing anything.
+ */
+export function renderComparison(view: ComparisonView, format: string, profile?: ProfileReport): string {
   const render = renderers[parseReportFormat(format)];
   checkComparisonView(view);
-  return render(view);
+  return render(view, profile);
 }

@@ -8,6 +8,9 @@ export { printable };
 
 const COLUMN_GAP = '  ';
 
+/** A flame graph is a picture: the text and markdown layouts say where to see it. */
+export const FLAME_GRAPH_NOTE = 'The differential flame graph is drawn in the HTML report (--format html).';
+
 /** A whitespace-separated table, columns aligned, no trailing spaces: easy to read and to paste into a sheet. */
 export function renderTextTable(table: Table): string[] {
   return alignedRows(table, printable).map((row) => row.join(COLUMN_GAP).trimEnd());
@@ -27,6 +30,8 @@ function renderBlock(block: Block): string[] {
       return renderTextChart(block);
     case 'trend':
       return renderTextTrend(block).map(printable);
+    case 'flame-graph':
+      return [FLAME_GRAPH_NOTE];
   }
 }
 

@@ -85,3 +85,10 @@ export {
 export { PoolTooSmallError, readTablesIntoPool, type CachedTables } from './cache-tables.js';
 export { builtInstall } from './release-install.js';
 export { runProfile, type ProfileDeps, type ProfileOutcome, type ProfileRequest } from './profile-run.js';
+export {
+  profileFiles,
+  profileReport,
+  storedProfileReport,
+  writeProfileFiles,
+  type ProfileFiles,
+} from './profile-files.js';

@@ -22,6 +22,8 @@ export interface ProfileRequest {
   /** How long each server is sampled while the test runs on it. */
   seconds: number;
   mode: ProfilingMode;
+  /** The check's session this profile is taken for (its worst regressed test), stored with the profile. */
+  sessionId?: number;
 }
 
 export interface ProfileDeps {
@@ -74,6 +76,7 @@ export async function runProfile(request: ProfileRequest, deps: ProfileDeps): Pr
       candidateTool: candidate.tool,
       baselineStacks: baseline.stacks,
       candidateStacks: candidate.stacks,
+      ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
     });
     return { id, baseline, candidate, grown: rankGrownFrames(baseline.stacks, candidate.stacks) };
   } finally {

@@ -13,6 +13,8 @@ export interface ProfileInput {
   candidateTool: ProfilerTool;
   baselineStacks: FoldedStack[];
   candidateStacks: FoldedStack[];
+  /** The check's session whose regression this profile was taken for; absent for `qpswatch profile`. */
+  sessionId?: number;
 }
 
 export interface ProfileRecord extends ProfileInput {
@@ -24,4 +26,6 @@ export interface ProfileStore {
   /** Returns the new profile's id. */
   addProfile(input: ProfileInput): Promise<number>;
   getProfile(id: number): Promise<ProfileRecord | undefined>;
+  /** The newest profile taken for a check's session (its regression), if any. */
+  profileOfSession(sessionId: number): Promise<ProfileRecord | undefined>;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
@@ -48,6 +48,9 @@ before(async () => {
       `smtp_port: ${smtpPort}`,
       'smtp_timeout_seconds: 5',
       'grafana_url: http://grafana.example:3000/',
+      // A regression's worst test is profiled on both servers (perf here, as root) and its table emailed.
+      'profiling: auto',
+      'profile_seconds: 3',
       // A wide margin for these 2-second tests, so run-to-run noise on a shared host reads as ok, not unstable;
       // the slow tag's fsync at commit costs far more than 40% on the write test.
       'test_thresholds: { update-index: 0.6, point-query: 0.6 }',
@@ -66,6 +69,31 @@ before(async () => {
         'name: point-query, script: oltp_point_select }\n'),
   );
 });
+
+/**
+ * The regression email carries the profile of update-index.t1 on both servers: the table of grown frames, the flame
+ * graph's file; the session's HTML report draws the flame graph.
+ */
+async function profileInEmail(text: string, html: string): Promise<void> {
+  assert.match(text, /Where the time went: differential profile/);
+  assert.match(
+    text,
+    /Profile \d+ of update-index\.t1, the worst regressed test, rerun on each server: B mariadb-10\.11\.1/,
+  );
+  assert.match(text, /function\s+B total\s+C total\s+grew \(pts\)/, 'the table of grown frames');
+  assert.match(html, /<th[^>]*>grew \(pts\)<\/th>/);
+  const svg = /flame graph: (\S+\/profiles\/\d+\/flame-graph\.svg)/.exec(text)?.[1];
+  assert.ok(svg !== undefined, 'the flame graph path');
+  assert.match(await readFile(svg, 'utf8'), /^<svg /);
+  const sessionId = /qpswatch show (\d+) --format html/.exec(text)?.[1];
+  const shown = await cli('show', sessionId ?? '0', '--format', 'html');
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(
+    shown.stdout,
+    /<h2[^>]*>Profile \d+: update-index\.t1, mariadb-10\.11\.3 \(C\) against mariadb-10\.11\.1/,
+  );
+  assert.match(shown.stdout, /<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<rect [\s\S]*<\/svg>/);
+}
 
 after(async () => {
   await sink?.close();
@@ -160,6 +188,7 @@ describe('qpswatch check on the demo upstream, with email', () => {
       assert.match(text, /C\/B by test/, 'the text chart');
       assert.match(html, /<table/);
       assert.match(html, /C\/B by test/, 'the html chart');
+      await profileInEmail(text, html);
     },
   );
 

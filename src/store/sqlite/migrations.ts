@@ -434,6 +434,12 @@ CREATE TABLE profiles (
 );
 `;
 
+// A check's profile of its worst regressed test names the check's session, so the email and the report find it.
+const profileSessions = `
+ALTER TABLE profiles ADD COLUMN session_id INTEGER REFERENCES sessions (id) ON DELETE SET NULL;
+CREATE INDEX profiles_session ON profiles (session_id);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -454,6 +460,7 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'regression events say whether they are a drift against the base', sql: eventKinds },
   { version: 14, name: 'bisections of regressed tags', sql: bisections },
   { version: 15, name: "differential profiles keep both sides' folded stacks", sql: profiles },
+  { version: 16, name: "a check's profile names the check's session", sql: profileSessions },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

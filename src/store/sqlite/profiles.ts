@@ -16,6 +16,7 @@ interface ProfileRow {
   baseline_stacks: string;
   candidate_stacks: string;
   created_at: string;
+  session_id: number | null;
 }
 
 const stacks = z.array(z.object({ stack: z.string().min(1), count: z.number().int().positive() }));
@@ -29,16 +30,18 @@ const ProfileInputSchema = z.object({
   candidateTool: z.enum(profilerTools),
   baselineStacks: stacks,
   candidateStacks: stacks,
+  sessionId: z.number().int().positive().optional(),
 });
 
 /** Each side's folded stacks as JSON: read back whole, never queried by frame. */
 export class SqliteProfiles extends SqliteRole implements ProfileStore {
   readonly #sql = this.statements({
     insert: `INSERT INTO profiles (baseline, candidate, test, threads, seconds, baseline_tool, candidate_tool,
-        baseline_stacks, candidate_stacks, created_at)
+        baseline_stacks, candidate_stacks, created_at, session_id)
       VALUES (@baseline, @candidate, @test, @threads, @seconds, @baseline_tool, @candidate_tool, @baseline_stacks,
-        @candidate_stacks, @created_at)`,
+        @candidate_stacks, @created_at, @session_id)`,
     get: 'SELECT * FROM profiles WHERE id = ?',
+    ofSession: 'SELECT * FROM profiles WHERE session_id = ? ORDER BY id DESC LIMIT 1',
   });
 
   async addProfile(raw: ProfileInput): Promise<number> {
@@ -56,6 +59,7 @@ export class SqliteProfiles extends SqliteRole implements ProfileStore {
           baseline_stacks: JSON.stringify(input.baselineStacks),
           candidate_stacks: JSON.stringify(input.candidateStacks),
           created_at: nowIso(),
+          session_id: input.sessionId ?? null,
         }).lastInsertRowid,
       ),
     );
@@ -65,20 +69,32 @@ export class SqliteProfiles extends SqliteRole implements ProfileStore {
     checkId('profile', 'id', id);
     return this.read('read a profile', () => {
       const row = this.#sql.get.get(id) as ProfileRow | undefined;
-      if (row === undefined) return undefined;
-      return {
-        id: row.id,
-        baseline: row.baseline,
-        candidate: row.candidate,
-        test: row.test,
-        threads: row.threads,
-        seconds: row.seconds,
-        baselineTool: row.baseline_tool as ProfilerTool,
-        candidateTool: row.candidate_tool as ProfilerTool,
-        baselineStacks: JSON.parse(row.baseline_stacks) as FoldedStack[],
-        candidateStacks: JSON.parse(row.candidate_stacks) as FoldedStack[],
-        createdAt: row.created_at,
-      };
+      return row === undefined ? undefined : profileRecord(row);
     });
   }
+
+  async profileOfSession(sessionId: number): Promise<ProfileRecord | undefined> {
+    checkId('profile', 'sessionId', sessionId);
+    return this.read("read a session's profile", () => {
+      const row = this.#sql.ofSession.get(sessionId) as ProfileRow | undefined;
+      return row === undefined ? undefined : profileRecord(row);
+    });
+  }
+}
+
+function profileRecord(row: ProfileRow): ProfileRecord {
+  return {
+    id: row.id,
+    baseline: row.baseline,
+    candidate: row.candidate,
+    test: row.test,
+    threads: row.threads,
+    seconds: row.seconds,
+    baselineTool: row.baseline_tool as ProfilerTool,
+    candidateTool: row.candidate_tool as ProfilerTool,
+    baselineStacks: JSON.parse(row.baseline_stacks) as FoldedStack[],
+    candidateStacks: JSON.parse(row.candidate_stacks) as FoldedStack[],
+    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+    createdAt: row.created_at,
+  };
 }

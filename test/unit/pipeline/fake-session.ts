@@ -124,6 +124,9 @@ export function fakeSettings(dir: string): CycleSettings {
       maxWaitSeconds: 20,
     },
     retry: { attempts: 3, backoffMinutes: 5 },
+    // The profile of an opened regression has tests of its own (event-profile.test.ts), with a fake profiler.
+    profiling: 'off',
+    profileSeconds: 10,
   };
   return settings as unknown as CycleSettings;
 }

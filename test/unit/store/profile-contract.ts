@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InvalidRecordError, type ProfileInput, type Store } from '../../../src/store/index.js';
+import { hostInput, sessionInput } from './store-inputs.js';
 
 const input: ProfileInput = {
   baseline: 'relaxed',
@@ -31,6 +32,23 @@ export function profileContract(backend: string, open: () => Promise<Store>): vo
         assert.match(createdAt, /^\d{4}-\d{2}-\d{2}T/);
         assert.deepEqual(rest, input);
         assert.equal(await store.getProfile(id + 1), undefined);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("a check's profile names its session, and the newest one of a session is found by it", async () => {
+      const store = await open();
+      try {
+        const plain = await store.addProfile(input);
+        assert.equal((await store.getProfile(plain))?.sessionId, undefined);
+        const sessionId = await store.createSession(sessionInput(await store.upsertHost(hostInput())));
+        assert.equal(await store.profileOfSession(sessionId), undefined);
+        await store.addProfile({ ...input, sessionId });
+        const newest = await store.addProfile({ ...input, test: 'point-query', sessionId });
+        const found = await store.profileOfSession(sessionId);
+        assert.deepEqual([found?.id, found?.test, found?.sessionId], [newest, 'point-query', sessionId]);
+        assert.equal(await store.profileOfSession(sessionId + 1), undefined);
       } finally {
         await store.close();
       }
