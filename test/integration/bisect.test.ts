@@ -35,6 +35,8 @@ before(async () => {
       `state_dir: ${join(root, 'state')}`,
       `cache_dir: ${join(root, 'cache')}`,
       'log_level: warn',
+      // The check before the bisection opens a regression: its profile is profile.test's and check-release's.
+      'profiling: off',
       'min_free_bytes: 1000000',
       // A wide margin for these 1-second tests on a shared host; fsync at commit costs far more than 40%.
       'test_thresholds: { update-index: 0.6 }',

@@ -94,6 +94,8 @@ before(async () => {
       `cache_dir: ${join(root, 'cache')}`,
       `host_lock: ${join(root, 'host.lock')}`,
       'log_level: info',
+      // Its regressions' profiles are tested by check-release.test; here they would only add time.
+      'profiling: off',
       'log_format: json',
       'min_free_bytes: 1000000',
       // Far away: the cycle this test waits for is the catch-up cycle at start (nothing was ever polled).
