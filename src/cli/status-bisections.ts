@@ -26,10 +26,13 @@ export function bisectionLines(bisections: readonly StatusBisection[], now: Date
       b.outcome === 'found' && b.firstBad !== undefined
         ? `first bad commit ${b.firstBad.commit.slice(0, 12)} ${JSON.stringify(b.firstBad.subject)} by ` +
           `${JSON.stringify(b.firstBad.author)}`
-        : `${b.outcome}, ${b.candidates.length} commit(s) left`;
+        : b.outcome === 'failed'
+          ? `failed: ${JSON.stringify(b.error ?? '')}`
+          : `${b.outcome}, ${b.candidates.length} commit(s) left`;
+    const event = b.eventId !== undefined ? `, of event ${b.eventId}` : '';
     out.push(
       `  bisect ${JSON.stringify(b.tag)}: ${what} (from ${JSON.stringify(b.goodTag)}, ${b.builds} build(s) of ` +
-        `${b.commitCount} commits, ${relativeTime(b.endedAt, now)})`,
+        `${b.commitCount} commits${event}, ${relativeTime(b.endedAt, now)})`,
     );
   }
   return out;
