@@ -81,3 +81,4 @@ export {
 } from './results-csv.js';
 export { renderFlameGraphSvg, growthColour, type FlameGraphInput } from './flame-graph.js';
 export { grownFramesTable, renderProfileHtml, renderProfileText, type ProfileReport } from './profile-report.js';
+export { bisectionSummary, historyBisectionLines, type BisectionLike } from './bisection-line.js';

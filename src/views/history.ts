@@ -12,8 +12,9 @@ import {
 } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ResultRow } from '../report/index.js';
-import type { HistoryView } from '../model/index.js';
+import type { HistoryBisection, HistoryView } from '../model/index.js';
 import type {
+  BisectionStore,
   CheckStore,
   HostStore,
   ImportedResultRecord,
@@ -23,7 +24,7 @@ import type {
 } from '../store/index.js';
 
 /** What a series' history reads: releases, their samples and imported results, the checks, the hosts. */
-type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore;
+type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore & BisectionStore;
 import type { Upstream } from '../upstream/index.js';
 import { parseVersion, rangeIncludes } from '../version/index.js';
 
@@ -70,6 +71,7 @@ export async function seriesHistory(
   const confidence = verdicts.confidence ?? DEFAULT_VERDICTS.confidence;
   const chains = await chainChecks(store, upstream, sessions, table.columns[base]?.releaseId);
   const chained = chainHistory(table, base, chains, { confidence, thresholdOf: (test) => thresholdOf(verdicts, test) });
+  const bisections = await seriesBisections(store, upstream);
   return {
     series: upstream.name,
     flavor: upstream.flavor,
@@ -79,7 +81,27 @@ export async function seriesHistory(
     host,
     confidence,
     generatedAt: now.toISOString(),
+    ...(bisections.length > 0 ? { bisections } : {}),
   };
+}
+
+/** The newest bisection of each release of the series that has one, oldest release first. */
+async function seriesBisections(store: HistoryStores, upstream: Upstream): Promise<HistoryBisection[]> {
+  const releases = (await store.listReleases(upstream.name)).sort((a, b) => a.versionKey.localeCompare(b.versionKey));
+  const out: HistoryBisection[] = [];
+  for (const release of releases) {
+    const newest = (await store.listBisections({ releaseId: release.id, limit: 1 }))[0];
+    if (newest === undefined) continue;
+    out.push({
+      tag: release.tag,
+      outcome: newest.outcome,
+      ...(newest.firstBad !== undefined ? { firstBad: newest.firstBad } : {}),
+      candidates: newest.candidates.length,
+      builds: newest.builds,
+      ...(newest.error !== undefined ? { error: newest.error } : {}),
+    });
+  }
+  return out;
 }
 
 /**
