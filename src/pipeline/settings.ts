@@ -13,6 +13,14 @@ export interface CheckSettings extends CompareSettings {
   mail: MailSettings;
   /** reanchor_every: every this many checked releases of a series, one is checked against the base; 0 is off. */
   reanchorEvery: number;
+  /** bisect, bisect_max_builds, bisect_max_hours: whether a new regression is bisected at once, and its budget. */
+  bisect: BisectSettings;
+}
+
+export interface BisectSettings {
+  enabled: boolean;
+  maxBuilds: number;
+  maxHours: number;
 }
 
 /** A daemon cycle also builds releases, prunes installs and waits for a quiet host. */
@@ -29,6 +37,7 @@ export function checkSettings(config: Config, env: Readonly<Record<string, strin
     alerts: alertSettings(config),
     mail: mailSettings(config),
     reanchorEvery: config.reanchor_every,
+    bisect: { enabled: config.bisect, maxBuilds: config.bisect_max_builds, maxHours: config.bisect_max_hours },
   };
 }
 
