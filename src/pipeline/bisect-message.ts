@@ -4,8 +4,9 @@ import type { Upstream } from '../upstream/index.js';
 import type { AlertSettings } from './alert-messages.js';
 
 /**
- * The one follow-up email of a bisection that a regression event started, or undefined when no one is emailed. Its
- * key is the event's: a bisection recorded again for the same event never queues a second email.
+ * The one follow-up email of a bisection, or undefined when no one is emailed. Its key is the event's when a
+ * regression event started it (a bisection recorded again for the same event never queues a second email), else
+ * the release's and the start time's (`qpswatch bisect --email`).
  */
 export function bisectMessage(input: {
   alerts: AlertSettings;
@@ -13,7 +14,7 @@ export function bisectMessage(input: {
   release: ReleaseRecord;
   good: ReleaseRecord;
   bisection: BisectionInput;
-  eventId: number;
+  eventId?: number;
 }): MessageInput | undefined {
   const { alerts, upstream, release, good, bisection } = input;
   if (alerts.emailTo.length === 0) return undefined;
@@ -32,11 +33,13 @@ export function bisectMessage(input: {
     ...(bisection.error !== undefined ? { error: bisection.error } : {}),
   });
   const domain = alerts.emailFrom.split('@')[1] ?? 'localhost';
+  const of =
+    input.eventId !== undefined ? `event-${input.eventId}` : `release-${release.id}.${Date.parse(bisection.startedAt)}`;
   return {
-    eventKey: `bisect/${upstream.name}/${release.tag}/event-${input.eventId}`,
+    eventKey: `bisect/${upstream.name}/${release.tag}/${of}`,
     from: alerts.emailFrom,
     to: [...alerts.emailTo],
     ...rendered,
-    messageId: `<qpswatch.bisect.event-${input.eventId}@${domain}>`,
+    messageId: `<qpswatch.bisect.${of}@${domain}>`,
   };
 }

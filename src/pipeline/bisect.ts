@@ -7,6 +7,7 @@ import type {
   BisectionStore,
   BisectStepRecord,
   CheckStore,
+  MessageInput,
   ReleaseRecord,
 } from '../store/index.js';
 import type { CommitEntry } from '../upstream/index.js';
@@ -56,9 +57,14 @@ export interface BisectRun extends Omit<BisectResult, 'record'> {
  * not build, and stops at the first bad commit, an undecided step, or the budget. The result is stored; the builds
  * it made are pruned (never a release's: a commit build has no row in the builds table).
  */
-export async function bisectRelease(request: BisectRequest, deps: BisectDeps): Promise<BisectResult> {
+export async function bisectRelease(
+  request: BisectRequest,
+  deps: BisectDeps,
+  /** The follow-up email (`bisect --email`), queued with the result in one transaction. */
+  message?: (input: BisectionInput) => MessageInput | undefined,
+): Promise<BisectResult> {
   const { input, ...run } = await runBisection(request, deps);
-  return { record: await deps.store.recordBisection(input), ...run };
+  return { record: await deps.store.recordBisection(input, message?.(input)), ...run };
 }
 
 /**

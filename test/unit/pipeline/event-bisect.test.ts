@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { ComparisonView } from '../../../src/model/index.js';
 import {
+  bisectMessage,
   bisectNewEvents,
   type BisectRequest,
   type CheckResult,
   type EventBisectDeps,
 } from '../../../src/pipeline/index.js';
-import { openStore, type BisectionInput, type Store } from '../../../src/store/index.js';
+import { openStore, type BisectionInput, type ReleaseRecord, type Store } from '../../../src/store/index.js';
 import { loadSuite } from '../../../src/suite/index.js';
 import { parseUpstream } from '../../../src/upstream/index.js';
 import { projectRoot } from '../../helpers/paths.js';
@@ -214,4 +215,19 @@ describe('bisect: true, on a real SQLite store with a fake bisection runner', ()
     await assert.rejects(bisectNewEvents(check, { suite }, aborting), /stopped/);
     assert.deepEqual(await store.listBisections(), []);
   });
+});
+
+test('bisect --email: a key of its own (release, start time); no email without email_to', () => {
+  const release = { id: 3, tag: 'mariadb-10.11.3' } as ReleaseRecord;
+  const good = { id: 2, tag: 'mariadb-10.11.2' } as ReleaseRecord;
+  const bisection = foundWalk({ release, good, tests: ['update-index'] } as BisectRequest);
+  const alerts = { emailTo: ['dba@example.org'], emailFrom: 'qpswatch@example.org', grafanaUrl: '' };
+  const byHand = bisectMessage({ alerts, upstream, release, good, bisection })!;
+  assert.equal(byHand.eventKey, `bisect/mariadb-10.11/mariadb-10.11.3/release-3.${Date.parse(bisection.startedAt)}`);
+  assert.equal(byHand.messageId, `<qpswatch.bisect.release-3.${Date.parse(bisection.startedAt)}@example.org>`);
+  assert.equal(
+    bisectMessage({ alerts, upstream, release, good, bisection, eventId: 9 })!.eventKey.endsWith('/event-9'),
+    true,
+  );
+  assert.equal(bisectMessage({ alerts: { ...alerts, emailTo: [] }, upstream, release, good, bisection }), undefined);
 });
