@@ -1,12 +1,14 @@
 import { waitForHostLock } from '../daemon/index.js';
 import {
+  bisectMessage,
   bisectRelease,
   buildSettings,
+  checkSettings,
+  deliverPending,
   lastGoodBelow,
   NoRegressedTestsError,
   regressedTests,
 } from '../pipeline/index.js';
-import { compareSettings } from '../session/index.js';
 import { narrowSuite } from '../suite/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
@@ -38,6 +40,7 @@ Options:
   --all-parents        walk every parent's commits, not only first parents (merged branches' own commits)
   --max-builds N       builds at most (default: bisect_max_builds, 12); --max-hours H likewise (bisect_max_hours)
   --json               print the stored bisection as JSON instead of text
+  --email              send the result as the follow-up email a bisect: true run sends (email_to), through the outbox
 ${SUITE_FLAGS_HELP}
 
 Commit subjects and author names are printed as data: control characters escaped, never run by a shell.
@@ -77,6 +80,8 @@ export const bisectCommand: Command = {
       });
       try {
         const json = values.json === true;
+        const settings = checkSettings(ctx.config, ctx.env);
+        const email = values.email === true;
         const result = await bisectRelease(
           {
             release,
@@ -89,7 +94,7 @@ export const bisectCommand: Command = {
             ...shape,
           },
           {
-            settings: compareSettings(ctx.config, ctx.env),
+            settings,
             buildSettings: buildSettings(ctx.config),
             upstream,
             store,
@@ -98,7 +103,11 @@ export const bisectCommand: Command = {
             signal: ctx.signal,
             ...(json ? {} : { onStep: (step, n, count) => ctx.stdout(bisectStepLine(step, n, count)) }),
           },
+          email
+            ? (bisection) => bisectMessage({ alerts: settings.alerts, upstream, release, good, bisection })
+            : undefined,
         );
+        if (email) await deliverPending({ mail: settings.mail, store, log: ctx.log, signal: ctx.signal });
         ctx.stdout(json ? JSON.stringify(result.record, null, 2) + '\n' : bisectResultText(result, release, good));
         return result.record.outcome === 'found' ? EXIT_OK : EXIT_FAILED;
       } finally {
@@ -118,6 +127,7 @@ const BISECT_FLAGS = {
   'max-builds': { type: 'string' },
   'max-hours': { type: 'string' },
   json: { type: 'boolean' },
+  email: { type: 'boolean' },
 } as const;
 
 /** --good TAG, else the last good release below the tag. */

@@ -51,6 +51,9 @@ export function bisectResultText(result: BisectResult, release: ReleaseRecord, g
           `${short(record.candidates.at(-1) ?? '')}`,
       );
       break;
+    case 'failed':
+      lines.push(`failed: ${printable(record.error ?? '')}`);
+      break;
   }
   const skipped = record.steps.filter((s) => s.outcome === 'skip').map((s) => short(s.commit));
   lines.push(

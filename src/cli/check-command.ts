@@ -2,13 +2,16 @@ import { waitForHostLock } from '../daemon/index.js';
 import { checkStanding } from '../analysis/index.js';
 import { testLabel } from '../model/index.js';
 import {
+  bisectNewEvents,
+  buildSettings,
   checkAndConfirm,
   checkSettings,
+  eventBisectDeps,
   suspicionText,
   type CheckResult,
   type ConfirmedCheck,
 } from '../pipeline/index.js';
-import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
+import { bisectionSummary, parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { findRelease } from './find-release.js';
@@ -47,6 +50,10 @@ ${SUITE_FLAGS_HELP}
 
 One benchmark or build at a time on a host (host_lock): a check waits while a compare, another check or
 a build runs, and stops at once when a daemon holds the host.
+
+With bisect: true, a check that opens a regression event bisects TAG for the regressed tests right after
+(as \`qpswatch bisect\` does, within bisect_max_builds and bisect_max_hours): the result is stored with the
+event and sent as one follow-up email; a bisection that fails is stored as failed and the check stands.
 
 Progress goes to stderr as log lines; the report goes to stdout.
 Exit codes: 0 checked (whatever the verdicts); 1 failed on the way; 2 bad input (unknown or unbuilt tag, or
@@ -92,15 +99,16 @@ export const checkCommand: Command = {
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
       const text = format === 'text';
+      const deps = {
+        settings: checkSettings(ctx.config, ctx.env),
+        store,
+        log: ctx.log,
+        upstreams: ctx.upstreams,
+        signal: ctx.signal,
+      };
       const done = await checkAndConfirm(
         { release, suite, rounds, ...shape, ...(values['against-base'] === true ? { againstBase: true } : {}) },
-        {
-          settings: checkSettings(ctx.config, ctx.env),
-          store,
-          log: ctx.log,
-          upstreams: ctx.upstreams,
-          signal: ctx.signal,
-        },
+        deps,
         {
           confirm: values['no-confirm'] !== true,
           // Said before the confirming session starts, which takes a whole session budget.
@@ -123,6 +131,12 @@ export const checkCommand: Command = {
         );
       const drift = driftLine(done);
       if (text && drift !== '') ctx.stdout(`${drift}\n`);
+      const bisection = await bisectNewEvents(
+        done.result,
+        { suite, ...shape },
+        eventBisectDeps(deps, buildSettings(ctx.config)),
+      );
+      if (text && bisection !== undefined) ctx.stdout(`bisect: ${bisectionSummary(bisection)}\n`);
     } finally {
       try {
         await store.close();

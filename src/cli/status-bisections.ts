@@ -31,10 +31,13 @@ export function bisectionLines(bisections: readonly StatusBisection[], now: Date
       b.outcome === 'found' && b.firstBad !== undefined
         ? `first bad commit ${b.firstBad.commit.slice(0, 12)} ${quoted(b.firstBad.subject)} by ` +
           `${quoted(b.firstBad.author)}`
-        : `${b.outcome}, ${b.candidates.length} commit(s) left`;
+        : b.outcome === 'failed'
+          ? `failed: ${quoted(b.error ?? '')}`
+          : `${b.outcome}, ${b.candidates.length} commit(s) left`;
+    const event = b.eventId !== undefined ? `, of event ${b.eventId}` : '';
     out.push(
       `  bisect ${quoted(b.tag)}: ${what} (from ${quoted(b.goodTag)}, ${b.builds} build(s) of ` +
-        `${b.commitCount} commits, ${relativeTime(b.endedAt, now)})`,
+        `${b.commitCount} commits${event}, ${relativeTime(b.endedAt, now)})`,
     );
   }
   return out;

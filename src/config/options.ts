@@ -247,6 +247,17 @@ export const OPTIONS = {
     expected: 'a whole number of bytes',
     envFormat: 'number',
   }),
+  bisect: defineOption({
+    name: 'bisect',
+    schema: z.boolean(),
+    default: () => false,
+    doc:
+      "When a check (the daemon's, or qpswatch check) opens a regression event of a git upstream, bisect the tag " +
+      'at once for the regressed tests within bisect_max_builds and bisect_max_hours; the result is stored with ' +
+      'the event and sent as one follow-up email. A bisection that fails is stored and logged, never fails the check.',
+    expected: 'true or false',
+    envFormat: 'boolean',
+  }),
   bisect_max_builds: defineOption({
     name: 'bisect_max_builds',
     schema: z.number().int().min(1).max(100),

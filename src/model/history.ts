@@ -63,4 +63,18 @@ export interface HistoryView {
   confidence?: number;
   /** ISO 8601, printed as given */
   generatedAt: string;
+  /** The newest bisection of each release of the series that has one, oldest release first. Absent: none. */
+  bisections?: readonly HistoryBisection[];
+}
+
+/** A bisection as the history report shows it: one line. Subjects and authors are data, escaped by each layout. */
+export interface HistoryBisection {
+  tag: string;
+  /** found, ambiguous, undecided, budget or failed */
+  outcome: string;
+  firstBad?: { commit: string; subject: string; author: string };
+  /** the commits the first bad one is still among, when none was named */
+  candidates: number;
+  builds: number;
+  error?: string;
 }

@@ -53,7 +53,14 @@ export {
   type TargetLabel,
   type TestRow,
 } from './comparison.js';
-export type { HistoryChained, HistoryStep, HistoryTest, HistoryVersion, HistoryView } from './history.js';
+export type {
+  HistoryBisection,
+  HistoryChained,
+  HistoryStep,
+  HistoryTest,
+  HistoryVersion,
+  HistoryView,
+} from './history.js';
 export { isMemorySetting, memorySettings, type MemorySettingName } from './memory.js';
 export type { CalibrationFigure } from './calibration.js';
 export {

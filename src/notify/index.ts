@@ -14,3 +14,4 @@ export { InvalidAlertError, MailSettingsError, PlaintextAuthRefusedError, SmtpDe
 export type { AlertContent, AlertProfile, ChainedTest, RenderedMessage } from './alert-content.js';
 export { renderAlert } from './render-alert.js';
 export { failureSubject, inertLine, renderFailureNotice, type FailureContent } from './render-failure.js';
+export { bisectSubject, renderBisectNotice, type BisectContent, type BisectStepContent } from './render-bisect.js';

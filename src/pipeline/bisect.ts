@@ -7,6 +7,7 @@ import type {
   BisectionStore,
   BisectStepRecord,
   CheckStore,
+  MessageInput,
   ReleaseRecord,
 } from '../store/index.js';
 import type { CommitEntry } from '../upstream/index.js';
@@ -26,10 +27,13 @@ export interface BisectRequest extends Omit<StepRequest, 'goodTag' | 'badTag' | 
   maxHours: number;
 }
 
-export interface BisectDeps extends BisectStepDeps {
-  store: BisectStepDeps['store'] & CheckStore & BisectionStore;
+export interface BisectRunDeps extends BisectStepDeps {
   /** Told of each step as it ends, with its number (1-based) and the range's size. */
   onStep?: (step: BisectStepRecord, number: number, count: number) => void;
+}
+
+export interface BisectDeps extends BisectRunDeps {
+  store: BisectStepDeps['store'] & CheckStore & BisectionStore;
 }
 
 export interface BisectResult {
@@ -42,13 +46,32 @@ export interface BisectResult {
   pruned: readonly string[];
 }
 
+/** A bisection walked to its end but not yet stored: what to store, and the range it searched. */
+export interface BisectRun extends Omit<BisectResult, 'record'> {
+  input: BisectionInput;
+}
+
 /**
  * Finds the first commit after the good release at which the regressed tests regress: builds midpoints of the
  * range with the release's build profile, runs the tests against the good release at each, skips a commit that does
  * not build, and stops at the first bad commit, an undecided step, or the budget. The result is stored; the builds
  * it made are pruned (never a release's: a commit build has no row in the builds table).
  */
-export async function bisectRelease(request: BisectRequest, deps: BisectDeps): Promise<BisectResult> {
+export async function bisectRelease(
+  request: BisectRequest,
+  deps: BisectDeps,
+  /** The follow-up email (`bisect --email`), queued with the result in one transaction. */
+  message?: (input: BisectionInput) => MessageInput | undefined,
+): Promise<BisectResult> {
+  const { input, ...run } = await runBisection(request, deps);
+  return { record: await deps.store.recordBisection(input, message?.(input)), ...run };
+}
+
+/**
+ * The walk of bisectRelease without storing it, so a caller can store it with more (the event that started it and
+ * its follow-up email, in one transaction). The steps' builds are pruned either way.
+ */
+export async function runBisection(request: BisectRequest, deps: BisectRunDeps): Promise<BisectRun> {
   const startedAt = new Date();
   const { release, good } = request;
   const commits = await bisectRange(
@@ -65,10 +88,8 @@ export async function bisectRelease(request: BisectRequest, deps: BisectDeps): P
   const builds: CommitBuildOutcome[] = [];
   try {
     const walk = await walkRange(commits, stepRequest, request, deps, builds, startedAt);
-    const record = await deps.store.recordBisection(
-      bisectionInput(request, commits, walk, builds.length, startedAt, deps.upstream.buildProfile),
-    );
-    return { record, commits, bound: bisectBuildBound(commits.length), pruned: await pruneSteps(builds) };
+    const input = bisectionInput(request, commits, walk, builds.length, startedAt, deps.upstream.buildProfile);
+    return { input, commits, bound: bisectBuildBound(commits.length), pruned: await pruneSteps(builds) };
   } catch (err) {
     await pruneSteps(builds);
     throw err;
@@ -85,7 +106,7 @@ async function walkRange(
   commits: readonly CommitEntry[],
   stepRequest: StepRequest,
   request: BisectRequest,
-  deps: BisectDeps,
+  deps: BisectRunDeps,
   builds: CommitBuildOutcome[],
   startedAt: Date,
 ): Promise<Walk> {

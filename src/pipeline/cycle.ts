@@ -1,5 +1,6 @@
 import type { CyclePhase } from '../model/index.js';
 import type {
+  BisectionStore,
   DaemonStateStore,
   QueueRecord,
   QueueStep,
@@ -14,6 +15,7 @@ import { failureMessage } from './alert-messages.js';
 import { lastGoodBelow, type CheckDeps } from './check-release.js';
 import { checkAndConfirm, confirmOwed } from './confirm-drift.js';
 import { deliverPending } from './deliver.js';
+import { bisectNewEvents, eventBisectDeps } from './event-bisect.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { obtainRelease } from './fetch-release.js';
 import { pruneAfterCheck } from './prune-builds.js';
@@ -34,7 +36,7 @@ export interface CycleDeps extends CheckDeps {
   /** A check's settings plus builds, pruning and the quiet-host wait (cycleSettings). */
   settings: CycleSettings;
   /** A check's roles plus the queue, the daemon's state and the quiet-host records. */
-  store: CheckDeps['store'] & QueueStore & DaemonStateStore & QuietHostStore;
+  store: CheckDeps['store'] & QueueStore & DaemonStateStore & QuietHostStore & BisectionStore;
   suite: Suite;
   rounds: number;
   /** Told of each phase as it starts, so status and metrics show what the daemon does. */
@@ -262,6 +264,7 @@ async function checkStep(
       confirm: true,
     });
     if (result.kind === 'checked') outcome.checked += 1;
+    await bisectNewEvents(result, { suite: deps.suite }, eventBisectDeps(deps, deps.settings));
   } finally {
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
   }

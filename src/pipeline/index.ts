@@ -54,5 +54,16 @@ export {
   type PruneKeepReason,
 } from './prune-builds.js';
 export { buildCommit, type CommitBuildOutcome, type CommitToBuild } from './build-commit.js';
-export { bisectRelease, type BisectDeps, type BisectRequest, type BisectResult } from './bisect.js';
+export {
+  bisectRelease,
+  runBisection,
+  type BisectDeps,
+  type BisectRequest,
+  type BisectResult,
+  type BisectRun,
+  type BisectRunDeps,
+} from './bisect.js';
 export { BisectRangeError, NoRegressedTestsError, regressedTests } from './bisect-range.js';
+export { bisectNewEvents, eventBisectDeps, type EventBisectDeps } from './event-bisect.js';
+export { bisectMessage } from './bisect-message.js';
+export type { BisectSettings } from './settings.js';

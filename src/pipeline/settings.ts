@@ -17,6 +17,14 @@ export interface CheckSettings extends CompareSettings {
   /** How a check profiles the worst regression it opens (off: never), and how long it samples each server. */
   profiling: ProfilingMode;
   profileSeconds: number;
+  /** bisect, bisect_max_builds, bisect_max_hours: whether a new regression is bisected at once, and its budget. */
+  bisect: BisectSettings;
+}
+
+export interface BisectSettings {
+  enabled: boolean;
+  maxBuilds: number;
+  maxHours: number;
 }
 
 /** A daemon cycle also builds releases, prunes installs and waits for a quiet host. */
@@ -35,6 +43,7 @@ export function checkSettings(config: Config, env: Readonly<Record<string, strin
     reanchorEvery: config.reanchor_every,
     profiling: config.profiling,
     profileSeconds: config.profile_seconds,
+    bisect: { enabled: config.bisect, maxBuilds: config.bisect_max_builds, maxHours: config.bisect_max_hours },
   };
 }
 

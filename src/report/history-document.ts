@@ -9,6 +9,7 @@ import {
   type HistoryView,
 } from '../model/index.js';
 import type { Block } from './document.js';
+import { historyBisectionLines } from './bisection-line.js';
 import {
   hasChained,
   IMPORTED_FOOTNOTE,
@@ -325,6 +326,13 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
         { kind: 'table', table: historyDetectableDropTable(view) },
       ]
     : [];
+  const bisections: Block[] =
+    view.bisections !== undefined && view.bisections.length > 0
+      ? [
+          { kind: 'heading', level: 2, text: 'Bisections (the newest of each release)' },
+          { kind: 'lines', lines: historyBisectionLines(view.bisections) },
+        ]
+      : [];
   return [
     { kind: 'heading', level: 1, text: historyTitle(view) },
     { kind: 'lines', lines: headerLines(view) },
@@ -332,6 +340,7 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
       ? []
       : [{ kind: 'heading', level: 2, text: `Relative QPS (version / ${baseVersion(view)})` } as const]),
     ...relative,
+    ...bisections,
     ...drops,
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];

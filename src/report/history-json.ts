@@ -62,6 +62,7 @@ export function historyJson(view: HistoryView): string {
     host: view.host,
     ...(view.confidence !== undefined ? { confidence: view.confidence } : {}),
     generatedAt: view.generatedAt,
+    ...(view.bisections !== undefined ? { bisections: view.bisections } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

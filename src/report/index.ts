@@ -89,3 +89,4 @@ export {
   renderProfileText,
   type ProfileReport,
 } from './profile-report.js';
+export { bisectionSummary, historyBisectionLines, type BisectionLike } from './bisection-line.js';

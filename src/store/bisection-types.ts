@@ -1,9 +1,11 @@
 /** Bisections of regressed tags: which commit of the range first made the regressed tests slower. */
+import type { MessageInput } from './outbox-types.js';
 
-export const bisectionOutcomes = ['found', 'ambiguous', 'undecided', 'budget'] as const;
+export const bisectionOutcomes = ['found', 'ambiguous', 'undecided', 'budget', 'failed'] as const;
 /**
  * found: one first bad commit; ambiguous: it is one of `candidates` (commits that did not build lie next to it);
- * undecided: a step's session could not tell good from bad; budget: the builds or hours ran out first.
+ * undecided: a step's session could not tell good from bad; budget: the builds or hours ran out first; failed: an
+ * error stopped it (an automatic bisection keeps it, with `error`, so status and the email say so).
  */
 export type BisectionOutcome = (typeof bisectionOutcomes)[number];
 
@@ -33,7 +35,7 @@ export interface BisectionInput {
   goodReleaseId: number;
   buildProfile: string;
   tests: string[];
-  /** Commits after the good release up to the regressed tag's, that one included. */
+  /** Commits after the good release up to the regressed tag's, that one included (0: failed before it knew). */
   commitCount: number;
   outcome: BisectionOutcome;
   /** The first bad commit (outcome found). */
@@ -45,6 +47,10 @@ export interface BisectionInput {
   builds: number;
   startedAt: string;
   endedAt: string;
+  /** The regression event whose opening started it (bisect: true); absent for one run by hand. */
+  eventId?: number;
+  /** Why it failed (outcome failed). */
+  error?: string;
 }
 
 export interface BisectionRecord extends BisectionInput {
@@ -52,7 +58,8 @@ export interface BisectionRecord extends BisectionInput {
 }
 
 export interface BisectionStore {
-  recordBisection(input: BisectionInput): Promise<BisectionRecord>;
+  /** Records a bisection, and its follow-up email when given, in one transaction. */
+  recordBisection(input: BisectionInput, message?: MessageInput): Promise<BisectionRecord>;
   /** Newest first; of one release when given. */
   listBisections(query?: { releaseId?: number; limit?: number }): Promise<BisectionRecord[]>;
 }

@@ -188,6 +188,13 @@ export class EventNotOpenError extends StoreError {
   }
 }
 
+export class EventNotFoundError extends StoreError {
+  override name = 'EventNotFoundError';
+  constructor(readonly eventId: number) {
+    super(`regression event ${eventId} does not exist; nothing was stored`);
+  }
+}
+
 export class MessageNotFoundError extends StoreError {
   override name = 'MessageNotFoundError';
   constructor(readonly messageId: number) {

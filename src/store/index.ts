@@ -21,6 +21,7 @@ export { eventKinds, eventStates, triageActions } from './check-types.js';
 export {
   BuildNotFoundError,
   DuplicateResultError,
+  EventNotFoundError,
   EventNotOpenError,
   MessageNotFoundError,
   DuplicateSampleError,

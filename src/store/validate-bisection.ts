@@ -21,7 +21,7 @@ const bisectionSchema = z.object({
   goodReleaseId: wholeFrom(1),
   buildProfile: text(),
   tests: z.array(text()),
-  commitCount: wholeFrom(1),
+  commitCount: wholeFrom(0),
   outcome: z.enum(bisectionOutcomes, { error: `expected one of ${bisectionOutcomes.join(', ')}` }),
   firstBad: z.object({ commit: commitId(), subject: anyText(), author: anyText() }).optional(),
   candidates: z.array(commitId()),
@@ -29,6 +29,8 @@ const bisectionSchema = z.object({
   builds: wholeFrom(0),
   startedAt: iso(),
   endedAt: iso(),
+  eventId: wholeFrom(1).optional(),
+  error: anyText().optional(),
 });
 
 export function parseBisectionInput(input: BisectionInput): BisectionInput {

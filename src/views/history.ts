@@ -16,8 +16,9 @@ import {
 } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ResultRow } from '../report/index.js';
-import type { HistoryView } from '../model/index.js';
+import type { HistoryBisection, HistoryView } from '../model/index.js';
 import type {
+  BisectionStore,
   CheckStore,
   HostStore,
   ImportedResultRecord,
@@ -27,8 +28,11 @@ import type {
   SessionStore,
 } from '../store/index.js';
 
-/** What a series' history reads: releases, sessions and their samples, imported results, the checks, the hosts. */
-type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore & SessionStore & SampleStore;
+/**
+ * What a series' history reads: releases, sessions and their samples, imported results, the checks, the hosts, the
+ * bisections.
+ */
+type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore & SessionStore & SampleStore & BisectionStore;
 
 /** Every done session, however many: listSessions wants a limit. */
 const ALL = Number.MAX_SAFE_INTEGER;
@@ -99,6 +103,7 @@ export async function seriesHistory(
   const confidence = verdicts.confidence ?? DEFAULT_VERDICTS.confidence;
   const chains = await chainChecks(store, upstream, sessions, table.columns[base]?.releaseId);
   const chained = chainHistory(table, base, chains, { confidence, thresholdOf: (test) => thresholdOf(verdicts, test) });
+  const bisections = await seriesBisections(store, upstream);
   return {
     series: upstream.name,
     flavor: upstream.flavor,
@@ -108,7 +113,27 @@ export async function seriesHistory(
     host,
     confidence,
     generatedAt: now.toISOString(),
+    ...(bisections.length > 0 ? { bisections } : {}),
   };
+}
+
+/** The newest bisection of each release of the series that has one, oldest release first. */
+async function seriesBisections(store: HistoryStores, upstream: Upstream): Promise<HistoryBisection[]> {
+  const releases = (await store.listReleases(upstream.name)).sort((a, b) => a.versionKey.localeCompare(b.versionKey));
+  const out: HistoryBisection[] = [];
+  for (const release of releases) {
+    const newest = (await store.listBisections({ releaseId: release.id, limit: 1 }))[0];
+    if (newest === undefined) continue;
+    out.push({
+      tag: release.tag,
+      outcome: newest.outcome,
+      ...(newest.firstBad !== undefined ? { firstBad: newest.firstBad } : {}),
+      candidates: newest.candidates.length,
+      builds: newest.builds,
+      ...(newest.error !== undefined ? { error: newest.error } : {}),
+    });
+  }
+  return out;
 }
 
 /**

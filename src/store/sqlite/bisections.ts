@@ -1,8 +1,10 @@
 import type { BisectionInput, BisectionRecord, BisectionStore, BisectStepRecord } from '../bisection-types.js';
-import { ReleaseNotFoundError } from '../errors.js';
+import { EventNotFoundError, ReleaseNotFoundError } from '../errors.js';
+import type { MessageInput } from '../outbox-types.js';
 import { checkId } from '../validate.js';
 import { parseBisectionInput } from '../validate-bisection.js';
-import { SqliteRole } from './connection.js';
+import { nowIso, SqliteRole } from './connection.js';
+import { messageQueuer } from './outbox.js';
 
 interface BisectionRow {
   id: number;
@@ -20,26 +22,36 @@ interface BisectionRow {
   builds: number;
   started_at: string;
   ended_at: string;
+  event_id: number | null;
+  error: string | null;
 }
 
 /** Bisections of regressed tags (bisections), one row per bisection, written when it ends. */
 export class SqliteBisections extends SqliteRole implements BisectionStore {
   readonly #sql = this.statements({
     insert: `INSERT INTO bisections (release_id, good_release_id, build_profile, tests, commit_count, outcome,
-        first_bad_commit, first_bad_subject, first_bad_author, candidates, steps, builds, started_at, ended_at)
+        first_bad_commit, first_bad_subject, first_bad_author, candidates, steps, builds, started_at, ended_at,
+        event_id, error)
       VALUES (@release_id, @good_release_id, @build_profile, @tests, @commit_count, @outcome, @first_bad_commit,
-        @first_bad_subject, @first_bad_author, @candidates, @steps, @builds, @started_at, @ended_at)`,
+        @first_bad_subject, @first_bad_author, @candidates, @steps, @builds, @started_at, @ended_at, @event_id,
+        @error)`,
+    event: 'SELECT id FROM regression_events WHERE id = ?',
     release: 'SELECT id FROM releases WHERE id = ?',
     get: 'SELECT * FROM bisections WHERE id = ?',
     all: 'SELECT * FROM bisections ORDER BY id DESC LIMIT ?',
     ofRelease: 'SELECT * FROM bisections WHERE release_id = ? ORDER BY id DESC LIMIT ?',
   });
 
-  async recordBisection(input: BisectionInput): Promise<BisectionRecord> {
+  readonly #queueMessage = messageQueuer(this.connection);
+
+  async recordBisection(input: BisectionInput, message?: MessageInput): Promise<BisectionRecord> {
     const valid = parseBisectionInput(input);
     return this.write('record a bisection', () => {
       for (const id of [valid.releaseId, valid.goodReleaseId])
         if (this.#sql.release.get(id) === undefined) throw new ReleaseNotFoundError(`#${id}`);
+      if (valid.eventId !== undefined && this.#sql.event.get(valid.eventId) === undefined)
+        throw new EventNotFoundError(valid.eventId);
+      if (message !== undefined) this.#queueMessage(message, nowIso());
       const { lastInsertRowid } = this.#sql.insert.run({
         release_id: valid.releaseId,
         good_release_id: valid.goodReleaseId,
@@ -55,6 +67,8 @@ export class SqliteBisections extends SqliteRole implements BisectionStore {
         builds: valid.builds,
         started_at: valid.startedAt,
         ended_at: valid.endedAt,
+        event_id: valid.eventId ?? null,
+        error: valid.error ?? null,
       });
       return fromRow(this.#sql.get.get(lastInsertRowid) as BisectionRow);
     });
@@ -95,5 +109,7 @@ function fromRow(row: BisectionRow): BisectionRecord {
     builds: row.builds,
     startedAt: row.started_at,
     endedAt: row.ended_at,
+    ...(row.event_id !== null ? { eventId: row.event_id } : {}),
+    ...(row.error !== null ? { error: row.error } : {}),
   };
 }

@@ -440,6 +440,38 @@ ALTER TABLE profiles ADD COLUMN session_id INTEGER REFERENCES sessions (id) ON D
 CREATE INDEX profiles_session ON profiles (session_id);
 `;
 
+// An automatic bisection belongs to the regression event that started it (bisect: true), and one that failed on the
+// way is kept, with its error. SQLite cannot widen a CHECK, so the table is copied into its new shape.
+const bisectionEvents = `
+CREATE TABLE bisections_new (
+  id                  INTEGER PRIMARY KEY,
+  release_id          INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+  good_release_id     INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+  build_profile       TEXT NOT NULL,
+  tests               TEXT NOT NULL,
+  commit_count        INTEGER NOT NULL,
+  outcome             TEXT NOT NULL CHECK (outcome IN ('found', 'ambiguous', 'undecided', 'budget', 'failed')),
+  first_bad_commit    TEXT,
+  first_bad_subject   TEXT,
+  first_bad_author    TEXT,
+  candidates          TEXT NOT NULL DEFAULT '[]',
+  steps               TEXT NOT NULL DEFAULT '[]',
+  builds              INTEGER NOT NULL,
+  started_at          TEXT NOT NULL,
+  ended_at            TEXT NOT NULL,
+  event_id            INTEGER REFERENCES regression_events (id) ON DELETE SET NULL,
+  error               TEXT
+);
+INSERT INTO bisections_new (id, release_id, good_release_id, build_profile, tests, commit_count, outcome,
+    first_bad_commit, first_bad_subject, first_bad_author, candidates, steps, builds, started_at, ended_at)
+  SELECT id, release_id, good_release_id, build_profile, tests, commit_count, outcome, first_bad_commit,
+    first_bad_subject, first_bad_author, candidates, steps, builds, started_at, ended_at FROM bisections;
+DROP TABLE bisections;
+ALTER TABLE bisections_new RENAME TO bisections;
+CREATE INDEX bisections_release ON bisections (release_id);
+CREATE INDEX bisections_event ON bisections (event_id);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -461,6 +493,7 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'bisections of regressed tags', sql: bisections },
   { version: 15, name: "differential profiles keep both sides' folded stacks", sql: profiles },
   { version: 16, name: "a check's profile names the check's session", sql: profileSessions },
+  { version: 17, name: 'bisections name the event that started them, and keep a failure', sql: bisectionEvents },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -66,8 +66,8 @@ qpswatch_read_bytes_per_op{${LABELS}} 0
 # TYPE qpswatch_written_bytes_per_op gauge
 qpswatch_written_bytes_per_op{${LABELS}} 3072
 
-# HELP qpswatch_off_cpu_seconds_per_op Estimated off-CPU seconds per operation (median): client threads / QPS minus \
-host CPU seconds per op.
+# HELP qpswatch_off_cpu_seconds_per_op Off-CPU seconds per operation (median): client threads / QPS minus the \
+server process CPU seconds per op.
 # TYPE qpswatch_off_cpu_seconds_per_op gauge
 qpswatch_off_cpu_seconds_per_op{${LABELS}} 0.0008
 

@@ -127,6 +127,8 @@ export function fakeSettings(dir: string): CycleSettings {
     // The profile of an opened regression has tests of its own (event-profile.test.ts), with a fake profiler.
     profiling: 'off',
     profileSeconds: 10,
+    // Bisecting a new regression has tests of its own (event-bisect.test.ts), with a fake runner.
+    bisect: { enabled: false, maxBuilds: 12, maxHours: 12 },
   };
   return settings as unknown as CycleSettings;
 }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { InvalidRecordError, ReleaseNotFoundError, type BisectionInput, type Store } from '../../../src/store/index.js';
+import {
+  EventNotFoundError,
+  InvalidRecordError,
+  ReleaseNotFoundError,
+  type BisectionInput,
+  type Store,
+} from '../../../src/store/index.js';
+import { checkInput, doneSession, releases, verdict } from './check-contract.js';
 
 const commit = (c: string): string => c.repeat(40);
 
@@ -55,6 +62,49 @@ export function bisectionContract(backend: string, open: () => Promise<Store>): 
           [bisection(bad, good).firstBad!.subject],
         );
         assert.equal((await store.listBisections({ limit: 1 })).length, 1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('an automatic bisection names its event, keeps a failure, and queues its email in the same step', async () => {
+      const store = await open();
+      try {
+        const ids = await releases(store, '10.11.2', '10.11.3');
+        const [good, bad] = [ids.get('10.11.2')!, ids.get('10.11.3')!];
+        const sessionId = await doneSession(store, '10.11.2', '10.11.3');
+        await store.recordCheck(
+          checkInput(sessionId, bad, good, {
+            outcome: 'regression',
+            verdicts: [verdict('update-index', 'regression', 0.5)],
+            openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.5 }],
+          }),
+        );
+        const eventId = (await store.listEvents({ state: 'open' }))[0]!.id;
+        const failed: BisectionInput = {
+          ...bisection(bad, good),
+          outcome: 'failed',
+          commitCount: 0,
+          steps: [],
+          builds: 0,
+          eventId,
+          error: 'the mirror could not be fetched',
+        };
+        delete failed.firstBad;
+        const mail = { eventKey: `bisect/e${eventId}`, from: 'q@example.org', to: ['d@example.org'] };
+        const rendered = { subject: 's', text: 't', html: '<p>h</p>', messageId: '<m@example.org>' };
+        // An unknown event is refused, and its email is not queued either.
+        await assert.rejects(
+          store.recordBisection({ ...failed, eventId: eventId + 99 }, { ...mail, ...rendered }),
+          EventNotFoundError,
+        );
+        assert.deepEqual(await store.listMessages(), []);
+        const record = await store.recordBisection(failed, { ...mail, ...rendered });
+        assert.deepEqual(record, { id: record.id, ...failed });
+        assert.deepEqual(
+          (await store.listMessages()).map((m) => m.eventKey),
+          [`bisect/e${eventId}`],
+        );
       } finally {
         await store.close();
       }

@@ -497,6 +497,29 @@ describe('sqlite backend', () => {
     });
   });
 
+  test('migration 16 keeps the bisections stored before it, with no event and no error', async () => {
+    const path = freshPath();
+    const db = new Database(path);
+    migrate(db, path, migrations.slice(0, 15));
+    db.exec(`INSERT INTO releases (id, upstream, flavor, tag, commit_sha, version, version_key, first_seen_at)
+      VALUES (1, 'demo', 'mariadb', 'mariadb-1', '${'a'.repeat(40)}', '1', '1', '2026-12-01T00:00:00.000Z')`);
+    db.exec(`INSERT INTO bisections (release_id, good_release_id, build_profile, tests, commit_count, outcome,
+        first_bad_commit, first_bad_subject, first_bad_author, builds, started_at, ended_at)
+      VALUES (1, 1, 'demo', '["insert"]', 3, 'found', '${'b'.repeat(40)}', 'slow', 'me', 2,
+        '2026-12-01T00:00:00.000Z', '2026-12-01T01:00:00.000Z')`);
+    db.close();
+    const store = await sqlite(path);
+    try {
+      const [kept] = await store.listBisections();
+      assert.deepEqual(
+        [kept?.outcome, kept?.firstBad?.subject, kept?.eventId, kept?.error],
+        ['found', 'slow', undefined, undefined],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   test('the default path lives in the state directory', () => {
     assert.equal(defaultSqlitePath('/var/lib/qpswatch'), '/var/lib/qpswatch/qpswatch.sqlite');
   });
