@@ -145,7 +145,7 @@ function poolsOverHost(f: MemoryFacts): string | undefined {
   const each = f.sides.map((s) => s.poolBytes + f.overheadBytes);
   // Paired: both servers at once; whole runs: the larger one alone.
   const need = f.serversAtOnce > 1 ? each.reduce((sum, b) => sum + b, 0) : Math.max(...each);
-  // The paired session's own check (paired-session.ts checkMemoryFits) leaves a tenth of the memory free: the same
+  // The paired session's own check (paired-memory.ts checkPairedMemory) leaves a tenth of the memory free: the same
   // margin here, so a setting that passes now is not refused after its session was created.
   if (need <= f.availableMemoryBytes * 0.9) return undefined;
   return (

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderFlameGraphSvg, renderProfileHtml, type ProfileReport } from '../report/index.js';
 import { rankGrownFrames, sampleCount } from '../profile/index.js';
+import { privateDir } from '../server/index.js';
 import type { ProfileRecord } from '../store/index.js';
 import type { ProfileOutcome } from './profile-run.js';
 
@@ -34,17 +35,21 @@ export function profileFiles(stateDir: string, id: number): ProfileFiles {
   return { svg: join(dir, 'flame-graph.svg'), html: join(dir, 'profile.html') };
 }
 
-/** Writes the differential flame graph (SVG) and the page with the table and the graph. */
+/**
+ * Writes the differential flame graph (SVG) and the page with the table and the graph. The folder is made as the state
+ * folder's others are (no link on the way, nobody else's), and a file left by an earlier store with the same profile
+ * id is removed first, so a link in its place is never followed.
+ */
 export async function writeProfileFiles(stateDir: string, id: number, report: ProfileReport): Promise<ProfileFiles> {
   const files = profileFiles(stateDir, id);
-  await mkdir(join(stateDir, 'profiles', String(id)), { recursive: true, mode: 0o750 });
+  await privateDir(join(stateDir, 'profiles', String(id)));
   const svgText = renderFlameGraphSvg({
     title: report.title,
     baseline: report.baseline.stacks,
     candidate: report.candidate.stacks,
   });
-  await writeFile(files.svg, svgText, { mode: 0o640 });
-  await writeFile(files.html, renderProfileHtml(report, svgText), { mode: 0o640 });
+  await writeNew(files.svg, svgText);
+  await writeNew(files.html, renderProfileHtml(report, svgText));
   return files;
 }
 
@@ -62,4 +67,9 @@ export function storedProfileReport(record: ProfileRecord): ProfileReport {
     grown: rankGrownFrames(record.baselineStacks, record.candidateStacks),
   };
   return profileReport(outcome, record.baseline, record.candidate, `${record.test}.t${record.threads}`);
+}
+
+async function writeNew(file: string, text: string): Promise<void> {
+  await rm(file, { force: true });
+  await writeFile(file, text, { mode: 0o640, flag: 'wx' });
 }
