@@ -13,6 +13,5 @@ for room in "$@"; do
   dirs+=("dist/test/unit/$room")
 done
 [ ${#dirs[@]} -gt 0 ] || dirs=(dist/test/unit)
-mapfile -t files < <(find "${dirs[@]}" -name '*.test.js' | sort)
 # Two files at a time, as npm test runs them (test/helpers/host-share.ts keeps the timed ones alone).
-exec node --import ./dist/test/helpers/host-share-hook.js --test --test-concurrency=2 "${files[@]}"
+exec node --import ./dist/test/helpers/host-share-hook.js dist/test/helpers/run-tests.js "${dirs[@]}"

@@ -8,6 +8,6 @@ bash scripts/ensure-deps.sh
 npm run --silent lint
 # Two test files at a time. Each first takes its share of the host (test/helpers/host-share.ts): the files whose
 # assertions depend on measured performance, or that use something host-wide, hold it alone and run with nothing
-# beside them; the others run two at a time. test-order.js lists the shared files first.
-mapfile -t files < <(node dist/test/helpers/test-order.js)
-exec node --import ./dist/test/helpers/host-share-hook.js --test --test-concurrency=2 --test-reporter=spec "${files[@]}"
+# beside them; the others run two at a time. run-tests.js starts the shared files first and the ALONE ones last
+# (node --test would sort them by name and mix the two).
+exec node --import ./dist/test/helpers/host-share-hook.js dist/test/helpers/run-tests.js
