@@ -1,16 +1,14 @@
 import { join } from 'node:path';
-import {
-  acquireBuildLock,
-  BuildFailedError,
-  buildKey,
-  compilerVersion,
-  ensureBuild,
-  loadBuildProfile,
-  stopLeftoverBuild,
-} from '../compile/index.js';
+import { acquireBuildLock, BuildFailedError, stopLeftoverBuild } from '../compile/index.js';
 import { removeWorktree, updateSubmodules, type Upstream } from '../upstream/index.js';
-import { applyBuildPatches, buildPatches } from './build-patches.js';
-import { addWorktreeRepairing, mirrorDirFor, worktreeDirFor, type BuildDeps } from './build-release.js';
+import {
+  addWorktreeRepairing,
+  keyBuild,
+  mirrorDirFor,
+  patchAndCompile,
+  worktreeDirFor,
+  type BuildDeps,
+} from './build-release.js';
 
 /** A commit that is not a release tag, to build (a bisection's midpoint). */
 export interface CommitToBuild {
@@ -42,15 +40,8 @@ export async function buildCommit(
   buildProfile = upstream.buildProfile,
 ): Promise<CommitBuildOutcome> {
   const { settings, log, signal } = deps;
-  const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
-  const patches = await buildPatches(upstream, profile);
-  const compiler = await compilerVersion(profile, log);
-  const key = buildKey({
-    commit: target.commit,
-    profile,
-    compilerVersion: compiler,
-    patches: patches.map((p) => p.sha256),
-  });
+  const keyed = await keyBuild(target.commit, upstream, buildProfile, deps);
+  const { key } = keyed;
   const paths = {
     installDir: join(settings.stateDir, 'builds', key, 'install'),
     logFile: join(settings.stateDir, 'builds', key, 'build.log'),
@@ -62,27 +53,9 @@ export async function buildCommit(
     await stopLeftoverBuild(worktree, log);
     await addWorktreeRepairing(mirror, target.commit, worktree, { log, signal });
     if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });
-    const refused = await applyBuildPatches({
-      worktree,
-      tag: target.label,
-      patches,
-      logFile: paths.logFile,
-      signal,
-      log,
-    });
-    if (refused !== undefined) return { status: 'failed', key, ...paths, failureLines: [refused] };
-    const started = Date.now();
-    const result = await ensureBuild({
-      stateDir: settings.stateDir,
-      cacheDir: settings.cacheDir,
-      key,
-      worktree,
-      profile,
-      minFreeBytes: settings.minFreeBytes,
-      signal,
-      log,
-    });
-    const seconds = (Date.now() - started) / 1000;
+    const compiled = await patchAndCompile(worktree, target.label, keyed, deps);
+    if ('refused' in compiled) return { status: 'failed', key, ...paths, failureLines: [compiled.refused] };
+    const { result, seconds } = compiled;
     return { status: result.built ? 'built' : 'already-built', key, ...paths, failureLines: [], seconds };
   } catch (err) {
     if (signal.aborted || !(err instanceof BuildFailedError)) throw err;

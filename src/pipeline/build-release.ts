@@ -11,6 +11,8 @@ import {
   readInstallRecord,
   stopLeftoverBuild,
   type BuildProfile,
+  type BuildProgress,
+  type EnsureBuildResult,
 } from '../compile/index.js';
 import type { Config } from '../config/index.js';
 import { describeHolder, type PidLockHolder } from '../exec/index.js';
@@ -93,15 +95,8 @@ export async function buildRelease(
   buildProfile = upstream.buildProfile,
 ): Promise<BuildOutcome> {
   const { settings, log } = deps;
-  const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
-  const patches = await buildPatches(upstream, profile);
-  const compiler = await compilerVersion(profile, log);
-  const key = buildKey({
-    commit: release.commit,
-    profile,
-    compilerVersion: compiler,
-    patches: patches.map((p) => p.sha256),
-  });
+  const keyed = await keyBuild(release.commit, upstream, buildProfile, deps);
+  const { key } = keyed;
   const before = await knownOutcome(release, key, deps, retry, false);
   if (before !== undefined) return before;
   // One build of a key at a time: a second one waits (the host, then the key), then finds it built, or failed.
@@ -121,7 +116,7 @@ export async function buildRelease(
       const meanwhile = await knownOutcome(release, key, deps, retry, true);
       if (meanwhile !== undefined) return meanwhile;
       await stopLeftoverBuild(worktreeDirFor(settings.cacheDir, key), log);
-      return await buildNow(release, upstream, { profile, key, compiler, patches }, deps);
+      return await buildNow(release, upstream, keyed, deps);
     } finally {
       lock.release();
     }
@@ -189,20 +184,67 @@ export async function addWorktreeRepairing(
   }
 }
 
-interface KeyedProfile {
+/** A commit's build key with what went into it: the profile, its patches, the compiler's version. */
+export interface KeyedProfile {
   profile: BuildProfile;
   key: string;
   compiler: string;
   patches: readonly BuildPatch[];
 }
 
+export async function keyBuild(
+  commit: string,
+  upstream: Upstream,
+  buildProfile: string,
+  { settings, log }: Pick<BuildDeps, 'settings' | 'log'>,
+): Promise<KeyedProfile> {
+  const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
+  const patches = await buildPatches(upstream, profile);
+  const compiler = await compilerVersion(profile, log);
+  const key = buildKey({ commit, profile, compilerVersion: compiler, patches: patches.map((p) => p.sha256) });
+  return { profile, key, compiler, patches };
+}
+
+/** A patch that did not apply (its one line), or the compiled install and how long it took. */
+export type CompileOutcome = { refused: string } | { result: EnsureBuildResult; seconds: number };
+
+/**
+ * Applies the build's patches to the checked-out worktree, then compiles and installs it (ensureBuild). A patch that
+ * does not apply fails this build alone, like a compile error: its one line is returned as `refused`.
+ */
+export async function patchAndCompile(
+  worktree: string,
+  label: string,
+  { profile, key, patches }: KeyedProfile,
+  deps: Pick<BuildDeps, 'settings' | 'signal' | 'log'> & { onProgress?: (p: BuildProgress) => void },
+): Promise<CompileOutcome> {
+  const { settings, signal, log } = deps;
+  const logFile = join(settings.stateDir, 'builds', key, 'build.log');
+  const refused = await applyBuildPatches({ worktree, tag: label, patches, logFile, signal, log });
+  if (refused !== undefined) return { refused };
+  const started = Date.now();
+  const result = await ensureBuild({
+    stateDir: settings.stateDir,
+    cacheDir: settings.cacheDir,
+    key,
+    worktree,
+    profile,
+    minFreeBytes: settings.minFreeBytes,
+    signal,
+    log,
+    ...(deps.onProgress !== undefined ? { onProgress: deps.onProgress } : {}),
+  });
+  return { result, seconds: (Date.now() - started) / 1000 };
+}
+
 async function buildNow(
   release: ReleaseRecord,
   upstream: Upstream,
-  { profile, key, compiler, patches }: KeyedProfile,
+  keyed: KeyedProfile,
   deps: BuildDeps,
 ): Promise<BuildOutcome> {
   const { settings, store, log, signal } = deps;
+  const { profile, key, compiler } = keyed;
   const mirror = mirrorDirFor(settings.cacheDir, upstream.remote);
   log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
   await syncMirror(upstream.remote, mirror, { signal, log });
@@ -229,17 +271,16 @@ async function buildNow(
       ...paths,
       pid: process.pid,
     });
-    // A patch that does not apply fails this build alone, like a compile error: recorded with its one line.
-    const refused = await applyBuildPatches({
-      worktree,
-      tag: release.tag,
-      patches,
-      logFile: paths.logFile,
-      signal,
-      log,
+    const compiled = await patchAndCompile(worktree, release.tag, keyed, {
+      ...deps,
+      onProgress: (p) => {
+        // Every [n/m] line of a compile is one event: only the steps are logged.
+        if (p.event !== 'progress') log.info({ tag: release.tag, ...p }, 'build progress');
+        progress?.(p);
+      },
     });
-    if (refused !== undefined) {
-      const failed = await store.failBuild(record.id, [refused]);
+    if ('refused' in compiled) {
+      const failed = await store.failBuild(record.id, [compiled.refused]);
       log.error({ tag: release.tag, key, phase: 'patch', lines: failed.failureLines }, 'build failed');
       return {
         status: 'failed',
@@ -250,24 +291,8 @@ async function buildNow(
         failureLines: failed.failureLines,
       };
     }
-    const started = Date.now();
-    const result = await ensureBuild({
-      stateDir: settings.stateDir,
-      cacheDir: settings.cacheDir,
-      key,
-      worktree,
-      profile,
-      minFreeBytes: settings.minFreeBytes,
-      signal,
-      log,
-      onProgress: (p) => {
-        // Every [n/m] line of a compile is one event: only the steps are logged.
-        if (p.event !== 'progress') log.info({ tag: release.tag, ...p }, 'build progress');
-        progress?.(p);
-      },
-    });
+    const { result, seconds } = compiled;
     await store.finishBuild(record.id);
-    const seconds = (Date.now() - started) / 1000;
     log.info({ tag: release.tag, key, seconds, installDir: result.installDir }, 'built');
     return {
       status: 'built',
