@@ -27,19 +27,25 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-// A reader that goes away (`qpswatch report | head`) closes the pipe: what is left to print is dropped, and the
-// command still finishes, so a session or check still records itself. Any other write error is a real failure.
+// A reader that goes away (`qpswatch report | head`, `qpswatch compare 2>&1 | head`) closes the pipe: what is left
+// to print there is dropped, and the command still finishes, so a session or check still records itself, and its
+// exit code says how it went. Any other write error is a real failure.
 let stdoutClosed = false;
+let stderrClosed = false;
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code !== 'EPIPE') throw err;
   stdoutClosed = true;
+});
+process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  stderrClosed = true;
 });
 
 process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   stdout: (text) => stdoutClosed || process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stderr: (text) => stderrClosed || process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
   stderrIsJournal: isJournalStream(process.env['JOURNAL_STREAM'], stderrIdentity()),
   signal: controller.signal,

@@ -122,4 +122,22 @@ describe('a reader that closes the pipe', () => {
     assert.equal(stderr, '');
     assert.equal(code, 0);
   });
+
+  test('a closed stderr: a refused command still exits 2, not 1 from an unhandled EPIPE', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(projectRoot, 'bin', 'qpswatch.js'), '--config', config, 'report', '--format', 'nope'],
+      {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', QPSWATCH_ROOT: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stderr.destroy();
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(stdout, '');
+    assert.equal(code, 2);
+  });
 });
