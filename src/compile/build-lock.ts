@@ -19,6 +19,7 @@ import {
   type PidLockHolder,
 } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import { checkCacheDir } from '../server/index.js';
 import { BuildLockError } from './errors.js';
 
 /** One lock file per build key in the cache folder, beside the worktrees it guards. */
@@ -47,6 +48,7 @@ export async function acquireBuildLock(opts: BuildLockOptions): Promise<PidLock>
   const path = buildLockPath(opts.cacheDir, opts.key);
   const unwritable = (code: string): BuildLockError =>
     new BuildLockError(path, `cannot be created (${code}): make cache_dir writable for this user`);
+  await checkCacheDir(opts.cacheDir);
   await mkdir(join(opts.cacheDir, 'locks'), { recursive: true }).catch((err: unknown) => {
     throw unwritable((err as NodeJS.ErrnoException).code ?? String(err));
   });

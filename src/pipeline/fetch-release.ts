@@ -9,6 +9,7 @@ import {
   unpackLogFor,
 } from '../compile/index.js';
 import { InputError } from '../errors.js';
+import { checkCacheDir } from '../server/index.js';
 import type { ReleaseRecord } from '../store/index.js';
 import { downloadFile, locateTarball, tarballCommit, type Upstream } from '../upstream/index.js';
 import { buildRelease, type BuildDeps, type BuildOutcome } from './build-release.js';
@@ -90,6 +91,7 @@ export async function fetchRelease(release: ReleaseRecord, upstream: Upstream, d
       logFile: base.logFile,
       pid: process.pid,
     });
+    await checkCacheDir(settings.cacheDir);
     const download = join(settings.cacheDir, 'downloads', key, file.fileName);
     const started = Date.now();
     try {

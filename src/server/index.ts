@@ -7,6 +7,7 @@ export {
   checkSocketPath,
   prepareServerDirs,
   privateDir,
+  checkCacheDir,
   chownTree,
   type PrivateDirOptions,
   assertReachable,

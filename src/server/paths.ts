@@ -199,6 +199,34 @@ function checkExisting(dir: string, s: Stats): void {
     );
 }
 
+/**
+ * cache_dir holds the mirrors and worktrees root compiles and the tarballs the server runs: a folder another user owns
+ * or may write would let that user change what root builds and runs. It is looked at, never changed (its mode and
+ * group are the operator's); a missing one is fine, qpswatch makes it private (umask 027).
+ */
+export async function checkCacheDir(dir: string): Promise<void> {
+  const full = resolve(dir);
+  const s = await lstat(full).catch(() => undefined);
+  if (s === undefined) return;
+  const fix = 'or choose another cache_dir';
+  if (s.isSymbolicLink() && s.uid !== 0) throw symlinkError(full, s.uid);
+  const real = s.isSymbolicLink() ? await stat(full) : s;
+  if (!real.isDirectory()) throw new UnsafeFolderError(full, `is not a folder: remove it, ${fix}`);
+  if ((real.mode & 0o1000) !== 0)
+    throw new UnsafeFolderError(full, `is a shared folder (sticky): make a folder of qpswatch's own under it, ${fix}`);
+  if (!ownFolderOwners().has(real.uid))
+    throw new UnsafeFolderError(
+      full,
+      `belongs to ${ownerText(real.uid)}, who could change what qpswatch compiles and runs as root: ` +
+        `remove it (sudo rm -r ${full}) ${fix}`,
+    );
+  if ((real.mode & 0o002) !== 0)
+    throw new UnsafeFolderError(
+      full,
+      `is writable by every user (mode ${modeText(real.mode)}): make it private (chmod o-w ${full}) ${fix}`,
+    );
+}
+
 /** This process's user, and as root also the service account qpswatch: the owners of qpswatch's folders. */
 function ownFolderOwners(): Set<number> {
   const self = process.getuid?.() ?? -1;

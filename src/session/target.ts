@@ -4,7 +4,13 @@ import { fileSha256, installTarball } from '../compile/index.js';
 import type { TarballTargetConfig, TargetConfig } from '../config/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
-import { loadServerProfile, resolveServerBinaries, type ServerBinaries, type ServerProfile } from '../server/index.js';
+import {
+  checkCacheDir,
+  loadServerProfile,
+  resolveServerBinaries,
+  type ServerBinaries,
+  type ServerProfile,
+} from '../server/index.js';
 import type { ReleaseStore, TargetRef } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { builtInstall } from './release-install.js';
@@ -168,6 +174,7 @@ async function unpackTarballTarget(
 ): Promise<{ basedir: string; sha256: string }> {
   if (opts.cacheDir === undefined)
     throw new TypeError(`target '${name}' is a tarball: prepareTarget needs the cache folder`);
+  await checkCacheDir(opts.cacheDir);
   const tarball = resolve(target.tarball);
   let sha256: string;
   try {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import { pino } from 'pino';
 import {
   assertReachable,
+  checkCacheDir,
   findAccount,
   initDatadir,
   lockDownStatements,
@@ -18,6 +19,7 @@ import {
   serverPaths,
   ServerCredential,
   ServerUserError,
+  UnsafeFolderError,
   type ServerAccount,
   type ServerBinaries,
 } from '../../../src/server/index.js';
@@ -355,4 +357,47 @@ describe('private folders and the server account', { skip: asRoot ? false : 'cho
       ]);
     });
   }
+});
+
+describe('checkCacheDir', { skip: asRoot ? false : 'chown to another user needs root' }, () => {
+  test('a missing folder, or one of ours and private, passes', async (t) => {
+    const dir = await scratch();
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    await checkCacheDir(join(dir, 'not-yet'));
+    await mkdir(join(dir, 'cache'), { mode: 0o750 });
+    await checkCacheDir(join(dir, 'cache'));
+  });
+
+  test("another user's, a world-writable, a sticky folder and a file are refused, naming cache_dir", async (t) => {
+    const dir = await scratch();
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const nobody = findAccount('nobody');
+    assert.ok(nobody !== undefined, 'the nobody account');
+    const theirs = join(dir, 'theirs');
+    await mkdir(theirs, { mode: 0o755 });
+    await chown(theirs, nobody.uid, nobody.gid);
+    const open = join(dir, 'open');
+    await mkdir(open);
+    await chmod(open, 0o777);
+    const sticky = join(dir, 'sticky');
+    await mkdir(sticky);
+    await chmod(sticky, 0o1777);
+    const file = join(dir, 'file');
+    await writeFile(file, '');
+    const cases: Array<[string, RegExp]> = [
+      [theirs, /belongs to user nobody \(uid \d+\), who could change what qpswatch compiles and runs as root/],
+      [open, /is writable by every user \(mode 0?777\): make it private \(chmod o-w/],
+      [sticky, /is a shared folder \(sticky\)/],
+      [file, /is not a folder/],
+    ];
+    for (const [path, problem] of cases) {
+      await assert.rejects(checkCacheDir(path), (err: Error) => {
+        assert.ok(err instanceof UnsafeFolderError, path);
+        assert.match(err.message, problem);
+        assert.match(err.message, /choose another cache_dir$/);
+        assert.ok(err.message.startsWith(path), 'names the folder first');
+        return true;
+      });
+    }
+  });
 });
