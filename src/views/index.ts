@@ -11,3 +11,4 @@ export {
 export { seriesHistory, seriesReleaseSamples, seriesResults, type HistoryOptions } from './history.js';
 export { storeMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
 export { storeHealth } from './store-health.js';
+export { hostInventory, seriesHostsHistory, type HostsHistoryOptions } from './hosts-history.js';
