@@ -1,11 +1,5 @@
 import { shownFigures, type TableFigure } from './shown-figures.js';
-import {
-  figureOf,
-  testLabel,
-  type Figures,
-  type HistoryTest,
-  type HistoryView,
-} from '../model/index.js';
+import { figureOf, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 import type { Block } from './document.js';
 import { historyBisectionLines } from './bisection-line.js';
 import {
@@ -90,7 +84,6 @@ export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel):
   ]);
   return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows);
 }
-
 
 /**
  * One heading and table per level and memory setting; the heading names them, so the columns are the tests' names

@@ -24,7 +24,6 @@ export function historyLevels(tests: readonly TestId[]): HistoryLevel[] {
   );
 }
 
-
 /** "2 threads, io-bound": what a table's heading says of its level. */
 export function levelPhrase(level: HistoryLevel): string {
   return (

@@ -35,7 +35,9 @@ function legend(view: HostsHistoryView, tables: readonly HostsLevelTable[]): str
   return [
     'each host against the base measured on that same host; no ratio mixes two hosts',
     ...(cells.some((c) => c?.source === 'chained' && c.steps > 0)
-      ? [`chained through the host's paired checks to the base, ${formatConfidence(confidence)} interval in parentheses`]
+      ? [
+          `chained through the host's paired checks to the base, ${formatConfidence(confidence)} interval in parentheses`,
+        ]
       : []),
     ...(cells.some((c) => c?.source === 'chained' && c.step !== null) ? [STEP_FOOTNOTE] : []),
     ...(cells.some((c) => c?.source === 'median') ? [MEDIAN_FOOTNOTE] : []),

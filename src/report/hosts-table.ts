@@ -32,9 +32,7 @@ export function hostsSideBySide(view: HostsHistoryView): HostsLevelTable[] {
   return historyLevels([...tests.values()]).map((level) => {
     const atLevel = [...tests.values()].filter((t) => t.threads === level.threads && t.memory === level.memory);
     const columns = atLevel.flatMap((t) => view.hosts.map((_, host) => ({ ...t, host })));
-    const rows = view.versions.map((_, v) =>
-      columns.map((c) => cells[c.host]?.get(testKey(c))?.[v] ?? null),
-    );
+    const rows = view.versions.map((_, v) => columns.map((c) => cells[c.host]?.get(testKey(c))?.[v] ?? null));
     return { level, columns, rows };
   });
 }

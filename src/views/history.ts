@@ -32,7 +32,13 @@ import type {
  * What a series' history reads: releases, sessions and their samples, imported results, the checks, the hosts, the
  * bisections.
  */
-export type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore & SessionStore & SampleStore & BisectionStore;
+export type HistoryStores = HostStore &
+  ReleaseStore &
+  ResultsStore &
+  CheckStore &
+  SessionStore &
+  SampleStore &
+  BisectionStore;
 
 /** Every done session, however many: listSessions wants a limit. */
 const ALL = Number.MAX_SAFE_INTEGER;

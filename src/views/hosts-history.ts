@@ -84,7 +84,9 @@ function chooseBase(
   }
   // Results under a memory setting alone do not make a base, as in the one-host history.
   const plain = samples.filter((s) => s.memory === undefined);
-  const onAll = measured.filter((r) => hosts.every((h) => plain.some((s) => s.hostId === h.id && s.releaseId === r.id)));
+  const onAll = measured.filter((r) =>
+    hosts.every((h) => plain.some((s) => s.hostId === h.id && s.releaseId === r.id)),
+  );
   return onAll[0] ?? measured.find((r) => plain.some((s) => s.releaseId === r.id)) ?? measured[0]!;
 }
 
