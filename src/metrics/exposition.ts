@@ -29,10 +29,10 @@ export interface MetricsExposition {
  * servers in one process, as in tests, must not share series).
  *
  * Three parts, concatenated: a registry with the process metrics and build info; the per-release families (written by
- * release-families.ts); a registry with the daemon's health and progress (only for a source with health: a daemon). The per-release families are nearly all of
- * a scrape (7,000 series over 100,000 samples) and depend on the store alone, so their text is kept while the
- * source's change mark stays the same; the rest is read on every scrape. A source without a change mark is read on
- * every scrape.
+ * release-families.ts); a registry with the daemon's health and progress (only for a source with health: a daemon).
+ * The per-release families are nearly all of a scrape (7,000 series over 100,000 samples) and depend on the store
+ * alone, so their text is kept while the source's change mark stays the same; the rest is read on every scrape. A
+ * source without a change mark is read on every scrape.
  */
 export function createMetricsExposition(source: MetricsSource): MetricsExposition {
   const head = new Registry();

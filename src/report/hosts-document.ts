@@ -36,7 +36,8 @@ function legend(view: HostsHistoryView, tables: readonly HostsLevelTable[]): str
     'each host against the base measured on that same host; no ratio mixes two hosts',
     ...(cells.some((c) => c?.source === 'chained' && c.steps > 0)
       ? [
-          `chained through the host's paired checks to the base, ${formatConfidence(confidence)} interval in parentheses`,
+          `chained through the host's paired checks to the base, ` +
+            `${formatConfidence(confidence)} interval in parentheses`,
         ]
       : []),
     ...(cells.some((c) => c?.source === 'chained' && c.step !== null) ? [STEP_FOOTNOTE] : []),
