@@ -99,7 +99,7 @@ export async function measureIdleDaemon(
   }
 }
 
-async function waitForHealthz(url: string, daemon: ChildHandle): Promise<void> {
+export async function waitForHealthz(url: string, daemon: ChildHandle): Promise<void> {
   const deadline = Date.now() + 60_000;
   let exited = false;
   daemon.exited.then(
@@ -170,7 +170,7 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

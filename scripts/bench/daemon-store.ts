@@ -26,16 +26,17 @@ export const BENCH_TESTS = [
 const VERSIONS = 20;
 const ROUNDS = 5;
 
-export const BENCH_UPSTREAMS: readonly Upstream[] = [
-  parseUpstream({
+/** The upstreams as a config file names them (the fleet bench writes them into the config of `qpswatch metrics`). */
+export const BENCH_UPSTREAM_CONFIGS = [
+  {
     name: 'mariadb-10.11',
     remote: '/srv/git/server',
     flavor: 'mariadb',
     series: '10.11',
     build_profile: 'mariadb-rel',
     server_profile: 'small-server',
-  }),
-  parseUpstream({
+  },
+  {
     name: 'mysql-8.0',
     remote: '/srv/git/mysql-server',
     flavor: 'mysql',
@@ -43,8 +44,10 @@ export const BENCH_UPSTREAMS: readonly Upstream[] = [
     base: '8.0.21',
     build_profile: 'mysql-rel',
     server_profile: 'small-server',
-  }),
-];
+  },
+] as const;
+
+export const BENCH_UPSTREAMS: readonly Upstream[] = BENCH_UPSTREAM_CONFIGS.map((u) => parseUpstream(u));
 
 const versionsOf = (u: Upstream): string[] =>
   Array.from({ length: VERSIONS }, (_, i) => (u.flavor === 'mariadb' ? `10.11.${i + 1}` : `8.0.${i + 21}`));
@@ -71,25 +74,42 @@ function random(seed: number): () => number {
   };
 }
 
-export async function fillStore(path: string, targetSamples: number): Promise<FilledStore> {
+/** The bench's hosts: the first is the 2-CPU VM of bench:daemon; the fleet bench adds a 2-socket server. */
+const BENCH_HOSTS = [
+  { fingerprintId: 'bench-2cpu-vm', cpuModel: 'Bench CPU', sockets: 1, cores: 2, threads: 2, memoryBytes: 8 * 2 ** 30 },
+  {
+    fingerprintId: 'bench-2s48c',
+    cpuModel: 'Bench Server CPU',
+    sockets: 2,
+    cores: 48,
+    threads: 96,
+    memoryBytes: 256 * 2 ** 30,
+  },
+] as const;
+
+/**
+ * Fills a SQLite store through the Store API with about `targetSamples` samples. With `hosts` 2, whole sweeps of the
+ * version pairs take turns between the hosts, each host with its own checks, as a fleet sharing a store holds them.
+ */
+export async function fillStore(path: string, targetSamples: number, hosts: 1 | 2 = 1): Promise<FilledStore> {
   const store = await openStore({ backend: 'sqlite', path });
-  const hostId = await store.upsertHost({
-    fingerprintId: 'bench-2cpu-vm',
-    fingerprint: {
-      cpuModel: 'Bench CPU',
-      sockets: 1,
-      cores: 2,
-      threads: 2,
-      smt: 'off',
-      numaNodes: 1,
-      memoryBytes: 8 * 2 ** 30,
-      kernel: '6.1.0',
-      governor: 'none',
-      dataDevice: 'vda',
-      filesystem: 'ext4',
-      compiler: 'cc 12.2.0',
-    },
-  });
+  const hostIds: number[] = [];
+  for (const { fingerprintId, ...facts } of BENCH_HOSTS.slice(0, hosts))
+    hostIds.push(
+      await store.upsertHost({
+        fingerprintId,
+        fingerprint: {
+          ...facts,
+          smt: 'off',
+          numaNodes: facts.sockets,
+          kernel: '6.1.0',
+          governor: 'none',
+          dataDevice: 'vda',
+          filesystem: 'ext4',
+          compiler: 'cc 12.2.0',
+        },
+      }),
+    );
   const ids = new Map<string, number>();
   for (const u of BENCH_UPSTREAMS) {
     const { added } = await store.recordReleases(
@@ -112,9 +132,11 @@ export async function fillStore(path: string, targetSamples: number): Promise<Fi
     // Checks of consecutive versions, the series taking turns; later rounds of pairs are reruns.
     const u = BENCH_UPSTREAMS[k % 2]!;
     const pair = Math.floor(k / 2) % (VERSIONS - 1);
+    const sweep = Math.floor(k / (2 * (VERSIONS - 1)));
     const [bv, cv] = [versionsOf(u)[pair]!, versionsOf(u)[pair + 1]!];
-    const id = await writeSession(store, hostId, u, bv, cv, rand);
-    if (Math.floor(k / 2) < VERSIONS - 1) {
+    const id = await writeSession(store, hostIds[sweep % hosts]!, u, bv, cv, rand);
+    // Each host's first sweep is its checks; the later ones are reruns.
+    if (sweep < hosts) {
       await store.recordCheck({
         sessionId: id,
         releaseId: ids.get(tagOf(u, cv))!,

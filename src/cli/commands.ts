@@ -14,6 +14,7 @@ import { showCommand } from './show-command.js';
 import { exportCommand, importCommand } from './import-export-commands.js';
 import { outboxCommand } from './outbox-command.js';
 import { daemonCommand } from './daemon-command.js';
+import { metricsCommand } from './metrics-command.js';
 import { onceCommand } from './once-command.js';
 import { profileCommand } from './profile-command.js';
 import { pruneCommand } from './prune-command.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   sessionsCommand,
   showCommand,
   reportCommand,
+  metricsCommand,
   acceptCommand,
   ackCommand,
   invalidCommand,
@@ -61,7 +63,7 @@ The config file may also be named by QPSWATCH_CONFIG; without either, the servic
 /etc/qpswatch/qpswatch.yaml is read when it exists, and state and cache then default to the service's
 /var/lib/qpswatch and /var/cache/qpswatch. Every option can be set by QPSWATCH_<OPTION>
 (see \`qpswatch config options\`). Without a config file qpswatch runs on the defaults.
-status, sessions, show, report, export and outbox (without --send) only read the store: a user who may
+status, sessions, show, report, metrics, export and outbox (without --send) only read the store: a user who may
 read it can run them.
 
 Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input (usage, config, names).

@@ -1,5 +1,5 @@
-import { seriesHistory } from '../views/index.js';
-import { parseReportFormat, renderHistory } from '../report/index.js';
+import { seriesHistory, seriesHostsHistory } from '../views/index.js';
+import { parseReportFormat, renderHistory, renderHostsHistory } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
@@ -7,7 +7,7 @@ import { parseCommandArgs } from './parse-args.js';
 import { seriesFromFlag } from './series-flag.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage: qpswatch report [--series NAME] [--base VERSION] [--host ID] [--format FORMAT]
+const HELP = `Usage: qpswatch report [--series NAME] [--base VERSION] [--host ID | --by-host] [--format FORMAT]
 
 History across the releases of a series (an upstream of the config), relative to a base release, in the
 layout of the reference "relative QPS" studies:
@@ -23,10 +23,18 @@ Per-op figures are medians over every sample of every valid session that ran the
 Imported results (qpswatch import) fill versions not measured here and are marked with *.
 The html format adds a trend chart per test: the chained line, its interval as a band, the threshold.
 
+With --by-host, every host that measured the series side by side, as the studies compare their servers: one
+table per level, a row per version, per test one column per host (h1, h2, ... named below the title by
+fingerprint id, CPU, cores and memory). Each host's figures are relative to the base measured on that same
+host (chained through its own checks, else the median ratio ~); one host's QPS is never divided by another's.
+Imported results are left out. Without --base: the upstream's base:, else the oldest version every host
+measured.
+
 Options:
   --series NAME     the upstream (default: the only one)
   --base VERSION    the base release (default: the upstream's base:, else the oldest version)
   --host ID         a host fingerprint id (default: the host of the newest session)
+  --by-host         every host side by side (relative QPS only); not with --host
   --format FORMAT   text (default), md, csv, json or html
 Exit codes: 0 printed; 2 bad input (unknown series or base, no results yet).
 `;
@@ -39,12 +47,21 @@ export const reportCommand: Command = {
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { series: { type: 'string' }, base: { type: 'string' }, host: { type: 'string' }, format: { type: 'string' } },
+      {
+        series: { type: 'string' },
+        base: { type: 'string' },
+        host: { type: 'string' },
+        'by-host': { type: 'boolean' },
+        format: { type: 'string' },
+      },
       HELP,
       true,
     );
     if (positionals.length > 0)
       throw new UsageError(`report takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
+    const byHost = values['by-host'] === true;
+    if (byHost && values.host !== undefined)
+      throw new UsageError('--host and --by-host do not go together: --by-host shows every host', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const upstream = seriesFromFlag(values.series, ctx);
     const store = await openStateStore(ctx, { readonly: true });
@@ -54,9 +71,14 @@ export const reportCommand: Command = {
         testThresholds: ctx.config.test_thresholds,
         confidence: ctx.config.confidence,
       };
+      const base = values.base !== undefined ? { base: values.base } : {};
+      if (byHost) {
+        ctx.stdout(renderHostsHistory(await seriesHostsHistory(store, upstream, { verdicts, ...base }), format));
+        return EXIT_OK;
+      }
       const view = await seriesHistory(store, upstream, {
         verdicts,
-        ...(values.base !== undefined ? { base: values.base } : {}),
+        ...base,
         ...(values.host !== undefined ? { host: values.host } : {}),
       });
       ctx.stdout(renderHistory(view, format));

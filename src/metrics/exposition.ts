@@ -13,7 +13,7 @@ import { releaseFamiliesText } from './release-families.js';
 import { registerRetriesCollector } from './retries-collector.js';
 import { registerSessionCollector } from './session-collector.js';
 import { sharedRead } from './shared-read.js';
-import type { MetricsSource } from './source.js';
+import type { DaemonHealth, MetricsSource } from './source.js';
 
 /** The event-loop delay histogram's sampling period (ms): one wake-up a second. */
 const EVENT_LOOP_PRECISION_MS = 1000;
@@ -29,10 +29,10 @@ export interface MetricsExposition {
  * servers in one process, as in tests, must not share series).
  *
  * Three parts, concatenated: a registry with the process metrics and build info; the per-release families (written by
- * release-families.ts); a registry with the daemon's health and progress. The per-release families are nearly all of
- * a scrape (7,000 series over 100,000 samples) and depend on the store alone, so their text is kept while the
- * source's change mark stays the same; the rest is read on every scrape. A source without a change mark is read on
- * every scrape.
+ * release-families.ts); a registry with the daemon's health and progress (only for a source with health: a daemon).
+ * The per-release families are nearly all of a scrape (7,000 series over 100,000 samples) and depend on the store
+ * alone, so their text is kept while the source's change mark stays the same; the rest is read on every scrape. A
+ * source without a change mark is read on every scrape.
  */
 export function createMetricsExposition(source: MetricsSource): MetricsExposition {
   const head = new Registry();
@@ -45,8 +45,21 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
     source.changeMark?.bind(source),
   );
 
+  const tail = source.health === undefined ? undefined : daemonRegistry(source, source.health.bind(source));
+
+  return {
+    contentType: head.contentType,
+    async metrics() {
+      // Each part's text ends in one newline; families are separated by an empty line, across parts too.
+      return (await Promise.all([head.metrics(), releasesText(), ...(tail ? [tail.metrics()] : [])])).join('\n');
+    },
+  };
+}
+
+/** The daemon's own families: its health (read once per scrape for all of them) and its work in progress. */
+function daemonRegistry(source: MetricsSource, read: () => Promise<DaemonHealth>): Registry {
   const tail = new Registry();
-  const health = sharedRead(() => source.health());
+  const health = sharedRead(read);
   registerPhaseCollector(tail, health);
   registerQueueCollector(tail, health);
   registerRetriesCollector(tail, health);
@@ -57,14 +70,7 @@ export function createMetricsExposition(source: MetricsSource): MetricsExpositio
   registerRegressionsCollector(tail, health);
   registerQuietHostCollector(tail, health);
   registerProgressCollectors(tail, () => source.progress?.() ?? NO_PROGRESS);
-
-  return {
-    contentType: head.contentType,
-    async metrics() {
-      // Each part's text ends in one newline; families are separated by an empty line, across parts too.
-      return (await Promise.all([head.metrics(), releasesText(), tail.metrics()])).join('\n');
-    },
-  };
+  return tail;
 }
 
 /**

@@ -104,7 +104,11 @@ export interface BuildInfo {
 export interface MetricsSource {
   readonly build: BuildInfo;
   releaseFigures(): Promise<ReleaseFigureRow[]>;
-  health(): Promise<DaemonHealth>;
+  /**
+   * The daemon's health (phase, queue, builds, polls, regressions): left out where no daemon runs (`qpswatch metrics`
+   * serves the fleet's figures from a shared store, and nothing of any daemon's own status).
+   */
+  health?(): Promise<DaemonHealth>;
   /**
    * A mark that changes whenever releaseFigures() may have (the store's results mark): the per-release text is kept
    * while it stays the same. Without it every scrape reads the figures.

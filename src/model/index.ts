@@ -61,6 +61,7 @@ export type {
   HistoryVersion,
   HistoryView,
 } from './history.js';
+export type { HostColumn, HostsHistoryView } from './hosts.js';
 export { isMemorySetting, memorySettings, type MemorySettingName } from './memory.js';
 export type { CalibrationFigure } from './calibration.js';
 export {

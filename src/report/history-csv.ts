@@ -28,7 +28,7 @@ export const historyCsvHeader = (figures: readonly TableFigure[] = TABLE_FIGURES
 ];
 
 /** Relative QPS against the base as the report shows it: chained with its interval, or a median (no interval). */
-function relativeQpsCells(relative: HistoryRelativeQps | null | undefined): (string | number)[] {
+export function relativeQpsCells(relative: HistoryRelativeQps | null | undefined): (string | number)[] {
   if (relative === null || relative === undefined) return ['', '', '', '', ''];
   const value = relative.value === Number.POSITIVE_INFINITY ? INFINITE_CELL : relative.value;
   if (relative.source === 'median') return [value, '', '', 'median', ''];

@@ -1,13 +1,5 @@
 import { shownFigures, type TableFigure } from './shown-figures.js';
-import {
-  memorySettings,
-  figureOf,
-  testLabel,
-  type Figures,
-  type MemorySettingName,
-  type HistoryTest,
-  type HistoryView,
-} from '../model/index.js';
+import { figureOf, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 import type { Block } from './document.js';
 import { historyBisectionLines } from './bisection-line.js';
 import {
@@ -31,6 +23,7 @@ import {
   UNDEFINED_CELL,
 } from './number-format.js';
 import { left, makeTable, right, type Table } from './table.js';
+import { historyLevels, levelPhrase, type HistoryLevel } from './history-levels.js';
 
 export function historyTitle(view: HistoryView): string {
   return `qpswatch history: ${view.flavor} ${view.series}`;
@@ -74,30 +67,6 @@ export function relativeQpsCell(relative: HistoryRelativeQps | null): string {
     : `${mark}${formatRelative(relative.value)} (${formatInterval(relative.low, relative.high)})`;
 }
 
-/** One relative QPS table of the history: a suite's level (its threads) under one memory setting (absent: none). */
-export interface HistoryLevel {
-  threads: number;
-  memory?: MemorySettingName;
-}
-
-const MEMORY_ORDER: ReadonlyArray<MemorySettingName | undefined> = [undefined, ...memorySettings];
-
-/**
- * The levels of the view's tests: sessions without a memory setting first, then cached, then io-bound; fewest threads
- * first in each.
- */
-export function historyLevels(view: HistoryView): HistoryLevel[] {
-  const seen = new Map<string, HistoryLevel>();
-  for (const row of view.tests)
-    seen.set(`${row.threads}\u0000${row.memory ?? ''}`, {
-      threads: row.threads,
-      ...(row.memory !== undefined ? { memory: row.memory } : {}),
-    });
-  return [...seen.values()].sort(
-    (a, b) => MEMORY_ORDER.indexOf(a.memory) - MEMORY_ORDER.indexOf(b.memory) || a.threads - b.threads,
-  );
-}
-
 const atLevel = (row: HistoryTest, level: HistoryLevel): boolean =>
   row.threads === level.threads && row.memory === level.memory;
 
@@ -116,20 +85,12 @@ export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel):
   return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows);
 }
 
-/** "2 threads, io-bound": what a table's heading says of its level. */
-export function levelPhrase(level: HistoryLevel): string {
-  return (
-    `${level.threads} ` +
-    `thread${level.threads === 1 ? '' : 's'}${level.memory === undefined ? '' : `, ${level.memory}`}`
-  );
-}
-
 /**
  * One heading and table per level and memory setting; the heading names them, so the columns are the tests' names
  * alone.
  */
 function relativeQpsTables(view: HistoryView): Block[] {
-  return historyLevels(view).flatMap((level): Block[] => [
+  return historyLevels(view.tests).flatMap((level): Block[] => [
     { kind: 'heading', level: 2, text: `Relative QPS at ${levelPhrase(level)} (version / ${baseVersion(view)})` },
     { kind: 'table', table: historyRelativeQpsTable(view, level) },
   ]);

@@ -23,7 +23,7 @@ function jsonRelative(f: Figures | null): HistoryRelativeFigures | null {
 }
 
 /** Relative QPS against the base in JSON: chained with low and high, or a median (low and high null); x/0 as null. */
-function jsonRelativeQps(r: HistoryRelativeQps | null): Record<string, unknown> | null {
+export function jsonRelativeQps(r: HistoryRelativeQps | null): Record<string, unknown> | null {
   if (r === null) return null;
   const value = Number.isFinite(r.value) ? r.value : null;
   if (r.source === 'median') return { value, low: null, high: null, source: 'median', steps: null, step: null };

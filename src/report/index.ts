@@ -9,6 +9,10 @@ export {
 export { checkComparisonView } from './validate-comparison.js';
 export { renderHistory } from './render-history.js';
 export { checkHistoryView } from './validate-history.js';
+export { renderHostsHistory } from './render-hosts.js';
+export { hostsSideBySide, type HostsLevelTable, type HostsTableColumn } from './hosts-table.js';
+export { hostsDocument, hostsLevelTable, hostTag } from './hosts-document.js';
+export { hostsCsv, hostsJson, HOSTS_CSV_HEADER } from './hosts-data.js';
 
 // Building blocks for other reports (history across versions, email bodies).
 export type { Block, ChartBar, ChartBlock, ChartTone, TrendBlock, TrendPoint } from './document.js';
@@ -22,9 +26,9 @@ export {
   historyRelativeQpsTable,
   historyTitle,
   historyTrend,
-  levelPhrase,
   relativeQpsCell,
 } from './history-document.js';
+export { levelPhrase } from './history-levels.js';
 export { renderHtmlTrend } from './html-trend.js';
 export { renderTextTrend } from './trend-text.js';
 export {

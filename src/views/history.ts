@@ -32,7 +32,13 @@ import type {
  * What a series' history reads: releases, sessions and their samples, imported results, the checks, the hosts, the
  * bisections.
  */
-type HistoryStores = HostStore & ReleaseStore & ResultsStore & CheckStore & SessionStore & SampleStore & BisectionStore;
+export type HistoryStores = HostStore &
+  ReleaseStore &
+  ResultsStore &
+  CheckStore &
+  SessionStore &
+  SampleStore &
+  BisectionStore;
 
 /** Every done session, however many: listSessions wants a limit. */
 const ALL = Number.MAX_SAFE_INTEGER;
@@ -67,6 +73,8 @@ export interface HistoryOptions {
   host?: string;
   /** The thresholds and confidence of the verdicts: drift is a chained estimate under its test's threshold. */
   verdicts?: Pick<VerdictSettings, 'threshold' | 'testThresholds' | 'confidence'>;
+  /** Whether imported results fill versions not measured here (default true); false: this host's results alone. */
+  imported?: boolean;
 }
 
 const DEFAULT_VERDICTS = { threshold: 0.95, testThresholds: {}, confidence: 0.95 };
@@ -78,7 +86,10 @@ export async function seriesHistory(
   options: HistoryOptions = {},
   now = new Date(),
 ): Promise<HistoryView> {
-  const { table, host, sessions } = await seriesTable(store, upstream, options.host, true);
+  const { table, host, sessions } = await seriesTable(store, upstream, options.host, {
+    withChecks: true,
+    withImported: options.imported !== false,
+  });
   if (table.columns.length === 0) {
     throw new InputError(
       `series ${JSON.stringify(upstream.name)} has no results yet: check a ` +
@@ -171,7 +182,7 @@ async function seriesTable(
   store: HistoryStores,
   upstream: Upstream,
   hostId: string | undefined,
-  withChecks = false,
+  { withChecks = false, withImported = true }: { withChecks?: boolean; withImported?: boolean } = {},
 ): Promise<{ table: HistoryTable; host: string; sessions: Set<number> }> {
   const [releases, samples, imported] = await Promise.all([
     store.listReleases(upstream.name),
@@ -180,7 +191,7 @@ async function seriesTable(
   ]);
   const host = await chooseHost(store, samples, hostId);
   const onHost = samples.filter((s) => s.hostId === host?.id);
-  const inSeries = imported.filter((r) => inSeriesOf(upstream, r));
+  const inSeries = withImported ? imported.filter((r) => inSeriesOf(upstream, r)) : [];
   const label = host?.fingerprintId ?? (inSeries.length > 0 ? 'imported results only' : 'none');
   const sessions = new Set(onHost.map((s) => s.sessionId));
   const checks = withChecks ? await newestChecks(store, upstream, sessions) : [];

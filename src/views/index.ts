@@ -9,5 +9,11 @@ export {
   type StoredSessionView,
 } from './session-view.js';
 export { seriesHistory, seriesReleaseSamples, seriesResults, type HistoryOptions } from './history.js';
-export { storeMetricsSource, releaseFigureReader, type ReleaseMetricsOptions } from './metrics-source.js';
+export {
+  fleetMetricsSource,
+  storeMetricsSource,
+  releaseFigureReader,
+  type ReleaseMetricsOptions,
+} from './metrics-source.js';
 export { storeHealth } from './store-health.js';
+export { hostInventory, seriesHostsHistory, type HostsHistoryOptions } from './hosts-history.js';

@@ -75,6 +75,22 @@ export function storeMetricsSource(
   };
 }
 
+/**
+ * The store behind `qpswatch metrics`: the per-release figures of every host whose sessions the store holds (each row
+ * labelled with its host), and nothing of a daemon's own status, which only the daemon that has it can tell.
+ */
+export function fleetMetricsSource(
+  store: MetricsStores,
+  upstreams: readonly Upstream[],
+  options: ReleaseMetricsOptions & { build: BuildInfo },
+): MetricsSource {
+  return {
+    build: options.build,
+    releaseFigures: releaseFigureReader(store, upstreams, options),
+    changeMark: () => store.resultsMark(),
+  };
+}
+
 /** Every done session, however many: listSessions wants a limit. */
 const ALL = Number.MAX_SAFE_INTEGER;
 

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RELEASE_FAMILIES } from '../../../src/metrics/index.js';
 import { joined } from '../../helpers/pattern.js';
 import {
   allPanels,
@@ -93,6 +94,34 @@ for (const { file, raw, dashboard } of dashboards) {
     });
   });
 }
+
+/** The families labelled with a host (the per-release ones and the verdict): every query of them picks $host. */
+const HOST_FAMILIES = new Set([...RELEASE_FAMILIES.map((f) => f.name), 'qpswatch_verdict_info']);
+
+/** Each selector of a per-release family in a query: its name and what stands between its braces. */
+function hostFamilySelectors(expr: string): Array<{ name: string; matchers: string }> {
+  return [...expr.matchAll(/\b(qpswatch_\w+)\{([^}]*)\}/g)]
+    .filter((m) => HOST_FAMILIES.has(m[1]!))
+    .map((m) => ({ name: m[1]!, matchers: m[2]! }));
+}
+
+describe('the host variable (a fleet of hosts in one Prometheus)', () => {
+  for (const { file, dashboard } of dashboards) {
+    const selectors = queryPanels(dashboard).flatMap((p) =>
+      (p.targets ?? []).flatMap((t) => hostFamilySelectors(t.expr ?? '').map((s) => ({ panel: p, ...s }))),
+    );
+    if (selectors.length === 0) continue;
+    test(`${file}: a host variable from label_values(..., host), used by every per-release query`, () => {
+      const v = dashboard.templating.list.find((x) => x.name === 'host');
+      assert.equal(v?.type, 'query');
+      assert.match(variableQuery(v!) ?? '', /^label_values\(qpswatch_\w+(\{[^}]*\})?, host\)$/);
+      const missing = selectors
+        .filter((s) => !/(^|, )host=~"\$host"(,|$)/.test(s.matchers))
+        .map((s) => `panel ${s.panel.id} ${s.panel.title}: ${s.name}{${s.matchers}}`);
+      assert.deepEqual(missing, []);
+    });
+  }
+});
 
 describe('release dashboards', () => {
   for (const { dashboard } of dashboards.filter((d) => RELEASE_DASHBOARDS.includes(d.dashboard.uid))) {
