@@ -9,6 +9,15 @@ export interface MysqlTx {
 }
 
 /** MySQL's deadlock (1213) and lock wait timeout (1205): the whole transaction may simply be run again. */
+/**
+ * Set on every new connection: a value that does not fit its column is an error, as SQLite's CHECKs and types make
+ * it one, never a silent truncation; whatever the server's own default is.
+ */
+const SESSION_SETUP = [
+  "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO," +
+    "NO_ENGINE_SUBSTITUTION'",
+];
+
 const RETRYABLE_ERRNOS = new Set([1213, 1205]);
 const WRITE_ATTEMPTS = 5;
 
@@ -17,6 +26,23 @@ const WRITE_ATTEMPTS = 5;
  * Exported for the schema, which must create it with its one row.
  */
 export const WRITE_LOCK_TABLE = 'store_write_lock';
+
+/**
+ * The tables results are read from: a write that changes a row of one moves the results mark (store.resultsMark), as
+ * SQLite's triggers do. Here the connection moves it, at the end of the write transaction that changed such a row,
+ * so no TRIGGER privilege (nor SUPER, which MySQL asks for a trigger under binary logging) is needed. A statement is
+ * seen as a write to the table it names first: INSERT INTO t, REPLACE INTO t, UPDATE t, DELETE [alias] FROM t.
+ */
+export const RESULT_TABLES: ReadonlySet<string> = new Set([
+  'sessions',
+  'releases',
+  'checks',
+  'verdicts',
+  'regression_events',
+  'hosts',
+]);
+const WRITE_TARGET =
+  /^\s*(?:INSERT(?:\s+IGNORE)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+IGNORE)?|DELETE(?:\s+\w+)?\s+FROM)\s+`?(\w+)`?/i;
 
 /**
  * One MySQL or MariaDB store, shared by the MySQL implementations of the store's roles.
@@ -32,6 +58,8 @@ export const WRITE_LOCK_TABLE = 'store_write_lock';
  */
 export class MysqlConnection {
   #pool: Pool | undefined;
+  /** The driver's connections (by their core object, which outlives a pool checkout) already set up. */
+  readonly #setUp = new WeakSet<object>();
 
   /** `label` names the store in errors (host/database, never a password). */
   constructor(
@@ -55,10 +83,17 @@ export class MysqlConnection {
         return await this.#withConnection(operation, async (conn) => {
           await conn.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
           await conn.query('START TRANSACTION READ WRITE');
-          return finish(conn, async (tx) => {
-            await tx.rows(`SELECT id FROM ${WRITE_LOCK_TABLE} WHERE id = 1 FOR UPDATE`);
-            return body(tx);
-          });
+          const changes = { results: false };
+          return finish(
+            conn,
+            async (tx) => {
+              await tx.rows(`SELECT id FROM ${WRITE_LOCK_TABLE} WHERE id = 1 FOR UPDATE`);
+              const result = await body(tx);
+              if (changes.results) await tx.run('UPDATE results_mark SET n = n + 1 WHERE id = 1');
+              return result;
+            },
+            changes,
+          );
         });
       } catch (error) {
         if (attempt >= WRITE_ATTEMPTS || !isRetryable(error)) throw error;
@@ -87,6 +122,10 @@ export class MysqlConnection {
     const conn = await this.#pool.getConnection();
     let healthy = true;
     try {
+      if (!this.#setUp.has(conn.connection)) {
+        for (const sql of SESSION_SETUP) await conn.query(sql);
+        this.#setUp.add(conn.connection);
+      }
       return await body(conn);
     } catch (error) {
       healthy = !isFatal(error);
@@ -99,10 +138,14 @@ export class MysqlConnection {
 }
 
 /** Commits after `body`, or rolls back and rethrows; a connection whose rollback fails is reported fatal. */
-async function finish<T>(conn: PoolConnection, body: (tx: MysqlTx) => Promise<T>): Promise<T> {
+async function finish<T>(
+  conn: PoolConnection,
+  body: (tx: MysqlTx) => Promise<T>,
+  changes?: { results: boolean },
+): Promise<T> {
   let result: T;
   try {
-    result = await body(txOf(conn));
+    result = await body(txOf(conn, changes));
   } catch (error) {
     try {
       await conn.query('ROLLBACK');
@@ -115,7 +158,8 @@ async function finish<T>(conn: PoolConnection, body: (tx: MysqlTx) => Promise<T>
   return result;
 }
 
-function txOf(conn: PoolConnection): MysqlTx {
+/** `changes.results` is set once a statement changes a row of a results table (see RESULT_TABLES). */
+function txOf(conn: PoolConnection, changes?: { results: boolean }): MysqlTx {
   return {
     async rows<R>(sql: string, params: unknown[] = []): Promise<R[]> {
       const [rows] = await conn.query(sql, params);
@@ -129,6 +173,10 @@ function txOf(conn: PoolConnection): MysqlTx {
     },
     async run(sql: string, params: unknown[] = []) {
       const [header] = await conn.query<ResultSetHeader>(sql, params);
+      if (changes && !changes.results && header.affectedRows > 0) {
+        const target = WRITE_TARGET.exec(sql)?.[1]?.toLowerCase();
+        if (target !== undefined && RESULT_TABLES.has(target)) changes.results = true;
+      }
       return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
     },
   };
