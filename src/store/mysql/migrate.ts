@@ -3,8 +3,12 @@ import type { MysqlConnection, MysqlTx } from './connection.js';
 import { addFigureColumns } from './figure-columns.js';
 import { mysqlLatestVersion, mysqlMigrations, VERSION_TABLE_STEPS, type MysqlMigration } from './schema.js';
 
-/** One lock for every qpswatch migrating on the server: two hosts opening one empty database take turns. */
+/**
+ * A named lock per database (its name cut to the lock name's 64 characters): two hosts opening one empty database
+ * take turns; stores in other databases of the server do not wait for each other.
+ */
 const MIGRATE_LOCK = 'qpswatch_migrate';
+const MIGRATE_LOCK_SQL = `CONCAT('${MIGRATE_LOCK}:', LEFT(DATABASE(), 47))`;
 const MIGRATE_LOCK_SECONDS = 60;
 
 /** The database's schema version; 0 for a database without the schema_version table (empty, or not ours). */
@@ -40,8 +44,7 @@ export async function migrate(
 ): Promise<number> {
   const latest = migrations.at(-1)?.version ?? 0;
   return conn.session('migrate the store', async (tx) => {
-    const got = await tx.row<{ got: number | null }>('SELECT GET_LOCK(?, ?) AS got', [
-      MIGRATE_LOCK,
+    const got = await tx.row<{ got: number | null }>(`SELECT GET_LOCK(${MIGRATE_LOCK_SQL}, ?) AS got`, [
       MIGRATE_LOCK_SECONDS,
     ]);
     if (Number(got?.got) !== 1)
@@ -62,7 +65,7 @@ export async function migrate(
       await addFigureColumns(tx);
       return version;
     } finally {
-      await tx.row('SELECT RELEASE_LOCK(?)', [MIGRATE_LOCK]);
+      await tx.row(`SELECT RELEASE_LOCK(${MIGRATE_LOCK_SQL}) AS released`);
     }
   });
 }
