@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { RowDataPacket } from 'mysql2/promise';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
@@ -14,6 +17,7 @@ import {
   type Store,
 } from '../../src/store/index.js';
 import { mysqlMigrations, VERSION_TABLE_STEPS } from '../../src/store/mysql/schema.js';
+import { messageLines, runCli } from '../helpers/cli.js';
 import { startResultsServer, STORE_PASSWORD, type ResultsServer } from '../helpers/results-db.js';
 import { bisectionContract } from '../unit/store/bisection-contract.js';
 import { calibrationContract } from '../unit/store/calibration-contract.js';
@@ -218,6 +222,44 @@ describe('mysql backend', () => {
       return true;
     });
     await assert.rejects(openStore({ ...options, database: 'qpsw_t_missing' }), /database qpsw_t_missing does not/);
+  });
+
+  test('the CLI uses the mysql store: import a CSV, export it back, with the password only in the environment', async () => {
+    const options = await (await server()).freshDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'qpsw-my-cli-'));
+    try {
+      const csv = join(dir, 'study.csv');
+      writeFileSync(
+        csv,
+        'flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\n' +
+          'mariadb,10.11.6,oltp_read_only,16,12345.5,0.01,0.2,0,0,0.5\n',
+      );
+      const env = {
+        QPSWATCH_STATE_DIR: join(dir, 'state'),
+        QPSWATCH_STORE_BACKEND: 'mysql',
+        QPSWATCH_STORE_SOCKET: options.socket!,
+        QPSWATCH_STORE_USER: options.user,
+        QPSWATCH_STORE_DATABASE: options.database,
+        QPSWATCH_STORE_PASSWORD: STORE_PASSWORD,
+      };
+      const imported = await runCli(['import', csv], { env, cwd: dir });
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.match(imported.stdout, /imported 1 row\(s\) from study.csv: 1 new/);
+      const exported = await runCli(['export'], { env, cwd: dir });
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.match(exported.stdout, /^mariadb,10\.11\.6,oltp_read_only,16,12345\.5,/m);
+      assert.ok(!existsSync(join(dir, 'state', 'qpswatch.sqlite')), 'no SQLite store was made');
+      const denied = await runCli(['export'], { env: { ...env, QPSWATCH_STORE_PASSWORD: 'Not-the-pw-5' }, cwd: dir });
+      assert.notEqual(denied.code, 0);
+      const lines = messageLines(denied.stderr);
+      assert.ok(
+        lines.some((l) => /cannot open store mysql:\/\/qpsw_store@localhost\//.test(l)),
+        denied.stderr,
+      );
+      assert.ok(!denied.stderr.includes('Not-the-pw-5') && !denied.stdout.includes('Not-the-pw-5'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('store_url with a password is refused in one line that does not show it; without one it is read', () => {
