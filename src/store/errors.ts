@@ -43,7 +43,7 @@ export class UnknownStoreBackendError extends StoreError {
   }
 }
 
-/** The store (file or database) was written by a newer qpswatch; it is left untouched so that version can still read it. */
+/** A store (file or database) of a newer qpswatch: it is left untouched so that version can still read it. */
 export class SchemaTooNewError extends StoreError {
   override name = 'SchemaTooNewError';
   constructor(
