@@ -224,7 +224,7 @@ describe('mysql backend', () => {
     await assert.rejects(openStore({ ...options, database: 'qpsw_t_missing' }), /database qpsw_t_missing does not/);
   });
 
-  test('the CLI uses the mysql store: import a CSV, export it back, with the password only in the environment', async () => {
+  test('the CLI uses the mysql store: import a CSV, export it back, the password only in the environment', async () => {
     const options = await (await server()).freshDatabase();
     const dir = mkdtempSync(join(tmpdir(), 'qpsw-my-cli-'));
     try {
