@@ -3,8 +3,15 @@ import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { InputError } from '../errors.js';
 import { processAlive } from '../exec/index.js';
-import { SERVICE_CONFIG } from '../config/index.js';
-import { defaultSqlitePath, openStore, SchemaTooOldError, type Store } from '../store/index.js';
+import { parseStoreUrl, SERVICE_CONFIG, type Config } from '../config/index.js';
+import {
+  defaultSqlitePath,
+  openStore,
+  SchemaTooOldError,
+  type MysqlStoreOptions,
+  type Store,
+  type StoreOptions,
+} from '../store/index.js';
 import type { CommandContext } from './command.js';
 
 export interface OpenStateStoreOptions {
@@ -18,8 +25,9 @@ export interface OpenStateStoreOptions {
 /** A process that died mid-session left it `running`; that is fixed first, so nothing reads it as live. */
 export async function openStateStore(ctx: CommandContext, options: OpenStateStoreOptions = {}): Promise<Store> {
   const path = defaultSqlitePath(ctx.config.state_dir);
-  if (options.readonly === true) return openReadOnly(ctx, path);
-  const store = await openStore({ backend: ctx.config.store_backend, path });
+  if (options.readonly === true)
+    return ctx.config.store_backend === 'mysql' ? openMysqlReadOnly(ctx) : openReadOnly(ctx, path);
+  const store = await openStore(storeOptions(ctx.config));
   // Sessions record a pid only: a pid reused since counts as alive, and the session is recovered on a later open.
   const interrupted = await store.recoverInterrupted((pid, startTicks) => processAlive(pid, startTicks));
   if (interrupted > 0)
@@ -28,6 +36,42 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
       'sessions left running by a process that is gone are now marked interrupted',
     );
   return store;
+}
+
+/** The store the config names, for reading only or (by default) for writing. */
+export function storeOptions(config: Config, readonly = false): StoreOptions {
+  if (config.store_backend === 'sqlite')
+    return { backend: 'sqlite', path: defaultSqlitePath(config.state_dir), readonly };
+  return { ...mysqlOptions(config), readonly };
+}
+
+/**
+ * A MySQL store from an older qpswatch is migrated by a command that only reads too, as SQLite's is when the user may
+ * write it: whether the database user may is only known by trying, and the server says so in one line if not.
+ */
+async function openMysqlReadOnly(ctx: CommandContext): Promise<Store> {
+  try {
+    return await openStore(storeOptions(ctx.config, true));
+  } catch (err) {
+    if (err instanceof SchemaTooOldError) return openStateStore(ctx);
+    throw err;
+  }
+}
+
+function mysqlOptions(config: Config): MysqlStoreOptions {
+  // store_url was checked when the config was read; it names the user, server and database in one.
+  const url = config.store_url === '' ? undefined : parseStoreUrl(config.store_url);
+  return {
+    backend: 'mysql',
+    user: url?.user ?? config.store_user,
+    host: url?.host ?? config.store_host,
+    port: url?.port ?? config.store_port,
+    database: url?.database ?? config.store_database,
+    ...(config.store_socket !== '' && url === undefined ? { socket: config.store_socket } : {}),
+    ...(config.store_password !== '' ? { password: config.store_password } : {}),
+    tls: config.store_tls,
+    ...(config.store_tls_ca !== '' ? { tlsCa: config.store_tls_ca } : {}),
+  };
 }
 
 async function openReadOnly(ctx: CommandContext, path: string): Promise<Store> {
@@ -42,7 +86,7 @@ async function openReadOnly(ctx: CommandContext, path: string): Promise<Store> {
     );
   }
   try {
-    return await openStore({ backend: ctx.config.store_backend, path, readonly: true });
+    return await openStore({ backend: 'sqlite', path, readonly: true });
   } catch (err) {
     // A store from an older qpswatch is migrated when this user may write it, as any other command would.
     if (err instanceof SchemaTooOldError && canWrite(path)) return openStateStore(ctx);

@@ -19,3 +19,4 @@ export { ProfileError } from './profile-error.js';
 export { formatPath, parseYamlFile, type YamlProblem } from './yaml-file.js';
 export { kindOfValue, parseYamlText, type YamlText } from './yaml-text.js';
 export { closestName } from './closest-name.js';
+export { parseStoreUrl, type StoreUrl } from './store-url.js';

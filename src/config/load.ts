@@ -23,7 +23,15 @@ type AnyOption = OptionSpec<unknown>;
 type OptionTable = Readonly<Record<string, AnyOption>>;
 
 /** Options whose values are paths: relative ones are read from the config file's folder, not from the cwd. */
-const PATH_OPTIONS = new Set(['state_dir', 'suites_dir', 'server_profiles_dir', 'build_profiles_dir', 'cache_dir']);
+const PATH_OPTIONS = new Set([
+  'state_dir',
+  'suites_dir',
+  'server_profiles_dir',
+  'build_profiles_dir',
+  'cache_dir',
+  'store_socket',
+  'store_tls_ca',
+]);
 
 /** Layers, weakest first: defaults < file < environment < command line. */
 export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS): Config {
@@ -150,7 +158,8 @@ function unknownKeyProblem(source: string, key: string, table: OptionTable): str
 }
 
 function resolvePathOption(name: string, value: unknown, base: string): unknown {
-  return PATH_OPTIONS.has(name) && typeof value === 'string' && !isAbsolute(value) ? resolve(base, value) : value;
+  const relativePath = typeof value === 'string' && value !== '' && !isAbsolute(value);
+  return PATH_OPTIONS.has(name) && relativePath ? resolve(base, value) : value;
 }
 
 function readEnvironment(env: LoadConfigInput['env'], table: OptionTable, problems: string[]): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { memorySettings, profilingModes } from '../model/index.js';
 import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
+import { parseStoreUrl, STORE_URL_EXPECTED } from './store-url.js';
 
 /** local@domain, no spaces or angle brackets; a bare host such as localhost is a fine domain for a local MTA. */
 const emailAddress = z
@@ -113,10 +114,94 @@ export const OPTIONS = {
   }),
   store_backend: defineOption({
     name: 'store_backend',
-    schema: z.enum(['sqlite']),
+    schema: z.enum(['sqlite', 'mysql']),
     default: () => 'sqlite' as const,
-    doc: 'Where results are kept: sqlite is the file qpswatch.sqlite under state_dir.',
-    expected: 'sqlite',
+    doc:
+      'Where results are kept: sqlite is the file qpswatch.sqlite under state_dir; mysql is a database on a ' +
+      'MySQL 8 or MariaDB 10.6+ server (store_url, or store_host, store_port or store_socket, store_user, ' +
+      'store_database), which several hosts may share.',
+    expected: 'sqlite or mysql',
+    envFormat: 'text',
+  }),
+  store_url: defineOption({
+    name: 'store_url',
+    schema: z.string().refine((text) => text === '' || parseStoreUrl(text) !== undefined),
+    default: () => '',
+    doc:
+      'With store_backend mysql: mysql://user@host:port/database, in place of store_user, store_host, store_port ' +
+      'and store_database. A URL with a password is refused.',
+    expected: STORE_URL_EXPECTED,
+    envFormat: 'text',
+  }),
+  store_host: defineOption({
+    name: 'store_host',
+    schema: z.string().regex(/^[A-Za-z0-9.:_-]+$/),
+    default: () => '127.0.0.1',
+    doc: 'With store_backend mysql: the database server (by TCP).',
+    expected: 'a host name or an IP address',
+    envFormat: 'text',
+  }),
+  store_port: defineOption({
+    name: 'store_port',
+    schema: z.number().int().min(1).max(65535),
+    default: () => 3306,
+    doc: "With store_backend mysql: the database server's port.",
+    expected: 'an integer from 1 to 65535',
+    envFormat: 'number',
+  }),
+  store_socket: defineOption({
+    name: 'store_socket',
+    schema: z.string(),
+    default: () => '',
+    doc: 'With store_backend mysql: the unix socket of a server on this host, used instead of store_host and port.',
+    expected: 'a socket path, or empty',
+    envFormat: 'text',
+  }),
+  store_user: defineOption({
+    name: 'store_user',
+    schema: z.string().min(1),
+    default: () => 'qpswatch',
+    doc: 'With store_backend mysql: the database user.',
+    expected: 'a user name',
+    envFormat: 'text',
+  }),
+  store_password: defineOption({
+    name: 'store_password',
+    schema: z.string(),
+    default: () => '',
+    doc:
+      "With store_backend mysql: the database user's password: from QPSWATCH_STORE_PASSWORD or a file named by " +
+      'store_password_file, never from the config file.',
+    expected: 'text',
+    envFormat: 'text',
+    secret: true,
+  }),
+  store_database: defineOption({
+    name: 'store_database',
+    schema: z.string().regex(/^[A-Za-z0-9_$.-]{1,64}$/),
+    default: () => 'qpswatch',
+    doc:
+      'With store_backend mysql: the database (made beforehand: CREATE DATABASE qpswatch, and GRANT ALL ON ' +
+      'qpswatch.* to store_user); qpswatch makes its tables.',
+    expected: 'a database name: 1-64 letters, digits, "_", "$", "." or "-"',
+    envFormat: 'text',
+  }),
+  store_tls: defineOption({
+    name: 'store_tls',
+    schema: z.enum(['off', 'on', 'verify']),
+    default: () => 'off' as const,
+    doc:
+      'With store_backend mysql over TCP: off, on (encrypted, any certificate) or verify (encrypted, and the ' +
+      "server's certificate checked against store_tls_ca or the system's CAs). Use verify across a network.",
+    expected: 'off, on or verify',
+    envFormat: 'text',
+  }),
+  store_tls_ca: defineOption({
+    name: 'store_tls_ca',
+    schema: z.string(),
+    default: () => '',
+    doc: "With store_tls verify: a PEM file of the CA that signed the server's certificate; empty: the system's CAs.",
+    expected: 'a file path, or empty',
     envFormat: 'text',
   }),
   suites_dir: defineOption({

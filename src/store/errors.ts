@@ -43,7 +43,7 @@ export class UnknownStoreBackendError extends StoreError {
   }
 }
 
-/** The file was written by a newer qpswatch; it is left untouched so that version can still read it. */
+/** A store (file or database) of a newer qpswatch: it is left untouched so that version can still read it. */
 export class SchemaTooNewError extends StoreError {
   override name = 'SchemaTooNewError';
   constructor(
@@ -53,7 +53,7 @@ export class SchemaTooNewError extends StoreError {
   ) {
     super(
       `store ${path} has schema version ${fileVersion} but this qpswatch knows up to ${knownVersion}; ` +
-        'upgrade qpswatch or point it at another store (the file was not changed)',
+        'upgrade qpswatch or point it at another store (the store was not changed)',
     );
   }
 }

@@ -41,3 +41,4 @@ export {
 } from './errors.js';
 export { defaultSqlitePath, openStore, storeBackends, type StoreBackend, type StoreOptions } from './open-store.js';
 export { sqliteSchemaVersion } from './sqlite/index.js';
+export { mysqlSchemaVersion, mysqlStoreLabel, type MysqlStoreOptions, type MysqlTls } from './mysql/index.js';

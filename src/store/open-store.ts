@@ -1,16 +1,18 @@
 import { join } from 'node:path';
 import { UnknownStoreBackendError } from './errors.js';
+import { openMysqlStore, type MysqlStoreOptions } from './mysql/index.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite/index.js';
 import type { Store } from './store.js';
 
-/** One entry per backend; the mysql backend joins this union and the map below. */
-export type StoreOptions = SqliteStoreOptions;
+/** One entry per backend: this union and the map below. */
+export type StoreOptions = SqliteStoreOptions | MysqlStoreOptions;
 export type StoreBackend = StoreOptions['backend'];
 
 type Opener<B extends StoreBackend> = (options: Extract<StoreOptions, { backend: B }>) => Promise<Store>;
 
 const backends: { [B in StoreBackend]: Opener<B> } = {
   sqlite: openSqliteStore,
+  mysql: openMysqlStore,
 };
 
 export const storeBackends = Object.keys(backends) as StoreBackend[];

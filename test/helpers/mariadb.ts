@@ -28,8 +28,13 @@ export interface ScratchServer {
 export interface ScratchServerOptions {
   /** A shipped server profile (config/server-profiles). */
   profile: string;
-  /** Start of the temp folder's name under /tmp; short, so the socket path stays under the unix limit. */
+  /** Start of the temp folder's name under `parent`; short, so the socket path stays under the unix limit. */
   prefix: string;
+  /**
+   * The folder the temp folder is made in; default /tmp. /dev/shm (tmpfs) for a test that makes many tables, each
+   * of which costs a few fsyncs on a disk.
+   */
+  parent?: string;
 }
 
 /**
@@ -37,7 +42,7 @@ export interface ScratchServerOptions {
  * (renderMyCnf without a network writes skip-networking). Nothing is left behind when start fails half way.
  */
 export async function startScratchServer(opts: ScratchServerOptions): Promise<ScratchServer> {
-  const root = letServerPass(await mkdtemp(join('/tmp', opts.prefix)));
+  const root = letServerPass(await mkdtemp(join(opts.parent ?? '/tmp', opts.prefix)));
   let server: RunningServer | undefined;
   const close = once(async () => {
     try {

@@ -491,7 +491,7 @@ describe('sqlite backend', () => {
     await assert.rejects(openStore(options), (error: unknown) => {
       assert.ok(error instanceof UnknownStoreBackendError);
       assert.equal(error.backend, 'postgres');
-      assert.deepEqual(error.valid, ['sqlite']);
+      assert.deepEqual(error.valid, ['sqlite', 'mysql']);
       assert.match(error.message, /"postgres".*sqlite/);
       return true;
     });

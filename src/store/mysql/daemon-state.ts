@@ -1,0 +1,82 @@
+import type { CacheSizes, WorkProgress } from '../../model/index.js';
+import type { DaemonStateInput, DaemonStateRecord, DaemonStateStore } from '../daemon-state-types.js';
+import { parseDaemonState } from '../validate-queue.js';
+import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
+
+interface DaemonRow {
+  last_poll_at: string | null;
+  phase: string;
+  phase_since: string | null;
+  detail: string | null;
+  pid: number | null;
+  progress: string | null;
+  cache_sizes: string | null;
+  updated_at: string | null;
+}
+
+const IDLE: DaemonStateRecord = {
+  lastPollAt: null,
+  phase: 'idle',
+  phaseSince: null,
+  detail: null,
+  pid: null,
+  progress: null,
+  cacheSizes: null,
+  updatedAt: null,
+};
+
+/** The daemon's one row of state (id 1), made on the first write; before it, the state is idle with nothing known. */
+export class MysqlDaemonState extends MysqlRole implements DaemonStateStore {
+  async getDaemonState(): Promise<DaemonStateRecord> {
+    return this.read('read the daemon state', (tx) => state(tx));
+  }
+
+  /** The row is read FOR UPDATE before it is merged, so two writers' fields are not lost to each other. */
+  async setDaemonState(input: DaemonStateInput): Promise<DaemonStateRecord> {
+    const valid = parseDaemonState(input);
+    return this.write('write the daemon state', async (tx) => {
+      await tx.run(`INSERT INTO daemon_state (id, phase) VALUES (1, 'idle') ON DUPLICATE KEY UPDATE id = id`);
+      const next = { ...(await state(tx, ' FOR UPDATE')), ...valid };
+      await tx.run(
+        `UPDATE daemon_state SET last_poll_at = ?, phase = ?, phase_since = ?, detail = ?, pid = ?, progress = ?,
+          cache_sizes = ?, updated_at = ? WHERE id = 1`,
+        [
+          next.lastPollAt,
+          next.phase,
+          next.phaseSince,
+          next.detail,
+          next.pid,
+          next.progress === null ? null : JSON.stringify(next.progress),
+          next.cacheSizes === null ? null : JSON.stringify(next.cacheSizes),
+          nowIso(),
+        ],
+      );
+      return state(tx);
+    });
+  }
+}
+
+async function state(tx: MysqlTx, lock: '' | ' FOR UPDATE' = ''): Promise<DaemonStateRecord> {
+  const row = await tx.row<DaemonRow>(`SELECT * FROM daemon_state WHERE id = 1${lock}`);
+  if (row === undefined) return { ...IDLE };
+  return {
+    lastPollAt: row.last_poll_at,
+    phase: row.phase,
+    phaseSince: row.phase_since,
+    detail: row.detail,
+    pid: row.pid,
+    progress: parsedJson<WorkProgress>(row.progress),
+    cacheSizes: parsedJson<CacheSizes>(row.cache_sizes),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Progress and sizes are shown, never acted on: a row a newer qpswatch wrote in another shape reads as unknown. */
+function parsedJson<T>(text: string | null): T | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Store } from '../store.js';
+import { MysqlBisections } from './bisections.js';
+import { MysqlCalibrations } from './calibrations.js';
+import { MysqlChecks } from './checks.js';
+import type { MysqlConnection } from './connection.js';
+import { MysqlDaemonState } from './daemon-state.js';
+import { MysqlHosts } from './hosts.js';
+import { MysqlImportedResults } from './imported-results.js';
+import { MysqlOutbox } from './outbox.js';
+import { MysqlProfiles } from './profiles.js';
+import { MysqlQueue } from './queue.js';
+import { MysqlQuietHosts } from './quiet-hosts.js';
+import { MysqlReleases } from './releases.js';
+import { MysqlResultsMark } from './results-mark.js';
+import { MysqlSampleFigures } from './sample-figures.js';
+import { MysqlSamples } from './samples.js';
+import { MysqlSessions } from './sessions.js';
+
+/**
+ * The MySQL / MariaDB store: one connection pool (an opened, migrated database) and one object per concern, each
+ * implementing its role of `Store` on it, as sqlite-store.ts does for SQLite. `Store` checks that every method of
+ * every role is there.
+ */
+export function mysqlStore(conn: MysqlConnection): Store {
+  return {
+    backend: 'mysql',
+    ...methodsOf(new MysqlHosts(conn)),
+    ...methodsOf(new MysqlSessions(conn)),
+    ...methodsOf(new MysqlSamples(conn)),
+    ...methodsOf(new MysqlSampleFigures(conn)),
+    ...methodsOf(new MysqlReleases(conn)),
+    ...methodsOf(new MysqlChecks(conn)),
+    ...methodsOf(new MysqlOutbox(conn)),
+    ...methodsOf(new MysqlImportedResults(conn)),
+    ...methodsOf(new MysqlQueue(conn)),
+    ...methodsOf(new MysqlDaemonState(conn)),
+    ...methodsOf(new MysqlQuietHosts(conn)),
+    ...methodsOf(new MysqlCalibrations(conn)),
+    ...methodsOf(new MysqlBisections(conn)),
+    ...methodsOf(new MysqlProfiles(conn)),
+    ...methodsOf(new MysqlResultsMark(conn)),
+    close: () => conn.close(),
+  };
+}
+
+/** The public methods of a role's implementation, bound to it (a spread alone would leave a class's methods behind). */
+function methodsOf<T extends object>(impl: T): { [K in keyof T]: T[K] } {
+  const methods: Record<string, unknown> = {};
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(impl))) {
+    const value: unknown = Reflect.get(impl, name);
+    if (name !== 'constructor' && typeof value === 'function') methods[name] = value.bind(impl);
+  }
+  return methods as { [K in keyof T]: T[K] };
+}
