@@ -8,7 +8,6 @@ export interface MysqlTx {
   run(sql: string, params?: unknown[]): Promise<{ affectedRows: number; insertId: number }>;
 }
 
-/** MySQL's deadlock (1213) and lock wait timeout (1205): the whole transaction may simply be run again. */
 /**
  * Set on every new connection: a value that does not fit its column is an error, as SQLite's CHECKs and types make
  * it one, never a silent truncation; whatever the server's own default is.
@@ -18,6 +17,7 @@ const SESSION_SETUP = [
     "NO_ENGINE_SUBSTITUTION'",
 ];
 
+/** MySQL's deadlock (1213) and lock wait timeout (1205): the whole transaction may simply be run again. */
 const RETRYABLE_ERRNOS = new Set([1213, 1205]);
 const WRITE_ATTEMPTS = 5;
 
