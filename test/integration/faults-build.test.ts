@@ -336,7 +336,9 @@ describe('faults during builds', () => {
     async (t) => {
       const small = join(root, 'small-cache');
       mkdirSync(small);
-      const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', small], { encoding: 'utf8' });
+      const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m,mode=0755', 'tmpfs', small], {
+        encoding: 'utf8',
+      });
       if (mount.status !== 0)
         return t.skip(
           `mount -t tmpfs is not permitted here ` +
