@@ -12,8 +12,13 @@ export interface OutboxEntry extends OutgoingMessage {
  * hands the store in. Timestamps are ISO 8601 strings in UTC.
  */
 export interface OutboxPort {
-  /** pending messages whose next attempt is at or before `now`, oldest first */
-  dueMessages(now: string, limit: number): Promise<OutboxEntry[]>;
+  /**
+   * pending messages whose next attempt is at or before `now`, oldest first, taken for this sender: due to no other
+   * until `leaseUntil`
+   */
+  takeDueMessages(now: string, limit: number, leaseUntil: string): Promise<OutboxEntry[]>;
+  /** a taken message not attempted: due again at `at`, no attempt counted */
+  returnMessage(id: number, at: string): Promise<void>;
   markMessageSent(id: number, detail: string, at: string): Promise<void>;
   markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void>;
 }
@@ -35,6 +40,11 @@ export interface DeliveryResult {
 const FIRST_RETRY_SECONDS = 30;
 const MAX_RETRY_SECONDS = 3600;
 const DEFAULT_LIMIT = 20;
+/**
+ * How long taken messages are another sender's to leave alone: more than a batch of sends at the SMTP timeout takes
+ * here, so a live sender is never overtaken, and a dead one's messages are due again within minutes.
+ */
+const LEASE_SECONDS = 15 * 60;
 
 /**
  * Wait after the n-th failed attempt: 30 s, doubling, at most an hour, so a mail server down for a day costs ~30 tries.
@@ -51,13 +61,20 @@ export function retryDelaySeconds(attempts: number): number {
  */
 export async function deliverOutbox(port: OutboxPort, mailer: Mailer, opts: DeliverOptions): Promise<DeliveryResult> {
   const now = opts.now ?? (() => new Date());
-  const due = await port.dueMessages(now().toISOString(), opts.limit ?? DEFAULT_LIMIT);
+  const leaseUntil = new Date(now().getTime() + LEASE_SECONDS * 1000).toISOString();
+  const due = await port.takeDueMessages(now().toISOString(), opts.limit ?? DEFAULT_LIMIT, leaseUntil);
   const result: DeliveryResult = { delivered: 0, failed: 0 };
   const aborted = (): boolean => opts.signal?.aborted === true;
-  for (const entry of due) {
-    if (aborted()) break;
+  for (const [i, entry] of due.entries()) {
+    if (aborted()) {
+      await returnAll(port, due.slice(i), now());
+      break;
+    }
     const outcome = await attempt(mailer, entry, opts.signal);
-    if (!outcome.ok && aborted()) break;
+    if (!outcome.ok && aborted()) {
+      await returnAll(port, due.slice(i), now());
+      break;
+    }
     if (outcome.ok) {
       await port.markMessageSent(entry.id, outcome.detail, now().toISOString());
       opts.log.info({ id: entry.id, mailer: mailer.kind, detail: outcome.detail }, 'message delivered');
@@ -74,6 +91,11 @@ export async function deliverOutbox(port: OutboxPort, mailer: Mailer, opts: Deli
     }
   }
   return result;
+}
+
+/** Stopped: what was taken and not attempted is due again now, as if never taken. */
+async function returnAll(port: OutboxPort, entries: readonly OutboxEntry[], at: Date): Promise<void> {
+  for (const entry of entries) await port.returnMessage(entry.id, at.toISOString());
 }
 
 type Outcome = { ok: true; detail: string } | { ok: false; error: string };

@@ -33,8 +33,8 @@ export function deliverPending(
   deps: DeliverDeps,
   options: { now?: boolean } = {},
 ): Promise<{ delivered: number; failed: number }> {
-  // One delivery at a time in this process (a check's, the cycle's and the daemon's outbox timer): two at once
-  // would both take the same due message and send it twice. A caller that comes while one runs goes after it.
+  // One delivery at a time in this process (a check's, the cycle's and the daemon's outbox timer), so its log reads
+  // in order; across processes and hosts, takeDueMessages leases each message to one sender.
   const turn = lastDelivery.then(() => deliverNow(deps, options));
   lastDelivery = turn.catch(() => undefined);
   return turn;
@@ -50,8 +50,9 @@ async function deliverNow(
   const mailer = createMailer(deps.mail, log);
   try {
     const port = {
-      dueMessages: (now: string, limit: number) =>
-        deps.store.dueMessages(options.now === true ? '9999-12-31T23:59:59.999Z' : now, limit),
+      takeDueMessages: (now: string, limit: number, leaseUntil: string) =>
+        deps.store.takeDueMessages(options.now === true ? '9999-12-31T23:59:59.999Z' : now, limit, leaseUntil),
+      returnMessage: (id: number, at: string) => deps.store.returnMessage(id, at),
       markMessageSent: (id: number, detail: string, at: string) => deps.store.markMessageSent(id, detail, at),
       markMessageFailed: (id: number, error: string, next: string) => deps.store.markMessageFailed(id, error, next),
     };

@@ -237,3 +237,18 @@ export class QueueStateError extends StoreError {
     );
   }
 }
+
+/** A row another daemon of the fleet is working on, under a claim that has not lapsed: it is theirs to move. */
+export class QueueClaimError extends StoreError {
+  constructor(
+    readonly releaseId: number,
+    readonly slot: string,
+    readonly claimedBy: string,
+    readonly until: string,
+  ) {
+    super(
+      `release ${releaseId} of queue slot ${JSON.stringify(slot)} is claimed by ${JSON.stringify(claimedBy)} ` +
+        `until ${until}: only that daemon moves it before then`,
+    );
+  }
+}

@@ -27,6 +27,7 @@ export {
   DuplicateSampleError,
   HostNotFoundError,
   InvalidRecordError,
+  QueueClaimError,
   QueueStateError,
   ReleaseNotFoundError,
   SchemaTooNewError,

@@ -27,6 +27,14 @@ export interface OutboxRecord extends MessageInput {
 export interface OutboxStore {
   /** Pending messages whose next attempt is due at `now` (ISO 8601), oldest first. */
   dueMessages(now: string, limit: number): Promise<OutboxRecord[]>;
+  /**
+   * Takes the messages due at `now` for one sender, in one transaction: each stays pending, but is due to nobody else
+   * until `leaseUntil`, so daemons sharing a store never send one message twice, and a sender that died leaves its
+   * messages due again once the lease ends.
+   */
+  takeDueMessages(now: string, limit: number, leaseUntil: string): Promise<OutboxRecord[]>;
+  /** A taken message that was not attempted (the sender was stopped): due again at `at`, no attempt counted. */
+  returnMessage(id: number, at: string): Promise<void>;
   markMessageSent(id: number, detail: string, at: string): Promise<void>;
   markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void>;
   listMessages(state?: OutboxRecord['state']): Promise<OutboxRecord[]>;

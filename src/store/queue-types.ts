@@ -10,6 +10,14 @@ export type QueueStep = 'build' | 'session';
 
 export interface QueueRecord {
   releaseId: number;
+  /**
+   * Whose row it is: a fleet benchmarks each release once per slot (fleet.ts: a host's name, or its host class). A
+   * queue from before fleets has '' until a daemon adopts it.
+   */
+  slot: string;
+  /** The daemon working on the row (building or benchmarking), or null; its claim lapses at claimExpiresAt. */
+  claimedBy: string | null;
+  claimExpiresAt: string | null;
   upstream: string;
   tag: string;
   version: string;
@@ -32,10 +40,31 @@ export interface QueueRecord {
 }
 
 export interface QueueMove {
+  slot: string;
   releaseId: number;
   to: QueueState;
+  /**
+   * The state the mover last saw the row in: a row in another state (moved by another daemon since) is refused with
+   * QueueStateError, so a daemon that lost its row never moves it on. Absent: any state the machine allows.
+   */
+  from?: QueueState;
   /** Kept with a move to failed; a move to any other state clears it, except to building or benchmarking. */
   error?: string;
+  /**
+   * Who moves it. A row in building or benchmarking claimed by another daemon whose claim has not lapsed is theirs:
+   * the move is refused with QueueClaimError. Leaving building or benchmarking drops the claim.
+   */
+  claimant?: string;
+}
+
+/** A daemon takes a row to work on it: discovered -> building, or built -> benchmarking, claimed until `until`. */
+export interface QueueClaim {
+  slot: string;
+  releaseId: number;
+  to: 'building' | 'benchmarking';
+  claimant: string;
+  /** ISO 8601: when the claim lapses unless renewed; after that another daemon of the slot may take the row over. */
+  until: string;
 }
 
 /**
@@ -44,13 +73,25 @@ export interface QueueMove {
  * `message` (the "could not build/measure" email, if anyone is emailed) is queued in the same transaction.
  */
 export interface QueueFailure {
+  slot: string;
   releaseId: number;
+  /** As in QueueMove: a row another daemon holds is refused. */
+  claimant?: string;
   step: QueueStep;
   /** One line for status and logs. */
   error: string;
   errorLines: readonly string[];
   retryAt?: string;
   message?: MessageInput;
+}
+
+/** Which half-way rows of a slot go back one step (recoverQueue). */
+export interface QueueRecoveryScope {
+  slot: string;
+  /** Rows this daemon claimed in an earlier life go back at once: the host lock says that process is dead. */
+  claimant: string;
+  /** Rows whose claim lapsed before this time (ISO 8601) go back too, whoever claimed them. */
+  now: string;
 }
 
 export interface QueueRecovery {
@@ -63,13 +104,20 @@ export interface QueueRecovery {
 /** The daemon's queue of releases, moved one step at a time by its state machine. */
 export interface QueueStore {
   /**
-   * Adds releases to the daemon's queue as discovered; releases already queued keep their state. Returns the new rows.
+   * Adds releases to the slot's queue as discovered; releases already queued keep their state. Returns the new rows.
    */
-  enqueueReleases(releaseIds: readonly number[]): Promise<QueueRecord[]>;
-  getQueued(releaseId: number): Promise<QueueRecord | undefined>;
-  /** The queue in version order (version_key, then upstream). */
-  listQueue(): Promise<QueueRecord[]>;
-  countQueue(): Promise<Record<QueueState, number>>;
+  enqueueReleases(slot: string, releaseIds: readonly number[]): Promise<QueueRecord[]>;
+  getQueued(slot: string, releaseId: number): Promise<QueueRecord | undefined>;
+  /** The slot's queue (every slot's without one) in version order (version_key, then upstream, then slot). */
+  listQueue(slot?: string): Promise<QueueRecord[]>;
+  countQueue(slot?: string): Promise<Record<QueueState, number>>;
+  /**
+   * Takes a row to work on, in one transaction with its row lock: undefined when it is not in the state the claim
+   * starts from (another daemon of the slot took it first, or it moved on), so two daemons never work on one row.
+   */
+  claimQueued(claim: QueueClaim): Promise<QueueRecord | undefined>;
+  /** Extends the claimant's claim to `until`; false when the row is no longer its own (lapsed and taken over). */
+  renewClaim(claim: Omit<QueueClaim, 'to'>): Promise<boolean>;
   /**
    * One step of a release through the queue; a move the state machine does not allow (or a release not queued)
    * rejects with QueueStateError. Entering building or benchmarking counts an attempt.
@@ -81,6 +129,9 @@ export interface QueueStore {
    * discovered clears the failures; recovery after a dead daemon keeps them.
    */
   failQueued(failure: QueueFailure): Promise<QueueRecord>;
-  /** building -> discovered and benchmarking -> built, for rows a dead daemon left half-way; returns what moved. */
-  recoverQueue(): Promise<QueueRecovery>;
+  /**
+   * building -> discovered and benchmarking -> built, for the slot's rows a dead daemon left half-way: its own
+   * earlier claims and every lapsed one. Rows of the pre-fleet queue ('') join the slot first. Returns what moved.
+   */
+  recoverQueue(scope: QueueRecoveryScope): Promise<QueueRecovery>;
 }

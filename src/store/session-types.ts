@@ -68,6 +68,13 @@ export interface SessionStore {
   interruptSession(id: number, reason: string): Promise<void>;
   getSession(id: number): Promise<SessionRecord | undefined>;
   listSessions(query: SessionQuery): Promise<SessionRecord[]>;
-  /** Marks `running` sessions whose process is not alive as `interrupted`; returns how many were marked. */
-  recoverInterrupted(isAlive: (pid: number, startTicks: number | undefined) => boolean): Promise<number>;
+  /**
+   * Marks `running` sessions of this host whose process is not alive as `interrupted`; returns how many were marked.
+   * A session is this host's when its settings name `runner` (host_name) or name no runner (from before fleets): a
+   * pid says nothing of another host's process.
+   */
+  recoverInterrupted(
+    runner: string,
+    isAlive: (pid: number, startTicks: number | undefined) => boolean,
+  ): Promise<number>;
 }

@@ -12,6 +12,8 @@ import { openStore } from '../../src/store/index.js';
 import { fixturePath } from '../helpers/paths.js';
 
 const fixtureCounters = 40;
+/** The fixture's sessions name no runner (as before fleets): they are this host's, whatever its name. */
+const RUNNER = 'this-host';
 
 function isAlive(pid: number): boolean {
   try {
@@ -58,7 +60,7 @@ test('a session killed mid-way is found interrupted, keeps every committed sampl
     const watcher = await openStore({ backend: 'sqlite', path });
     try {
       assert.equal((await watcher.getSession(progress.sessionId))?.state, 'running');
-      assert.equal(await watcher.recoverInterrupted(isAlive), 0);
+      assert.equal(await watcher.recoverInterrupted(RUNNER, isAlive), 0);
     } finally {
       await watcher.close();
     }
@@ -72,7 +74,7 @@ test('a session killed mid-way is found interrupted, keeps every committed sampl
 
     const store = await openStore({ backend: 'sqlite', path });
     try {
-      assert.equal(await store.recoverInterrupted(isAlive), 1);
+      assert.equal(await store.recoverInterrupted(RUNNER, isAlive), 1);
       const session = await store.getSession(progress.sessionId);
       assert.equal(session?.state, 'interrupted');
       assert.equal(session?.pid, child.pid);

@@ -91,6 +91,37 @@ export class MysqlOutbox extends MysqlRole implements OutboxStore {
     });
   }
 
+  async takeDueMessages(now: string, limit: number, leaseUntil: string): Promise<OutboxRecord[]> {
+    checkText('message', 'now', now);
+    checkId('message', 'limit', limit);
+    const until = checkText('message', 'leaseUntil', leaseUntil);
+    return this.write('take due messages', async (tx) => {
+      // Under the write lock, and locked as read: another daemon's take waits, then finds them due later.
+      const due = (
+        await tx.rows<OutboxRow>(
+          `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+            FOR UPDATE`,
+          [now, limit],
+        )
+      ).map(messageFromRow);
+      for (const m of due)
+        await tx.run(`UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND state = 'pending'`, [until, m.id]);
+      return due;
+    });
+  }
+
+  async returnMessage(id: number, at: string): Promise<void> {
+    checkId('message', 'id', id);
+    const until = checkText('message', 'at', at);
+    await this.write('return a message', async (tx) => {
+      const { affectedRows } = await tx.run(
+        `UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND state = 'pending'`,
+        [until, id],
+      );
+      if (affectedRows === 0) await exists(tx, id);
+    });
+  }
+
   async markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void> {
     checkId('message', 'id', id);
     await this.write('mark a message failed', async (tx) => {

@@ -1,13 +1,33 @@
 import type { QueueState } from '../../model/index.js';
 import { QueueStateError, ReleaseNotFoundError } from '../errors.js';
-import type { QueueFailure, QueueMove, QueueRecord, QueueRecovery, QueueStep, QueueStore } from '../queue-types.js';
-import { parseQueueFailure, parseQueueMove } from '../validate-queue.js';
+import type {
+  QueueClaim,
+  QueueFailure,
+  QueueMove,
+  QueueRecord,
+  QueueRecovery,
+  QueueRecoveryScope,
+  QueueStep,
+  QueueStore,
+} from '../queue-types.js';
+import { checkClaim, NEXT, WORKING } from '../queue-moves.js';
+import {
+  parseQueueClaim,
+  parseQueueFailure,
+  parseQueueMove,
+  parseQueueRenewal,
+  parseQueueScope,
+  parseQueueSlot,
+} from '../validate-queue.js';
 import { checkId } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 import { queueMessage } from './outbox.js';
 
 interface QueueRow {
   release_id: number;
+  slot: string;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
   upstream: string;
   tag: string;
   version: string;
@@ -23,22 +43,11 @@ interface QueueRow {
   updated_at: string;
 }
 
-/** The moves the queue allows; anything else is a bug in the caller and is refused. */
-const NEXT: Record<QueueState, readonly QueueState[]> = {
-  discovered: ['building', 'failed'],
-  // Back to discovered: a daemon died mid-build. Forward: the build ended.
-  building: ['built', 'failed', 'discovered'],
-  // Back to discovered: the tag moved upstream and the new commit is built again.
-  // Done without a session: the release was checked already (by `qpswatch check`) or is its series' first.
-  built: ['benchmarking', 'done', 'failed', 'discovered'],
-  benchmarking: ['done', 'failed', 'built'],
-  // A rerun asked for by `qpswatch invalid`, or a moved tag.
-  done: ['built', 'discovered'],
-  failed: ['built', 'discovered'],
-};
-
 const queueFromRow = (r: QueueRow): QueueRecord => ({
   releaseId: r.release_id,
+  slot: r.slot,
+  claimedBy: r.claimed_by,
+  claimExpiresAt: r.claim_expires_at,
   upstream: r.upstream,
   tag: r.tag,
   version: r.version,
@@ -56,8 +65,8 @@ const queueFromRow = (r: QueueRow): QueueRecord => ({
 
 const SELECT_QUEUE =
   'SELECT q.*, r.upstream, r.tag, r.version, r.version_key FROM release_queue q JOIN releases r ON r.id = q.release_id';
-// Version order across upstreams: the sortable key first, the upstream name to break ties.
-const VERSION_ORDER = 'ORDER BY r.version_key, r.upstream';
+// Version order across upstreams: the sortable key first, the upstream name to break ties, then the slot.
+const VERSION_ORDER = 'ORDER BY r.version_key, r.upstream, q.slot';
 
 /** A move clears the failures it ended, unless kept (recovery); it keeps the last error of a start or a kept move. */
 const MOVE = `UPDATE release_queue SET state = ?, updated_at = ?,
@@ -67,17 +76,19 @@ const MOVE = `UPDATE release_queue SET state = ?, updated_at = ?,
   failures = CASE WHEN ? THEN 0 ELSE failures END,
   failed_step = CASE WHEN ? THEN NULL ELSE failed_step END,
   next_attempt_at = CASE WHEN ? THEN NULL ELSE next_attempt_at END,
-  error_lines = CASE WHEN ? THEN '[]' ELSE error_lines END
-  WHERE release_id = ? AND state = ?`;
+  error_lines = CASE WHEN ? THEN '[]' ELSE error_lines END,
+  claimed_by = ?, claim_expires_at = ?
+  WHERE release_id = ? AND slot = ? AND state = ?`;
 
 /**
- * The release queue: one row per release the daemon works on, moved by the state machine above. Besides the
- * connection's write lock, a move reads the row's state FOR UPDATE: two daemons on one database must never both take
- * a release from the same state, and the row lock says so where the move is made.
+ * The release queue: one row per release and fleet slot, moved by the state machine of queue-moves.ts. Every write
+ * first takes the connection's write lock, and a move reads the row's state FOR UPDATE: two daemons on one database
+ * never both take a release from the same state (claimQueued), whichever server (MySQL 8, MariaDB 10.6+) it is.
  */
 export class MysqlQueue extends MysqlRole implements QueueStore {
-  /** Returns the rows added: releases already queued keep their state, whatever it is. */
-  async enqueueReleases(releaseIds: readonly number[]): Promise<QueueRecord[]> {
+  /** Returns the rows added: releases already queued in the slot keep their state, whatever it is. */
+  async enqueueReleases(slot: string, releaseIds: readonly number[]): Promise<QueueRecord[]> {
+    const valid = parseQueueSlot(slot);
     for (const id of releaseIds) checkId('queue', 'releaseId', id);
     return this.write('enqueue releases', async (tx) => {
       const at = nowIso();
@@ -88,28 +99,33 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
         // IGNORE: a row already queued is the one duplicate this can meet (the release was read just above), and its
         // affected rows (0) tell it apart from a row added, which ON DUPLICATE KEY does not under CLIENT_FOUND_ROWS.
         const { affectedRows } = await tx.run(
-          `INSERT IGNORE INTO release_queue (release_id, state, enqueued_at, updated_at)
-            VALUES (?, 'discovered', ?, ?)`,
-          [id, at, at],
+          `INSERT IGNORE INTO release_queue (release_id, slot, state, enqueued_at, updated_at)
+            VALUES (?, ?, 'discovered', ?, ?)`,
+          [id, valid, at, at],
         );
-        if (affectedRows > 0) added.push((await get(tx, id))!);
+        if (affectedRows > 0) added.push((await get(tx, valid, id))!);
       }
       return added;
     });
   }
 
-  async getQueued(releaseId: number): Promise<QueueRecord | undefined> {
+  async getQueued(slot: string, releaseId: number): Promise<QueueRecord | undefined> {
+    const valid = parseQueueSlot(slot);
     checkId('queue', 'releaseId', releaseId);
-    return this.read('read the queue', (tx) => get(tx, releaseId));
+    return this.read('read the queue', (tx) => get(tx, valid, releaseId));
   }
 
-  async listQueue(): Promise<QueueRecord[]> {
+  async listQueue(slot?: string): Promise<QueueRecord[]> {
+    const valid = slot === undefined ? null : parseQueueSlot(slot);
     return this.read('read the queue', async (tx) =>
-      (await tx.rows<QueueRow>(`${SELECT_QUEUE} ${VERSION_ORDER}`)).map(queueFromRow),
+      (await tx.rows<QueueRow>(`${SELECT_QUEUE} WHERE (? IS NULL OR q.slot = ?) ${VERSION_ORDER}`, [valid, valid])).map(
+        queueFromRow,
+      ),
     );
   }
 
-  async countQueue(): Promise<Record<QueueState, number>> {
+  async countQueue(slot?: string): Promise<Record<QueueState, number>> {
+    const valid = slot === undefined ? null : parseQueueSlot(slot);
     return this.read('count the queue', async (tx) => {
       const out: Record<QueueState, number> = {
         discovered: 0,
@@ -120,7 +136,8 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
         failed: 0,
       };
       const counts = await tx.rows<{ state: QueueState; n: number | string }>(
-        'SELECT state, COUNT(*) AS n FROM release_queue GROUP BY state',
+        'SELECT state, COUNT(*) AS n FROM release_queue WHERE (? IS NULL OR slot = ?) GROUP BY state',
+        [valid, valid],
       );
       // COUNT(*) is a BIGINT, which a driver may hand over as a string.
       for (const { state, n } of counts) out[state] = Number(n);
@@ -133,19 +150,48 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
     return this.write('move a queued release', (tx) => moveRow(tx, valid, nowIso()));
   }
 
-  /** What a dead daemon left half-way goes back one step, so the next cycle does it again from the start. */
-  async recoverQueue(): Promise<QueueRecovery> {
+  async claimQueued(claim: QueueClaim): Promise<QueueRecord | undefined> {
+    const { slot, releaseId, to, claimant, until } = parseQueueClaim(claim);
+    const from = to === 'building' ? 'discovered' : 'built';
+    return this.write('claim a queued release', async (tx) => {
+      if ((await lockedRow(tx, slot, releaseId))?.state !== from) return undefined;
+      return moveRow(tx, { slot, releaseId, to, claimant }, nowIso(), false, until);
+    });
+  }
+
+  async renewClaim(claim: Omit<QueueClaim, 'to'>): Promise<boolean> {
+    const { slot, releaseId, claimant, until } = parseQueueRenewal(claim);
+    return this.write('renew a claim', async (tx) => {
+      const { affectedRows } = await tx.run(
+        `UPDATE release_queue SET claim_expires_at = ? WHERE release_id = ? AND slot = ? AND claimed_by = ?
+          AND state IN ('building', 'benchmarking')`,
+        [until, releaseId, slot, claimant],
+      );
+      return affectedRows > 0;
+    });
+  }
+
+  /**
+   * What a dead daemon left half-way goes back one step, so the next cycle does it again from the start: this
+   * daemon's own earlier claims, rows nobody claimed and every lapsed claim, whoever's.
+   */
+  async recoverQueue(scope: QueueRecoveryScope): Promise<QueueRecovery> {
+    const { slot, claimant, now } = parseQueueScope(scope);
     return this.write('recover the queue', async (tx) => {
+      // A queue copied from a pre-fleet store joins the first slot that recovers (IGNORE: a release it has stays).
+      if (slot !== '') await tx.run("UPDATE IGNORE release_queue SET slot = ? WHERE slot = ''", [slot]);
       const at = nowIso();
       const out: QueueRecovery = { rebuilt: [], rebenchmarked: [] };
       // Locked as read: another host's recovery or move waits, then finds the row moved already.
       const halfWay = await tx.rows<QueueRow>(
-        `${SELECT_QUEUE} WHERE q.state IN ('building', 'benchmarking') ${VERSION_ORDER} FOR UPDATE`,
+        `${SELECT_QUEUE} WHERE q.slot = ? AND q.state IN ('building', 'benchmarking')
+          AND (q.claimed_by IS NULL OR q.claimed_by = ? OR q.claim_expires_at < ?) ${VERSION_ORDER} FOR UPDATE`,
+        [slot, claimant, now],
       );
       for (const row of halfWay.map(queueFromRow)) {
         const to = row.state === 'building' ? 'discovered' : 'built';
         // Kept: a daemon killed by a release (out of memory) must still run out of attempts.
-        const moved = await moveRow(tx, { releaseId: row.releaseId, to }, at, true);
+        const moved = await moveRow(tx, { slot, releaseId: row.releaseId, to }, at, true);
         (to === 'discovered' ? out.rebuilt : out.rebenchmarked).push(moved);
       }
       return out;
@@ -156,15 +202,17 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
     const valid = parseQueueFailure(failure);
     return this.write('record a failed attempt', async (tx) => {
       const at = nowIso();
-      const from = await lockedState(tx, valid.releaseId);
+      const current = await lockedRow(tx, valid.slot, valid.releaseId);
       const to = valid.retryAt === undefined ? 'failed' : valid.step === 'build' ? 'discovered' : 'built';
       // Back to the state it is in is allowed too: a session can fail before its row leaves built (the quiet-host
       // wait).
-      if (from === undefined || (from !== to && !NEXT[from].includes(to)))
-        throw new QueueStateError(valid.releaseId, from, to);
+      if (current === undefined || (current.state !== to && !NEXT[current.state].includes(to)))
+        throw new QueueStateError(valid.releaseId, current?.state, to);
+      checkClaim(current, valid.claimant, at);
       await tx.run(
         `UPDATE release_queue SET state = ?, updated_at = ?, failures = failures + 1, failed_step = ?,
-          next_attempt_at = ?, last_error = ?, error_lines = ? WHERE release_id = ? AND state = ?`,
+          next_attempt_at = ?, last_error = ?, error_lines = ?, claimed_by = NULL, claim_expires_at = NULL
+          WHERE release_id = ? AND slot = ? AND state = ?`,
         [
           to,
           at,
@@ -173,33 +221,75 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
           valid.error,
           JSON.stringify(valid.errorLines),
           valid.releaseId,
-          from,
+          valid.slot,
+          current.state,
         ],
       );
       if (to === 'failed' && valid.message !== undefined) await queueMessage(tx, valid.message, at);
-      return (await get(tx, valid.releaseId))!;
+      return (await get(tx, valid.slot, valid.releaseId))!;
     });
   }
 }
 
-async function get(tx: MysqlTx, releaseId: number): Promise<QueueRecord | undefined> {
-  const row = await tx.row<QueueRow>(`${SELECT_QUEUE} WHERE q.release_id = ?`, [releaseId]);
+async function get(tx: MysqlTx, slot: string, releaseId: number): Promise<QueueRecord | undefined> {
+  const row = await tx.row<QueueRow>(`${SELECT_QUEUE} WHERE q.release_id = ? AND q.slot = ?`, [releaseId, slot]);
   return row && queueFromRow(row);
 }
 
-/** The row's state, locked until the transaction ends; undefined when the release is not queued. */
-async function lockedState(tx: MysqlTx, releaseId: number): Promise<QueueState | undefined> {
-  return (
-    await tx.row<{ state: QueueState }>('SELECT state FROM release_queue WHERE release_id = ? FOR UPDATE', [releaseId])
-  )?.state;
+interface LockedRow {
+  releaseId: number;
+  slot: string;
+  state: QueueState;
+  claimedBy: string | null;
+  claimExpiresAt: string | null;
 }
 
-async function moveRow(tx: MysqlTx, move: QueueMove, at: string, keepFailures = false): Promise<QueueRecord> {
-  const from = await lockedState(tx, move.releaseId);
-  if (from === undefined || !NEXT[from].includes(move.to)) throw new QueueStateError(move.releaseId, from, move.to);
+/** The row's state and claim, locked until the transaction ends; undefined when the release is not queued. */
+async function lockedRow(tx: MysqlTx, slot: string, releaseId: number): Promise<LockedRow | undefined> {
+  const row = await tx.row<{ state: QueueState; claimed_by: string | null; claim_expires_at: string | null }>(
+    'SELECT state, claimed_by, claim_expires_at FROM release_queue WHERE release_id = ? AND slot = ? FOR UPDATE',
+    [releaseId, slot],
+  );
+  return row && { releaseId, slot, state: row.state, claimedBy: row.claimed_by, claimExpiresAt: row.claim_expires_at };
+}
+
+/** A move; entering building or benchmarking claims the row for the claimant until `until`, any other drops it. */
+async function moveRow(
+  tx: MysqlTx,
+  move: QueueMove,
+  at: string,
+  keepFailures = false,
+  until?: string,
+): Promise<QueueRecord> {
+  const current = await lockedRow(tx, move.slot, move.releaseId);
+  if (
+    current === undefined ||
+    !NEXT[current.state].includes(move.to) ||
+    (move.from !== undefined && move.from !== current.state)
+  )
+    throw new QueueStateError(move.releaseId, current?.state, move.to);
+  checkClaim(current, move.claimant, at);
   const to = move.to;
   const keep = keepFailures ? 1 : 0;
   const clear = ['built', 'done', 'discovered'].includes(to) && !keepFailures ? 1 : 0;
-  await tx.run(MOVE, [to, at, to, to, move.error ?? null, to, keep, clear, clear, clear, clear, move.releaseId, from]);
-  return (await get(tx, move.releaseId))!;
+  const working = WORKING.includes(to);
+  await tx.run(MOVE, [
+    to,
+    at,
+    to,
+    to,
+    move.error ?? null,
+    to,
+    keep,
+    clear,
+    clear,
+    clear,
+    clear,
+    working ? (move.claimant ?? null) : null,
+    working ? (until ?? null) : null,
+    move.releaseId,
+    move.slot,
+    current.state,
+  ]);
+  return (await get(tx, move.slot, move.releaseId))!;
 }

@@ -304,7 +304,8 @@ const daemonTables = [
   table(
     'release_queue',
     `
-  release_id        BIGINT NOT NULL PRIMARY KEY,
+  release_id        BIGINT NOT NULL,
+  slot              ${KEY_TEXT} NOT NULL DEFAULT '',
   state             VARCHAR(16) NOT NULL
                       CHECK (state IN ('discovered', 'building', 'built', 'benchmarking', 'done', 'failed')),
   attempts          BIGINT NOT NULL DEFAULT 0,
@@ -315,7 +316,10 @@ const daemonTables = [
   failed_step       VARCHAR(16) CHECK (failed_step IN ('build', 'session')),
   next_attempt_at   ${TS},
   error_lines       LONGTEXT NOT NULL ${EMPTY_ARRAY},
-  KEY release_queue_state (state),
+  claimed_by        TEXT,
+  claim_expires_at  ${TS},
+  PRIMARY KEY (release_id, slot),
+  KEY release_queue_state (slot, state),
   CONSTRAINT release_queue_release FOREIGN KEY (release_id) REFERENCES releases (id) ON DELETE CASCADE`,
   ),
   table(

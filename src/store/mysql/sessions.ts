@@ -2,6 +2,7 @@ import { HostNotFoundError } from '../errors.js';
 import type { SessionInput, SessionQuery, SessionRecord, SessionState, SessionStore } from '../session-types.js';
 import { sessionFromRow, targetColumns, type SessionRow } from '../sqlite/rows.js';
 import { checkId, checkText, parseSessionInput, parseSessionQuery } from '../validate.js';
+import { ranHere, type RunningRow } from '../session-runner.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 import { writePack } from './figure-packs.js';
 import { requireRunning } from './session-states.js';
@@ -69,14 +70,17 @@ export class MysqlSessions extends MysqlRole implements SessionStore {
     });
   }
 
-  async recoverInterrupted(isAlive: (pid: number, startTicks: number | undefined) => boolean): Promise<number> {
+  async recoverInterrupted(
+    runner: string,
+    isAlive: (pid: number, startTicks: number | undefined) => boolean,
+  ): Promise<number> {
     return this.write('recover interrupted sessions', async (tx) => {
-      const running = await tx.rows<{ id: number; pid: number; pid_start_ticks: number | null }>(
-        "SELECT id, pid, pid_start_ticks FROM sessions WHERE state = 'running' ORDER BY id",
+      const running = await tx.rows<RunningRow>(
+        "SELECT id, pid, pid_start_ticks, settings FROM sessions WHERE state = 'running' ORDER BY id",
       );
       const at = nowIso();
       let marked = 0;
-      for (const { id, pid, pid_start_ticks: startTicks } of running) {
+      for (const { id, pid, pid_start_ticks: startTicks } of running.filter((r) => ranHere(r.settings, runner))) {
         if (isAlive(pid, startTicks ?? undefined)) continue;
         marked += (await tx.run(END_SQL, ['interrupted', null, at, id])).affectedRows;
       }

@@ -472,6 +472,37 @@ CREATE INDEX bisections_release ON bisections (release_id);
 CREATE INDEX bisections_event ON bisections (event_id);
 `;
 
+// A fleet of daemons shares one store (store_backend: mysql; SQLite takes the same shape so a store copies across):
+// the queue holds a row per release and slot (a host's name, or its host class), and a daemon working on a row
+// claims it until a time it keeps moving on, so another daemon of the slot takes the row over once a dead one's claim
+// lapses. The rows of a queue from before have the slot '', which the first daemon to recover the queue adopts.
+const fleetQueue = `
+CREATE TABLE release_queue_new (
+  release_id        INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+  slot              TEXT NOT NULL DEFAULT '',
+  state             TEXT NOT NULL
+                      CHECK (state IN ('discovered', 'building', 'built', 'benchmarking', 'done', 'failed')),
+  attempts          INTEGER NOT NULL DEFAULT 0,
+  last_error        TEXT,
+  enqueued_at       TEXT NOT NULL,
+  updated_at        TEXT NOT NULL,
+  failures          INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+  failed_step       TEXT CHECK (failed_step IN ('build', 'session')),
+  next_attempt_at   TEXT,
+  error_lines       TEXT NOT NULL DEFAULT '[]',  -- JSON array
+  claimed_by        TEXT,
+  claim_expires_at  TEXT,
+  PRIMARY KEY (release_id, slot)
+);
+INSERT INTO release_queue_new (release_id, slot, state, attempts, last_error, enqueued_at, updated_at, failures,
+  failed_step, next_attempt_at, error_lines)
+  SELECT release_id, '', state, attempts, last_error, enqueued_at, updated_at, failures, failed_step, next_attempt_at,
+    error_lines FROM release_queue;
+DROP TABLE release_queue;
+ALTER TABLE release_queue_new RENAME TO release_queue;
+CREATE INDEX release_queue_state ON release_queue (slot, state);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -494,6 +525,11 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: "differential profiles keep both sides' folded stacks", sql: profiles },
   { version: 16, name: "a check's profile names the check's session", sql: profileSessions },
   { version: 17, name: 'bisections name the event that started them, and keep a failure', sql: bisectionEvents },
+  {
+    version: 18,
+    name: 'the queue has a row per release and fleet slot, claimed by the daemon working on it',
+    sql: fleetQueue,
+  },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -63,6 +63,7 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
     failed:
       `UPDATE outbox SET attempts = attempts + 1, last_error = @error, ` +
       `next_attempt_at = @next WHERE id = @id AND state = 'pending'`,
+    lease: `UPDATE outbox SET next_attempt_at = @until WHERE id = @id AND state = 'pending'`,
     all: `SELECT * FROM outbox WHERE (@state IS NULL OR state = @state) ORDER BY id`,
     byId: 'SELECT id FROM outbox WHERE id = ?',
     nextDue: `SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`,
@@ -72,6 +73,25 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
     checkText('message', 'now', now);
     checkId('message', 'limit', limit);
     return this.read('read the outbox', () => (this.#sql.due.all(now, limit) as OutboxRow[]).map(messageFromRow));
+  }
+
+  async takeDueMessages(now: string, limit: number, leaseUntil: string): Promise<OutboxRecord[]> {
+    checkText('message', 'now', now);
+    checkId('message', 'limit', limit);
+    const until = checkText('message', 'leaseUntil', leaseUntil);
+    return this.write('take due messages', () => {
+      const due = (this.#sql.due.all(now, limit) as OutboxRow[]).map(messageFromRow);
+      for (const m of due) this.#sql.lease.run({ id: m.id, until });
+      return due;
+    });
+  }
+
+  async returnMessage(id: number, at: string): Promise<void> {
+    checkId('message', 'id', id);
+    const until = checkText('message', 'at', at);
+    this.write('return a message', () => {
+      if (this.#sql.lease.run({ id, until }).changes === 0) this.#exists(id);
+    });
   }
 
   /** A message already sent stays sent: a second mark changes nothing. */

@@ -5,6 +5,7 @@ import { nowIso, SqliteRole } from './connection.js';
 import { sessionFromRow, targetColumns, type SessionRow } from './rows.js';
 import { FigurePacks } from './figure-packs.js';
 import { SessionStates } from './session-states.js';
+import { ranHere, type RunningRow } from '../session-runner.js';
 
 /** The sessions table: a session is written as it runs and leaves `running` once, for done, failed or interrupted. */
 export class SqliteSessions extends SqliteRole implements SessionStore {
@@ -25,7 +26,7 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
           @started_at)`,
     get: 'SELECT * FROM sessions WHERE id = ?',
     list: 'SELECT * FROM sessions WHERE (@state IS NULL OR state = @state) ORDER BY id DESC LIMIT @limit',
-    running: "SELECT id, pid, pid_start_ticks FROM sessions WHERE state = 'running' ORDER BY id",
+    running: "SELECT id, pid, pid_start_ticks, settings FROM sessions WHERE state = 'running' ORDER BY id",
     end: `
       UPDATE sessions SET state = @state, error = @error, ended_at = @at
       WHERE id = @id AND state = 'running'`,
@@ -77,12 +78,15 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
     return rows.map(sessionFromRow);
   }
 
-  async recoverInterrupted(isAlive: (pid: number, startTicks: number | undefined) => boolean): Promise<number> {
+  async recoverInterrupted(
+    runner: string,
+    isAlive: (pid: number, startTicks: number | undefined) => boolean,
+  ): Promise<number> {
     return this.write('recover interrupted sessions', () => {
-      const running = this.#sql.running.all() as { id: number; pid: number; pid_start_ticks: number | null }[];
+      const running = this.#sql.running.all() as RunningRow[];
       const at = nowIso();
       let marked = 0;
-      for (const { id, pid, pid_start_ticks: startTicks } of running) {
+      for (const { id, pid, pid_start_ticks: startTicks } of running.filter((r) => ranHere(r.settings, runner))) {
         if (isAlive(pid, startTicks ?? undefined)) continue;
         marked += this.#sql.end.run({ id, state: 'interrupted', error: null, at }).changes;
       }

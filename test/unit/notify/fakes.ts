@@ -23,21 +23,25 @@ export class MemoryOutbox implements OutboxPort {
     return found;
   }
 
-  async dueMessages(now: string, limit: number): Promise<OutboxEntry[]> {
+  async takeDueMessages(now: string, limit: number, leaseUntil: string): Promise<OutboxEntry[]> {
     this.calls.push(`due ${now} ${limit}`);
-    return this.messages
-      .filter((m) => m.state === 'pending' && m.nextAttemptAt <= now)
-      .slice(0, limit)
-      .map(({ id, from, to, subject, text, html, messageId, attempts }) => ({
-        id,
-        from,
-        to,
-        subject,
-        text,
-        html,
-        messageId,
-        attempts,
-      }));
+    const due = this.messages.filter((m) => m.state === 'pending' && m.nextAttemptAt <= now).slice(0, limit);
+    for (const m of due) m.nextAttemptAt = leaseUntil;
+    return due.map(({ id, from, to, subject, text, html, messageId, attempts }) => ({
+      id,
+      from,
+      to,
+      subject,
+      text,
+      html,
+      messageId,
+      attempts,
+    }));
+  }
+
+  async returnMessage(id: number, at: string): Promise<void> {
+    this.calls.push(`returned ${id}`);
+    this.get(id).nextAttemptAt = at;
   }
 
   async markMessageSent(id: number, detail: string, at: string): Promise<void> {

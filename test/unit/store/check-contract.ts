@@ -505,6 +505,30 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
       );
     }
 
+    test('a taken message is due to no other sender until its lease ends; a returned one is due at once', () =>
+      withStore(async (store) => {
+        await queued(store, ['a', 'b']);
+        const now = new Date(Date.now() + 1000).toISOString();
+        const lease = new Date(Date.now() + 600_000).toISOString();
+        const [first, second] = await Promise.all([
+          store.takeDueMessages(now, 10, lease),
+          store.takeDueMessages(now, 10, lease),
+        ]);
+        // Two senders at once: each message went to one of them, never to both.
+        assert.deepEqual([...first!, ...second!].map((m) => m.eventKey).sort(), ['a', 'b']);
+        assert.deepEqual(await store.takeDueMessages(now, 10, lease), []);
+        const taken = [...first!, ...second!];
+        await store.returnMessage(taken.find((m) => m.eventKey === 'b')!.id, now);
+        const again = await store.takeDueMessages(now, 10, lease);
+        assert.deepEqual(
+          again.map((m) => [m.eventKey, m.attempts]),
+          [['b', 0]],
+        );
+        // A sender that died: its lease ends and the message is due again.
+        const after = await store.takeDueMessages(new Date(Date.now() + 700_000).toISOString(), 10, lease);
+        assert.deepEqual(after.map((m) => m.eventKey).sort(), ['a', 'b']);
+      }));
+
     test('due messages are the pending ones whose time has come; sent ones never come back', () =>
       withStore(async (store) => {
         await queued(store, ['a', 'b']);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   InvalidRecordError,
+  QueueClaimError,
   QueueStateError,
   ReleaseNotFoundError,
   SessionNotFoundError,
@@ -29,6 +30,11 @@ async function releases(store: Store, upstream: string, ...versions: string[]): 
   return new Map(added.map((r) => [r.version, r.id]));
 }
 
+/** The queue slot of these tests: one host's (fleet.ts), as a daemon named h1 works it. */
+const S = 'h1';
+/** Recovery by h1's restart: its own claims, and every lapsed one. */
+const scope = (now = new Date().toISOString()) => ({ slot: S, claimant: 'h1', now });
+
 /** The daemon's queue, its one-row state and the quiet-host observations, for every backend. */
 export function queueContract(backend: string, open: () => Promise<Store>): void {
   describe(`${backend} store: daemon queue`, () => {
@@ -45,7 +51,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       'enqueue is idempotent: a queued release keeps its state and attempts',
       withStore(async (store) => {
         const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10');
-        const first = await store.enqueueReleases([...ids.values()]);
+        const first = await store.enqueueReleases(S, [...ids.values()]);
         assert.deepEqual(
           first.map((q) => [q.tag, q.state, q.attempts, q.lastError]),
           [
@@ -53,10 +59,10 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
             ['mariadb-10.11.10', 'discovered', 0, null],
           ],
         );
-        await store.moveQueued({ releaseId: ids.get('10.11.9')!, to: 'building' });
-        assert.deepEqual(await store.enqueueReleases([...ids.values()]), []);
-        assert.equal((await store.getQueued(ids.get('10.11.9')!))?.state, 'building');
-        assert.equal((await store.getQueued(ids.get('10.11.9')!))?.attempts, 1);
+        await store.moveQueued({ slot: S, releaseId: ids.get('10.11.9')!, to: 'building' });
+        assert.deepEqual(await store.enqueueReleases(S, [...ids.values()]), []);
+        assert.equal((await store.getQueued(S, ids.get('10.11.9')!))?.state, 'building');
+        assert.equal((await store.getQueued(S, ids.get('10.11.9')!))?.attempts, 1);
       }),
     );
 
@@ -65,7 +71,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       withStore(async (store) => {
         const a = await releases(store, 'mariadb-10.11', '10.11.10', '10.11.9');
         const b = await releases(store, 'mariadb-11.4', '11.4.1');
-        await store.enqueueReleases([...b.values(), ...a.values()]);
+        await store.enqueueReleases(S, [...b.values(), ...a.values()]);
         assert.deepEqual(
           (await store.listQueue()).map((q) => q.version),
           ['10.11.9', '10.11.10', '11.4.1'],
@@ -78,13 +84,18 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       withStore(async (store) => {
         const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10', '10.11.11');
         const [r9, r10, r11] = [...ids.values()] as [number, number, number];
-        await store.enqueueReleases([r9, r10, r11]);
+        await store.enqueueReleases(S, [r9, r10, r11]);
         for (const to of ['building', 'built', 'benchmarking', 'done'] as const)
-          await store.moveQueued({ releaseId: r9, to });
-        await store.moveQueued({ releaseId: r10, to: 'building' });
-        const failed = await store.moveQueued({ releaseId: r10, to: 'failed', error: 'cmake: expected ; before }' });
+          await store.moveQueued({ slot: S, releaseId: r9, to });
+        await store.moveQueued({ slot: S, releaseId: r10, to: 'building' });
+        const failed = await store.moveQueued({
+          slot: S,
+          releaseId: r10,
+          to: 'failed',
+          error: 'cmake: expected ; before }',
+        });
         assert.equal(failed.lastError, 'cmake: expected ; before }');
-        const done = await store.getQueued(r9);
+        const done = await store.getQueued(S, r9);
         assert.equal(done?.state, 'done');
         assert.equal(done?.attempts, 2);
         assert.equal(done?.lastError, null);
@@ -104,18 +115,18 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       withStore(async (store) => {
         const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10');
         const r9 = ids.get('10.11.9')!;
-        await store.enqueueReleases([r9]);
+        await store.enqueueReleases(S, [r9]);
         await assert.rejects(
-          store.moveQueued({ releaseId: r9, to: 'done' }),
+          store.moveQueued({ slot: S, releaseId: r9, to: 'done' }),
           (e: unknown) => e instanceof QueueStateError && e.from === 'discovered' && e.to === 'done',
         );
-        assert.equal((await store.getQueued(r9))?.state, 'discovered');
+        assert.equal((await store.getQueued(S, r9))?.state, 'discovered');
         await assert.rejects(
-          store.moveQueued({ releaseId: ids.get('10.11.10')!, to: 'building' }),
+          store.moveQueued({ slot: S, releaseId: ids.get('10.11.10')!, to: 'building' }),
           (e: unknown) => e instanceof QueueStateError && e.from === undefined,
         );
-        await assert.rejects(store.moveQueued({ releaseId: r9, to: 'lost' as never }), InvalidRecordError);
-        await assert.rejects(store.enqueueReleases([9999]), ReleaseNotFoundError);
+        await assert.rejects(store.moveQueued({ slot: S, releaseId: r9, to: 'lost' as never }), InvalidRecordError);
+        await assert.rejects(store.enqueueReleases(S, [9999]), ReleaseNotFoundError);
       }),
     );
 
@@ -124,7 +135,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       withStore(async (store) => {
         const ids = await releases(store, 'mariadb-10.11', '10.11.9');
         const r9 = ids.get('10.11.9')!;
-        await store.enqueueReleases([r9]);
+        await store.enqueueReleases(S, [r9]);
         for (const to of [
           'building',
           'built',
@@ -135,9 +146,14 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           'done',
           'built',
         ] as const) {
-          await store.moveQueued({ releaseId: r9, to, ...(to === 'failed' ? { error: 'mysqld crashed' } : {}) });
+          await store.moveQueued({
+            slot: S,
+            releaseId: r9,
+            to,
+            ...(to === 'failed' ? { error: 'mysqld crashed' } : {}),
+          });
         }
-        const back = await store.getQueued(r9);
+        const back = await store.getQueued(S, r9);
         assert.equal(back?.state, 'built');
         assert.equal(back?.lastError, null);
         assert.equal(back?.attempts, 3);
@@ -149,10 +165,11 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       withStore(async (store) => {
         const ids = await releases(store, 'mariadb-10.11', '10.11.9', '10.11.10', '10.11.11');
         const [r9, r10, r11] = [...ids.values()] as [number, number, number];
-        await store.enqueueReleases([r9, r10, r11]);
-        await store.moveQueued({ releaseId: r9, to: 'building' });
-        for (const to of ['building', 'built', 'benchmarking'] as const) await store.moveQueued({ releaseId: r10, to });
-        const recovered = await store.recoverQueue();
+        await store.enqueueReleases(S, [r9, r10, r11]);
+        await store.moveQueued({ slot: S, releaseId: r9, to: 'building' });
+        for (const to of ['building', 'built', 'benchmarking'] as const)
+          await store.moveQueued({ slot: S, releaseId: r10, to });
+        const recovered = await store.recoverQueue(scope());
         assert.deepEqual(
           recovered.rebuilt.map((q) => [q.releaseId, q.state]),
           [[r9, 'discovered']],
@@ -161,8 +178,8 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           recovered.rebenchmarked.map((q) => [q.releaseId, q.state]),
           [[r10, 'built']],
         );
-        assert.equal((await store.getQueued(r11))?.state, 'discovered');
-        assert.deepEqual(await store.recoverQueue(), { rebuilt: [], rebenchmarked: [] });
+        assert.equal((await store.getQueued(S, r11))?.state, 'discovered');
+        assert.deepEqual(await store.recoverQueue(scope()), { rebuilt: [], rebenchmarked: [] });
       }),
     );
 
@@ -170,9 +187,10 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       'a failed attempt goes back to its step with a next attempt; a success clears the failures; recovery keeps them',
       withStore(async (store) => {
         const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
-        await store.enqueueReleases([id]);
-        await store.moveQueued({ releaseId: id, to: 'building' });
+        await store.enqueueReleases(S, [id]);
+        await store.moveQueued({ slot: S, releaseId: id, to: 'building' });
         const retry = await store.failQueued({
+          slot: S,
           releaseId: id,
           step: 'build',
           error: 'git fetch failed',
@@ -190,20 +208,21 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
             ['fatal: unable to access', 'git fetch failed'],
           ],
         );
-        await store.moveQueued({ releaseId: id, to: 'building' });
+        await store.moveQueued({ slot: S, releaseId: id, to: 'building' });
         assert.equal(
-          (await store.recoverQueue()).rebuilt[0]?.failures,
+          (await store.recoverQueue(scope())).rebuilt[0]?.failures,
           1,
           'a daemon killed mid-build does not give the release a fresh start',
         );
-        await store.moveQueued({ releaseId: id, to: 'building' });
-        const built = await store.moveQueued({ releaseId: id, to: 'built' });
+        await store.moveQueued({ slot: S, releaseId: id, to: 'building' });
+        const built = await store.moveQueued({ slot: S, releaseId: id, to: 'built' });
         assert.deepEqual(
           [built.failures, built.failedStep, built.nextAttemptAt, built.errorLines, built.attempts],
           [0, null, null, [], 3],
         );
         // A session may fail before its row leaves built (the quiet-host wait): built -> built is a retry too.
         const again = await store.failQueued({
+          slot: S,
           releaseId: id,
           step: 'session',
           error: 'host busy',
@@ -212,7 +231,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
         });
         assert.deepEqual([again.state, again.failures, again.failedStep], ['built', 1, 'session']);
         await assert.rejects(
-          store.failQueued({ releaseId: id, step: 'session', error: 'x', errorLines: [], retryAt: 'soon' }),
+          store.failQueued({ slot: S, releaseId: id, step: 'session', error: 'x', errorLines: [], retryAt: 'soon' }),
           InvalidRecordError,
         );
       }),
@@ -222,8 +241,8 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
       'the last failed attempt fails the row and queues its email in the same transaction, once per event key',
       withStore(async (store) => {
         const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
-        await store.enqueueReleases([id]);
-        await store.moveQueued({ releaseId: id, to: 'building' });
+        await store.enqueueReleases(S, [id]);
+        await store.moveQueued({ slot: S, releaseId: id, to: 'building' });
         const message = {
           eventKey: 'could-not-build/mariadb-10.11/mariadb-10.11.9/attempt-1',
           from: 'q@example.org',
@@ -234,6 +253,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           messageId: '<m@example.org>',
         };
         const failed = await store.failQueued({
+          slot: S,
           releaseId: id,
           step: 'build',
           error: 'build failed',
@@ -249,9 +269,16 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           [message.subject],
         );
         // The same give-up recorded again (a daemon killed and redoing it) queues nothing more.
-        await store.moveQueued({ releaseId: id, to: 'discovered' });
-        await store.moveQueued({ releaseId: id, to: 'building' });
-        await store.failQueued({ releaseId: id, step: 'build', error: 'build failed', errorLines: [], message });
+        await store.moveQueued({ slot: S, releaseId: id, to: 'discovered' });
+        await store.moveQueued({ slot: S, releaseId: id, to: 'building' });
+        await store.failQueued({
+          slot: S,
+          releaseId: id,
+          step: 'build',
+          error: 'build failed',
+          errorLines: [],
+          message,
+        });
         assert.equal((await store.listMessages()).length, 1);
         assert.equal(await store.nextMessageDue(), (await store.listMessages())[0]!.nextAttemptAt);
         await store.markMessageSent((await store.listMessages())[0]!.id, '250 ok', '2026-01-02T03:04:05.000Z');
@@ -350,6 +377,120 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
         await assert.rejects(
           store.recordQuietHost({ sessionId, observation, quiet: true, reasons: [], waitedSeconds: -1 }),
           InvalidRecordError,
+        );
+      }),
+    );
+
+    test(
+      'a claim takes a row once: a second claimant, or a claim from the wrong state, gets undefined',
+      withStore(async (store) => {
+        const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+        await store.enqueueReleases(S, [id]);
+        const until = new Date(Date.now() + 60_000).toISOString();
+        const claim = { slot: S, releaseId: id, to: 'building' as const, until };
+        const [a, b] = await Promise.all([
+          store.claimQueued({ ...claim, claimant: 'h1' }),
+          store.claimQueued({ ...claim, claimant: 'h2' }),
+        ]);
+        assert.equal([a, b].filter((r) => r !== undefined).length, 1, 'one of two claims at once wins');
+        const row = (a ?? b)!;
+        assert.deepEqual([row.state, row.attempts, row.claimExpiresAt], ['building', 1, until]);
+        const winner = row.claimedBy!;
+        const loser = winner === 'h1' ? 'h2' : 'h1';
+        assert.equal(await store.claimQueued({ ...claim, to: 'benchmarking', claimant: loser }), undefined);
+        // The loser may not move it; the winner may, and the move drops the claim.
+        await assert.rejects(
+          store.moveQueued({ slot: S, releaseId: id, to: 'built', claimant: loser }),
+          (e: unknown) => e instanceof QueueClaimError && e.claimedBy === winner,
+        );
+        assert.equal(await store.renewClaim({ slot: S, releaseId: id, claimant: loser, until }), false);
+        assert.equal(await store.renewClaim({ slot: S, releaseId: id, claimant: winner, until }), true);
+        const built = await store.moveQueued({
+          slot: S,
+          releaseId: id,
+          from: 'building',
+          to: 'built',
+          claimant: winner,
+        });
+        assert.deepEqual([built.state, built.claimedBy, built.claimExpiresAt], ['built', null, null]);
+        // A move that expects another state than the row's is refused: the row moved on since it was read.
+        await assert.rejects(
+          store.moveQueued({ slot: S, releaseId: id, from: 'building', to: 'built' }),
+          (e: unknown) => e instanceof QueueStateError && e.from === 'built',
+        );
+      }),
+    );
+
+    test(
+      "slots are apart: each has its own row of a release; listQueue without a slot shows every slot's",
+      withStore(async (store) => {
+        const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+        assert.equal((await store.enqueueReleases('h1', [id])).length, 1);
+        assert.equal((await store.enqueueReleases('h2', [id])).length, 1);
+        await store.moveQueued({ slot: 'h1', releaseId: id, to: 'building' });
+        assert.equal((await store.getQueued('h2', id))?.state, 'discovered');
+        assert.deepEqual(
+          (await store.listQueue()).map((q) => [q.slot, q.state]),
+          [
+            ['h1', 'building'],
+            ['h2', 'discovered'],
+          ],
+        );
+        assert.deepEqual(
+          (await store.listQueue('h2')).map((q) => q.slot),
+          ['h2'],
+        );
+        assert.equal((await store.countQueue('h1')).building, 1);
+        assert.equal((await store.countQueue('h1')).discovered, 0);
+        assert.equal((await store.countQueue()).discovered, 1);
+      }),
+    );
+
+    test(
+      "recovery takes back the daemon's own claims and lapsed ones, and leaves a live claim of another alone",
+      withStore(async (store) => {
+        const ids = [...(await releases(store, 'mariadb-10.11', '10.11.1', '10.11.2', '10.11.3')).values()];
+        await store.enqueueReleases(S, ids);
+        const soon = new Date(Date.now() + 60_000).toISOString();
+        const past = new Date(Date.now() - 1000).toISOString();
+        const take = (releaseId: number, claimant: string, until: string) =>
+          store.claimQueued({ slot: S, releaseId, to: 'building', claimant, until });
+        await take(ids[0]!, 'h1', soon);
+        await take(ids[1]!, 'h2', soon);
+        await take(ids[2]!, 'h3', past);
+        const { rebuilt } = await store.recoverQueue(scope());
+        assert.deepEqual(rebuilt.map((r) => [r.tag, r.state, r.claimedBy]).sort(), [
+          ['mariadb-10.11.1', 'discovered', null],
+          ['mariadb-10.11.3', 'discovered', null],
+        ]);
+        const held = await store.getQueued(S, ids[1]!);
+        assert.deepEqual([held?.state, held?.claimedBy], ['building', 'h2']);
+        // After h2's claim lapses, h1 takes it over too.
+        const later = new Date(Date.now() + 120_000).toISOString();
+        assert.deepEqual(
+          (await store.recoverQueue(scope(later))).rebuilt.map((r) => r.tag),
+          ['mariadb-10.11.2'],
+        );
+      }),
+    );
+
+    test(
+      "a queue from before fleets (slot '') joins the first slot that recovers it",
+      withStore(async (store) => {
+        const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;
+        await store.enqueueReleases('', [id]);
+        await store.moveQueued({ slot: '', releaseId: id, to: 'building' });
+        const { rebuilt } = await store.recoverQueue(scope());
+        assert.deepEqual(
+          rebuilt.map((r) => [r.slot, r.state]),
+          [['h1', 'discovered']],
+        );
+        assert.deepEqual(await store.listQueue(''), []);
+        // Another slot finds nothing left to adopt.
+        await store.recoverQueue({ slot: 'h2', claimant: 'h2', now: new Date().toISOString() });
+        assert.deepEqual(
+          (await store.listQueue()).map((q) => q.slot),
+          ['h1'],
         );
       }),
     );

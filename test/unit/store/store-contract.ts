@@ -210,7 +210,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           const finished = await runningSession(store, 333);
           await store.finishSession(finished);
           const asked: number[] = [];
-          const marked = await store.recoverInterrupted((pid) => {
+          const marked = await store.recoverInterrupted('this-host', (pid) => {
             asked.push(pid);
             return pid === 222;
           });
@@ -221,9 +221,24 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           assert.match(interrupted?.endedAt ?? '', isoTimestamp);
           assert.equal((await store.getSession(alive))?.state, 'running');
           assert.equal((await store.getSession(finished))?.state, 'done');
-          assert.equal(await store.recoverInterrupted(() => true), 0);
-          assert.equal(await store.recoverInterrupted((pid) => pid !== 222), 1);
+          assert.equal(await store.recoverInterrupted('this-host', () => true), 0);
+          assert.equal(await store.recoverInterrupted('this-host', (pid) => pid !== 222), 1);
           await assert.rejects(store.finishSession(dead), SessionStateError);
+        }));
+
+      test("recoverInterrupted leaves another host's sessions alone: a pid says nothing of another machine", () =>
+        withStore(async (store) => {
+          const hostId = await store.upsertHost(hostInput());
+          const settings = (runner?: string) => ({ ...(runner !== undefined ? { runner } : {}), design: 'paired' });
+          const mine = await store.createSession({ ...sessionInput(hostId, { pid: 601 }), settings: settings('a') });
+          const theirs = await store.createSession({ ...sessionInput(hostId, { pid: 602 }), settings: settings('b') });
+          const older = await store.createSession({ ...sessionInput(hostId, { pid: 603 }), settings: settings() });
+          assert.equal(await store.recoverInterrupted('a', () => false), 2);
+          assert.equal((await store.getSession(mine))?.state, 'interrupted');
+          assert.equal((await store.getSession(theirs))?.state, 'running');
+          assert.equal((await store.getSession(older))?.state, 'interrupted');
+          assert.equal(await store.recoverInterrupted('b', () => false), 1);
+          assert.equal((await store.getSession(theirs))?.state, 'interrupted');
         }));
 
       test('a session keeps its process start time, so a reused pid is told apart; older rows have none', () =>
@@ -235,7 +250,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           assert.equal((await store.getSession(without))?.pidStartTicks, null);
           const asked: Array<[number, number | undefined]> = [];
           // pid 444 is alive, but started at another time: another process has the pid now.
-          const marked = await store.recoverInterrupted((pid, startTicks) => {
+          const marked = await store.recoverInterrupted('this-host', (pid, startTicks) => {
             asked.push([pid, startTicks]);
             return startTicks === undefined || startTicks !== 9001;
           });
@@ -373,7 +388,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
             (error: unknown) => error instanceof SessionStateError && error.state === 'done',
           );
           const interrupted = await runningSession(store, 999_999);
-          await store.recoverInterrupted(() => false);
+          await store.recoverInterrupted('this-host', () => false);
           await assert.rejects(
             store.addSample(interrupted, sampleInput()),
             (error: unknown) => error instanceof SessionStateError && error.state === 'interrupted',
@@ -409,7 +424,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
           }
           await store.finishSession(ids.done);
           await store.failSession(ids.failed, 'server crashed');
-          await store.recoverInterrupted((pid) => pid !== 1_000_001);
+          await store.recoverInterrupted('this-host', (pid) => pid !== 1_000_001);
           assert.equal((await store.completedSamples(ids.done)).length, 2);
           for (const id of [ids.running, ids.interrupted, ids.failed]) {
             assert.deepEqual(await store.completedSamples(id), []);
@@ -522,7 +537,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         await assert.rejects(store.listSessions({ limit: 1 }), StoreClosedError);
         await assert.rejects(store.samplesForSession(1), StoreClosedError);
         await assert.rejects(
-          store.recoverInterrupted(() => true),
+          store.recoverInterrupted('this-host', () => true),
           StoreClosedError,
         );
       });

@@ -1,0 +1,20 @@
+/** Which host ran a session: its settings name the runner (host_name), so a fleet's hosts recover only their own. */
+
+export interface RunningRow {
+  id: number;
+  pid: number;
+  pid_start_ticks: number | null;
+  /** the session's settings, JSON */
+  settings: string;
+}
+
+/** A session is this host's when it names this runner, or none (a store from before fleets is one host's). */
+export function ranHere(settings: string, runner: string): boolean {
+  let named: unknown;
+  try {
+    named = (JSON.parse(settings) as { runner?: unknown }).runner;
+  } catch {
+    return true;
+  }
+  return typeof named !== 'string' || named === runner;
+}
