@@ -7,7 +7,7 @@ import {
 } from '../daemon/index.js';
 import { ConfigError } from '../config/index.js';
 import { measureCacheSizes } from '../compile/index.js';
-import { cycleSettings } from '../pipeline/index.js';
+import { cycleSettings, fleetSettings, joinFleet } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
@@ -37,10 +37,12 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
   let store: Store | undefined;
   try {
     store = await openStateStore(ctx);
+    const fleet = await joinFleet(fleetSettings(ctx.config), store, ctx.log);
     await recoverFromDeadDaemon(
       { stateDir: ctx.config.state_dir, serverUser: ctx.config.server_user, cacheDir: ctx.config.cache_dir },
       store,
       ctx.log,
+      fleet,
     );
     const dirs = { cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir };
     const status = new StatusTracker(store, ctx.log, process.pid, {
@@ -56,6 +58,7 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
       suite,
       rounds,
       status,
+      fleet,
     };
     const opened = store;
     return { deps, store, close: () => closeAll(opened, lock, status) };

@@ -29,7 +29,9 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
     return ctx.config.store_backend === 'mysql' ? openMysqlReadOnly(ctx) : openReadOnly(ctx, path);
   const store = await openStore(storeOptions(ctx.config));
   // Sessions record a pid only: a pid reused since counts as alive, and the session is recovered on a later open.
-  const interrupted = await store.recoverInterrupted((pid, startTicks) => processAlive(pid, startTicks));
+  const interrupted = await store.recoverInterrupted(ctx.config.host_name, (pid, startTicks) =>
+    processAlive(pid, startTicks),
+  );
   if (interrupted > 0)
     ctx.log.warn(
       { sessions: interrupted },

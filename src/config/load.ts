@@ -6,6 +6,7 @@ import { closestName } from './closest-name.js';
 import { describeIssues, showValue } from './describe-issues.js';
 import { ConfigError } from './errors.js';
 import { kindOfValue, parseYamlText } from './yaml-text.js';
+import { hostname } from 'node:os';
 import { envName, type DefaultContext, type OptionSpec } from './option.js';
 import { OPTIONS, type Config } from './options.js';
 import { isServiceConfig, servicePaths } from './service-paths.js';
@@ -17,6 +18,8 @@ export interface LoadConfigInput {
   cwd: string;
   /** From the command line: the last layer, over file and environment. */
   overrides?: Partial<Config>;
+  /** The machine's host name, the default of host_name; os.hostname() when not given. */
+  hostName?: string;
 }
 
 type AnyOption = OptionSpec<unknown>;
@@ -35,7 +38,7 @@ const PATH_OPTIONS = new Set([
 
 /** Layers, weakest first: defaults < file < environment < command line. */
 export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS): Config {
-  const ctx: DefaultContext = { env: input.env, cwd: input.cwd, projectRoot };
+  const ctx: DefaultContext = { env: input.env, cwd: input.cwd, projectRoot, hostName: input.hostName ?? hostname() };
   if (isServiceConfig(input.file, input.cwd, input.env)) ctx.service = servicePaths(input.env);
   const problems: string[] = [];
   const values: Record<string, unknown> = {};

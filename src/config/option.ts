@@ -5,6 +5,8 @@ export interface DefaultContext {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   projectRoot: string;
+  /** The machine's host name (os.hostname() unless a caller gives one). */
+  hostName: string;
   /** Set when the config file is the installed service's: state and cache then default to the service's folders. */
   service?: { stateDir: string; cacheDir: string };
 }

@@ -4,7 +4,7 @@ import { OPTIONS } from './options.js';
 function defaultText(option: OptionSpec<unknown>): string {
   if (option.defaultDoc !== undefined) return option.defaultDoc;
   if (option.secret === true) return '(none)';
-  return JSON.stringify(option.default({ env: {}, cwd: '.', projectRoot: '.' }));
+  return JSON.stringify(option.default({ env: {}, cwd: '.', projectRoot: '.', hostName: 'localhost' }));
 }
 
 const options = (): OptionSpec<unknown>[] => Object.values(OPTIONS) as OptionSpec<unknown>[];

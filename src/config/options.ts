@@ -204,6 +204,57 @@ export const OPTIONS = {
     expected: 'a file path, or empty',
     envFormat: 'text',
   }),
+  host_name: defineOption({
+    name: 'host_name',
+    schema: z
+      .string()
+      .max(128)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'expected letters, digits, ".", "_" or "-"' }),
+    // The kernel's host name names a machine, and one machine runs one daemon (the host lock).
+    default: (ctx) => defaultHostName(ctx.hostName),
+    defaultDoc: "the machine's host name, up to its first dot",
+    doc:
+      "This host's name in a fleet of daemons sharing one store: its queue (with benchmark_once_per host), its " +
+      "claims on queue rows and its sessions carry it. The default is the machine's host name; give each daemon " +
+      'of a fleet its own.',
+    expected: 'a name of letters, digits, ".", "_" or "-", up to 128 characters',
+    envFormat: 'text',
+  }),
+  benchmark_once_per: defineOption({
+    name: 'benchmark_once_per',
+    schema: z.enum(['host', 'host_class']),
+    // host: a release measured on one host of a class says nothing certain of another (the studies' regressions
+    // showed on one server and not on its neighbour), and results are only compared within one fingerprint.
+    default: () => 'host' as const,
+    doc:
+      'In a fleet: host, every daemon benchmarks every release (each host keeps its own series, as the reference ' +
+      'studies compare servers); host_class, one daemon of each class of identical hardware (CPU model, sockets, ' +
+      'cores, threads, NUMA nodes, memory) benchmarks it, and the others of the class take other releases.',
+    expected: 'host or host_class',
+    envFormat: 'text',
+  }),
+  claim_seconds: defineOption({
+    name: 'claim_seconds',
+    schema: z.number().int().min(10).max(86_400),
+    // Renewed every third of it while the work runs: a few missed renewals (a store that hiccups) lose nothing.
+    default: () => 600,
+    doc:
+      "In a fleet: how long a daemon's claim on the release it builds or benchmarks lasts unless renewed (it is " +
+      'renewed every third of it while the work runs). A daemon that died loses its claim this long after its last ' +
+      'renewal; then another daemon of its slot, or its own restart at once, takes the release over.',
+    expected: 'a whole number of seconds from 10 to 86400',
+    envFormat: 'number',
+  }),
+  fingerprint_test_mark: defineOption({
+    name: 'fingerprint_test_mark',
+    schema: z.string().max(64),
+    default: () => '',
+    doc:
+      'Tests only: a text added to the host fingerprint, so two daemons on one test machine look like two hosts. ' +
+      "Never set it on a real host: its results would stand apart from the same hardware's.",
+    expected: 'a text of up to 64 characters (empty on a real host)',
+    envFormat: 'text',
+  }),
   suites_dir: defineOption({
     name: 'suites_dir',
     schema: z.string().min(1),
@@ -827,3 +878,12 @@ export type Config = { -readonly [K in keyof typeof OPTIONS]: OptionValue<(typeo
 export type OptionName = keyof typeof OPTIONS;
 
 export const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
+
+/** The kernel's host name as a host_name (its first label, characters outside the option's set made "-"). */
+function defaultHostName(machine: string): string {
+  const name = machine
+    .split('.')[0]!
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .slice(0, 128);
+  return /^[A-Za-z0-9]/.test(name) ? name : `host-${name}`;
+}

@@ -1,4 +1,4 @@
-import { runCycle, type CycleDeps, type CycleOutcome } from '../pipeline/index.js';
+import { runCycle, type CycleDeps, type CycleOutcome, type FleetMember } from '../pipeline/index.js';
 import { stopStrayProcesses, type StrayScope } from '../server/index.js';
 import { stopDeadBuilds } from '../compile/index.js';
 import type { QueueStore, SessionStore } from '../store/index.js';
@@ -20,7 +20,8 @@ export type WorkerDeps = Omit<CycleDeps, 'onPhase' | 'onWorkProgress'> & {
 export type RecoveryScope = StrayScope & { cacheDir: string };
 
 /**
- * What a start finds of a daemon that died: queue rows half-way go back one step, and the processes of its
+ * What a start finds of a daemon that died: its queue rows half-way go back one step (those of its slot it claimed,
+ * and any whose claim lapsed: fleet.ts), and the processes of its
  * interrupted session (mysqld, sysbench) and of its cut-off build (cmake, make, the compilers) are stopped: exec
  * starts each in a process group of its own, so they outlive a SIGKILL. The session rows themselves were marked
  * interrupted when the store was opened.
@@ -29,8 +30,13 @@ export async function recoverFromDeadDaemon(
   scope: RecoveryScope,
   store: QueueStore & SessionStore,
   log: Logger,
+  fleet: FleetMember,
 ): Promise<void> {
-  const { rebuilt, rebenchmarked } = await store.recoverQueue();
+  const { rebuilt, rebenchmarked } = await store.recoverQueue({
+    slot: fleet.slot,
+    claimant: fleet.hostName,
+    now: new Date().toISOString(),
+  });
   for (const row of rebuilt)
     log.warn({ tag: row.tag, upstream: row.upstream }, 'a build was cut off by a daemon that stopped: it starts again');
   for (const row of rebenchmarked)

@@ -1,13 +1,17 @@
-import type { CyclePhase } from '../model/index.js';
-import type {
-  BisectionStore,
-  DaemonStateStore,
-  QueueRecord,
-  QueueStep,
-  QueueStore,
-  QuietHostStore,
-  ReleaseRecord,
-  SessionStore,
+import type { CyclePhase, QueueState } from '../model/index.js';
+import {
+  QueueClaimError,
+  QueueStateError,
+  type BisectionStore,
+  type DaemonStateStore,
+  type HostStore,
+  type QueueMove,
+  type QueueRecord,
+  type QueueStep,
+  type QueueStore,
+  type QuietHostStore,
+  type ReleaseRecord,
+  type SessionStore,
 } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -18,6 +22,7 @@ import { deliverPending } from './deliver.js';
 import { bisectNewEvents, eventBisectDeps } from './event-bisect.js';
 import { discoverAll, type DiscoveryOutcome } from './discover.js';
 import { obtainRelease } from './fetch-release.js';
+import { claimUntil, renewClaims, type FleetMember } from './fleet.js';
 import { pruneAfterCheck } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
 import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
@@ -36,7 +41,9 @@ export interface CycleDeps extends CheckDeps {
   /** A check's settings plus builds, pruning and the quiet-host wait (cycleSettings). */
   settings: CycleSettings;
   /** A check's roles plus the queue, the daemon's state and the quiet-host records. */
-  store: CheckDeps['store'] & QueueStore & DaemonStateStore & QuietHostStore & BisectionStore;
+  store: CheckDeps['store'] & QueueStore & DaemonStateStore & QuietHostStore & BisectionStore & HostStore;
+  /** What this daemon is in the fleet: the slot whose queue it works, and its name on the claims it takes. */
+  fleet: FleetMember;
   suite: Suite;
   rounds: number;
   /** Told of each phase as it starts, so status and metrics show what the daemon does. */
@@ -77,8 +84,9 @@ export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
     checked: 0,
     failed: 0,
   };
-  await requeueReruns(store, log);
-  for (const row of await store.listQueue()) {
+  await requeueReruns(store, deps.fleet.slot, log);
+  await takeOverLapsed(deps);
+  for (const row of await store.listQueue(deps.fleet.slot)) {
     signal.throwIfAborted();
     const upstream = deps.upstreams.find((u) => u.name === row.upstream);
     if (
@@ -128,19 +136,26 @@ async function processRelease(
 ): Promise<void> {
   const log = deps.log.child({ tag: release.tag, upstream: upstream.name });
   let step: QueueStep = row.state === 'discovered' ? 'build' : 'session';
+  const stopRenewing = renewClaims(deps.fleet, deps.store, row, log);
   try {
     if (step === 'build') {
-      if ((await buildStep(row, release, upstream, deps, outcome, phase)) === 'failed') return;
+      const built = await buildStep(row, release, upstream, deps, outcome, phase);
+      if (built !== 'built') return;
       step = 'session';
     }
     await checkStep(release, deps, outcome, phase);
   } catch (err) {
-    const current = (await deps.store.getQueued(release.id))?.state;
+    const current = (await deps.store.getQueued(deps.fleet.slot, release.id))?.state;
     if (deps.signal.aborted) {
       // Stopped on purpose: one step back, as a restart's recovery would do, so the next start redoes it.
-      if (current === 'building') await deps.store.moveQueued({ releaseId: release.id, to: 'discovered' });
-      if (current === 'benchmarking') await deps.store.moveQueued({ releaseId: release.id, to: 'built' });
+      const back = current === 'building' ? 'discovered' : current === 'benchmarking' ? 'built' : undefined;
+      if (back !== undefined) await deps.store.moveQueued(queueMove(deps, release, current!, back));
       throw err;
+    }
+    if (err instanceof QueueClaimError || err instanceof QueueStateError) {
+      // Another daemon of the slot took the row over (this one's claim lapsed) or moved it: theirs now.
+      log.warn({ error: oneLine(err), step }, 'the release was taken over by another daemon; this one leaves it');
+      return;
     }
     const error = oneLine(err);
     log.error({ error, step }, 'release failed; the cycle goes on with the next one');
@@ -149,7 +164,51 @@ async function processRelease(
     // next time: it is tried again after the backoff.
     if (current !== undefined && current !== 'failed' && current !== 'done')
       await recordFailure(release, upstream, step, { error, errorLines: errorLinesOf(err), repeats: false }, deps, log);
+  } finally {
+    stopRenewing();
   }
+}
+
+/** A move of this daemon's: of its slot's row, refused if another daemon holds the row (fleet.ts). */
+function queueMove(
+  deps: Pick<CycleDeps, 'fleet'>,
+  release: ReleaseRecord,
+  from: QueueState,
+  to: QueueState,
+): QueueMove {
+  return { slot: deps.fleet.slot, releaseId: release.id, from, to, claimant: deps.fleet.hostName };
+}
+
+/** Takes a row of the slot to work on; false when another daemon took it first (it is theirs, and is left). */
+async function claim(deps: CycleDeps, release: ReleaseRecord, to: 'building' | 'benchmarking'): Promise<boolean> {
+  const { slot, hostName } = deps.fleet;
+  const taken = await deps.store.claimQueued({
+    slot,
+    releaseId: release.id,
+    to,
+    claimant: hostName,
+    until: claimUntil(deps.fleet),
+  });
+  if (taken === undefined)
+    deps.log.info({ tag: release.tag, slot }, 'another daemon of this slot took the release first: left to it');
+  return taken !== undefined;
+}
+
+/**
+ * Rows of the slot whose daemon's claim lapsed (it died, or lost the store for longer than claim_seconds) go back
+ * one step, so this cycle takes them over.
+ */
+async function takeOverLapsed(deps: CycleDeps): Promise<void> {
+  const { rebuilt, rebenchmarked } = await deps.store.recoverQueue({
+    slot: deps.fleet.slot,
+    claimant: deps.fleet.hostName,
+    now: new Date().toISOString(),
+  });
+  for (const row of [...rebuilt, ...rebenchmarked])
+    deps.log.warn(
+      { tag: row.tag, upstream: row.upstream, slot: row.slot },
+      'the claim on this release lapsed (its daemon stopped): this daemon takes it over',
+    );
 }
 
 interface Failure {
@@ -172,11 +231,18 @@ async function recordFailure(
   deps: CycleDeps,
   log: CycleDeps['log'],
 ): Promise<void> {
-  const row = await deps.store.getQueued(release.id);
+  const row = await deps.store.getQueued(deps.fleet.slot, release.id);
   if (row === undefined) return;
   const failures = (row.failedStep === step ? row.failures : 0) + 1;
   const retryAt = failure.repeats ? undefined : nextAttemptAt(failures, deps.settings.retry, new Date());
-  const base = { releaseId: release.id, step, error: failure.error, errorLines: failure.errorLines };
+  const base = {
+    slot: deps.fleet.slot,
+    claimant: deps.fleet.hostName,
+    releaseId: release.id,
+    step,
+    error: failure.error,
+    errorLines: failure.errorLines,
+  };
   if (retryAt !== undefined) {
     await deps.store.failQueued({ ...base, retryAt });
     log.warn(
@@ -210,9 +276,9 @@ async function buildStep(
   deps: CycleDeps,
   outcome: CycleOutcome,
   phase: PhaseFn,
-): Promise<'built' | 'failed'> {
+): Promise<'built' | 'failed' | 'taken'> {
   // The row moves first, so the phase's queue counts already show it.
-  await deps.store.moveQueued({ releaseId: release.id, to: 'building' });
+  if (!(await claim(deps, release, 'building'))) return 'taken';
   await phase('building', { tag: release.tag });
   // A row back in discovered after an attempt was cut off (SIGTERM, a crash): a build stopped half-way may be
   // recorded as failed, which is not the release's fault, so its key is tried again. Real failures stay failed.
@@ -222,7 +288,7 @@ async function buildStep(
   deps.signal.throwIfAborted();
   if (built.status === 'built' || built.status === 'already-built') {
     if (built.status === 'built') outcome.built += 1;
-    await deps.store.moveQueued({ releaseId: release.id, to: 'built' });
+    await deps.store.moveQueued(queueMove(deps, release, 'building', 'built'));
     return 'built';
   }
   // The compiler or cmake said no: the same key fails the same way every time, so there is no retry, only the
@@ -248,14 +314,14 @@ async function checkStep(
   phase: PhaseFn,
 ): Promise<void> {
   const { store } = deps;
-  if (await alreadyChecked(store, release)) {
+  if (await alreadyChecked(store, deps.fleet, release)) {
     await owedConfirmation(release, deps, phase);
-    await store.moveQueued({ releaseId: release.id, to: 'done' });
+    await store.moveQueued(queueMove(deps, release, 'built', 'done'));
     return;
   }
   // The first release of a series runs no session (it becomes the last good), so there is nothing to wait for.
   const quiet = (await lastGoodBelow(store, release)) === undefined ? undefined : await quietHost(release, deps, phase);
-  await store.moveQueued({ releaseId: release.id, to: 'benchmarking' });
+  if (!(await claim(deps, release, 'benchmarking'))) return;
   await phase('benchmarking', { tag: release.tag });
   const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
   try {
@@ -268,7 +334,7 @@ async function checkStep(
   } finally {
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
   }
-  await store.moveQueued({ releaseId: release.id, to: 'done' });
+  await store.moveQueued(queueMove(deps, release, 'benchmarking', 'done'));
   await pruneAfterCheck(release, deps.store, deps.upstreams, deps.settings.keepBuilds, deps.log);
 }
 
@@ -283,7 +349,7 @@ async function owedConfirmation(release: ReleaseRecord, deps: CycleDeps, phase: 
   try {
     const owed = await confirmOwed(release, { release, suite: deps.suite, rounds: deps.rounds }, deps, async () => {
       quiet = await quietHost(release, deps, phase);
-      await store.moveQueued({ releaseId: release.id, to: 'benchmarking' });
+      if (!(await claim(deps, release, 'benchmarking'))) throw new QueueStateError(release.id, 'built', 'benchmarking');
       await phase('benchmarking', { tag: release.tag });
     });
     if (owed === undefined)

@@ -44,6 +44,7 @@ export { checkSettings, cycleSettings, type CheckSettings, type CycleSettings } 
 export { alertSettings, type AlertSettings } from './alert-messages.js';
 export { deliverPending, mailSettings, type DeliverDeps } from './deliver.js';
 export { runCycle, type CycleDeps, type CycleOutcome, type PhaseDetail } from './cycle.js';
+export { fleetSettings, joinFleet, slotOf, type FleetMember, type FleetSettings } from './fleet.js';
 export { waitForQuietHost, quietHostSettings, type QuietHostSettings, type QuietHostWait } from './quiet-host-wait.js';
 export {
   selectPrune,

@@ -19,3 +19,21 @@ export function fingerprintId(fp: HostFingerprint): string {
   );
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
 }
+
+/**
+ * The host class: the hardware alone (CPU, topology, memory), without what a host's software or its disk adds to its
+ * fingerprint. Hosts of one class share their releases out with benchmark_once_per: host_class.
+ */
+export function hostClassId(fp: HostFingerprint): string {
+  const hardware = {
+    cpuModel: fp.cpuModel,
+    sockets: fp.sockets,
+    cores: fp.cores,
+    threads: fp.threads,
+    smt: fp.smt,
+    numaNodes: fp.numaNodes,
+    memoryGiB: Math.ceil(fp.memoryBytes / GIB),
+    testMark: fp.testMark ?? '',
+  };
+  return createHash('sha256').update(JSON.stringify(hardware)).digest('hex').slice(0, 16);
+}

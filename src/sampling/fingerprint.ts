@@ -30,6 +30,8 @@ export interface HostFingerprint {
   cpuidleGovernor: string;
   /** Whether the session held the idle states steady (PM QoS latency 0): results with and without differ by times. */
   idleStatesHeld: boolean;
+  /** Tests only (fingerprint_test_mark): makes one test machine look like several hosts; absent on real hosts. */
+  testMark?: string;
   /** Facts to judge a result by that do not make another host (fingerprintId ignores them); absent in old records. */
   inventory?: HostInventory;
 }
@@ -40,6 +42,8 @@ export interface FingerprintOptions extends DataDeviceOptions {
   idleStatesHeld?: boolean;
   /** The compiler's run (and a missing inventory source) is logged when given. */
   log?: Logger;
+  /** fingerprint_test_mark: '' or absent on a real host. */
+  testMark?: string;
   /** The inventory's options, or false to leave it out (when only the id is wanted); collected by default. */
   inventory?: InventoryOptions | false;
 }
@@ -72,6 +76,7 @@ export async function hostFingerprint(dataDir: string, opts: FingerprintOptions 
     compiler,
     ...cpuidleFacts(paths.sysCpu),
     idleStatesHeld: opts.idleStatesHeld ?? false,
+    ...(opts.testMark !== undefined && opts.testMark !== '' ? { testMark: opts.testMark } : {}),
     ...(inventory !== undefined ? { inventory } : {}),
   };
 }

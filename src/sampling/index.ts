@@ -44,7 +44,7 @@ export {
   type StatusCounterName,
 } from './status-delta.js';
 export { hostFingerprint, type HostFingerprint, type FingerprintOptions } from './fingerprint.js';
-export { fingerprintId } from './fingerprint-id.js';
+export { fingerprintId, hostClassId } from './fingerprint-id.js';
 export {
   collectInventory,
   inventoryHostFacts,

@@ -208,7 +208,11 @@ async function runHeldSession(
   const plan = sessionPlan(request, settings, hold, request.sequential !== false ? reach : undefined);
   if (reach !== undefined && request.sequential !== false)
     await announceSweeps(reach, { stateDir: settings.stateDir, alpha: settings.verdicts.alpha, store, log });
-  const fingerprint = await hostFingerprint(workDir, { idleStatesHeld: hold.held, log });
+  const fingerprint = await hostFingerprint(workDir, {
+    idleStatesHeld: hold.held,
+    log,
+    testMark: settings.fingerprintTestMark,
+  });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const sessionId = await store.createSession({
     kind: 'compare',
@@ -220,6 +224,7 @@ async function runHeldSession(
     pid: process.pid,
     pidStartTicks: processStartTicks(process.pid),
     settings: {
+      runner: settings.runner,
       suiteFile: request.suite.file,
       tests: request.suite.tests.map((t) => ({ name: t.name, seconds: t.seconds, threads: t.threads })),
       // The levels as resolved on this host (`cores` made a number), so a report shows the threads really run.

@@ -33,6 +33,10 @@ export interface CompareSettings {
   memory: Config['memory'];
   /** io-bound: the buffer pool the setting gives each server (io_bound_buffer_pool). */
   ioBoundBufferPool: string;
+  /** host_name: the session names the host that ran it, so a fleet's hosts recover only their own. */
+  runner: string;
+  /** fingerprint_test_mark ('' on a real host). */
+  fingerprintTestMark: string;
 }
 
 /** env: the process's environment, which tells the service (systemd's INVOCATION_ID) from a person's shell. */
@@ -66,5 +70,7 @@ export function compareSettings(
     },
     memory: config.memory,
     ioBoundBufferPool: config.io_bound_buffer_pool,
+    runner: config.host_name,
+    fingerprintTestMark: config.fingerprint_test_mark,
   };
 }

@@ -102,7 +102,10 @@ async function seedDaemonStore(): Promise<void> {
         versionKey: versionKey(parseVersion('10.11.9')),
       },
     ]);
-    await store.enqueueReleases(added.map((r) => r.id));
+    await store.enqueueReleases(
+      'this-host',
+      added.map((r) => r.id),
+    );
     // This test's own process stands in for the daemon: alive, and owned by another user than nobody.
     await store.setDaemonState({
       pid: process.pid,

@@ -25,7 +25,10 @@ test(
           versionKey: '010.011.001',
         },
       ]);
-      await store.enqueueReleases(added.map((r) => r.id));
+      await store.enqueueReleases(
+        'this-host',
+        added.map((r) => r.id),
+      );
       const status = new StatusTracker(store, createLogger('silent', 'json'), 4242);
       await status.setPhase('waiting_for_quiet_host', { tag: 'mariadb-10.11.1' });
       const since = status.get().since;
