@@ -29,6 +29,11 @@ export interface BuildKeyInput {
   readonly compilerVersion: string;
   /** sha256 (hex) of each patch applied before the build, in the order they are applied. */
   readonly patches?: readonly string[];
+  /**
+   * The host the install is for, in a store several hosts share (store_backend mysql): a build's row names an
+   * install on one host's disk, so each host has keys of its own. Empty or absent: the key a lone host has always had.
+   */
+  readonly host?: string;
 }
 
 const SHA256_RE = /^[0-9a-f]{64}$/;
@@ -51,6 +56,7 @@ export function buildKey(input: BuildKeyInput): string {
     profile: profileHash(input.profile),
     compiler,
     ...(patches.length > 0 ? { patches } : {}),
+    ...(input.host !== undefined && input.host !== '' ? { host: input.host } : {}),
   });
   return sha256(text).slice(0, KEY_HEX);
 }

@@ -51,6 +51,8 @@ export interface BuildSettings {
   /** Installs and build logs live under builds/ in it. */
   stateDir: string;
   minFreeBytes: number;
+  /** host_name when the store is shared (mysql), else '': builds stay per host (buildKey's host). */
+  buildHost: string;
 }
 
 export function buildSettings(config: Config): BuildSettings {
@@ -59,6 +61,7 @@ export function buildSettings(config: Config): BuildSettings {
     cacheDir: config.cache_dir,
     stateDir: config.state_dir,
     minFreeBytes: config.min_free_bytes,
+    buildHost: config.store_backend === 'mysql' ? config.host_name : '',
   };
 }
 
@@ -201,7 +204,13 @@ export async function keyBuild(
   const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
   const patches = await buildPatches(upstream, profile);
   const compiler = await compilerVersion(profile, log);
-  const key = buildKey({ commit, profile, compilerVersion: compiler, patches: patches.map((p) => p.sha256) });
+  const key = buildKey({
+    commit,
+    profile,
+    compilerVersion: compiler,
+    patches: patches.map((p) => p.sha256),
+    host: settings.buildHost,
+  });
   return { profile, key, compiler, patches };
 }
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import { fingerprintId, hostClassId, hostFingerprint, type HostFingerprint } from '../sampling/index.js';
@@ -43,7 +45,11 @@ export function slotOf(settings: Pick<FleetSettings, 'hostName' | 'oncePer'>, cl
 
 /** Registers this host's fingerprint in the store (the hosts row sessions name) and says what it is in the fleet. */
 export async function joinFleet(settings: FleetSettings, store: HostStore, log: Logger): Promise<FleetMember> {
-  const fingerprint = await hostFingerprint(settings.stateDir, { log, testMark: settings.fingerprintTestMark });
+  // The state folder may not exist yet (a MySQL store makes nothing there): its nearest folder is on the same device.
+  const fingerprint = await hostFingerprint(nearestFolder(settings.stateDir), {
+    log,
+    testMark: settings.fingerprintTestMark,
+  });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const classId = hostClassId(fingerprint);
   const member: FleetMember = {
@@ -59,6 +65,12 @@ export async function joinFleet(settings: FleetSettings, store: HostStore, log: 
     'joined the fleet: this host works the queue of its slot',
   );
   return member;
+}
+
+function nearestFolder(dir: string): string {
+  let at = resolve(dir);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
 }
 
 /** The end of a claim taken or renewed now. */

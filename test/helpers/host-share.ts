@@ -28,6 +28,7 @@ export const ALONE: Readonly<Record<string, string>> = {
   'integration/compare.test.ts': 'the relative QPS of a real session',
   'integration/daemon.test.ts': 'timer precision and a stop within a wall-clock bound',
   'integration/faults-session.test.ts': 'wall-clock bounds on stopping a session',
+  'integration/fleet.test.ts': 'verdicts of real sessions of two daemons at once, and a claim that lapses in time',
   'integration/installed-cli.test.ts':
     'holds the real PM QoS device; its session runs as nobody on the default host lock',
   'integration/notify-smtp.test.ts': 'wall-clock bounds on SMTP timeouts',
