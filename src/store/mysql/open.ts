@@ -79,6 +79,7 @@ function poolOptions(options: MysqlStoreOptions, label: string): PoolOptions {
     bigNumberStrings: false,
     decimalNumbers: true,
     dateStrings: true,
+    typeCast: exactDoubles,
     multipleStatements: false,
     namedPlaceholders: false,
     connectionLimit: options.connectionLimit ?? 4,
@@ -87,6 +88,17 @@ function poolOptions(options: MysqlStoreOptions, label: string): PoolOptions {
     enableKeepAlive: true,
   };
 }
+
+/**
+ * DOUBLE (and FLOAT) from its text as JavaScript parses it, correctly rounded. mysql2's own parser of the text
+ * protocol adds the digits up one by one and can come back one unit in the last place off (900.9666666666667 read
+ * as 900.9666666666668), so a row would not read back as it was written, nor equal its SQLite twin.
+ */
+const exactDoubles: NonNullable<PoolOptions['typeCast']> = (field, next) => {
+  if (field.type !== 'DOUBLE' && field.type !== 'FLOAT') return next();
+  const text = field.string();
+  return text === null ? null : Number(text);
+};
 
 function sslOptions(options: MysqlStoreOptions, label: string): PoolOptions['ssl'] {
   switch (options.tls ?? 'off') {
