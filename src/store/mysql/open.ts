@@ -56,7 +56,23 @@ export async function openMysqlStore(options: MysqlStoreOptions): Promise<Store>
     return mysqlStore(conn);
   } catch (error) {
     await conn.close().catch(() => undefined);
-    throw openError(error, options, label);
+    throw mysqlOpenError(error, options);
+  }
+}
+
+/**
+ * A connection to the store's database with the store's settings, and nothing created, migrated or checked: for the
+ * store's own tools (store copy), which check the schema themselves. Fails as openMysqlStore does, in one line.
+ */
+export async function connectMysqlDatabase(options: MysqlStoreOptions): Promise<MysqlConnection> {
+  const label = mysqlStoreLabel(options);
+  const conn = new MysqlConnection(createPool(poolOptions(options, label)), label);
+  try {
+    await conn.session('connect to the store', (tx) => tx.row('SELECT 1 AS yes'));
+    return conn;
+  } catch (error) {
+    await conn.close().catch(() => undefined);
+    throw mysqlOpenError(error, options);
   }
 }
 
@@ -139,8 +155,9 @@ async function checkReadable(conn: MysqlConnection, label: string): Promise<void
  * The driver's error as one line naming the server, user and database: what failed and what to do. The driver's
  * own error is not kept as the cause, so nothing of the connection's settings can reach a log.
  */
-function openError(error: unknown, options: MysqlStoreOptions, label: string): StoreError {
+export function mysqlOpenError(error: unknown, options: MysqlStoreOptions): StoreError {
   if (error instanceof StoreError) return error;
+  const label = mysqlStoreLabel(options);
   const e = error as { code?: unknown; errno?: unknown; sqlMessage?: unknown };
   const code = typeof e.code === 'string' ? e.code : 'unknown';
   const reason = (() => {
