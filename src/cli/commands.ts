@@ -19,6 +19,7 @@ import { onceCommand } from './once-command.js';
 import { profileCommand } from './profile-command.js';
 import { pruneCommand } from './prune-command.js';
 import { statusCommand } from './status-command.js';
+import { storeCommand } from './store-command.js';
 
 export const COMMANDS: readonly Command[] = [
   daemonCommand,
@@ -44,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
   outboxCommand,
   configCommand,
   hostCommand,
+  storeCommand,
 ];
 
 export function mainHelp(): string {

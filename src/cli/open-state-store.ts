@@ -60,7 +60,8 @@ async function openMysqlReadOnly(ctx: CommandContext): Promise<Store> {
   }
 }
 
-function mysqlOptions(config: Config): MysqlStoreOptions {
+/** The MySQL store the config names (store_url, or store_host, store_port or store_socket, and so on). */
+export function mysqlOptions(config: Config): MysqlStoreOptions {
   // store_url was checked when the config was read; it names the user, server and database in one.
   const url = config.store_url === '' ? undefined : parseStoreUrl(config.store_url);
   return {

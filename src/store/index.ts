@@ -43,3 +43,12 @@ export {
 export { defaultSqlitePath, openStore, storeBackends, type StoreBackend, type StoreOptions } from './open-store.js';
 export { sqliteSchemaVersion } from './sqlite/index.js';
 export { mysqlSchemaVersion, mysqlStoreLabel, type MysqlStoreOptions, type MysqlTls } from './mysql/index.js';
+export {
+  copyStore,
+  DEFAULT_BATCH_ROWS,
+  StoreCopyCountError,
+  StoreCopyRefusedError,
+  type StoreCopyParams,
+  type StoreCopyReport,
+  type TableCount,
+} from './copy/index.js';

@@ -56,7 +56,23 @@ export async function openMysqlStore(options: MysqlStoreOptions): Promise<Store>
     return mysqlStore(conn);
   } catch (error) {
     await conn.close().catch(() => undefined);
-    throw openError(error, options, label);
+    throw mysqlOpenError(error, options);
+  }
+}
+
+/**
+ * A connection to the store's database with the store's settings, and nothing created, migrated or checked: for the
+ * store's own tools (store copy), which check the schema themselves. Fails as openMysqlStore does, in one line.
+ */
+export async function connectMysqlDatabase(options: MysqlStoreOptions): Promise<MysqlConnection> {
+  const label = mysqlStoreLabel(options);
+  const conn = new MysqlConnection(createPool(poolOptions(options, label)), label);
+  try {
+    await conn.session('connect to the store', (tx) => tx.row('SELECT 1 AS yes'));
+    return conn;
+  } catch (error) {
+    await conn.close().catch(() => undefined);
+    throw mysqlOpenError(error, options);
   }
 }
 
@@ -79,6 +95,7 @@ function poolOptions(options: MysqlStoreOptions, label: string): PoolOptions {
     bigNumberStrings: false,
     decimalNumbers: true,
     dateStrings: true,
+    typeCast: exactDoubles,
     multipleStatements: false,
     namedPlaceholders: false,
     connectionLimit: options.connectionLimit ?? 4,
@@ -87,6 +104,17 @@ function poolOptions(options: MysqlStoreOptions, label: string): PoolOptions {
     enableKeepAlive: true,
   };
 }
+
+/**
+ * DOUBLE (and FLOAT) from its text as JavaScript parses it, correctly rounded. mysql2's own parser of the text
+ * protocol adds the digits up one by one and can come back one unit in the last place off (900.9666666666667 read
+ * as 900.9666666666668), so a row would not read back as it was written, nor equal its SQLite twin.
+ */
+const exactDoubles: NonNullable<PoolOptions['typeCast']> = (field, next) => {
+  if (field.type !== 'DOUBLE' && field.type !== 'FLOAT') return next();
+  const text = field.string();
+  return text === null ? null : Number(text);
+};
 
 function sslOptions(options: MysqlStoreOptions, label: string): PoolOptions['ssl'] {
   switch (options.tls ?? 'off') {
@@ -127,8 +155,9 @@ async function checkReadable(conn: MysqlConnection, label: string): Promise<void
  * The driver's error as one line naming the server, user and database: what failed and what to do. The driver's
  * own error is not kept as the cause, so nothing of the connection's settings can reach a log.
  */
-function openError(error: unknown, options: MysqlStoreOptions, label: string): StoreError {
+export function mysqlOpenError(error: unknown, options: MysqlStoreOptions): StoreError {
   if (error instanceof StoreError) return error;
+  const label = mysqlStoreLabel(options);
   const e = error as { code?: unknown; errno?: unknown; sqlMessage?: unknown };
   const code = typeof e.code === 'string' ? e.code : 'unknown';
   const reason = (() => {
