@@ -118,8 +118,14 @@ export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds
     ],
     'study.csv',
   );
-  await store.enqueueReleases([r9!, r10!]);
-  await store.moveQueued({ releaseId: r9!, to: 'building' });
+  await store.enqueueReleases('host-a', [r9!, r10!]);
+  await store.claimQueued({
+    slot: 'host-a',
+    releaseId: r9!,
+    to: 'building',
+    claimant: 'host-a',
+    until: '2026-12-02T09:10:00.000Z',
+  });
   await store.setDaemonState({ phase: 'idle', lastPollAt: '2026-12-02T09:00:00.000Z', pid: 4242 });
   await store.recordQuietHost({
     sessionId: done!,
