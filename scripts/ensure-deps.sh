@@ -47,6 +47,14 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# QPSWATCH_LINT_BESIDE_BUILD=1 (scripts/test.sh): the lint runs beside the build; each is one process on one core.
+# Both must pass; the lint reads no compiled file (eslint and prettier leave dist/ alone).
+lint_pid=
+if [ "${QPSWATCH_LINT_BESIDE_BUILD:-}" = 1 ]; then
+  npm run --silent lint &
+  lint_pid=$!
+fi
+
 # An incremental build (tsconfig's incremental: only what changed is compiled again). A compiled file whose source is
 # gone would still run as a test or a command, so those are removed first.
 if [ -d dist ]; then
@@ -55,4 +63,9 @@ if [ -d dist ]; then
     [ -f "${rel%.js}.ts" ] || rm -f -- "$js" "$js.map"
   done < <(find dist -name '*.js' -print0)
 fi
-npx tsc -p .
+build=0
+npx tsc -p . || build=$?
+lint=0
+[ -z "$lint_pid" ] || wait "$lint_pid" || lint=$?
+[ "$build" -eq 0 ] || exit "$build"
+exit "$lint"

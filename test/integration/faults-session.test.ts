@@ -22,18 +22,27 @@ after(() => {
 });
 
 const LONG_SECONDS = 40;
+// A frozen server's run is stopped only at its time plus sysbench's grace (60 s): a 40-second long test would make
+// that one wait 100 s. 10 s still leaves the run going well after the fault (2 s into it).
+const FROZEN_LONG_SECONDS = 10;
+// A frozen server never takes SHUTDOWN: 10 s of waiting for it, not the default 120, before the signals; the
+// frozen-server case knows it never will, and waits 2 s.
+const STOP_SECONDS = 10;
+const FROZEN_STOP_SECONDS = 2;
 
-function writeSetup(name: string): { config: string; suite: string; stateDir: string } {
+function writeSetup(
+  name: string,
+  { longSeconds = LONG_SECONDS, stopSeconds = STOP_SECONDS } = {},
+): { config: string; suite: string; stateDir: string } {
   const root = join(dir, name);
   mkdirSync(root);
   const stateDir = join(root, 'state');
   const config = join(root, 'qpswatch.yaml');
   // Whole runs of 2 rounds, the fewest that can reach a p-value of 1/6 (so alpha 0.2): the faults come in round 1.
-  // A frozen server never takes SHUTDOWN: 10 s of waiting for it, not the default 120, before the signals.
   writeFileSync(
     config,
-    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\nserver_stop_timeout_seconds: 10\ntargets:\n  a: { ` +
-      `kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
+    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\nserver_stop_timeout_seconds: ${stopSeconds}\n` +
+      `targets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
       `relaxed }\n`,
   );
   const suite = join(root, 'faults.yaml');
@@ -43,7 +52,7 @@ function writeSetup(name: string): { config: string; suite: string; stateDir: st
       'warmup: { script: oltp_point_select, seconds: 1, threads: 1 }\n' +
       (`tests:\n  - { name: point-query, script: oltp_point_select, seconds: ` +
         `1, threads: [1] }\n  - { name: long, script: oltp_read_only, seconds: ` +
-        `${LONG_SECONDS}, threads: [1] }\n`),
+        `${longSeconds}, threads: [1] }\n`),
   );
   return { config, suite, stateDir };
 }
@@ -144,7 +153,10 @@ describe('faults in a compare session', () => {
     'mysqld frozen (SIGSTOP) mid-test: the run times out, the session fails ' +
       'with one line, the frozen server is stopped, and the next session runs',
     async () => {
-      const setup = writeSetup('server-stop');
+      const setup = writeSetup('server-stop', {
+        longSeconds: FROZEN_LONG_SECONDS,
+        stopSeconds: FROZEN_STOP_SECONDS,
+      });
       const result = await sessionWithFault(setup, () => process.kill(onlyServer(setup.stateDir), 'SIGSTOP'));
       assert.equal(result.code, 1, result.stderr.slice(-3000));
       const lines = messageLines(result.stderr);
