@@ -49,6 +49,8 @@ async function startMetrics(ctx: CommandContext, { store, deps }: Worker): Promi
   const { status, settings } = deps;
   const source = storeMetricsSource(store, ctx.upstreams, {
     versionsPerSeries: ctx.config.metrics_versions_per_series,
+    // In a fleet each daemon exports its own host; `qpswatch metrics` serves them all.
+    runner: ctx.config.host_name,
     // The verdicts' own thresholds, so the rules and dashboards compare with what the checks use.
     thresholds: settings.verdicts,
     ...(settings.verdicts.confidence !== undefined ? { confidence: settings.verdicts.confidence } : {}),

@@ -3,7 +3,15 @@ import { dirname, resolve } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import { fingerprintId, hostClassId, hostFingerprint, type HostFingerprint } from '../sampling/index.js';
-import type { CheckStore, HostStore, QueueRecord, QueueStore, ReleaseRecord, SessionStore } from '../store/index.js';
+import {
+  ranBy,
+  type CheckStore,
+  type HostStore,
+  type QueueRecord,
+  type QueueStore,
+  type ReleaseRecord,
+  type SessionStore,
+} from '../store/index.js';
 
 /** What a daemon is in a fleet of daemons sharing one store: docs/architecture.md, "A fleet". */
 export interface FleetMember {
@@ -116,8 +124,7 @@ export async function checkedInSlot(
     const session = await store.getSession(check.sessionId);
     if (session === undefined) continue;
     if (member.oncePer === 'host') {
-      const runner = session.settings['runner'];
-      if (typeof runner !== 'string' || runner === member.hostName) return true;
+      if (ranBy(session.settings, member.hostName)) return true;
       continue;
     }
     const host = await store.getHost(session.hostId);

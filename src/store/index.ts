@@ -52,3 +52,4 @@ export {
   type StoreCopyReport,
   type TableCount,
 } from './copy/index.js';
+export { ranBy } from './session-runner.js';

@@ -10,11 +10,17 @@ export interface RunningRow {
 
 /** A session is this host's when it names this runner, or none (a store from before fleets is one host's). */
 export function ranHere(settings: string, runner: string): boolean {
-  let named: unknown;
+  let parsed: Record<string, unknown>;
   try {
-    named = (JSON.parse(settings) as { runner?: unknown }).runner;
+    parsed = JSON.parse(settings) as Record<string, unknown>;
   } catch {
     return true;
   }
+  return ranBy(parsed, runner);
+}
+
+/** ranHere of a session's settings as a record holds them. */
+export function ranBy(settings: Readonly<Record<string, unknown>>, runner: string): boolean {
+  const named = settings['runner'];
   return typeof named !== 'string' || named === runner;
 }

@@ -35,6 +35,7 @@ import type {
   Store,
   VerdictRecord,
 } from '../store/index.js';
+import { ranBy } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { MedianMemo, SessionCache } from './metrics-session-cache.js';
 import { storeHealth } from './store-health.js';
@@ -58,6 +59,11 @@ export interface ReleaseMetricsOptions {
   thresholds: Pick<VerdictSettings, 'threshold' | 'testThresholds'>;
   /** The confidence of the chained intervals against the base (the verdicts' confidence; default 0.95). */
   confidence?: number;
+  /**
+   * host_name: only the sessions this host ran (and those from before fleets, which name no runner). A daemon's own
+   * /metrics exports its own host; `qpswatch metrics` leaves it out and serves every host.
+   */
+  runner?: string;
 }
 
 /** The store behind /metrics: per-release figures of the configured upstreams, and the daemon's health. */
@@ -108,7 +114,9 @@ export function releaseFigureReader(
   const cache = new SessionCache(store);
   const medians = new MedianMemo();
   return async () => {
-    const sessions = await store.listSessions({ limit: ALL, state: 'done' });
+    const done = await store.listSessions({ limit: ALL, state: 'done' });
+    const runner = options.runner;
+    const sessions = runner === undefined ? done : done.filter((s) => ranBy(s.settings, runner));
     const rows: ReleaseFigureRow[] = [];
     for (const upstream of upstreams)
       rows.push(...(await seriesFigures(store, upstream, sessions, { cache, medians }, options)));

@@ -9,7 +9,7 @@ import { openStore, type MysqlStoreOptions, type Store } from '../../src/store/i
 import type { CliResult } from '../helpers/cli.js';
 import { startResultsServer, STORE_PASSWORD, type ResultsServer } from '../helpers/results-db.js';
 import { letServerPass } from '../helpers/server-user.js';
-import { makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { freePort, makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 /**
  * A fleet: two daemons, each with its own state and cache folders, host lock and (through fingerprint_test_mark, a
@@ -215,6 +215,19 @@ describe('two daemons sharing one MariaDB results database', () => {
     assert.equal(updates.length, 2, slowRow);
     for (const u of updates) assert.ok(u < 0.5, slowRow);
 
+    // Each daemon's /metrics serves its own host; `qpswatch metrics` serves the fleet's.
+    const hostIds = await withStore(store, async (s) => {
+      const ids = new Map<string, string>();
+      for (const x of await s.listSessions({ limit: 10 }))
+        ids.set(String(x.settings['runner']), (await s.getHost(x.hostId))!.fingerprintId);
+      return ids;
+    });
+    const own = await scrape(a, 'daemon');
+    assert.match(own, new RegExp(`qpswatch_qps\\{host="${hostIds.get('host-a')}"`));
+    assert.doesNotMatch(own, new RegExp(`host="${hostIds.get('host-b')}"`));
+    const fleet = await scrape(a, 'metrics', '--listen', '127.0.0.1:0');
+    for (const id of hostIds.values()) assert.match(fleet, new RegExp(`qpswatch_qps\\{host="${id}"`));
+
     // The regression of the slow tag is the fleet's: one event, one email, whichever host saw it first.
     const mails = (await sink.received()).slice(before);
     const subjects = mails.map((m) => m.parsed.subject ?? '');
@@ -298,4 +311,35 @@ function runReport(member: Member, args: readonly string[]): Promise<CliResult> 
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Starts the daemon or `qpswatch metrics`, reads /metrics once, stops it. */
+async function scrape(member: Member, ...command: string[]): Promise<string> {
+  const child = spawn(process.execPath, [ENTRY, '--config', member.config, ...command], {
+    // The daemon's last poll is recent, so it waits for its schedule; its metrics server answers meanwhile.
+    env: { ...ENV, QPSWATCH_METRICS_PORT: String(await freePort()) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (log += d));
+  let gone = false;
+  const exited = new Promise((resolve) => child.on('close', resolve)).then(() => (gone = true));
+  try {
+    const url = await until(
+      'the metrics server',
+      async () => {
+        if (gone) throw new Error(`qpswatch ${command.join(' ')} exited: ${log}`);
+        const line = log.split('\n').find((l) => l.includes('"metrics server listening"'));
+        return line === undefined ? undefined : (JSON.parse(line) as { url: string }).url;
+      },
+      60_000,
+    ).catch((err: unknown) => {
+      throw new Error(`${String(err)}; its log: ${log.slice(-3000)}`);
+    });
+    return await (await fetch(url)).text();
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
 }

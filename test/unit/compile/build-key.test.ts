@@ -54,6 +54,15 @@ describe('buildKey', () => {
     },
   );
 
+  test('in a shared store each host has its own keys; a lone host (no host) keeps the key it always had', () => {
+    const of = (host?: string): string =>
+      buildKey({ commit: COMMIT, profile: BASE, compilerVersion: GCC, ...(host !== undefined ? { host } : {}) });
+    assert.equal(of(), key(BASE));
+    assert.equal(of(''), key(BASE));
+    assert.notEqual(of('host-a'), of('host-b'));
+    assert.notEqual(of('host-a'), key(BASE));
+  });
+
   test('patches change the key by their contents and order; none keeps the key patches never touched', () => {
     const [a, b] = ['1'.repeat(64), '2'.repeat(64)];
     const withPatches = (patches: string[]): string =>
