@@ -46,6 +46,8 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
     );
     const dirs = { cacheDir: ctx.config.cache_dir, stateDir: ctx.config.state_dir };
     const status = new StatusTracker(store, ctx.log, process.pid, {
+      hostName: fleet.hostName,
+      slot: fleet.slot,
       measureCacheSizes: (signal) => measureCacheSizes(dirs, signal),
     });
     const deps: WorkerDeps = {

@@ -106,7 +106,7 @@ export const statusCommand: Command = {
     const store = await openStateStore(ctx, { readonly: true });
     try {
       const report: StatusReport = {
-        ...(await readStatus(store)),
+        ...(await readStatus(store, ctx.config.host_name)),
         calibrations: newestPerSuite(await thisHostCalibrations(ctx.config.state_dir, store)),
       };
       // The daemon measures every few minutes; without its figure, a walk now (seconds on a big cache).
@@ -131,8 +131,9 @@ type StatusStores = DaemonStateStore &
   SessionStore &
   BisectionStore;
 
-async function readStatus(store: StatusStores): Promise<Omit<StatusReport, 'calibrations'>> {
-  const state = await store.getDaemonState();
+async function readStatus(store: StatusStores, hostName: string): Promise<Omit<StatusReport, 'calibrations'>> {
+  // This host's daemon: a pid says nothing of another host's.
+  const state = await store.getDaemonState(hostName);
   const running = state.pid !== null && processAlive(state.pid);
   const releases = new Map((await store.listReleases()).map((r) => [r.id, r]));
   const open = await store.listEvents({ state: 'open' });
@@ -246,10 +247,13 @@ function renderStatus(r: StatusReport, now: Date): string {
   out.push('');
   out.push(`queue (${r.queue.length}):`);
   if (r.queue.length === 0) out.push('  (empty: the daemon queues releases when it polls)');
+  // A fleet's store has a row of a release per slot (host or host class): each row then names its slot and claim.
+  const fleet = new Set(r.queue.map((q) => q.slot)).size > 1;
   for (const q of r.queue) {
     out.push(
       `  ${q.upstream}  ${JSON.stringify(q.tag)}  ${q.state}, ${q.attempts} ` +
-        `attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}`,
+        `attempt(s)${retryText(q, now)}${q.lastError !== null ? `, last error: ${JSON.stringify(q.lastError)}` : ''}` +
+        (fleet ? `  [${slotText(q)}]` : ''),
     );
   }
   out.push('', 'latest verdicts:');
@@ -279,4 +283,12 @@ function renderStatus(r: StatusReport, now: Date): string {
   for (const c of r.calibrations) out.push(`  ${calibrationSummary(c, now)}`);
   out.push(...bisectionLines(r.bisections, now));
   return `${out.join('\n')}\n`;
+}
+
+/** The slot of a fleet's queue row, and who holds it while it is worked on. */
+function slotText(q: QueueRecord): string {
+  // Store text, quoted like tags: a name with control characters cannot move the terminal.
+  const slot = q.slot === '' ? 'pre-fleet' : JSON.stringify(q.slot);
+  if (q.claimedBy === null) return slot;
+  return `${slot}, claimed by ${JSON.stringify(q.claimedBy)} until ${q.claimExpiresAt ?? '?'}`;
 }

@@ -52,7 +52,7 @@ export async function runDaemon(deps: WorkerDeps, opts: DaemonOptions = {}): Pro
   const schedule = startSchedule(when.cron, when.timezone, () => cycle('schedule'), log);
   status.setSchedule(intervalMs / 1000, schedule.nextRun());
   await status.setPhase('idle');
-  const { lastPollAt } = await store.getDaemonState();
+  const { lastPollAt } = await store.getDaemonState(deps.fleet.hostName);
   log.info(
     {
       schedule: when.cron,

@@ -30,6 +30,10 @@ export interface StatusTrackerOptions {
   progressWriteMs?: number;
   /** How old the cache sizes may get before they are measured again (CACHE_SIZES_MAX_AGE_MS). */
   cacheSizesMaxAgeMs?: number;
+  /** host_name: the daemon's row of state in a store a fleet shares; default '' (a store of one host). */
+  hostName?: string;
+  /** The queue slot whose counts the status shows (fleet.ts); default every slot's. */
+  slot?: string;
 }
 
 /** A status in another process is read by a person: every few seconds is fresh enough, and spares the store. */
@@ -106,10 +110,10 @@ export class StatusTracker {
     void this.#write({ progress: work });
   }
 
-  #write(input: Parameters<DaemonStateStore['setDaemonState']>[0]): Promise<void> {
+  #write(input: Parameters<DaemonStateStore['setDaemonState']>[1]): Promise<void> {
     if (this.#stop.signal.aborted) return this.#writes;
     this.#writes = this.#writes
-      .then(() => this.store.setDaemonState(input))
+      .then(() => this.store.setDaemonState(this.options.hostName ?? '', input))
       .then(
         () => undefined,
         (err: unknown) =>
@@ -145,7 +149,7 @@ export class StatusTracker {
       tag: detail.tag ?? null,
       waitingReason,
       quietWaitSeconds: phase === 'waiting_for_quiet_host' ? (detail.waitedSeconds ?? 0) : 0,
-      queue: await this.store.countQueue(),
+      queue: await this.store.countQueue(this.options.slot),
     };
     if (!samePhase)
       this.log.info({ phase, tag: detail.tag }, `phase: ${phase}${detail.tag !== undefined ? ` (${detail.tag})` : ''}`);
@@ -154,7 +158,7 @@ export class StatusTracker {
     this.#cacheSizes?.latest();
     await this.#writes;
     const text = [detail.tag, waitingReason].filter((x) => x !== undefined && x !== null).join(': ');
-    const stored = await this.store.setDaemonState({
+    const stored = await this.store.setDaemonState(this.options.hostName ?? '', {
       phase,
       phaseSince: since.toISOString(),
       detail: text === '' ? null : text,
@@ -165,7 +169,7 @@ export class StatusTracker {
   }
 
   async refreshQueue(): Promise<void> {
-    this.#snapshot = { ...this.#snapshot, queue: await this.store.countQueue() };
+    this.#snapshot = { ...this.#snapshot, queue: await this.store.countQueue(this.options.slot) };
   }
 
   /** Before the store closes: a walk of the cache stops at its next entry, and the writes under way end. */
@@ -187,7 +191,7 @@ export class StatusTracker {
     };
     this.#work = null;
     await this.close();
-    await this.store.setDaemonState({
+    await this.store.setDaemonState(this.options.hostName ?? '', {
       phase: 'idle',
       phaseSince: this.#snapshot.since.toISOString(),
       detail: null,

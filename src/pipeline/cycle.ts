@@ -75,7 +75,7 @@ export async function runCycle(deps: CycleDeps): Promise<CycleOutcome> {
   const phase = async (p: CyclePhase, detail?: PhaseDetail) => deps.onPhase?.(p, detail);
   await phase('discovering');
   const discovered = await discoverAll(deps.upstreams, store, log, signal);
-  await store.setDaemonState({ lastPollAt: new Date().toISOString() });
+  await store.setDaemonState(deps.fleet.hostName, { lastPollAt: new Date().toISOString() });
   const selected = selectedNow(discovered);
   const outcome: CycleOutcome = {
     enqueued: await enqueueConfigured(deps, selected),

@@ -1,6 +1,10 @@
 import type { CacheSizes, WorkProgress } from '../model/index.js';
 
-/** The daemon's one row of state: its last poll and the phase it is in, for status and metrics of another process. */
+/**
+ * Each daemon's row of state, by its host_name: its last poll and the phase it is in, for status and metrics of
+ * another process. A store from before fleets has one row for the host '', which a host without a row of its own
+ * reads until it writes one.
+ */
 
 export interface DaemonStateRecord {
   /** When the last discovery of all upstreams finished; null before the first. */
@@ -21,9 +25,9 @@ export interface DaemonStateRecord {
 
 export type DaemonStateInput = Partial<Omit<DaemonStateRecord, 'updatedAt'>>;
 
-/** The daemon's own row. */
+/** Each daemon's own row, by host_name. */
 export interface DaemonStateStore {
-  getDaemonState(): Promise<DaemonStateRecord>;
-  /** Changes only the fields given. */
-  setDaemonState(input: DaemonStateInput): Promise<DaemonStateRecord>;
+  getDaemonState(host: string): Promise<DaemonStateRecord>;
+  /** Changes only the fields given, of the host's row (made from the pre-fleet row, if any, on its first write). */
+  setDaemonState(host: string, input: DaemonStateInput): Promise<DaemonStateRecord>;
 }

@@ -92,3 +92,8 @@ export function parseDaemonState(input: DaemonStateInput): DaemonStateInput {
 export function parseQuietHostInput(input: QuietHostInput): QuietHostInput {
   return parseRecord(quietSchema, 'session', input);
 }
+
+/** A daemon's host_name, or '' for the row of a store from before fleets. */
+export function parseDaemonHost(host: string): string {
+  return parseRecord(z.object({ host: slot() }), 'daemon', { host }).host;
+}

@@ -126,7 +126,7 @@ export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds
     claimant: 'host-a',
     until: '2026-12-02T09:10:00.000Z',
   });
-  await store.setDaemonState({ phase: 'idle', lastPollAt: '2026-12-02T09:00:00.000Z', pid: 4242 });
+  await store.setDaemonState('', { phase: 'idle', lastPollAt: '2026-12-02T09:00:00.000Z', pid: 4242 });
   await store.recordQuietHost({
     sessionId: done!,
     observation: { load: 0.05, note: 'quiet' },
@@ -202,7 +202,7 @@ export async function readBack(store: Store, ids: FilledIds): Promise<Record<str
     messages: await store.listMessages(),
     imported: await store.listImportedResults(),
     queue: await store.listQueue(),
-    daemon: await store.getDaemonState(),
+    daemon: await store.getDaemonState(''),
     quiet: await store.getQuietHost(done!),
     calibration: await store.latestCalibration(ids.fingerprintId, 'quick'),
     bisections: await store.listBisections(),

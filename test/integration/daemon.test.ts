@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
@@ -21,6 +22,8 @@ import { joined } from '../helpers/pattern.js';
  * session is redone, no server is left running, the broken session never counts); SIGTERM in the middle of a test
  * (a clean stop, well within systemd's TimeoutStopSec); and the bad inputs that must stop it at once.
  */
+/** The daemon's host_name: the machine's host name up to its first dot (the default). */
+const THIS_HOST = hostname().split('.')[0]!;
 let root = '';
 const configFile = () => join(root, 'qpswatch.yaml');
 const stateDir = () => join(root, 'state');
@@ -485,7 +488,7 @@ describe('qpswatch daemon and once on the demo upstream', () => {
           'built',
           'queued again, to be redone at the next start',
         );
-        assert.equal((await s.getDaemonState()).pid, null);
+        assert.equal((await s.getDaemonState(THIS_HOST)).pid, null);
       });
       const status = await cli('status');
       assert.match(status.stdout, /^daemon: not running$/m);

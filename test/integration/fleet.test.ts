@@ -215,6 +215,14 @@ describe('two daemons sharing one MariaDB results database', () => {
     assert.equal(updates.length, 2, slowRow);
     for (const u of updates) assert.ok(u < 0.5, slowRow);
 
+    // status names each row's slot, since the store holds a row of each release per host.
+    const status = await run(b, 'status');
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(
+      status.stdout,
+      new RegExp(`^ {2}demo {2}"${slowTag}" {2}done, \\d+ attempt\\(s\\) {2}\\["host-b"\\]$`, 'm'),
+    );
+
     // Each daemon's /metrics serves its own host; `qpswatch metrics` serves the fleet's.
     const hostIds = await withStore(store, async (s) => {
       const ids = new Map<string, string>();

@@ -107,7 +107,7 @@ async function seedDaemonStore(): Promise<void> {
       added.map((r) => r.id),
     );
     // This test's own process stands in for the daemon: alive, and owned by another user than nobody.
-    await store.setDaemonState({
+    await store.setDaemonState('', {
       pid: process.pid,
       phase: 'building',
       phaseSince: new Date().toISOString(),
@@ -152,7 +152,7 @@ describe('an installed qpswatch, used by an operator who may only read', { skip:
     let store: Store | undefined;
     try {
       store = await openStore({ backend: 'sqlite', path: storePath });
-      await store.setDaemonState({ phase: 'benchmarking', phaseSince: new Date().toISOString() });
+      await store.setDaemonState('', { phase: 'benchmarking', phaseSince: new Date().toISOString() });
       assert.ok(existsSync(`${storePath}-shm`));
       const before = tree(root + '/var', elsewhere);
       const status = asNobody(['status', '--json']);

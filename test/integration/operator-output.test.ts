@@ -74,7 +74,9 @@ describe('outbox --json', () => {
 
 describe('status prints times as people read them', () => {
   test('the last poll and the next attempt of a pending email, relative to now', async () => {
-    await withStore((s) => s.setDaemonState({ lastPollAt: new Date(Date.now() - 12 * 60_000 - 5_000).toISOString() }));
+    await withStore((s) =>
+      s.setDaemonState('', { lastPollAt: new Date(Date.now() - 12 * 60_000 - 5_000).toISOString() }),
+    );
     const result = await cli('status');
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^last poll: 12 min ago$/m);

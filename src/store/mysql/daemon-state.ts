@@ -1,6 +1,6 @@
 import type { CacheSizes, WorkProgress } from '../../model/index.js';
 import type { DaemonStateInput, DaemonStateRecord, DaemonStateStore } from '../daemon-state-types.js';
-import { parseDaemonState } from '../validate-queue.js';
+import { parseDaemonHost, parseDaemonState } from '../validate-queue.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 
 interface DaemonRow {
@@ -25,21 +25,27 @@ const IDLE: DaemonStateRecord = {
   updatedAt: null,
 };
 
-/** The daemon's one row of state (id 1), made on the first write; before it, the state is idle with nothing known. */
+/**
+ * Each daemon's row of state (by host_name), made on its first write; before it, the pre-fleet row ('') is read, and
+ * without that the state is idle with nothing known.
+ */
 export class MysqlDaemonState extends MysqlRole implements DaemonStateStore {
-  async getDaemonState(): Promise<DaemonStateRecord> {
-    return this.read('read the daemon state', (tx) => state(tx));
+  async getDaemonState(host: string): Promise<DaemonStateRecord> {
+    const valid = parseDaemonHost(host);
+    return this.read('read the daemon state', (tx) => state(tx, valid));
   }
 
   /** The row is read FOR UPDATE before it is merged, so two writers' fields are not lost to each other. */
-  async setDaemonState(input: DaemonStateInput): Promise<DaemonStateRecord> {
+  async setDaemonState(host: string, input: DaemonStateInput): Promise<DaemonStateRecord> {
+    const name = parseDaemonHost(host);
     const valid = parseDaemonState(input);
     return this.write('write the daemon state', async (tx) => {
-      await tx.run(`INSERT INTO daemon_state (id, phase) VALUES (1, 'idle') ON DUPLICATE KEY UPDATE id = id`);
-      const next = { ...(await state(tx, ' FOR UPDATE')), ...valid };
+      const before = await state(tx, name);
+      await tx.run(`INSERT IGNORE INTO daemon_state (host, phase) VALUES (?, 'idle')`, [name]);
+      const next = { ...before, ...valid };
       await tx.run(
         `UPDATE daemon_state SET last_poll_at = ?, phase = ?, phase_since = ?, detail = ?, pid = ?, progress = ?,
-          cache_sizes = ?, updated_at = ? WHERE id = 1`,
+          cache_sizes = ?, updated_at = ? WHERE host = ?`,
         [
           next.lastPollAt,
           next.phase,
@@ -49,15 +55,20 @@ export class MysqlDaemonState extends MysqlRole implements DaemonStateStore {
           next.progress === null ? null : JSON.stringify(next.progress),
           next.cacheSizes === null ? null : JSON.stringify(next.cacheSizes),
           nowIso(),
+          name,
         ],
       );
-      return state(tx);
+      return state(tx, name);
     });
   }
 }
 
-async function state(tx: MysqlTx, lock: '' | ' FOR UPDATE' = ''): Promise<DaemonStateRecord> {
-  const row = await tx.row<DaemonRow>(`SELECT * FROM daemon_state WHERE id = 1${lock}`);
+/** The host's row, or the pre-fleet one (''); a write holds the store's write lock already. */
+async function state(tx: MysqlTx, host: string): Promise<DaemonStateRecord> {
+  const row = await tx.row<DaemonRow>(
+    `SELECT * FROM daemon_state WHERE host IN (?, '') ORDER BY host = ? DESC LIMIT 1`,
+    [host, host],
+  );
   if (row === undefined) return { ...IDLE };
   return {
     lastPollAt: row.last_poll_at,

@@ -325,7 +325,7 @@ const daemonTables = [
   table(
     'daemon_state',
     `
-  id            BIGINT NOT NULL PRIMARY KEY CHECK (id = 1),
+  host          ${KEY_TEXT} NOT NULL PRIMARY KEY,
   last_poll_at  ${TS},
   phase         VARCHAR(64) NOT NULL DEFAULT 'idle',
   phase_since   ${TS},

@@ -1,6 +1,6 @@
 import type { CacheSizes, WorkProgress } from '../../model/index.js';
 import type { DaemonStateInput, DaemonStateRecord, DaemonStateStore } from '../daemon-state-types.js';
-import { parseDaemonState } from '../validate-queue.js';
+import { parseDaemonHost, parseDaemonState } from '../validate-queue.js';
 import { nowIso, SqliteRole } from './connection.js';
 
 interface DaemonRow {
@@ -14,26 +14,32 @@ interface DaemonRow {
   updated_at: string | null;
 }
 
-/** The daemon's one row of state (id 1), made on the first write; before it, the state is idle with nothing known. */
+/**
+ * Each daemon's row of state (by host_name), made on its first write; before it, the pre-fleet row ('') is read, and
+ * without that the state is idle with nothing known.
+ */
 export class SqliteDaemonState extends SqliteRole implements DaemonStateStore {
   readonly #sql = this.statements({
-    get: 'SELECT * FROM daemon_state WHERE id = 1',
-    init: `INSERT INTO daemon_state (id, phase) VALUES (1, 'idle') ON CONFLICT (id) DO NOTHING`,
+    get: `SELECT * FROM daemon_state WHERE host IN (@host, '') ORDER BY host = @host DESC LIMIT 1`,
+    init: `INSERT INTO daemon_state (host, phase) VALUES (@host, 'idle') ON CONFLICT (host) DO NOTHING`,
     set: `UPDATE daemon_state SET last_poll_at = @last_poll_at, phase = @phase, phase_since = @phase_since, detail =
       @detail,
-      pid = @pid, progress = @progress, cache_sizes = @cache_sizes, updated_at = @updated_at WHERE id = 1`,
+      pid = @pid, progress = @progress, cache_sizes = @cache_sizes, updated_at = @updated_at WHERE host = @host`,
   });
 
-  async getDaemonState(): Promise<DaemonStateRecord> {
-    return this.read('read the daemon state', () => this.#state());
+  async getDaemonState(host: string): Promise<DaemonStateRecord> {
+    const valid = parseDaemonHost(host);
+    return this.read('read the daemon state', () => this.#state(valid));
   }
 
-  async setDaemonState(input: DaemonStateInput): Promise<DaemonStateRecord> {
+  async setDaemonState(host: string, input: DaemonStateInput): Promise<DaemonStateRecord> {
+    const name = parseDaemonHost(host);
     const valid = parseDaemonState(input);
     return this.write('write the daemon state', () => {
-      this.#sql.init.run();
-      const next = { ...this.#state(), ...valid };
+      const next = { ...this.#state(name), ...valid };
+      this.#sql.init.run({ host: name });
       this.#sql.set.run({
+        host: name,
         last_poll_at: next.lastPollAt,
         phase: next.phase,
         phase_since: next.phaseSince,
@@ -43,12 +49,12 @@ export class SqliteDaemonState extends SqliteRole implements DaemonStateStore {
         cache_sizes: next.cacheSizes === null ? null : JSON.stringify(next.cacheSizes),
         updated_at: nowIso(),
       });
-      return this.#state();
+      return this.#state(name);
     });
   }
 
-  #state(): DaemonStateRecord {
-    const row = this.#sql.get.get() as DaemonRow | undefined;
+  #state(host: string): DaemonStateRecord {
+    const row = this.#sql.get.get({ host }) as DaemonRow | undefined;
     if (row === undefined)
       return {
         lastPollAt: null,

@@ -501,6 +501,24 @@ INSERT INTO release_queue_new (release_id, slot, state, attempts, last_error, en
 DROP TABLE release_queue;
 ALTER TABLE release_queue_new RENAME TO release_queue;
 CREATE INDEX release_queue_state ON release_queue (slot, state);
+
+-- Each daemon of a fleet has its own state row, by host_name; the one row of before becomes the host '' (read by a
+-- host until it writes its own).
+CREATE TABLE daemon_state_new (
+  host          TEXT PRIMARY KEY,
+  last_poll_at  TEXT,
+  phase         TEXT NOT NULL DEFAULT 'idle',
+  phase_since   TEXT,
+  detail        TEXT,
+  pid           INTEGER,
+  updated_at    TEXT,
+  progress      TEXT,     -- JSON: WorkProgress
+  cache_sizes   TEXT      -- JSON: CacheSizes
+);
+INSERT INTO daemon_state_new (host, last_poll_at, phase, phase_since, detail, pid, updated_at, progress, cache_sizes)
+  SELECT '', last_poll_at, phase, phase_since, detail, pid, updated_at, progress, cache_sizes FROM daemon_state;
+DROP TABLE daemon_state;
+ALTER TABLE daemon_state_new RENAME TO daemon_state;
 `;
 
 export const migrations: readonly Migration[] = [
@@ -527,7 +545,7 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'bisections name the event that started them, and keep a failure', sql: bisectionEvents },
   {
     version: 18,
-    name: 'the queue has a row per release and fleet slot, claimed by the daemon working on it',
+    name: 'a queue row per release and fleet slot, claimed by the daemon on it; a daemon state row per host',
     sql: fleetQueue,
   },
 ];

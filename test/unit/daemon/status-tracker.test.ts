@@ -43,14 +43,14 @@ test(
       assert.equal(now.quietWaitSeconds, 10);
       assert.equal(now.waitingReason, 'CPU busy 80% over 10 s, limit 10%');
       assert.equal(now.queue.discovered, 1);
-      const stored = await store.getDaemonState();
+      const stored = await store.getDaemonState('');
       assert.equal(stored.phase, 'waiting_for_quiet_host');
       assert.equal(stored.detail, 'mariadb-10.11.1: CPU busy 80% over 10 s, limit 10%');
       assert.equal(stored.pid, 4242);
       await status.setPhase('benchmarking', { tag: 'mariadb-10.11.1' });
       assert.equal(status.get().quietWaitSeconds, 0);
       await status.stopped();
-      assert.deepEqual([status.phase, (await store.getDaemonState()).pid], ['idle', null]);
+      assert.deepEqual([status.phase, (await store.getDaemonState('')).pid], ['idle', null]);
     } finally {
       await store.close();
     }
@@ -86,18 +86,18 @@ test(
       assert.equal(status.progress().work?.ratio, 0.02, 'the memory has the newest');
       await status.setPhase('building', { tag: 'mariadb-10.11.1' });
       assert.equal(
-        (await store.getDaemonState()).progress?.ratio,
+        (await store.getDaemonState('')).progress?.ratio,
         0.01,
         'the store has the first of the step; the next only after progressWriteMs',
       );
       status.setProgress(work('install', 100));
       await status.setPhase('building', { tag: 'mariadb-10.11.1' });
-      assert.equal((await store.getDaemonState()).progress?.ratio, 1, 'a new step is written at once');
+      assert.equal((await store.getDaemonState('')).progress?.ratio, 1, 'a new step is written at once');
       assert.deepEqual(status.progress().cacheSizes, sizes, 'measured in the background when a phase began');
-      assert.deepEqual((await store.getDaemonState()).cacheSizes, sizes);
+      assert.deepEqual((await store.getDaemonState('')).cacheSizes, sizes);
       await status.setPhase('benchmarking', { tag: 'mariadb-10.11.1' });
       assert.equal(status.progress().work, null);
-      assert.equal((await store.getDaemonState()).progress, null);
+      assert.equal((await store.getDaemonState('')).progress, null);
       await status.stopped();
     } finally {
       await store.close();

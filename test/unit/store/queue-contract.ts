@@ -289,7 +289,7 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
     test(
       'the daemon state starts empty and keeps the fields not given',
       withStore(async (store) => {
-        assert.deepEqual(await store.getDaemonState(), {
+        assert.deepEqual(await store.getDaemonState(''), {
           lastPollAt: null,
           phase: 'idle',
           phaseSince: null,
@@ -299,8 +299,8 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           cacheSizes: null,
           updatedAt: null,
         });
-        await store.setDaemonState({ lastPollAt: '2026-01-02T03:04:05.000Z' });
-        const state = await store.setDaemonState({
+        await store.setDaemonState('', { lastPollAt: '2026-01-02T03:04:05.000Z' });
+        const state = await store.setDaemonState('', {
           phase: 'waiting_for_quiet_host',
           phaseSince: '2026-01-02T03:05:00.000Z',
           detail: 'CPU busy 80%',
@@ -311,8 +311,8 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
         assert.equal(state.detail, 'CPU busy 80%');
         assert.equal(state.pid, 4242);
         assert.ok(state.updatedAt !== null);
-        assert.equal((await store.setDaemonState({ phase: 'idle', detail: null })).detail, null);
-        await assert.rejects(store.setDaemonState({ lastPollAt: 'yesterday' }), InvalidRecordError);
+        assert.equal((await store.setDaemonState('', { phase: 'idle', detail: null })).detail, null);
+        await assert.rejects(store.setDaemonState('', { lastPollAt: 'yesterday' }), InvalidRecordError);
       }),
     );
 
@@ -334,14 +334,14 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           measuredAt: '2026-01-02T03:00:00.000Z',
           bytes: { ccache: 1024, mirrors: 2048, builds: 0 },
         };
-        await store.setDaemonState({ progress, cacheSizes });
-        assert.deepEqual((await store.getDaemonState()).progress, progress);
+        await store.setDaemonState('', { progress, cacheSizes });
+        assert.deepEqual((await store.getDaemonState('')).progress, progress);
         assert.deepEqual(
-          (await store.setDaemonState({ progress: null })).cacheSizes,
+          (await store.setDaemonState('', { progress: null })).cacheSizes,
           cacheSizes,
           'a field not given is kept',
         );
-        assert.equal((await store.getDaemonState()).progress, null);
+        assert.equal((await store.getDaemonState('')).progress, null);
       }),
     );
 
@@ -491,6 +491,25 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
         assert.deepEqual(
           (await store.listQueue()).map((q) => q.slot),
           ['h1'],
+        );
+      }),
+    );
+
+    test(
+      'each host has its own daemon state; a host without one reads the pre-fleet row until it writes',
+      withStore(async (store) => {
+        await store.setDaemonState('', { phase: 'idle', lastPollAt: '2026-12-01T00:00:00.000Z', pid: 11 });
+        assert.equal((await store.getDaemonState('h1')).lastPollAt, '2026-12-01T00:00:00.000Z');
+        await store.setDaemonState('h1', { phase: 'building', pid: 22 });
+        await store.setDaemonState('h2', { phase: 'benchmarking', pid: 33 });
+        const states = await Promise.all(['h1', 'h2', ''].map((h) => store.getDaemonState(h)));
+        assert.deepEqual(
+          states.map((s) => [s.phase, s.pid, s.lastPollAt]),
+          [
+            ['building', 22, '2026-12-01T00:00:00.000Z'],
+            ['benchmarking', 33, '2026-12-01T00:00:00.000Z'],
+            ['idle', 11, '2026-12-01T00:00:00.000Z'],
+          ],
         );
       }),
     );

@@ -155,7 +155,7 @@ describe('sqlite backend', () => {
       try {
         const start = await store.resultsMark();
         await store.listSessions({ limit: 10 });
-        await store.setDaemonState({ phase: 'building' });
+        await store.setDaemonState('', { phase: 'building' });
         assert.equal(await store.resultsMark(), start, 'a read and the daemon status leave it');
         await store.upsertHost(hostInput());
         const afterOwn = await store.resultsMark();
