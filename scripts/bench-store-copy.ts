@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { InputError } from '../src/errors.js';
-import { defaultEnv, run, type RunResult } from '../src/exec/index.js';
-import { projectRoot } from '../src/paths.js';
-import { startResultsServer, STORE_PASSWORD, type ResultsServer } from '../test/helpers/results-db.js';
+import { startResultsServer, type ResultsServer } from '../test/helpers/results-db.js';
 import { BENCH_TESTS, fillStore } from './bench/daemon-store.js';
+import { copyIntoMysql, mysqlStoreEnvText, unequalTables } from './bench/store-copy.js';
 
 const HELP = `Usage: npm run bench:store-copy -- [--samples N] [--batch-rows N] [--dir DIR]
 
@@ -57,49 +56,6 @@ function parseOptions(argv: readonly string[]): Options | 'help' {
 
 const say = (line: string): void => void process.stderr.write(`[bench:store-copy] ${line}\n`);
 
-async function copyOnce(
-  server: ResultsServer,
-  database: string,
-  sqlitePath: string,
-  opts: Options,
-): Promise<{ seconds: number; result: RunResult; argv: string[] }> {
-  const argv = [
-    process.execPath,
-    join(projectRoot, 'bin', 'qpswatch.js'),
-    'store',
-    'copy',
-    '--from',
-    `sqlite:${sqlitePath}`,
-    ...(opts.batchRows !== undefined ? ['--batch-rows', opts.batchRows] : []),
-  ];
-  const env = {
-    ...defaultEnv(),
-    QPSWATCH_STORE_BACKEND: 'mysql',
-    QPSWATCH_STORE_SOCKET: server.scratch.socket,
-    QPSWATCH_STORE_USER: server.storeOptions(database).user,
-    QPSWATCH_STORE_DATABASE: database,
-    QPSWATCH_STORE_PASSWORD: STORE_PASSWORD,
-    QPSWATCH_LOG_FORMAT: 'json',
-  };
-  const begin = performance.now();
-  const result = await run({ argv, env, cwd: projectRoot, timeoutMs: 1_800_000, allowFailure: true });
-  const seconds = (performance.now() - begin) / 1000;
-  if (result.exitCode !== 0)
-    throw new Error(
-      `store copy exited ${result.exitCode ?? result.signal}: ${result.stderr.trim().split('\n').at(-1)}`,
-    );
-  return { seconds, result, argv };
-}
-
-/** The rows of the printed table of counts whose source and target differ. */
-function unequal(stdout: string): string[] {
-  return stdout
-    .split('\n')
-    .map((l) => /^(\S[\w ]*?)\s+(\d+)\s+(\d+)\s+\d+\s+\d+$/.exec(l))
-    .filter((m): m is RegExpExecArray => m !== null && m[2] !== m[3])
-    .map((m) => m[1]!);
-}
-
 async function main(argv: readonly string[]): Promise<number> {
   let dir: string | undefined;
   let server: ResultsServer | undefined;
@@ -121,16 +77,15 @@ async function main(argv: readonly string[]): Promise<number> {
     server = await startResultsServer('qpsw-bc-');
     const { database } = await server.freshDatabase();
     say(`copying into ${database}`);
-    const first = await copyOnce(server, database, sqlitePath, opts);
+    const first = await copyIntoMysql(server, database, sqlitePath, opts.batchRows);
     say('copying again (every row there already)');
-    const second = await copyOnce(server, database, sqlitePath, opts);
-    const off = [...unequal(first.result.stdout), ...unequal(second.result.stdout)];
+    const second = await copyIntoMysql(server, database, sqlitePath, opts.batchRows);
+    const off = [...unequalTables(first.counts), ...unequalTables(second.counts)];
     const lines = [
       `store: ${filled.samples} samples, ${filled.sessions} sessions, ${filled.checks} checks, 2 hosts ` +
         `(written through the Store API in ${fillSeconds.toFixed(1)} s)`,
-      `command: ${first.argv.slice(1).join(' ')}`,
-      `  (QPSWATCH_STORE_BACKEND=mysql QPSWATCH_STORE_SOCKET=${server.scratch.socket} ` +
-        `QPSWATCH_STORE_DATABASE=${database} QPSWATCH_STORE_USER, QPSWATCH_STORE_PASSWORD)`,
+      `command: ${first.command}`,
+      `  (${mysqlStoreEnvText(server, database)})`,
       `copy into an empty database: ${first.seconds.toFixed(2)} s (the whole command: start, checks, copy, counts)`,
       `second run, nothing to copy: ${second.seconds.toFixed(2)} s`,
       `per-table counts: ${off.length === 0 ? 'source and target equal in every table' : `UNEQUAL: ${off.join(', ')}`}`,
