@@ -5,10 +5,18 @@ import { urlWithoutCredentials, type Logger } from '../log/index.js';
 import { buildPathsFor, markInstallComplete, readInstallRecord, type BuildPaths } from './build-paths.js';
 import { unpackInto } from './tarball.js';
 
-/** The build key of a tarball: the first 16 hex digits of its sha256, so one file is one install. */
-export function tarballKey(sha256: string): string {
+/**
+ * The build key of a tarball: the first 16 hex digits of its sha256, so one file is one install. In a store several
+ * hosts share, `host` (their host_name) makes it one install per host, as buildKey's host does for builds.
+ */
+export function tarballKey(sha256: string, host = ''): string {
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new TypeError(`a sha256 is 64 lower-case hex digits, got "${sha256}"`);
-  return sha256.slice(0, 16);
+  if (host === '') return sha256.slice(0, 16);
+  // The first 40 digits, as the store keeps a tarball release's commit: discovery's key and the file's agree.
+  return createHash('sha256')
+    .update(`${sha256.slice(0, 40)}\u0000${host}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export interface InstallTarballOptions {

@@ -57,7 +57,8 @@ export class TarballVariantError extends InputError {
 export async function fetchRelease(release: ReleaseRecord, upstream: Upstream, deps: BuildDeps): Promise<BuildOutcome> {
   const { settings, store, log, signal } = deps;
   // The key of the file discovery saw; a release whose index changed its checksum since gets the new one's below.
-  let key = release.commit.slice(0, 16);
+  // (The store keeps the sha256's first 40 digits as the commit; tarballKey reads no further.)
+  let key = tarballKey(release.commit.padEnd(64, '0'), settings.buildHost);
   let paths = buildPathsFor(settings.stateDir, key);
   const base = { release, key, installDir: paths.installDir, logFile: unpackLogFor(paths), failureLines: [] };
   if (
@@ -79,7 +80,7 @@ export async function fetchRelease(release: ReleaseRecord, upstream: Upstream, d
         { tag: release.tag, sha256: file.sha256, discovered: release.commit },
         'the index gives this release another sha256 than at discovery: the file is checked against the new one',
       );
-    key = tarballKey(file.sha256);
+    key = tarballKey(file.sha256, settings.buildHost);
     paths = buildPathsFor(settings.stateDir, key);
     await checkFreeSpace(settings.stateDir, settings.minFreeBytes);
     const record = await store.startBuild({
