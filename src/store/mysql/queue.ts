@@ -7,10 +7,10 @@ import type {
   QueueRecord,
   QueueRecovery,
   QueueRecoveryScope,
-  QueueStep,
   QueueStore,
 } from '../queue-types.js';
 import { checkClaim, NEXT, WORKING } from '../queue-moves.js';
+import { queueFromRow, type QueueRow } from '../queue-row.js';
 import {
   parseQueueClaim,
   parseQueueFailure,
@@ -22,46 +22,6 @@ import {
 import { checkId } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 import { queueMessage } from './outbox.js';
-
-interface QueueRow {
-  release_id: number;
-  slot: string;
-  claimed_by: string | null;
-  claim_expires_at: string | null;
-  upstream: string;
-  tag: string;
-  version: string;
-  version_key: string;
-  state: QueueState;
-  attempts: number;
-  last_error: string | null;
-  failures: number;
-  failed_step: QueueStep | null;
-  next_attempt_at: string | null;
-  error_lines: string;
-  enqueued_at: string;
-  updated_at: string;
-}
-
-const queueFromRow = (r: QueueRow): QueueRecord => ({
-  releaseId: r.release_id,
-  slot: r.slot,
-  claimedBy: r.claimed_by,
-  claimExpiresAt: r.claim_expires_at,
-  upstream: r.upstream,
-  tag: r.tag,
-  version: r.version,
-  versionKey: r.version_key,
-  state: r.state,
-  attempts: r.attempts,
-  lastError: r.last_error,
-  failures: r.failures,
-  failedStep: r.failed_step,
-  nextAttemptAt: r.next_attempt_at,
-  errorLines: JSON.parse(r.error_lines) as string[],
-  enqueuedAt: r.enqueued_at,
-  updatedAt: r.updated_at,
-});
 
 const SELECT_QUEUE =
   'SELECT q.*, r.upstream, r.tag, r.version, r.version_key FROM release_queue q JOIN releases r ON r.id = q.release_id';
