@@ -536,6 +536,18 @@ describe('formats', () => {
   });
 });
 
+test('a time figure the samples lack (offµs/o stored before it existed) prints "-", not an error', () => {
+  const v = sampleView();
+  for (const row of v.tests) {
+    row.candidate.perOp.offCpuMicrosPerOp = Number.NaN;
+    row.baseline.perOp.offCpuMicrosPerOp = Number.NaN;
+  }
+  for (const format of ['text', 'md', 'csv', 'json', 'html'] as const) assert.ok(renderComparison(v, format));
+  // An Infinity stays garbage, for a time figure too.
+  v.tests[0]!.candidate.perOp.offCpuMicrosPerOp = Number.POSITIVE_INFINITY;
+  assert.throws(() => renderComparison(v, 'text'), /view\.tests\[0\]\.candidate\.perOp\.offCpuMicrosPerOp/);
+});
+
 describe('garbage in', () => {
   const broken: [string, (view: ComparisonView) => void, string][] = [
     [
