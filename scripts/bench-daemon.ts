@@ -1,7 +1,6 @@
 // npm run bench:daemon -- [options]: what the daemon costs. Part 1 fills a temp store with 100,000 samples and times
 // /metrics served from it; part 2 starts the real daemon (if the built CLI has it) and watches its idle RSS and CPU.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -12,6 +11,7 @@ import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../sr
 import { storeMetricsSource } from '../src/views/index.js';
 import { BENCH_TESTS, BENCH_UPSTREAMS, fillStore } from './bench/daemon-store.js';
 import { daemonAvailable, measureFloor, measureIdleDaemon } from './bench/daemon-idle.js';
+import { benchWorkDir } from './bench/work-dir.js';
 
 /** The metrics server logs here (warnings only): stdout is the report. */
 const log = createLogger('warn', resolveLogFormat('auto', process.env, process.stderr.isTTY));
@@ -216,7 +216,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    dir = mkdtempSync(join(opts.dir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'qpswatch-bench-daemon-'));
+    dir = benchWorkDir(opts.dir, 'qpswatch-bench-daemon-');
     // Part 1's figures are printed before part 2 starts, so a daemon that fails to start does not lose them.
     process.stdout.write(`${(await scrapePart(dir, opts)).join('\n')}\n`);
     process.stdout.write(`${(await daemonPart(dir, opts)).join('\n')}\n`);

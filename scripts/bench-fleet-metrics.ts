@@ -1,8 +1,7 @@
 // npm run bench:fleet-metrics -- [options]: how fast `qpswatch metrics` answers over a fleet's store. Fills a temp
 // SQLite store with 100,000 samples of two hosts, starts the real command on it, and times /metrics; with --mysql,
 // also copies that store into a scratch MariaDB with the real `store copy` and times /metrics over it beside SQLite.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -14,6 +13,7 @@ import { startResultsServer, STORE_PASSWORD, type ResultsServer } from '../test/
 import { freePort, waitForHealthz } from './bench/daemon-idle.js';
 import { BENCH_TESTS, BENCH_UPSTREAM_CONFIGS, fillStore } from './bench/daemon-store.js';
 import { copyIntoMysql, mysqlStoreEnvText, unequalTables } from './bench/store-copy.js';
+import { benchWorkDir } from './bench/work-dir.js';
 
 const HELP = `Usage: npm run bench:fleet-metrics -- [--samples N] [--scrapes N] [--mysql] [--dir DIR]
 
@@ -285,7 +285,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    dir = mkdtempSync(join(opts.dir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'qpswatch-bench-fleet-'));
+    dir = benchWorkDir(opts.dir, 'qpswatch-bench-fleet-');
     const { lines, sqlitePath, side } = await fill(dir, opts.samples);
     const sides: [Side, ...Side[]] = [side];
     if (opts.mysql) {

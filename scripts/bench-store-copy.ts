@@ -1,8 +1,7 @@
 // npm run bench:store-copy -- [options]: how long `qpswatch store copy` takes to move a host's results into MySQL.
 // Fills a temp SQLite store with 100,000 samples, starts a scratch MariaDB as the tests do, runs the real command
 // twice (the copy, then the run that finds everything there) and prints the times and the per-table counts.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -10,6 +9,7 @@ import { InputError } from '../src/errors.js';
 import { startResultsServer, type ResultsServer } from '../test/helpers/results-db.js';
 import { BENCH_TESTS, fillStore } from './bench/daemon-store.js';
 import { copyIntoMysql, mysqlStoreEnvText, unequalTables } from './bench/store-copy.js';
+import { benchWorkDir } from './bench/work-dir.js';
 
 const HELP = `Usage: npm run bench:store-copy -- [--samples N] [--batch-rows N] [--dir DIR]
 
@@ -65,7 +65,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    dir = mkdtempSync(join(opts.dir ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'qpswatch-bench-copy-'));
+    dir = benchWorkDir(opts.dir, 'qpswatch-bench-copy-');
     mkdirSync(join(dir, 'state'));
     const sqlitePath = join(dir, 'state', 'qpswatch.sqlite');
     say(`filling a store with ${opts.samples} samples of 2 hosts under ${dir}`);

@@ -1,5 +1,5 @@
 import { createConnection, type Connection } from 'mysql2/promise';
-import type { MysqlStoreOptions } from '../../src/store/index.js';
+import { openStore, type MysqlStoreOptions, type Store } from '../../src/store/index.js';
 import { startScratchServer, type ScratchServer } from './mariadb.js';
 
 /** The user the stores connect as: a password user with rights on the test databases only, no SUPER. */
@@ -62,4 +62,14 @@ export async function startResultsServer(prefix: string): Promise<ResultsServer>
       }
     },
   };
+}
+
+/** Opens the store, runs body on it, and closes it whatever body does. */
+export async function withMysqlStore<T>(options: MysqlStoreOptions, body: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(options);
+  try {
+    return await body(store);
+  } finally {
+    await store.close();
+  }
 }

@@ -5,9 +5,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
-import { openStore, type MysqlStoreOptions, type Store } from '../../src/store/index.js';
+import type { MysqlStoreOptions } from '../../src/store/index.js';
 import type { CliResult } from '../helpers/cli.js';
-import { startResultsServer, STORE_PASSWORD, type ResultsServer } from '../helpers/results-db.js';
+import {
+  startResultsServer,
+  STORE_PASSWORD,
+  withMysqlStore as withStore,
+  type ResultsServer,
+} from '../helpers/results-db.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { freePort, makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
@@ -106,15 +111,6 @@ function start(member: Member, command: string): { child: ChildProcess; result: 
 }
 
 const run = (member: Member, command: string): Promise<CliResult> => start(member, command).result;
-
-async function withStore<T>(options: MysqlStoreOptions, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(options);
-  try {
-    return await body(store);
-  } finally {
-    await store.close();
-  }
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 300_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

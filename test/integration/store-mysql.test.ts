@@ -13,12 +13,16 @@ import {
   SchemaTooOldError,
   sqliteSchemaVersion,
   StoreOpenError,
-  type MysqlStoreOptions,
   type Store,
 } from '../../src/store/index.js';
 import { mysqlMigrations, VERSION_TABLE_STEPS } from '../../src/store/mysql/schema.js';
 import { messageLines, runCli } from '../helpers/cli.js';
-import { startResultsServer, STORE_PASSWORD, type ResultsServer } from '../helpers/results-db.js';
+import {
+  startResultsServer,
+  STORE_PASSWORD,
+  withMysqlStore as withStore,
+  type ResultsServer,
+} from '../helpers/results-db.js';
 import { bisectionContract } from '../unit/store/bisection-contract.js';
 import { calibrationContract } from '../unit/store/calibration-contract.js';
 import { checkContract } from '../unit/store/check-contract.js';
@@ -58,15 +62,6 @@ async function tablesOf(database: string): Promise<string[]> {
     [database],
   );
   return rows.map((r) => r.name).sort();
-}
-
-async function withStore<T>(options: MysqlStoreOptions, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(options);
-  try {
-    return await body(store);
-  } finally {
-    await store.close();
-  }
 }
 
 describe('mysql backend', () => {
