@@ -1,27 +1,45 @@
-// npm run bench:aa -- [options]: the false-alarm rate and the decisiveness of verdicts on this host. A pool of real
-// pairs of this host's MariaDB against itself (both servers up, every test in every sweep), then --sessions
-// sessions drawn from it and judged under the sequential rule at the default settings, as compare judges them.
+// npm run bench:aa -- [options]: the false-alarm rate and the decisiveness of verdicts on this host. By default
+// --sessions independent real paired sessions of this host's MariaDB against itself, each loaded afresh and on new
+// server instances, judged as compare judges them: their rates come from independent trials. With --pool-pairs (or
+// --from), a pool of real pairs and sessions drawn from it instead: cheaper, but every drawn session reuses the
+// pool's pairs, so they are not independent trials.
 // Every regression verdict is a false alarm; every unstable verdict is a test the budget could not decide.
 import { parseArgs } from 'node:util';
 import type { VerdictSettings } from '../src/analysis/index.js';
 import { openStore, defaultSqlitePath } from '../src/store/index.js';
 import { drawSession, keyLabel, pairNoise, seededRandom, type PairPool } from './bench/paired-pool.js';
-import { cleanUp, defaultConfig, keptPool, poolDirs, runPool, stateDirFor } from './bench/pool-store.js';
+import {
+  cleanUp,
+  defaultConfig,
+  keptPool,
+  poolDirs,
+  runPool,
+  runRealSession,
+  stateDirFor,
+} from './bench/pool-store.js';
+import { upperBound95 } from './bench/binomial.js';
 import { loadSuite } from '../src/suite/index.js';
 
-const HELP = `Usage: npm run bench:aa -- [--pool-pairs N] [--sessions N] [--suite NAME] [--budget MIN] [--seed N]
-                          [--keep DIR | --from DIR]
+const HELP = `Usage: npm run bench:aa -- [--sessions N] [--suite NAME] [--budget MIN] [--keep DIR]
+       npm run bench:aa -- --pool-pairs N [--sessions N] [--suite NAME] [--budget MIN] [--seed N] [--keep DIR]
+       npm run bench:aa -- --from DIR [--sessions N] [--budget MIN] [--seed N]
 
 Measures how often a session of one server against itself gets any regression verdict (the goal: none), and how
-many tests it leaves unstable. A pool of --pool-pairs sweeps (default 24) runs this host's MariaDB (profile
-relaxed) against itself in the paired design, every test in every sweep (with the config's idle_server and
-hold_idle_states: QPSWATCH_IDLE_SERVER=drain or QPSWATCH_HOLD_IDLE_STATES=false measure the alternatives); then
---sessions sessions (default 40)
-are drawn from it (its sweeps in a random order) and replayed under the sequential rule within --budget minutes
-(default: the suite's budget), with the default threshold, alpha and confidence. Progress goes to stderr, the
-figures to stdout.
+many tests it leaves unstable.
 
-  --keep DIR    keep the pool's store in DIR (a new or empty folder) to judge it again later
+Real sessions (the default): --sessions independent paired sessions (default 10) of this host's MariaDB (profile
+relaxed) against itself, each loaded afresh, with new server instances every instance_seconds, decided by the
+sequential rule within --budget minutes (default: the suite's) at the config's settings (QPSWATCH_* variables
+change them). The false alarms are counted over independent trials and printed with their 95% upper bound.
+About the budget plus 2 minutes a session: 10 sessions of the quick suite take about 100 minutes.
+
+Pool (--pool-pairs N): one paired session of N sweeps, every test in every sweep, with new server instances every
+instance_seconds as a session has; then --sessions sessions (default 40) are drawn from it (its sweeps in a random
+order, each drawn sweep a block) and replayed under the sequential rule. Every drawn session reuses the pool's
+pairs, so their rates are not from independent trials: the real sessions above are. bench:sim draws offsets
+between instances of this host's calibrated size.
+
+  --keep DIR    keep the store in DIR (a new or empty folder): a pool to judge again, or the real sessions
   --from DIR    judge the pool kept in DIR again; no server is run
 `;
 
@@ -111,6 +129,8 @@ async function main(): Promise<number> {
   }
   const defaults = defaultConfig();
   const dirs = poolDirs(values.keep, values.from);
+  if (values['pool-pairs'] === undefined && dirs.from === undefined)
+    return realSessions(dirs, values.suite ?? 'quick', whole('sessions', values.sessions, 10, 1), values.budget);
   const poolPairs = whole('pool-pairs', values['pool-pairs'], 24, 8);
   const sessions = whole('sessions', values.sessions, 40, 1);
   const seed = whole('seed', values.seed, 1, 0);
@@ -142,6 +162,68 @@ async function main(): Promise<number> {
   } finally {
     cleanUp(dirs, stateDir);
   }
+}
+
+/**
+ * Independent real sessions, one after the other, each with its own loaded targets and server instances: every
+ * regression verdict is a false alarm, and each session is one trial of the family-wise rate.
+ */
+async function realSessions(
+  dirs: ReturnType<typeof poolDirs>,
+  suite: string,
+  sessions: number,
+  budgetText: string | undefined,
+): Promise<number> {
+  const budget = budgetText === undefined ? undefined : Number(budgetText);
+  if (budget !== undefined && !(budget > 0))
+    throw new Error(`--budget ${JSON.stringify(budgetText)}: expected minutes, a number greater than 0`);
+  const stateDir = stateDirFor(dirs, 'aa');
+  const alarms = new Map<string, number>();
+  let alarmed = 0;
+  let unstable = 0;
+  let verdicts = 0;
+  const minutes: number[] = [];
+  const bounds: number[] = [];
+  try {
+    const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(stateDir) });
+    try {
+      for (let i = 1; i <= sessions; i++) {
+        process.stderr.write(`bench:aa: real session ${i} of ${sessions}\n`);
+        const outcome = await runRealSession(stateDir, store, suite, budget);
+        const flagged = outcome.verdicts.filter((v) => v.kind === 'regression');
+        if (flagged.length > 0) alarmed++;
+        for (const v of flagged)
+          alarms.set(`${v.test}.t${v.threads}`, (alarms.get(`${v.test}.t${v.threads}`) ?? 0) + 1);
+        unstable += outcome.verdicts.filter((v) => v.kind === 'unstable').length;
+        verdicts += outcome.verdicts.length;
+        bounds.push(...outcome.verdicts.filter((v) => v.kind === 'ok').map((v) => Math.max(0, 1 - v.low)));
+        minutes.push(outcome.paired?.minutes ?? 0);
+      }
+    } finally {
+      await store.close();
+    }
+  } finally {
+    cleanUp(dirs, stateDir);
+  }
+  bounds.sort((a, b) => a - b);
+  minutes.sort((a, b) => a - b);
+  const lines = [
+    `real sessions: ${sessions} independent paired sessions of the ${suite} suite, this host's MariaDB against ` +
+      `itself, each loaded afresh on new server instances${budget !== undefined ? `, budget ${budget} min` : ''}`,
+    `sessions with any regression verdict (false alarms): ${alarmed} of ${sessions} ` +
+      `(${pct(alarmed / sessions)}; 95% upper bound ${pct(upperBound95(alarmed, sessions))})` +
+      (alarms.size > 0 ? ` (${[...alarms].map(([t, n]) => `${t} x${n}`).join(', ')})` : ''),
+    `unstable verdicts: ${unstable} of ${verdicts} (${pct(unstable / Math.max(verdicts, 1))})`,
+    `ok verdicts rule out drops larger than: median ${pct(bounds[Math.floor(bounds.length / 2)] ?? Number.NaN)}, ` +
+      `worst ${pct(bounds.at(-1) ?? Number.NaN)}`,
+    `minutes of pairs per session: median ${(minutes[Math.floor(minutes.length / 2)] ?? 0).toFixed(1)}, max ` +
+      `${(minutes.at(-1) ?? 0).toFixed(1)}`,
+    `command: npm run bench:aa -- --sessions ${sessions} --suite ${suite}` +
+      (budget !== undefined ? ` --budget ${budget}` : ''),
+  ];
+  process.stdout.write([...lines, ''].join('\n'));
+  if (dirs.keep !== undefined) process.stdout.write(`sessions kept in ${dirs.keep}\n`);
+  return 0;
 }
 
 process.exitCode = await main().catch((err: unknown) => {

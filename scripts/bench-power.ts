@@ -5,14 +5,14 @@
 // Real: --real-quota P runs one session in which the candidate server is held to P% of one CPU by the cgroup v1
 // cpu controller, to check the synthetic figures against a slowdown the server really suffers.
 import { parseArgs } from 'node:util';
-import { lookOfPairs, pairsAtLook, pairsForDrop, type VerdictSettings } from '../src/analysis/index.js';
+import { pairsForDrop, type VerdictSettings } from '../src/analysis/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log/index.js';
 import { compareSettings, runComparison } from '../src/session/index.js';
 import { defaultSqlitePath, openStore } from '../src/store/index.js';
 import { processCpuSeconds } from '../src/sampling/index.js';
 import { loadSuite } from '../src/suite/index.js';
-import { cpuQuotaAvailable, createCpuGroup, serverPids } from './bench/cpu-quota.js';
+import { cpuQuotaAvailable, createCpuGroup, followServers } from './bench/cpu-quota.js';
 import { drawSession, keyLabel, pairNoise, seededRandom, type PairPool } from './bench/paired-pool.js';
 import { cleanUp, defaultConfig, keptPool, poolDirs, runPool, stateDirFor } from './bench/pool-store.js';
 
@@ -156,11 +156,12 @@ function budgetFor(pool: PairPool, drop: number, settings: VerdictSettings): str
         .map((x) => keyLabel(x.k))
         .join(', ')} at any budget on this pool's noise`,
     ];
-  const atLook = needed.map((x) => ({ ...x, n: pairsAtLook(lookOfPairs(x.n!, settings.maxPairs ?? 200)) }));
+  // A session plans its looks on its budget, so the pairs a test needs are what its budget must pay for.
+  const atLook = needed.map((x) => ({ ...x, n: x.n! }));
   const seconds = atLook.reduce((sum, x) => sum + x.n * pool.pairSeconds.get(x.k)!, 0);
   return [
     `pairs each test needs for 80% power at a ${(drop * 100).toFixed(0)}% ` +
-      `drop (from its pair noise, rounded up to a look): ` +
+      `drop (from its pair noise, with the last look there): ` +
       `${atLook.map((x) => `${keyLabel(x.k)} ${x.n}`).join(', ')}`,
     `a budget of about ${Math.ceil(seconds / 60)} min of pairs reaches that for every test`,
   ];
@@ -189,14 +190,12 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
       const suite = loadSuite(suiteName, config.suites_dir);
       // The baseline is the same server, free: the CPU it uses while measured says what the quota takes from the
       // candidate (a server that needs U of a CPU and gets P% runs at about P/100/U of its speed).
-      const cpu = { first: undefined as number | undefined, last: undefined as number | undefined };
-      const watcher = serverPids(stateDir, 600_000, controller.signal).then(async (pids) => {
-        group.add(pids.candidate);
-        cpu.first = processCpuSeconds(pids.baseline);
-        while (!controller.signal.aborted) {
-          cpu.last = processCpuSeconds(pids.baseline) ?? cpu.last;
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
+      // Summed over the baseline's instances (a session restarts both servers every instance block); each
+      // instance's figure counts from its start, so its load and warm-up are in it: an upper bound of U.
+      const cpuOf = new Map<number, number>();
+      const watcher = followServers(stateDir, { candidate: group }, controller.signal, (pids) => {
+        const seconds = pids.baseline !== undefined ? processCpuSeconds(pids.baseline) : undefined;
+        if (seconds !== undefined) cpuOf.set(pids.baseline!, seconds);
       });
       const started = Date.now();
       const outcome = await runComparison(
@@ -216,7 +215,7 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
       const measured = (await store.completedSamples(outcome.sessionId))
         .filter((x) => x.role === 'baseline')
         .reduce((sum, x) => sum + x.seconds, suite.warmup.seconds);
-      const used = cpu.first !== undefined && cpu.last !== undefined ? (cpu.last - cpu.first) / measured : Number.NaN;
+      const used = cpuOf.size > 0 ? [...cpuOf.values()].reduce((a, b) => a + b, 0) / measured : Number.NaN;
       const geo = Math.exp(
         outcome.verdicts.reduce((sum, v) => sum + Math.log(v.relativeQps), 0) / Math.max(outcome.verdicts.length, 1),
       );
@@ -225,7 +224,7 @@ async function realSlowdown(quota: number, suiteName: string, budget: string | u
           `v1 cpu.cfs_quota_us), baseline free; ${minutes.toFixed(1)} min, ` +
           `${outcome.paired?.sweeps ?? 0} sweeps, stopped by ` +
           `${outcome.paired?.stoppedBy ?? '?'}`,
-        `the free baseline server used ${used.toFixed(2)} of a CPU while ` +
+        `the free baseline server used at most ${used.toFixed(2)} of a CPU while ` +
           `measured: the quota should leave the candidate about ` +
           `${Math.min(1, quota / 100 / used).toFixed(2)} of its speed; the tests' ` +
           `geometric mean C/B is ${geo.toFixed(2)}`,

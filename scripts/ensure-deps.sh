@@ -21,6 +21,8 @@ have promtool || missing+=(prometheus)
 # qpswatch profile: perf samples the servers with call graphs; gdb is the fallback (stack samples).
 have perf || missing+=(linux-perf)
 have gdb || missing+=(gdb)
+# The instructions lane counts instructions per query under valgrind's callgrind where the host has no PMU.
+have valgrind || missing+=(valgrind)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

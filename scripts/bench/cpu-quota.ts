@@ -76,6 +76,42 @@ export async function serverPids(
   throw new Error(`no baseline and candidate server pid files under ${stateDir}/work within ${timeoutMs / 1000} s`);
 }
 
+export type ServerRole = 'baseline' | 'candidate';
+
+/**
+ * Follows the servers of the newest session under stateDir until signal aborts, moving each into its role's group
+ * (if the role has one) and calling onPoll with the instances alive now. A paired session starts a new instance of
+ * each server every instance block, and a new process starts outside any group: it is moved in within 100 ms.
+ * Resolves with the number of processes moved, once aborted.
+ */
+export async function followServers(
+  stateDir: string,
+  groups: Partial<Record<ServerRole, CpuGroup>>,
+  signal: AbortSignal,
+  onPoll?: (pids: Partial<Record<ServerRole, number>>) => void,
+): Promise<number> {
+  const moved = new Set<number>();
+  while (!signal.aborted) {
+    const alive: Partial<Record<ServerRole, number>> = {};
+    for (const role of ['baseline', 'candidate'] as const) {
+      const pid = pidOf(stateDir, role);
+      if (pid === undefined) continue;
+      alive[role] = pid;
+      const group = groups[role];
+      if (group === undefined || moved.has(pid)) continue;
+      try {
+        group.add(pid);
+        moved.add(pid);
+      } catch {
+        // The instance ended between its pid file and the move: the next one is moved instead.
+      }
+    }
+    onPoll?.(alive);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return moved.size;
+}
+
 function pidOf(stateDir: string, role: string): number | undefined {
   const work = join(stateDir, 'work');
   if (!existsSync(work)) return undefined;

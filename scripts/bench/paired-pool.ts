@@ -1,15 +1,12 @@
 // A pool of real pairs of one server against itself, and sessions drawn from it: what bench:aa and bench:power judge.
 // The pool is one paired session that measures every test in every sweep (no early decisions); a drawn session
 // takes the pool's sweeps in a random order that keeps a real session's alternation of which server runs first, and
-// replays the sequential rule on them, exactly as a real session decides: a test stops getting pairs once decided,
-// and the budget counts the time each sweep would have taken.
-import {
-  judgePairedSession,
-  mulberry32,
-  pairStatistic,
-  pairsAtLook,
-  type VerdictSettings,
-} from '../../src/analysis/index.js';
+// replays the sequential rule on them as a real session decides: a test stops getting pairs once decided, and the
+// budget counts the time each sweep would have taken. The pool restarts both servers every instance_seconds of runs,
+// as a session does (every sweep of the quick suite), so its pairs come from many pairs of instances; but every
+// session drawn from it reuses the same pairs, so the drawn sessions are not independent trials. bench:aa's default
+// runs independent real sessions for that, and bench:sim draws offsets between instances of a measured size.
+import { judgePairedSession, mulberry32, pairStatistic, type VerdictSettings } from '../../src/analysis/index.js';
 import { testKey, type Verdict } from '../../src/model/index.js';
 import type { SampleRecord } from '../../src/store/index.js';
 
@@ -85,16 +82,19 @@ export function drawSession(
 ): DrawnSession {
   // A session plans its looks for the pairs its budget pays for, at most max_pairs (session/compare.ts, sessionPlan).
   const sweepSeconds = pool.keys.reduce((a, k) => a + pool.pairSeconds.get(k)!, 0);
-  const settings = {
-    ...budgetSettings,
-    maxPairs: Math.max(1, Math.min(budgetSettings.maxPairs ?? 200, Math.floor((budgetMinutes * 60) / sweepSeconds))),
-  };
+  const maxPairs = Math.max(
+    1,
+    Math.min(budgetSettings.maxPairs ?? 200, Math.floor((budgetMinutes * 60) / sweepSeconds)),
+  );
+  // Each drawn sweep counts as a block of its own: the quick suite's pool restarts its servers every sweep, so each of
+  // its sweeps is a pair of instances (a pool of a shorter sweep shares instances between sweeps, which this spreads).
+  const settings = { ...budgetSettings, maxPairs, plannedBlocks: maxPairs };
   const order = alternatingOrder(pool, random);
-  // The whole family gets a pair in every sweep until every test is decided, as a real session measures.
+  // A test decided at a look gets no more pairs, as a real session measures.
   let open = [...pool.keys];
   const samples: SampleRecord[] = [];
   let seconds = 0;
-  let nextLook = pairsAtLook(1);
+  let nextLook = 1;
   for (let k = 1; ; k++) {
     const sweep = order[k - 1];
     if (sweep === undefined) return finish(samples, settings, seconds, k - 1, true);
@@ -111,8 +111,8 @@ export function drawSession(
     }
     if (k >= nextLook) {
       const judged = judgePairedSession(samples, settings, false);
-      if (judged.pending.length === 0) open = [];
-      nextLook = judged.nextPairs;
+      open = open.filter((key) => judged.pending.includes(key));
+      nextLook = judged.nextBlocks;
     }
     if (open.length === 0) return finish(samples, settings, seconds, k, false);
     const next = open.reduce((a, key) => a + pool.pairSeconds.get(key)!, 0);

@@ -1,11 +1,11 @@
 // Where a benchmark's pool lives: a throwaway state folder, one kept with --keep, or one judged again with --from.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { compareSettings, runComparison } from '../../src/session/index.js';
+import { compareSettings, runComparison, type CompareOutcome } from '../../src/session/index.js';
 import { defaultSqlitePath, type Store } from '../../src/store/index.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { poolFromSamples, type PairPool } from './paired-pool.js';
@@ -29,7 +29,12 @@ export function stateDirFor(options: PoolOptions, name: string): string {
       );
     return options.from;
   }
-  if (options.keep === undefined) return join(mkdtempSync(join(tmpdir(), `qpswatch-${name}-`)), 'state');
+  if (options.keep === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), `qpswatch-${name}-`));
+    // mkdtemp makes it 0700: the server's own user (server_user, when qpswatch runs as root) must pass through it.
+    chmodSync(dir, 0o711);
+    return join(dir, 'state');
+  }
   if (existsSync(options.keep) && readdirSync(options.keep).length > 0)
     throw new Error(
       `--keep ${JSON.stringify(options.keep)}: the folder is not empty; give ` +
@@ -96,6 +101,42 @@ export async function runPool(
     (Date.now() - started) / 1000 - loadSeconds(outcome.paired?.minutes, started),
     session?.settings ?? {},
   );
+}
+
+/**
+ * One real paired session of this host's MariaDB (profile relaxed) against itself, judged by the sequential rule as
+ * `compare` runs it: both targets loaded afresh, new server instances for every block. Independent of every other
+ * session it is run beside: what bench:aa counts its false alarms over.
+ */
+export async function runRealSession(
+  stateDir: string,
+  store: Store,
+  suiteName: string,
+  budgetMinutes: number | undefined,
+): Promise<CompareOutcome> {
+  const config = loadConfig({ env: { ...process.env, QPSWATCH_STATE_DIR: stateDir }, cwd: process.cwd() });
+  const log = createLogger('info', process.stderr.isTTY === true ? 'pretty' : 'json');
+  const target = { kind: 'installed' as const, flavor: 'mariadb' as const, basedir: '/usr', server_profile: 'relaxed' };
+  config.targets = { b: target, c: target };
+  const controller = new AbortController();
+  const stop = (): void => controller.abort(new Error('stopped by SIGINT'));
+  process.once('SIGINT', stop);
+  try {
+    const suite = loadSuite(suiteName, config.suites_dir);
+    return await runComparison(
+      {
+        baseline: 'b',
+        candidate: 'c',
+        suite,
+        rounds: 1,
+        design: 'paired',
+        ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
+      },
+      { settings: compareSettings(config), store, log, upstreams: [], signal: controller.signal },
+    );
+  } finally {
+    process.removeListener('SIGINT', stop);
+  }
 }
 
 /** Only the measuring counts towards a pair's time: loading and warm-up are paid once per session. */

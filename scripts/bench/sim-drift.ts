@@ -4,7 +4,7 @@
 import type { ChainStep, PairedJudgement } from '../../src/analysis/index.js';
 import { isConclusive, testKey, type Verdict } from '../../src/model/index.js';
 import { confirmedDrifts, suspectedDrifts } from '../../src/pipeline/index.js';
-import { simulateSession, type PoolModel, type SessionShape } from './sim-session.js';
+import { sessionDraws, simulateSession, type PoolModel, type SessionShape } from './sim-session.js';
 
 export interface DriftOutcome {
   /** Per test (the pool's order): the first release (1 = the first after the base) flagged as a confirmed drift. */
@@ -41,6 +41,7 @@ export function simulateSeries(
           threshold,
           confidence,
           logSe: j.logSe,
+          logSeDf: j.logSeDf,
         }) as unknown as Verdict,
     );
   const record = (release: number, baseline: number, judged: readonly PairedJudgement[]): void =>
@@ -50,12 +51,15 @@ export function simulateSeries(
         baseline: `r${baseline}`,
         logEstimate: Math.log(j.relativeQps),
         logSe: j.logSe,
+        df: Math.max(1, j.logSeDf),
       }),
     );
+  // Each session its own draws, from the series' stream.
+  const draws = () => sessionDraws(model, Math.floor(random() * 2 ** 32), 0);
   let lastGood = 0;
   for (let r = 1; r <= releases; r++) {
     const drops = names.map(() => 1 - Math.exp(level(r) - level(lastGood)));
-    const check = simulateSession(model, shape, drops, random);
+    const check = simulateSession(model, shape, drops, draws());
     record(r, lastGood, check);
     check.forEach((j, i) => {
       if (j.kind === 'regression') flaggedAt[i] ??= r;
@@ -66,7 +70,7 @@ export function simulateSeries(
         model,
         shape,
         names.map(() => 1 - Math.exp(level(r))),
-        random,
+        draws(),
       );
       record(r, 0, direct);
       const confirmed = new Set(confirmedDrifts(asVerdicts(direct)).map((v) => testKey(v)));

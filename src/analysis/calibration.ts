@@ -1,7 +1,9 @@
 import { testKey, type CalibrationFigure, type TestId } from '../model/index.js';
 import type { SampleRecord } from '../store/index.js';
-import { alphaAtLook, lookSchedule } from './sequential.js';
-import { MIN_LOG_SD, pairStatistic, signVectorsOf } from './sign-flip.js';
+import { orderCorrected, smallestFlipP } from './block-flip.js';
+import { instanceBlocks } from './instance-blocks.js';
+import { lookPlan } from './look-plan.js';
+import { MIN_LOG_SD, pairStatistic } from './sign-flip.js';
 import { studentQuantile } from './student-t.js';
 
 /**
@@ -9,12 +11,15 @@ import { studentQuantile } from './student-t.js';
  * sweep, says how noisy a pair is on this host and so how many pairs (and minutes) a test needs before a session can
  * catch a given drop. The arithmetic is the detectable drop of the paired design (sequential.ts):
  *
- *   DD(n) = 1 - exp(-(t(1 - alphaLook/T, n-1) + t(0.8, n-1)) * max(s, 0.01) / sqrt(n))
+ *   DD(n) = 1 - exp(-(max(t(1 - a/T, b-1) se, m) + t(0.8, b-1) se)),  se = sqrt(s^2 / n + v / b)
  *
- * with s the noise of a pair (sd of the log ratio around its order's mean), T the tests of the session (the family)
- * and alphaLook the share of alpha spent at the look by which n pairs are reached. It is a forecast: the Bonferroni t
- * stands in for the max-T critical value a session reads off its own pairs, which it approaches as n grows; a look
- * whose sign-flip test cannot go as low as its alpha (too few pairs) is priced at 1, unreachable.
+ * with s the noise of a pair (sd of the log ratio around its order's mean), v the variance of the offset between two
+ * instances, n pairs in b blocks (b = n with a pair per block, as a quick-suite session of every test in every sweep
+ * has), T the tests of the session and a the share of alpha of the last look of a session whose budget pays for b
+ * blocks (look-plan.ts). m is the threshold's
+ * margin, -log(threshold), when one is given: a regression also needs its estimate under the threshold. It is a
+ * forecast: the t stands in for the exact randomization test a session runs; a look whose test cannot go as low as
+ * its share (too few blocks) is priced at 1, unreachable.
  */
 
 const POWER = 0.8;
@@ -30,8 +35,14 @@ export interface CalibrationSettings {
   family: number;
   /** The drop to reach; default 5%. */
   drop?: number;
-  /** The config's max_pairs: it fixes the looks, and so each look's share of alpha. */
+  /** The config's max_pairs: a session never has more pairs. */
   maxPairs: number;
+  /** The variance of the offset between two instances (log units squared); 0 when unknown. */
+  instanceVariance?: number;
+  /** Pairs of a test in one block (pair of server instances); default 1, a new pair of instances every sweep. */
+  pairsPerBlock?: number;
+  /** The threshold a regression's estimate must be under; none prices significance alone. */
+  threshold?: number;
 }
 
 /** One test's pairs as measured by the calibration session, and how long a pair took. */
@@ -39,31 +50,42 @@ export interface CalibrationInput extends TestId {
   logRatios: readonly number[];
   /** Per pair: B ran first. */
   baselineFirst: readonly boolean[];
+  /** Per pair: the block (pair of server instances) it was measured on. */
+  blocks: readonly number[];
   /** Wall seconds of one pair (both halves and what runs between them). */
   pairSeconds: number;
 }
 
 /**
- * The first look (1-based) by which a sequential session of at most maxPairs pairs has n pairs (the last look past
- * them).
+ * DD(n): the drop n pairs of this noise catch 4 times in 5, at the last look of a session whose budget pays for their
+ * blocks (n / pairsPerBlock, rounded up): the offsets between instances average over the blocks, the noise of a pair
+ * over the pairs, and the error has blocks - 1 degrees of freedom.
  */
-export function lookOfPairs(n: number, maxPairs: number): number {
-  const schedule = lookSchedule(maxPairs);
-  const look = schedule.findIndex((pairs) => pairs >= n);
-  return look < 0 ? schedule.length : look + 1;
+export function detectableDropAt(n: number, noise: number, settings: CalibrationSettings): number {
+  const blocks = Math.ceil(n / Math.max(1, settings.pairsPerBlock ?? 1));
+  if (!(n >= 3) || !(blocks >= 2) || !Number.isFinite(noise)) return 1;
+  const family = Math.max(settings.family, 1);
+  const plan = lookPlan(blocks, family, settings.alpha);
+  const level = (settings.alpha * plan.shares.at(-1)!) / family;
+  if (smallestFlipP(blocks) > level) return 1;
+  const se = Math.sqrt(Math.max(noise, MIN_LOG_SD) ** 2 / n + (settings.instanceVariance ?? 0) / blocks);
+  const margin = settings.threshold === undefined ? 0 : -Math.log(settings.threshold);
+  const df = blocks - 1;
+  const reach = Math.max(studentQuantile(1 - level, df) * se, margin) + studentQuantile(POWER, df) * se;
+  return 1 - Math.exp(-reach);
 }
 
-/** DD(n): the drop n pairs of this noise catch 4 times in 5, at the alpha of the look that reaches n pairs. */
-export function detectableDropAt(n: number, noise: number, settings: CalibrationSettings): number {
-  if (!(n >= 3) || !Number.isFinite(noise)) return 1;
-  const alphaLook = alphaAtLook(
-    settings.alpha,
-    lookOfPairs(n, settings.maxPairs),
-    lookSchedule(settings.maxPairs).length,
-  );
-  if (1 / signVectorsOf(n) > alphaLook) return 1;
-  const t = studentQuantile(1 - alphaLook / Math.max(settings.family, 1), n - 1) + studentQuantile(POWER, n - 1);
-  return 1 - Math.exp((-t * Math.max(noise, MIN_LOG_SD)) / Math.sqrt(n));
+/**
+ * The variance of the offset between two instances a forecast of one test uses: twice the square of the test's own
+ * calibrated spread (the sd of one instance's offset), else of the calibration's median over its tests; 0 for a
+ * calibration from before the spread was measured.
+ */
+export function instanceVarianceOf(
+  figure: Pick<CalibrationFigure, 'instanceSpread'>,
+  suiteSpread: number | null | undefined,
+): number {
+  const spread = typeof figure.instanceSpread === 'number' ? figure.instanceSpread : suiteSpread;
+  return typeof spread === 'number' ? 2 * spread ** 2 : 0;
 }
 
 /** The smallest n with DD(n) <= drop; null when no n up to MAX_CALIBRATION_PAIRS reaches it. */
@@ -80,8 +102,31 @@ export function pairNoise(pairs: Pick<CalibrationInput, 'logRatios' | 'baselineF
   return pairStatistic(pairs).noise;
 }
 
+/**
+ * The sd of one server instance's offset, from how much more the blocks' mean log ratios spread than their pairs
+ * explain: var(block means) - (the pairs' variance within blocks) / (pairs per block) is the variance of the offset
+ * between two instances, C's less B's, which is twice one instance's. Null under 3 blocks or 2 pairs a block.
+ */
+export function instanceSpread(input: Pick<CalibrationInput, 'logRatios' | 'baselineFirst' | 'blocks'>): number | null {
+  const { values } = orderCorrected({ ...input });
+  const byBlock = new Map<number, number[]>();
+  values.forEach((r, i) => byBlock.set(input.blocks[i]!, [...(byBlock.get(input.blocks[i]!) ?? []), r]));
+  const groups = [...byBlock.values()].filter((g) => g.length >= 2);
+  if (groups.length < 3) return null;
+  const meanOf = (g: readonly number[]): number => g.reduce((a, v) => a + v, 0) / g.length;
+  const means = groups.map(meanOf);
+  const grand = meanOf(means);
+  const between = means.reduce((a, m) => a + (m - grand) ** 2, 0) / (means.length - 1);
+  const withinSquares = groups.reduce((a, g, k) => a + g.reduce((b, r) => b + (r - means[k]!) ** 2, 0), 0);
+  const within = withinSquares / groups.reduce((a, g) => a + g.length - 1, 0);
+  const perBlock = groups.length / groups.reduce((a, g) => a + 1 / g.length, 0);
+  return Math.sqrt(Math.max(0, between - within / perBlock) / 2);
+}
+
 export function calibrateTest(input: CalibrationInput, settings: CalibrationSettings): CalibrationFigure {
   const noise = pairNoise(input);
+  const spread = instanceSpread(input);
+  if (spread !== null) settings = { ...settings, instanceVariance: 2 * spread ** 2 };
   const pairsNeeded = noise === null ? null : pairsForDrop(noise, settings);
   return {
     test: input.test,
@@ -92,7 +137,14 @@ export function calibrateTest(input: CalibrationInput, settings: CalibrationSett
     pairsNeeded,
     minutesNeeded: pairsNeeded === null ? null : (pairsNeeded * input.pairSeconds) / 60,
     detectableDrop: noise === null ? 1 : detectableDropAt(input.logRatios.length, noise, settings),
+    instanceSpread: spread,
   };
+}
+
+/** How a release's session cuts its blocks: sweeps of every test per pair of instances, and what a restart costs. */
+export interface BlockCost {
+  sweepsPerBlock: number;
+  restartSeconds: number;
 }
 
 export interface BudgetExpectation {
@@ -107,24 +159,39 @@ export interface BudgetExpectation {
 
 /**
  * What a session of the suite can be expected to detect within a budget: each sweep costs the sum of the tests' pair
- * seconds, the budget pays for that many sweeps (at most maxPairs), and each test's DD follows from its noise.
+ * seconds, a block `blocks.sweepsPerBlock` sweeps with a restart between each two (none when not given), the budget
+ * pays for that many sweeps (at most maxPairs), and each test's DD follows from its noise and its calibrated spread
+ * between instances (`suiteSpread`, the calibration's median, for a test without its own).
  */
 export function expectationAtBudget(
   figures: readonly CalibrationFigure[],
   budgetMinutes: number,
   maxPairs: number,
   settings: CalibrationSettings,
+  options: { blocks?: BlockCost; suiteSpread?: number | null } = {},
 ): BudgetExpectation {
   const sweepSeconds = figures.reduce((a, f) => a + f.pairSeconds, 0);
-  const pairs = sweepSeconds > 0 ? Math.min(maxPairs, Math.floor((budgetMinutes * 60) / sweepSeconds)) : 0;
+  const { sweepsPerBlock, restartSeconds } = options.blocks ?? { sweepsPerBlock: 1, restartSeconds: 0 };
+  const blockSeconds = sweepsPerBlock * sweepSeconds;
+  const blocks =
+    blockSeconds > 0 ? Math.floor((budgetMinutes * 60 + restartSeconds) / (blockSeconds + restartSeconds)) : 0;
+  const pairs = Math.min(maxPairs, blocks * sweepsPerBlock);
+  const restarts = Math.max(0, Math.ceil(pairs / sweepsPerBlock) - 1);
   return {
     budgetMinutes,
     pairs,
-    minutes: (pairs * sweepSeconds) / 60,
+    minutes: (pairs * sweepSeconds + restarts * restartSeconds) / 60,
     drops: figures.map((f) => ({
       test: f.test,
       threads: f.threads,
-      detectableDrop: f.noise === null ? 1 : detectableDropAt(pairs, f.noise, settings),
+      detectableDrop:
+        f.noise === null
+          ? 1
+          : detectableDropAt(pairs, f.noise, {
+              ...settings,
+              pairsPerBlock: sweepsPerBlock,
+              instanceVariance: instanceVarianceOf(f, options.suiteSpread),
+            }),
     })),
   };
 }
@@ -136,8 +203,9 @@ export function expectationAtBudget(
  * halves, and the test's pair time the median over the pairs where both halves have a predecessor. Without timing
  * (no parsable createdAt), a pair is 2 x the test's seconds.
  */
-export function calibrationInputs(samples: readonly SampleRecord[]): CalibrationInput[] {
+export function calibrationInputs(samples: readonly SampleRecord[], instanceSeconds?: number): CalibrationInput[] {
   const ordered = [...samples].sort((a, b) => a.id - b.id);
+  const { blockOf } = instanceBlocks(samples, instanceSeconds);
   const wall = new Map<SampleRecord, number>();
   for (let i = 1; i < ordered.length; i++) {
     const ms = Date.parse(ordered[i]!.createdAt) - Date.parse(ordered[i - 1]!.createdAt);
@@ -152,6 +220,7 @@ export function calibrationInputs(samples: readonly SampleRecord[]): Calibration
     const rounds = [...new Set(group.map((s) => s.round))].sort((a, b) => a - b);
     const logRatios: number[] = [];
     const baselineFirst: boolean[] = [];
+    const blocks: number[] = [];
     const pairTimes: number[] = [];
     for (const round of rounds) {
       const b = group.find((s) => s.round === round && s.role === 'baseline');
@@ -159,6 +228,7 @@ export function calibrationInputs(samples: readonly SampleRecord[]): Calibration
       if (b === undefined || c === undefined) continue;
       logRatios.push(Math.log(Math.max(c.qps, 1e-6) / Math.max(b.qps, 1e-6)));
       baselineFirst.push(b.id < c.id);
+      blocks.push(blockOf.get(round) ?? 0);
       const wb = wall.get(b);
       const wc = wall.get(c);
       if (wb !== undefined && wc !== undefined) pairTimes.push(wb + wc);
@@ -169,6 +239,7 @@ export function calibrationInputs(samples: readonly SampleRecord[]): Calibration
       threads: first.threads,
       logRatios,
       baselineFirst,
+      blocks,
       pairSeconds: pairTimes.length > 0 ? middle(pairTimes) : 2 * first.seconds,
     };
   });

@@ -8,17 +8,24 @@ export interface ChainStep {
   logEstimate: number;
   /** Standard error of logEstimate. */
   logSe: number;
+  /** Degrees of freedom of that error; absent (Infinity): a normal error. */
+  df?: number;
 }
 
 /** A release's relative QPS against its series' base, through the checks that lead back to the base. */
 export interface ChainedEstimate {
   release: string;
   relativeQps: number;
-  /** Interval at `confidence`, from the summed variances (normal: the steps' errors are independent sessions). */
+  /**
+   * Interval at `confidence`, from the summed variances with Student's t at the chain's degrees of freedom (the
+   * steps' errors are independent sessions, each with few).
+   */
   low: number;
   high: number;
   logEstimate: number;
   logSe: number;
+  /** Welch-Satterthwaite degrees of freedom of the summed variances: (sum v)^2 / sum(v^2 / df). */
+  df: number;
   /** Checks on the way back to the base: 1 for a direct session against the base. */
   steps: number;
 }
@@ -41,8 +48,6 @@ export function chainToBase(
     // A direct check against the base wins over a step through another release.
     if (known === undefined || (step.baseline === base && known.baseline !== base)) byRelease.set(step.release, step);
   }
-  // The normal quantile: each step's error is already a standard error, with its own session's degrees of freedom.
-  const z = studentQuantile(1 - (1 - confidence) / 2, 1e6);
   const chained = new Map<string, ChainedEstimate>();
   const resolve = (release: string, seen: Set<string>): ChainedEstimate | undefined => {
     const done = chained.get(release);
@@ -51,25 +56,42 @@ export function chainToBase(
     if (step === undefined || seen.has(release)) return undefined;
     const below =
       step.baseline === base
-        ? { logEstimate: 0, logSe: 0, steps: 0 }
+        ? { logEstimate: 0, logSe: 0, steps: 0, df: Number.POSITIVE_INFINITY }
         : resolve(step.baseline, new Set([...seen, release]));
     if (below === undefined) return undefined;
     const logEstimate = below.logEstimate + step.logEstimate;
     const logSe = Math.sqrt(below.logSe ** 2 + step.logSe ** 2);
+    const df = welchDf([
+      { variance: below.logSe ** 2, df: below.df },
+      { variance: step.logSe ** 2, df: step.df ?? Number.POSITIVE_INFINITY },
+    ]);
+    const t = studentQuantile(1 - (1 - confidence) / 2, Math.min(df, 1e6));
     const estimate = {
       release,
       logEstimate,
       logSe,
+      df,
       steps: below.steps + 1,
       relativeQps: Math.exp(logEstimate),
-      low: Math.exp(logEstimate - z * logSe),
-      high: Math.exp(logEstimate + z * logSe),
+      low: Math.exp(logEstimate - t * logSe),
+      high: Math.exp(logEstimate + t * logSe),
     };
     chained.set(release, estimate);
     return estimate;
   };
   for (const release of byRelease.keys()) resolve(release, new Set());
   return chained;
+}
+
+/**
+ * The degrees of freedom of a sum of independent variances, each with its own (Welch-Satterthwaite); Infinity when
+ * every part is normal, and at least the smallest part's when one part dominates.
+ */
+export function welchDf(parts: ReadonlyArray<{ variance: number; df: number }>): number {
+  const total = parts.reduce((a, p) => a + p.variance, 0);
+  const spread = parts.reduce((a, p) => a + (p.df > 0 && Number.isFinite(p.df) ? p.variance ** 2 / p.df : 0), 0);
+  if (total <= 0) return Math.min(...parts.map((p) => p.df));
+  return spread > 0 ? total ** 2 / spread : Number.POSITIVE_INFINITY;
 }
 
 /**

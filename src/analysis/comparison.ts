@@ -18,6 +18,7 @@ import {
 import type { SampleRecord, SessionRecord, TargetRef } from '../store/index.js';
 import { z } from 'zod';
 import { median } from './median.js';
+import { samplesOfFirstPairs } from './verdict-samples.js';
 
 /** Samples of one test at one thread count, split by side. */
 interface TestSamples extends TestId {
@@ -38,12 +39,10 @@ export function compareSession(
 ): ComparisonView {
   const tests = groupByTest(samples)
     .filter((t) => t.baseline.length > 0 && t.candidate.length > 0)
-    .map((group) =>
-      withVerdict(
-        toRow(group),
-        verdicts.find((v) => v.test === group.test && v.threads === group.threads),
-      ),
-    );
+    .map((group) => {
+      const verdict = verdicts.find((v) => v.test === group.test && v.threads === group.threads);
+      return withVerdict(toRow(behindVerdict(group, verdict)), verdict);
+    });
   return {
     sessionId: session.id,
     suite: session.suite,
@@ -105,6 +104,19 @@ function groupByTest(samples: readonly SampleRecord[]): TestSamples[] {
     group[sample.role satisfies SampleRole].push(sample);
   }
   return [...groups.values()];
+}
+
+/**
+ * A judged test's figures come from the pairs its verdict was decided on (verdict-samples.ts), as its hint does: a
+ * test decided at the first look and measured on while others stayed open shows the first look's pairs everywhere.
+ */
+function behindVerdict(group: TestSamples, verdict: Verdict | undefined): TestSamples {
+  if (verdict === undefined) return group;
+  const behind = samplesOfFirstPairs([...group.baseline, ...group.candidate], verdict.pairs);
+  const baseline = behind.filter((s) => s.role === 'baseline');
+  const candidate = behind.filter((s) => s.role === 'candidate');
+  // A verdict of rounds without pairs (whole runs with a side missing a round) keeps every sample.
+  return baseline.length > 0 && candidate.length > 0 ? { ...group, baseline, candidate } : group;
 }
 
 function toRow(group: TestSamples): TestRow {

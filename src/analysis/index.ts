@@ -43,40 +43,66 @@ export {
 export { judgePairedSession } from './verdict.js';
 export {
   replayLooks,
-  pairsAtLook,
-  alphaAtLook,
-  lookSchedule,
-  lookReach,
-  unreachableAlpha,
-  type LookReach,
+  holm,
+  measuredBlocks,
+  type LookReplay,
   type PairSeries,
   type PairedJudgement,
+  type PairedKind,
   type SequentialSettings,
 } from './sequential.js';
+export {
+  firstReachableBlocks,
+  lookPlan,
+  lookReach,
+  unreachableAlpha,
+  MAX_LOOKS,
+  MIN_FIRST_BLOCKS,
+  type LookPlan,
+  type LookReach,
+} from './look-plan.js';
+export {
+  blockScores,
+  flipBound,
+  flipPValue,
+  flipPValues,
+  huberEstimate,
+  orderCorrected,
+  smallestFlipP,
+  HUBER_C,
+  SCORE_STEPS,
+  type BlockedPairs,
+  type HuberEstimate,
+} from './block-flip.js';
+export { instanceBlocks, type InstanceBlocks } from './instance-blocks.js';
 export { signFlipMaxT, pairStatistic, criticalValue, SIGN_VECTORS } from './sign-flip.js';
 export { studentQuantile, studentCdf } from './student-t.js';
 export {
   calibrateTest,
   calibrationInputs,
   detectableDropAt,
+  instanceSpread,
+  instanceVarianceOf,
   expectationAtBudget,
-  lookOfPairs,
   pairNoise,
   pairsForDrop,
   CALIBRATION_DROP,
   MAX_CALIBRATION_PAIRS,
+  type BlockCost,
   type BudgetExpectation,
   type CalibrationInput,
   type CalibrationSettings,
 } from './calibration.js';
 export { mulberry32 } from './random.js';
-export { chainToBase, driftSuspected, type ChainStep, type ChainedEstimate } from './chain.js';
+export { chainToBase, driftSuspected, welchDf, type ChainStep, type ChainedEstimate } from './chain.js';
 export {
   baseLink,
   chainByTest,
   chainCandidates,
+  chainStepDf,
   chainSteps,
-  STEP_STANDARD_ERRORS,
+  STEP_FALSE_MARK_RATE,
+  stepStandardErrors,
   type ChainCheck,
   type ChainLink,
   type ChainStepMark,
@@ -92,3 +118,23 @@ export {
   type BisectSearch,
   type StepOutcome,
 } from './bisect-search.js';
+export {
+  releaseInstructionFigures,
+  type InstructionFigureInput,
+  type LaneSide,
+  type ReleaseInstructionFigure,
+} from './instruction-figures.js';
+export {
+  functionGrowth,
+  GROWN_FUNCTIONS,
+  sessionFunctionGrowth,
+  instructionSide,
+  instructionThreshold,
+  judgeAgainstStored,
+  judgeInstructionRuns,
+  judgeInstructionTest,
+  perQuery,
+  planInstructionEvents,
+  type InstructionEventPlan,
+  type InstructionVerdictSettings,
+} from './instructions.js';

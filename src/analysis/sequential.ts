@@ -1,48 +1,74 @@
-import { criticalValue, signFlipMaxT, signVectorsOf, type OrderedPairs } from './sign-flip.js';
+import {
+  blockScores,
+  denseBlocks,
+  flipBound,
+  flipPValue,
+  flipPValues,
+  huberEstimate,
+  orderCorrected,
+  smallestFlipP,
+  type BlockedPairs,
+  type HuberEstimate,
+} from './block-flip.js';
+import { lookPlan, type LookPlan } from './look-plan.js';
+import { pairStatistic } from './sign-flip.js';
 import { studentQuantile } from './student-t.js';
 
-/** One test's pairs in the order they were measured: log(QPS of C / QPS of B) and which side ran first, per sweep. */
-export interface PairSeries extends OrderedPairs {
+/**
+ * One test's pairs in the order they were measured: log(QPS of C / QPS of B), which side ran first, and the block
+ * (the pair of server instances) of each pair, numbered across the session.
+ */
+export interface PairSeries extends BlockedPairs {
   key: string;
   test: string;
 }
 
 export interface SequentialSettings {
-  /** The family-wise rate of false alarms (a drop called where there is none), spent over the looks. */
+  /** The family-wise rate of false alarms (a drop called where there is none) over all tests and looks. */
   alpha: number;
-  /**
-   * 1 - confidence is the chance, spent over the looks, that a lower end is above the truth: a false "ok" is half of
-   * it.
-   */
+  /** Per test, 1 - confidence is twice the chance of a false "ok" at the margin, spent over the looks. */
   confidence: number;
-  /** The session's last look is at this many pairs; it fixes how many looks share alpha. */
-  maxPairs: number;
+  /** The blocks the session's budget pays for: the looks are planned on them. */
+  plannedBlocks: number;
   thresholdOf(test: string): number;
+  /**
+   * Looks fixed otherwise than lookPlan fixes them (bench:sim --looks weighs other plans): any blocks and shares
+   * fixed before the first pair, the shares adding up to at most 1, keep every guarantee. Sessions never set it.
+   */
+  plan?: LookPlan;
 }
 
 export type PairedKind = 'ok' | 'regression' | 'improvement' | 'slower' | 'unstable';
 
 export interface PairedEstimate {
   pairs: number;
+  /** Blocks (pairs of server instances) the pairs came from. */
+  blocks: number;
   /** The look that decided the test (1 = the first), or the last look taken for an undecided test. */
   look: number;
-  /** exp(order-balanced mean log ratio). */
+  /** exp(Huber's M-estimate of the order-corrected log ratios). */
   relativeQps: number;
-  /** The interval's lower end: a repeated confidence bound, family-wise over the tests, at (1 - confidence) / 2. */
+  /** The interval's lower end: the test's inversion at the look's share of (1 - confidence) / 2, per test. */
   low: number;
-  /** The upper end, at alpha (under 1 goes with a significant drop). Infinity when the look cannot reject. */
+  /** The upper end, at the look's share of alpha / tests. Infinity when the look cannot reject. */
   high: number;
   /** Spread of one pair's log ratio around its order's mean: the noise of a pair on this host. */
   noise: number;
   /** How much faster (as a ratio) the second run of a pair was than the first; 1 = no order effect. */
   orderEffect: number;
-  /** Standard error of log(relativeQps), the order-balanced one. */
+  /** Standard error of log(relativeQps), over blocks (instance offsets count), with blocks - 1 degrees of freedom. */
   logSe: number;
-  /** The smallest drop this look catches 4 times in 5, from its own critical value; 1 when the look cannot reject. */
+  /** The degrees of freedom of logSe: blocks - 1 (0 under 2 blocks, where logSe is Infinity). */
+  logSeDf: number;
+  /**
+   * The smallest drop this look catches 4 times in 5: significant and under the threshold alike; 1 when the look
+   * cannot reject.
+   */
   detectableDrop: number;
+  /** The test's p-value of a drop over its looks so far: min over looks of p / the look's share. */
   pSlower: number;
   pFaster: number;
-  /** The look's share of alpha, which pSlower is held against. */
+  /** The level pSlower was held against: Holm's alpha / (tests not yet rejected), as the step-down reached it. */
   alphaSpent: number;
 }
 
@@ -55,163 +81,222 @@ export interface PairedJudgement extends PairedEstimate {
 export interface LookReplay {
   /** Tests decided so far (every test when the session is final). */
   decided: PairedJudgement[];
-  /** Tests not decided yet; while any is, every test of the session gets a pair in every sweep. */
+  /** Tests not decided yet: only these get pairs in the next sweeps. */
   pending: string[];
-  /** The pairs every test must reach before the next look. */
-  nextPairs: number;
+  /** The blocks the session must close before the next look. */
+  nextBlocks: number;
 }
 
-const FIRST_LOOK = 8;
-const LOOK_GROWTH = 1.5;
 const POWER = 0.8;
 
-/**
- * Pairs at look l (1-based): 8, 12, 18, 27, 41, ... Eight pairs is the fewest at which the sign-flip test can go
- * below the first look's alpha (1/256 < 0.005 at alpha 0.01); each later look adds half again.
- */
-export function pairsAtLook(look: number): number {
-  return Math.round(FIRST_LOOK * LOOK_GROWTH ** (look - 1));
-}
-
-/** The pairs of each look a session of at most maxPairs pairs takes: 8, 12, 18, ... and maxPairs last. */
-export function lookSchedule(maxPairs: number): number[] {
-  const looks: number[] = [];
-  for (let look = 1; pairsAtLook(look) < maxPairs; look++) looks.push(pairsAtLook(look));
-  looks.push(maxPairs);
-  return looks;
+/** A test while the looks are replayed: its sequential p-values so far and its verdict once it has one. */
+interface TestState {
+  series: PairSeries;
+  slower: number;
+  faster: number;
+  decided?: PairedJudgement;
 }
 
 /**
- * The share of a rate spent at look l of `looks`: half at the first look, the other half split evenly over the rest.
- * The shares add up to the rate, so the chance of any false alarm over all looks is at most the rate (a union bound,
- * which holds however the looks depend on each other). Half goes first because most releases are decided there.
+ * Replays the looks of a paired session over the pairs measured so far (docs/verdicts.md). At each look every open
+ * test is judged on its pairs of the first k blocks by an exact randomization test (block-flip.ts): a drop or a gain
+ * is significant by Holm's step-down over all the session's tests on their sequential p-values (the smallest over
+ * the test's looks of p / the look's share), which keeps the family-wise rate of false alarms at alpha; a test is ok
+ * when its own test rejects "a drop past the threshold" at the look's share of (1 - confidence) / 2. A decided test
+ * keeps its verdict and gets no more pairs. `completeBlocks` is how many blocks the session has closed; with `final`
+ * (the budget is spent) the blocks measured so far make the last look, where an open test is slower when its drop is
+ * significant and unstable otherwise. The same replay drives the session and judges it afterwards.
  */
-export function alphaAtLook(rate: number, look: number, looks: number): number {
-  if (looks <= 1) return rate;
-  return look === 1 ? rate / 2 : rate / (2 * (looks - 1));
-}
-
-/** Per look: its pairs, the alpha it spends and whether the sign-flip test of that many pairs can go that low. */
-export interface LookReach {
-  look: number;
-  pairs: number;
-  alphaSpent: number;
-  /** 1 / sign vectors: the smallest p-value a test of that many pairs can give. */
-  smallestP: number;
-  canReject: boolean;
-}
-
-/**
- * Why no look of a paired session with these settings can call a drop significant, with the fix; undefined when one
- * can. The sign vectors of n pairs give p-values no smaller than 1 / min(2^n, SIGN_VECTORS).
- */
-export function unreachableAlpha(alpha: number, maxPairs: number): string | undefined {
-  const looks = lookReach(alpha, maxPairs);
-  if (looks.some((l) => l.canReject)) return undefined;
-  const needed = Math.min(...looks.map((l) => (l.smallestP * alpha) / l.alphaSpent));
-  const first = looks[0]!;
-  return (
-    `alpha ${alpha} with max_pairs ${maxPairs}: no look of a paired session can call a drop significant ` +
-    (`(the first look spends ${first.alphaSpent.toPrecision(2)} at ` +
-      `${first.pairs} pairs, whose smallest p-value is ` +
-      `1/${Math.round(1 / first.smallestP)}); `) +
-    `raise alpha to at least ${needed.toPrecision(2)}`
-  );
-}
-
-export function lookReach(alpha: number, maxPairs: number): LookReach[] {
-  const schedule = lookSchedule(maxPairs);
-  return schedule.map((pairs, i) => {
-    const alphaSpent = alphaAtLook(alpha, i + 1, schedule.length);
-    const smallestP = 1 / signVectorsOf(pairs);
-    return { look: i + 1, pairs, alphaSpent, smallestP, canReject: smallestP <= alphaSpent + 1e-12 };
-  });
-}
-
-/**
- * Replays the looks of a sequential paired session over the pairs measured so far (docs/verdicts.md). Every look
- * judges the whole family of tests on their first n pairs with one max-T randomization test; its distribution gives
- * each test an interval that holds for all tests at once, at this look's share of alpha (upper end) and of
- * 1 - confidence (lower end). A significant drop with the estimate under the threshold is a regression, a significant
- * gain over 1/threshold an improvement, a lower end at or over the threshold ok; the rest wait for the next look.
- * With `final` (the budget is spent), a test still undecided is slower when its drop is significant (within the
- * margin, or not shown past it) and unstable otherwise. The same replay drives the session and judges it afterwards, so
- * they cannot differ.
- */
-export function replayLooks(series: readonly PairSeries[], settings: SequentialSettings, final: boolean): LookReplay {
-  const schedule = lookSchedule(settings.maxPairs);
-  const decided: PairedJudgement[] = [];
-  let pending = [...series];
-  for (let look = 1; pending.length > 0; look++) {
-    const wanted = schedule[Math.min(look, schedule.length) - 1]!;
-    const available = Math.min(...pending.map((s) => s.logRatios.length));
-    if (available < wanted && !final) return { decided, pending: pending.map((s) => s.key), nextPairs: wanted };
-    const n = Math.min(wanted, available);
-    // The whole family at every look: tests decided earlier are still measured and still counted in the maximum.
-    // (A stored session from before every test was measured in every sweep may hold tests with fewer pairs: those
-    // keep the verdicts of their own looks.)
-    const family = series.filter((s) => s.logRatios.length >= n);
-    const judged = judgeLook(family, n, look, schedule.length, settings);
-    const lastLook = (final && pending.every((s) => s.logRatios.length <= n)) || look >= schedule.length || n < 2;
-    const open = new Set(pending.map((s) => s.key));
-    for (const j of judged) {
-      if (!open.has(j.key)) continue;
-      if (j.kind !== 'unstable') decided.push(j);
-      else if (lastLook) decided.push({ ...j, kind: j.pSlower <= j.alphaSpent ? 'slower' : 'unstable' });
-    }
-    pending = pending.filter((s) => !decided.some((d) => d.key === s.key));
-    if (lastLook) pending = [];
+export function replayLooks(
+  series: readonly PairSeries[],
+  settings: SequentialSettings,
+  final: boolean,
+  completeBlocks: number = measuredBlocks(series),
+): LookReplay {
+  const plan = settings.plan ?? lookPlan(settings.plannedBlocks, series.length, settings.alpha);
+  const states: TestState[] = series.map((s) => ({ series: s, slower: Infinity, faster: Infinity }));
+  const available = final ? Math.max(completeBlocks, measuredBlocks(series)) : completeBlocks;
+  for (let look = 1; look <= plan.blocks.length; look++) {
+    const wanted = plan.blocks[look - 1]!;
+    if (available < wanted && !final) return replayState(states, wanted);
+    const k = Math.min(wanted, available);
+    const last = look === plan.blocks.length || (final && available <= wanted);
+    judgeLook(states, k, look, plan, settings, last);
+    if (last || states.every((s) => s.decided !== undefined)) break;
   }
-  return { decided, pending: [], nextPairs: 0 };
+  return replayState(states, 0);
+}
+
+function replayState(states: readonly TestState[], nextBlocks: number): LookReplay {
+  const decided = states.flatMap((s) => (s.decided !== undefined ? [s.decided] : []));
+  const pending = states.filter((s) => s.decided === undefined).map((s) => s.series.key);
+  return { decided, pending, nextBlocks: pending.length > 0 ? nextBlocks : 0 };
+}
+
+/** Blocks measured in the session: one more than the highest block number of any pair. */
+export function measuredBlocks(series: readonly PairSeries[]): number {
+  return series.reduce((a, s) => Math.max(a, ...s.blocks.map((b) => b + 1)), 0);
+}
+
+/** The first pairs of a series that lie in the first k blocks of the session. */
+function firstBlocks(s: PairSeries, k: number): PairSeries {
+  let n = 0;
+  while (n < s.blocks.length && s.blocks[n]! < k) n++;
+  return {
+    ...s,
+    logRatios: s.logRatios.slice(0, n),
+    baselineFirst: s.baselineFirst.slice(0, n),
+    blocks: s.blocks.slice(0, n),
+  };
+}
+
+interface LookFacts {
+  pairs: PairSeries;
+  slower: number;
+  faster: number;
+  ok: number;
+  estimate: HuberEstimate;
 }
 
 function judgeLook(
-  family: readonly PairSeries[],
-  n: number,
+  states: TestState[],
+  k: number,
   look: number,
-  looks: number,
+  plan: LookPlan,
   settings: SequentialSettings,
-): PairedJudgement[] {
-  const slices = family.map((s) => ({
-    logRatios: s.logRatios.slice(0, n),
-    baselineFirst: s.baselineFirst.slice(0, n),
-  }));
-  const test = signFlipMaxT(slices, look);
-  const alphaSpent = alphaAtLook(settings.alpha, look, looks);
-  const upper = criticalValue(test.maxDrops, alphaSpent);
-  const lower = criticalValue(test.maxDrops, alphaAtLook((1 - settings.confidence) / 2, look, looks));
-  return family.map((s, j) => {
-    const stat = test.observed[j]!;
-    const reach =
-      Number.isFinite(upper) && n > 2 ? (upper + studentQuantile(POWER, n - 2)) * stat.se : Number.POSITIVE_INFINITY;
-    const estimate: PairedEstimate = {
-      pairs: n,
-      look,
-      relativeQps: Math.exp(stat.estimate),
-      low: Number.isFinite(lower) ? Math.exp(stat.estimate - lower * stat.se) : 0,
-      high: Number.isFinite(upper) ? Math.exp(stat.estimate + upper * stat.se) : Number.POSITIVE_INFINITY,
-      noise: stat.noise,
-      orderEffect: Math.exp(stat.orderEffect),
-      logSe: stat.se,
-      detectableDrop: Number.isFinite(reach) ? 1 - Math.exp(-reach) : 1,
-      pSlower: test.slower[j]!,
-      pFaster: test.faster[j]!,
-      alphaSpent,
+  last: boolean,
+): void {
+  const share = plan.shares[look - 1]!;
+  const family = states.length;
+  const facts = new Map<TestState, LookFacts>();
+  for (const state of states) {
+    if (state.decided !== undefined) continue;
+    const pairs = firstBlocks(state.series, k);
+    if (pairs.logRatios.length === 0) continue;
+    const f = lookFacts(pairs, settings.thresholdOf(pairs.test));
+    facts.set(state, f);
+    state.slower = Math.min(state.slower, f.slower / share);
+    state.faster = Math.min(state.faster, f.faster / share);
+  }
+  const slowerLevels = holm(
+    states.map((s) => s.slower),
+    settings.alpha,
+  );
+  const fasterLevels = holm(
+    states.map((s) => s.faster),
+    settings.alpha,
+  );
+  const okLevel = (share * (1 - settings.confidence)) / 2;
+  states.forEach((state, j) => {
+    const f = facts.get(state);
+    if (f === undefined) return;
+    const threshold = settings.thresholdOf(state.series.test);
+    const slowerLevel = slowerLevels[j]!;
+    const kind = classify({
+      estimate: f.estimate.estimate,
+      threshold,
+      significantDrop: state.slower <= slowerLevel.level && slowerLevel.rejected,
+      significantGain: state.faster <= fasterLevels[j]!.level && fasterLevels[j]!.rejected,
+      ok: f.ok <= okLevel + 1e-15,
+      last,
+    });
+    if (kind === 'open') return;
+    const levels = { slower: (settings.alpha * share) / family, ok: okLevel };
+    state.decided = {
+      key: state.series.key,
+      test: state.series.test,
+      kind,
+      ...estimateOf(f, look, levels, threshold),
+      pSlower: Math.min(1, state.slower),
+      pFaster: Math.min(1, state.faster),
+      alphaSpent: slowerLevel.level,
     };
-    return { key: s.key, test: s.test, kind: classifyPaired(estimate, settings.thresholdOf(s.test)), ...estimate };
   });
 }
 
+/** What one look needs of a test: its three p-values (drop, gain, drop past the threshold) and its estimate. */
+function lookFacts(pairs: PairSeries, threshold: number): LookFacts {
+  const { values, fitted } = orderCorrected(pairs);
+  const atZero = flipPValues(blockScores(values, pairs.blocks, 0, fitted));
+  const atThreshold = blockScores(values, pairs.blocks, Math.log(threshold), fitted);
+  return {
+    pairs,
+    slower: atZero.less,
+    faster: atZero.greater,
+    ok: flipPValue(atThreshold, 'greater'),
+    estimate: huberEstimate(pairs),
+  };
+}
+
+interface Evidence {
+  estimate: number;
+  threshold: number;
+  significantDrop: boolean;
+  significantGain: boolean;
+  ok: boolean;
+  last: boolean;
+}
+
+function classify(e: Evidence): PairedKind | 'open' {
+  if (e.significantDrop && e.estimate < Math.log(e.threshold)) return 'regression';
+  if (e.significantGain && e.estimate > -Math.log(e.threshold)) return 'improvement';
+  if (e.ok) return 'ok';
+  if (!e.last) return 'open';
+  return e.significantDrop ? 'slower' : 'unstable';
+}
+
 /**
- * What a look decides; "unstable" here means "not yet": more pairs, or the budget's end. A drop or a gain counts when
- * the exact test finds it at the look's share of alpha; "ok" when the interval's lower end clears the threshold.
+ * Holm's step-down over the tests' sequential p-values: sorted ascending, the r-th (from 0) is rejected at alpha / (m
+ * - r) while every one before it was. Per test: the level it was held against and whether it was rejected; a test past
+ * the first that failed is held against that one's level.
  */
-export function classifyPaired(
-  e: Pick<PairedEstimate, 'relativeQps' | 'low' | 'pSlower' | 'pFaster' | 'alphaSpent'>,
+export function holm(p: readonly number[], alpha: number): Array<{ level: number; rejected: boolean }> {
+  const m = p.length;
+  const order = p.map((_, j) => j).sort((a, b) => p[a]! - p[b]!);
+  const out = p.map(() => ({ level: alpha / Math.max(m, 1), rejected: false }));
+  let stopLevel: number | undefined;
+  order.forEach((j, r) => {
+    const level = alpha / (m - r);
+    if (stopLevel === undefined && p[j]! <= level) out[j] = { level, rejected: true };
+    else {
+      stopLevel ??= level;
+      out[j] = { level: stopLevel, rejected: false };
+    }
+  });
+  return out;
+}
+
+/** The figures of a decided test: the estimate, the interval by inverting the test, and the detectable drop. */
+function estimateOf(
+  f: LookFacts,
+  look: number,
+  levels: { slower: number; ok: number },
   threshold: number,
-): PairedKind {
-  if (e.relativeQps < threshold && e.pSlower <= e.alphaSpent) return 'regression';
-  if (e.relativeQps > 1 / threshold && e.pFaster <= e.alphaSpent) return 'improvement';
-  if (e.low >= threshold) return 'ok';
-  return 'unstable';
+): Omit<PairedEstimate, 'pSlower' | 'pFaster' | 'alphaSpent'> {
+  const { estimate: e, pairs } = f;
+  const { values, fitted } = orderCorrected(pairs);
+  const around = { estimate: e.estimate, se: e.se };
+  const low = flipBound(values, pairs.blocks, levels.ok, 'lower', around, fitted);
+  const high = flipBound(values, pairs.blocks, levels.slower, 'upper', around, fitted);
+  const blocks = denseBlocks(pairs.blocks).count;
+  const reachable = smallestFlipP(blocks) <= levels.slower + 1e-15 && e.df >= 1;
+  const margin = -Math.log(threshold);
+  // A regression needs the estimate under the threshold as well as a significant drop: the drop caught 4 times in 5
+  // clears whichever of the two is further.
+  const reach = reachable
+    ? Math.max(studentQuantile(1 - levels.slower, e.df) * e.se, margin) + studentQuantile(POWER, e.df) * e.se
+    : Infinity;
+  return {
+    pairs: pairs.logRatios.length,
+    blocks,
+    look,
+    relativeQps: Math.exp(e.estimate),
+    low: Number.isFinite(low) ? Math.exp(low) : 0,
+    high: Math.exp(high),
+    noise: pairStatistic(pairs).noise,
+    orderEffect: Math.exp(e.orderEffect),
+    logSe: e.se,
+    logSeDf: e.df,
+    detectableDrop: Number.isFinite(reach) ? 1 - Math.exp(-reach) : 1,
+  };
 }

@@ -2,6 +2,7 @@ import { testKey, type TestId } from '../model/index.js';
 import type { CheckRecord } from '../store/index.js';
 import { chainToBase, type ChainedEstimate, type ChainStep } from './chain.js';
 import { newestValidChecks } from './newest-check.js';
+import { studentQuantile } from './student-t.js';
 
 /**
  * The chained series of a series' releases against its base (docs/verdicts.md, "Against the base: chained
@@ -15,7 +16,9 @@ import { newestValidChecks } from './newest-check.js';
 export interface ChainCheck {
   releaseId: number;
   baselineReleaseId: number;
-  verdicts: ReadonlyArray<TestId & { relativeQps: number; logSe?: number | null }>;
+  verdicts: ReadonlyArray<
+    TestId & { relativeQps: number; logSe?: number | null; logSeDf?: number | null; pairs?: number | null }
+  >;
 }
 
 /**
@@ -66,6 +69,7 @@ export function chainByTest(
         baseline: String(check.baselineReleaseId),
         logEstimate: Math.log(v.relativeQps),
         logSe: v.logSe,
+        ...chainStepDf(v),
       };
       byRelease.set(check.releaseId, { step, parentId: check.baselineReleaseId });
     }
@@ -89,6 +93,16 @@ export function chainByTest(
 }
 
 /**
+ * A check's degrees of freedom: the verdict's own (logSeDf: paired, its blocks of server instances less 1), and for a
+ * verdict stored before it was kept, its pairs less 2 (the rule of then took its error from the two orders' means);
+ * never less than 1. Neither: a normal error.
+ */
+export function chainStepDf(v: { logSeDf?: number | null; pairs?: number | null }): { df?: number } {
+  if (typeof v.logSeDf === 'number') return { df: Math.max(1, v.logSeDf) };
+  return typeof v.pairs === 'number' ? { df: Math.max(1, v.pairs - 2) } : {};
+}
+
+/**
  * The base as a link of its own chain: relative QPS 1 exactly, no error, so a step right after the base can be marked.
  */
 export function baseLink(baseReleaseId: number): ChainLink {
@@ -101,6 +115,7 @@ export function baseLink(baseReleaseId: number): ChainLink {
     high: 1,
     logEstimate: 0,
     logSe: 0,
+    df: Number.POSITIVE_INFINITY,
     steps: 0,
   };
 }
@@ -121,15 +136,26 @@ export interface ChainStepMark {
   standardErrors: number;
 }
 
-/** How many standard errors a jump must be to be marked: about 1 false mark in 370 boundaries at no change. */
-export const STEP_STANDARD_ERRORS = 3;
+/**
+ * The two tails the step rule holds a jump to: 1 in 370, a normal variable's past 3 standard errors, at Student's t
+ * of the jump's own degrees of freedom (with the normal's 3 it was 1 in 42 at 6 degrees of freedom). What it marks in
+ * fact is bench:sim's "step rule at no drop" (docs/verdicts.md, "Where a step began"): more, since a test stopped at
+ * a look spreads wider than its error says.
+ */
+export const STEP_FALSE_MARK_RATE = 1 / 370;
+
+/** How many standard errors a jump with `df` degrees of freedom must be to be marked (3 for a normal error). */
+export function stepStandardErrors(df: number): number {
+  return studentQuantile(1 - STEP_FALSE_MARK_RATE / 2, Math.min(Math.max(df, 1), 1e6));
+}
 
 /**
  * Where a step began in one test's chained series (docs/verdicts.md, "Where a step began"): `links` in version order
  * (null where a version has no chained estimate, which is skipped). Between each two neighbouring chained versions,
  * the jump is the difference of their log estimates; its variance is the two variances less twice the part their
  * chains share, so it is the variance of the checks between them alone. The later version is marked when the jump is
- * at least STEP_STANDARD_ERRORS standard errors and at least half the threshold's margin (1 - threshold) in size.
+ * at least stepStandardErrors(df) standard errors (1 false mark in 370 boundaries) and at least half the threshold's
+ * margin (1 - threshold) in size.
  * Aligned with `links`; null where no step began.
  */
 export function chainSteps(
@@ -148,7 +174,9 @@ export function chainSteps(
       const se = Math.sqrt(Math.max(variance, 0));
       const ratio = Math.exp(jump);
       const standardErrors = se > 0 ? Math.abs(jump) / se : Number.POSITIVE_INFINITY;
-      if (standardErrors >= STEP_STANDARD_ERRORS && Math.abs(ratio - 1) >= minimumStep)
+      // The jump's error is that of the checks between the two versions: at most the fewer degrees of freedom.
+      const df = Math.min(link.df, previous.df);
+      if (standardErrors >= stepStandardErrors(df) && Math.abs(ratio - 1) >= minimumStep)
         marks[index] = { direction: jump < 0 ? 'down' : 'up', ratio, standardErrors };
     }
     previous = link;

@@ -2,9 +2,11 @@ import { figureOf, PER_OP_FIGURES, testKey, type HintFigure, type Verdict, type 
 import type { SampleRecord } from '../store/index.js';
 import { median } from './median.js';
 import { maxTPermutationTest, type Run } from './permutation.js';
+import { instanceBlocks } from './instance-blocks.js';
 import { replayLooks, type PairSeries } from './sequential.js';
 import { MIN_LOG_SD } from './sign-flip.js';
 import { studentQuantile } from './student-t.js';
+import { pairedRounds, samplesOfFirstPairs } from './verdict-samples.js';
 
 export interface VerdictSettings {
   /** Relative QPS under this is a regression when significant; over 1 / threshold an improvement. */
@@ -15,8 +17,15 @@ export interface VerdictSettings {
   alpha: number;
   /** Of the interval reported per test (default 0.95): "ok" needs its lower end above the threshold. */
   confidence?: number;
-  /** Paired design: the most pairs a test gets (default 200), which fixes the looks that share alpha. */
+  /** Paired design: the most pairs a test gets (default 200). */
   maxPairs?: number;
+  /** Paired design: the blocks the session's budget pays for, which fix its looks; default maxPairs. */
+  plannedBlocks?: number;
+  /**
+   * Paired design: seconds of runs a pair of server instances measures before both are restarted
+   * (instance-blocks.ts); absent for sessions stored before restarts, which are judged a sweep to a block.
+   */
+  instanceSeconds?: number;
 }
 
 /** The max_pairs option's default: sessions stored before the setting was recorded had it. */
@@ -48,22 +57,21 @@ export function judgePairedSession(
   samples: readonly SampleRecord[],
   settings: VerdictSettings,
   final = true,
-): { verdicts: Verdict[]; pending: string[]; nextPairs: number } {
+): { verdicts: Verdict[]; pending: string[]; nextBlocks: number } {
   const groups = groupByTest(samples);
-  const series = [...groups.entries()].map(([k, group]) => pairSeries(k, group));
+  const blocks = instanceBlocks(samples, settings.instanceSeconds);
+  const series = [...groups.entries()].map(([k, group]) => pairSeries(k, group, blocks.blockOf));
   const sequential = {
     alpha: settings.alpha,
     confidence: confidenceOf(settings),
-    maxPairs: settings.maxPairs ?? DEFAULT_MAX_PAIRS,
+    plannedBlocks: settings.plannedBlocks ?? settings.maxPairs ?? DEFAULT_MAX_PAIRS,
     thresholdOf: (t: string) => thresholdOf(settings, t),
   };
-  const replay = replayLooks(series, sequential, final);
+  const replay = replayLooks(series, sequential, final, blocks.closed);
   const verdicts = replay.decided.map((j) => {
     const group = groups.get(j.key)!;
-    const rounds = new Set(pairedRounds(group).slice(0, j.pairs));
-    const [b, c] = (['baseline', 'candidate'] as const).map((role) =>
-      group.filter((s) => s.role === role && rounds.has(s.round)),
-    );
+    const behind = samplesOfFirstPairs(group, j.pairs);
+    const [b, c] = (['baseline', 'candidate'] as const).map((role) => behind.filter((s) => s.role === role));
     const first = group[0]!;
     return {
       test: first.test,
@@ -82,25 +90,19 @@ export function judgePairedSession(
       noise: finiteOrNull(j.noise),
       orderEffect: j.orderEffect,
       logSe: finiteOrNull(j.logSe),
+      logSeDf: Number.isFinite(j.logSe) ? j.logSeDf : null,
       hint: j.kind === 'regression' ? hintOf(b!, c!) : [],
     };
   });
-  return { verdicts: sortLike(verdicts, [...groups.keys()]), pending: replay.pending, nextPairs: replay.nextPairs };
+  return { verdicts: sortLike(verdicts, [...groups.keys()]), pending: replay.pending, nextBlocks: replay.nextBlocks };
 }
 
 /** Rounds (sweeps) in which both halves of the test's pair were measured, in order. */
-function pairedRounds(group: readonly SampleRecord[]): number[] {
-  const b = new Set(group.filter((s) => s.role === 'baseline').map((s) => s.round));
-  return [...new Set(group.filter((s) => s.role === 'candidate' && b.has(s.round)).map((s) => s.round))].sort(
-    (x, y) => x - y,
-  );
-}
-
 /**
  * The test's pairs, sweep by sweep; which side ran first is which of the two was written first (samples keep that
- * order).
+ * order), and the block of each is its sweep's.
  */
-function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
+function pairSeries(k: string, group: readonly SampleRecord[], blockOf: ReadonlyMap<number, number>): PairSeries {
   const at = (role: SampleRecord['role'], round: number): number =>
     group.findIndex((s) => s.role === role && s.round === round);
   const rounds = pairedRounds(group);
@@ -112,6 +114,7 @@ function pairSeries(k: string, group: readonly SampleRecord[]): PairSeries {
     test: group[0]!.test,
     logRatios,
     baselineFirst: rounds.map((r) => at('baseline', r) < at('candidate', r)),
+    blocks: rounds.map((r) => blockOf.get(r) ?? 0),
   };
 }
 
@@ -194,7 +197,7 @@ function runsEstimate(
   c: readonly number[],
   settings: VerdictSettings,
   family: number,
-): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise' | 'logSe'> {
+): Pick<Verdict, 'low' | 'high' | 'detectableDrop' | 'pairs' | 'noise' | 'logSe' | 'logSeDf'> {
   const [lb, lc] = [b.map(Math.log), c.map(Math.log)];
   const df = Math.max(lb.length + lc.length - 2, 1);
   const noise = Math.sqrt((sumSquares(lb) + sumSquares(lc)) / df);
@@ -207,6 +210,7 @@ function runsEstimate(
     pairs: Math.min(b.length, c.length),
     noise: finiteOrNull(noise),
     logSe: finiteOrNull(se),
+    logSeDf: Number.isFinite(se) ? df : null,
   };
 }
 

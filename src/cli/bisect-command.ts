@@ -8,11 +8,14 @@ import {
   lastGoodBelow,
   NoRegressedTestsError,
   regressedTests,
+  ReleaseNotBuiltError,
 } from '../pipeline/index.js';
+import { releaseInstallDir } from '../session/index.js';
 import { narrowSuite } from '../suite/index.js';
 import type { Command, CommandContext } from './command.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
 import { findRelease } from './find-release.js';
+import { checkUpstreamFiles } from './check-references.js';
 import { openStateStore } from './open-state-store.js';
 import { integerFlag, parseCommandArgs } from './parse-args.js';
 import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
@@ -49,10 +52,26 @@ Exit codes: 0 the first bad commit was named; 1 it could not be (a commit that d
 undecided step, the budget, or a failure on the way); 2 bad input.
 `;
 
+const BISECT_FLAGS = {
+  ...SUITE_FLAGS,
+  good: { type: 'string' },
+  upstream: { type: 'string' },
+  'all-parents': { type: 'boolean' },
+  'max-builds': { type: 'string' },
+  'max-hours': { type: 'string' },
+  json: { type: 'boolean' },
+  email: { type: 'boolean' },
+} as const;
+
 export const bisectCommand: Command = {
   name: 'bisect',
   summary: 'find the commit that made a regressed release slower (builds midpoints, runs the regressed tests)',
   help: HELP,
+  flags: BISECT_FLAGS,
+  positionals: true,
+  examples: [
+    { does: 'Find the commit that made update-index slower', line: 'qpswatch bisect mariadb-10.11.9 update-index' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, BISECT_FLAGS, HELP, true);
@@ -67,8 +86,15 @@ export const bisectCommand: Command = {
       const release = await findRelease(tag, values.upstream, store, ctx, true);
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
       if (upstream.kind !== 'git')
-        throw new UsageError(`bisect: upstream ${upstream.name} is a tarball index: only a git upstream has commits`);
+        throw new UsageError(
+          `bisect: upstream ${upstream.name} is a ${upstream.kind} index: only a git upstream has commits`,
+        );
+      await checkUpstreamFiles(upstream, ctx.config);
       const good = await goodEnd(values.good, release, store, ctx);
+      // Every step's session runs the good end: its install folder is checked before the first build, and one the
+      // store names elsewhere is refused (StoredInstallPathError), as is a good end that was never built.
+      if ((await releaseInstallDir(good, upstream, { store, stateDir: ctx.config.state_dir })) === undefined)
+        throw new ReleaseNotBuiltError(good.tag);
       const names = tests.length > 0 ? tests : await regressedTests(store, release);
       if (names.length === 0) throw new NoRegressedTestsError(release.tag);
       const narrowed = narrowSuite(suite, names);
@@ -118,17 +144,6 @@ export const bisectCommand: Command = {
     }
   },
 };
-
-const BISECT_FLAGS = {
-  ...SUITE_FLAGS,
-  good: { type: 'string' },
-  upstream: { type: 'string' },
-  'all-parents': { type: 'boolean' },
-  'max-builds': { type: 'string' },
-  'max-hours': { type: 'string' },
-  json: { type: 'boolean' },
-  email: { type: 'boolean' },
-} as const;
 
 /** --good TAG, else the last good release below the tag. */
 async function goodEnd(

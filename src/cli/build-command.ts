@@ -2,10 +2,13 @@ import { waitForHostLock } from '../daemon/index.js';
 import { buildSettings, obtainRelease } from '../pipeline/index.js';
 import { splitVariant } from '../session/index.js';
 import { printable } from '../report/index.js';
+import type { Logger } from '../log/index.js';
+import type { WorkProgress } from '../model/index.js';
 import type { Command } from './command.js';
 import { findRelease } from './find-release.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
+import { withProgress } from './progress-display.js';
 import { parseCommandArgs } from './parse-args.js';
 import { UsageError } from './usage-error.js';
 
@@ -31,18 +34,21 @@ Exit codes: 0 built (or built before); 1 the build failed; 2 bad input (unknown 
 holds the host).
 `;
 
+const FLAGS = { upstream: { type: 'string' }, retry: { type: 'boolean' } } as const;
+
 export const buildCommand: Command = {
   name: 'build',
   summary: 'build one release tag (once per commit, profile and compiler)',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    { does: "Build a release with its upstream's build profile", line: 'qpswatch build mariadb-10.11.9' },
+    { does: 'The same tag with another build profile', line: 'qpswatch build mariadb-10.11.9@mariadb-rel-nops' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      { upstream: { type: 'string' }, retry: { type: 'boolean' } },
-      HELP,
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (positionals.length !== 1) throw new UsageError('build takes one TAG', HELP);
     const { tag, buildProfile } = splitVariant(positionals[0]!);
     const store = await openStateStore(ctx);
@@ -51,13 +57,27 @@ export const buildCommand: Command = {
       const upstream = ctx.upstreams.find((u) => u.name === release.upstream)!;
       const takeHost = (holds: string) =>
         waitForHostLock(ctx.config.host_lock, { command: 'build', holds, signal: ctx.signal, log: ctx.log });
+      // On a terminal the status line shows the compile; piped, the log gets a line at each 5%.
+      const logged = ctx.statusLine === undefined ? progressLogger(ctx.log) : undefined;
       // A tarball upstream's release is downloaded, verified and unpacked instead of built.
-      const outcome = await obtainRelease(
-        release,
-        upstream,
-        { settings: buildSettings(ctx.config), store, log: ctx.log, signal: ctx.signal, takeHost },
-        values.retry === true,
-        buildProfile,
+      const outcome = await withProgress(ctx, 'build', (report) =>
+        obtainRelease(
+          release,
+          upstream,
+          {
+            settings: buildSettings(ctx.config),
+            store,
+            log: ctx.log,
+            signal: ctx.signal,
+            takeHost,
+            onWorkProgress: (work) => {
+              report(work);
+              logged?.(work);
+            },
+          },
+          values.retry === true,
+          buildProfile,
+        ),
       );
       const name = JSON.stringify(buildProfile === undefined ? release.tag : `${release.tag}@${buildProfile}`);
       switch (outcome.status) {
@@ -82,3 +102,19 @@ export const buildCommand: Command = {
     }
   },
 };
+
+/**
+ * A build by hand says how far it is, as the daemon's status does: one line at each step and each 5% of the compile,
+ * with the expected end (from the series' last build, else the rate so far).
+ */
+function progressLogger(log: Logger): (work: WorkProgress) => void {
+  let shown = '';
+  return (work) => {
+    if (work.kind !== 'build') return;
+    const percent = Math.floor(work.ratio * 20) * 5;
+    if (`${work.step} ${percent}` === shown) return;
+    shown = `${work.step} ${percent}`;
+    const { tag, step, done, total, endsAt, etaFrom } = work;
+    log.info({ tag, step, percent, done, total, endsAt, etaFrom }, 'compile progress');
+  };
+}

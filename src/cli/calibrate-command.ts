@@ -3,6 +3,7 @@ import { renderCalibration } from './calibration-text.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
+import { withProgress } from './progress-display.js';
 import { parseCommandArgs } from './parse-args.js';
 import { suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
@@ -35,17 +36,23 @@ Progress goes to stderr as log lines; the table goes to stdout.
 Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input.
 `;
 
+const FLAGS = { suite: { type: 'string' }, budget: { type: 'string' }, target: { type: 'string' } } as const;
+
 export const calibrateCommand: Command = {
   name: 'calibrate',
   summary: "run a suite against itself: this host's pair noise, and the pairs and minutes a 5% detectable drop costs",
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [
+    {
+      does: 'How small a drop this host can catch with the quick suite',
+      line: 'qpswatch calibrate --suite quick --budget 20',
+    },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(
-      args,
-      { suite: { type: 'string' }, budget: { type: 'string' }, target: { type: 'string' } },
-      HELP,
-    );
+    const { values } = parseCommandArgs(args, FLAGS, HELP);
     if (values.target === '')
       throw new UsageError(
         '--target "": expected a target name from the config\'s targets: or a built release tag',
@@ -56,15 +63,18 @@ export const calibrateCommand: Command = {
     const target = values.target ?? calibrationTarget(ctx.config);
     const store = await openStateStore(ctx);
     try {
-      const outcome = await runCalibration(
-        { suite, target, ...(shape.budgetMinutes !== undefined ? { budgetMinutes: shape.budgetMinutes } : {}) },
-        {
-          settings: compareSettings(ctx.config, ctx.env),
-          store,
-          log: ctx.log,
-          upstreams: ctx.upstreams,
-          signal: ctx.signal,
-        },
+      const outcome = await withProgress(ctx, 'calibrate', (onWorkProgress) =>
+        runCalibration(
+          { suite, target, ...(shape.budgetMinutes !== undefined ? { budgetMinutes: shape.budgetMinutes } : {}) },
+          {
+            settings: compareSettings(ctx.config, ctx.env),
+            store,
+            log: ctx.log,
+            upstreams: ctx.upstreams,
+            signal: ctx.signal,
+            onWorkProgress,
+          },
+        ),
       );
       ctx.stdout(renderCalibration({ ...outcome, fingerprintId: outcome.record.fingerprintId }));
     } finally {

@@ -105,6 +105,7 @@ export function renderCalibration(input: {
       `expected detectable drop per test ${range(drops, '%', 100)}.`,
     `every test to ${dropText}: ${outOfReach(record.tests.length - needed.length)}~${Math.ceil(total)} ` +
       `min of pairs per release.`,
+    spreadLine(record),
     ...levelLines(record, e),
   ];
   return `${out.join('\n')}\n`;
@@ -131,6 +132,20 @@ function levelLines(record: CalibrationRecord, e: BudgetExpectation): string[] {
         })
       : [];
   return [...summary, ...levels.filter((l) => l.noisy).map((l) => `${noisyLevelLine(l, budgetText)}.`)];
+}
+
+/**
+ * The spread between two server instances of one release on this host: what bench:sim draws its offsets from, and
+ * why the verdicts count blocks of instances, not pairs.
+ */
+function spreadLine(record: CalibrationRecord): string {
+  const spreads = record.tests.flatMap((t) => (typeof t.instanceSpread === 'number' ? [t.instanceSpread] : []));
+  if (record.instanceSpread === null || spreads.length === 0)
+    return 'spread between server instances: not measured (a longer calibration gives it 3 or more pairs of instances)';
+  return (
+    `spread between server instances: ${pct(record.instanceSpread)} (median over the tests, ` +
+    `${range(spreads, '%', 100)}): the sd of one instance's offset from the release's own speed.`
+  );
 }
 
 function fmtMinutes(m: number): string {

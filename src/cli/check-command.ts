@@ -1,6 +1,6 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkStanding } from '../analysis/index.js';
-import { testLabel } from '../model/index.js';
+import { testLabel, type InstructionVerdict, type WorkProgress } from '../model/index.js';
 import {
   bisectNewEvents,
   buildSettings,
@@ -12,10 +12,14 @@ import {
   type ConfirmedCheck,
 } from '../pipeline/index.js';
 import { bisectionSummary, parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
-import type { Command } from './command.js';
+import { releaseInstallDir } from '../session/index.js';
+import type { ReleaseRecord, ReleaseStore } from '../store/index.js';
+import { checkUpstreamFiles } from './check-references.js';
+import type { Command, CommandContext } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { findRelease } from './find-release.js';
 import { openStateStore } from './open-state-store.js';
+import { progressSink } from './progress-display.js';
 import { parseCommandArgs } from './parse-args.js';
 import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
@@ -60,24 +64,27 @@ Exit codes: 0 checked (whatever the verdicts); 1 failed on the way; 2 bad input 
 a daemon holds the host).
 `;
 
+const FLAGS = {
+  upstream: { type: 'string' },
+  format: { type: 'string' },
+  'against-base': { type: 'boolean' },
+  'no-confirm': { type: 'boolean' },
+  ...SUITE_FLAGS,
+} as const;
+
 export const checkCommand: Command = {
   name: 'check',
   summary: 'benchmark a built release against the last good one (or the base); verdicts, events, drift, email',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    { does: 'Check a built release against the last good one', line: 'qpswatch check mariadb-10.11.9' },
+    { does: "Against the series' base instead", line: 'qpswatch check mariadb-10.11.9 --against-base' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      {
-        upstream: { type: 'string' },
-        format: { type: 'string' },
-        'against-base': { type: 'boolean' },
-        'no-confirm': { type: 'boolean' },
-        ...SUITE_FLAGS,
-      },
-      HELP,
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (values['against-base'] === true && values['no-confirm'] === true)
       throw new UsageError(
         '--no-confirm has no effect with --against-base, which is a direct session against the base already: drop one',
@@ -96,8 +103,10 @@ export const checkCommand: Command = {
       lock.release();
       throw err;
     });
+    const sink = progressSink({ terminal: ctx.statusLine, stateDir: ctx.config.state_dir, command: 'check' });
     try {
       const release = await findRelease(positionals[0]!, values.upstream, store, ctx, false);
+      await checkBeforeUse(release, store, ctx);
       const text = format === 'text';
       const deps = {
         settings: checkSettings(ctx.config, ctx.env),
@@ -105,6 +114,7 @@ export const checkCommand: Command = {
         log: ctx.log,
         upstreams: ctx.upstreams,
         signal: ctx.signal,
+        onWorkProgress: (work: WorkProgress) => sink.report(work),
       };
       const done = await checkAndConfirm(
         { release, suite, rounds, ...shape, ...(values['against-base'] === true ? { againstBase: true } : {}) },
@@ -113,11 +123,13 @@ export const checkCommand: Command = {
           confirm: values['no-confirm'] !== true,
           // Said before the confirming session starts, which takes a whole session budget.
           onSuspected: (result, suspicions, base) => {
+            sink.close();
             printResult(result, format, ctx.stdout);
             if (text) for (const s of suspicions) ctx.stdout(`drift suspected: ${suspicionText(s, base)}\n`);
           },
         },
       );
+      sink.close();
       if (done.suspicions.length === 0) printResult(done.result, format, ctx.stdout);
       // One document per run in json, csv and html: the confirming session's own is `qpswatch show SESSION`.
       if (done.confirmation !== undefined && (text || format === 'md'))
@@ -138,6 +150,7 @@ export const checkCommand: Command = {
       );
       if (text && bisection !== undefined) ctx.stdout(`bisect: ${bisectionSummary(bisection)}\n`);
     } finally {
+      sink.close();
       try {
         await store.close();
       } finally {
@@ -148,9 +161,28 @@ export const checkCommand: Command = {
   },
 };
 
+/**
+ * What a check will run, checked before anything starts: the upstream's server profile (and with bisect: true its
+ * build profile and patches, for the bisection a regression starts), and the release's install folder, derived from
+ * state_dir and its build key; a stored one that differs is refused. An unbuilt release is checkRelease's to name.
+ */
+async function checkBeforeUse(release: ReleaseRecord, store: ReleaseStore, ctx: CommandContext): Promise<void> {
+  const upstream = ctx.upstreams.find((u) => u.name === release.upstream);
+  if (upstream === undefined) return;
+  await checkUpstreamFiles(upstream, ctx.config, { builds: ctx.config.bisect });
+  await releaseInstallDir(release, upstream, { store, stateDir: ctx.config.state_dir });
+}
+
 /** The comparison of a check's session and, in text, its outcome line. */
 function printResult(result: CheckResult, format: ReportFormat, stdout: (text: string) => void): void {
-  if (result.kind === 'checked') stdout(renderComparison(result.view, format));
+  // The instructions lane, with the release against the series' base, is part of the report in every format.
+  if (result.kind === 'checked')
+    stdout(
+      renderComparison(
+        result.instructions !== undefined ? { ...result.view, instructions: result.instructions } : result.view,
+        format,
+      ),
+    );
   if (format === 'text' || result.kind === 'first') stdout(`${outcomeLine(result)}\n`);
 }
 
@@ -192,6 +224,7 @@ export function outcomeLine(result: CheckResult): string {
       : '',
     plan.continuing.length > 0 ? `still regressed: ${plan.continuing.map((v) => `${testLabel(v)}`).join(', ')}` : '',
     plan.fixed.length > 0 ? `recovered: ${plan.fixed.map((e) => `${testLabel(e)}`).join(', ')}` : '',
+    instructionsText(result),
     `${result.messagesQueued} email(s) queued`,
     notLastGoodText(result),
   ];
@@ -202,7 +235,24 @@ export function outcomeLine(result: CheckResult): string {
  * Why a check without a regression did not make its release last good, and what to do: a slower test is a real drop
  * within the margin (accept the release if it is the new normal); an undecided one needs a larger budget.
  */
+/** The instructions lane's tests that grew past the threshold: against the check's baseline, and the base. */
+function instructionsText(result: Extract<CheckResult, { kind: 'checked' }>): string {
+  const grown = (verdicts: readonly InstructionVerdict[]) =>
+    verdicts.filter((v) => v.kind === 'regression').map((v) => `${testLabel(v)} ${v.ratio.toFixed(4)}`);
+  const lane = result.instructions;
+  const last = grown(lane?.verdicts ?? []);
+  const base = grown(lane?.againstBase?.verdicts ?? []);
+  return [
+    last.length > 0 ? `instructions regressions: ${last.join(', ')}` : '',
+    base.length > 0 ? `instructions drift against the base ${lane!.againstBase!.tag}: ${base.join(', ')}` : '',
+  ]
+    .filter((p) => p !== '')
+    .join('; ');
+}
+
 function notLastGoodText(result: Extract<CheckResult, { kind: 'checked' }>): string {
+  if (!result.check.conclusive && result.instructions?.verdicts.some((v) => v.kind === 'regression') === true)
+    return `not last good: an instructions regression; qpswatch accept ${result.release.tag} if it is the new normal`;
   const why = undecidedTests(result.verdicts);
   if (result.check.conclusive || why === '') return '';
   return (

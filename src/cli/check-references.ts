@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import type { Config, TargetConfig } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import { buildPatches } from '../pipeline/index.js';
-import { budgetRefusal, planSweeps, prepareTarget, roundsRefusal } from '../session/index.js';
+import { budgetRefusal, planSweeps, prepareTarget, roundsRefusal, suiteDataChangerRefusal } from '../session/index.js';
 import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';
-import { parseUpstream } from '../upstream/index.js';
+import { buildsFromSource, parseUpstream, type Upstream } from '../upstream/index.js';
 import { loadSuite, type Suite } from '../suite/index.js';
-import { unreachableAlpha } from '../analysis/index.js';
+import { checkStateFolders } from './state-folders.js';
 
 /**
  * What a config names must exist and work together: each target's binary and profile, the rendered my.cnf as the
@@ -21,6 +21,11 @@ export async function checkReferences(config: Config, source: string, log: Logge
   const note = (err: unknown, what: string): void => {
     problems.push(`${source}: ${what}: ${err instanceof Error ? err.message : String(err)}`);
   };
+  try {
+    checkStateFolders(config);
+  } catch (err) {
+    note(err, 'folders');
+  }
   for (const [name, target] of Object.entries(config.targets)) {
     try {
       await checkTarget(name, target, config, log);
@@ -30,12 +35,7 @@ export async function checkReferences(config: Config, source: string, log: Logge
   }
   for (const [i, raw] of config.upstreams.entries()) {
     try {
-      const upstream = parseUpstream(raw);
-      // A tarball upstream's releases are unpacked, not built: it names no build profile.
-      // Its patch files (the upstream's and the profile's) must be readable: a build reads their sha256 first.
-      if (upstream.kind === 'git')
-        await buildPatches(upstream, await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir));
-      await loadServerProfile(upstream.serverProfile, config.server_profiles_dir);
+      await checkUpstreamFiles(parseUpstream(raw), config);
     } catch (err) {
       note(err, `upstreams[${i}]`);
     }
@@ -46,20 +46,37 @@ export async function checkReferences(config: Config, source: string, log: Logge
   } catch (err) {
     note(err, 'suite');
   }
-  const cannotReject = config.design === 'paired' ? unreachableAlpha(config.alpha, config.max_pairs) : undefined;
-  if (cannotReject !== undefined) problems.push(`${source}: ${cannotReject}`);
   return problems;
 }
 
 /**
+ * The files an upstream's releases are built and run with: its build profile and their patches, and its server
+ * profile, each read through the trust check (root builds and runs what they say). A tarball upstream's releases are
+ * unpacked, not built: it names no build profile (a source
+ * upstream's are built as a git upstream's are). Patch files must be readable: a build reads their sha256 first.
+ */
+export async function checkUpstreamFiles(
+  upstream: Upstream,
+  config: Config,
+  { builds = true }: { builds?: boolean } = {},
+): Promise<void> {
+  if (builds && buildsFromSource(upstream))
+    await buildPatches(upstream, await loadBuildProfile(upstream.buildProfile, config.build_profiles_dir));
+  await loadServerProfile(upstream.serverProfile, config.server_profiles_dir);
+}
+
+/**
  * Settings under which a session of the default suite could never reach a verdict: whole-run rounds whose smallest
- * p-value is above alpha, or a paired budget (the config's, the suite's or an upstream's) or max_pairs that stops
- * before
- * the first look. A session refuses them too, but only when it is started; the daemon refuses them at its start.
+ * p-value is above alpha; in the paired design a test running one of sysbench's stock scripts that change the loaded
+ * tables, or a budget (the config's, the suite's or an upstream's) or max_pairs that stops before the first look. A
+ * session refuses them too, but only when it is started; the daemon refuses them at its start.
  */
 export function unreachableVerdicts(config: Config, suite: Suite): string[] {
   if (config.design === 'runs')
     return [roundsRefusal(config.rounds, config.alpha, 'config')].filter((l) => l !== undefined);
+  // Said alone, as a session says it: whatever the budget, the design cannot judge such a suite.
+  const changer = suiteDataChangerRefusal(suite);
+  if (changer !== undefined) return [`suite ${suite.name}: ${changer}`];
   const budgets = new Map<string, number>([
     [
       config.budget_minutes !== undefined ? 'budget_minutes' : `suite ${suite.name}`,
@@ -73,7 +90,8 @@ export function unreachableVerdicts(config: Config, suite: Suite): string[] {
   // One line per refusal: a max_pairs under the first look reads the same whatever the budget.
   const refusals = new Map<string, string>();
   for (const [where, minutes] of budgets) {
-    const refusal = budgetRefusal(planSweeps(suite, minutes, config.max_pairs), 'config');
+    const blocks = { alpha: config.alpha, instanceSeconds: config.instance_seconds };
+    const refusal = budgetRefusal(planSweeps(suite, minutes, config.max_pairs, blocks), 'config');
     if (refusal !== undefined && !refusals.has(refusal)) refusals.set(refusal, where);
   }
   return [...refusals].map(([refusal, where]) => `${where}: ${refusal}`);

@@ -1,12 +1,13 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkMemorySettings, checkSessionReach, compareSettings, runComparison } from '../session/index.js';
-import { parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
+import { parseReportFormat, renderComparison, verdictHeadline, type ReportFormat } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { parseCommandArgs } from './parse-args.js';
 import { SUITE_FLAGS, SUITE_FLAGS_HELP, suiteFromFlags } from './suite-flags.js';
 import { UsageError } from './usage-error.js';
 import { openStateStore } from './open-state-store.js';
+import { withProgress } from './progress-display.js';
 import { isMemorySetting, memorySettings, type ComparisonView, type MemorySettingName } from '../model/index.js';
 
 const HELP = `Usage: qpswatch compare --baseline NAME --candidate NAME [options]
@@ -26,6 +27,10 @@ TAG runs the build with its upstream's build profile, TAG@PROFILE the build with
 build TAG@PROFILE first), so one tag can be compared with itself built two ways, e.g.
   --baseline mariadb-10.11.9@mariadb-rel --candidate mariadb-10.11.9@mariadb-rel-nops
 The report names each side's build profile.
+After the pairs, the instructions lane counts each 1-thread test's instructions per query on both
+servers (callgrind, or perf where the host has a PMU; instruction_counter, instructions_* in the
+config); every format carries its table (C/B, the repeats' spread, a verdict) and, per test, the
+functions that grew from B to C.
 
 Options:
   --baseline NAME      target B, the reference
@@ -39,32 +44,52 @@ ${SUITE_FLAGS_HELP}
 One benchmark or build at a time on a host (host_lock): a compare waits while another compare, a check
 or a build runs, and stops at once when a daemon holds the host.
 
-Progress goes to stderr as log lines; the report goes to stdout.
+Progress goes to stderr: on a terminal one status line (sweep, tests decided, time left) under one short line
+per event; elsewhere JSON log lines (--log-format), none but warnings with -q. The report goes to stdout.
+\`qpswatch status\` in another terminal shows the session's progress too.
 Exit codes: 0 done; 1 failed on the way (server, sysbench, store); 2 bad input (or a daemon holds the host).
 `;
+
+const FLAGS = {
+  baseline: { type: 'string' },
+  candidate: { type: 'string' },
+  ...SUITE_FLAGS,
+  memory: { type: 'string' },
+  format: { type: 'string' },
+} as const;
 
 export const compareCommand: Command = {
   name: 'compare',
   summary: 'benchmark two targets against each other, interleaved, and print the report',
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [
+    {
+      does: "The quickstart: relaxed commits against durable ones, on this host's MariaDB",
+      line: 'qpswatch -c config/quickstart.yaml compare --baseline relaxed --candidate durable --suite quick',
+    },
+    {
+      does: 'Two built releases, at most 30 minutes, as markdown',
+      line: 'qpswatch compare --baseline mariadb-10.11.8 --candidate mariadb-10.11.9 --budget 30 -f md',
+    },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(
-      args,
-      {
-        baseline: { type: 'string' },
-        candidate: { type: 'string' },
-        ...SUITE_FLAGS,
-        memory: { type: 'string' },
-        format: { type: 'string' },
-      },
-      HELP,
-    );
+    const { values } = parseCommandArgs(args, FLAGS, HELP);
     if (values.baseline === undefined || values.candidate === undefined)
       throw new UsageError('compare needs --baseline and --candidate', HELP);
     const format = parseReportFormat(values.format ?? 'text');
     const { suite, rounds, shape } = suiteFromFlags(values, ctx);
-    const request = { baseline: values.baseline, candidate: values.candidate, suite, rounds, ...shape };
+    // The instructions lane runs after the pairs of every compare (instruction_counter off: none).
+    const request = {
+      baseline: values.baseline,
+      candidate: values.candidate,
+      suite,
+      rounds,
+      ...shape,
+      instructions: true,
+    };
     const settings = compareSettings(ctx.config, ctx.env);
     const memory = values.memory !== undefined ? parseMemoryFlag(values.memory) : settings.memory;
     if (memory.length > 1 && format === 'html')
@@ -90,15 +115,28 @@ export const compareCommand: Command = {
         // setting is checked against the data first, so the second is not refused after the first session.
         if (memory.length > 1)
           await checkMemorySettings(request, memory, { settings, store, log: ctx.log, upstreams: ctx.upstreams });
-        const views = [];
-        for (const setting of memory.length > 0 ? memory : [undefined]) {
-          const outcome = await runComparison(
-            { ...request, ...(setting !== undefined ? { memory: setting } : {}) },
-            { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal },
-          );
-          views.push(outcome.view);
-        }
-        ctx.stdout(renderSessions(views, format));
+        const views = await withProgress(ctx, 'compare', async (onWorkProgress) => {
+          const out = [];
+          for (const setting of memory.length > 0 ? memory : [undefined]) {
+            const outcome = await runComparison(
+              { ...request, ...(setting !== undefined ? { memory: setting } : {}) },
+              { settings, store, log: ctx.log, upstreams: ctx.upstreams, signal: ctx.signal, onWorkProgress },
+            );
+            // The instructions lane is part of the report in every format.
+            out.push(
+              outcome.instructions !== undefined
+                ? { ...outcome.view, instructions: outcome.instructions }
+                : outcome.view,
+            );
+            ctx.log.info(
+              { sessionId: outcome.sessionId },
+              `session ${outcome.sessionId}: ${verdictHeadline(outcome.verdicts.map((v) => v.kind))}; ` +
+                `\`qpswatch show ${outcome.sessionId}\` prints it again`,
+            );
+          }
+          return out;
+        });
+        ctx.stdout(renderSessions(views, format, ctx.stdoutColor));
       } finally {
         await store.close();
       }
@@ -113,9 +151,9 @@ export const compareCommand: Command = {
  * The reports of one or more sessions (one per memory setting): text and md one after the other; json an array when
  * there are several; csv one header, since each record names its memory setting.
  */
-function renderSessions(views: readonly ComparisonView[], format: ReportFormat): string {
-  if (views.length === 1) return renderComparison(views[0]!, format);
-  const reports = views.map((v) => renderComparison(v, format));
+function renderSessions(views: readonly ComparisonView[], format: ReportFormat, color: boolean): string {
+  if (views.length === 1) return renderComparison(views[0]!, format, undefined, { color });
+  const reports = views.map((v) => renderComparison(v, format, undefined, { color }));
   if (format === 'json') return `[\n${reports.map((r) => r.trimEnd()).join(',\n')}\n]\n`;
   if (format === 'csv')
     return (

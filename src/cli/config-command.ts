@@ -25,7 +25,17 @@ export const configCommand: Command = {
   name: 'config',
   summary: 'check a config file, show the effective config, list the options',
   help: HELP,
+  flags: { markdown: { type: 'boolean' } },
+  positionals: true,
+  examples: [
+    {
+      does: 'Check a config file: every problem in one run',
+      line: 'qpswatch config check /etc/qpswatch/qpswatch.yaml',
+    },
+    { does: 'The options, grouped, with their variables and defaults', line: 'qpswatch config options' },
+  ],
   needsConfig: true,
+  readsConfigItself: (args) => args[0] === 'check',
   async run(args, ctx) {
     const [sub, ...rest] = args;
     switch (sub) {
@@ -35,7 +45,7 @@ export const configCommand: Command = {
         ctx.stdout(showConfig(ctx.config));
         return EXIT_OK;
       case 'options':
-        ctx.stdout(rest.includes('--markdown') ? optionsAsMarkdown() : optionsAsText());
+        ctx.stdout(rest.includes('--markdown') ? optionsAsMarkdown() : optionsAsText(ctx.columns));
         return EXIT_OK;
       default:
         throw new UsageError(
@@ -49,8 +59,13 @@ export const configCommand: Command = {
 async function check(args: string[], ctx: CommandContext): Promise<number> {
   const file = args[0] ?? ctx.configFile;
   if (file === undefined || args.length > 1) throw new UsageError('config check takes one FILE', HELP);
-  const config = loadConfig({ file, env: ctx.env, cwd: ctx.cwd });
-  const problems = await checkReferences(config, file, ctx.log);
+  // Every problem in one run: values that are wrong keep their defaults, so the references are checked too, unless
+  // the file could not be read as YAML at all (its problems start with "config file FILE:"; the checks of what it
+  // names would then be about the defaults, not the file).
+  const problems: string[] = [];
+  const config = loadConfig({ file, env: ctx.env, cwd: ctx.cwd, problems });
+  const unreadable = problems.some((p) => p.startsWith(`config file ${file}:`));
+  if (!unreadable) problems.push(...(await checkReferences(config, file, ctx.log)));
   if (problems.length > 0) throw new ConfigError(problems);
   ctx.stdout(`${file}: ok (${Object.keys(config.targets).length} targets)\n`);
   return EXIT_OK;

@@ -24,13 +24,23 @@ Exit codes: 0 stopped by SIGTERM/SIGINT; 1 failed; 2 bad input (config, a lock h
 the metrics port in use).
 `;
 
+const FLAGS = {} as const;
+
 export const daemonCommand: Command = {
   name: 'daemon',
   summary: 'poll, build and check on a schedule until stopped; serve Prometheus metrics',
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [
+    {
+      does: 'Run the watcher in the foreground, as the systemd unit does',
+      line: 'qpswatch daemon -c /etc/qpswatch/qpswatch.yaml',
+    },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    parseCommandArgs(args, {}, HELP);
+    parseCommandArgs(args, FLAGS, HELP);
     const worker = await openWorker(ctx);
     let metrics: MetricsServer | undefined;
     try {
@@ -53,6 +63,7 @@ async function startMetrics(ctx: CommandContext, { store, deps }: Worker): Promi
     runner: ctx.config.host_name,
     // The verdicts' own thresholds, so the rules and dashboards compare with what the checks use.
     thresholds: settings.verdicts,
+    instructions: settings.instructions.verdicts,
     ...(settings.verdicts.confidence !== undefined ? { confidence: settings.verdicts.confidence } : {}),
     build: { version: packageVersion() },
     status: () => {

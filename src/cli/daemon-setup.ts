@@ -13,7 +13,7 @@ import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';
 import { suiteFromFlags } from './suite-flags.js';
 import { noUpstreamsError } from './no-upstreams.js';
-import { unreachableVerdicts } from './check-references.js';
+import { checkUpstreamFiles, unreachableVerdicts } from './check-references.js';
 
 export interface Worker {
   deps: WorkerDeps;
@@ -33,6 +33,8 @@ export async function openWorker(ctx: CommandContext): Promise<Worker> {
   const unreachable = unreachableVerdicts(ctx.config, suite);
   if (unreachable.length > 0)
     throw new ConfigError(unreachable.map((line) => `${ctx.configFile ?? 'the config'}: ${line}`));
+  // Each upstream's profiles and patches too: one another user could change is refused now, not at its first build.
+  for (const upstream of ctx.upstreams) await checkUpstreamFiles(upstream, ctx.config);
   const lock: HostLock = acquireHostLock(ctx.config.host_lock);
   let store: Store | undefined;
   try {

@@ -1,6 +1,7 @@
 import { printable } from '../report/index.js';
 import type { ReleaseRecord } from '../store/index.js';
 import { discoverAll } from '../pipeline/index.js';
+import { buildsFromSource } from '../upstream/index.js';
 import type { Command } from './command.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';
@@ -22,13 +23,21 @@ Options:
   --json            the releases as JSON
 `;
 
+const FLAGS = { upstream: { type: 'string' }, json: { type: 'boolean' } } as const;
+
 export const discoverCommand: Command = {
   name: 'discover',
   summary: 'list the releases of each upstream in version order, with their state',
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [
+    { does: 'List the releases of every upstream', line: 'qpswatch discover' },
+    { does: 'One upstream only', line: 'qpswatch discover -u mariadb-10.11' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { upstream: { type: 'string' }, json: { type: 'boolean' } }, HELP);
+    const { values } = parseCommandArgs(args, FLAGS, HELP);
     const upstreams = ctx.upstreams.filter((u) => values.upstream === undefined || u.name === values.upstream);
     if (ctx.upstreams.length === 0) throw noUpstreamsError(ctx, HELP);
     if (upstreams.length === 0)
@@ -46,7 +55,7 @@ export const discoverCommand: Command = {
         const states = await releaseStates(
           store,
           releases,
-          upstream?.kind === 'git' ? upstream.buildProfile : undefined,
+          upstream !== undefined && buildsFromSource(upstream) ? upstream.buildProfile : undefined,
         );
         listing.push({
           upstream: outcome.upstream,

@@ -29,13 +29,18 @@ It describes the host for people and does not change the fingerprint id; facts n
 are "unknown".
 `;
 
+const FLAGS = { json: { type: 'boolean' } } as const;
+
 export const hostCommand: Command = {
   name: 'host',
   summary: "print this host's fingerprint (what results depend on)",
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [{ does: "This host's fingerprint", line: 'qpswatch host' }],
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
+    const { values } = parseCommandArgs(args, FLAGS, HELP);
     mkdirSync(ctx.config.state_dir, { recursive: true });
     // Taken and given back at once, so the id printed is the one a session started like this one would record.
     const hold = tryIdleHold(ctx.config.hold_idle_states, idleHoldSetting(ctx.env));

@@ -36,13 +36,18 @@ Options:
 Exit codes: 0 stopped by SIGTERM/SIGINT; 2 bad input (no upstreams, an address that cannot be listened on).
 `;
 
+const FLAGS = { listen: { type: 'string' } } as const;
+
 export const metricsCommand: Command = {
   name: 'metrics',
   summary: "serve every host's per-release figures from the store for Prometheus, until stopped",
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [{ does: "Serve the store's figures to Prometheus", line: 'qpswatch metrics --listen 127.0.0.1:9468' }],
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { listen: { type: 'string' } }, HELP);
+    const { values } = parseCommandArgs(args, FLAGS, HELP);
     const listen = parseListen(values.listen ?? DEFAULT_LISTEN);
     if (ctx.upstreams.length === 0) throw noUpstreamsError(ctx, HELP);
     const store = await openStateStore(ctx, { readonly: true });
@@ -80,6 +85,10 @@ async function serve(ctx: CommandContext, store: Store, listen: Listen): Promise
   const source = fleetMetricsSource(store, ctx.upstreams, {
     versionsPerSeries: ctx.config.metrics_versions_per_series,
     thresholds: { threshold: ctx.config.threshold, testThresholds: ctx.config.test_thresholds },
+    instructions: {
+      threshold: ctx.config.instructions_threshold,
+      testThresholds: ctx.config.instructions_test_thresholds,
+    },
     confidence: ctx.config.confidence,
     build: { version: packageVersion() },
   });

@@ -16,13 +16,18 @@ Exit codes: 0 the cycle ran (releases that failed are in the queue with their re
 it tried failed, or it stopped on SIGINT/SIGTERM; 2 bad input (config, a lock held by a running daemon).
 `;
 
+const FLAGS = {} as const;
+
 export const onceCommand: Command = {
   name: 'once',
   summary: 'one daemon cycle in the foreground: discover, build, check, email; then exit',
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [{ does: 'One cycle now (discover, build, check, email), then exit', line: 'qpswatch once' }],
   needsConfig: true,
   async run(args, ctx) {
-    parseCommandArgs(args, {}, HELP);
+    parseCommandArgs(args, FLAGS, HELP);
     const worker = await openWorker(ctx);
     try {
       const outcome = await runOneCycle(worker.deps);

@@ -13,6 +13,7 @@ import {
   type StoreOptions,
 } from '../store/index.js';
 import type { CommandContext } from './command.js';
+import { makeStateFolder } from './state-folders.js';
 
 export interface OpenStateStoreOptions {
   /**
@@ -27,6 +28,7 @@ export async function openStateStore(ctx: CommandContext, options: OpenStateStor
   const path = defaultSqlitePath(ctx.config.state_dir);
   if (options.readonly === true)
     return ctx.config.store_backend === 'mysql' ? openMysqlReadOnly(ctx) : openReadOnly(ctx, path);
+  makeStateFolder(ctx.config);
   const store = await openStore(storeOptions(ctx.config));
   // Sessions record a pid only: a pid reused since counts as alive, and the session is recovered on a later open.
   const interrupted = await store.recoverInterrupted(ctx.config.host_name, (pid, startTicks) =>

@@ -25,18 +25,21 @@ Exit codes: 0 done (with --send: every pending message sent); 1 with --send, som
 each with its last error).
 `;
 
+const FLAGS = { send: { type: 'boolean' }, all: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+
 export const outboxCommand: Command = {
   name: 'outbox',
   summary: 'list queued emails; --send tries the pending ones now',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    { does: 'The emails waiting to be sent', line: 'qpswatch outbox' },
+    { does: 'Send them now', line: 'qpswatch outbox --send' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      { send: { type: 'boolean' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
-      HELP,
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (positionals.length > 0)
       throw new UsageError(`outbox takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
     if (values.json === true && values.send === true)

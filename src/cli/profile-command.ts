@@ -34,24 +34,29 @@ Options:
 Exit codes: 0 done; 1 failed on the way, or no profiler could run (one line says why); 2 bad input.
 `;
 
+const FLAGS = {
+  baseline: { type: 'string' },
+  suite: { type: 'string' },
+  threads: { type: 'string' },
+  seconds: { type: 'string' },
+  profiler: { type: 'string' },
+} as const;
+
 export const profileCommand: Command = {
   name: 'profile',
   summary: 'profile one test on two targets and show the functions that grew (flame graph)',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    {
+      does: 'Where update-index spends its time under durable against relaxed',
+      line: 'qpswatch profile --baseline relaxed durable update-index',
+    },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      {
-        baseline: { type: 'string' },
-        suite: { type: 'string' },
-        threads: { type: 'string' },
-        seconds: { type: 'string' },
-        profiler: { type: 'string' },
-      },
-      HELP,
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (positionals.length !== 2) throw new UsageError('profile needs CANDIDATE and TEST', HELP);
     const [candidate, testName] = positionals as [string, string];
     const mode = profilerMode(values.profiler ?? ctx.config.profiling);

@@ -21,13 +21,18 @@ Options:
 Exit codes: 0 done; 1 a folder could not be removed; 2 bad input (or the daemon holds the host lock).
 `;
 
+const FLAGS = { 'dry-run': { type: 'boolean' } } as const;
+
 export const pruneCommand: Command = {
   name: 'prune',
   summary: 'delete old installed builds, keeping the newest keep_builds, the base and the last good',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [{ does: 'See what would be deleted, delete nothing', line: 'qpswatch prune --dry-run' }],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { 'dry-run': { type: 'boolean' } }, HELP, true);
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (positionals.length > 0)
       throw new UsageError(`prune takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
     const dryRun = values['dry-run'] === true;
@@ -36,8 +41,8 @@ export const pruneCommand: Command = {
       const store = await openStateStore(ctx, { readonly: dryRun });
       try {
         const selection = dryRun
-          ? await selectPrune(store, ctx.upstreams, ctx.config.keep_builds)
-          : (await pruneBuilds(store, ctx.upstreams, ctx.config.keep_builds, ctx.log)).selection;
+          ? await selectPrune(store, ctx.upstreams, ctx.config.keep_builds, ctx.config.state_dir)
+          : (await pruneBuilds(store, ctx.upstreams, ctx.config.keep_builds, ctx.config.state_dir, ctx.log)).selection;
         ctx.stdout(renderPrune(selection, dryRun));
       } finally {
         await store.close();

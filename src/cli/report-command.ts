@@ -17,6 +17,9 @@ layout of the reference "relative QPS" studies:
     import, a check from before verdicts kept their standard error) shows the median ratio, marked ~. A
     step down or up is marked where it began; a chained estimate under the threshold says "drift
     suspected" and how to confirm it;
+  - for the tests the instructions lane counted (1 client thread), instructions per query by version and
+    its ratio to the base's stored count under the same conditions, directly (no chain), e.g. 43,990
+    (1.0312), coloured by the lane's verdict against the base (instructions_threshold);
   - per test, host resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s) by version, absolute and
     relative to the base. A ratio of 0 to 0 prints as 1.
 Per-op figures are medians over every sample of every valid session that ran the version on one host.
@@ -39,24 +42,30 @@ Options:
 Exit codes: 0 printed; 2 bad input (unknown series or base, no results yet).
 `;
 
+const FLAGS = {
+  series: { type: 'string' },
+  base: { type: 'string' },
+  host: { type: 'string' },
+  'by-host': { type: 'boolean' },
+  format: { type: 'string' },
+} as const;
+
 export const reportCommand: Command = {
   name: 'report',
   summary: 'history of a series: relative QPS and per-op resources by version, against a base',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    { does: "A series' history relative to its base", line: 'qpswatch report --series mariadb-10.11' },
+    {
+      does: 'As a web page with a chart per test family',
+      line: 'qpswatch report --series mariadb-10.11 -f html > history.html',
+    },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      {
-        series: { type: 'string' },
-        base: { type: 'string' },
-        host: { type: 'string' },
-        'by-host': { type: 'boolean' },
-        format: { type: 'string' },
-      },
-      HELP,
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (positionals.length > 0)
       throw new UsageError(`report takes no arguments, got ${JSON.stringify(positionals[0])}`, HELP);
     const byHost = values['by-host'] === true;
@@ -78,6 +87,10 @@ export const reportCommand: Command = {
       }
       const view = await seriesHistory(store, upstream, {
         verdicts,
+        instructions: {
+          threshold: ctx.config.instructions_threshold,
+          testThresholds: ctx.config.instructions_test_thresholds,
+        },
         ...base,
         ...(values.host !== undefined ? { host: values.host } : {}),
       });

@@ -47,6 +47,9 @@ process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => stdoutClosed || process.stdout.write(text),
   stderr: (text) => stderrClosed || process.stderr.write(text),
   stderrIsTTY: process.stderr.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  ...(process.stdout.isTTY ? { stdoutColumns: process.stdout.columns } : {}),
+  ...(process.stderr.isTTY ? { stderrColumns: () => process.stderr.columns } : {}),
   stderrIsJournal: isJournalStream(process.env['JOURNAL_STREAM'], stderrIdentity()),
   signal: controller.signal,
 });

@@ -62,18 +62,21 @@ export interface SessionSummary {
 
 type TargetSummary = Pick<TargetRef, 'name' | 'flavor' | 'version'>;
 
+const FLAGS = { limit: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } } as const;
+
 export const sessionsCommand: Command = {
   name: 'sessions',
   summary: 'past comparison sessions: targets, suite, state, when, verdict counts',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    { does: 'The ten newest sessions', line: 'qpswatch sessions -n 10' },
+    { does: 'Only those that finished', line: 'qpswatch sessions --state done' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      { limit: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } },
-      HELP,
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     if (positionals.length > 0)
       throw new UsageError(
         `sessions takes no arguments, got ${JSON.stringify(positionals[0])}: \`qpswatch show ID\` prints one session`,

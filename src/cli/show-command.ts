@@ -1,5 +1,5 @@
 import { compareSettings, storedProfileReport } from '../session/index.js';
-import { storedSessionView, type StoredSessionView } from '../views/index.js';
+import { storedInstructionsView, storedSessionView, type StoredSessionView } from '../views/index.js';
 import { parseReportFormat, renderComparison } from '../report/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -11,9 +11,11 @@ import { UsageError } from './usage-error.js';
 const HELP = `Usage: qpswatch show ID [--format FORMAT]
 
 Prints session ID (\`qpswatch sessions\` lists them) again, exactly as \`compare\` printed it at its end:
-relative QPS per test with its interval, the verdicts, and the host resources per operation. A check's
-verdicts are the ones it stored; a plain compare is judged again from its samples with the settings it
-ran with. Read from the store alone: no server is started and nothing is written.
+relative QPS per test with its interval, the verdicts, the host resources per operation and the
+instructions lane (its table, and per test the functions that grew), in every format. A check's verdicts
+are the ones it stored; a plain compare is judged again from its samples with the settings it ran with
+(the instructions lane with today's instructions_threshold).
+Read from the store alone: no server is started and nothing is written.
 
 A session that failed, was interrupted or is still running was never judged: its stored samples are shown
 without verdicts, and one line on stderr says so.
@@ -23,24 +25,38 @@ Options:
 Exit codes: 0 printed; 1 the store could not be read; 2 bad input (no such session, an unknown format).
 `;
 
+const FLAGS = { format: { type: 'string' } } as const;
+
 export const showCommand: Command = {
   name: 'show',
   summary: 'print a past session again (text, md, csv, json or html), from the store',
   help: HELP,
+  flags: FLAGS,
+  positionals: true,
+  examples: [
+    { does: 'Session 12 again, as compare printed it', line: 'qpswatch show 12' },
+    { does: 'As one web page', line: 'qpswatch show 12 --format html > session-12.html' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values, positionals } = parseCommandArgs(args, { format: { type: 'string' } }, HELP, true);
+    const { values, positionals } = parseCommandArgs(args, FLAGS, HELP, true);
     const id = sessionId(positionals);
     const format = parseReportFormat(values.format ?? 'text');
     const store = await openStateStore(ctx, { readonly: true });
     try {
-      const shown = await storedSessionView(store, id, compareSettings(ctx.config).verdicts);
+      const settings = compareSettings(ctx.config);
+      const shown = await storedSessionView(store, id, settings.verdicts);
       const note = unjudgedNote(shown, new Date());
       if (note !== undefined) ctx.log.warn({ sessionId: id, state: shown.session.state }, note);
       // A check's session shows the profile it took of its worst regression: the flame graph in --format html.
       const profile = await store.profileOfSession(id);
+      // The instructions lane, as compare printed it, in every format.
+      const lane = await storedInstructionsView(store, id, settings.instructions.verdicts);
+      const view = lane !== undefined ? { ...shown.view, instructions: lane } : shown.view;
       ctx.stdout(
-        renderComparison(shown.view, format, profile !== undefined ? storedProfileReport(profile) : undefined),
+        renderComparison(view, format, profile !== undefined ? storedProfileReport(profile) : undefined, {
+          color: ctx.stdoutColor,
+        }),
       );
     } finally {
       await store.close();

@@ -1,7 +1,11 @@
 import { checkStanding, newestValidChecks, type CheckStanding } from '../analysis/index.js';
-import { testLabel, type SessionDesignName } from '../model/index.js';
+import { testLabel, type SessionDesignName, type VerdictKind } from '../model/index.js';
+import { verdictHeadline } from '../report/index.js';
+import { summarize, type SessionSummary } from './sessions-command.js';
+import { runningCommands, type CliProgress } from './progress-display.js';
+import { statusLineText } from './status-line.js';
 import { processAlive } from '../daemon/index.js';
-import { thisHostCalibrations } from '../session/index.js';
+import { compareSettings, thisHostCalibrations } from '../session/index.js';
 import { calibrationSummary, newestPerSuite } from './calibration-text.js';
 import type {
   BisectionStore,
@@ -10,6 +14,7 @@ import type {
   DaemonStateRecord,
   DaemonStateStore,
   EventRecord,
+  InstructionEventRecord,
   OutboxRecord,
   OutboxStore,
   QueueRecord,
@@ -44,8 +49,9 @@ What qpswatch is doing and what it found, read from the store (the daemon need n
   - the latest verdicts of each series: its newest valid check (ok, regression, or inconclusive: not last
     good, with the tests that were undecided or slower), test by test, with the interval and the smallest
     drop the session could detect ("ok, no drop larger than 4%", "slower 0.962 (0.931-0.987)");
-  - the active regressions (open events; a drift, opened against the series' base, says so) and the emails still
-    waiting in the outbox;
+  - the active regressions (open events; a drift, opened against the series' base, says so), the active
+    instructions regressions (the instructions lane's open events: instructions per query C/B) and the emails
+    still waiting in the outbox;
   - the newest calibration of this host per suite (qpswatch calibrate): its pair noise and what a 5%
     detectable drop costs;
   - the newest bisections (qpswatch bisect): the first bad commit with its subject and author, or why none.
@@ -89,24 +95,42 @@ interface StatusReport {
    * Open events, regressions and drifts, with the tags of their release and of the release they were measured against.
    */
   regressions: Array<EventRecord & { tag: string; baselineTag: string }>;
+  /** The instructions lane's open events, with the same tags. */
+  instructionRegressions: Array<InstructionEventRecord & { tag: string; baselineTag: string }>;
   pendingEmails: Array<Pick<OutboxRecord, 'id' | 'subject' | 'attempts' | 'nextAttemptAt' | 'lastError'>>;
   /** This host's newest calibration per suite. */
   calibrations: CalibrationRecord[];
   /** The newest bisections (qpswatch bisect). */
   bisections: StatusBisection[];
+  /** The newest session of any kind (a compare, a check, a calibration), with its verdict counts; null: none yet. */
+  newestSession: SessionSummary | null;
+  /** compare, check, build and calibrate run by hand on this host now, with their progress. */
+  commands: CliProgress[];
 }
+
+const FLAGS = { json: { type: 'boolean' } } as const;
 
 export const statusCommand: Command = {
   name: 'status',
   summary: 'the daemon phase, the queue, the latest verdicts, active regressions, pending email',
   help: HELP,
+  flags: FLAGS,
+  positionals: false,
+  examples: [
+    { does: 'What the daemon or a running compare is doing, and the newest verdicts', line: 'qpswatch status' },
+    { does: 'The same as JSON, for a script', line: 'qpswatch status --json' },
+  ],
   needsConfig: true,
   async run(args, ctx) {
-    const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, HELP);
+    const { values } = parseCommandArgs(args, FLAGS, HELP);
     const store = await openStateStore(ctx, { readonly: true });
     try {
+      const [newest] = await store.listSessions({ limit: 1 });
+      const verdictSettings = compareSettings(ctx.config).verdicts;
       const report: StatusReport = {
         ...(await readStatus(store, ctx.config.host_name)),
+        commands: runningCommands(ctx.config.state_dir),
+        newestSession: newest === undefined ? null : ((await summarize(store, [newest], verdictSettings))[0] ?? null),
         calibrations: newestPerSuite(await thisHostCalibrations(ctx.config.state_dir, store)),
       };
       // The daemon measures every few minutes; without its figure, a walk now (seconds on a big cache).
@@ -131,22 +155,27 @@ type StatusStores = DaemonStateStore &
   SessionStore &
   BisectionStore;
 
-async function readStatus(store: StatusStores, hostName: string): Promise<Omit<StatusReport, 'calibrations'>> {
+type StoreStatus = Omit<StatusReport, 'calibrations' | 'newestSession' | 'commands'>;
+
+async function readStatus(store: StatusStores, hostName: string): Promise<StoreStatus> {
   // This host's daemon: a pid says nothing of another host's.
   const state = await store.getDaemonState(hostName);
   const running = state.pid !== null && processAlive(state.pid);
   const releases = new Map((await store.listReleases()).map((r) => [r.id, r]));
   const open = await store.listEvents({ state: 'open' });
+  const openInstructions = await store.listInstructionEvents({ state: 'open' });
+  const tags = <T extends { releaseId: number; baselineReleaseId: number }>(e: T) => ({
+    ...e,
+    tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}`,
+    baselineTag: releases.get(e.baselineReleaseId)?.tag ?? `#${e.baselineReleaseId}`,
+  });
   const pending = await store.listMessages('pending');
   return {
     daemon: { ...state, running },
     queue: await store.listQueue(),
     latest: await latestVerdicts(store, releases),
-    regressions: open.map((e) => ({
-      ...e,
-      tag: releases.get(e.releaseId)?.tag ?? `#${e.releaseId}`,
-      baselineTag: releases.get(e.baselineReleaseId)?.tag ?? `#${e.baselineReleaseId}`,
-    })),
+    regressions: open.map(tags),
+    instructionRegressions: openInstructions.map(tags),
     pendingEmails: pending.map((m) => ({
       id: m.id,
       subject: m.subject,
@@ -216,6 +245,20 @@ export function seriesLines(s: SeriesVerdicts, now: Date): string[] {
   ];
 }
 
+/** The newest session in one line, and where to read it: `qpswatch show ID`. */
+export function newestSessionLines(s: SessionSummary | null, now: Date): string[] {
+  if (s === null) return [];
+  const when = s.endedAt === null ? `started ${relativeTime(s.startedAt, now)}` : relativeTime(s.endedAt, now);
+  const kinds = Object.entries(s.verdicts ?? {}).flatMap(([k, n]) => Array<VerdictKind>(n).fill(k as VerdictKind));
+  const found = s.verdicts === null ? '' : `: ${verdictHeadline(kinds)}`;
+  return [
+    '',
+    `newest session: ${s.id}, ${JSON.stringify(s.baseline.name)} against ${JSON.stringify(s.candidate.name)} ` +
+      `(${s.suite}), ${s.state} ${when}${found}`,
+    `  \`qpswatch show ${s.id}\` prints it; \`qpswatch sessions\` lists them all`,
+  ];
+}
+
 /**
  * A release whose build or session failed: how often, and when the daemon tries again (retry_attempts,
  * retry_backoff_minutes).
@@ -242,6 +285,8 @@ function renderStatus(r: StatusReport, now: Date): string {
     );
   else out.push('daemon: not running');
   if (d.running && d.progress !== null) out.push(`  ${progressText(d.progress, now)}`);
+  for (const c of r.commands)
+    out.push(`${c.command}: pid ${c.pid}, started ${relativeTime(c.startedAt, now)}: ${statusLineText(c.work, now)}`);
   out.push(`last poll: ${ago(d.lastPollAt, 'never')}`);
   if (d.cacheSizes !== null) out.push(`disk: ${cacheSizesText(d.cacheSizes, now)}`);
   out.push('');
@@ -256,8 +301,14 @@ function renderStatus(r: StatusReport, now: Date): string {
         (fleet ? `  [${slotText(q)}]` : ''),
     );
   }
+  out.push(...newestSessionLines(r.newestSession, now));
   out.push('', 'latest verdicts:');
-  if (r.latest.length === 0) out.push('  (no release checked yet)');
+  if (r.latest.length === 0)
+    out.push(
+      r.newestSession === null
+        ? '  (no release checked yet)'
+        : '  (no release checked yet: `qpswatch sessions` lists the compare sessions, `qpswatch show ID` prints one)',
+    );
   for (const s of r.latest) {
     out.push(...seriesLines(s, now));
   }
@@ -268,6 +319,14 @@ function renderStatus(r: StatusReport, now: Date): string {
       `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${testLabel(e)}  ` +
         `${e.relativeQps.toFixed(2)}${drift}${e.acked ? '  (acknowledged)' : ''} ` +
         ` opened ${relativeTime(e.openedAt, now)}`,
+    );
+  }
+  out.push('', `active instructions regressions (${r.instructionRegressions.length}):`);
+  for (const e of r.instructionRegressions) {
+    const against = e.kind === 'drift' ? `drift against the base ${JSON.stringify(e.baselineTag)}` : e.baselineTag;
+    out.push(
+      `  ${e.upstream}  ${JSON.stringify(e.tag)}  ${testLabel(e)}  instructions/query x${e.ratio.toFixed(4)} of ` +
+        `${against}${e.acked ? '  (acknowledged)' : ''}  opened ${relativeTime(e.openedAt, now)}`,
     );
   }
   out.push('', `pending emails (${r.pendingEmails.length}):`);

@@ -44,10 +44,20 @@ not answer or refuses the user, stores of different schema versions, a target wi
 
 const SUMMARY = 'copy an SQLite store into a MySQL or MariaDB store (store copy)';
 
+const COPY_FLAGS = { from: { type: 'string' }, to: { type: 'string' }, 'batch-rows': { type: 'string' } } as const;
+
 export const storeCommand: Command = {
   name: 'store',
   summary: SUMMARY,
   help: HELP,
+  flags: COPY_FLAGS,
+  positionals: true,
+  examples: [
+    {
+      does: "Move this host's SQLite store into a shared MariaDB",
+      line: 'qpswatch store copy --to mysql://qpswatch@db.example.org/qpswatch',
+    },
+  ],
   needsConfig: true,
   async run(args, ctx) {
     const [sub, ...rest] = args;
@@ -61,12 +71,7 @@ export const storeCommand: Command = {
 };
 
 async function copy(args: string[], ctx: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { from: { type: 'string' }, to: { type: 'string' }, 'batch-rows': { type: 'string' } },
-    HELP,
-    true,
-  );
+  const { values, positionals } = parseCommandArgs(args, COPY_FLAGS, HELP, true);
   if (positionals.length > 0)
     throw new UsageError(
       `store copy takes no arguments besides its flags, got ${JSON.stringify(positionals[0])}`,

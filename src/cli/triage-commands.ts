@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { showValue } from '../config/index.js';
 import { testLabel } from '../model/index.js';
-import type { CheckStore, EventRecord, ReleaseRecord, TriageInput, TriageResult } from '../store/index.js';
-import type { Command } from './command.js';
+import type {
+  CheckStore,
+  EventRecord,
+  InstructionEventRecord,
+  ReleaseRecord,
+  TriageInput,
+  TriageResult,
+} from '../store/index.js';
+import type { Command, Example } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { findRelease } from './find-release.js';
 import { openStateStore } from './open-state-store.js';
@@ -45,19 +52,19 @@ ${COMMON}`;
 
 type Action = TriageInput['action'];
 
-function triageCommand(action: Action, summary: string, help: string): Command {
+const FLAGS = { reason: { type: 'string' }, by: { type: 'string' }, upstream: { type: 'string' } } as const;
+
+function triageCommand(action: Action, summary: string, help: string, examples: readonly Example[]): Command {
   return {
     name: action,
     summary,
     help,
+    flags: FLAGS,
+    positionals: true,
+    examples,
     needsConfig: true,
     async run(args, ctx) {
-      const { values, positionals } = parseCommandArgs(
-        args,
-        { reason: { type: 'string' }, by: { type: 'string' }, upstream: { type: 'string' } },
-        help,
-        true,
-      );
+      const { values, positionals } = parseCommandArgs(args, FLAGS, help, true);
       const most = action === 'ack' ? 2 : 1;
       if (positionals.length < 1 || positionals.length > most)
         throw new UsageError(`${action} takes ${action === 'ack' ? 'TAG and an optional TEST' : 'one TAG'}`, help);
@@ -135,9 +142,12 @@ export function parseTestName(text: string): { test: string; threads?: number } 
 async function checkSomethingToDo(store: CheckStore, release: ReleaseRecord, input: TriageInput): Promise<void> {
   const name = JSON.stringify(release.tag);
   if (input.action === 'ack') {
-    const open = (await store.listEvents({ upstream: release.upstream, state: 'open' })).filter(
-      (e) => e.releaseId === release.id,
-    );
+    // Either lane's events: an instructions regression is acknowledged like a QPS one.
+    const query = { upstream: release.upstream, state: 'open' as const };
+    const open = [
+      ...(await store.listEvents(query)).map(labelled),
+      ...(await store.listInstructionEvents(query)).map(instructionLabelled),
+    ].filter((e) => e.releaseId === release.id);
     const matching = open.filter(
       (e) =>
         input.test === undefined ||
@@ -151,7 +161,7 @@ async function checkSomethingToDo(store: CheckStore, release: ReleaseRecord, inp
     throw new UsageError(
       `${name} has no open regression on ` +
         `${JSON.stringify(positionalTest(input))}: open ones are ` +
-        `${open.map(eventLabel).join(', ')}`,
+        `${open.map((e) => e.label).join(', ')}`,
     );
   }
   if (
@@ -171,16 +181,21 @@ function positionalTest(input: TriageInput): string {
 }
 
 const eventLabel = (e: EventRecord): string => `${testLabel(e)}${e.kind === 'drift' ? ' (drift)' : ''}`;
+const instructionLabel = (e: InstructionEventRecord): string =>
+  `${testLabel(e)} (instructions${e.kind === 'drift' ? ' drift' : ''})`;
+const labelled = (e: EventRecord) => ({ ...e, label: eventLabel(e) });
+const instructionLabelled = (e: InstructionEventRecord) => ({ ...e, label: instructionLabel(e) });
 
 function summaryLine(release: ReleaseRecord, result: TriageResult): string {
   const t = result.triage;
   const by = `by ${t.who}${t.reason !== '' ? `: ${t.reason}` : ''}`;
-  const events = result.events.map(eventLabel).join(', ');
+  const events = [...result.events.map(eventLabel), ...result.instructionEvents.map(instructionLabel)].join(', ');
+  const closed = result.events.length + result.instructionEvents.length;
   switch (t.action) {
     case 'accept':
       return (
         `accepted ${release.tag} as the last good release of ${release.upstream} ` +
-        `(${by}); ${result.events.length} open regression(s) ` +
+        `(${by}); ${closed} open regression(s) ` +
         `closed${events ? `: ${events}` : ''}`
       );
     case 'ack':
@@ -188,7 +203,7 @@ function summaryLine(release: ReleaseRecord, result: TriageResult): string {
     default:
       return (
         `marked the ${result.invalidatedChecks} check(s) of ${release.tag} ` +
-        `invalid (${by}); ${result.events.length} regression(s) ` +
+        `invalid (${by}); ${closed} regression(s) ` +
         `closed${events ? `: ${events}` : ''}; queued to be checked again`
       );
   }
@@ -198,10 +213,27 @@ export const acceptCommand = triageCommand(
   'accept',
   'accept a release as the new normal: it becomes last good',
   ACCEPT_HELP,
+  [
+    {
+      does: 'Take a slower release as the new normal',
+      line: 'qpswatch accept mariadb-10.11.9 --reason "durable commits by default now"',
+    },
+  ],
 );
-export const ackCommand = triageCommand('ack', 'acknowledge a regression: keep reporting it, stop emailing', ACK_HELP);
+export const ackCommand = triageCommand('ack', 'acknowledge a regression: keep reporting it, stop emailing', ACK_HELP, [
+  {
+    does: 'Stop the emails about a known regression of one test',
+    line: 'qpswatch ack mariadb-10.11.9 update-index --reason "known, fixed in 10.11.10"',
+  },
+]);
 export const invalidCommand = triageCommand(
   'invalid',
   "mark a release's checks as noise or infrastructure and queue a rerun",
   INVALID_HELP,
+  [
+    {
+      does: 'A check that ran beside a backup: drop it and check again',
+      line: 'qpswatch invalid mariadb-10.11.9 --reason "backup ran during the session"',
+    },
+  ],
 );

@@ -2,6 +2,7 @@ import {
   formatConfidence,
   formatDetectableDrop,
   formatDropPercent,
+  formatOkBound,
   formatInterval,
   formatSlowerEstimate,
 } from '../report/index.js';
@@ -26,7 +27,7 @@ export function verdictSummary(v: VerdictFigures, unit: 'pair' | 'round'): strin
   const basis = `${interval}, ${reach}`;
   switch (v.kind) {
     case 'ok':
-      return `ok, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`;
+      return `ok, ${formatOkBound(v.low)} (${basis})`;
     case 'slower':
       return (
         `slower ${formatSlowerEstimate(v.relativeQps, v.low, v.high)}: ` +

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { defaultEnv, ExecNotFoundError, ExecTimeoutError, run, type RunResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { printable } from '../report/index.js';
+import { ensureBuildPackages } from './build-packages.js';
 import { buildEnv, cmakeCommands } from './cmake-argv.js';
 import { pickFailureLines } from './failure-lines.js';
 import { BUILD_PHASES, BuildAbortedError, BuildFailedError, BuildToolMissingError, type BuildPhase } from './errors.js';
@@ -32,6 +33,8 @@ export interface BuildWorktreeOptions {
   readonly logFile: string;
   /** qpswatch's cache folder (ccache objects, `{cache_dir}` in cmake flags). */
   readonly cacheDir: string;
+  /** The profile's missing Debian packages are installed with apt-get (install_build_packages); else named. */
+  readonly installPackages?: boolean;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BuildProgress) => void;
   /** Phases are logged as component build; each child's exit through exec. */
@@ -74,8 +77,15 @@ export async function buildWorktree(options: BuildWorktreeOptions): Promise<Buil
   const env = buildEnv(profile, setup, defaultEnv());
   const commands = cmakeCommands(profile, setup);
   await checkTools(profile, env, opts.log);
-  await mkdir(opts.buildDir, { recursive: true });
   await mkdir(dirname(opts.logFile), { recursive: true });
+  await ensureBuildPackages({
+    packages: profile.packages,
+    install: opts.installPackages ?? false,
+    logFile: opts.logFile,
+    log: opts.log,
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+  });
+  await mkdir(opts.buildDir, { recursive: true });
   await rm(opts.installDir, { recursive: true, force: true });
   if (profile.ccache) await mkdir(env['CCACHE_DIR']!, { recursive: true });
 

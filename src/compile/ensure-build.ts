@@ -23,6 +23,8 @@ export interface EnsureBuildOptions {
   readonly minFreeBytes?: number;
   /** Keep the build folder after a good install; by default it goes (a MariaDB build folder is several GB). */
   readonly keepBuildDir?: boolean;
+  /** install_build_packages: the profile's missing Debian packages are installed with apt-get. */
+  readonly installPackages?: boolean;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BuildProgress) => void;
   readonly log: Logger;
@@ -68,6 +70,7 @@ export async function ensureBuild(opts: EnsureBuildOptions): Promise<EnsureBuild
     logFile: paths.logFile,
     cacheDir: opts.cacheDir,
     log: opts.log,
+    ...(opts.installPackages !== undefined ? { installPackages: opts.installPackages } : {}),
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
     ...(opts.onProgress !== undefined ? { onProgress: opts.onProgress } : {}),
   });

@@ -24,6 +24,25 @@ export class BuildToolMissingError extends InputError {
   }
 }
 
+/**
+ * Debian packages the build profile names are not installed and could not be: the build does not start. One line
+ * naming each package, why, and the fix.
+ */
+export class BuildPackagesError extends InputError {
+  constructor(
+    readonly packages: readonly string[],
+    readonly reason: string,
+  ) {
+    const list = packages.join(' ');
+    super(
+      `the build needs the Debian package${packages.length > 1 ? 's' : ''} ${list}: not installed, and ${reason}; ` +
+        `install ${packages.length > 1 ? 'them' : 'it'} (apt-get install ${list}) or drop ` +
+        `${packages.length > 1 ? 'them' : 'it'} from the build profile's packages`,
+    );
+    this.name = new.target.name;
+  }
+}
+
 export interface BuildFailure {
   readonly worktree: string;
   readonly phase: BuildPhase;
@@ -96,12 +115,10 @@ export class TarballNameError extends InputError {
   constructor(
     readonly file: string,
     readonly problem: string,
+    fix = 'use an official binary tarball name such as mariadb-10.11.9-linux-systemd-x86_64.tar.gz, ' +
+      'mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz or Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz',
   ) {
-    super(
-      `tarball ${file}: ${problem}; use an official binary tarball name such ` +
-        `as mariadb-10.11.9-linux-systemd-x86_64.tar.gz, ` +
-        `mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz or Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz`,
-    );
+    super(`tarball ${file}: ${problem}; ${fix}`);
     this.name = new.target.name;
   }
 }

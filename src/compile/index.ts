@@ -5,8 +5,14 @@ export {
   shippedBuildProfileDir,
   cmakeFlagName,
   expandCmakeFlags,
+  profileFor,
+  overrideApplies,
+  allProfilePatches,
   type BuildProfile,
+  type BuildProfileOverride,
+  type BuildTarget,
 } from './profile.js';
+export { ensureBuildPackages, type BuildPackagesOptions } from './build-packages.js';
 export { GENERATORS, type Generator } from './profile-schema.js';
 export {
   buildKey,
@@ -31,7 +37,14 @@ export { buildWorktree, type BuildWorktreeOptions, type BuildResult, type BuildP
 export { ensureBuild, WORKTREE_BUILD_DIR, type EnsureBuildOptions, type EnsureBuildResult } from './ensure-build.js';
 export { checkFreeSpace, freeSpace, formatBytes, describeBytes, type FreeSpace } from './disk-guard.js';
 export { planPrune, applyPrune, type BuildEntry, type PruneInput, type PrunePlan, type KeepReason } from './prune.js';
-export { parseTarballName, unpackTarball, type TarballName, type UnpackedTarball } from './tarball.js';
+export {
+  parseTarballName,
+  parseSourceTarballName,
+  unpackInto,
+  unpackTarball,
+  type TarballName,
+  type UnpackedTarball,
+} from './tarball.js';
 export { installTarball, tarballKey, fileSha256, unpackLogFor, type InstallTarballOptions } from './install-tarball.js';
 export { pickFailureLines } from './failure-lines.js';
 export {
@@ -45,6 +58,7 @@ export {
   BUILD_PHASES,
   BuildProfileError,
   BuildToolMissingError,
+  BuildPackagesError,
   BuildFailedError,
   BuildAbortedError,
   BuildLockError,

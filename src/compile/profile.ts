@@ -1,6 +1,14 @@
 import { dirname, join, resolve } from 'node:path';
 import { listNamedFiles, parseYamlFile, loadNamedProfile } from '../config/index.js';
 import { projectRoot } from '../paths.js';
+import {
+  parseVersionRange,
+  rangeIncludes,
+  VersionRangeError,
+  type Flavor,
+  type Version,
+  type VersionRange,
+} from '../version/index.js';
 import { BuildProfileError } from './errors.js';
 import {
   BuildProfileFileSchema,
@@ -30,6 +38,31 @@ export interface BuildProfile {
    * (sha256), not their paths, are part of the build key (buildKey's patches).
    */
   readonly patches: readonly string[];
+  /** Debian packages the build needs: checked before configure (ensureBuildPackages). */
+  readonly packages: readonly string[];
+  /**
+   * What builds of some versions need on top (profileFor applies them): a release tree that would download a library
+   * at build time gets the system's, a flag only a series knows is given to that series alone.
+   */
+  readonly overrides: readonly BuildProfileOverride[];
+}
+
+/** Flags, environment, patches and packages for the versions (and flavors) it names, applied in file order. */
+export interface BuildProfileOverride {
+  readonly versions: VersionRange;
+  /** Undefined: every flavor (MariaDB and MySQL version numbers overlap, so a MySQL-only override says so). */
+  readonly flavors?: readonly Flavor[];
+  readonly cmakeFlags: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Absolute, as the profile's own. */
+  readonly patches: readonly string[];
+  readonly packages: readonly string[];
+}
+
+/** What a profile is resolved for: the release being built. */
+export interface BuildTarget {
+  readonly flavor: Flavor;
+  readonly version: Version;
 }
 
 /** CMake variables qpswatch sets itself: the install folder is the build key's, the launcher follows `ccache`. */
@@ -68,9 +101,43 @@ export function parseBuildProfile(text: string, name: string, source: string): B
         p.kind === 'syntax' ? 'fix the YAML syntax' : fixFor(p.path),
       ),
   );
-  checkFlags(source, file.cmake_flags);
-  checkEnv(source, file.env);
+  checkFlags(source, 'cmake_flags', file.cmake_flags);
+  checkEnv(source, 'env', file.env);
+  file.overrides.forEach((o, i) => {
+    checkFlags(source, `overrides[${i}].cmake_flags`, o.cmake_flags);
+    checkEnv(source, `overrides[${i}].env`, o.env);
+  });
   return toProfile(file, name, source);
+}
+
+/**
+ * The profile as a build of `target` uses it: each override whose versions (and flavors) include the target, in file
+ * order, replaces the base's flag for the same cmake variable in place (or adds it), sets its environment variables,
+ * and appends its patches and packages. The result has no overrides left; its flags, environment and patches are what
+ * the build key hashes, so a version no override names keeps the key it always had.
+ */
+export function profileFor(profile: BuildProfile, target: BuildTarget): BuildProfile {
+  const flags = new Map(profile.cmakeFlags.map((flag) => [cmakeFlagName(flag), flag]));
+  let env = { ...profile.env };
+  const patches = [...profile.patches];
+  const packages = [...profile.packages];
+  for (const o of profile.overrides.filter((o) => overrideApplies(o, target))) {
+    for (const flag of o.cmakeFlags) flags.set(cmakeFlagName(flag), flag);
+    env = { ...env, ...o.env };
+    patches.push(...o.patches);
+    for (const p of o.packages) if (!packages.includes(p)) packages.push(p);
+  }
+  return { ...profile, cmakeFlags: [...flags.values()], env, patches, packages, overrides: [] };
+}
+
+export function overrideApplies(override: BuildProfileOverride, target: BuildTarget): boolean {
+  if (override.flavors !== undefined && !override.flavors.includes(target.flavor)) return false;
+  return rangeIncludes(override.versions, target.version);
+}
+
+/** Every patch the profile may apply, whatever the version: what `config check` reads. */
+export function allProfilePatches(profile: BuildProfile): string[] {
+  return [...profile.patches, ...profile.overrides.flatMap((o) => o.patches)];
 }
 
 function toProfile(file: BuildProfileFile, name: string, source: string): BuildProfile {
@@ -85,12 +152,36 @@ function toProfile(file: BuildProfileFile, name: string, source: string): BuildP
     timeoutMinutes: file.timeout_minutes,
     // Relative to the profile's own folder, as a suite's scripts are to the suite file's.
     patches: file.patches.map((patch) => resolve(dirname(source), patch)),
+    packages: file.packages,
+    overrides: file.overrides.map((o, i) => ({
+      versions: overrideRange(source, i, o.versions),
+      ...(o.flavors !== undefined ? { flavors: o.flavors } : {}),
+      cmakeFlags: o.cmake_flags,
+      env: o.env,
+      patches: o.patches.map((patch) => resolve(dirname(source), patch)),
+      packages: o.packages,
+    })),
     ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
   };
 }
 
+function overrideRange(source: string, i: number, text: string): VersionRange {
+  try {
+    return parseVersionRange(text);
+  } catch (err) {
+    if (!(err instanceof VersionRangeError)) throw err;
+    throw new BuildProfileError(
+      source,
+      `overrides[${i}].versions`,
+      text,
+      `${err.reason} (at "${err.part}")`,
+      'write a range such as ">=10.11" or a series such as "10.5"',
+    );
+  }
+}
+
 /** A variable set twice is a typo waiting to bite (the last one wins in cmake); owned ones are qpswatch's. */
-function checkFlags(source: string, flags: readonly string[]): void {
+function checkFlags(source: string, field: string, flags: readonly string[]): void {
   const seen = new Map<string, number>();
   flags.forEach((flag, i) => {
     const variable = cmakeFlagName(flag);
@@ -98,7 +189,7 @@ function checkFlags(source: string, flags: readonly string[]): void {
     if (owned !== undefined)
       throw new BuildProfileError(
         source,
-        `cmake_flags[${i}]`,
+        `${field}[${i}]`,
         flag,
         `sets ${variable}, which qpswatch sets itself`,
         owned,
@@ -107,9 +198,9 @@ function checkFlags(source: string, flags: readonly string[]): void {
     if (earlier !== undefined) {
       throw new BuildProfileError(
         source,
-        `cmake_flags[${i}]`,
+        `${field}[${i}]`,
         flag,
-        `sets ${variable} again (also cmake_flags[${earlier}])`,
+        `sets ${variable} again (also ${field}[${earlier}])`,
         'keep one flag per variable',
       );
     }
@@ -117,12 +208,12 @@ function checkFlags(source: string, flags: readonly string[]): void {
   });
 }
 
-function checkEnv(source: string, env: Readonly<Record<string, string>>): void {
+function checkEnv(source: string, field: string, env: Readonly<Record<string, string>>): void {
   for (const name of Object.keys(env)) {
     if (OWNED_ENV.includes(name)) {
       throw new BuildProfileError(
         source,
-        `env.${name}`,
+        `${field}.${name}`,
         env[name],
         'is set by qpswatch when ccache is on',
         `remove ${name}; the cache lives under the cache directory`,

@@ -18,7 +18,19 @@ const NAME_RE = new RegExp(
     String.raw`\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$`,
   'i',
 );
-const FLAVOR_OF: Record<string, Flavor> = { mariadb: 'mariadb', mysql: 'mysql', 'percona-server': 'percona' };
+const FLAVOR_OF: Record<string, Flavor> = {
+  mariadb: 'mariadb',
+  mysql: 'mysql',
+  'mysql-boost': 'mysql',
+  'percona-server': 'percona',
+};
+// mariadb-10.11.9.tar.gz, mysql-8.0.36.tar.gz, mysql-boost-8.0.36.tar.gz (MySQL's with Boost inside),
+// percona-server-8.0.36-28.tar.gz: the release's source, one top folder holding its CMakeLists.txt.
+const SOURCE_NAME_RE = new RegExp(
+  String.raw`^(mariadb|mysql|mysql-boost|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)` +
+    String.raw`\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$`,
+  'i',
+);
 const UNPACK_TIMEOUT_MS = 20 * 60 * 1000;
 
 /** Flavor and version from an official binary tarball's file name. */
@@ -26,6 +38,26 @@ export function parseTarballName(fileName: string): TarballName {
   const name = basename(fileName);
   const m = NAME_RE.exec(name);
   if (m === null) throw new TarballNameError(name, 'the name does not say flavor and version');
+  try {
+    return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
+  } catch (err) {
+    if (err instanceof VersionParseError)
+      throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
+    throw err;
+  }
+}
+
+/** Flavor and version from a source tarball's file name (mariadb-10.11.9.tar.gz). */
+export function parseSourceTarballName(fileName: string): TarballName {
+  const name = basename(fileName);
+  const m = SOURCE_NAME_RE.exec(name);
+  if (m === null)
+    throw new TarballNameError(
+      name,
+      'the name does not say flavor and version',
+      'use a source tarball name such as mariadb-10.11.9.tar.gz, mysql-8.0.36.tar.gz or ' +
+        'percona-server-8.0.36-28.tar.gz',
+    );
   try {
     return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
   } catch (err) {
@@ -78,7 +110,13 @@ export async function unpackTarball(
 export async function unpackInto(
   tarball: string,
   dest: string,
-  opts: { signal?: AbortSignal; log?: Logger; logFile?: string },
+  opts: {
+    signal?: AbortSignal;
+    log?: Logger;
+    logFile?: string;
+    /** What the tarball's one folder should hold, for the message when it held nothing. */
+    holds?: string;
+  },
 ): Promise<void> {
   const partial = join(dirname(dest), `.${basename(dest)}.partial`);
   await rm(dest, { recursive: true, force: true });
@@ -93,7 +131,8 @@ export async function unpackInto(
     throw new TarballUnpackError(
       tarball,
       [],
-      'nothing left after removing the top folder: an official tarball holds one folder with bin/ in it',
+      'nothing left after removing the top folder: an official tarball holds ' +
+        (opts.holds ?? 'one folder with bin/ in it'),
     );
   }
   await rename(partial, dest);

@@ -13,10 +13,11 @@ export {
   type TarballTargetConfig,
 } from './options.js';
 export { describeIssues, showValue, valueAt } from './describe-issues.js';
-export { optionsAsMarkdown, optionsAsText } from './options-doc.js';
+export { OPTION_GROUPS, optionsAsMarkdown, optionsAsText, wrapText } from './options-doc.js';
 export { listNamedFiles, loadNamedProfile, readNamedFile, type NamedFileProblem } from './named-file.js';
 export { ProfileError } from './profile-error.js';
 export { formatPath, parseYamlFile, type YamlProblem } from './yaml-file.js';
 export { kindOfValue, parseYamlText, type YamlText } from './yaml-text.js';
 export { closestName } from './closest-name.js';
 export { parseStoreUrl, type StoreUrl } from './store-url.js';
+export { unknownEnvironmentVariables } from './unknown-environment.js';

@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { splitUrl } from '../log/index.js';
+import { hasQuerySecret, splitUrl } from '../log/index.js';
+import { readTrustedText, UnreadableFileError } from '../trust/index.js';
 import { projectRoot } from '../paths.js';
 import { closestName } from './closest-name.js';
 import { describeIssues, showValue } from './describe-issues.js';
@@ -20,6 +21,11 @@ export interface LoadConfigInput {
   overrides?: Partial<Config>;
   /** The machine's host name, the default of host_name; os.hostname() when not given. */
   hostName?: string;
+  /**
+   * Given by `config check`, which reports every problem in one run: each problem is added here instead of thrown,
+   * and the option it concerns keeps its default, so the checks that follow still run.
+   */
+  problems?: string[];
 }
 
 type AnyOption = OptionSpec<unknown>;
@@ -44,12 +50,25 @@ export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS)
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(table)) values[name] = spec.default(ctx);
 
-  const fromFile = input.file === undefined ? EMPTY_FILE : readConfigFile(input.file, table, problems);
+  const fromFile = input.file === undefined ? EMPTY_FILE : readFileLayer(input.file, table, problems);
   const fromEnv = readEnvironment(input.env, table, problems);
   Object.assign(values, fromFile.values, fromEnv, input.overrides ?? {});
   Object.assign(values, readSecrets(input, table, fromFile.secretFiles, problems));
-  if (problems.length > 0) throw new ConfigError(problems);
+  problems.push(...nulInPaths(values));
+  if (problems.length > 0 && input.problems === undefined) throw new ConfigError(problems);
+  input.problems?.push(...problems);
   return values as Config;
+}
+
+/** The file's layer; a file that is no YAML map is one set of problems, and an empty layer. */
+function readFileLayer(file: string, table: OptionTable, problems: string[]): FileLayer {
+  try {
+    return readConfigFile(file, table, problems);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+    return EMPTY_FILE;
+  }
 }
 
 interface FileLayer {
@@ -59,6 +78,21 @@ interface FileLayer {
 }
 
 const EMPTY_FILE: FileLayer = { values: {}, secretFiles: {} };
+
+/** The largest config or secret file read: a config is a few KB; anything this large is the wrong file. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_SECRET_BYTES = 64 * 1024;
+
+/** A path with a NUL byte can name no file: said once, in one line, instead of failing deep in a system call. */
+function nulInPaths(values: Record<string, unknown>): string[] {
+  return [...PATH_OPTIONS, 'host_lock', 'outbox_dir']
+    .filter((name) => typeof values[name] === 'string' && (values[name] as string).includes('\0'))
+    .map(
+      (name) =>
+        `${name} = ${showValue(values[name])} holds a NUL byte, which no path may hold: ` +
+        `fix ${name} (${envName(name)} or the config file)`,
+    );
+}
 
 function readConfigFile(file: string, table: OptionTable, problems: string[]): FileLayer {
   const raw = parseYamlFile(file);
@@ -100,7 +134,7 @@ function exposedCredentials(file: string, upstreams: readonly unknown[]): string
     const entry = upstream as Record<string, unknown>;
     for (const key of ['remote', 'index']) {
       const url = entry[key];
-      if (typeof url !== 'string' || !holdsSecret(url)) continue;
+      if (typeof url !== 'string' || !(holdsSecret(url) || hasQuerySecret(url))) continue;
       const name = typeof entry['name'] === 'string' ? ` ${JSON.stringify(entry['name'])}` : '';
       problems.push(
         `${file}: upstreams[${i}]${name}: ${key} = ${showValue(url)} holds ` +
@@ -125,12 +159,16 @@ function holdsSecret(url: string): boolean {
 function parseYamlFile(file: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // The config names the programs, profiles and scripts root runs: another user's, or one they may write, is refused.
+    text = readTrustedText(file, {
+      what: 'config file',
+      elsewhere: 'name another config file (--config, QPSWATCH_CONFIG)',
+      maxBytes: MAX_CONFIG_BYTES,
+    });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    if (!(err instanceof UnreadableFileError)) throw new ConfigError([(err as Error).message]);
     throw new ConfigError([
-      `config file ${file} cannot be read (${code ?? String(err)}): check the ` +
-        `path given to --config or QPSWATCH_CONFIG`,
+      `config file ${file} cannot be read (${err.code}): check the ` + `path given to --config or QPSWATCH_CONFIG`,
     ]);
   }
   // Never the file's own lines in a message: it may be any file (an env file with a password, /etc/passwd).
@@ -219,11 +257,22 @@ function readSecrets(
 
 function readSecretFile(name: string, file: string, problems: string[]): string | undefined {
   try {
-    return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    // A secret file other users may read or write is refused: the secret would be theirs, or chosen by them.
+    const text = readTrustedText(file, {
+      what: `${name}_file`,
+      elsewhere: `point ${name}_file at a file of root's`,
+      secret: true,
+      maxBytes: MAX_SECRET_BYTES,
+    });
+    return text.replace(/\r?\n$/, '');
   } catch (err) {
+    if (!(err instanceof UnreadableFileError)) {
+      problems.push((err as Error).message);
+      return undefined;
+    }
     problems.push(
       `${name}_file = ${showValue(file)}: cannot be read ` +
-        `(${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at a ` +
+        `(${err.code}): point it at a ` +
         `readable file holding only the secret`,
     );
     return undefined;

@@ -1,5 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readTrustedText, UnreadableFileError } from '../trust/index.js';
+
+/** A profile is a few KB of YAML: anything this large is the wrong file. */
+const MAX_PROFILE_BYTES = 1024 * 1024;
 
 /** Names of `<name>.yaml` files in a folder of profiles or suites, sorted; none when the folder is missing. */
 export async function listNamedFiles(dir: string): Promise<string[]> {
@@ -33,8 +37,15 @@ export async function readNamedFile(
   if (!NAME_RE.test(name))
     throw fail({ file, problem: `is not a ${kind} name`, fix: 'use lower-case letters, digits, - and _' });
   try {
-    return { file, text: await readFile(file, 'utf8') };
-  } catch {
+    // A profile's settings become root's build environment or the server's config: another user's is refused.
+    const text = readTrustedText(file, {
+      what: kind,
+      elsewhere: `use a ${kind} of root's`,
+      maxBytes: MAX_PROFILE_BYTES,
+    });
+    return { file, text };
+  } catch (err) {
+    if (!(err instanceof UnreadableFileError)) throw err;
     const known = await listNamedFiles(dir);
     throw fail({ file, problem: `no such ${kind}`, fix: `use one of: ${known.join(', ') || `(none in ${dir})`}` });
   }

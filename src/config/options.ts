@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { memorySettings, profilingModes } from '../model/index.js';
+import { hasQuerySecret, splitUrl } from '../log/index.js';
+import { instructionCounterSettings, memorySettings, profilingModes } from '../model/index.js';
 import { FLAVORS } from '../version/index.js';
 import { defineOption, type OptionSpec } from './option.js';
 import { parseStoreUrl, STORE_URL_EXPECTED } from './store-url.js';
@@ -21,6 +22,10 @@ const serverProfileName = z.string({ error: 'expected a server profile name, e.g
     `expected a server profile name (${NAME_RULE}, the name of a file ` +
     `<name>.yaml in server_profiles_dir), e.g. "relaxed"`,
 });
+
+// The link goes into every email: a user name, password or token in it would go to every reader.
+const GRAFANA_URL_EXPECTED =
+  'an http(s) URL with no user, password or token in it (it is put into every email), or empty';
 
 const CRON_EXPECTED =
   'a cron expression of 5 fields (minute hour day-of-month month ' +
@@ -383,6 +388,17 @@ export const OPTIONS = {
     expected: 'a whole number of bytes',
     envFormat: 'number',
   }),
+  install_build_packages: defineOption({
+    name: 'install_build_packages',
+    schema: z.boolean(),
+    default: () => true,
+    doc:
+      'Before a build, the Debian packages its build profile names (packages:, and those of the overrides for the ' +
+      "release's version) are checked with dpkg-query; missing ones are installed with apt-get when this is true " +
+      'and qpswatch runs as root. Otherwise, or when apt-get cannot, the build stops with one line naming them.',
+    expected: 'true or false',
+    envFormat: 'boolean',
+  }),
   bisect: defineOption({
     name: 'bisect',
     schema: z.boolean(),
@@ -477,23 +493,48 @@ export const OPTIONS = {
     default: () => 200,
     doc:
       'Paired design: the most pairs any test gets, whatever the budget (the ' +
-      'looks come at 8, 12, 18, 27, 41, ... pairs).',
+      'looks are planned on the blocks the budget pays for: docs/verdicts.md).',
     expected: 'an integer from 2 to 1000',
+    envFormat: 'number',
+  }),
+  instance_seconds: defineOption({
+    name: 'instance_seconds',
+    schema: z.number().int().min(0).max(3600),
+    // Two instances of one release differ by a few percent (docs/verdicts.md): the verdicts need many pairs of
+    // instances, and a restart costs about 6 s, so about one sweep of the quick suite per pair of instances.
+    default: () => 15,
+    doc:
+      'Paired design: seconds of runs (both sides) a pair of server instances measures before both servers are ' +
+      'restarted on fresh copies of their loaded data; the verdicts treat the pairs of one pair of instances as ' +
+      'one block, so an offset between two instances of one release is not taken for a release effect ' +
+      '(docs/verdicts.md). 0: new instances before every sweep.',
+    expected: 'an integer from 0 to 3600',
+    envFormat: 'number',
+  }),
+  instance_warmup_seconds: defineOption({
+    name: 'instance_warmup_seconds',
+    schema: z.number().int().min(0).max(60),
+    // A restarted server's buffer pool is empty while the OS cache still holds the copied data: a second of the
+    // suite's warm-up script fills it for the quick suite's tables (RESTART_WARMUP_SECONDS).
+    default: () => 1,
+    doc:
+      "Paired design: seconds of the suite's warm-up script each server runs after a restart, before the next " +
+      "block's pairs (at most the suite's own warm-up seconds). 0: none, for tables too small to need it.",
+    expected: 'an integer from 0 to 60',
     envFormat: 'number',
   }),
   reanchor_every: defineOption({
     name: 'reanchor_every',
     schema: z.number().int().min(0).max(1000),
-    // Off by default: each direct session costs a whole session budget on top of the normal check, and the chain
-    // with a confirming session on suspicion already catches drift; N bounds how far the chain's error can grow.
-    default: () => 0,
+    // A chained estimate's error grows with the square root of its steps, and each false suspicion costs a confirming
+    // session: every 4th check against the base keeps a chain to 3 steps at most, for one session in 4 that is
+    // judged against the base instead of the last good (docs/verdicts.md).
+    default: () => 4,
     doc:
       'Every this many checked releases of a series, the check is a paired ' +
       'session directly against the base (base:, else the oldest checked ' +
       'release) instead of the last good: it re-anchors the chained estimate, ' +
-      'whose interval widens with every step. 0: off, since each such session ' +
-      'costs a whole session budget and a drift under the threshold is ' +
-      'confirmed against the base anyway.',
+      'whose interval widens with every step. 0: off.',
     expected: 'an integer from 0 to 1000 (0: off)',
     envFormat: 'number',
   }),
@@ -554,6 +595,17 @@ export const OPTIONS = {
     expected: 'a number of seconds from 0 to 600',
     envFormat: 'number',
   }),
+  idle_window_ms: defineOption({
+    name: 'idle_window_ms',
+    schema: z.number().int().min(20).max(5000),
+    // The wait's one unavoidable cost: every run waits at least one window. Measured side by side (docs/verdicts.md).
+    default: () => 250,
+    doc:
+      'Paired design, drain: the window over which the server not being measured must stay under 2% of a CPU and ' +
+      '64 KiB written before a measurement starts; every run waits at least one window (docs/verdicts.md).',
+    expected: 'an integer of milliseconds from 20 to 5000',
+    envFormat: 'number',
+  }),
   hold_idle_states: defineOption({
     name: 'hold_idle_states',
     schema: z.boolean(),
@@ -588,6 +640,62 @@ export const OPTIONS = {
       'test runs on it.',
     expected: 'a whole number of seconds from 1 to 600',
     envFormat: 'number',
+  }),
+  instruction_counter: defineOption({
+    name: 'instruction_counter',
+    schema: z.enum(instructionCounterSettings),
+    default: () => 'auto' as const,
+    doc:
+      'The instructions lane of compare and check (docs/verdicts.md, "Instructions per query"): after the pairs, ' +
+      "each 1-thread test's instructions per query are counted on both servers. auto: perf stat's instructions:u " +
+      'where the host has a PMU, else callgrind (Debian: valgrind); callgrind or perf: only that one; off: no lane. ' +
+      'A counter that is missing or refused is one line at the start, and the QPS lane goes on alone.',
+    expected: 'auto, callgrind, perf or off',
+    envFormat: 'text',
+  }),
+  instructions_repeats: defineOption({
+    name: 'instructions_repeats',
+    schema: z.number().int().min(1).max(20),
+    // Three runs give a median and a spread; the counts repeat to 0.11% or better (docs/verdicts.md).
+    default: () => 3,
+    doc: "Instructions lane: counted runs per side and test, each from a fresh copy of the side's loaded datadir.",
+    expected: 'an integer from 1 to 20',
+    envFormat: 'number',
+  }),
+  instructions_events: defineOption({
+    name: 'instructions_events',
+    schema: z.number().int().min(10).max(1_000_000),
+    default: () => 2000,
+    doc: "Instructions lane: the measured run's sysbench events (--events, --rand-seed fixed), counted.",
+    expected: 'an integer from 10 to 1000000',
+    envFormat: 'number',
+  }),
+  instructions_warmup_events: defineOption({
+    name: 'instructions_warmup_events',
+    schema: z.number().int().min(0).max(1_000_000),
+    default: () => 500,
+    doc: "Instructions lane: events of the test's own script run first on the same server, not counted (0: none).",
+    expected: 'an integer from 0 to 1000000',
+    envFormat: 'number',
+  }),
+  instructions_threshold: defineOption({
+    name: 'instructions_threshold',
+    schema: z.number().gt(1).lt(2),
+    // 2%: 18 times the worst spread of repeated counts measured here, under what QPS can see here (docs/verdicts.md).
+    default: () => 1.02,
+    doc:
+      'A test is an instructions regression when its instructions per query C/B are over this and beyond the ' +
+      "repeats' spread; an improvement under 1/threshold.",
+    expected: 'a number greater than 1 and less than 2',
+    envFormat: 'number',
+  }),
+  instructions_test_thresholds: defineOption({
+    name: 'instructions_test_thresholds',
+    schema: z.record(z.string().min(1), z.number().gt(1).lt(2)),
+    default: () => ({}),
+    doc: 'Per-test instructions thresholds by test name, over instructions_threshold (e.g. { insert: 1.05 }).',
+    expected: 'a map of test name to a number greater than 1 and less than 2',
+    envFormat: 'json',
   }),
   confidence: defineOption({
     name: 'confidence',
@@ -697,10 +805,15 @@ export const OPTIONS = {
   }),
   grafana_url: defineOption({
     name: 'grafana_url',
-    schema: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })]),
+    schema: z.union([
+      z.literal(''),
+      z
+        .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+        .refine((url) => splitUrl(url)?.userinfo === '' && !hasQuerySecret(url), { error: GRAFANA_URL_EXPECTED }),
+    ]),
     default: () => '',
     doc: "The base URL of the Grafana that has qpswatch's dashboards, for the link in each email; empty: no link.",
-    expected: 'an http(s) URL, or empty',
+    expected: GRAFANA_URL_EXPECTED,
     envFormat: 'text',
   }),
   schedule: defineOption({
@@ -752,12 +865,13 @@ export const OPTIONS = {
   host_lock: defineOption({
     name: 'host_lock',
     schema: z.string().min(1),
-    default: () => '/run/lock/qpswatch-host.lock',
+    default: () => '/run/qpswatch/host.lock',
     doc:
       'A lock file that keeps two benchmarks or builds on one host from ' +
       'running at once (the daemon holds it while it runs; compare, check and ' +
       'build hold it while they work, and wait for one another); it holds the ' +
-      'pid and start time of its holder.',
+      "pid and start time of its holder. Its folder must be root's or " +
+      "qpswatch's (the default's, made when missing, is the unit's RuntimeDirectory).",
     expected: 'a file path',
     envFormat: 'text',
   }),

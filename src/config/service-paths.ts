@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ConfigError } from './errors.js';
 
 /**
  * The files of the installed service (systemd/install.sh and the unit's ConfigurationDirectory=, StateDirectory=
@@ -30,7 +31,13 @@ export function findConfigFile(
   flag: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
+  if (flag === '') throw new ConfigError(['--config is empty: name a config file, or leave --config out']);
   const named = flag ?? env['QPSWATCH_CONFIG'];
+  if (named === '')
+    throw new ConfigError([
+      'QPSWATCH_CONFIG is set but empty: set it to a config file, or unset it (unset QPSWATCH_CONFIG) to run on the ' +
+        `defaults or ${SERVICE_CONFIG}`,
+    ]);
   if (named !== undefined) return named;
   const { config } = servicePaths(env);
   return existsSync(config) ? config : undefined;

@@ -1,4 +1,6 @@
+import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { ensureTrustedFolder } from '../trust/index.js';
 import {
   describeHolder,
   LockFileError,
@@ -107,6 +109,7 @@ export interface LockOptions {
  * holder (exec's pid lock). A file its holder left (killed) is taken over; one that is held is a HostLockHeldError.
  */
 export function acquireHostLock(path: string, opts: LockOptions = {}): HostLock {
+  prepareLockFolder(path);
   const attempt = withHostLockErrors(path, () => tryPidLock(path, opts));
   if ('holder' in attempt) throw heldError(path, attempt.holder);
   return attempt.lock;
@@ -137,10 +140,33 @@ export async function waitForHostLock(path: string, opts: WaitForHostOptions): P
       `waiting for the host: ${printable(describeHolder(holder))}`,
     );
   const { log: _log, ...lockOptions } = opts;
+  prepareLockFolder(path);
   try {
     return await waitForPidLock(path, { ...lockOptions, refuse, onWait });
   } catch (err) {
     throw hostLockError(path, err);
+  }
+}
+
+/**
+ * The folder of the lock is checked as qpswatch's own folders are (trust): root's or qpswatch's, nobody else may
+ * write it or a folder above it. The default, /run/qpswatch (the unit's RuntimeDirectory), is made when missing
+ * (0755: the service and the people who read who holds it pass through), so no other user can be there first; a
+ * shared sticky folder such as /run/lock is still accepted when host_lock names one, and a file another user put
+ * there is refused when it is opened.
+ */
+function prepareLockFolder(path: string): void {
+  try {
+    ensureTrustedFolder(
+      dirname(resolve(path)),
+      { what: 'host_lock folder', elsewhere: "set host_lock to a file in a folder of root's" },
+      { stickyOk: true, mode: 0o755 },
+    );
+  } catch (err) {
+    // The folder cannot be made by this user (not root, /run/qpswatch missing): the lock cannot be created.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && !(err instanceof InputError)) throw new HostLockError(path, code);
+    throw err;
   }
 }
 

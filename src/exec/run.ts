@@ -3,6 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Logger } from '../log/index.js';
 import { ExecError, ExecNotFoundError, ExecTimeoutError } from './errors.js';
 import { OutputCollector } from './output.js';
+import { forgetGroup, reapWithParent } from './reaper.js';
 
 export interface RunOptions {
   /** argv[0] is the program: an absolute path or a name looked up on PATH. Never a shell. */
@@ -28,6 +29,12 @@ export interface RunOptions {
    * out.
    */
   log?: Logger;
+  /**
+   * The child's process group is killed when qpswatch dies, however it dies (reaper.ts): for servers and sysbench,
+   * which would otherwise run on after a SIGKILL, holding a datadir and a password file. Builds leave it off (a build
+   * killed half way is stopped by the next one, with a line saying so).
+   */
+  dieWithParent?: boolean;
 }
 
 export interface RunResult {
@@ -50,6 +57,8 @@ export interface ChildHandle {
   pause(): void;
   /** SIGCONT to the group. */
   resume(): void;
+  /** SIGINT to the group: how `perf stat` is told to stop counting and print what it counted. */
+  interrupt(): void;
   tail(): string[];
 }
 
@@ -106,14 +115,19 @@ class Child {
     if (opts.logFile !== undefined) this.log = createWriteStream(opts.logFile, { flags: 'a' });
     this.logger = opts.log?.child({ component: 'exec' });
     this.child = spawn(this.argv[0]!, this.argv.slice(1), {
-      cwd: opts.cwd,
+      // Not the caller's folder: a program that looks in its working folder (sysbench's Lua require looks in ./ first)
+      // must not find files another user put there.
+      cwd: opts.cwd ?? '/',
       env: opts.env ?? defaultEnv(),
       // Its own process group, so a timeout or a stop reaches every grandchild (mysqld_safe, cmake's make jobs).
       detached: true,
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       shell: false,
     });
-    if (this.child.pid !== undefined) liveGroups.add(this.child.pid);
+    if (this.child.pid !== undefined) {
+      liveGroups.add(this.child.pid);
+      if (opts.dieWithParent === true) reapWithParent(this.child.pid);
+    }
     this.settled = this.watch();
   }
 
@@ -134,6 +148,7 @@ class Child {
         this.paused = false;
         this.signalGroup('SIGCONT');
       },
+      interrupt: () => this.signalGroup('SIGINT'),
       tail: () => this.combined.tail(),
     };
   }
@@ -160,7 +175,10 @@ class Child {
           );
       });
       this.child.on('close', (code, signal) => {
-        if (this.child.pid !== undefined) liveGroups.delete(this.child.pid);
+        if (this.child.pid !== undefined) {
+          liveGroups.delete(this.child.pid);
+          if (this.opts.dieWithParent === true) forgetGroup(this.child.pid);
+        }
         this.clearTimer();
         this.opts.signal?.removeEventListener('abort', this.onAbort);
         const done = (): void => resolve(this.result(code, signal));

@@ -2,12 +2,18 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import { createRequire } from 'node:module';
 import { withSyslogPrefix } from './journal.js';
 import { redactUrlCredentials } from './redact.js';
+import type { TerminalOutput } from './terminal.js';
 
 export type { Logger };
 export type LogFormat = 'auto' | 'json' | 'pretty';
+/** What a logger writes: JSON lines; pino-pretty's lines (--log-format pretty); or the terminal's short lines. */
+export type LogOutputFormat = 'json' | 'pretty' | 'terminal';
+export { printableLine, TerminalOutput, type TerminalOptions } from './terminal.js';
 export { isJournalStream, syslogPriority, withPriority, withSyslogPrefix } from './journal.js';
 export {
   addUrlForRedaction,
+  hasQuerySecret,
+  redactQuerySecrets,
   redactUrl,
   redactUrlCredentials,
   splitUrl,
@@ -18,6 +24,8 @@ export {
 export interface JournalOutput {
   /** stderr is journald's stream: each JSON line starts with its syslog priority (`<4>` for a warning). */
   journal?: boolean;
+  /** Format terminal: where the lines go (the status line's owner). */
+  terminal?: TerminalOutput;
 }
 
 /** Keys whose values never reach a log line, wherever they sit in the logged object. */
@@ -32,20 +40,21 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * JSON under systemd (journald sets JOURNAL_STREAM) or when output is not a terminal; readable lines on a terminal.
+ * JSON under systemd (journald sets JOURNAL_STREAM) or when output is not a terminal; on a terminal, one short line
+ * per event under a status line (terminal.ts), or pino-pretty's whole lines when asked for (pretty).
  * Logs go to stderr so that reports on stdout stay clean for pipes.
  */
-export function resolveLogFormat(format: LogFormat, env: NodeJS.ProcessEnv, stderrIsTTY: boolean): 'json' | 'pretty' {
+export function resolveLogFormat(format: LogFormat, env: NodeJS.ProcessEnv, stderrIsTTY: boolean): LogOutputFormat {
   if (format !== 'auto') return format;
   if (env['JOURNAL_STREAM'] !== undefined || env['INVOCATION_ID'] !== undefined) return 'json';
-  return stderrIsTTY ? 'pretty' : 'json';
+  return stderrIsTTY ? 'terminal' : 'json';
 }
 
 /**
  * What every logger of qpswatch redacts, in one place: secret keys by path, and the password or token of any URL
  * in the whole written line (a remote in a field, a git argv, an error message, a child logger's bindings).
  */
-export function loggerOptions(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): LoggerOptions {
+export function loggerOptions(level: string, format: LogOutputFormat, output: JournalOutput = {}): LoggerOptions {
   // Only JSON lines get the prefix: pino-pretty parses what it is given, and its lines are for terminals.
   const journal = format === 'json' && output.journal === true;
   const streamWrite = journal ? (line: string) => withSyslogPrefix(redactUrlCredentials(line)) : redactUrlCredentials;
@@ -61,9 +70,12 @@ export function loggerOptions(level: string, format: 'json' | 'pretty', output: 
 const requireLazily = createRequire(import.meta.url);
 const pinoPretty = (): typeof import('pino-pretty') => requireLazily('pino-pretty') as typeof import('pino-pretty');
 
-export function createLogger(level: string, format: 'json' | 'pretty', output: JournalOutput = {}): Logger {
+export function createLogger(level: string, format: LogOutputFormat, output: JournalOutput = {}): Logger {
   const options = loggerOptions(level, format, output);
-  if (format === 'pretty') {
+  const terminal = output.terminal;
+  if (format === 'terminal' && terminal !== undefined)
+    return pino(options, { write: (line: string) => terminal.write(line) });
+  if (format === 'pretty' || format === 'terminal') {
     return pino(
       options,
       pinoPretty()({

@@ -22,10 +22,14 @@ export function splitUrl(url: string): UrlParts | undefined {
   return { scheme, userinfo: authority.slice(0, at), rest: after.slice(at + 1) };
 }
 
-/** The URL with no user part at all: what git, a log or an install record may keep. Other text is returned as it is. */
+/**
+ * The URL with no user part at all, and the value of a credential-named query parameter hidden (`?token=***`): what
+ * git, a log or an install record may keep. Other text is returned as it is.
+ */
 export function urlWithoutCredentials(url: string): string {
   const parts = splitUrl(url);
-  return parts === undefined || parts.userinfo === '' ? url : `${parts.scheme}${parts.rest}`;
+  if (parts === undefined) return url;
+  return `${parts.scheme}${redactQuerySecrets(parts.rest)}`;
 }
 
 /**
@@ -34,8 +38,28 @@ export function urlWithoutCredentials(url: string): string {
  */
 export function redactUrl(url: string): string {
   const parts = splitUrl(url);
-  if (parts === undefined || parts.userinfo === '') return url;
-  return `${parts.scheme}${hiddenUserinfo(parts.scheme, parts.userinfo)}@${parts.rest}`;
+  if (parts === undefined) return url;
+  const rest = redactQuerySecrets(parts.rest);
+  if (parts.userinfo === '') return `${parts.scheme}${rest}`;
+  return `${parts.scheme}${hiddenUserinfo(parts.scheme, parts.userinfo)}@${rest}`;
+}
+
+/**
+ * Query parameters that carry a credential by their name (`?token=`, `access_token`, `api_key`, `password`, a signed
+ * URL's `signature`): their values are hidden as the user part is. Matched by name, whatever the URL.
+ */
+const SECRET_NAMES = 'token|key|apikey|password|passwd|pwd|secret|signature|sig|credential|auth|authorization|session';
+const QUERY_SECRET = new RegExp(`([?&;](?:[a-z0-9_.-]*[_.-])?(?:${SECRET_NAMES})=)[^&#;\\s"'<>]*`, 'gi');
+
+/** The text with the value of every credential-named query parameter hidden (`?token=***`). */
+export function redactQuerySecrets(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(QUERY_SECRET, '$1***');
+}
+
+/** Whether a URL carries a credential in its query (see QUERY_SECRET). */
+export function hasQuerySecret(url: string): boolean {
+  return redactQuerySecrets(url) !== url;
 }
 
 function hiddenUserinfo(scheme: string, userinfo: string): string {
@@ -78,6 +102,7 @@ export function addUrlForRedaction(url: string): void {
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)((?:[^/\s"<>@\\]|\\.)*(?:@(?:[^/\s"<>@\\]|\\.)*)*)@/gi;
 
 export function redactUrlCredentials(text: string): string {
+  text = redactQuerySecrets(text);
   if (!text.includes('@')) return text;
   let known = text;
   for (const userinfo of knownUserinfos) known = known.replaceAll(`://${userinfo}@`, '://***@');

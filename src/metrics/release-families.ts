@@ -60,6 +60,28 @@ export const RELEASE_FAMILIES: readonly ReleaseFamily[] = [
     help: "Median of sysbench's 95th percentile latency, in seconds.",
     value: (r) => r.latencyP95Seconds,
   },
+  // The instructions lane's (1-thread tests it counted): no sample where it did not count.
+  {
+    name: 'qpswatch_instructions_per_query',
+    help:
+      'Instructions per query executed in the server connection thread (median of the repeats, callgrind or perf ' +
+      'stat), for the 1-thread tests the instructions lane counted.',
+    value: (r) => r.instructionsPerQuery,
+  },
+  {
+    name: 'qpswatch_instructions_relative_to_base_ratio',
+    help:
+      "Instructions per query relative to the series' base release counted under the same conditions, directly " +
+      '(not chained): over 1 is more work per query; 1 for the base.',
+    value: (r) => r.instructionsRelativeToBase,
+  },
+  {
+    name: 'qpswatch_instructions_relative_to_last_good_ratio',
+    help:
+      "Instructions per query C/B of the version's newest valid check, against the last good release of that " +
+      'time: over 1 is more work per query.',
+    value: (r) => r.instructionsRelativeToLastGood,
+  },
 ];
 
 const VERDICT_FAMILY = {

@@ -17,7 +17,20 @@ export interface MetricsServerOptions {
   log: Logger;
   /** Default: createMetricsExposition(source). The daemon passes its own, so it can render it once at start. */
   exposition?: MetricsExposition;
+  /** Connections open at once; more are closed as they come (default MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** A client that has not sent its request's headers within this is cut off (default HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number;
 }
+
+/**
+ * A scrape is one short request from Prometheus (or a few, with Grafana and a person's curl): 32 connections at once
+ * is plenty, and a client that opens hundreds and sends nothing (on a bind address others can reach, or from a local
+ * user) cannot hold the daemon's file descriptors, which its builds and servers need.
+ */
+export const MAX_CONNECTIONS = 32;
+/** A request's headers are a few hundred bytes: ten seconds for them cuts off a client that trickles them. */
+export const HEADERS_TIMEOUT_MS = 10_000;
 
 export interface MetricsServer {
   /** The base address, e.g. http://127.0.0.1:9467 (append /metrics or /healthz). */
@@ -32,12 +45,22 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   const host = options.host ?? DEFAULT_METRICS_HOST;
   const exposition = options.exposition ?? createMetricsExposition(options.source);
   const log = options.log;
-  const server = createServer((req, res) => {
-    handle(req, res, exposition, log).catch((err: unknown) => {
-      // handle() answers every error itself; this is only reached when the socket is already gone.
-      log.warn({ error: oneLine(err) }, 'metrics request ended badly');
-    });
-  });
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: headersTimeout * 3,
+      // Node looks for connections past their time only this often (30 s by default).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)),
+    },
+    (req, res) => {
+      handle(req, res, exposition, log).catch((err: unknown) => {
+        // handle() answers every error itself; this is only reached when the socket is already gone.
+        log.warn({ error: oneLine(err) }, 'metrics request ended badly');
+      });
+    },
+  );
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   await listen(server, host, options.port);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -55,6 +55,20 @@ export interface ReleaseFigureRow {
    */
   perOp: Partial<Record<PerOpField, number | null>>;
   latencyP95Seconds: number | null;
+  /**
+   * The instructions lane (a 1-thread test it counted; docs/verdicts.md, "Instructions per query"): the median
+   * instructions per query executed in the connection thread over every repeat of the version's binary under the
+   * same conditions; null where the lane did not count the test on the host.
+   */
+  instructionsPerQuery: number | null;
+  /**
+   * Those instructions per query / the base release's, counted under the same conditions (condition key), directly:
+   * no chain of checks (counts do not depend on the host's speed); 1 for the base; null where the base has no count
+   * of the same conditions.
+   */
+  instructionsRelativeToBase: number | null;
+  /** C/B of the lane in the version's newest valid check, against the last good release of that time; null: none. */
+  instructionsRelativeToLastGood: number | null;
 }
 
 export const BUILD_RESULTS = ['built', 'failed'] as const;

@@ -14,4 +14,9 @@ export interface CalibrationFigure extends TestId {
   minutesNeeded: number | null;
   /** The drop the calibration's own pairs could detect. */
   detectableDrop: number;
+  /**
+   * The sd of one server instance's offset for this test (log units), from how much more the blocks' means spread
+   * than their pairs explain; null under 3 blocks, absent from calibrations before it was measured.
+   */
+  instanceSpread?: number | null;
 }

@@ -1,4 +1,5 @@
 import type { Figures } from './figures.js';
+import type { InstructionsView } from './instructions.js';
 import type { MemorySettingName } from './memory.js';
 import type { TestId } from './tests.js';
 import type { Verdict } from './verdict.js';
@@ -80,4 +81,6 @@ export interface ComparisonView {
   /** host fingerprint facts, printed as key=value in key order */
   host: Record<string, string | number | boolean>;
   tests: TestRow[];
+  /** The instructions lane of the session (its 1-thread tests), when the session ran it: every format carries it. */
+  instructions?: InstructionsView;
 }

@@ -1,4 +1,5 @@
 import type { Figures } from './figures.js';
+import type { InstructionVerdictKind } from './instructions.js';
 import type { TestId } from './tests.js';
 
 /**
@@ -31,6 +32,27 @@ export interface HistoryTest extends TestId {
   chained?: ReadonlyArray<HistoryChained | null>;
   /** the test's regression threshold (threshold, test_thresholds): drift is a chained estimate under it */
   threshold?: number;
+  /**
+   * aligned with HistoryView.versions: the instructions lane's figure of a 1-thread test (docs/verdicts.md,
+   * "Instructions per query"), null where the version was not counted on the host. Absent: no version was.
+   */
+  instructions?: ReadonlyArray<HistoryInstructions | null>;
+}
+
+/** A version's instructions per query, and its ratio to the base's stored figure of the same conditions. */
+export interface HistoryInstructions {
+  /** median instructions per query over every repeat counted of the version's binary under the same conditions */
+  perQuery: number;
+  /** (max - min) / median of those repeats */
+  spread: number;
+  repeats: number;
+  /** perQuery / the base's of the same condition key, directly (no chain): 1 for the base, null where it has none */
+  relativeToBase: number | null;
+  /** the bounds of that ratio over both sides' repeats (min C / max B, max C / min B); null: no ratio, or the base */
+  low: number | null;
+  high: number | null;
+  /** the lane's verdict against the base (at instructions_threshold); null for the base itself and without a ratio */
+  verdict: InstructionVerdictKind | null;
 }
 
 /** A version's chained relative QPS against the base, with its interval at HistoryView.confidence. */

@@ -56,6 +56,7 @@ export {
 export type {
   HistoryBisection,
   HistoryChained,
+  HistoryInstructions,
   HistoryStep,
   HistoryTest,
   HistoryVersion,
@@ -83,3 +84,18 @@ export {
   type ProfilerTool,
   type ProfilingMode,
 } from './profile.js';
+export {
+  instructionCounterKinds,
+  instructionCounterSettings,
+  instructionVerdictKinds,
+  type FunctionCost,
+  type FunctionGrowth,
+  type InstructionCounterKind,
+  type InstructionCounterSetting,
+  type InstructionLaneSummary,
+  type InstructionsView,
+  type InstructionSide,
+  type InstructionVerdict,
+  type InstructionVerdictKind,
+  type TestFunctionGrowth,
+} from './instructions.js';

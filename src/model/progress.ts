@@ -39,6 +39,10 @@ export interface SessionWorkProgress {
   endsAt: string | null;
   /** budget: the paired session's budget ends it at the latest; plan: the whole runs' test seconds left. */
   etaFrom: 'budget' | 'plan' | null;
+  /** Paired: the sweeps the budget pays for (the session's last look); absent where not known. */
+  sweeps?: number | null;
+  /** Paired: the tests decided at the newest look, of how many; null before the first look. */
+  decided?: { tests: number; of: number } | null;
 }
 
 export type WorkProgress = BuildWorkProgress | SessionWorkProgress;

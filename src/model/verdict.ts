@@ -1,4 +1,5 @@
 import type { TestId } from './tests.js';
+import type { InstructionVerdictKind } from './instructions.js';
 
 /**
  * What a session decided for one test (docs/verdicts.md). slower: significantly slower (the interval ends under 1),
@@ -12,11 +13,17 @@ export const conclusiveKinds: readonly VerdictKind[] = ['ok', 'improvement'];
 
 /**
  * The one rule of last good (docs/verdicts.md): a check is conclusive, so its release may become last good, only when
- * every test is ok or improvement. A regression, a slower or an unstable test leaves it not last good, whatever the
- * estimate; a person can still accept the release (triage accept). The store applies it as it records a check.
+ * every test is ok or improvement, and the instructions lane found no regression. A regression, a slower or an
+ * unstable test leaves it not last good, whatever the estimate; a person can still accept the release (triage
+ * accept). The store applies it as it records a check.
  */
-export function isConclusive(kinds: readonly VerdictKind[]): boolean {
-  return kinds.every((kind) => conclusiveKinds.includes(kind));
+export function isConclusive(
+  kinds: readonly VerdictKind[],
+  instructionKinds: readonly InstructionVerdictKind[] = [],
+): boolean {
+  // An instructions regression keeps the release from last good as a QPS regression does (docs/verdicts.md); an
+  // unclear count does not: the QPS lane still judged the test.
+  return kinds.every((kind) => conclusiveKinds.includes(kind)) && !instructionKinds.includes('regression');
 }
 
 /**
@@ -63,10 +70,15 @@ export interface Verdict extends TestId {
    * the standard error of the log of relativeQps: chained estimates add these in quadrature; null for older verdicts
    */
   logSe?: number | null;
+  /**
+   * the degrees of freedom of logSe: paired, the blocks (pairs of server instances) behind the verdict less 1; whole
+   * runs, the runs of both sides less 2; null for verdicts stored before it was kept (the chain then takes pairs - 2)
+   */
+  logSeDf?: number | null;
   /** per-op figures of C that grew by 5% or more over B, largest first (regressions only) */
   hint: HintFigure[];
 }
 
 /** The fields that say how far a session could see: verdicts stored before they existed have none. */
 export type VerdictReachField =
-  'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect' | 'logSe';
+  'low' | 'high' | 'confidence' | 'detectableDrop' | 'pairs' | 'noise' | 'orderEffect' | 'logSe' | 'logSeDf';

@@ -1,5 +1,6 @@
 import {
-  comparisonDocument,
+  comparisonHeadline,
+  formatInterval,
   formatRatio,
   formatSignificant,
   formatSlowerEstimate,
@@ -112,7 +113,7 @@ function hintBlocks(rows: readonly TestRow[]): Block[] {
 }
 
 /** The email shows this many of the frames that grew most; the page and the report show them all. */
-const PROFILE_ROWS = 12;
+const PROFILE_ROWS = 8;
 
 /** A regression's differential profile: the sides, the frames that grew most, and where the flame graph is. */
 export function profileBlocks(profile: AlertProfile | undefined): Block[] {
@@ -136,15 +137,38 @@ export function profileBlocks(profile: AlertProfile | undefined): Block[] {
   return [heading, { kind: 'lines', lines: facts }, body];
 }
 
-/** The comparison's own title becomes a section: the alert has its title already. */
-function asSection(block: Block): Block {
-  return block.kind === 'heading' && block.level === 1 ? { ...block, level: 2 } : block;
+/**
+ * The tests that moved: every test whose verdict is not ok or unstable, and the event's own tests, with C/B, its
+ * interval and the verdict (toned in HTML). The session's other tests are in the full report.
+ */
+export function movedTable(content: AlertContent, rows: readonly TestRow[]): Table {
+  const own = new Set(rows.map((r) => testLabel(r)));
+  const moved = content.comparison.tests.filter(
+    (row) => own.has(testLabel(row)) || (row.verdict !== undefined && !['ok', 'unstable'].includes(row.verdict.kind)),
+  );
+  const cells = moved.map((row) => [
+    testLabel(row),
+    formatRatio(row.relativeQps),
+    row.verdict === undefined ? '-' : formatInterval(row.verdict.low, row.verdict.high),
+    row.verdict?.kind ?? '-',
+  ]);
+  const tones = moved.map((row) => [undefined, row.verdict?.kind, undefined, row.verdict?.kind]);
+  return makeTable([left('test'), right('C/B'), right('interval'), left('verdict')], cells, tones);
+}
+
+/** Where the whole comparison is: the command that prints it as a page, and the dashboard when configured. */
+function fullReportLines(content: AlertContent, dashboardLine: boolean): string[] {
+  const id = content.comparison.sessionId;
+  return [
+    `The full report (every test, its verdict, the per-op and counter tables): qpswatch show ${id} --format html`,
+    ...(dashboardLine && content.dashboardUrl !== undefined ? [`dashboard: ${content.dashboardUrl}`] : []),
+  ];
 }
 
 /**
- * The whole body as report blocks: lead, a drift's chained series, the hint of each regressed test, the host
- * fingerprint, then the session's
- * comparison (relative QPS table and chart, verdicts, per-op tables). The text and HTML parts are two layouts of it.
+ * The whole body as report blocks, short enough to read in the mail client: the lead and the verdicts' headline, the
+ * tests that moved with their intervals, a drift's chained series, what grew per operation, the profile's top frames,
+ * and where the full report is (qpswatch show ID --format html). The text and HTML parts are two layouts of it.
  */
 export function alertDocument(
   content: AlertContent,
@@ -158,13 +182,17 @@ export function alertDocument(
     ...(slower !== null ? [slower] : []),
     `host fingerprint: ${content.fingerprintId}`,
   ];
-  if (dashboardLine && content.dashboardUrl !== undefined) facts.push(`dashboard: ${content.dashboardUrl}`);
+  const headline = comparisonHeadline(content.comparison.tests);
   return [
     { kind: 'heading', level: 1, text: title },
+    ...(headline !== undefined ? [headline] : []),
     { kind: 'lines', lines: facts },
+    { kind: 'heading', level: 2, text: 'Tests that moved' },
+    { kind: 'table', table: movedTable(content, rows) },
     ...(content.kind === 'regression' ? chainBlocks(content.chain) : []),
     ...(content.kind === 'regression' ? hintBlocks(rows) : []),
     ...(content.kind === 'regression' ? profileBlocks(content.profile) : []),
-    ...comparisonDocument(content.comparison).map(asSection),
+    { kind: 'heading', level: 2, text: 'The full report' },
+    { kind: 'lines', lines: fullReportLines(content, dashboardLine) },
   ];
 }

@@ -1,14 +1,16 @@
-import { formatRatio } from '../report/index.js';
+import { BIDI_CONTROLS, formatRatio } from '../report/index.js';
 import { testLabel, type TestRow } from '../model/index.js';
 import type { AlertContent } from './alert-content.js';
 
 /**
  * Data put in a header: control characters (C0, DEL, C1 and the Unicode line and paragraph separators) are removed,
- * so a tag or test name can never break the subject into two lines or add a header.
+ * so a tag or test name can never break the subject into two lines or add a header; so are the bidirectional
+ * controls, so a subject reads in a mail list as it is (no right-to-left override turns "0.24" into "42.0").
  */
 export function headerText(text: string): string {
   return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(BIDI_CONTROLS, '')
     .replace(/\s+/g, ' ')
     .trim();
 }

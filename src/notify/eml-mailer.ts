@@ -1,6 +1,7 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log/index.js';
+import { writeFileSafely } from '../trust/index.js';
 import { mailOptions } from './mail-options.js';
 import type { Mailer, MailSettings, OutgoingMessage } from './mailer.js';
 import { nodemailer } from './nodemailer.js';
@@ -49,7 +50,7 @@ export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
         throw new TypeError('nodemailer stream transport gave a stream although buffer was asked for');
       await mkdir(settings.outboxDir, { recursive: true });
       const path = join(settings.outboxDir, emlFileName(message));
-      await writeAtomically(path, info.message);
+      writeAtomically(path, info.message);
       log.info({ id: message.id, path }, 'message written to the outbox folder');
       return path;
     },
@@ -59,13 +60,7 @@ export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
   };
 }
 
-async function writeAtomically(path: string, data: Buffer): Promise<void> {
-  const tmp = `${path}.tmp`;
-  try {
-    await writeFile(tmp, data, { mode: 0o640 });
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+/** outbox_dir may be anywhere: trust's write opens no link and no file another user put there. */
+function writeAtomically(path: string, data: Buffer): void {
+  writeFileSafely(path, data);
 }

@@ -15,3 +15,9 @@ export type { AlertContent, AlertProfile, ChainedTest, RenderedMessage } from '.
 export { renderAlert } from './render-alert.js';
 export { failureSubject, inertLine, renderFailureNotice, type FailureContent } from './render-failure.js';
 export { bisectSubject, renderBisectNotice, type BisectContent, type BisectStepContent } from './render-bisect.js';
+export {
+  instructionsSubject,
+  renderInstructionsAlert,
+  type InstructionsAlertContent,
+  type InstructionsAlertTest,
+} from './render-instructions.js';

@@ -22,6 +22,8 @@ export interface StepRequest extends Pick<CompareRequest, 'suite' | 'budgetMinut
   goodTag: string;
   /** The regressed tag, for logs. */
   badTag: string;
+  /** Its version: the build profile is resolved for it. */
+  badVersion: string;
   buildProfile: string;
 }
 
@@ -46,7 +48,7 @@ export async function runBisectStep(
 ): Promise<StepResult> {
   const label = `${entry.commit.slice(0, 12)} (bisect of ${request.badTag})`;
   const build = await buildCommit(
-    { commit: entry.commit, label },
+    { commit: entry.commit, label, version: request.badVersion },
     deps.upstream,
     {
       settings: deps.buildSettings,

@@ -15,7 +15,7 @@ import { bisectRange } from './bisect-range.js';
 import { runBisectStep, type BisectStepDeps, type StepRequest } from './bisect-step.js';
 import type { CommitBuildOutcome } from './build-commit.js';
 
-export interface BisectRequest extends Omit<StepRequest, 'goodTag' | 'badTag' | 'buildProfile'> {
+export interface BisectRequest extends Omit<StepRequest, 'goodTag' | 'badTag' | 'badVersion' | 'buildProfile'> {
   release: ReleaseRecord;
   good: ReleaseRecord;
   /** The regressed tests the suite was narrowed to. */
@@ -83,6 +83,7 @@ export async function runBisection(request: BisectRequest, deps: BisectRunDeps):
     ...request,
     goodTag: good.tag,
     badTag: release.tag,
+    badVersion: release.version,
     buildProfile: deps.upstream.buildProfile,
   };
   const builds: CommitBuildOutcome[] = [];

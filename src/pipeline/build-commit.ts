@@ -1,20 +1,16 @@
 import { join } from 'node:path';
 import { acquireBuildLock, BuildFailedError, stopLeftoverBuild } from '../compile/index.js';
 import { removeWorktree, updateSubmodules, type Upstream } from '../upstream/index.js';
-import {
-  addWorktreeRepairing,
-  keyBuild,
-  mirrorDirFor,
-  patchAndCompile,
-  worktreeDirFor,
-  type BuildDeps,
-} from './build-release.js';
+import { keyBuild, patchAndCompile, type BuildDeps } from './build-release.js';
+import { addWorktreeRepairing, mirrorDirFor, worktreeDirFor } from './worktrees.js';
 
 /** A commit that is not a release tag, to build (a bisection's midpoint). */
 export interface CommitToBuild {
   readonly commit: string;
   /** How logs and failure lines name it, e.g. "a1b2c3d4e5f6 (bisect of mariadb-10.5.2)". */
   readonly label: string;
+  /** The version the build profile is resolved for: the bisected release's, whose series the commit belongs to. */
+  readonly version: string;
 }
 
 export interface CommitBuildOutcome {
@@ -40,7 +36,7 @@ export async function buildCommit(
   buildProfile = upstream.buildProfile,
 ): Promise<CommitBuildOutcome> {
   const { settings, log, signal } = deps;
-  const keyed = await keyBuild(target.commit, upstream, buildProfile, deps);
+  const keyed = await keyBuild(target.commit, upstream, buildProfile, deps, target.version);
   const { key } = keyed;
   const paths = {
     installDir: join(settings.stateDir, 'builds', key, 'install'),

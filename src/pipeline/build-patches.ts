@@ -1,10 +1,10 @@
-import { statSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileSha256, type BuildProfile } from '../compile/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
 import { printable } from '../report/index.js';
+import { checkTrustedFile, UntrustedPathError } from '../trust/index.js';
 import { applyPatch, PatchApplyError, type Upstream } from '../upstream/index.js';
 
 /** A patch a build applies, with where it was listed (for messages) and its contents' sha256 (for the key). */
@@ -37,23 +37,23 @@ export class PatchFileModeError extends InputError {
     readonly listedBy: string,
     what: string,
   ) {
-    super(
-      `patch ${patch} (listed by ${listedBy}) ${what}: another user could ` +
-        `change what is built as root; chown root and chmod go-w it`,
-    );
+    super(`patch ${patch} (listed by ${listedBy}) ${what}`);
   }
 }
 
+/** The one trust check (its folders too); what it refuses is said as this patch's error. */
 function checkPatchFile(path: string, listedBy: string): void {
-  const st = statSync(path);
-  const uid = process.getuid?.() ?? 0;
-  if (st.uid !== 0 && st.uid !== uid) throw new PatchFileModeError(path, listedBy, `is owned by uid ${st.uid}`);
-  if ((st.mode & 0o022) !== 0)
-    throw new PatchFileModeError(
-      path,
-      listedBy,
-      `is writable by its group or others (mode ${(st.mode & 0o777).toString(8)})`,
-    );
+  try {
+    checkTrustedFile(path, { what: 'patch', elsewhere: "use a patch of root's" });
+  } catch (err) {
+    if (err instanceof UntrustedPathError)
+      throw new PatchFileModeError(
+        path,
+        listedBy,
+        err.part === path ? err.problem : `is below ${err.part}, which ${err.problem}`,
+      );
+    throw err;
+  }
 }
 
 /** The upstream's patches, then the build profile's, in the order they are applied, each with its sha256. */

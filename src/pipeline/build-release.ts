@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   acquireBuildLock,
   BuildFailedError,
   buildKey,
+  buildPathsFor,
   compilerVersion,
   ensureBuild,
   loadBuildProfile,
+  profileFor,
   readInstallRecord,
   stopLeftoverBuild,
   type BuildProfile,
@@ -21,14 +21,10 @@ import type { WorkProgress } from '../model/index.js';
 import { buildProgressReporter, lastBuildSeconds } from './build-progress.js';
 import { applyBuildPatches, buildPatches, type BuildPatch } from './build-patches.js';
 import type { BuildRecord, ReleaseRecord, ReleaseStore } from '../store/index.js';
-import {
-  addWorktree,
-  removeWorktree,
-  syncMirror,
-  updateSubmodules,
-  WorktreeFolderError,
-  type Upstream,
-} from '../upstream/index.js';
+import type { Upstream } from '../upstream/index.js';
+import { parseVersion } from '../version/index.js';
+import { releaseTree } from './release-tree.js';
+import { worktreeDirFor } from './worktrees.js';
 
 export type BuildStatus = 'built' | 'already-built' | 'failed' | 'failed-before';
 
@@ -53,6 +49,8 @@ export interface BuildSettings {
   minFreeBytes: number;
   /** host_name when the store is shared (mysql), else '': builds stay per host (buildKey's host). */
   buildHost: string;
+  /** install_build_packages: a build profile's missing Debian packages are installed with apt-get. */
+  installPackages: boolean;
 }
 
 export function buildSettings(config: Config): BuildSettings {
@@ -62,6 +60,7 @@ export function buildSettings(config: Config): BuildSettings {
     stateDir: config.state_dir,
     minFreeBytes: config.min_free_bytes,
     buildHost: config.store_backend === 'mysql' ? config.host_name : '',
+    installPackages: config.install_build_packages,
   };
 }
 
@@ -79,16 +78,13 @@ export interface BuildDeps {
   onWorkProgress?: (work: WorkProgress) => void;
 }
 
-/** One bare mirror per remote, named by a hash of it, so two upstreams on one remote share their objects. */
-export function mirrorDirFor(cacheDir: string, remote: string): string {
-  return join(cacheDir, 'mirrors', createHash('sha256').update(remote).digest('hex').slice(0, 16));
-}
-
 /**
  * Builds one release unless its key (commit, profile hash, patches, compiler) was built already, or failed and no
- * retry was asked for. The commit is checked out from the mirror by id, never by tag name: tags are data. The build
- * profile is the upstream's unless another is named (a build variant, TAG@PROFILE); the upstream's patches and then
- * the profile's are applied to the worktree before cmake.
+ * retry was asked for. A git upstream's commit is checked out from the mirror by id, never by tag name: tags are data;
+ * a source upstream's tarball is downloaded, verified and unpacked, and its sha256 (the first 40 hex digits, as the
+ * release row keeps it) stands for the commit. The build profile is the upstream's unless another is named (a build
+ * variant, TAG@PROFILE), resolved for the release's version (profileFor); the upstream's patches and then the
+ * profile's are applied to the tree before cmake.
  */
 export async function buildRelease(
   release: ReleaseRecord,
@@ -98,7 +94,7 @@ export async function buildRelease(
   buildProfile = upstream.buildProfile,
 ): Promise<BuildOutcome> {
   const { settings, log } = deps;
-  const keyed = await keyBuild(release.commit, upstream, buildProfile, deps);
+  const keyed = await keyBuild(release.commit, upstream, buildProfile, deps, release.version);
   const { key } = keyed;
   const before = await knownOutcome(release, key, deps, retry, false);
   if (before !== undefined) return before;
@@ -138,11 +134,26 @@ async function knownOutcome(
 ): Promise<BuildOutcome | undefined> {
   const { settings, store, log } = deps;
   const known = await store.getBuild(key);
-  const base = { release, key, installDir: known?.installDir ?? '', logFile: known?.logFile ?? '' };
+  // The folders state_dir and the key make, never the stored ones: whoever could write the store would choose them.
+  const { installDir, logFile } = buildPathsFor(settings.stateDir, key);
+  const base = { release, key, installDir, logFile: known === undefined ? '' : logFile };
   // `qpswatch prune` deletes installs that are not kept; the store still says built, the install marker is gone.
   const pruned = known?.state === 'built' && (await readInstallRecord(settings.stateDir, key)) === undefined;
-  if (pruned) log.info({ tag: release.tag, key }, 'built before, but its install was pruned: building it again');
-  else if (known?.state === 'built') {
+  const stored = known?.installDir ?? installDir;
+  // Said once, at the look before the build lock; the look after it (waited) finds the same row.
+  if (pruned && !waited && resolve(stored) !== installDir)
+    log.warn(
+      { tag: release.tag, key, storedInstallDir: stored },
+      `build ${key} of ${JSON.stringify(release.tag)}: the store names the install folder ` +
+        `${JSON.stringify(stored)}, not ${installDir} (state_dir and the build key): qpswatch never runs ` +
+        'a path the store names; building it here',
+    );
+  else if (pruned && !waited)
+    log.info(
+      { tag: release.tag, key },
+      'built before, but not installed on this host (pruned here, or built by another host of the fleet): building it',
+    );
+  if (!pruned && known?.state === 'built') {
     log.info(
       { tag: release.tag, key },
       waited
@@ -158,35 +169,6 @@ async function knownOutcome(
   return undefined;
 }
 
-/** A build key's worktree: named by key, never by tag; its lock (acquireBuildLock) says who may use it. */
-export function worktreeDirFor(cacheDir: string, key: string): string {
-  return join(cacheDir, 'worktrees', key);
-}
-
-/**
- * Checks the commit out into the key's worktree folder. A folder the mirror does not know as its worktree is what a
- * killed build (or one that lost a race with an older qpswatch) left: the folder is the key's and this build holds
- * the key's lock, so it is removed and checked out again instead of asking a person to delete it.
- */
-export async function addWorktreeRepairing(
-  mirror: string,
-  commit: string,
-  worktree: string,
-  { signal, log }: Pick<BuildDeps, 'signal' | 'log'>,
-): Promise<void> {
-  try {
-    await addWorktree(mirror, commit, worktree, { signal, log });
-  } catch (err) {
-    if (!(err instanceof WorktreeFolderError)) throw err;
-    log.warn(
-      { worktree },
-      'a worktree folder left by an earlier build is not a worktree of the mirror: removing it and checking out again',
-    );
-    await rm(worktree, { recursive: true, force: true });
-    await addWorktree(mirror, commit, worktree, { signal, log });
-  }
-}
-
 /** A commit's build key with what went into it: the profile, its patches, the compiler's version. */
 export interface KeyedProfile {
   profile: BuildProfile;
@@ -195,13 +177,19 @@ export interface KeyedProfile {
   patches: readonly BuildPatch[];
 }
 
+/**
+ * The build key of a commit (or a source tarball's sha256) with the profile as the release's version uses it: an
+ * override for its versions changes the flags, environment and patches, and so the key.
+ */
 export async function keyBuild(
   commit: string,
   upstream: Upstream,
   buildProfile: string,
   { settings, log }: Pick<BuildDeps, 'settings' | 'log'>,
+  version: string,
 ): Promise<KeyedProfile> {
-  const profile = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
+  const loaded = await loadBuildProfile(buildProfile, settings.buildProfilesDir);
+  const profile = profileFor(loaded, { flavor: upstream.flavor, version: parseVersion(version) });
   const patches = await buildPatches(upstream, profile);
   const compiler = await compilerVersion(profile, log);
   const key = buildKey({
@@ -228,7 +216,7 @@ export async function patchAndCompile(
   deps: Pick<BuildDeps, 'settings' | 'signal' | 'log'> & { onProgress?: (p: BuildProgress) => void },
 ): Promise<CompileOutcome> {
   const { settings, signal, log } = deps;
-  const logFile = join(settings.stateDir, 'builds', key, 'build.log');
+  const logFile = buildPathsFor(settings.stateDir, key).logFile;
   const refused = await applyBuildPatches({ worktree, tag: label, patches, logFile, signal, log });
   if (refused !== undefined) return { refused };
   const started = Date.now();
@@ -239,6 +227,7 @@ export async function patchAndCompile(
     worktree,
     profile,
     minFreeBytes: settings.minFreeBytes,
+    installPackages: settings.installPackages,
     signal,
     log,
     ...(deps.onProgress !== undefined ? { onProgress: deps.onProgress } : {}),
@@ -254,17 +243,14 @@ async function buildNow(
 ): Promise<BuildOutcome> {
   const { settings, store, log, signal } = deps;
   const { profile, key, compiler } = keyed;
-  const mirror = mirrorDirFor(settings.cacheDir, upstream.remote);
-  log.info({ tag: release.tag, remote: upstream.remote }, 'updating the mirror');
-  await syncMirror(upstream.remote, mirror, { signal, log });
   const worktree = worktreeDirFor(settings.cacheDir, key);
-  await addWorktreeRepairing(mirror, release.commit, worktree, deps);
+  const tree = releaseTree(release, upstream, { ...settings, signal, log });
   let record: BuildRecord | undefined;
   try {
-    if (upstream.flavor === 'mariadb') await updateSubmodules(worktree, { signal, log });
+    await tree.checkout(worktree);
     const paths = {
       installDir: join(settings.stateDir, 'builds', key, 'install'),
-      logFile: join(settings.stateDir, 'builds', key, 'build.log'),
+      logFile: buildPathsFor(settings.stateDir, key).logFile,
     };
     const report = deps.onWorkProgress;
     // Read before this build's row exists: the series' last build is an earlier one.
@@ -334,8 +320,6 @@ async function buildNow(
       failureLines: failed.failureLines,
     };
   } finally {
-    await removeWorktree(mirror, worktree, { log }).catch((e: unknown) =>
-      log.warn({ worktree, error: String(e) }, 'worktree not removed'),
-    );
+    await tree.remove(worktree).catch((e: unknown) => log.warn({ worktree, error: String(e) }, 'worktree not removed'));
   }
 }

@@ -1,6 +1,6 @@
 import { planEvents, selectLastGood, type EventPlan, type GoodRelease } from '../analysis/index.js';
 import { InputError } from '../errors.js';
-import type { ComparisonView, Verdict } from '../model/index.js';
+import type { ComparisonView, InstructionsView, Verdict } from '../model/index.js';
 import type {
   CalibrationStore,
   CheckRecord,
@@ -12,7 +12,7 @@ import type {
 } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { ChainedTest } from '../notify/index.js';
-import type { Upstream } from '../upstream/index.js';
+import { buildsFromSource, type Upstream } from '../upstream/index.js';
 import { runComparison, type CompareDeps, type CompareOutcome, type CompareRequest } from '../session/index.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
@@ -20,6 +20,7 @@ import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from './eve
 import type { CheckSettings } from './settings.js';
 import { builtInstall } from '../session/index.js';
 import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
+import { instructionCheck } from './instruction-check.js';
 
 export interface CheckRequest extends Pick<CompareRequest, 'design' | 'budgetMinutes' | 'maxPairs'> {
   release: ReleaseRecord;
@@ -46,6 +47,11 @@ export interface CheckDeps extends CompareDeps {
   compare?: (request: CompareRequest, deps: CompareDeps) => Promise<CompareOutcome>;
   /** Profiles the worst regression a check opens (default: runProfile under perf or gdb; a fake in tests). */
   takeProfile?: EventProfileDeps['takeProfile'];
+  /**
+   * Makes a release's build installed on this host before its session (the daemon: a fleet shares its store, not its
+   * disks, so a release another host built is built here too). Without it, a build missing here is an error.
+   */
+  installHere?: (release: ReleaseRecord) => Promise<void>;
 }
 
 export type CheckResult =
@@ -62,6 +68,8 @@ export type CheckResult =
       check: CheckRecord;
       plan: EventPlan;
       messagesQueued: number;
+      /** The instructions lane: its verdicts, and against the series' base from stored figures. */
+      instructions?: InstructionsView;
     };
 
 export class ReleaseNotBuiltError extends InputError {
@@ -103,6 +111,8 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     return { kind: 'first', release };
   }
   const { baseline, against } = target;
+  await deps.installHere?.(baseline);
+  await deps.installHere?.(release);
   log.info(
     { tag: release.tag, baseline: baseline.tag, against },
     `checking ${release.tag} against the ${against} release ${baseline.tag}`,
@@ -118,6 +128,7 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
       ...(request.design !== undefined ? { design: request.design } : {}),
       ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
       ...(request.maxPairs !== undefined ? { maxPairs: request.maxPairs } : {}),
+      instructions: true,
     },
     deps,
   );
@@ -146,6 +157,20 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     ...(request.chain !== undefined ? { chain: request.chain } : {}),
     ...(profile !== undefined ? { profile } : {}),
   });
+  const lane =
+    outcome.instructions === undefined
+      ? undefined
+      : await instructionCheck(
+          {
+            upstream,
+            release,
+            baseline,
+            againstBase: against !== 'last good',
+            sessionId: outcome.sessionId,
+            lane: outcome.instructions,
+          },
+          { store, verdicts: deps.settings.instructions.verdicts, alerts: deps.settings.alerts, log },
+        );
   const check = await store.recordCheck({
     sessionId: outcome.sessionId,
     releaseId: release.id,
@@ -155,7 +180,8 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
     eventKind: against === 'last good' ? 'regression' : 'drift',
     fixedEventIds: plan.fixed.map((e) => e.id),
-    messages,
+    messages: [...messages, ...(lane?.messages ?? [])],
+    ...(lane !== undefined ? { instructions: lane.input } : {}),
   });
   logPlan(deps, upstream, plan, against);
   await deliverPending({ mail: deps.settings.mail, store, log, signal: deps.signal });
@@ -169,7 +195,8 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     verdicts: outcome.verdicts,
     check,
     plan,
-    messagesQueued: messages.length,
+    messagesQueued: messages.length + (lane?.messages.length ?? 0),
+    ...(outcome.instructions !== undefined ? { instructions: lane?.view ?? outcome.instructions } : {}),
   };
 }
 
@@ -221,7 +248,7 @@ function eventProfileDeps(deps: CheckDeps): EventProfileDeps {
 }
 
 function buildProfileOf(upstream: Upstream): string | undefined {
-  return upstream.kind === 'git' ? upstream.buildProfile : undefined;
+  return buildsFromSource(upstream) ? upstream.buildProfile : undefined;
 }
 
 /** The last good release older than this one, in its upstream. */

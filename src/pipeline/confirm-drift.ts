@@ -11,6 +11,7 @@ import {
   type DriftSuspicion,
 } from './drift.js';
 import { builtInstall } from '../session/index.js';
+import { buildsFromSource } from '../upstream/index.js';
 
 export type CheckedResult = Extract<CheckResult, { kind: 'checked' }>;
 
@@ -141,7 +142,7 @@ async function confirmSuspected(
   options.onSuspected?.(suspicions, base);
   const unconfirmed = !options.confirm
     ? 'not confirmed (--no-confirm)'
-    : (await builtInstall(store, base, upstream.kind === 'git' ? upstream.buildProfile : undefined)) === undefined
+    : (await builtInstall(store, base, buildsFromSource(upstream) ? upstream.buildProfile : undefined)) === undefined
       ? `not confirmed: the base ${base.tag} is not built (qpswatch build ` +
         `${base.tag}, then qpswatch check ${release.tag} --against-base)`
       : undefined;

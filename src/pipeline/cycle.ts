@@ -294,7 +294,8 @@ async function buildStep(
   // The compiler or cmake said no: the same key fails the same way every time, so there is no retry, only the
   // email at once (qpswatch build --retry TAG when something outside the source changed).
   outcome.buildFailures += 1;
-  const error = `build failed: ${built.failureLines.at(-1) ?? 'see the build log'} (${built.logFile})`;
+  // The first picked line is the cause (the compiler's or cmake's error); make's "*** Error 2" comes last.
+  const error = `build failed: ${built.failureLines[0] ?? 'see the build log'} (${built.logFile})`;
   const errorLines = [...built.failureLines, `(the build log: ${built.logFile})`];
   await recordFailure(
     release,
@@ -326,16 +327,47 @@ async function checkStep(
   const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
   try {
     // A drift the chain suspects is confirmed in the same step, right after: the host is quiet and both servers built.
-    const { result } = await checkAndConfirm({ release, suite: deps.suite, rounds: deps.rounds }, deps, {
-      confirm: true,
-    });
+    const { result } = await checkAndConfirm(
+      { release, suite: deps.suite, rounds: deps.rounds },
+      withInstallHere(deps),
+      {
+        confirm: true,
+      },
+    );
     if (result.kind === 'checked') outcome.checked += 1;
     await bisectNewEvents(result, { suite: deps.suite }, eventBisectDeps(deps, deps.settings));
   } finally {
     if (quiet !== undefined) await recordQuiet(store, release, before, quiet);
   }
   await store.moveQueued(queueMove(deps, release, 'benchmarking', 'done'));
-  await pruneAfterCheck(release, deps.store, deps.upstreams, deps.settings.keepBuilds, deps.log);
+  await pruneAfterCheck(
+    release,
+    deps.store,
+    deps.upstreams,
+    deps.settings.keepBuilds,
+    deps.settings.stateDir,
+    deps.log,
+  );
+}
+
+/**
+ * A fleet shares its store, not its disks: a release the store says is built may have been built by another host (or
+ * pruned here). Before a session runs it, it is built (or unpacked) on this host; a build that fails here is an error
+ * of the session, retried after the backoff like any other.
+ */
+function withInstallHere(deps: CycleDeps): CycleDeps {
+  if (deps.installHere !== undefined) return deps;
+  const installHere = async (release: ReleaseRecord): Promise<void> => {
+    const upstream = deps.upstreams.find((u) => u.name === release.upstream);
+    if (upstream === undefined) return;
+    const built = await (deps.build ?? obtainRelease)(release, upstream, deps);
+    if (built.status === 'failed' || built.status === 'failed-before')
+      throw new Error(
+        `${release.tag} is not installed on this host and its build here failed: ` +
+          `${built.failureLines[0] ?? 'see the build log'} (${built.logFile})`,
+      );
+  };
+  return { ...deps, installHere };
 }
 
 /**
@@ -347,7 +379,8 @@ async function owedConfirmation(release: ReleaseRecord, deps: CycleDeps, phase: 
   let quiet: QuietHostWait | undefined;
   const before = (await store.listSessions({ limit: 1 }))[0]?.id ?? 0;
   try {
-    const owed = await confirmOwed(release, { release, suite: deps.suite, rounds: deps.rounds }, deps, async () => {
+    const request = { release, suite: deps.suite, rounds: deps.rounds };
+    const owed = await confirmOwed(release, request, withInstallHere(deps), async () => {
       quiet = await quietHost(release, deps, phase);
       if (!(await claim(deps, release, 'benchmarking'))) throw new QueueStateError(release.id, 'built', 'benchmarking');
       await phase('benchmarking', { tag: release.tag });

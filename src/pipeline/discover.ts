@@ -84,8 +84,8 @@ async function discoverOne(
 }
 
 /**
- * A git upstream's release tags (`git ls-remote`), or a tarball upstream's index: the same selection rules, and
- * only releases the store does not know yet are looked up for their checksum.
+ * A git upstream's release tags (`git ls-remote`), or a tarball or source upstream's index: the same selection rules,
+ * and only releases the store does not know yet are looked up for their checksum.
  */
 async function findReleases(
   upstream: Upstream,
@@ -93,7 +93,7 @@ async function findReleases(
   log: Logger,
   signal?: AbortSignal,
 ): Promise<{ tags: RemoteTag[]; releases: Release[] }> {
-  if (upstream.kind === 'tarball') {
+  if (upstream.kind !== 'git') {
     const known = new Map((await store.listReleases(upstream.name)).map((r) => [r.tag, r.commit]));
     return discoverTarballReleases(upstream, known, { log, signal });
   }

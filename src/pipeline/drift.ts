@@ -1,4 +1,5 @@
 import {
+  chainStepDf,
   chainToBase,
   driftSuspected,
   newestValidChecks,
@@ -95,7 +96,10 @@ export function chainChecks(checks: readonly CheckRecord[], baseId: number): Che
  */
 export function stepsByTest(
   checks: readonly CheckRecord[],
-  verdictsOf: ReadonlyMap<number, ReadonlyArray<Pick<Verdict, 'test' | 'threads' | 'relativeQps' | 'logSe'>>>,
+  verdictsOf: ReadonlyMap<
+    number,
+    ReadonlyArray<Pick<Verdict, 'test' | 'threads' | 'relativeQps' | 'logSe' | 'logSeDf'> & { pairs?: number | null }>
+  >,
   tagOf: ReadonlyMap<number, string>,
 ): Map<string, ChainStep[]> {
   const steps = new Map<string, ChainStep[]>();
@@ -108,7 +112,7 @@ export function stepsByTest(
       const key = testKey(v);
       steps.set(key, [
         ...(steps.get(key) ?? []),
-        { release, baseline, logEstimate: Math.log(v.relativeQps), logSe: v.logSe },
+        { release, baseline, logEstimate: Math.log(v.relativeQps), logSe: v.logSe, ...chainStepDf(v) },
       ]);
     }
   }

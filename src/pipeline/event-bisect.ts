@@ -55,7 +55,7 @@ export async function bisectNewEvents(
   const upstream = deps.upstreams.find((u) => u.name === check.release.upstream);
   const log = deps.log.child({ tag: check.release.tag, bisect: true });
   if (upstream?.kind !== 'git') {
-    log.info({}, 'bisect: true, but a tarball upstream has no commits to bisect: no bisection');
+    log.info({ kind: upstream?.kind }, 'bisect: true, but only a git upstream has commits to bisect: no bisection');
     return undefined;
   }
   try {

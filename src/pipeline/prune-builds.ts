@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { selectLastGood } from '../analysis/index.js';
-import { applyPrune, planPrune, type BuildEntry } from '../compile/index.js';
+import { applyPrune, installDirFor, planPrune, type BuildEntry } from '../compile/index.js';
 import type { Logger } from '../log/index.js';
 import type { BuildRecord, CheckStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
@@ -28,19 +28,25 @@ export interface PruneSelection {
 /**
  * Which installs to delete, per upstream: all but the newest `keepBuilds` versions, the upstream's base release
  * (reports are relative to it) and its last good release (the next check's baseline). Only good builds whose
- * install folder is still there count; failed builds keep their log for people to read.
+ * install folder is still there count; failed builds keep their log for people to read. The folder is the one
+ * state_dir and the build key make, never the path the store holds: a row anyone could write must not choose what
+ * root deletes.
  */
 export async function selectPrune(
   store: ReleaseStore & CheckStore,
   upstreams: readonly Upstream[],
   keepBuilds: number,
+  stateDir: string,
 ): Promise<PruneSelection> {
   const [builds, checks, triage] = await Promise.all([store.listBuilds(), store.listChecks(), store.listTriage()]);
   const selection: PruneSelection = { keep: [], remove: [] };
   for (const upstream of upstreams) {
     const releases = await store.listReleases(upstream.name);
     const byId = new Map(releases.map((r) => [r.id, r]));
-    const installed = builds.filter((b) => b.state === 'built' && byId.has(b.releaseId) && existsSync(b.installDir));
+    const installed = builds
+      .filter((b) => b.state === 'built' && byId.has(b.releaseId))
+      .map((b) => ({ ...b, installDir: installDirFor(stateDir, b.buildKey) }))
+      .filter((b) => existsSync(b.installDir));
     // The base as the chain and a check against the base resolve it: base:, else the oldest checked release.
     const protectedKeys = protectedBuilds(
       installed,
@@ -71,9 +77,10 @@ export async function pruneBuilds(
   store: ReleaseStore & CheckStore,
   upstreams: readonly Upstream[],
   keepBuilds: number,
+  stateDir: string,
   log: Logger,
 ): Promise<{ selection: PruneSelection; removed: string[] }> {
-  const selection = await selectPrune(store, upstreams, keepBuilds);
+  const selection = await selectPrune(store, upstreams, keepBuilds, stateDir);
   const removed = await applyPrune({ keep: [], remove: selection.remove.map(asEntry) });
   for (const b of selection.remove)
     log.info({ upstream: b.upstream, tag: b.tag, key: b.key }, 'install pruned: it is built again if it is needed');
@@ -90,6 +97,7 @@ export async function pruneAfterCheck(
   store: ReleaseStore & CheckStore,
   upstreams: readonly Upstream[],
   keepBuilds: number,
+  stateDir: string,
   log: Logger,
 ): Promise<string[]> {
   try {
@@ -97,6 +105,7 @@ export async function pruneAfterCheck(
       store,
       upstreams.filter((u) => u.name === release.upstream),
       keepBuilds,
+      stateDir,
       log,
     );
     if (removed.length > 0) log.info({ upstream: release.upstream, removed: removed.length }, 'old installs pruned');

@@ -1,4 +1,4 @@
-import type { ChartBlock, ChartTone } from './document.js';
+import type { ChartBar, ChartBlock, ChartTone } from './document.js';
 import { formatRatio, UNDEFINED_CELL } from './number-format.js';
 
 /** The word printed beside a bar, so the tone reads without colour (text, markdown, a colour-blind reader). */
@@ -10,6 +10,9 @@ export const TONE_MARKERS: Readonly<Record<ChartTone, string>> = {
   unstable: 'unstable',
   neutral: '',
 };
+
+/** The word printed beside a bar: its verdict's; none where no test judged it (a history's ratio alone). */
+export const barMarker = (bar: ChartBar): string => (bar.judged === false ? '' : TONE_MARKERS[bar.tone]);
 
 function drawable(value: number): boolean {
   return Number.isFinite(value) && value > 0;

@@ -1,4 +1,4 @@
-import { barFraction, chartReferences, chartScale, chartValue, TONE_MARKERS } from './chart-scale.js';
+import { barFraction, chartReferences, chartScale, chartValue, barMarker } from './chart-scale.js';
 import type { ChartBlock } from './document.js';
 import { cellWidth, padCell } from './table.js';
 import { printable } from './printable.js';
@@ -39,7 +39,7 @@ export function renderTextChart(chart: ChartBlock): string[] {
       padCell(labels[index] ?? '', labelWidth, 'left'),
       barArea(bar.value, scale, referenceColumns),
       padCell(values[index] ?? '', valueWidth, 'right'),
-      TONE_MARKERS[bar.tone],
+      barMarker(bar),
     ]
       .join('  ')
       .trimEnd(),

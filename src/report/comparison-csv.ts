@@ -4,9 +4,11 @@ import {
   type SampleRole,
   type SideSummary,
   type TargetLabel,
+  type TestId,
   type TestRow,
 } from '../model/index.js';
 import { csvRecord } from './csv.js';
+import { functionRecords, instructionsCells, INSTRUCTIONS_CSV_COLUMNS } from './instructions-data.js';
 import { shownFigures, type TableFigure } from './shown-figures.js';
 
 /** The per-op figures of the CSV: the table's, without o/s (qps has its own place) and the time figures none has. */
@@ -33,6 +35,8 @@ const header = (figures: readonly TableFigure[]): string[] => [
   'noise',
   'memory',
   'hit_ratio',
+  // The instructions lane's, last, so the QPS lane's columns keep their places.
+  ...INSTRUCTIONS_CSV_COLUMNS,
 ];
 
 // Numbers keep full precision: csv is for machines; rounding is the text renderer's business.
@@ -65,7 +69,39 @@ function sideRecord(
     // Empty: the session ran the server profiles as they are; the hit ratio is empty without the counters.
     view.memory ?? '',
     side.hitRatio ?? '',
+    ...instructionsCells(view.instructions, row, role),
   ]);
+}
+
+/**
+ * A function record's cells before the lane's: the test and side as a test record names them, every QPS figure
+ * empty (a function record has none), the session's memory setting.
+ */
+function functionLead(view: ComparisonView, figures: readonly TableFigure[]) {
+  return (test: TestId, role: SampleRole): (string | number)[] => {
+    const target = view[role];
+    return [
+      view.suite,
+      test.test,
+      test.threads,
+      role,
+      target.name,
+      target.flavor,
+      target.version,
+      '',
+      '',
+      ...figures.map(() => ''),
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      view.memory ?? '',
+      '',
+    ];
+  };
 }
 
 function verdictFigures(row: TestRow): (string | number)[] {
@@ -76,7 +112,9 @@ function verdictFigures(row: TestRow): (string | number)[] {
 
 /**
  * One record per test and side. relative_qps is relative to the baseline on both records (1 on the baseline's),
- * so the column can be charted or pivoted without knowing which record is which.
+ * so the column can be charted or pivoted without knowing which record is which; the instructions lane's C/B the
+ * same. After them, the lane's functions that grew: one record per test, function and side, with the function's
+ * name (empty on every test record: that is how the two kinds of record are told apart) and no QPS figure.
  */
 export function comparisonCsv(view: ComparisonView): string {
   const figures = csvFigures(view);
@@ -84,5 +122,6 @@ export function comparisonCsv(view: ComparisonView): string {
     sideRecord(view, figures, row, 'baseline', view.baseline, row.baseline, 1),
     sideRecord(view, figures, row, 'candidate', view.candidate, row.candidate, row.relativeQps),
   ]);
-  return csvRecord(header(figures)) + records.join('');
+  const functions = functionRecords(view.instructions, functionLead(view, figures)).map(csvRecord);
+  return csvRecord(header(figures)) + records.join('') + functions.join('');
 }

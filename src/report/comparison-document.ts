@@ -11,12 +11,16 @@ import {
   type TargetLabel,
   type TestRow,
 } from '../model/index.js';
-import type { Block } from './document.js';
+import type { Block, VerdictRow } from './document.js';
+import { headlineBlock } from './headline.js';
+import { instructionsBlocks } from './instructions-table.js';
+import { ratioTone, verdictTone } from './tones.js';
 import { shownFigures } from './shown-figures.js';
 import {
   formatConfidence,
   formatDetectableDrop,
   formatDropPercent,
+  formatOkBound,
   formatInterval,
   formatPercent,
   formatRange,
@@ -106,6 +110,22 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
     v === undefined
       ? [UNDEFINED_CELL, UNDEFINED_CELL, UNDEFINED_CELL]
       : [formatInterval(v.low, v.high), formatDetectableDrop(v.detectableDrop), String(v.pairs)];
+  const tones = tests.map((row) => {
+    const cb = row.verdict !== undefined ? verdictTone(row.verdict.kind) : ratioTone(row.relativeQps, THRESHOLD_SHOWN);
+    const tone = row.verdict?.kind === 'ok' ? undefined : cb;
+    return [
+      undefined,
+      undefined,
+      undefined,
+      tone,
+      ...(judged ? [tone, undefined, undefined] : []),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      ...(judged ? [verdictTone(row.verdict?.kind)] : []),
+    ];
+  });
   const rows = tests.map((row) => [
     testLabel(row),
     formatSignificant(row.baseline.qps),
@@ -118,7 +138,29 @@ export function relativeQpsTable(tests: readonly TestRow[], design?: SessionDesi
     spread(row.candidate),
     ...(judged ? [row.verdict?.kind ?? UNDEFINED_CELL] : []),
   ]);
-  return makeTable(columns, rows);
+  return makeTable(columns, rows, tones);
+}
+
+/** A test not judged has no threshold of its own: its C/B is toned against the default's 0.95. */
+const THRESHOLD_SHOWN = 0.95;
+
+/** The verdicts of the session, one row per judged test: its line, and the line without its label for HTML. */
+export function verdictRows(tests: readonly TestRow[], design?: SessionDesignName): VerdictRow[] {
+  const lines = verdictLines(tests, design);
+  const judged = tests.filter((row) => row.verdict !== undefined);
+  return judged.map((row, i) => {
+    const line = lines[i]!;
+    const head = `${testLabel(row)}: ${row.verdict!.kind}`;
+    const detail = line.startsWith(head) ? line.slice(head.length).replace(/^,\s*/, '').trim() : line;
+    return { label: testLabel(row), kind: row.verdict!.kind, line, detail };
+  });
+}
+
+/** The headline of a judged session: how many tests got each verdict, worst first. */
+export function comparisonHeadline(tests: readonly TestRow[]): Block | undefined {
+  const kinds = tests.flatMap((row) => (row.verdict !== undefined ? [row.verdict.kind] : []));
+  if (kinds.length === 0) return undefined;
+  return headlineBlock(kinds);
 }
 
 const growth = (hint: readonly HintFigure[]): string =>
@@ -156,7 +198,7 @@ export function verdictLines(tests: readonly TestRow[], design?: SessionDesignNa
     switch (v.kind) {
       case 'ok':
         // "ok" is a statement about the interval's lower end: no drop larger than 1 - low (none when low >= 1).
-        return [`${head}, no drop larger than ${formatDropPercent(1 - v.low)} (${basis})`];
+        return [`${head}, ${formatOkBound(v.low)} (${basis})`];
       case 'regression': {
         return [
           `${head}, ${relative} < ${formatRatio(v.threshold)}, ` +
@@ -282,19 +324,23 @@ export function comparisonDocument(view: ComparisonView): Block[] {
     view.tests.length > 0
       ? [{ kind: 'table', table: relativeQpsTable(view.tests, view.design) }, relativeQpsChart(view)]
       : [{ kind: 'lines', lines: ['(no tests in this session)'] }];
-  const verdicts = verdictLines(view.tests, view.design);
+  const verdicts = verdictRows(view.tests, view.design);
   const judged = view.tests.some((row) => row.verdict !== undefined);
+  const headline = comparisonHeadline(view.tests);
   return [
     { kind: 'heading', level: 1, text: comparisonTitle(view) },
+    ...(headline !== undefined ? [headline] : []),
     { kind: 'lines', lines: headerLines(view) },
     { kind: 'heading', level: 2, text: `Relative QPS (C/B)${memoryPhrase(view)}` },
     ...relative,
     ...(judged
       ? [
           { kind: 'heading', level: 2, text: `Verdicts${memoryPhrase(view)}` } as const,
-          { kind: 'lines', lines: verdicts } as const,
+          { kind: 'verdicts', rows: verdicts } as const,
         ]
       : []),
+    // The instructions lane after the QPS verdicts: both lanes' verdicts are read before the per-test detail.
+    ...(view.instructions !== undefined ? instructionsBlocks(view.instructions, memoryPhrase(view)) : []),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

@@ -1,3 +1,4 @@
+import { orderedInstructions } from './instructions-data.js';
 import { shownFigures } from './shown-figures.js';
 import {
   figureOf,
@@ -95,6 +96,7 @@ export function comparisonJson(view: ComparisonView): string {
     candidate: orderedTarget(view.candidate),
     host: sortedRecord(view.host),
     tests: view.tests.map(orderedRow),
+    ...(view.instructions !== undefined ? { instructions: orderedInstructions(view.instructions) } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

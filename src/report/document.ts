@@ -1,6 +1,6 @@
 import type { VerdictKind } from '../model/index.js';
 import type { FlameGraphInput } from './flame-graph.js';
-import type { Table } from './table.js';
+import type { CellTone, Table } from './table.js';
 
 /** How a bar reads: the verdict of its test, or neutral when nothing was judged. */
 export type ChartTone = VerdictKind | 'neutral';
@@ -10,6 +10,30 @@ export interface ChartBar {
   /** a ratio such as relative QPS; a value that is not finite prints as "-" and draws no bar */
   value: number;
   tone: ChartTone;
+  /**
+   * false where the tone comes from the ratio alone (a history's medians): the bar keeps its colour, but no verdict's
+   * word is printed beside it, since no test decided it
+   */
+  judged?: boolean;
+  /** the interval around the value (drawn as a whisker in HTML); absent or null where there is none */
+  low?: number | null;
+  high?: number | null;
+}
+
+/** One count of a headline: "4 regressions", in the tone of its verdict. */
+export interface HeadlinePart {
+  text: string;
+  tone: CellTone;
+}
+
+/** One judged test of a report's Verdicts section: its line in text, a row with a coloured verdict in HTML. */
+export interface VerdictRow {
+  label: string;
+  kind: VerdictKind;
+  /** The whole line, as text and markdown print it ("update-index.t1: regression, C/B 0.03 < 0.90, ..."). */
+  line: string;
+  /** The line after its label and verdict: what HTML shows beside the coloured verdict. */
+  detail: string;
 }
 
 /**
@@ -18,6 +42,13 @@ export interface ChartBar {
  */
 export type Block =
   | { kind: 'heading'; level: 1 | 2; text: string }
+  /**
+   * the count of each verdict, worst first ("4 regressions, 3 unstable, 1 ok"), under a report's title or a lane's
+   * heading: the whole text, and its parts each in its verdict's tone (badges in HTML, colours on a terminal)
+   */
+  | { kind: 'headline'; text: string; parts: readonly HeadlinePart[] }
+  /** one line per judged test (text), a table with each verdict coloured (HTML) */
+  | { kind: 'verdicts'; rows: readonly VerdictRow[] }
   /** short facts, one per line (a bullet list in markdown) */
   | { kind: 'lines'; lines: readonly string[] }
   | { kind: 'table'; table: Table }

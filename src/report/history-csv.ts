@@ -1,4 +1,5 @@
 import { csvRecord } from './csv.js';
+import { HISTORY_INSTRUCTIONS_CSV, historyInstructionsCells } from './history-instructions.js';
 import { relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
 import { figureOf, TABLE_FIGURES } from '../model/index.js';
 import type { Figures, HistoryView } from '../model/index.js';
@@ -25,6 +26,8 @@ export const historyCsvHeader = (figures: readonly TableFigure[] = TABLE_FIGURES
   'step',
   // Last, so the columns before it keep the places they had before memory settings reached history.
   'memory',
+  // The instructions lane's, after it for the same reason.
+  ...HISTORY_INSTRUCTIONS_CSV,
 ];
 
 /** Relative QPS against the base as the report shows it: chained with its interval, or a median (no interval). */
@@ -51,7 +54,9 @@ function cells(shown: readonly TableFigure[], figures: Figures | null | undefine
  * relative to the base, then
  * the smallest drop the release's newest valid check could detect, then relative QPS as the report shows it: chained
  * to the base with its interval (source chained), or the median ratio (source median, no interval), and the step
- * that began at the version (down, up or empty).
+ * that began at the version (down, up or empty); last the instructions lane's figure of a 1-thread test: instructions
+ * per query, its repeats' spread and count, its ratio to the base's count of the same conditions with the repeats'
+ * bounds, and the verdict against the base (empty where the version was not counted, or has no such base figure).
  */
 export function historyCsv(view: HistoryView): string {
   const base = view.versions[view.baseIndex]?.version ?? '';
@@ -75,6 +80,7 @@ export function historyCsv(view: HistoryView): string {
         row.detectableDrop?.[index] ?? '',
         ...relativeQpsCells(relativeQps[testIndex]?.[index]),
         row.memory ?? '',
+        ...historyInstructionsCells(row.instructions?.[index]),
       ]),
     ),
   );

@@ -2,6 +2,7 @@ import { shownFigures, type TableFigure } from './shown-figures.js';
 import { figureOf, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
 import type { Block } from './document.js';
 import { historyBisectionLines } from './bisection-line.js';
+import { historyInstructionsBlocks } from './history-instructions.js';
 import {
   hasChained,
   IMPORTED_FOOTNOTE,
@@ -24,6 +25,8 @@ import {
 } from './number-format.js';
 import { left, makeTable, right, type Table } from './table.js';
 import { historyLevels, levelPhrase, type HistoryLevel } from './history-levels.js';
+import { byFamily, testFamily, type TestFamily } from './test-family.js';
+import { ratioTone } from './tones.js';
 
 export function historyTitle(view: HistoryView): string {
   return `qpswatch history: ${view.flavor} ${view.series}`;
@@ -75,25 +78,46 @@ const atLevel = (row: HistoryTest, level: HistoryLevel): boolean =>
  * (and memory setting), QPS relative to the base release, two decimals. Chained through the paired checks with its
  * interval where the version has a chain to the base, else the median of unpaired runs, marked.
  */
-export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel): Table {
-  const tests = view.tests.filter((row) => atLevel(row, level));
+export function historyRelativeQpsTable(view: HistoryView, level: HistoryLevel, family?: TestFamily): Table {
+  const tests = view.tests.filter(
+    (row) => atLevel(row, level) && (family === undefined || testFamily(row.test) === family),
+  );
   const cells = tests.map((row) => relativeQpsRow(view, row));
   const rows = view.versions.map((version, index) => [
     versionCell(version),
     ...cells.map((row) => relativeQpsCell(row[index] ?? null)),
   ]);
-  return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows);
+  // Each cell in its ratio's colour against the test's threshold, imported versions too: a drop stands out anywhere.
+  const tones = view.versions.map((_, index) => [
+    undefined,
+    ...cells.map((row, t) => ratioTone(row[index]?.value, tests[t]!.threshold ?? DEFAULT_THRESHOLD)),
+  ]);
+  return makeTable([left('version'), ...tests.map((row) => right(row.test))], rows, tones);
 }
 
+/** The threshold a history cell is toned against when its test has none recorded (imports): the daemon's default. */
+const DEFAULT_THRESHOLD = 0.95;
+
 /**
- * One heading and table per level and memory setting; the heading names them, so the columns are the tests' names
- * alone.
+ * One heading and table per level, memory setting and test family (as the studies group them: point queries, range
+ * queries, range queries with aggregation, writes); the heading names them, so the columns are the tests' names
+ * alone. HTML adds each family's chart under its table.
  */
-function relativeQpsTables(view: HistoryView): Block[] {
-  return historyLevels(view.tests).flatMap((level): Block[] => [
-    { kind: 'heading', level: 2, text: `Relative QPS at ${levelPhrase(level)} (version / ${baseVersion(view)})` },
-    { kind: 'table', table: historyRelativeQpsTable(view, level) },
-  ]);
+function relativeQpsTables(view: HistoryView, chart: boolean): Block[] {
+  return historyLevels(view.tests).flatMap((level): Block[] =>
+    byFamily(
+      view.tests.filter((row) => atLevel(row, level)),
+      (row) => row.test,
+    ).flatMap(({ family, items }): Block[] => [
+      {
+        kind: 'heading',
+        level: 2,
+        text: `Relative QPS at ${levelPhrase(level)}: ${family} (version / ${baseVersion(view)})`,
+      },
+      { kind: 'table', table: historyRelativeQpsTable(view, level, family) },
+      ...(chart ? [historyQpsChart(view, items, family)] : []),
+    ]),
+  );
 }
 
 /** What the relative QPS table's marks and parentheses stand for: only the ones it uses. */
@@ -219,19 +243,35 @@ function testBlocks(view: HistoryView, row: HistoryTest): Block[] {
   ];
 }
 
-/** The newest version's QPS relative to the base, by test (neutral: a history has no verdicts), reference at 1. */
-export function historyQpsChart(view: HistoryView): Block {
+/**
+ * The newest version's QPS relative to the base, by test of a family: each bar in its ratio's colour against the
+ * test's threshold, its chained interval as a whisker, the thresholds and 1 as reference lines.
+ */
+export function historyQpsChart(
+  view: HistoryView,
+  tests: readonly HistoryTest[] = view.tests,
+  family?: TestFamily,
+): Block {
   const newest = view.versions.length - 1;
   const version = view.versions[newest];
+  const thresholds = tests.flatMap((row) => (row.threshold === undefined ? [] : [row.threshold]));
   return {
     kind: 'chart',
-    title: `${version === undefined ? UNDEFINED_CELL : versionCell(version)} / ${baseVersion(view)} by test`,
-    bars: view.tests.map((row) => ({
-      label: testLabel(row),
-      value: relativeQpsRow(view, row)[newest]?.value ?? Number.NaN,
-      tone: 'neutral',
-    })),
-    references: [1],
+    title:
+      `${version === undefined ? UNDEFINED_CELL : versionCell(version)} / ${baseVersion(view)} by test` +
+      (family !== undefined ? `: ${family}` : ''),
+    bars: tests.map((row) => {
+      const cell = relativeQpsRow(view, row)[newest] ?? null;
+      const value = cell?.value ?? Number.NaN;
+      return {
+        label: testLabel(row),
+        value,
+        tone: ratioTone(value, row.threshold ?? DEFAULT_THRESHOLD) ?? 'neutral',
+        judged: false,
+        ...(cell?.source === 'chained' && cell.steps > 0 ? { low: cell.low, high: cell.high } : {}),
+      };
+    }),
+    references: [...new Set([1, ...thresholds])].sort((a, b) => a - b),
   };
 }
 
@@ -261,15 +301,15 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
   const drift = historyDriftLines(view);
   const trends: Block[] =
     options.chart === true && hasChained(view)
-      ? [
-          { kind: 'heading', level: 2, text: 'Trend by test (chained relative QPS, interval shaded)' },
-          ...view.tests.map((row) => historyTrend(view, row)),
-        ]
+      ? byFamily(view.tests, (row) => row.test).flatMap(({ family, items }): Block[] => [
+          { kind: 'heading', level: 2, text: `Trend by test: ${family} (chained relative QPS, interval shaded)` },
+          ...items.map((row) => historyTrend(view, row)),
+        ])
       : [];
   const relative: Block[] =
     view.tests.length > 0
       ? [
-          ...relativeQpsTables(view),
+          ...relativeQpsTables(view, options.chart === true),
           ...(legend.length > 0 ? [{ kind: 'lines', lines: legend } as const] : []),
           ...(drift.length > 0
             ? [
@@ -277,7 +317,7 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
                 { kind: 'lines', lines: drift } as const,
               ]
             : []),
-          ...(options.chart === true ? [historyQpsChart(view)] : []),
+          ...historyInstructionsBlocks(view),
           ...trends,
         ]
       : [{ kind: 'lines', lines: ['(no tests in this history)'] }];

@@ -1,6 +1,6 @@
 import { relativeQpsRow, relativeRow, type HistoryRelativeQps } from './history-figures.js';
 import { shownFigures } from './shown-figures.js';
-import { FIGURE_FIELDS, figureOf, type Figures, type HistoryView } from '../model/index.js';
+import { FIGURE_FIELDS, figureOf, type Figures, type HistoryInstructions, type HistoryView } from '../model/index.js';
 
 /** A relative figure in JSON: a number, or null for x/0 (JSON has no infinity). */
 export type HistoryRelativeFigures = { [K in keyof Figures]: number | null };
@@ -37,11 +37,26 @@ export function jsonRelativeQps(r: HistoryRelativeQps | null): Record<string, un
   };
 }
 
+/** A version's instructions lane figure in a stable key order; null where it was not counted. */
+function jsonInstructions(c: HistoryInstructions | null): HistoryInstructions | null {
+  if (c === null) return null;
+  return {
+    perQuery: c.perQuery,
+    spread: c.spread,
+    repeats: c.repeats,
+    relativeToBase: c.relativeToBase,
+    low: c.low,
+    high: c.high,
+    verdict: c.verdict,
+  };
+}
+
 /**
  * The view in a stable key order, each test with `relative`: its figures divided by the base's, aligned with the
  * versions (0/0 = 1, x/0 = null, null where either version was not measured), and `relativeQps`: relative QPS as the
- * report shows it, chained to the base with its interval or the median (source chained or median). Two-space
- * indented, newline-ended.
+ * report shows it, chained to the base with its interval or the median (source chained or median), and, for a test
+ * the instructions lane counted, `instructions`: per version its figure and ratio to the base (null: not counted).
+ * Two-space indented, newline-ended.
  */
 export function historyJson(view: HistoryView): string {
   const ordered = {
@@ -58,6 +73,7 @@ export function historyJson(view: HistoryView): string {
       ...(row.detectableDrop !== undefined ? { detectableDrop: [...row.detectableDrop] } : {}),
       ...(row.threshold !== undefined ? { threshold: row.threshold } : {}),
       relativeQps: relativeQpsRow(view, row).map(jsonRelativeQps),
+      ...(row.instructions !== undefined ? { instructions: row.instructions.map(jsonInstructions) } : {}),
     })),
     host: view.host,
     ...(view.confidence !== undefined ? { confidence: view.confidence } : {}),

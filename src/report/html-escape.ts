@@ -1,10 +1,13 @@
-import { printable } from './printable.js';
+import { printable, shownBidi } from './printable.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text as HTML character data or a quoted attribute value: tags, names and server output are data, never markup. */
+/**
+ * Text as HTML character data or a quoted attribute value: tags, names and server output are data, never markup. A
+ * bidirectional control is spelled out (`\u202e`): as an entity it would still reverse what follows it.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
+  return shownBidi(text).replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }
 
 /**

@@ -4,19 +4,28 @@ import { htmlText } from './html-escape.js';
 import { renderFlameGraphSvg } from './flame-graph.js';
 import { STYLE } from './html-style.js';
 import { renderHtmlTrend } from './html-trend.js';
-import type { Align, Table } from './table.js';
+import type { Align, CellTone, Table } from './table.js';
+import { renderHeadline, renderVerdictRows } from './html-verdicts.js';
+import { TONE_CELL_STYLES } from './tones.js';
 
-function cell(tag: 'th' | 'td', text: string, align: Align): string {
+function cell(tag: 'th' | 'td', text: string, align: Align, tone?: CellTone): string {
   const base = tag === 'th' ? STYLE.th : STYLE.td;
+  const toned = tone !== undefined && TONE_CELL_STYLES[tone] !== '' ? `;${TONE_CELL_STYLES[tone]}` : '';
   // The align attribute as well as the style: older Outlook versions honour only the attribute.
-  return `<${tag} align="${align}" style="${base};text-align:${align}">${htmlText(text)}</${tag}>`;
+  return `<${tag} align="${align}" style="${base};text-align:${align}${toned}">${htmlText(text)}</${tag}>`;
 }
 
-/** A table with inline styles; a column the Table aligns right (numbers) is right-aligned, header included. */
+/**
+ * A table with inline styles; a column the Table aligns right (numbers) is right-aligned, header included; a toned
+ * cell gets its tone's background (tones.ts).
+ */
 export function renderHtmlTable(table: Table): string[] {
   const header = table.columns.map((column) => cell('th', column.header, column.align)).join('');
   const rows = table.rows.map(
-    (row) => `<tr>${table.columns.map((column, index) => cell('td', row[index] ?? '', column.align)).join('')}</tr>`,
+    (row, r) =>
+      `<tr>${table.columns
+        .map((column, index) => cell('td', row[index] ?? '', column.align, table.tones?.[r]?.[index]))
+        .join('')}</tr>`,
   );
   return [
     `<table cellpadding="0" cellspacing="0" border="0" style="${STYLE.table}">`,
@@ -34,8 +43,12 @@ function renderBlock(block: Block): string[] {
       const tag = block.level === 1 ? 'h1' : 'h2';
       return [`<${tag} style="${STYLE[tag]}">${htmlText(block.text)}</${tag}>`];
     }
+    case 'headline':
+      return [renderHeadline(block.parts)];
     case 'lines':
       return [`<p style="${STYLE.lines}">${block.lines.map(htmlText).join('<br>\n')}</p>`];
+    case 'verdicts':
+      return renderVerdictRows(block.rows);
     case 'table':
       return renderHtmlTable(block.table);
     case 'chart':

@@ -15,7 +15,7 @@ export { hostsDocument, hostsLevelTable, hostTag } from './hosts-document.js';
 export { hostsCsv, hostsJson, HOSTS_CSV_HEADER } from './hosts-data.js';
 
 // Building blocks for other reports (history across versions, email bodies).
-export type { Block, ChartBar, ChartBlock, ChartTone, TrendBlock, TrendPoint } from './document.js';
+export type { Block, HeadlinePart, ChartBar, ChartBlock, ChartTone, TrendBlock, TrendPoint } from './document.js';
 export { relativeQpsChart } from './relative-qps-chart.js';
 export {
   historyDetectableDropTable,
@@ -46,16 +46,19 @@ export { historyCsv, historyCsvHeader } from './history-csv.js';
 export { historyJson, type HistoryRelativeFigures } from './history-json.js';
 export {
   comparisonDocument,
+  comparisonHeadline,
   comparisonTitle,
   dbCounterTable,
   hintText,
   perOpTable,
   relativeQpsTable,
   verdictLines,
+  verdictRows,
   WAITING_TEXT,
 } from './comparison-document.js';
 export { left, makeTable, right, TableShapeError, type Align, type Column, type Table } from './table.js';
 export { printable, renderTextDocument, renderTextTable } from './text-layout.js';
+export { BIDI_CONTROLS, shownBidi } from './printable.js';
 export { escapeMarkdown, renderMarkdownChart, renderMarkdownDocument, renderMarkdownTable } from './markdown-layout.js';
 export { escapeHtml } from './html-escape.js';
 export { renderHtmlDocument, renderHtmlTable } from './html-layout.js';
@@ -67,6 +70,7 @@ export {
   formatConfidence,
   formatDetectableDrop,
   formatDropPercent,
+  formatOkBound,
   formatInterval,
   formatPercent,
   formatRange,
@@ -94,3 +98,19 @@ export {
   type ProfileReport,
 } from './profile-report.js';
 export { bisectionSummary, historyBisectionLines, type BisectionLike } from './bisection-line.js';
+export { countVerdicts, headlineBlock, verdictHeadline } from './headline.js';
+export { ansiTone, ratioTone, TONE_CELL_STYLES, verdictTone } from './tones.js';
+export type { CellTone } from './table.js';
+export type { TextOptions } from './text-layout.js';
+export {
+  functionCell,
+  functionGrowthBlocks,
+  functionGrowthTable,
+  INSTRUCTION_TONES,
+  instructionCount,
+  instructionRatio,
+  instructionsBlocks,
+  instructionsTable,
+  laneHeadline,
+  laneLine,
+} from './instructions-table.js';

@@ -43,8 +43,12 @@ function renderBlock(block: Block): string[] {
   switch (block.kind) {
     case 'heading':
       return [`${'#'.repeat(block.level)} ${escapeMarkdown(block.text)}`];
+    case 'headline':
+      return [`**${escapeMarkdown(block.text)}**`];
     case 'lines':
       return block.lines.map((line) => `- ${escapeMarkdown(line)}`);
+    case 'verdicts':
+      return block.rows.map((row) => `- ${escapeMarkdown(row.line)}`);
     case 'table':
       return renderMarkdownTable(block.table);
     case 'chart':

@@ -67,6 +67,14 @@ export function formatDropPercent(fraction: number): string {
 }
 
 /**
+ * What an ok verdict rules out, from its interval's lower end: "no drop larger than 4%", or "no drop" when the whole
+ * interval lies at or over 1 ("no drop larger than 0%" read as a misprint).
+ */
+export function formatOkBound(low: number): string {
+  return low >= 1 ? 'no drop' : `no drop larger than ${formatDropPercent(1 - low)}`;
+}
+
+/**
  * A detectable drop: "unreachable" at 1, where the look's sign vectors could not go below its alpha (docs/verdicts.md).
  */
 export function formatDetectableDrop(fraction: number): string {

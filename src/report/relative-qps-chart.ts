@@ -14,6 +14,7 @@ export function relativeQpsChart(view: ComparisonView): Block {
       label: testLabel(row),
       value: row.relativeQps,
       tone: row.verdict?.kind ?? 'neutral',
+      ...(row.verdict !== undefined ? { low: row.verdict.low, high: row.verdict.high } : {}),
     })),
     references: [...new Set([1, ...thresholds])].sort((a, b) => a - b),
   };

@@ -8,7 +8,7 @@ import { UnknownReportFormatError } from './errors.js';
 import { profileDocument, type ProfileReport } from './profile-report.js';
 import { renderHtmlDocument } from './html-layout.js';
 import { renderMarkdownDocument } from './markdown-layout.js';
-import { renderTextDocument } from './text-layout.js';
+import { renderTextDocument, type TextOptions } from './text-layout.js';
 
 /** The session's blocks, then the profile a check took of its worst regression, when it has one. */
 const blocks = (view: ComparisonView, profile?: ProfileReport): Block[] => [
@@ -17,13 +17,14 @@ const blocks = (view: ComparisonView, profile?: ProfileReport): Block[] => [
 ];
 
 const renderers = {
-  text: (view: ComparisonView, profile?: ProfileReport) => renderTextDocument(blocks(view, profile)),
+  text: (view: ComparisonView, profile?: ProfileReport, options?: TextOptions) =>
+    renderTextDocument(blocks(view, profile), options),
   md: (view: ComparisonView, profile?: ProfileReport) => renderMarkdownDocument(blocks(view, profile)),
   csv: comparisonCsv,
   json: comparisonJson,
   html: (view: ComparisonView, profile?: ProfileReport) =>
     renderHtmlDocument(comparisonTitle(view), blocks(view, profile)),
-} as const satisfies Record<string, (view: ComparisonView, profile?: ProfileReport) => string>;
+} as const satisfies Record<string, (view: ComparisonView, profile?: ProfileReport, options?: TextOptions) => string>;
 
 export type ReportFormat = keyof typeof renderers;
 
@@ -44,8 +45,13 @@ export function parseReportFormat(name: string): ReportFormat {
  * (text, md, html: the table; html: the flame graph too); refuses garbage data (InvalidReportDataError) before
  * printing anything.
  */
-export function renderComparison(view: ComparisonView, format: string, profile?: ProfileReport): string {
+export function renderComparison(
+  view: ComparisonView,
+  format: string,
+  profile?: ProfileReport,
+  options: TextOptions = {},
+): string {
   const render = renderers[parseReportFormat(format)];
   checkComparisonView(view);
-  return render(view, profile);
+  return render(view, profile, options);
 }

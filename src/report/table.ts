@@ -1,3 +1,5 @@
+import type { VerdictKind } from '../model/index.js';
+
 /**
  * A table as rows of already formatted cells. Report builders (comparison, history) produce Tables; the text and
  * markdown layouts print them. Alignment lives here, once.
@@ -10,9 +12,14 @@ export interface Column {
   align: Align;
 }
 
+/** How a cell reads at a glance: a verdict's colour, or a ratio's (report/tones.ts); undefined: plain. */
+export type CellTone = VerdictKind | 'neutral';
+
 export interface Table {
   columns: readonly Column[];
   rows: readonly (readonly string[])[];
+  /** Per row and column, the colour of the cell where it has one (terminal text, HTML, email). */
+  tones?: readonly (readonly (CellTone | undefined)[])[];
 }
 
 /** Thrown on a row whose cell count differs from the columns: a bug in a report builder, not in the data. */
@@ -27,11 +34,15 @@ export class TableShapeError extends Error {
   }
 }
 
-export function makeTable(columns: readonly Column[], rows: readonly (readonly string[])[]): Table {
+export function makeTable(
+  columns: readonly Column[],
+  rows: readonly (readonly string[])[],
+  tones?: readonly (readonly (CellTone | undefined)[])[],
+): Table {
   rows.forEach((row, index) => {
     if (row.length !== columns.length) throw new TableShapeError(index, row.length, columns.length);
   });
-  return { columns, rows };
+  return tones === undefined ? { columns, rows } : { columns, rows, tones };
 }
 
 export const left = (header: string): Column => ({ header, align: 'left' });

@@ -45,6 +45,7 @@ function checkTest(row: HistoryTest, path: string, versions: number): void {
     if (figures !== null) checkFigures(figures, `${path}.figures[${index}]`);
   });
   checkChained(row, path, versions);
+  checkInstructions(row, path, versions);
   if (row.threshold !== undefined && !(typeof row.threshold === 'number' && row.threshold > 0 && row.threshold <= 1)) {
     throw new InvalidReportDataError(`${path}.threshold`, row.threshold, 'expected a ratio over 0, at most 1');
   }
@@ -119,5 +120,33 @@ function checkChained(row: HistoryTest, path: string, versions: number): void {
     if (c.step !== null && ((c.step.direction !== 'down' && c.step.direction !== 'up') || !positive(c.step.ratio))) {
       throw new InvalidReportDataError(`${at}.step`, c.step.direction, 'expected down or up, with a ratio over 0');
     }
+  });
+}
+
+const optionalPositive = (value: unknown): boolean => value === null || positive(value);
+
+/** The lane's figures: a positive count per query, a spread of 0 or more, repeats, positive ratios or none. */
+function checkInstructions(row: HistoryTest, path: string, versions: number): void {
+  if (row.instructions === undefined) return;
+  if (!Array.isArray(row.instructions) || row.instructions.length !== versions) {
+    const reason = `expected one entry per version (${versions}), null where the version was not counted`;
+    throw new InvalidReportDataError(
+      `${path}.instructions.length`,
+      Array.isArray(row.instructions) ? row.instructions.length : row.instructions,
+      reason,
+    );
+  }
+  row.instructions.forEach((c, index) => {
+    if (c === null) return;
+    const at = `${path}.instructions[${index}]`;
+    if (!positive(c.perQuery))
+      throw new InvalidReportDataError(`${at}.perQuery`, c.perQuery, 'expected a finite count over 0');
+    if (!(typeof c.spread === 'number' && Number.isFinite(c.spread) && c.spread >= 0))
+      throw new InvalidReportDataError(`${at}.spread`, c.spread, 'expected a finite fraction, 0 or more');
+    if (!Number.isInteger(c.repeats) || c.repeats < 1)
+      throw new InvalidReportDataError(`${at}.repeats`, c.repeats, 'expected a whole number of runs, 1 or more');
+    for (const field of ['relativeToBase', 'low', 'high'] as const)
+      if (!optionalPositive(c[field]))
+        throw new InvalidReportDataError(`${at}.${field}`, c[field], 'expected a finite ratio over 0, or null');
   });
 }

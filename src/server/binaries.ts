@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
+import { checkTrustedFile } from '../trust/index.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
@@ -37,6 +38,8 @@ const INSTALL_DB_NAMES: Record<Flavor, readonly string[]> = {
   percona: ['scripts/mysql_install_db', 'bin/mysql_install_db'],
 };
 
+const SERVER_PROGRAM = { what: 'server program', elsewhere: "name a server installed by root (a target's basedir)" };
+
 /**
  * Finds the server of an installation: a basedir or install prefix (/usr, builds/<key>, an unpacked tarball), or
  * the server binary itself. Runs `mysqld --version` to learn the version.
@@ -59,9 +62,12 @@ export async function resolveServerBinaries(
       isFile ? [given] : SERVER_NAMES[flavor].map((n) => join(basedir, n)),
     );
   }
+  // Root runs it (--version now, the server and its install script later): another user's program is refused first.
+  checkTrustedFile(mysqld, SERVER_PROGRAM);
   const info = await serverVersion(mysqld, log);
   checkFlavor(flavor, mysqld, info);
   const installDb = usesInstallDb(flavor, info.version) ? await findInstallDb(flavor, basedir) : undefined;
+  if (installDb !== undefined) checkTrustedFile(installDb, SERVER_PROGRAM);
   return {
     flavor,
     basedir,

@@ -45,4 +45,4 @@ export {
 } from './errors.js';
 export { serverDeath } from './death.js';
 export { expectedServerBytes, profilePoolBytes, SERVER_OVERHEAD_BYTES } from './memory-need.js';
-export { stopStrayProcesses, type StrayProcess, type StrayScope } from './stray-processes.js';
+export { cleanUpKilledSessions, stopStrayProcesses, type StrayProcess, type StrayScope } from './stray-processes.js';

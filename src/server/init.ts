@@ -85,7 +85,13 @@ export async function initDatadir(opts: InitDatadirOptions): Promise<void> {
   const offset = await logSize(paths.errorLog);
   opts.log.child({ component: 'server' }).info({ argv, datadir: paths.datadir }, 'initialising datadir');
   try {
-    await run({ argv, logFile: opts.logFile, timeoutMs: opts.timeoutMs ?? 10 * 60 * 1000, log: opts.log });
+    await run({
+      argv,
+      logFile: opts.logFile,
+      timeoutMs: opts.timeoutMs ?? 10 * 60 * 1000,
+      log: opts.log,
+      dieWithParent: true,
+    });
   } catch (err) {
     if (!(err instanceof ExecError)) throw err;
     const lines = pickLogErrors(err.tail.join('\n'), await readLogSince(paths.errorLog, offset));

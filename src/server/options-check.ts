@@ -30,7 +30,7 @@ export async function checkServerOptions(
     '--verbose',
     '--help',
   ];
-  const result = await run({ argv, allowFailure: true, timeoutMs: 60_000, log });
+  const result = await run({ argv, allowFailure: true, timeoutMs: 60_000, log, dieWithParent: true });
   if (result.exitCode !== 0) {
     const lines = pickLogErrors(result.stderr);
     throw new ServerOptionsError(

@@ -50,6 +50,8 @@ export interface RunningServerParts {
   readonly credential?: ServerCredential;
   /** The server's logger (component server). */
   readonly log: Logger;
+  /** stop() sends SIGTERM (then SIGKILL) without a SHUTDOWN statement first. */
+  readonly stopBySignal?: boolean;
 }
 
 export class RunningServerImpl implements RunningServer {
@@ -130,7 +132,10 @@ export class RunningServerImpl implements RunningServer {
 
   private async shutdown(): Promise<ServerExit> {
     const { log } = this.parts;
-    if (this.running) {
+    if (this.running && this.parts.stopBySignal === true) {
+      // SIGTERM is mysqld's own clean shutdown; exec sends SIGKILL if that does not end it within stopTimeoutMs.
+      await this.parts.handle.stop(this.parts.stopTimeoutMs);
+    } else if (this.running) {
       const accepted = await this.sendShutdown();
       const ended =
         accepted &&

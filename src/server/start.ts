@@ -43,6 +43,18 @@ export interface StartServerOptions {
   readonly stopTimeoutMs?: number;
   /** Start, readiness and a forced stop are logged as component server; mysqld's exit through exec. */
   readonly log: Logger;
+  /**
+   * A program mysqld runs under, its argv before mysqld's (valgrind's callgrind for the instructions lane). The
+   * process exec starts and stops is then that program's, with mysqld inside it.
+   */
+  readonly wrapper?: readonly string[];
+  /** Server options after the my.cnf's, which they override: what the instructions lane lays over the profile. */
+  readonly extraArgs?: readonly string[];
+  /**
+   * Stop by SIGTERM (mysqld's own clean shutdown) instead of the SHUTDOWN statement: a statement would run in the
+   * server's query dispatcher, which the instructions lane counts up to the server's exit.
+   */
+  readonly stopBySignal?: boolean;
 }
 
 const DEFAULT_READY_MS = 120_000;
@@ -59,7 +71,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const account = serverAccount(opts.user);
   await preflight(opts, account);
   const offset = await logSize(opts.paths.errorLog);
-  const argv = serverArgv(opts.binaries, opts.myCnfPath, account, opts.lockDown === true);
+  const argv = [
+    ...(opts.wrapper ?? []),
+    ...serverArgv(opts.binaries, opts.myCnfPath, account, opts.lockDown === true),
+    ...(opts.extraArgs ?? []),
+  ];
   const stopMs = opts.stopTimeoutMs ?? DEFAULT_STOP_MS;
   const log = opts.log.child({ component: 'server' });
   log.info({ argv, socket: opts.paths.socket }, 'starting server');
@@ -69,6 +85,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     timeoutMs: SERVER_LIFETIME_MS,
     killGraceMs: stopMs,
     log: opts.log,
+    // A server must not outlive the qpswatch that started it (a SIGKILL): it would hold its datadir and port.
+    dieWithParent: true,
   });
   const exited = settle(handle);
   let admin: Connection;
@@ -87,6 +105,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     version: opts.binaries.version,
     stopTimeoutMs: stopMs,
     log,
+    ...(opts.stopBySignal === true ? { stopBySignal: true } : {}),
     ...(opts.credential !== undefined ? { credential: opts.credential } : {}),
     ...(opts.network && opts.lockDown !== true ? { port: opts.network.port } : {}),
   });

@@ -1,9 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   isZombie,
   otherPids,
+  processAlive,
   processArgv,
   processGroup,
   processSession,
@@ -37,8 +38,9 @@ export const STRAY_PROGRAMS: ReadonlySet<string> = new Set([
   'mysql_install_db',
   'sysbench',
 ]);
-// A script (mariadb-install-db is one) shows its interpreter first and its own path second.
-const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'perl', 'env']);
+// A script (mariadb-install-db is one) shows its interpreter first and its own path second; a server the
+// instructions lane runs under valgrind shows valgrind's program first, and mysqld after valgrind's options.
+const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'perl', 'env', 'valgrind', 'valgrind.bin']);
 
 /**
  * A daemon killed with SIGKILL leaves its session's mysqld and sysbench running: exec starts each in its own
@@ -63,7 +65,7 @@ export interface StrayScope {
 
 export async function stopStrayProcesses(
   scope: StrayScope,
-  store: SessionStore,
+  store: Pick<SessionStore, 'listSessions'>,
   log: Logger,
   opts: StrayOptions = {},
 ): Promise<StrayProcess[]> {
@@ -156,7 +158,14 @@ export async function stopStray(p: StrayProcess, opts: StrayOptions, log: Logger
   return outcome === 'stopped';
 }
 
-async function removeSessionData(sessionDir: string): Promise<void> {
+/** What a target's folder holds while its session runs and a finished session no longer does (TargetInstance). */
+const SESSION_DATA = ['data', 'snapshot', 'tmp', 'files', 'sysbench.cnf'];
+
+/**
+ * Removes the datadirs, snapshots and password files (sysbench.cnf) under a session's (or a profile run's) folder,
+ * <dir>/<role>/<target>/...; the logs and my.cnf stay for people to read. Returns whether anything was there.
+ */
+async function removeSessionData(sessionDir: string): Promise<boolean> {
   const dirs = (dir: string) => {
     try {
       return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory());
@@ -164,12 +173,56 @@ async function removeSessionData(sessionDir: string): Promise<void> {
       return [];
     }
   };
-  const roles = dirs(sessionDir);
-  for (const role of roles) {
+  let found = false;
+  for (const role of dirs(sessionDir)) {
     for (const target of dirs(join(sessionDir, role.name))) {
-      for (const part of ['data', 'snapshot', 'tmp'])
-        await rm(join(sessionDir, role.name, target.name, part), { recursive: true, force: true });
+      for (const part of SESSION_DATA) {
+        const path = join(sessionDir, role.name, target.name, part);
+        if (!existsSync(path)) continue;
+        found = true;
+        await rm(path, { recursive: true, force: true });
+      }
     }
+  }
+  return found;
+}
+
+/**
+ * What sessions cut off by a killed qpswatch left, cleaned before a command starts servers of its own: their servers
+ * and sysbench still running (stopStrayProcesses), then the datadirs, snapshots and password files of every session
+ * that is not running and of every profile run whose process is gone. Each is said in one warning line.
+ */
+export async function cleanUpKilledSessions(
+  scope: StrayScope,
+  store: Pick<SessionStore, 'listSessions'>,
+  log: Logger,
+  opts: StrayOptions = {},
+): Promise<{ stopped: StrayProcess[]; cleaned: string[] }> {
+  const stopped = await stopStrayProcesses(scope, store, log, opts);
+  const running = new Set((await store.listSessions({ limit: 1000, state: 'running' })).map((s) => s.id));
+  const work = join(scope.stateDir, 'work');
+  const cleaned: string[] = [];
+  for (const name of listFolder(work)) {
+    const session = /^session-(\d+)$/.exec(name);
+    const profile = /^profile-(\d+)-\d+$/.exec(name);
+    const left =
+      (session !== null && !running.has(Number(session[1]))) ||
+      (profile !== null && !processAlive(Number(profile[1]), undefined, opts.procDir));
+    if (!left || !(await removeSessionData(join(work, name)))) continue;
+    cleaned.push(name);
+    log.warn(
+      { folder: join(work, name) },
+      'a session cut off by a killed qpswatch left its datadirs and password files: removed them',
+    );
+  }
+  return { stopped, cleaned };
+}
+
+function listFolder(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -3,6 +3,7 @@ import {
   calibrateTest,
   calibrationInputs,
   expectationAtBudget,
+  median,
   type BudgetExpectation,
   type CalibrationSettings,
 } from '../analysis/index.js';
@@ -12,6 +13,7 @@ import { InputError } from '../errors.js';
 import type { CalibrationRecord, CalibrationStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import { runComparison, type CompareDeps } from './compare.js';
+import { planSweeps, RESTART_SECONDS } from './preflight.js';
 import type { CompareSettings } from './settings.js';
 
 export interface CalibrateRequest {
@@ -56,6 +58,14 @@ export class NoCalibrationTargetError extends InputError {
   }
 }
 
+/** Sweeps a calibration measures on each pair of server instances: enough pairs in a block to see its offset. */
+export const CALIBRATION_SWEEPS_PER_INSTANCE = 4;
+
+/** Seconds of runs in one sweep of every test, both sides: what instance_seconds counts. */
+function runSecondsOfSweep(suite: Suite): number {
+  return suite.tests.reduce((sum, t) => sum + t.threads.length * 2 * t.seconds, 0);
+}
+
 /** The config's calibrate_target, else the first of its targets. */
 export function calibrationTarget(config: Config): string {
   const target = config.calibrate_target ?? Object.keys(config.targets)[0];
@@ -84,6 +94,8 @@ export async function runCalibration(
     { target, suite: request.suite.name, budgetMinutes },
     `calibrating: ${target} against itself, ${request.suite.name} suite, ${budgetMinutes} min of pairs`,
   );
+  // Several sweeps per pair of instances, so the spread between instances shows against the pairs within them.
+  const instanceSeconds = CALIBRATION_SWEEPS_PER_INSTANCE * runSecondsOfSweep(request.suite);
   const outcome = await runComparison(
     {
       baseline: target,
@@ -93,12 +105,13 @@ export async function runCalibration(
       design: 'paired',
       budgetMinutes,
       sequential: false,
+      instanceSeconds,
     },
     deps,
   );
   const session = await store.getSession(outcome.sessionId);
   const samples = await store.completedSamples(outcome.sessionId);
-  const inputs = calibrationInputs(samples);
+  const inputs = calibrationInputs(samples, instanceSeconds);
   const calibration: CalibrationSettings = {
     alpha: settings.verdicts.alpha,
     family: inputs.length,
@@ -106,6 +119,7 @@ export async function runCalibration(
     maxPairs: settings.maxPairs,
   };
   const figures = inputs.map((i) => calibrateTest(i, calibration));
+  const spreads = figures.flatMap((f) => (typeof f.instanceSpread === 'number' ? [f.instanceSpread] : []));
   const stored: StoredCalibrationSettings = {
     alpha: settings.verdicts.alpha,
     family: inputs.length,
@@ -122,11 +136,20 @@ export async function runCalibration(
     target,
     settings: stored,
     tests: figures,
+    instanceSpread: spreads.length > 0 ? median(spreads) : null,
+  });
+  // A release's session restarts its servers every instance_seconds of runs, as its pre-flight plans it.
+  const release = planSweeps(request.suite, stored.releaseBudgetMinutes, settings.maxPairs, {
+    alpha: settings.verdicts.alpha,
+    instanceSeconds: settings.instanceSeconds,
   });
   return {
     record,
     figures,
-    expectation: expectationAtBudget(figures, stored.releaseBudgetMinutes, settings.maxPairs, calibration),
+    expectation: expectationAtBudget(figures, stored.releaseBudgetMinutes, settings.maxPairs, calibration, {
+      blocks: { sweepsPerBlock: release.sweepsPerBlock, restartSeconds: RESTART_SECONDS },
+      suiteSpread: record.instanceSpread,
+    }),
     minutes: outcome.paired?.minutes ?? 0,
     sweeps: outcome.paired?.sweeps ?? 0,
   };

@@ -11,7 +11,9 @@ import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import {
   sampleRoles,
+  testLabel,
   type ComparisonView,
+  type InstructionsView,
   type MemorySettingName,
   type Verdict,
   type SampleRole,
@@ -29,10 +31,12 @@ import {
   type HostFingerprint,
   type IdleStateHold,
 } from '../sampling/index.js';
-import { profilePoolBytes, SERVER_OVERHEAD_BYTES, type ServerNetwork } from '../server/index.js';
+import { cleanUpKilledSessions, profilePoolBytes, SERVER_OVERHEAD_BYTES, type ServerNetwork } from '../server/index.js';
 import type {
   CalibrationStore,
   HostStore,
+  InstructionLaneInput,
+  InstructionStore,
   ReleaseStore,
   SampleRecord,
   SampleStore,
@@ -43,14 +47,16 @@ import { prepareStateFolders, TargetInstance } from './target-instance.js';
 import { loadTarget, runRound, type RoundContext } from './round.js';
 import type { CompareSettings } from './settings.js';
 import { roundOrder } from './round-order.js';
-import { runPairedSession, type IdleServerMode, type PairedOutcome } from './paired-session.js';
+import { runPairedSession, type IdleServerMode, type PairedOutcome, type PairedStop } from './paired-session.js';
 import { checkPairedMemory } from './paired-memory.js';
 import { realSessionParts } from './session-parts.js';
-import { announceSweeps, preflight, type SweepPlan } from './preflight.js';
+import { announceSweeps, preflight, RESTART_WARMUP_SECONDS, type SweepPlan } from './preflight.js';
 import { sessionProgress } from './session-progress.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
 import { checkMemorySetting, withMemorySetting } from './memory-setting.js';
 import type { Upstream } from '../upstream/index.js';
+import { laneAnnouncement, planInstructionLane, runInstructionLane, type LanePlan } from './instruction-lane.js';
+import { sessionLaneView } from './lane-view.js';
 
 export interface CompareRequest {
   baseline: string;
@@ -66,6 +72,8 @@ export interface CompareRequest {
   maxPairs?: number;
   /** Paired design: false measures every test in every sweep, deciding nothing early (calibration, benchmark pools). */
   sequential?: boolean;
+  /** Paired design: seconds of runs per pair of server instances; default the config's instance_seconds. */
+  instanceSeconds?: number;
   /** Run the suite io-bound or cached (memory-setting.ts); undefined: the server profiles as they are. */
   memory?: MemorySettingName;
   /**
@@ -73,6 +81,11 @@ export interface CompareRequest {
    * tests that regressed, so its samples must not count in the releases' history and metrics.
    */
   purpose?: 'bisect';
+  /**
+   * Count instructions per query of the 1-thread tests after the pairs (the instructions lane, instruction_counter):
+   * compare and check ask for it; calibrations, bisection steps and benchmarks' pools do not.
+   */
+  instructions?: boolean;
 }
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
@@ -94,7 +107,7 @@ export interface CompareDeps {
    * Releases for targets named by tag, the host, the session and its samples; this host's calibration for the
    * pre-flight line.
    */
-  store: ReleaseStore & HostStore & SessionStore & SampleStore & CalibrationStore;
+  store: ReleaseStore & HostStore & SessionStore & SampleStore & CalibrationStore & InstructionStore;
   log: Logger;
   /** Built releases of these upstreams can be named as targets by their tag. */
   upstreams: readonly Upstream[];
@@ -113,6 +126,8 @@ export interface CompareOutcome {
   plan: SessionPlan;
   /** Paired design: how the measuring ended. */
   paired?: PairedOutcome;
+  /** The instructions lane: how it ended and its verdicts, when the request asked for it. */
+  instructions?: InstructionsView;
 }
 
 /**
@@ -132,6 +147,7 @@ export async function checkMemorySettings(
 ): Promise<void> {
   const { settings, store, log } = deps;
   const sources = {
+    stateDir: settings.stateDir,
     targets: settings.targets,
     serverProfilesDir: settings.serverProfilesDir,
     cacheDir: settings.cacheDir,
@@ -153,7 +169,10 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   // Everything a person can get wrong is checked before a session exists or a server starts; settings that can
   // never reach a verdict first, since that check is arithmetic.
   const reach = checkSessionReach(request, settings);
+  // A session of a qpswatch killed before (SIGKILL) may have left servers, datadirs and a password file: gone first.
+  await cleanUpKilledSessions({ stateDir: settings.stateDir, serverUser: settings.serverUser ?? '' }, store, log);
   const sources = {
+    stateDir: settings.stateDir,
     targets: settings.targets,
     serverProfilesDir: settings.serverProfilesDir,
     cacheDir: settings.cacheDir,
@@ -214,6 +233,7 @@ async function runHeldSession(
     testMark: settings.fingerprintTestMark,
   });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
+  const lane = await instructionLanePlan(request, deps);
   const sessionId = await store.createSession({
     kind: 'compare',
     hostId,
@@ -233,6 +253,7 @@ async function runHeldSession(
       budgetMinutes: plan.budgetMinutes,
       maxPairs: plan.maxPairs,
       idleServer: plan.idleServer,
+      idleWindowMs: settings.idleWindowMs,
       idleStatesHeld: plan.idleStatesHeld,
       idleHoldReason: plan.idleHoldReason,
       // The session's memory setting is part of what its figures mean: reports head them with it.
@@ -257,12 +278,19 @@ async function runHeldSession(
       idleStatesHeld: hold.held,
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
     },
-    'session started',
+    `session ${sessionId} started: ${JSON.stringify(targets.baseline.ref.name)} against ` +
+      `${JSON.stringify(targets.candidate.ref.name)}, suite ${request.suite.name}`,
   );
-  if (plan.design === 'paired') warnLooksThatCannotReject(plan, sessionLog);
+  if (plan.design === 'paired' && request.sequential !== false)
+    warnLooksThatCannotReject(
+      plan,
+      request.suite.tests.reduce((a, t) => a + t.threads.length, 0),
+      sessionLog,
+    );
 
   const instances = targetInstances(settings, sessionId, targets, plan.design);
   let paired: PairedOutcome | undefined;
+  let instructions: InstructionLaneInput | undefined;
   try {
     const device = findDataDevice(workDir);
     const report = deps.onWorkProgress;
@@ -276,6 +304,7 @@ async function runHeldSession(
               suite: request.suite,
               rounds: request.rounds,
               budgetMinutes: plan.budgetMinutes,
+              sweeps: plan.maxPairs,
             },
             report,
           );
@@ -298,14 +327,29 @@ async function runHeldSession(
           maxPairs: plan.maxPairs,
           idleServer: plan.idleServer,
           idleSettleMaxSeconds: settings.idleSettleMaxSeconds,
+          idleWindowMs: settings.idleWindowMs,
           verdicts: plan.verdicts,
           sequential: request.sequential !== false,
+          instanceSeconds: plan.verdicts.instanceSeconds ?? settings.instanceSeconds,
+          restartWarmupSeconds: Math.min(
+            settings.instanceWarmupSeconds ?? RESTART_WARMUP_SECONDS,
+            request.suite.warmup.seconds,
+          ),
         },
         ctx,
       );
     } else await runSessionRounds(request, instances, ctx);
+    // After the pairs, on the same loaded snapshots: instruction counts do not depend on the host's speed, the
+    // pairs do, so they run first, as close to the quiet-host check as the session can be (docs/verdicts.md).
+    if (lane !== undefined)
+      instructions = await runInstructionLane(request.suite, instances, lane, {
+        store,
+        log: sessionLog,
+        signal: deps.signal,
+        sessionId,
+        cpuModel: fingerprint.cpuModel,
+      });
     await store.finishSession(sessionId);
-    sessionLog.info({ ...paired }, 'session done');
   } catch (err) {
     await recordFailure(store, sessionId, err, deps.signal);
     throw err;
@@ -315,6 +359,9 @@ async function runHeldSession(
   const session = await store.getSession(sessionId);
   const samples = await store.completedSamples(sessionId);
   const verdicts = judgeStored(plan, samples);
+  if (paired !== undefined)
+    paired = { ...paired, stoppedBy: stopReason(paired, verdicts, plan.maxPairs, sessionShape(request, settings)) };
+  sessionLog.info({ ...paired }, doneText(sessionId, paired));
   for (const v of verdicts.filter((x) => x.kind !== 'ok'))
     sessionLog.info(
       {
@@ -325,9 +372,13 @@ async function runHeldSession(
         pSlower: v.pSlower,
         detectableDrop: v.detectableDrop,
       },
-      `${v.test} t${v.threads}: ${v.kind}`,
+      `${testLabel(v)}: ${v.kind}`,
     );
   const view = compareSession(session!, samples, hostSummary(fingerprint), verdicts);
+  const laneView =
+    instructions === undefined
+      ? undefined
+      : await sessionLaneView(store, sessionId, instructions, { settings: settings.instructions.verdicts });
   return {
     sessionId,
     view,
@@ -335,7 +386,23 @@ async function runHeldSession(
     fingerprintId: fingerprintId(fingerprint),
     plan,
     ...(paired !== undefined ? { paired } : {}),
+    ...(laneView !== undefined ? { instructions: laneView } : {}),
   };
+}
+
+/**
+ * The instructions lane's plan when the request asks for it, found before anything is measured so the pre-flight
+ * says what it will cost, or in one line why it will not run (the QPS lane goes on).
+ */
+async function instructionLanePlan(request: CompareRequest, deps: CompareDeps): Promise<LanePlan | undefined> {
+  if (request.instructions !== true || deps.settings.instructions.counter === 'off') return undefined;
+  const plan = await planInstructionLane(request.suite, deps.settings.instructions, {
+    log: deps.log,
+    signal: deps.signal,
+  });
+  if (plan.counter === undefined) deps.log.warn({ reason: plan.reason }, laneAnnouncement(plan));
+  else deps.log.info({ counter: plan.counter.kind, repeats: plan.settings.repeats }, laneAnnouncement(plan));
+  return plan;
 }
 
 /** Both targets with their server profiles under the memory setting, when the session has one. */
@@ -384,12 +451,13 @@ function checkMemoryFacts(
 }
 
 /** A look whose sign vectors cannot go below its share of alpha can decide nothing but ok: said once, at the start. */
-function warnLooksThatCannotReject(plan: SessionPlan, log: Logger): void {
-  const blind = lookReach(plan.verdicts.alpha, plan.maxPairs).filter((l) => !l.canReject);
+function warnLooksThatCannotReject(plan: SessionPlan, family: number, log: Logger): void {
+  const planned = plan.verdicts.plannedBlocks ?? plan.maxPairs;
+  const blind = lookReach(plan.verdicts.alpha, family, planned).filter((l) => !l.canReject);
   if (blind.length === 0) return;
   log.warn(
-    { alpha: plan.verdicts.alpha, looks: blind.map((l) => l.pairs) },
-    `the looks at ${blind.map((l) => l.pairs).join(', ')} pairs cannot call ` +
+    { alpha: plan.verdicts.alpha, looks: blind.map((l) => l.blocks) },
+    `the looks at ${blind.map((l) => l.blocks).join(', ')} blocks cannot call ` +
       `a drop significant at alpha ${plan.verdicts.alpha} (each spends less ` +
       `than the smallest p-value its pairs give); their detectable drop reads ` +
       `unreachable`,
@@ -406,6 +474,7 @@ export function checkSessionReach(request: CompareRequest, settings: CompareSett
     rounds: request.rounds,
     alpha: settings.verdicts.alpha,
     sequential: request.sequential !== false,
+    instanceSeconds: request.instanceSeconds ?? settings.instanceSeconds,
     ...sessionShape(request, settings),
   });
 }
@@ -427,6 +496,38 @@ export function idleHoldWarning(hold: IdleStateHold): string {
     `drift with the host, and these results are not compared with held ` +
     `ones; ${hold.fix}; or set hold_idle_states: false to silence this`
   );
+}
+
+const STOP_TEXT: Record<PairedStop, string> = {
+  decided: 'every test decided',
+  budget: 'stopped at the budget',
+  max_pairs: 'stopped at max_pairs',
+};
+
+/** "session 3 done: 21 sweeps in 7.7 min, stopped at the budget". */
+function doneText(sessionId: number, paired: PairedOutcome | undefined): string {
+  if (paired === undefined) return `session ${sessionId} done`;
+  return (
+    `session ${sessionId} done: ${paired.sweeps} sweeps in ${paired.minutes.toFixed(1)} min, ` +
+    STOP_TEXT[paired.stoppedBy]
+  );
+}
+
+/**
+ * Why a paired session stopped, as people read it: "decided" only when every test got a verdict that closes it
+ * (regression, improvement, ok). The last look of a session is planned at the pairs its budget pays for, and closes
+ * every test still open as slower or unstable: that session ran out of budget (or of max_pairs, when those came first),
+ * it did not decide.
+ */
+export function stopReason(
+  outcome: Pick<PairedOutcome, 'stoppedBy'>,
+  verdicts: readonly Pick<Verdict, 'kind'>[],
+  plannedPairs: number,
+  shape: Pick<SessionPlan, 'maxPairs'>,
+): PairedStop {
+  if (outcome.stoppedBy !== 'decided') return outcome.stoppedBy;
+  if (verdicts.every((v) => v.kind === 'regression' || v.kind === 'improvement' || v.kind === 'ok')) return 'decided';
+  return plannedPairs < shape.maxPairs ? 'budget' : 'max_pairs';
 }
 
 /** The design and the reach of a session: the request's own, else the config's, else (the budget) the suite's. */
@@ -454,15 +555,21 @@ function sessionPlan(
 ): SessionPlan {
   const shape = sessionShape(request, settings);
   const maxPairs = reach !== undefined ? Math.max(1, Math.min(shape.maxPairs, reach.sweeps)) : shape.maxPairs;
+  const blocks = reach !== undefined ? reach.plannedBlocks : maxPairs;
   return {
     ...shape,
     maxPairs,
     idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,
-    // The looks that share alpha follow from the plan's max pairs, so the verdicts (and `show`, judging again) must
-    // know it.
-    verdicts: { ...settings.verdicts, maxPairs },
+    // The looks follow from the blocks the plan pays for, and the blocks from instance_seconds: the verdicts (and
+    // `show`, judging again) must know both.
+    verdicts: {
+      ...settings.verdicts,
+      maxPairs,
+      plannedBlocks: blocks,
+      instanceSeconds: request.instanceSeconds ?? settings.instanceSeconds,
+    },
   };
 }
 

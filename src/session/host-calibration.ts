@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectableDropAt, expectationAtBudget, median, type BudgetExpectation } from '../analysis/index.js';
+import {
+  detectableDropAt,
+  expectationAtBudget,
+  instanceVarianceOf,
+  median,
+  type BlockCost,
+  type BudgetExpectation,
+} from '../analysis/index.js';
 import type { Logger } from '../log/index.js';
 import type { TestId } from '../model/index.js';
 import { fingerprintId, hostFingerprint } from '../sampling/index.js';
@@ -34,29 +41,48 @@ export async function thisHostCalibrations(stateDir: string, store: CalibrationS
   return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
 }
 
-/** The figures of a stored calibration, read back for an expectation. */
+/** The figures of a stored calibration, read back for an expectation, with their calibrated instance spread. */
 export function calibrationExpectation(
   record: CalibrationRecord,
   budgetMinutes: number,
   maxPairs: number,
   alpha: number,
+  blocks?: BlockCost,
 ): BudgetExpectation {
   const figures = record.tests.map((t) => ({ ...t }));
-  return expectationAtBudget(figures, budgetMinutes, maxPairs, { alpha, family: figures.length, maxPairs });
+  return expectationAtBudget(
+    figures,
+    budgetMinutes,
+    maxPairs,
+    { alpha, family: figures.length, maxPairs },
+    { suiteSpread: record.instanceSpread, ...(blocks !== undefined ? { blocks } : {}) },
+  );
 }
 
-/** Per test, the drop `pairs` pairs catch at this calibration's pair noise, the suite's tests sharing alpha. */
+/**
+ * Per test, the drop `pairs` pairs in blocks of `pairsPerBlock` catch at this calibration's pair noise and spread
+ * between instances (the test's own, else the calibration's median), the suite's tests sharing alpha.
+ */
 export function calibratedDrops(
   record: CalibrationRecord,
   pairs: number,
   alpha: number,
   maxPairs: number,
+  pairsPerBlock = 1,
 ): Array<TestId & { detectableDrop: number }> {
-  const settings = { alpha, family: record.tests.length, maxPairs };
   return record.tests.map((t) => ({
     test: t.test,
     threads: t.threads,
-    detectableDrop: t.noise === null ? 1 : detectableDropAt(pairs, t.noise, settings),
+    detectableDrop:
+      t.noise === null
+        ? 1
+        : detectableDropAt(pairs, t.noise, {
+            alpha,
+            family: record.tests.length,
+            maxPairs,
+            pairsPerBlock,
+            instanceVariance: instanceVarianceOf(t, record.instanceSpread),
+          }),
   }));
 }
 

@@ -11,7 +11,9 @@ export {
 } from './compare.js';
 export {
   prepareTarget,
+  releaseInstallDir,
   resolveTarget,
+  StoredInstallPathError,
   UnknownTargetError,
   TarballTargetError,
   VariantNotBuiltError,
@@ -37,8 +39,8 @@ export {
   type SessionParts,
   type SideServer,
 } from './session-parts.js';
-export type { RoundContext } from './round.js';
-export { TargetInstance } from './target-instance.js';
+export { loadTarget, type RoundContext } from './round.js';
+export { prepareStateFolders, TargetInstance, type ServerLaunch } from './target-instance.js';
 export { compareSettings, type CompareSettings } from './settings.js';
 export {
   runCalibration,
@@ -62,12 +64,21 @@ export {
   type LevelReach,
 } from './host-calibration.js';
 export {
+  DataChangingTestError,
+  stockDataChangerRefusal,
+  suiteDataChangerRefusal,
+  checkRowCounts,
+} from './data-changing.js';
+export {
   planSweeps,
   budgetRefusal,
   roundsRefusal,
   sweepPlanText,
   PreflightError,
   RUN_OVERHEAD_SECONDS,
+  RESTART_SECONDS,
+  RESTART_WARMUP_SECONDS,
+  type BlockSettings,
   type SweepPlan,
   type SettingSource,
 } from './preflight.js';
@@ -92,3 +103,16 @@ export {
   writeProfileFiles,
   type ProfileFiles,
 } from './profile-files.js';
+export {
+  laneAnnouncement,
+  laneMinutes,
+  laneTests,
+  planInstructionLane,
+  runInstructionLane,
+  type InstructionLaneSettings,
+  type LaneContext,
+  type LanePlan,
+} from './instruction-lane.js';
+export { sessionLaneView, type LaneViewStore } from './lane-view.js';
+export { countOnce, launchOf, NothingCountedError, type CountRequest, type CountResult } from './instruction-count.js';
+export { binaryIdentity, hashOf, laneConditions, LANE_VERSION, type LaneBasis } from './instruction-conditions.js';

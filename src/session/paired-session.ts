@@ -1,11 +1,12 @@
-import { judgePairedSession, type VerdictSettings } from '../analysis/index.js';
-import { testKey, type SampleRole } from '../model/index.js';
+import { instanceBlocks, judgePairedSession, type VerdictSettings } from '../analysis/index.js';
+import { testKey, testLabel, type SampleRole } from '../model/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
 import { measureTest } from './measure.js';
 import type { RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';
 import type { SessionParts, SideServer } from './session-parts.js';
+import { checkRowCounts } from './data-changing.js';
 
 export type IdleServerMode = 'pause' | 'drain';
 
@@ -17,9 +18,18 @@ export interface PairedPlan {
   idleServer: IdleServerMode;
   /** Drain: the longest wait for the other server to settle before a measurement (idle_settle_max_seconds). */
   idleSettleMaxSeconds: number;
+  /** Drain: the window the other server must stay quiet over (idle_window_ms); default IDLE_WINDOW_MS. */
+  idleWindowMs?: number;
   verdicts: VerdictSettings;
   /** false: every test gets a pair in every sweep until the budget or max_pairs (calibration, benchmarks' pools). */
   sequential?: boolean;
+  /**
+   * Seconds of runs a pair of server instances measures before both servers are restarted on fresh copies of their
+   * loaded data (instance_seconds; instance-blocks.ts); the verdicts read it from `verdicts.instanceSeconds` too.
+   */
+  instanceSeconds: number;
+  /** The warm-up of each restarted server, in seconds (the suite's own warm-up runs once, at the start); 0: none. */
+  restartWarmupSeconds: number;
 }
 
 export type PairedStop = 'decided' | 'budget' | 'max_pairs';
@@ -31,6 +41,8 @@ export interface PairedOutcome {
   minutes: number;
   /** Drain: how many waits for the other server to settle gave up at idle_settle_max_seconds. */
   drainTimeouts: number;
+  /** Pairs of server instances the session measured on (the first pair and each restart). */
+  instances: number;
 }
 
 const ROLES: readonly SampleRole[] = ['baseline', 'candidate'];
@@ -45,7 +57,8 @@ type Sides = Record<SampleRole, Side>;
 
 /** The session while it measures: what every step reads, and the drain's time-outs so far. */
 interface PairedRun {
-  sides: Sides;
+  /** The servers up now: a restart replaces both. */
+  sides: Partial<Sides>;
   parts: SessionParts;
   plan: PairedPlan;
   ctx: RoundContext;
@@ -77,29 +90,56 @@ export async function runPairedSession(
     ctx.signal.throwIfAborted();
     await parts.load(role);
   }
-  const sides: Partial<Sides> = {};
+  const run: PairedRun = { sides: {}, parts, plan, ctx, drainTimeouts: 0 };
   try {
-    for (const role of ROLES) sides[role] = await startSide(role, parts, ctx);
-    const run: PairedRun = { sides: sides as Sides, parts, plan, ctx, drainTimeouts: 0 };
-    for (const role of ROLES) await warmUp(run, role, suite);
+    for (const role of ROLES) run.sides[role] = await startSide(role, parts, ctx);
+    for (const role of ROLES) await warmUp(run, role, suite, suite.warmup.seconds);
     return await measurePairs(suite, run);
   } finally {
-    await Promise.all(Object.values(sides).map((side) => side.up.close()));
+    await Promise.all(Object.values(run.sides).map((side) => side.up.close()));
   }
+}
+
+/**
+ * Both servers stopped and started again, each on a fresh copy of its loaded data, and warmed up briefly: the pairs
+ * after it are measured on new instances, so an offset one instance happened to have counts as noise between blocks,
+ * not as a release effect (docs/verdicts.md).
+ */
+async function restartSides(run: PairedRun, suite: Suite): Promise<void> {
+  const { parts, ctx } = run;
+  const old = Object.values(run.sides);
+  run.sides = {};
+  await Promise.all(old.map((side) => side.up.close()));
+  for (const role of ROLES) {
+    ctx.signal.throwIfAborted();
+    run.sides[role] = await startSide(role, parts, ctx);
+  }
+  if (run.plan.restartWarmupSeconds <= 0) return;
+  for (const role of ROLES) await warmUp(run, role, suite, run.plan.restartWarmupSeconds);
+}
+
+function sideOf(run: PairedRun, role: SampleRole): Side {
+  const side = run.sides[role];
+  if (side === undefined) throw new Error(`the ${role} server is not up`);
+  return side;
 }
 
 async function startSide(role: SampleRole, parts: SessionParts, ctx: RoundContext): Promise<Side> {
   const up = await parts.start(role);
-  ctx.log.info({ role, target: up.targetName, serverPid: up.server.pid }, `${role} server up`);
+  ctx.log.info(
+    { role, target: up.targetName, serverPid: up.server.pid },
+    `${role} server up: ${JSON.stringify(up.targetName)}, pid ${up.server.pid}`,
+  );
   return { role, up };
 }
 
-async function warmUp(run: PairedRun, role: SampleRole, suite: Suite): Promise<void> {
+async function warmUp(run: PairedRun, role: SampleRole, suite: Suite, seconds: number): Promise<void> {
   const { ctx } = run;
   await activate(run, role);
-  ctx.log.info({ role, target: run.sides[role].up.targetName, seconds: suite.warmup.seconds }, 'warm-up');
+  const target = sideOf(run, role).up.targetName;
+  ctx.log.info({ role, target, seconds }, `warm-up of ${JSON.stringify(target)}, ${seconds} s`);
   ctx.progress?.warmingUp(0);
-  await run.parts.warmUp(role);
+  await run.parts.warmUp(role, seconds < suite.warmup.seconds ? seconds : undefined);
 }
 
 /**
@@ -108,15 +148,16 @@ async function warmUp(run: PairedRun, role: SampleRole, suite: Suite): Promise<v
  * A drain that gives up is logged: the measurement then shares the host with the other server's background work.
  */
 async function activate(run: PairedRun, role: SampleRole): Promise<void> {
-  const { sides, plan, parts, ctx } = run;
-  const other = sides[role === 'baseline' ? 'candidate' : 'baseline'];
-  sides[role].up.server.resume();
+  const { plan, parts, ctx } = run;
+  const other = sideOf(run, role === 'baseline' ? 'candidate' : 'baseline');
+  sideOf(run, role).up.server.resume();
   if (plan.idleServer === 'pause') {
     other.up.server.pause();
     return;
   }
   const waitStarted = parts.clock.now();
-  if (await waitUntilIdle(other.up.server.pid, plan.idleSettleMaxSeconds * 1000, parts, ctx.signal)) return;
+  const windowMs = plan.idleWindowMs ?? IDLE_WINDOW_MS;
+  if (await waitUntilIdle(other.up.server.pid, plan.idleSettleMaxSeconds * 1000, windowMs, parts, ctx.signal)) return;
   run.drainTimeouts++;
   const waitedSeconds = Math.round((parts.clock.now() - waitStarted) / 100) / 10;
   ctx.log.warn(
@@ -138,6 +179,7 @@ const IDLE_WINDOW_MS = 250;
 async function waitUntilIdle(
   pid: number,
   maxWaitMs: number,
+  windowMs: number,
   parts: SessionParts,
   signal: AbortSignal,
 ): Promise<boolean> {
@@ -146,11 +188,13 @@ async function waitUntilIdle(
   let before = parts.activity(pid);
   while (before !== undefined && clock.now() < deadline) {
     signal.throwIfAborted();
-    await clock.sleep(IDLE_WINDOW_MS);
+    await clock.sleep(windowMs);
     const after = parts.activity(pid);
     if (after === undefined) return true;
-    const cpuShare = (after.cpu - before.cpu) / (IDLE_WINDOW_MS / 1000);
-    if (cpuShare < IDLE_CPU_SHARE && after.written - before.written < IDLE_WRITE_BYTES) return true;
+    const cpuShare = (after.cpu - before.cpu) / (windowMs / 1000);
+    // The write limit is per quarter second: a shorter window allows its share of it.
+    const writeLimit = (IDLE_WRITE_BYTES * windowMs) / IDLE_WINDOW_MS;
+    if (cpuShare < IDLE_CPU_SHARE && after.written - before.written < writeLimit) return true;
     before = after;
   }
   // A process gone at the first reading has nothing left to settle.
@@ -158,7 +202,7 @@ async function waitUntilIdle(
 }
 
 async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome> {
-  const { plan, ctx, sides } = run;
+  const { plan, ctx } = run;
   const { clock } = run.parts;
   let open: OpenRun[] = suite.tests
     .flatMap((test) => test.threads.map((threads) => ({ test, threads })))
@@ -167,10 +211,26 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
   const pairMs = new Map<string, number>();
   const started = clock.now();
   const budgetMs = plan.budgetMinutes * 60_000;
-  let nextLook = 0;
+  let nextLook = 1;
+  let instances = 1;
+  let restartMs = 0;
+  let closed = 0;
   for (let sweep = 1; ; sweep++) {
+    if (sweep > 1 && closed >= instances) {
+      const restartStarted = clock.now();
+      await restartSides(run, suite);
+      instances++;
+      restartMs = clock.now() - restartStarted;
+    }
+    // Piped, the JSON log shows each sweep as before; on a terminal the status line shows it instead (statusLine).
     ctx.log.info(
-      { sweep, open: open.length, budgetLeftMinutes: Math.max(0, (budgetMs - (clock.now() - started)) / 60_000) },
+      {
+        statusLine: true,
+        sweep,
+        open: open.length,
+        instances,
+        budgetLeftMinutes: Math.max(0, (budgetMs - (clock.now() - started)) / 60_000),
+      },
       `sweep ${sweep}: ${open.length} test(s) open`,
     );
     for (const r of open) {
@@ -181,45 +241,57 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
         ctx.signal.throwIfAborted();
         ctx.progress?.testStarts(sweep, r.test.name, r.threads, r.test.seconds);
         await activate(run, role);
-        samples.push(await measureSide(run, sides[role], r, sweep));
+        samples.push(await measureSide(run, sideOf(run, role), r, sweep));
       }
       pairMs.set(r.key, clock.now() - pairStarted);
+      // A test that changes the rows the others read breaks the design: caught after its first pair.
+      if (sweep === 1) await checkRowCounts(r.test, run.parts, ctx);
     }
+    closed = instanceBlocks(samples, plan.instanceSeconds).closed;
     const outcome = (stoppedBy: PairedStop): PairedOutcome => ({
       sweeps: sweep,
       stoppedBy,
       minutes: (clock.now() - started) / 60_000,
       drainTimeouts: run.drainTimeouts,
+      instances,
     });
-    if (plan.sequential !== false && sweep >= nextLook) {
-      const look = lookAt(samples, open, sweep, run);
-      if (look.decided) open = [];
+    if (plan.sequential !== false && closed >= instances && closed >= nextLook) {
+      const look = lookAt(samples, open, closed, run);
+      open = open.filter((r) => look.pending.has(r.key));
       nextLook = look.nextLook;
     }
     if (open.length === 0) return outcome('decided');
     if (sweep >= plan.maxPairs) return outcome('max_pairs');
-    const nextSweepMs = open.reduce((sum, o) => sum + (pairMs.get(o.key) ?? 0), 0);
+    const nextSweepMs =
+      open.reduce((sum, o) => sum + (pairMs.get(o.key) ?? 0), 0) + (closed >= instances ? restartMs : 0);
     if (clock.now() - started + nextSweepMs > budgetMs) return outcome('budget');
   }
 }
 
 /**
- * The whole family stays measured while any test is open: the max-T of every look is then taken over every test, so
- * which tests were decided early cannot bend the family-wise bound (docs/verdicts.md).
+ * A look when a block has closed: the tests decided so far stop getting pairs, and their share of the budget goes to
+ * the open ones. Each test's verdict rests on its own pairs, and the family-wise bound on Holm's step-down over every
+ * test of the session (docs/verdicts.md), so which tests stopped early cannot bend it.
  */
 function lookAt(
   samples: readonly SampleRecord[],
   open: readonly OpenRun[],
-  sweep: number,
+  blocks: number,
   run: PairedRun,
-): { decided: boolean; nextLook: number } {
+): { pending: Set<string>; nextLook: number } {
   const judged = judgePairedSession(samples, run.plan.verdicts, false);
-  const undecided = new Set(judged.pending);
+  const pending = new Set(judged.pending);
+  // The line names what each test this look decided was found to be: an event a person wants to see as it happens.
+  const wasOpen = new Set(open.map((r) => r.key));
+  const found = judged.verdicts.filter((v) => wasOpen.has(testKey(v))).map((v) => `${testLabel(v)} ${v.kind}`);
   run.ctx.log.info(
-    { sweep, decided: open.filter((r) => !undecided.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) },
-    `look at ${sweep} pairs: ${open.length - undecided.size} of ${open.length} test(s) decided`,
+    { blocks, decided: open.filter((r) => !pending.has(r.key)).map((r) => `${r.test.name}.t${r.threads}`) },
+    `look at ${blocks} blocks: ${open.length - pending.size} of ${open.length} open test(s) decided` +
+      (found.length > 0 ? `: ${found.join(', ')}` : ''),
   );
-  return { decided: undecided.size === 0, nextLook: judged.nextPairs };
+  // The status line counts every test of the session: "5/8 decided", whatever earlier looks closed.
+  run.ctx.progress?.looked(judged.verdicts.length, judged.verdicts.length + pending.size);
+  return { pending, nextLook: judged.nextBlocks };
 }
 
 async function measureSide(run: PairedRun, side: Side, r: OpenRun, sweep: number): Promise<SampleRecord> {

@@ -1,10 +1,11 @@
-import { pairsAtLook, roundsForAlpha, smallestPValue, unreachableAlpha } from '../analysis/index.js';
+import { firstReachableBlocks, lookPlan, lookReach, roundsForAlpha, smallestPValue } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { testLabel, type SessionDesignName } from '../model/index.js';
 import type { Logger } from '../log/index.js';
 import type { CalibrationStore } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import { calibratedDrops, calibrationOrWarn, levelReach, noisyLevelLine, percentRange } from './host-calibration.js';
+import { suiteDataChangerRefusal } from './data-changing.js';
 
 /**
  * What one measured run costs on top of its test's seconds: the drain wait for the other server (at least one quarter
@@ -13,6 +14,15 @@ import { calibratedDrops, calibrationOrWarn, levelReach, noisyLevelLine, percent
  * Taking the low end keeps the refusal on the safe side: it never turns away a budget that would reach the first look.
  */
 export const RUN_OVERHEAD_SECONDS = 0.4;
+
+/**
+ * What a restart of both servers costs between blocks: each stopped, its datadir copied afresh from the loaded
+ * snapshot, started, and warmed up for RESTART_WARMUP_SECONDS. Measured on this project's VM with the quick suite:
+ * about 2.6 s to copy and start a server and 1 s to stop one, so about 6 s for the pair with their warm-ups.
+ */
+export const RESTART_SECONDS = 6;
+/** A restarted server's warm-up: its buffer pool is empty, the OS cache still holds the copied data. */
+export const RESTART_WARMUP_SECONDS = 1;
 
 /** How far a paired session's budget reaches, worked out from the suite alone, before anything starts. */
 export interface SweepPlan {
@@ -28,8 +38,27 @@ export interface SweepPlan {
   budgetSweeps: number;
   /** Pairs every test gets at most: the budget's sweeps, capped by max_pairs. */
   sweeps: number;
-  /** Pairs the first look needs. */
-  firstLook: number;
+  /** Tests x thread counts: the family that shares alpha. */
+  family: number;
+  alpha: number;
+  /** Seconds of runs (both sides) one pair of instances measures before both servers are restarted. */
+  instanceSeconds: number;
+  /** Sweeps of every test one pair of instances measures (while every test is open). */
+  sweepsPerBlock: number;
+  /** Blocks (pairs of instances) the budget pays for, with a restart between each two. */
+  budgetBlocks: number;
+  /** The budget's blocks, capped by max_pairs: the looks are planned on them. */
+  plannedBlocks: number;
+  /** The blocks of each look (look-plan.ts). */
+  looks: number[];
+  /** Blocks a verdict needs at the least: where a single look can first call a drop significant. */
+  blocksNeeded: number;
+}
+
+/** How the blocks of a session are cut and judged: its alpha and the seconds of runs per pair of instances. */
+export interface BlockSettings {
+  alpha: number;
+  instanceSeconds: number;
 }
 
 /** A session whose settings cannot reach a verdict, refused before any server starts; the message holds the fix. */
@@ -44,62 +73,98 @@ export function sweepSeconds(tests: Suite['tests']): number {
  * The sweeps a budget pays for, as the session loop spends it: the first sweep always runs, and each next one only
  * when it still ends within the budget.
  */
-export function planSweeps(suite: Pick<Suite, 'name' | 'tests'>, budgetMinutes: number, maxPairs: number): SweepPlan {
+export function planSweeps(
+  suite: Pick<Suite, 'name' | 'tests'>,
+  budgetMinutes: number,
+  maxPairs: number,
+  blocks: BlockSettings,
+): SweepPlan {
   const seconds = sweepSeconds(suite.tests);
+  const runSeconds = suite.tests.reduce((sum, t) => sum + t.threads.length * 2 * t.seconds, 0);
+  const sweepsPerBlock = Math.max(1, Math.ceil(blocks.instanceSeconds / Math.max(runSeconds, 1e-9) - 1e-9));
+  const blockSeconds = sweepsPerBlock * seconds;
   // The small epsilon keeps a budget of exactly k sweeps at k, whatever the float rounding of minutes x 60.
   const budgetSweeps = Math.max(1, Math.floor((budgetMinutes * 60) / seconds + 1e-9));
+  // Blocks with a restart between each two: b blocks cost b x blockSeconds + (b - 1) x RESTART_SECONDS.
+  const budgetBlocks = Math.max(
+    1,
+    Math.floor((budgetMinutes * 60 + RESTART_SECONDS) / (blockSeconds + RESTART_SECONDS) + 1e-9),
+  );
+  const plannedBlocks = Math.min(budgetBlocks, Math.ceil(maxPairs / sweepsPerBlock));
+  const family = suite.tests.reduce((sum, t) => sum + t.threads.length, 0);
   return {
     suite: suite.name,
     // A suite with levels lists a test once per level: counted once here, its levels in the runs.
     tests: new Set(suite.tests.map((t) => t.name)).size,
-    runs: suite.tests.reduce((sum, t) => sum + t.threads.length, 0),
+    runs: family,
     sweepSeconds: seconds,
     budgetMinutes,
     maxPairs,
     budgetSweeps,
-    sweeps: Math.min(maxPairs, budgetSweeps),
-    firstLook: pairsAtLook(1),
+    sweeps: Math.min(maxPairs, budgetBlocks * sweepsPerBlock),
+    family,
+    alpha: blocks.alpha,
+    instanceSeconds: blocks.instanceSeconds,
+    sweepsPerBlock,
+    budgetBlocks,
+    plannedBlocks,
+    looks: lookPlan(plannedBlocks, family, blocks.alpha).blocks,
+    blocksNeeded: firstReachableBlocks(blocks.alpha, 1, family),
   };
 }
 
-/** Whole minutes of budget that pay for `pairs` sweeps. */
-export function minutesForSweeps(plan: Pick<SweepPlan, 'sweepSeconds'>, pairs: number): number {
-  return Math.ceil((pairs * plan.sweepSeconds) / 60 - 1e-9);
+/** Whole minutes of budget that pay for `blocks` blocks, with their restarts. */
+export function minutesForBlocks(plan: Pick<SweepPlan, 'sweepSeconds' | 'sweepsPerBlock'>, blocks: number): number {
+  return Math.ceil(
+    (blocks * (plan.sweepsPerBlock * plan.sweepSeconds + RESTART_SECONDS) - RESTART_SECONDS) / 60 - 1e-9,
+  );
 }
 
 /** Where the settings came from, so the fix names what to change: the command's flags, or the config file. */
 export type SettingSource = 'flags' | 'config';
 
 /**
- * The one line that refuses a paired session whose budget or max_pairs stops before the first look; undefined when it
- * can reach it.
+ * The one line that refuses a paired session whose budget or max_pairs stops before any look can call a drop
+ * significant; undefined when one can.
  */
 export function budgetRefusal(plan: SweepPlan, source: SettingSource = 'flags'): string | undefined {
+  if (lookReach(plan.alpha, plan.family, plan.plannedBlocks).some((l) => l.canReject)) return undefined;
   const [budget, pairs] =
     source === 'flags' ? ['--budget (or budget_minutes)', '--pairs (or max_pairs)'] : ['budget_minutes', 'max_pairs'];
+  const needed = plan.blocksNeeded;
+  const byPairs = Math.ceil(plan.maxPairs / plan.sweepsPerBlock) < needed;
   const fixes: string[] = [];
-  if (plan.budgetSweeps < plan.firstLook)
+  if (!byPairs || plan.budgetBlocks < needed)
     fixes.push(
-      `raise ${budget} to ${minutesForSweeps(plan, plan.firstLook)} or more, ` +
+      `raise ${budget} to ${minutesForBlocks(plan, needed)} or more, ` +
         `or shorten the tests${source === 'flags' ? ' (--seconds)' : ''}`,
     );
-  if (plan.maxPairs < plan.firstLook) fixes.push(`raise ${pairs} to ${plan.firstLook} or more`);
-  if (fixes.length === 0) return undefined;
-  const reach =
-    plan.budgetSweeps < plan.firstLook
-      ? `budget ${formatMinutes(plan.budgetMinutes)} min pays for ` +
-        `${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}`
-      : `max_pairs ${plan.maxPairs} stops ${suiteText(plan)} at ${plan.maxPairs} pairs`;
-  return `${reach}; the first look needs ${plan.firstLook} pairs: ${fixes.join('; ')}`;
+  if (byPairs) fixes.push(`raise ${pairs} to ${needed * plan.sweepsPerBlock} or more`);
+  // A short suite's sweep measures under instance_seconds: fewer sweeps per pair of instances make more blocks.
+  if (plan.sweepsPerBlock > 1)
+    fixes.push(
+      `or lower instance_seconds (${plan.instanceSeconds} s: new server instances every ` +
+        `${plan.sweepsPerBlock} sweeps of this suite; 0: every sweep)`,
+    );
+  const reach = byPairs
+    ? `max_pairs ${plan.maxPairs} stops ${suiteText(plan)} at ${plan.maxPairs} pairs`
+    : `budget ${formatMinutes(plan.budgetMinutes)} min pays for ` +
+      `${blocksText(plan.plannedBlocks)} of ${suiteText(plan)}`;
+  return (
+    `${reach}; a verdict needs ${needed} blocks (${plan.family} test(s) sharing alpha ${plan.alpha}): ` +
+    fixes.join('; ')
+  );
 }
 
 /** What a session prints before its first pair: how far its budget reaches. */
 export function sweepPlanText(plan: SweepPlan): string {
-  const capped = plan.sweeps < plan.budgetSweeps ? `, capped at ${plan.maxPairs} pairs per test by max_pairs` : '';
+  const capped = plan.sweeps >= plan.maxPairs ? `, capped at ${plan.maxPairs} pairs per test by max_pairs` : '';
   return (
     `budget ${formatMinutes(plan.budgetMinutes)} min pays for about ` +
-    `${sweepsText(plan.budgetSweeps)} of ${suiteText(plan)}${capped}; the ` +
-    `first look is at ${plan.firstLook} pairs`
+    `${blocksText(plan.plannedBlocks)} of ${suiteText(plan)}${capped}; ` +
+    (plan.looks.length === 1
+      ? `one look, at ${blocksText(plan.looks[0]!)}`
+      : `the looks are at ${plan.looks.join(', ')} blocks`)
   );
 }
 
@@ -113,6 +178,7 @@ export interface PreflightRequest {
   maxPairs: number;
   /** false: a session that judges nothing while it runs (calibration, benchmark pools) needs no first look. */
   sequential: boolean;
+  instanceSeconds: number;
 }
 
 /**
@@ -126,11 +192,11 @@ export function preflight(request: PreflightRequest): SweepPlan | undefined {
     if (refusal !== undefined) throw new PreflightError(refusal);
     return undefined;
   }
-  const plan = planSweeps(request.suite, request.budgetMinutes, request.maxPairs);
-  // Budget first: a budget too short for the first look is the likelier mistake, and its fix is the one to show.
-  const refusal = request.sequential
-    ? (budgetRefusal(plan) ?? unreachableAlpha(request.alpha, request.maxPairs))
-    : undefined;
+  // A test that changes the rows the others read breaks the design whatever the budget: said first.
+  const changer = suiteDataChangerRefusal(request.suite);
+  if (changer !== undefined) throw new PreflightError(changer);
+  const plan = planSweeps(request.suite, request.budgetMinutes, request.maxPairs, request);
+  const refusal = request.sequential ? budgetRefusal(plan) : undefined;
   if (refusal !== undefined) throw new PreflightError(refusal);
   return plan;
 }
@@ -149,7 +215,10 @@ export interface AnnounceDeps {
  */
 export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promise<void> {
   const record = await calibrationOrWarn(deps, plan.suite);
-  const drops = record === undefined ? undefined : calibratedDrops(record, plan.sweeps, deps.alpha, plan.maxPairs);
+  const drops =
+    record === undefined
+      ? undefined
+      : calibratedDrops(record, plan.sweeps, deps.alpha, plan.maxPairs, plan.sweepsPerBlock);
   const expected =
     drops === undefined
       ? ''
@@ -171,7 +240,7 @@ export async function announceSweeps(plan: SweepPlan, deps: AnnounceDeps): Promi
       budgetMinutes: plan.budgetMinutes,
       sweeps: plan.sweeps,
       sweepSeconds: Number(plan.sweepSeconds.toFixed(1)),
-      firstLook: plan.firstLook,
+      looks: plan.looks,
       ...(record !== undefined ? { calibratedAt: record.createdAt, detectablePercent } : {}),
     },
     line,
@@ -202,11 +271,12 @@ function suiteText(plan: SweepPlan): string {
     plan.runs === plan.tests
       ? `${plan.tests} test${plan.tests === 1 ? '' : 's'}`
       : `${plan.tests} tests, ${plan.runs} runs with their thread counts`;
-  return `suite ${plan.suite} (${runs}, ${Math.round(plan.sweepSeconds)} s each sweep)`;
+  const every = plan.sweepsPerBlock === 1 ? 'every sweep' : `every ${plan.sweepsPerBlock} sweeps`;
+  return `suite ${plan.suite} (${runs}, ${Math.round(plan.sweepSeconds)} s each sweep, new server instances ${every})`;
 }
 
-function sweepsText(n: number): string {
-  return `${n} sweep${n === 1 ? '' : 's'}`;
+function blocksText(n: number): string {
+  return `${n} block${n === 1 ? '' : 's'}`;
 }
 
 function formatMinutes(minutes: number): string {

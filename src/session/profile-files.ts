@@ -1,8 +1,8 @@
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderFlameGraphSvg, renderProfileHtml, type ProfileReport } from '../report/index.js';
 import { rankGrownFrames, sampleCount } from '../profile/index.js';
 import { privateDir } from '../server/index.js';
+import { writeFileSafely } from '../trust/index.js';
 import type { ProfileRecord } from '../store/index.js';
 import type { ProfileOutcome } from './profile-run.js';
 
@@ -48,8 +48,8 @@ export async function writeProfileFiles(stateDir: string, id: number, report: Pr
     baseline: report.baseline.stacks,
     candidate: report.candidate.stacks,
   });
-  await writeNew(files.svg, svgText);
-  await writeNew(files.html, renderProfileHtml(report, svgText));
+  writeNew(files.svg, svgText);
+  writeNew(files.html, renderProfileHtml(report, svgText));
   return files;
 }
 
@@ -69,7 +69,7 @@ export function storedProfileReport(record: ProfileRecord): ProfileReport {
   return profileReport(outcome, record.baseline, record.candidate, `${record.test}.t${record.threads}`);
 }
 
-async function writeNew(file: string, text: string): Promise<void> {
-  await rm(file, { force: true });
-  await writeFile(file, text, { mode: 0o640, flag: 'wx' });
+/** Replaced whole, never through a link or a file someone put there (trust's write: a new file, then rename). */
+function writeNew(file: string, text: string): void {
+  writeFileSafely(file, text);
 }

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { Logger } from '../log/index.js';
 import type { FrameShareRow, ProfileSide, ProfilingMode, SampleRole } from '../model/index.js';
 import { profileProcess, rankGrownFrames } from '../profile/index.js';
-import { privateDir, serverAccount } from '../server/index.js';
-import type { ProfileStore, ReleaseStore } from '../store/index.js';
+import { cleanUpKilledSessions, privateDir, serverAccount } from '../server/index.js';
+import type { ProfileStore, ReleaseStore, SessionStore } from '../store/index.js';
 import { findSysbench, runArgv, runSysbench, type Suite, type SuiteTest } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { connection, loadTarget, warmUpLoads } from './round.js';
@@ -28,7 +28,8 @@ export interface ProfileRequest {
 
 export interface ProfileDeps {
   settings: CompareSettings;
-  store: ProfileStore & ReleaseStore;
+  /** listSessions: what killed sessions left is cleaned before the profile's servers start. */
+  store: ProfileStore & ReleaseStore & Pick<SessionStore, 'listSessions'>;
   log: Logger;
   upstreams: readonly Upstream[];
   signal: AbortSignal;
@@ -53,6 +54,7 @@ const TAIL_SECONDS = 1;
  */
 export async function runProfile(request: ProfileRequest, deps: ProfileDeps): Promise<ProfileOutcome> {
   const { settings, log } = deps;
+  await cleanUpKilledSessions({ stateDir: settings.stateDir, serverUser: settings.serverUser ?? '' }, deps.store, log);
   const sources = { ...settings, upstreams: deps.upstreams, store: deps.store, log };
   const targets: Record<SampleRole, PreparedTarget> = {
     baseline: await resolveTarget(request.baseline, sources),

@@ -2,7 +2,8 @@ import type { SampleRole } from '../model/index.js';
 import { observerCost, processCpuSeconds, processWriteBytes, readGlobalStatus } from '../sampling/index.js';
 import type { RunningServer } from '../server/index.js';
 import type { SampleInput } from '../store/index.js';
-import type { Suite } from '../suite/index.js';
+import type { Suite, SuiteLoad } from '../suite/index.js';
+import type { RowCounter } from './data-changing.js';
 import { measureOnce, type MeasureInput } from './measure.js';
 import { cacheTables, connection, loadTarget, warmUpLoads, type RoundContext } from './round.js';
 import type { TargetInstance } from './target-instance.js';
@@ -43,8 +44,10 @@ export interface SessionParts {
    * status connection.
    */
   start(role: SampleRole): Promise<SideServer>;
-  /** The warm-up runs on the side's server. */
-  warmUp(role: SampleRole): Promise<void>;
+  /** The warm-up runs on the side's server; `seconds` shortens them (a restarted server's brief warm-up). */
+  warmUp(role: SampleRole, seconds?: number): Promise<void>;
+  /** The rows of each loaded table of a data set on the side's server (the row-count check after a first pair). */
+  rowCounts: RowCounter;
   /** One measured run and the readings around it; the engine tells its failures (measureTest). */
   measure(input: MeasureInput): Promise<SampleInput>;
   /** What the drain watches: undefined once the process is gone. */
@@ -63,10 +66,19 @@ export function realSessionParts(
   suite: Suite,
   ctx: RoundContext,
 ): SessionParts {
+  // The servers up now, for the row counts: each start replaces its side's.
+  const ups: Partial<Record<SampleRole, SideServer>> = {};
   return {
     load: (role) => loadTarget(instances[role], suite, ctx),
-    start: (role) => startSideServer(instances[role], suite, ctx),
-    warmUp: (role) => warmUpLoads(suite, connection(instances[role]), instances[role].sysbenchLog, ctx),
+    start: async (role) => (ups[role] = await startSideServer(instances[role], suite, ctx)),
+    warmUp: (role, seconds) =>
+      warmUpLoads(
+        seconds === undefined ? suite : { ...suite, warmup: { ...suite.warmup, seconds } },
+        connection(instances[role]),
+        instances[role].sysbenchLog,
+        ctx,
+      ),
+    rowCounts: (role, load) => countRows(ups, role, load),
     measure: measureOnce,
     activity,
     clock: systemClock,
@@ -95,6 +107,23 @@ async function startSideServer(instance: TargetInstance, suite: Suite, ctx: Roun
     await server.stop();
     throw err;
   }
+}
+
+/** COUNT(*) of every loaded table of the data set, on the side's server, through its status connection. */
+async function countRows(
+  ups: Partial<Record<SampleRole, SideServer>>,
+  role: SampleRole,
+  load: SuiteLoad,
+): Promise<number[]> {
+  const up = ups[role];
+  if (up === undefined) throw new Error(`the ${role} server is not up`);
+  const counts: number[] = [];
+  // The names are qpswatch's own (sbtest, sbtest_l1, ...; sbtest1, sbtest2, ...), never the suite file's text.
+  for (let table = 1; table <= load.tables; table++) {
+    const [rows] = await up.reading.status.query(`SELECT COUNT(*) AS n FROM ${load.database}.sbtest${table}`);
+    counts.push(Number((rows as Array<{ n: number | string }>)[0]?.n ?? Number.NaN));
+  }
+  return counts;
 }
 
 /** A process whose io file cannot be read counts as writing nothing. */

@@ -9,6 +9,8 @@ export interface SessionProgress {
   warmingUp(round: number): void;
   /** A measured run starts: round (or sweep), the test and its thread count. */
   testStarts(round: number, test: string, threads: number, seconds: number): void;
+  /** Paired: a look decided `tests` of the `of` tests measured. */
+  looked(tests: number, of: number): void;
 }
 
 export interface SessionProgressPlan {
@@ -19,6 +21,8 @@ export interface SessionProgressPlan {
   rounds: number;
   /** Paired: the minutes of pairs; the session stops before it would overrun them. */
   budgetMinutes: number;
+  /** Paired: the sweeps the budget pays for, where the last look is planned. */
+  sweeps?: number;
 }
 
 /**
@@ -40,6 +44,7 @@ export function sessionProgress(
   const budgetMs = plan.budgetMinutes * 60_000;
   let measuringSince: number | null = null;
   let plannedDone = 0;
+  let decided: SessionWorkProgress['decided'] = null;
   let current: { stage: string; round: number; test: string | null; seconds: number } = {
     stage: 'loading',
     round: 0,
@@ -58,7 +63,8 @@ export function sessionProgress(
       test: current.test,
       startedAt,
     } as const;
-    report({ ...base, rounds: plan.design === 'runs' ? plan.rounds : null, ...figures(at) });
+    const paired = plan.design === 'paired' ? { sweeps: plan.sweeps ?? null, decided } : {};
+    report({ ...base, rounds: plan.design === 'runs' ? plan.rounds : null, ...paired, ...figures(at) });
   };
   const figures = (at: number): Pick<SessionWorkProgress, 'ratio' | 'endsAt' | 'etaFrom'> => {
     if (measuringSince === null) return { ratio: 0, endsAt: null, etaFrom: null };
@@ -88,6 +94,10 @@ export function sessionProgress(
     loading: () => next('loading', 0, null, 0),
     warmingUp: (round) => next('warm-up', round, null, plan.suite.warmup.seconds),
     testStarts: (round, test, threads, seconds) => next('measuring', round, testLabel({ test, threads }), seconds),
+    looked: (tests, of) => {
+      decided = { tests, of };
+      emit();
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { VerdictSettings } from '../analysis/index.js';
 import type { Config, TargetConfig } from '../config/index.js';
 import { idleHoldSetting, type IdleHoldSetting } from '../sampling/index.js';
 import type { ServerTimeouts } from './target-instance.js';
+import type { InstructionLaneSettings } from './instruction-lane.js';
 
 /** What a comparison session reads of the config; the CLI builds it once (compareSettings). */
 export interface CompareSettings {
@@ -20,9 +21,15 @@ export interface CompareSettings {
   /** Paired design: minutes of pairs; undefined leaves it to the suite. */
   budgetMinutes: number | undefined;
   maxPairs: number;
+  /** Paired design: seconds of runs per pair of server instances (instance_seconds). */
+  instanceSeconds: number;
+  /** Paired design: the warm-up of each restarted server (instance_warmup_seconds); undefined: the default, 1 s. */
+  instanceWarmupSeconds?: number;
   idleServer: Config['idle_server'];
   /** Drain: the longest wait for the idle server to settle before each measurement. */
   idleSettleMaxSeconds: number;
+  /** Drain: the window the idle server must stay quiet over (idle_window_ms). */
+  idleWindowMs: number;
   verdicts: VerdictSettings;
   /** mysqld's --user; undefined leaves it to the server's default. */
   serverUser: string | undefined;
@@ -37,6 +44,8 @@ export interface CompareSettings {
   runner: string;
   /** fingerprint_test_mark ('' on a real host). */
   fingerprintTestMark: string;
+  /** The instructions lane of compare and check sessions (instruction_counter, instructions_*). */
+  instructions: InstructionLaneSettings;
 }
 
 /** env: the process's environment, which tells the service (systemd's INVOCATION_ID) from a person's shell. */
@@ -54,8 +63,11 @@ export function compareSettings(
     design: config.design,
     budgetMinutes: config.budget_minutes,
     maxPairs: config.max_pairs,
+    instanceSeconds: config.instance_seconds,
+    instanceWarmupSeconds: config.instance_warmup_seconds,
     idleServer: config.idle_server,
     idleSettleMaxSeconds: config.idle_settle_max_seconds,
+    idleWindowMs: config.idle_window_ms,
     verdicts: {
       threshold: config.threshold,
       testThresholds: config.test_thresholds,
@@ -72,5 +84,12 @@ export function compareSettings(
     ioBoundBufferPool: config.io_bound_buffer_pool,
     runner: config.host_name,
     fingerprintTestMark: config.fingerprint_test_mark,
+    instructions: {
+      counter: config.instruction_counter,
+      repeats: config.instructions_repeats,
+      events: config.instructions_events,
+      warmupEvents: config.instructions_warmup_events,
+      verdicts: { threshold: config.instructions_threshold, testThresholds: config.instructions_test_thresholds },
+    },
   };
 }

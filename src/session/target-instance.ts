@@ -1,4 +1,4 @@
-import { cp, rename, rm, writeFile } from 'node:fs/promises';
+import { chown, cp, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   assertReachable,
@@ -42,6 +42,15 @@ export async function prepareStateFolders(stateDir: string, serverUser: string |
 export interface ServerTimeouts {
   readyMs: number;
   stopMs: number;
+}
+
+/** How the instructions lane starts a server (startServer's options of the same names); the QPS lane gives none. */
+export interface ServerLaunch {
+  wrapper?: readonly string[];
+  extraArgs?: readonly string[];
+  stopBySignal?: boolean;
+  /** At least this long to answer: a server under valgrind starts several times slower. */
+  readyMs?: number;
 }
 
 /**
@@ -115,7 +124,7 @@ export class TargetInstance {
     return renderMyCnf(this.target.profile, this.target.binaries, this.paths, this.network);
   }
 
-  async start(log: Logger): Promise<RunningServer> {
+  async start(log: Logger, launch: ServerLaunch = {}): Promise<RunningServer> {
     const server = await startServer({
       binaries: this.target.binaries,
       myCnfPath: this.myCnfPath,
@@ -123,11 +132,14 @@ export class TargetInstance {
       ...(this.network !== undefined ? { network: this.network } : {}),
       logFile: this.serverLog,
       ...(this.user !== undefined ? { user: this.user } : {}),
-      readyTimeoutMs: this.timeouts.readyMs,
+      readyTimeoutMs: Math.max(this.timeouts.readyMs, launch.readyMs ?? 0),
       stopTimeoutMs: this.timeouts.stopMs,
       credential: this.credential,
       lockDown: !this.lockedDown,
       log,
+      ...(launch.wrapper !== undefined ? { wrapper: launch.wrapper } : {}),
+      ...(launch.extraArgs !== undefined ? { extraArgs: launch.extraArgs } : {}),
+      ...(launch.stopBySignal === true ? { stopBySignal: true } : {}),
     });
     this.lockedDown = true;
     return server;
@@ -142,6 +154,19 @@ export class TargetInstance {
   async restoreSnapshot(): Promise<void> {
     await rm(this.paths.datadir, { recursive: true, force: true });
     await cp(this.snapshotDir, this.paths.datadir, { recursive: true, preserveTimestamps: true });
+  }
+
+  /**
+   * A new empty file in this instance's folder that the server's account may write (0600, its own): callgrind opens
+   * its output as root when it starts, and again as the server's account when mysqld, which dropped root, exits.
+   */
+  async serverWritableFile(name: string): Promise<string> {
+    const path = join(this.dir, name);
+    await rm(path, { force: true });
+    await writeFile(path, '', { mode: 0o600, flag: 'wx' });
+    const account = serverAccount(this.user);
+    if (account !== undefined) await chown(path, account.uid, account.gid);
+    return path;
   }
 
   /** Datadirs are large and only meaningful while the session runs; the logs stay for people to read. */

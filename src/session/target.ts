@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fileSha256, installTarball } from '../compile/index.js';
+import { fileSha256, installDirFor, installTarball, isInstallComplete } from '../compile/index.js';
 import type { TarballTargetConfig, TargetConfig } from '../config/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log/index.js';
@@ -11,8 +11,8 @@ import {
   type ServerBinaries,
   type ServerProfile,
 } from '../server/index.js';
-import type { ReleaseStore, TargetRef } from '../store/index.js';
-import type { Upstream } from '../upstream/index.js';
+import type { ReleaseRecord, ReleaseStore, TargetRef } from '../store/index.js';
+import { buildsFromSource, type Upstream } from '../upstream/index.js';
 import { builtInstall } from './release-install.js';
 import { splitVariant } from './build-variant.js';
 
@@ -54,6 +54,8 @@ export class TarballTargetError extends InputError {
 
 /** Where a target name is looked up: the config's targets, then the releases qpswatch built. */
 export interface TargetSources {
+  /** state_dir: a built release runs from builds/<key>/install in it, whatever path the store holds. */
+  stateDir: string;
   /** The config's targets:. */
   targets: Readonly<Record<string, TargetConfig>>;
   /** server_profiles_dir: where each target's server profile is found. */
@@ -91,21 +93,20 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
   const releases = await store.findReleasesByTag(variant.tag);
   for (const release of releases) {
     const upstream = sources.upstreams.find((u) => u.name === release.upstream);
-    if (upstream === undefined || (variant.buildProfile !== undefined && upstream.kind !== 'git')) continue;
-    const buildProfile = upstream.kind === 'git' ? (variant.buildProfile ?? upstream.buildProfile) : undefined;
-    const built = await builtInstall(store, release, buildProfile);
+    if (upstream === undefined || (variant.buildProfile !== undefined && !buildsFromSource(upstream))) continue;
+    const buildProfile = buildsFromSource(upstream) ? (variant.buildProfile ?? upstream.buildProfile) : undefined;
+    const built = await builtInstall(store, release, buildProfile, sources.stateDir);
     if (built === undefined) continue;
     const target: TargetConfig = {
       kind: 'installed',
       flavor: upstream.flavor,
-      basedir: built.installDir,
+      basedir: await ownInstallDir(sources.stateDir, release.tag, built),
       server_profile: upstream.serverProfile,
     };
     // The build profile each side ran is kept with the session and shown in its reports. A build with another profile
     // than the upstream's is not the release as the series measures it: kind release-variant keeps its samples out of
     // the series' history and metrics, which count kind release only.
-    const variantOnly =
-      buildProfile !== undefined && buildProfile !== (upstream.kind === 'git' ? upstream.buildProfile : undefined);
+    const variantOnly = buildProfile !== undefined && buildProfile !== upstream.buildProfile;
     const description = {
       kind: variantOnly ? 'release-variant' : 'release',
       upstream: upstream.name,
@@ -119,6 +120,73 @@ export async function resolveTarget(name: string, sources: TargetSources): Promi
   if (variant.buildProfile !== undefined && releases.length > 0)
     throw new VariantNotBuiltError(variant.tag, variant.buildProfile);
   throw new UnknownTargetError(name, Object.keys(sources.targets));
+}
+
+/**
+ * A build row whose install folder is not the one state_dir and its key make: whoever could write the store (a shared
+ * MySQL store, a state folder once open to others) would choose the program root runs. Nothing of it is run.
+ */
+export class StoredInstallPathError extends InputError {
+  constructor(
+    readonly tag: string,
+    readonly key: string,
+    readonly stored: string,
+    readonly expected: string,
+  ) {
+    super(
+      `build ${key} of ${JSON.stringify(tag)}: the store names the install folder ${JSON.stringify(stored)}, not ` +
+        `${expected} (state_dir and the build key): qpswatch never runs a path the store names; if state_dir moved, ` +
+        `move builds/ with it, else rebuild the tag`,
+    );
+  }
+}
+
+/**
+ * The install folder of a build: derived from state_dir and the key, never read from the store. When this host
+ * finished that install (its marker is there), the stored folder does not matter: in a fleet it is the folder of
+ * whichever host built the key last. Otherwise the stored one must agree with the derived one
+ * (StoredInstallPathError), so a row someone planted is named as such.
+ */
+async function ownInstallDir(
+  stateDir: string,
+  tag: string,
+  built: { buildKey: string; installDir: string },
+): Promise<string> {
+  let expected: string;
+  try {
+    expected = installDirFor(stateDir, built.buildKey);
+  } catch {
+    // A key that is no build key (a row someone wrote by hand) names no folder of qpswatch's at all.
+    throw new StoredInstallPathError(
+      tag,
+      built.buildKey,
+      built.installDir,
+      join(stateDir, 'builds', '<key>', 'install'),
+    );
+  }
+  if (resolve(built.installDir) !== expected && !(await isInstallComplete(stateDir, built.buildKey)))
+    throw new StoredInstallPathError(tag, built.buildKey, built.installDir, expected);
+  return expected;
+}
+
+/**
+ * The install folder a built release runs from, derived from state_dir and its build key as resolveTarget derives it,
+ * without running anything of it: undefined when the release has no build with the profile. A command that will run
+ * the release later (bisect runs its good end after its first build) checks it with this first, so a stored path
+ * that differs (StoredInstallPathError) stops it before it starts anything.
+ */
+export async function releaseInstallDir(
+  release: ReleaseRecord,
+  upstream: Upstream,
+  { store, stateDir }: Pick<TargetSources, 'store' | 'stateDir'>,
+): Promise<string | undefined> {
+  const built = await builtInstall(
+    store,
+    release,
+    buildsFromSource(upstream) ? upstream.buildProfile : undefined,
+    stateDir,
+  );
+  return built === undefined ? undefined : ownInstallDir(stateDir, release.tag, built);
 }
 
 /** TAG@PROFILE of a known release that has no build with that profile. */

@@ -11,10 +11,16 @@ export interface CalibrationInput {
   /** How the figures were computed (alpha, family, drop, budgets): plain JSON. */
   settings: object;
   tests: CalibrationFigure[];
+  /**
+   * The sd of one server instance's offset on this host (the median over the suite's tests, log units); null when
+   * the calibration could not tell (too few blocks), absent from calibrations before it was measured.
+   */
+  instanceSpread?: number | null;
 }
 
-export interface CalibrationRecord extends Omit<CalibrationInput, 'settings'> {
+export interface CalibrationRecord extends Omit<CalibrationInput, 'settings' | 'instanceSpread'> {
   id: number;
+  instanceSpread: number | null;
   /** The host's fingerprint id: a calibration speaks only for hosts with this id. */
   fingerprintId: string;
   settings: JsonObject;

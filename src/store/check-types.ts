@@ -5,6 +5,7 @@
  */
 import type { TestId, Verdict, VerdictReachField } from '../model/index.js';
 import type { MessageInput } from './outbox-types.js';
+import type { InstructionCheckInput, InstructionEventRecord, InstructionVerdictRecord } from './instruction-types.js';
 
 /** A verdict as a check stores it: analysis's verdict, whole. */
 export type VerdictInput = Verdict;
@@ -34,6 +35,11 @@ export interface CheckInput {
   /** Open events this check shows recovered: closed as fixed by this release. */
   fixedEventIds: number[];
   messages: MessageInput[];
+  /**
+   * The instructions lane's verdicts and events, when the session counted them. A regression among its verdicts keeps
+   * the check from making its release last good, as a regression of the QPS lane does.
+   */
+  instructions?: InstructionCheckInput;
 }
 
 export interface CheckRecord {
@@ -114,6 +120,8 @@ export interface TriageResult {
   events: EventRecord[];
   /** Checks marked invalid (invalid only). */
   invalidatedChecks: number;
+  /** The instructions lane's events it closed or acknowledged, as `events` for the QPS lane's. */
+  instructionEvents: InstructionEventRecord[];
 }
 
 export interface RerunRecord {
@@ -135,10 +143,15 @@ export interface CheckStore {
   getCheck(sessionId: number): Promise<CheckRecord | undefined>;
   verdictsOfSession(sessionId: number): Promise<VerdictRecord[]>;
   listEvents(query: EventQuery): Promise<EventRecord[]>;
+  /** The instructions lane's verdicts of a check's session, as recorded with the check. */
+  instructionVerdictsOfSession(sessionId: number): Promise<InstructionVerdictRecord[]>;
+  /** The instructions lane's events (instruction_events), oldest first. */
+  listInstructionEvents(query: EventQuery): Promise<InstructionEventRecord[]>;
   /**
    * A person's word on a release, with its effect, in one transaction. accept: open events of the upstream up to
    * this release are closed as accepted. ack: the release's open events (or one test's) are acknowledged.
    * invalid: the release's checks stop counting, the events they opened are closed as invalid, a rerun is queued.
+   * The instructions lane's events are triaged alike, in the same transaction.
    */
   triage(input: TriageInput): Promise<TriageResult>;
   listTriage(releaseId?: number): Promise<TriageRecord[]>;

@@ -24,7 +24,8 @@ export class InvalidRecordError extends StoreError {
       | 'daemon'
       | 'calibration'
       | 'bisection'
-      | 'profile',
+      | 'profile'
+      | 'instructions',
     readonly field: string,
     readonly value: unknown,
     readonly expected: string,
@@ -105,6 +106,18 @@ export class StoreDiskFullError extends StoreError {
   }
 }
 
+/** The store cannot be written: a read-only mount, or a file or folder this user may not write. Nothing was changed. */
+export class StoreReadOnlyError extends StoreError {
+  override name = 'StoreReadOnlyError';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the store ${path} cannot be written: ${reason}`, options);
+  }
+}
+
 export class StoreClosedError extends StoreError {
   override name = 'StoreClosedError';
   constructor(readonly operation: string) {
@@ -135,6 +148,20 @@ export class SessionStateError extends StoreError {
     readonly action: string,
   ) {
     super(`cannot ${action} session ${sessionId}: it is ${state}, not running; start a new session instead`);
+  }
+}
+
+/** A counted run of the instructions lane the session already has (same side, test and repeat). */
+export class DuplicateInstructionRunError extends StoreError {
+  override name = 'DuplicateInstructionRunError';
+  constructor(
+    readonly sessionId: number,
+    readonly key: TestId & { repeat: number; role: SampleRole },
+  ) {
+    super(
+      `session ${sessionId} already has instruction run ${key.repeat} of ${key.role}, test "${key.test}", ` +
+        `${key.threads} threads; each repeat is counted once per side`,
+    );
   }
 }
 

@@ -25,6 +25,7 @@ export {
   EventNotOpenError,
   MessageNotFoundError,
   DuplicateSampleError,
+  DuplicateInstructionRunError,
   HostNotFoundError,
   InvalidRecordError,
   QueueClaimError,
@@ -36,6 +37,7 @@ export {
   SessionStateError,
   StoreClosedError,
   StoreDiskFullError,
+  StoreReadOnlyError,
   StoreError,
   StoreOpenError,
   UnknownStoreBackendError,
@@ -53,3 +55,5 @@ export {
   type TableCount,
 } from './copy/index.js';
 export { ranBy } from './session-runner.js';
+export type * from './instruction-types.js';
+export { instructionLaneStates } from './instruction-types.js';

@@ -12,6 +12,7 @@ import type { CalibrationStore } from './calibration-types.js';
 import type { CheckStore } from './check-types.js';
 import type { DaemonStateStore } from './daemon-state-types.js';
 import type { HostStore } from './host-types.js';
+import type { InstructionStore } from './instruction-types.js';
 import type { OutboxStore } from './outbox-types.js';
 import type { QueueStore } from './queue-types.js';
 import type { ProfileStore } from './profile-types.js';
@@ -35,7 +36,8 @@ export interface Store
     QuietHostStore,
     CalibrationStore,
     BisectionStore,
-    ProfileStore {
+    ProfileStore,
+    InstructionStore {
   /** The backend's name, as given to openStore. */
   readonly backend: string;
   /**

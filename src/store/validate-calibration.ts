@@ -13,6 +13,7 @@ const figureSchema = z.object({
   pairsNeeded: wholeFrom(1).nullable(),
   minutesNeeded: atLeastZero().nullable(),
   detectableDrop: share(),
+  instanceSpread: atLeastZero().nullable().optional(),
 });
 
 const calibrationSchema = z.object({
@@ -22,6 +23,7 @@ const calibrationSchema = z.object({
   target: text(),
   settings: jsonObject(),
   tests: z.array(figureSchema).min(1, { error: 'expected at least one test' }),
+  instanceSpread: atLeastZero().nullable().optional(),
 });
 
 export function parseCalibrationInput(input: CalibrationInput): CalibrationInput {

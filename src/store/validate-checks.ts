@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { verdictKinds } from '../model/index.js';
 import { eventKinds, triageActions, type CheckInput, type TriageInput } from './check-types.js';
 import { aboveZero, atLeastZero, CONTROL_CHARS, finite, line, parseRecord, text, wholeFrom } from './validate.js';
+import { instructionCheckSchema } from './validate-instructions.js';
 
 const hintSchema = z.object({
   metric: text(),
@@ -30,6 +31,7 @@ const verdictSchema = z.object({
   noise: atLeastZero().nullable(),
   orderEffect: aboveZero().nullable().optional(),
   logSe: atLeastZero().nullable().optional(),
+  logSeDf: atLeastZero().nullable().optional(),
   hint: z.array(hintSchema),
 });
 
@@ -53,6 +55,7 @@ const checkSchema = z.object({
   eventKind: z.enum(eventKinds, { error: 'expected "regression" or "drift"' }).optional(),
   fixedEventIds: z.array(wholeFrom(1)),
   messages: z.array(messageSchema),
+  instructions: instructionCheckSchema.optional(),
 });
 
 const triageSchema = z.object({

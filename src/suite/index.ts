@@ -10,7 +10,15 @@ export {
   type ScriptArgs,
 } from './suite.js';
 export { PROJECT_SCRIPT_DIR, STOCK_SCRIPT_DIRS, defaultScriptDirs } from './script-lookup.js';
-export { prepareArgv, runArgv, warmupArgv, isOwnedOption, type SysbenchConnection } from './sysbench-args.js';
+export {
+  countedArgv,
+  prepareArgv,
+  runArgv,
+  warmupArgv,
+  isOwnedOption,
+  LOAD_SEED,
+  type SysbenchConnection,
+} from './sysbench-args.js';
 export { writeSysbenchPassword } from './sysbench-password.js';
 export {
   parseSysbenchOutput,

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defaultScriptDirs, lookUpScript } from './script-lookup.js';
 import { closestName, formatPath, kindOfValue, parseYamlText, valueAt } from '../config/index.js';
+import { checkTrustedFile, readTrustedText, UnreadableFileError } from '../trust/index.js';
 import { describeIssue } from './suite-issues.js';
 import { RELATIVE_THREADS, SuiteFileSchema, type SuiteFile } from './suite-schema.js';
 import {
@@ -47,16 +48,18 @@ function suiteFile(nameOrPath: string, suitesDir: string): string {
   throw new SuiteError(`suite "${nameOrPath}" not found: no file ${file}; ${listing}`, file);
 }
 
+/** A suite is a few KB of YAML: anything this large is the wrong file. */
+const MAX_SUITE_BYTES = 1024 * 1024;
+
 /** A suite may be any path: its problems name the line, never quote it (it could be /etc/passwd). */
 function readYaml(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // A suite names the Lua scripts sysbench runs as root: one another user could change is refused.
+    text = readTrustedText(file, { what: 'suite', elsewhere: "use a suite of root's", maxBytes: MAX_SUITE_BYTES });
   } catch (err) {
-    throw new SuiteError(
-      `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): name a suite file`,
-      file,
-    );
+    if (!(err instanceof UnreadableFileError)) throw new SuiteError((err as Error).message, file);
+    throw new SuiteError(`${file}: cannot be read (${err.code}): name a suite file`, file);
   }
   const parsed = parseYamlText(text);
   if (!parsed.ok) throw new SuiteError(`${file}: ${parsed.problems[0]!}`, file);
@@ -268,7 +271,7 @@ interface Context {
 
 function scriptPath(ctx: Context, field: string, script: string): string {
   const found = lookUpScript(script, ctx.dir, ctx.scriptDirs);
-  if (found.found) return found.path;
+  if (found.found) return trustedScript(ctx, field, found.path);
   const where = script.includes('/')
     ? `no file ${found.tried[0] ?? script}`
     : `looked for ${found.tried.map((p) => basename(p))[0]} in ${ctx.scriptDirs.join(', ')}`;
@@ -281,6 +284,16 @@ function scriptPath(ctx: Context, field: string, script: string): string {
     field,
     script,
   );
+}
+
+/** sysbench runs a suite's Lua scripts as root, with os.execute: one another user could change is refused. */
+function trustedScript(ctx: Context, field: string, path: string): string {
+  try {
+    checkTrustedFile(path, { what: 'Lua script', elsewhere: "use a script of root's" });
+  } catch (err) {
+    throw new SuiteError(`${ctx.file}: ${field}: ${(err as Error).message}`, ctx.file, field, path);
+  }
+  return path;
 }
 
 function checkArgs(ctx: Context, field: string, args: ScriptArgs): ScriptArgs {

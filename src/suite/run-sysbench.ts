@@ -61,6 +61,7 @@ async function execSysbench(args: readonly string[], opts: SysbenchRunOptions): 
     signal: opts.signal,
     allowFailure: true,
     log: opts.log,
+    dieWithParent: true,
   });
   if (result.exitCode !== 0)
     throw new SysbenchRunError(argv, result.exitCode, result.signal, result.tail, opts.logFile);

@@ -9,6 +9,9 @@ const KEYS = {
     'include, exclude, min_version, base, budget_minutes, patches',
   tarball:
     'name, kind, index, file, flavor, series, server_profile, include, exclude, min_version, base, budget_minutes',
+  source:
+    'name, kind, index, file, flavor, series, build_profile, server_profile, include, exclude, min_version, base, ' +
+    'budget_minutes, patches',
 } as const;
 
 /**

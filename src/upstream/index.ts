@@ -29,8 +29,11 @@ export {
 export {
   UPSTREAM_KINDS,
   TarballUpstreamConfigSchema,
+  SourceUpstreamConfigSchema,
+  buildsFromSource,
   type UpstreamKind,
   type TarballUpstreamConfig,
+  type SourceUpstreamConfig,
 } from './upstream.js';
 export { releaseTagFor } from './release-tag.js';
 export {
@@ -54,5 +57,6 @@ export {
   TarballDownloadError,
   TarballChecksumError,
   TarballNotListedError,
+  TarballChangedError,
 } from './tarball-errors.js';
 export { listCommits, parseCommitLog, type CommitEntry } from './commit-log.js';

@@ -60,3 +60,26 @@ export class TarballNotListedError extends Error {
     this.name = new.target.name;
   }
 }
+
+/**
+ * A source upstream's index now gives a release another sha256 than when it was discovered: its builds are keyed by
+ * the first, so the new file is not built under that key. Published sources do not change; a person looks first.
+ */
+export class TarballChangedError extends Error {
+  constructor(
+    readonly tag: string,
+    url: string,
+    readonly sha256: string,
+    readonly discovered: string,
+  ) {
+    super(
+      redactUrls(
+        `release ${JSON.stringify(tag)}: the index now gives ${url} the sha256 ${sha256}, not the one discovery saw ` +
+          `(${discovered}...): a published source changed, so it is not built under the release's key; ask the ` +
+          'vendor which file is right (it is tried again after the backoff, and built once the index gives the ' +
+          'first sha256 again)',
+      ),
+    );
+    this.name = new.target.name;
+  }
+}

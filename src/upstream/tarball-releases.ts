@@ -1,4 +1,4 @@
-import { parseTarballName, TarballNameError } from '../compile/index.js';
+import { parseSourceTarballName, parseTarballName, TarballNameError } from '../compile/index.js';
 import type { Logger } from '../log/index.js';
 import type { Flavor, Version } from '../version/index.js';
 import { globToRegExp } from './glob.js';
@@ -151,7 +151,8 @@ function parseFile(
   if (!IndexName.safeParse(fileName).success) return undefined;
   if (upstream.fileGlob !== undefined && !globToRegExp(upstream.fileGlob).test(fileName)) return undefined;
   try {
-    const { flavor, version } = parseTarballName(fileName);
+    // A source upstream's index lists the same release's binaries beside its source: only the source names count.
+    const { flavor, version } = (upstream.kind === 'source' ? parseSourceTarballName : parseTarballName)(fileName);
     if (flavor !== upstream.flavor) return undefined;
     return { tag: releaseTagFor(flavor, version), version, flavor };
   } catch (err) {
@@ -181,12 +182,19 @@ async function findInFolder(
   const entries = parseListing(await fetchIndexText(folder.url, http), folder.url);
   const here = tarballsIn(upstream, entries, log).find((f) => f.tag === folder.name);
   if (here !== undefined) return withChecksum(here, entries, http);
-  for (const sub of entries.filter((e) => e.folder).slice(0, MAX_SUBFOLDERS)) {
+  for (const sub of subfoldersToOpen(upstream, entries)) {
     const subEntries = parseListing(await fetchIndexText(sub.url, http), sub.url);
     const file = tarballsIn(upstream, subEntries, log).find((f) => f.tag === folder.name);
     if (file !== undefined) return withChecksum(file, subEntries, http);
   }
   return undefined;
+}
+
+/** A version folder's sub-folders, source/ first for a source upstream (archive.mariadb.org keeps the source there). */
+function subfoldersToOpen(upstream: Upstream, entries: readonly ListingEntry[]): ListingEntry[] {
+  const folders = entries.filter((e) => e.folder);
+  if (upstream.kind === 'source') folders.sort((a, b) => Number(b.name === 'source') - Number(a.name === 'source'));
+  return folders.slice(0, MAX_SUBFOLDERS);
 }
 
 /** The file's sha256 from its folder's checksums file (sha256sums.txt) or from <file>.sha256 beside it. */

@@ -12,17 +12,22 @@ import { addUrlForRedaction } from '../log/index.js';
 import { UpstreamConfigError } from './config-error.js';
 import { credentialProblem, isRemoteText } from './remote.js';
 
-export const UPSTREAM_KINDS = ['git', 'tarball'] as const;
+export const UPSTREAM_KINDS = ['git', 'tarball', 'source'] as const;
 export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
 
 /** An upstream ready to use: the config with its series and min_version parsed. */
 export interface Upstream {
   readonly name: string;
-  /** git: release tags of a repository, built from source; tarball: the vendor's binary tarballs, downloaded. */
+  /**
+   * git: release tags of a repository, built from source; tarball: the vendor's binary tarballs, downloaded; source:
+   * the vendor's source tarballs, downloaded and built as a tag is.
+   */
   readonly kind: UpstreamKind;
-  /** Where releases come from: the git remote, or a tarball upstream's index URL. */
+  /** Where releases come from: the git remote, or a tarball or source upstream's index URL. */
   readonly remote: string;
-  /** kind tarball: a glob on the tarball's file name (e.g. "*-linux-systemd-x86_64.tar.gz"); undefined: any. */
+  /**
+   * kind tarball or source: a glob on the tarball's file name (e.g. "*-linux-systemd-x86_64.tar.gz"); undefined: any.
+   */
   readonly fileGlob?: string;
   readonly flavor: Flavor;
   readonly series: VersionRange;
@@ -33,7 +38,7 @@ export interface Upstream {
   readonly minVersion?: Version;
   /**
    * The build profile (config/build-profiles) its releases are built with; '' for a tarball upstream (nothing is
-   * built).
+   * built; buildsFromSource says which kinds build).
    */
   readonly buildProfile: string;
   /**
@@ -107,6 +112,26 @@ const Name = z
     'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "mariadb-10.11"',
   );
 
+const BuildProfileName = z
+  .string({ error: 'expected a build profile name, e.g. "mariadb-rel"' })
+  .regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"');
+
+/** Absolute: upstreams also come from QPSWATCH_UPSTREAMS, which has no folder to be relative to. */
+const Patches = z
+  .array(PatchPath, { error: 'expected a list of patch file paths, e.g. ["/etc/qpswatch/patches/fix.patch"]' })
+  .optional();
+
+const IndexUrl = z
+  .string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' })
+  .superRefine((index, ctx) => {
+    const problem = isIndexUrl(index)
+      ? credentialProblem(index)
+      : 'expected an http:// or https:// URL: a folder listing ending in "/" ' +
+        '(e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" ' +
+        'lines';
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 /** What every kind of upstream has: a flavor, a series, the release filters and a server profile. */
 const common = {
   flavor: z.enum(FLAVORS, { error: `expected one of ${FLAVORS.join(', ')}` }),
@@ -128,7 +153,7 @@ const common = {
 /** One entry of `upstreams:` in the config file, keys as written in YAML: a git repository (kind git, the default). */
 export const UpstreamConfigSchema = z.strictObject({
   name: Name,
-  kind: z.literal('git', { error: 'expected git or tarball' }).optional(),
+  kind: z.literal('git', { error: 'expected git, tarball or source' }).optional(),
   remote: z.string({ error: 'expected a git URL or an absolute path' }).superRefine((remote, ctx) => {
     const problem = isRemoteText(remote)
       ? credentialProblem(remote)
@@ -136,13 +161,8 @@ export const UpstreamConfigSchema = z.strictObject({
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   }),
   ...common,
-  build_profile: z
-    .string({ error: 'expected a build profile name, e.g. "mariadb-rel"' })
-    .regex(PROFILE_RE, 'expected a build profile name, e.g. "mariadb-rel"'),
-  /** Absolute: upstreams also come from QPSWATCH_UPSTREAMS, which has no folder to be relative to. */
-  patches: z
-    .array(PatchPath, { error: 'expected a list of patch file paths, e.g. ["/etc/qpswatch/patches/fix.patch"]' })
-    .optional(),
+  build_profile: BuildProfileName,
+  patches: Patches,
 });
 export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 
@@ -153,20 +173,31 @@ export type UpstreamConfig = z.output<typeof UpstreamConfigSchema>;
 export const TarballUpstreamConfigSchema = z.strictObject({
   name: Name,
   kind: z.literal('tarball'),
-  index: z
-    .string({ error: 'expected an http:// or https:// URL, e.g. "https://archive.mariadb.org/"' })
-    .superRefine((index, ctx) => {
-      const problem = isIndexUrl(index)
-        ? credentialProblem(index)
-        : 'expected an http:// or https:// URL: a folder listing ending in "/" ' +
-          '(e.g. "https://archive.mariadb.org/") or a list file of "SHA256  URL" ' +
-          'lines';
-      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+  index: IndexUrl,
   file: Glob.optional(),
   ...common,
 });
 export type TarballUpstreamConfig = z.output<typeof TarballUpstreamConfigSchema>;
+
+/**
+ * An entry of kind source: the vendor's source tarballs (mariadb-10.11.9/source/mariadb-10.11.9.tar.gz in
+ * archive.mariadb.org's layout, or a list file), each downloaded, verified, unpacked and built like a git tag.
+ */
+export const SourceUpstreamConfigSchema = z.strictObject({
+  name: Name,
+  kind: z.literal('source'),
+  index: IndexUrl,
+  file: Glob.optional(),
+  ...common,
+  build_profile: BuildProfileName,
+  patches: Patches,
+});
+export type SourceUpstreamConfig = z.output<typeof SourceUpstreamConfigSchema>;
+
+/** git and source upstreams build their releases with a build profile; tarball ones unpack the vendor's binaries. */
+export function buildsFromSource(upstream: Pick<Upstream, 'kind'>): boolean {
+  return upstream.kind !== 'tarball';
+}
 
 function isIndexUrl(text: string): boolean {
   if (CONTROL.test(text) || !/^https?:\/\/[^\s-]/.test(text)) return false;
@@ -183,6 +214,7 @@ export function parseUpstream(input: unknown): Upstream {
     if (typeof url === 'string') addUrlForRedaction(url);
   }
   if (isRecord(input) && input['kind'] === 'tarball') return parseTarballUpstream(input);
+  if (isRecord(input) && input['kind'] === 'source') return parseSourceUpstream(input);
   const parsed = UpstreamConfigSchema.safeParse(input);
   if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues);
   const c = parsed.data;
@@ -199,6 +231,20 @@ function parseTarballUpstream(input: Record<string, unknown>): Upstream {
     remote: c.index,
     buildProfile: '',
     patches: [],
+    ...(c.file !== undefined ? { fileGlob: c.file } : {}),
+  };
+}
+
+function parseSourceUpstream(input: Record<string, unknown>): Upstream {
+  const parsed = SourceUpstreamConfigSchema.safeParse(input);
+  if (!parsed.success) throw UpstreamConfigError.fromIssues(input, parsed.error.issues, 'source');
+  const c = parsed.data;
+  return {
+    ...parsedCommon(c),
+    kind: 'source',
+    remote: c.index,
+    buildProfile: c.build_profile,
+    patches: c.patches ?? [],
     ...(c.file !== undefined ? { fileGlob: c.file } : {}),
   };
 }

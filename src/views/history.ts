@@ -9,6 +9,7 @@ import {
   thresholdOf,
   type ChainCheck,
   type HistoryTable,
+  type InstructionVerdictSettings,
   type MeasuredSide,
   type ReleaseCheckVerdicts,
   type ReleaseSampleRecord,
@@ -22,6 +23,7 @@ import type {
   CheckStore,
   HostStore,
   ImportedResultRecord,
+  InstructionStore,
   ReleaseStore,
   ResultsStore,
   SampleStore,
@@ -38,7 +40,8 @@ export type HistoryStores = HostStore &
   CheckStore &
   SessionStore &
   SampleStore &
-  BisectionStore;
+  BisectionStore &
+  Pick<InstructionStore, 'instructionRuns'>;
 
 /** Every done session, however many: listSessions wants a limit. */
 const ALL = Number.MAX_SAFE_INTEGER;
@@ -64,6 +67,7 @@ export async function seriesReleaseSamples(
   return releaseSamplesOf(measured);
 }
 import type { Upstream } from '../upstream/index.js';
+import { hostInstructionFigures, withInstructions } from './history-instructions.js';
 import { parseVersion, rangeIncludes } from '../version/index.js';
 
 export interface HistoryOptions {
@@ -75,9 +79,12 @@ export interface HistoryOptions {
   verdicts?: Pick<VerdictSettings, 'threshold' | 'testThresholds' | 'confidence'>;
   /** Whether imported results fill versions not measured here (default true); false: this host's results alone. */
   imported?: boolean;
+  /** The instructions lane's thresholds (instructions_threshold, instructions_test_thresholds): its verdicts. */
+  instructions?: InstructionVerdictSettings;
 }
 
 const DEFAULT_VERDICTS = { threshold: 0.95, testThresholds: {}, confidence: 0.95 };
+const DEFAULT_INSTRUCTIONS: InstructionVerdictSettings = { threshold: 1.02, testThresholds: {} };
 
 /** The results of one series across its versions: measured releases on one host, plus imported rows. */
 export async function seriesHistory(
@@ -86,7 +93,7 @@ export async function seriesHistory(
   options: HistoryOptions = {},
   now = new Date(),
 ): Promise<HistoryView> {
-  const { table, host, sessions } = await seriesTable(store, upstream, options.host, {
+  const { table, host, hostId, sessions } = await seriesTable(store, upstream, options.host, {
     withChecks: true,
     withImported: options.imported !== false,
   });
@@ -115,12 +122,27 @@ export async function seriesHistory(
   const chains = await chainChecks(store, upstream, sessions, table.columns[base]?.releaseId);
   const chained = chainHistory(table, base, chains, { confidence, thresholdOf: (test) => thresholdOf(verdicts, test) });
   const bisections = await seriesBisections(store, upstream);
+  const lane =
+    hostId === undefined
+      ? []
+      : await hostInstructionFigures(
+          store,
+          upstream.name,
+          hostId,
+          table.columns[base]?.releaseId,
+          options.instructions ?? DEFAULT_INSTRUCTIONS,
+        );
+  const tests = table.rows.map((row, i) => ({
+    ...row,
+    chained: chained[i]!,
+    threshold: thresholdOf(verdicts, row.test),
+  }));
   return {
     series: upstream.name,
     flavor: upstream.flavor,
     baseIndex: base,
     versions: table.columns.map((c) => ({ version: c.version, label: c.label, imported: c.imported })),
-    tests: table.rows.map((row, i) => ({ ...row, chained: chained[i]!, threshold: thresholdOf(verdicts, row.test) })),
+    tests: withInstructions(tests, table.columns, lane),
     host,
     confidence,
     generatedAt: now.toISOString(),
@@ -183,7 +205,7 @@ async function seriesTable(
   upstream: Upstream,
   hostId: string | undefined,
   { withChecks = false, withImported = true }: { withChecks?: boolean; withImported?: boolean } = {},
-): Promise<{ table: HistoryTable; host: string; sessions: Set<number> }> {
+): Promise<{ table: HistoryTable; host: string; hostId: number | undefined; sessions: Set<number> }> {
   const [releases, samples, imported] = await Promise.all([
     store.listReleases(upstream.name),
     seriesReleaseSamples(store, upstream.name),
@@ -195,7 +217,7 @@ async function seriesTable(
   const label = host?.fingerprintId ?? (inSeries.length > 0 ? 'imported results only' : 'none');
   const sessions = new Set(onHost.map((s) => s.sessionId));
   const checks = withChecks ? await newestChecks(store, upstream, sessions) : [];
-  return { table: buildHistory(releases, onHost, inSeries, checks), host: label, sessions };
+  return { table: buildHistory(releases, onHost, inSeries, checks), host: label, hostId: host?.id, sessions };
 }
 
 /**

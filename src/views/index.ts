@@ -17,3 +17,4 @@ export {
 } from './metrics-source.js';
 export { storeHealth } from './store-health.js';
 export { hostInventory, seriesHostsHistory, type HostsHistoryOptions } from './hosts-history.js';
+export { storedInstructionsView } from './instructions-view.js';

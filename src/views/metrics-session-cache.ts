@@ -4,8 +4,15 @@ import {
   type ReleaseGroup,
   type SampleFigureLists,
 } from '../analysis/index.js';
-import { testKey, type SampleRole, type TestId } from '../model/index.js';
-import type { CheckStore, SampleStore, SideTestFigures, VerdictRecord } from '../store/index.js';
+import { testKey, type InstructionVerdict, type SampleRole, type TestId } from '../model/index.js';
+import type {
+  CheckStore,
+  InstructionRunRecord,
+  InstructionStore,
+  SampleStore,
+  SideTestFigures,
+  VerdictRecord,
+} from '../store/index.js';
 
 /** A done session's samples, by side and then by testKey, figure by figure (the table's figures and p95 latency). */
 export type SessionFigures = Record<SampleRole, Map<string, TestId & { figures: SampleFigureLists }>>;
@@ -19,9 +26,11 @@ export type SessionFigures = Record<SampleRole, Map<string, TestId & { figures: 
 export class SessionCache {
   readonly #figures = new Map<number, Promise<SessionFigures>>();
   readonly #verdicts = new Map<number, Promise<VerdictRecord[]>>();
+  readonly #runs = new Map<number, Promise<InstructionRunRecord[]>>();
+  readonly #laneVerdicts = new Map<number, Promise<InstructionVerdict[]>>();
   readonly #used = new Set<number>();
 
-  constructor(private readonly store: SampleStore & CheckStore) {}
+  constructor(private readonly store: SampleStore & CheckStore & Pick<InstructionStore, 'instructionRuns'>) {}
 
   /** Only for done sessions: the samples of any other may still change. */
   figures(sessionId: number): Promise<SessionFigures> {
@@ -33,8 +42,18 @@ export class SessionCache {
     return this.#remember(this.#verdicts, sessionId, () => this.store.verdictsOfSession(sessionId));
   }
 
+  /** Only for done sessions: the instructions lane's runs are stored while the session runs. */
+  instructionRuns(sessionId: number): Promise<InstructionRunRecord[]> {
+    return this.#remember(this.#runs, sessionId, () => this.store.instructionRuns(sessionId));
+  }
+
+  /** Only for sessions with a recorded check: the lane's verdicts were written with it. */
+  instructionVerdicts(sessionId: number): Promise<InstructionVerdict[]> {
+    return this.#remember(this.#laneVerdicts, sessionId, () => this.store.instructionVerdictsOfSession(sessionId));
+  }
+
   sweep(): void {
-    for (const map of [this.#figures, this.#verdicts] as Array<Map<number, unknown>>) {
+    for (const map of [this.#figures, this.#verdicts, this.#runs, this.#laneVerdicts] as Array<Map<number, unknown>>) {
       for (const id of map.keys()) if (!this.#used.has(id)) map.delete(id);
     }
     this.#used.clear();

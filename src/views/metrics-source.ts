@@ -2,13 +2,18 @@ import { z } from 'zod';
 import {
   chainCandidates,
   groupReleaseSides,
+  hostReleaseKey,
   newestChecksOnHosts,
   newestReleases,
   releaseSides,
   seriesBases,
+  releaseInstructionFigures,
   seriesReleaseFigures,
   thresholdOf,
   type ChainCheck,
+  type InstructionVerdictSettings,
+  type LaneSide,
+  type ReleaseInstructionFigure,
   type MeasuredSide,
   type ReleaseFigure,
   type ReleaseGroup,
@@ -19,7 +24,9 @@ import type { BuildInfo, DaemonStatus, MetricsSource, ReleaseFigureRow } from '.
 import {
   isMemorySetting,
   PER_OP_FIGURES,
+  testKey,
   TO_BASE_UNIT,
+  type InstructionVerdict,
   type MemorySettingName,
   type PerOpField,
 } from '../model/index.js';
@@ -27,6 +34,7 @@ import type {
   CheckRecord,
   CheckStore,
   HostStore,
+  InstructionStore,
   QueueStore,
   ReleaseStore,
   SampleStore,
@@ -50,6 +58,7 @@ export type MetricsStores = HostStore &
   ReleaseStore &
   CheckStore &
   QueueStore &
+  Pick<InstructionStore, 'instructionRuns'> &
   Pick<Store, 'resultsMark'>;
 
 export interface ReleaseMetricsOptions {
@@ -57,6 +66,8 @@ export interface ReleaseMetricsOptions {
   versionsPerSeries: number;
   /** The thresholds the verdicts use (threshold, test_thresholds): each row carries its test's. */
   thresholds: Pick<VerdictSettings, 'threshold' | 'testThresholds'>;
+  /** The instructions lane's thresholds (instructions_threshold and its per-test overrides); 1.02 when absent. */
+  instructions?: InstructionVerdictSettings;
   /** The confidence of the chained intervals against the base (the verdicts' confidence; default 0.95). */
   confidence?: number;
   /**
@@ -137,7 +148,7 @@ async function seriesFigures(
   upstream: Upstream,
   sessions: readonly SessionRecord[],
   { cache, medians }: Caches,
-  { versionsPerSeries: limit, thresholds, confidence }: ReleaseMetricsOptions,
+  { versionsPerSeries: limit, thresholds, confidence, instructions }: ReleaseMetricsOptions,
 ): Promise<ReleaseFigureRow[]> {
   const [releases, checks, open] = await Promise.all([
     store.listReleases(upstream.name),
@@ -166,12 +177,44 @@ async function seriesFigures(
     chainChecks,
     ...(confidence !== undefined ? { confidence } : {}),
   });
+  const lane = await laneFigures(sides, groups, { upstream, checks, sessions, kept, cache }, instructions);
   return figures.flatMap((f) => {
     const host = hosts.get(f.hostId);
     if (keptBySetting.get(f.memory)?.has(f.release.id) !== true) return [];
-    return host === undefined ? [] : [toRow(upstream, host, f, thresholdOf(thresholds, f.test))];
+    const counted = lane.get(`${hostReleaseKey(f.hostId, f.release.id)}\u0000${testKey(f)}`);
+    return host === undefined ? [] : [toRow(upstream, host, f, thresholdOf(thresholds, f.test), counted)];
   });
 }
+
+/**
+ * The instructions lane's figure of each kept release's counted tests on each host (analysis.
+ * releaseInstructionFigures: against the host's base straight from stored counts of the same conditions, and the
+ * newest valid check's C/B), by host, release and test. The runs of a done session are read once (SessionCache).
+ */
+async function laneFigures(
+  sides: readonly ReleaseSide[],
+  groups: ReadonlyMap<string, ReleaseGroup>,
+  read: {
+    upstream: Upstream;
+    checks: readonly CheckRecord[];
+    sessions: readonly SessionRecord[];
+    kept: ReadonlySet<number>;
+    cache: SessionCache;
+  },
+  settings: InstructionVerdictSettings = DEFAULT_INSTRUCTIONS,
+): Promise<Map<string, ReleaseInstructionFigure>> {
+  const { cache, kept } = read;
+  const laneSides: LaneSide[] = [];
+  for (const side of sides) laneSides.push({ ...side, runs: await cache.instructionRuns(side.session.id) });
+  const bases = new Map([...seriesBases(groups, read.upstream.base?.text)].map(([host, r]) => [host, r.id]));
+  const checked = new Map<string, InstructionVerdict[]>();
+  for (const [key, check] of newestChecksOnHosts(read.checks, read.sessions, kept))
+    checked.set(key, await cache.instructionVerdicts(check.sessionId));
+  const figures = releaseInstructionFigures({ sides: laneSides, bases, settings, checked, kept });
+  return new Map(figures.map((f) => [`${hostReleaseKey(f.hostId, f.releaseId)}\u0000${testKey(f)}`, f]));
+}
+
+const DEFAULT_INSTRUCTIONS: InstructionVerdictSettings = { threshold: 1.02, testThresholds: {} };
 
 /**
  * The checks each host's chain to its base may use (analysis.chainCandidates), with their verdicts: of every release
@@ -217,7 +260,13 @@ function newestPerSetting(
   return new Map([...bySetting].map(([setting, releases]) => [setting, newestReleases(releases, limit)]));
 }
 
-function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold: number): ReleaseFigureRow {
+function toRow(
+  upstream: Upstream,
+  host: HostFacts,
+  f: ReleaseFigure,
+  threshold: number,
+  lane: ReleaseInstructionFigure | undefined,
+): ReleaseFigureRow {
   return {
     labels: labelsOf(upstream, host.fingerprintId, f),
     qps: f.figures.qps,
@@ -231,6 +280,9 @@ function toRow(upstream: Upstream, host: HostFacts, f: ReleaseFigure, threshold:
     threshold,
     perOp: basePerOp(f.figures, host.cpus),
     latencyP95Seconds: f.figures.latencyP95Ms / 1000,
+    instructionsPerQuery: lane?.perQuery ?? null,
+    instructionsRelativeToBase: lane?.relativeToBase ?? null,
+    instructionsRelativeToLastGood: lane?.relativeToLastGood ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Store } from '../../src/store/index.js';
 import { checkInput, releases, verdict } from '../unit/store/check-contract.js';
+import { instructionVerdict, runInput } from '../unit/store/instruction-contract.js';
 import { hostInput, sampleInput, sessionInput, targetRef } from '../unit/store/store-inputs.js';
 
 /** What fillEveryTable wrote, for the reads that compare two stores. */
@@ -14,7 +15,8 @@ export interface FilledIds {
  * Writes rows into nearly every table of a store through the Store API, as qpswatch's commands write them: hosts,
  * releases and builds, done and interrupted sessions with samples (host metrics, database counters, figure packs),
  * checks with verdicts, events and outbox messages, triage and reruns, imported results, the queue, the daemon's
- * state, a quiet-host observation, a calibration, a bisection and a profile. Text with quotes, backslashes and
+ * state, a quiet-host observation, a calibration, a bisection, a profile, and an instructions lane with its runs,
+ * function tables, verdicts and event. Text with quotes, backslashes and
  * characters outside ASCII, and doubles that print long, so a copy that changes a value is seen.
  */
 export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds> {
@@ -74,8 +76,10 @@ export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds
               writeKBPerOp: 123_456_789.123_456_78,
             }),
           );
-    if (i === 0) await store.finishSession(id);
-    else await store.interruptSession(id, 'stopped by SIGTERM — «the operator»');
+    if (i === 0) {
+      await fillInstructionLane(store, id);
+      await store.finishSession(id);
+    } else await store.interruptSession(id, 'stopped by SIGTERM — «the operator»');
   }
   const [done] = sessionIds;
   await store.recordCheck(
@@ -83,6 +87,13 @@ export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds
       outcome: 'regression',
       verdicts: [verdict('update-index', 'regression', 0.8123456789012345), verdict('point-query', 'ok', 1.01)],
       openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.8123456789012345 }],
+      instructions: {
+        verdicts: [instructionVerdict('point-query', 'regression', 1.0312345678901234)],
+        openEvents: [
+          { test: 'point-query', threads: 1, ratio: 1.0312345678901234, kind: 'regression', baselineReleaseId: r9! },
+        ],
+        fixedEventIds: [],
+      },
       messages: [
         {
           eventKey: `regression:${tag}:10.11.10`,
@@ -184,6 +195,30 @@ export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds
   return { hostIds, sessionIds, releaseIds: [r8!, r9!, r10!], fingerprintId };
 }
 
+/** The instructions lane of a running session: a run per side and repeat, a function table per side, the outcome. */
+async function fillInstructionLane(store: Store, sessionId: number): Promise<void> {
+  for (const role of ['baseline', 'candidate'] as const) {
+    for (const repeat of [1, 2])
+      await store.addInstructionRun(
+        sessionId,
+        runInput({ role, repeat, instructions: 84_011_678 + repeat, conditions: { suite: 'quick', note: 'Ünï "x"' } }),
+      );
+    await store.addInstructionFunctions(sessionId, {
+      role,
+      test: 'point-query',
+      threads: 1,
+      functions: [{ name: "JOIN::exec() 'q'", object: 'mariadbd', inclusive: 42_005.838999, exclusive: 1 / 3 }],
+    });
+  }
+  await store.recordInstructionLane(sessionId, {
+    state: 'done',
+    counter: 'callgrind',
+    counterVersion: 'valgrind-3.19.0',
+    runs: 4,
+    seconds: 81.25,
+  });
+}
+
 /** Everything the Store API reads back of what fillEveryTable wrote: equal for two stores that hold the same rows. */
 export async function readBack(store: Store, ids: FilledIds): Promise<Record<string, unknown>> {
   const [done] = ids.sessionIds;
@@ -207,5 +242,10 @@ export async function readBack(store: Store, ids: FilledIds): Promise<Record<str
     calibration: await store.latestCalibration(ids.fingerprintId, 'quick'),
     bisections: await store.listBisections(),
     profile: await store.profileOfSession(done!),
+    instructionRuns: await store.instructionRuns(done!),
+    instructionFunctions: await store.instructionFunctions(done!),
+    instructionLane: await store.instructionLane(done!),
+    instructionVerdicts: await store.instructionVerdictsOfSession(done!),
+    instructionEvents: await store.listInstructionEvents({}),
   };
 }

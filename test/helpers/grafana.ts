@@ -38,17 +38,33 @@ const Variable = z.looseObject({
   datasource: DatasourceRef.optional(),
 });
 
+/**
+ * A dashboard's annotation query: Grafana 10 and 11 read a Prometheus one's PromQL from `target.expr` (an older
+ * dashboard's top-level `expr` is moved there when it loads), and take its title, text and tags from the result's
+ * labels.
+ */
+const Annotation = z.looseObject({
+  name: z.string(),
+  datasource: DatasourceRef.optional(),
+  target: z.looseObject({ refId: z.string(), expr: z.string(), datasource: DatasourceRef.optional() }).optional(),
+  titleFormat: z.string().optional(),
+  textFormat: z.string().optional(),
+  tagKeys: z.string().optional(),
+});
+
 const Dashboard = z.looseObject({
   uid: z.string(),
   title: z.string(),
   schemaVersion: z.number().int(),
   panels: z.array(Panel),
   templating: z.looseObject({ list: z.array(Variable) }),
+  annotations: z.looseObject({ list: z.array(Annotation) }).optional(),
 });
 
 export type GrafanaDashboard = z.infer<typeof Dashboard>;
 export type GrafanaPanel = z.infer<typeof LeafPanel>;
 export type GrafanaVariable = z.infer<typeof Variable>;
+export type GrafanaAnnotation = z.infer<typeof Annotation>;
 
 /** The dashboard JSON files, sorted by name (file names only). */
 export function dashboardFiles(): string[] {
@@ -68,6 +84,11 @@ export function readDashboard(file: string): { raw: Record<string, unknown>; das
 /** Every panel of a dashboard, rows and the panels inside collapsed rows included, in file order. */
 export function allPanels(dashboard: GrafanaDashboard): GrafanaPanel[] {
   return dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]);
+}
+
+/** The annotation queries of a dashboard, in file order. */
+export function annotationQueries(dashboard: GrafanaDashboard): GrafanaAnnotation[] {
+  return dashboard.annotations?.list ?? [];
 }
 
 /** The PromQL query of a template variable; label_values(selector, label) gives its selector. */

@@ -1,5 +1,13 @@
 import { relative } from 'node:path';
-import { allPanels, dashboardFiles, readDashboard, readRules, rulesFile, variableQuery } from './grafana.js';
+import {
+  allPanels,
+  annotationQueries,
+  dashboardFiles,
+  readDashboard,
+  readRules,
+  rulesFile,
+  variableQuery,
+} from './grafana.js';
 import { projectRoot } from './paths.js';
 
 /**
@@ -31,6 +39,12 @@ export interface DashboardExpression {
 export interface VariableExpression {
   file: string;
   variable: string;
+  expr: string;
+}
+/** `annotation` is the annotation query's name (what Grafana's toggle above the panels shows). */
+export interface AnnotationExpression {
+  file: string;
+  annotation: string;
   expr: string;
 }
 export interface RuleExpression {
@@ -100,6 +114,26 @@ export function dashboardExpressions(options: SubstitutionOptions = {}): Dashboa
       ),
     );
   });
+}
+
+/**
+ * Every Prometheus annotation query of every dashboard, variables substituted. Grafana runs them as range queries
+ * (the step is `$__interval`), and marks each step whose sample is over 0.
+ */
+export function annotationExpressions(options: SubstitutionOptions = {}): AnnotationExpression[] {
+  return dashboardFiles().flatMap((file) =>
+    annotationQueries(readDashboard(file).dashboard).flatMap((a) =>
+      a.target === undefined
+        ? []
+        : [
+            {
+              file: `grafana/dashboards/${file}`,
+              annotation: a.name,
+              expr: substituteVariables(a.target.expr, options),
+            },
+          ],
+    ),
+  );
 }
 
 /**

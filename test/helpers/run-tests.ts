@@ -27,6 +27,32 @@ export function orderedTestFiles(folders: readonly string[]): string[] {
   return [...files.filter((f) => !runsAlone(f)), ...files.filter(runsAlone)];
 }
 
+interface TestEnd {
+  file?: string;
+  nesting: number;
+  details: { duration_ms: number };
+}
+
+/**
+ * Each file's time: the sum of its top-level tests' durations (they run one after another within a file). Printed
+ * after the summary, so the slow files of a CI run are named. Two files run at a time, so a shared file's time
+ * includes its neighbour's load.
+ */
+class FileTimes {
+  private readonly seconds = new Map<string, number>();
+
+  ended(data: TestEnd): void {
+    if (data.file === undefined || data.nesting !== 0) return;
+    this.seconds.set(data.file, (this.seconds.get(data.file) ?? 0) + data.details.duration_ms / 1000);
+  }
+
+  slowest(count: number): string {
+    const rows = [...this.seconds].sort((a, b) => b[1] - a[1]).slice(0, count);
+    const lines = rows.map(([file, s]) => `#   ${s.toFixed(1).padStart(6)} s  ${relative(projectRoot, file)}`);
+    return `# the slowest test files (the sum of their top-level tests):\n${lines.join('\n')}\n`;
+  }
+}
+
 const args = process.argv.slice(2);
 const listOnly = args.includes('--list');
 const folders = args.filter((a) => a !== '--list');
@@ -34,8 +60,15 @@ const files = orderedTestFiles(folders.length > 0 ? folders : ['dist/test']);
 if (listOnly) {
   for (const file of files) console.log(relative(projectRoot, file));
 } else {
-  run({ files, concurrency: 2 })
-    .on('test:fail', () => (process.exitCode = 1))
+  const times = new FileTimes();
+  const stream = run({ files, concurrency: 2 });
+  stream.on('test:pass', (data: TestEnd) => times.ended(data));
+  stream.on('test:fail', (data: TestEnd) => {
+    process.exitCode = 1;
+    times.ended(data);
+  });
+  stream
     .compose(new spec())
-    .pipe(process.stdout);
+    .on('end', () => process.stdout.write(times.slowest(20)))
+    .pipe(process.stdout, { end: false });
 }

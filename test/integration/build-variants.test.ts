@@ -209,7 +209,13 @@ describe('build variants and patches of the demo upstream', () => {
       const headings = [...report.stdout.matchAll(/^Relative QPS at (.*) \(version \/ 10\.11\.9\)$/gm)].map(
         (m) => m[1],
       );
-      assert.deepEqual(headings, ['1 thread', '1 thread, cached']);
+      // One table per level, memory setting and test family (the tiny suite's write and its read).
+      assert.deepEqual(headings, [
+        '1 thread: point queries',
+        '1 thread: writes',
+        '1 thread, cached: point queries',
+        '1 thread, cached: writes',
+      ]);
       assert.match(report.stdout, /^Per operation: point-query\.t1\.cached$/m);
       // The results file has no memory column: export keeps to the rows measured without one.
       const exported = await cli('export', '--series', 'demo');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ tests:
   - { name: point-query, script: oltp_point_select }
 `,
 );
-// The issue's case: four 8-second tests under an 8-minute budget pay for 7 sweeps, one short of the first look.
+// The issue's case: four 8-second tests under an 8-minute budget pay for 6 blocks, short of the 9 a verdict needs.
 const fourFile = join(dir, 'four.yaml');
 writeFileSync(
   fourFile,
@@ -72,7 +72,9 @@ function config(name: string, text: string): string {
 
 const good = config(
   'good.yaml',
-  `targets:
+  // New server instances before every sweep: the tiny suite's 8 pairs are 8 blocks.
+  `instance_seconds: 0
+targets:
   a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: plain }
   typo: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: typo }
   gone: { kind: installed, flavor: mariadb, basedir: /nonexistent/mariadb, server_profile: plain }
@@ -189,17 +191,17 @@ describe('bad input', () => {
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => (JSON.parse(l) as { msg: string }).msg);
-      assert.ok(!logged.some((m) => /^loading|server up|warm-up|session started/.test(m)), logged.join('\n'));
+      assert.ok(!logged.some((m) => /^loading|server up|warm-up|^session \d+ started/.test(m)), logged.join('\n'));
       assert.deepEqual(processesUnder(dir), []);
     }
 
-    test('a budget that cannot reach the first look names the sweeps, the pairs and the budget that does', async () => {
+    test('a budget that cannot reach a verdict names the blocks it pays for, those needed and the budget', async () => {
       await assertRefusedBeforeStart(
         ['--suite', fourFile],
         joined(
-          /^qpswatch: budget 8 min pays for 7 sweeps of suite four \(4 /,
-          /tests, 67 s each sweep\); the first look needs 8 pairs: /,
-          /raise --budget \(or budget_minutes\) to 9 or more, or /,
+          /^qpswatch: budget 8 min pays for 6 blocks of suite four \(4 /,
+          /tests, 67 s each sweep, new server instances every sweep\); a verdict needs 9 blocks /,
+          /\(4 test\(s\) sharing alpha 0\.01\): raise --budget \(or budget_minutes\) to 11 or more, or /,
           /shorten the tests \(--seconds\)$/,
         ),
       );
@@ -228,11 +230,61 @@ describe('bad input', () => {
       const short = await runCli(['config', 'check', paired]);
       assert.equal(short.code, 2, short.stderr);
       assert.deepEqual(messageLines(short.stderr), [
-        `qpswatch: ${paired}: suite four: budget 8 min pays for 7 sweeps of ` +
-          `suite four (4 tests, 67 s each sweep); the first look needs 8 pairs: ` +
-          `raise budget_minutes to 9 or more, or shorten the tests`,
+        `qpswatch: ${paired}: suite four: budget 8 min pays for 6 blocks of ` +
+          `suite four (4 tests, 67 s each sweep, new server instances every sweep); a verdict needs 9 blocks ` +
+          `(4 test(s) sharing alpha 0.01): raise budget_minutes to 11 or more, or shorten the tests`,
       ]);
       assert.deepEqual(processesUnder(dir), []);
+    });
+
+    describe("a suite with sysbench's stock oltp_insert: refused in one line with the fix, everywhere", () => {
+      const stockFile = join(dir, 'stock-insert.yaml');
+      writeFileSync(
+        stockFile,
+        `name: stock-insert\ndescription: a read test and sysbench's own insert\n` +
+          `load: { tables: 1, table_size: 1000 }\nwarmup: { script: oltp_point_select, seconds: 1, threads: 1 }\n` +
+          `defaults: { seconds: 1, threads: [1] }\ntests:\n  - { name: point-query, script: oltp_point_select }\n` +
+          `  - { name: insert, script: oltp_insert }\n`,
+      );
+      const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const refusal =
+        "test insert runs sysbench's stock oltp_insert, which grows the loaded tables: in a paired session each " +
+        'server runs every test on one datadir, so the faster server would change the data more and the two would ' +
+        "read different tables; use qpswatch's own script insert (appends to a table of its own), or run the " +
+        'suite in the whole-run design (design: runs, or --rounds N)';
+
+      test('compare: exit 2 before any server starts', () =>
+        assertRefusedBeforeStart(['--suite', stockFile], new RegExp(`^qpswatch: ${escaped(refusal)}$`)));
+
+      test('a renamed copy elsewhere is known by its content', async () => {
+        const copyDir = join(dir, 'own-scripts');
+        mkdirSync(copyDir, { recursive: true });
+        const copy = join(copyDir, 'grow.lua');
+        writeFileSync(copy, readFileSync('/usr/share/sysbench/oltp_insert.lua'));
+        const copied = join(copyDir, 'copied.yaml');
+        writeFileSync(copied, readFileSync(stockFile, 'utf8').replace('script: oltp_insert', 'script: ./grow.lua'));
+        await assertRefusedBeforeStart(
+          ['--suite', copied],
+          new RegExp(
+            `^qpswatch: test insert runs ${escaped(copy)}, a copy of sysbench's stock oltp_insert, which grows`,
+          ),
+        );
+      });
+
+      test('config check and the daemon (here once) refuse it too', async () => {
+        const file = config('stock-insert-config.yaml', `suite: ${stockFile}\n`);
+        const checked = await runCli(['config', 'check', file]);
+        assert.equal(checked.code, 2, checked.stderr);
+        assert.deepEqual(messageLines(checked.stderr), [`qpswatch: ${file}: suite stock-insert: ${refusal}`]);
+        const upstream =
+          `upstreams:\n  - { name: demo, remote: ${join(dir, 'no-such-repository')}, flavor: mariadb, ` +
+          `series: "10.11", build_profile: demo, server_profile: relaxed }\n`;
+        const daemon = config('stock-insert-daemon.yaml', `suite: ${stockFile}\n${upstream}`);
+        const once = await runCli(['--config', daemon, 'once']);
+        assert.equal(once.code, 2, once.stderr);
+        assert.deepEqual(messageLines(once.stderr), [`qpswatch: ${daemon}: suite stock-insert: ${refusal}`]);
+        assert.deepEqual(processesUnder(dir), []);
+      });
     });
 
     test('the daemon (here once) refuses them at its start, before a cycle looks at its upstream', async () => {
@@ -240,13 +292,13 @@ describe('bad input', () => {
         `upstreams:\n  - { name: demo, remote: ` +
         `${join(dir, 'no-such-repository')}, flavor: mariadb, series: "10.11", ` +
         `build_profile: demo, server_profile: relaxed, budget_minutes: 1 }\n`;
-      const file = config('daemon-short.yaml', `suite: ${fourFile}\nbudget_minutes: 10\n${upstream}`);
+      const file = config('daemon-short.yaml', `suite: ${fourFile}\nbudget_minutes: 12\n${upstream}`);
       const result = await runCli(['--config', file, 'once']);
       assert.equal(result.code, 2, result.stderr);
       assert.deepEqual(messageLines(result.stderr), [
         `qpswatch: ${file}: upstreams[0].budget_minutes: budget 1 min pays for ` +
-          `1 sweep of suite four (4 tests, 67 s each sweep); the first look needs ` +
-          `8 pairs: raise budget_minutes to 9 or more, or shorten the tests`,
+          `1 block of suite four (4 tests, 67 s each sweep, new server instances every sweep); a verdict needs ` +
+          `9 blocks (4 test(s) sharing alpha 0.01): raise budget_minutes to 11 or more, or shorten the tests`,
       ]);
     });
   });

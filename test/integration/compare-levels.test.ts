@@ -10,7 +10,8 @@ import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * A suite of two concurrency levels through the real paired compare: 1 thread on 1 table and 2 threads on 2 tables of
- * their own, real mariadbd and sysbench, relaxed commits against fsync at every commit. Kept short: 8 pairs at most.
+ * their own, real mariadbd and sysbench, relaxed commits against fsync at every commit. Kept short: 10 pairs at most,
+ * new server instances before every sweep (four tests at alpha 0.01 need 10 blocks for a verdict).
  */
 const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-levels-')));
 const stateDir = join(dir, 'state');
@@ -23,6 +24,7 @@ writeFileSync(
   `state_dir: ${stateDir}
 log_level: info
 test_thresholds: { point-query: 0.51 }
+instance_seconds: 0
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
   durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
@@ -69,7 +71,7 @@ describe('qpswatch compare, a suite with two levels', () => {
         '--suite',
         suiteFile,
         '--pairs',
-        '8',
+        '10',
         '--format',
         'json',
       ],

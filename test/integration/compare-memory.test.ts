@@ -27,6 +27,7 @@ writeFileSync(
   configFile,
   `state_dir: ${stateDir}
 log_level: info
+instance_seconds: 0
 io_bound_buffer_pool: 8M
 # A/A: a wide margin decides the one test ok at the first look.
 test_thresholds: { point-query: 0.51 }
@@ -147,7 +148,8 @@ describe('qpswatch compare --memory cached,io-bound', () => {
         .split('\n')
         .filter((l) => l.includes('read into the buffer pool'))
         .map((l) => JSON.parse(l) as { firstPassPages: number; secondPassPages: number });
-      assert.equal(readIns.length, 2, 'both servers read the table in');
+      // Each server instance reads the table in after its start: at least one per side (instance restarts add more).
+      assert.ok(readIns.length >= 2, `both servers read the table in: ${readIns.length} read-ins`);
       for (const r of readIns) {
         t.diagnostic(
           `read-in: ${r.firstPassPages} pages, ` +

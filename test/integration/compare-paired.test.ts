@@ -10,7 +10,8 @@ import { letServerPass } from '../helpers/server-user.js';
 
 /**
  * The paired design end to end, as a user runs it: real mariadbd and sysbench, relaxed commits against fsync at every
- * commit, both servers up at once, each test measured in alternating pairs until the first look decides it.
+ * commit, both servers up at once and restarted on fresh copies before every sweep (instance_seconds 0), each test
+ * measured in alternating pairs until a look decides it.
  */
 const dir = letServerPass(mkdtempSync(join(tmpdir(), 'qpswatch-paired-')));
 const stateDir = join(dir, 'state');
@@ -23,6 +24,8 @@ writeFileSync(
 log_level: info
 # A wide margin for the read test on a shared CI host: it must be decided ok by the second look.
 test_thresholds: { point-query: 0.51 }
+# New server instances before every sweep: each pair its own block, so 12 pairs make the looks at 9 and 12 blocks.
+instance_seconds: 0
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
   durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
@@ -80,22 +83,22 @@ describe('qpswatch compare, paired design', () => {
   });
 
   test(
-    'the write test is a regression at the first look (8 pairs), the read ' +
-      'test ok by the second (12), and both are measured in every sweep',
+    'the write test is a regression at the first look (9 blocks), the read test ok by the second (12), and a ' +
+      'decided test gets no more pairs',
     () => {
       const verdict = (name: string) => view.tests.find((t) => t.test === name)?.verdict;
       assert.equal(verdict('update-index')?.kind, 'regression');
-      assert.equal(verdict('update-index')?.pairs, 8);
+      assert.equal(verdict('update-index')?.pairs, 9);
       assert.equal(verdict('point-query')?.kind, 'ok');
       assert.ok(
-        [8, 12].includes(verdict('point-query')!.pairs),
+        [9, 12].includes(verdict('point-query')!.pairs),
         `point-query decided at ${verdict('point-query')!.pairs} pairs`,
       );
       const sweeps = Math.max(...samples.map((s) => s.round));
       assert.equal(sweeps, verdict('point-query')!.pairs, 'the session stops at the look that decides its last test');
       for (const name of ['update-index', 'point-query']) {
         const pairs = samples.filter((s) => s.test === name);
-        assert.equal(pairs.length, 2 * sweeps, `${name}: a pair of runs in every sweep, decided or not`);
+        assert.equal(pairs.length, 2 * verdict(name)!.pairs, `${name}: a pair of runs in every sweep until decided`);
       }
     },
   );
@@ -108,7 +111,7 @@ describe('qpswatch compare, paired design', () => {
         `${row.test}: ${v.low} <= ${row.relativeQps} <= ${v.high}`,
       );
       assert.ok(v.detectableDrop > 0 && v.detectableDrop < 1, `${row.test}: detectable drop ${v.detectableDrop}`);
-      assert.ok(v.pairs === 8 || v.pairs === 12, `${row.test}: ${v.pairs} pairs`);
+      assert.ok(v.pairs === 9 || v.pairs === 12, `${row.test}: ${v.pairs} pairs`);
     }
   });
 
@@ -127,26 +130,24 @@ describe('qpswatch compare, paired design', () => {
     }
   });
 
-  test(
-    'both servers were started once for the whole session, and the session ' + 'records its design and idle-state hold',
-    () => {
-      const sessionDir = join(stateDir, 'work', `session-${view.sessionId}`);
-      for (const role of ['baseline', 'candidate']) {
-        const [target] = readdirSync(join(sessionDir, role));
-        const log = readFileSync(join(sessionDir, role, target!, 'error.log'), 'utf8');
-        // One start to load the tables, one for the measured session.
-        assert.equal(
-          log.match(/ready for connections/g)?.length,
-          2,
-          `${role}: ${log.match(/ready for connections/g)?.length} starts`,
-        );
-      }
-      assert.equal(session.settings['design'], 'paired');
-      assert.equal(session.settings['idleServer'], 'drain');
-      assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
-      if (process.getuid?.() === 0)
-        assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
-      assert.match(stderr, /look at 8 pairs: [12] of 2 test\(s\) decided/);
-    },
-  );
+  test('both servers were started again for every sweep; the session records its design and hold', () => {
+    const sweeps = Math.max(...samples.map((s) => s.round));
+    const sessionDir = join(stateDir, 'work', `session-${view.sessionId}`);
+    for (const role of ['baseline', 'candidate']) {
+      const [target] = readdirSync(join(sessionDir, role));
+      const log = readFileSync(join(sessionDir, role, target!, 'error.log'), 'utf8');
+      // One start to load the tables, then new instances for every sweep.
+      assert.equal(
+        log.match(/ready for connections/g)?.length,
+        1 + sweeps,
+        `${role}: ${log.match(/ready for connections/g)?.length} starts`,
+      );
+    }
+    assert.equal(session.settings['design'], 'paired');
+    assert.equal(session.settings['idleServer'], 'drain');
+    assert.equal(typeof session.settings['idleStatesHeld'], 'boolean');
+    if (process.getuid?.() === 0)
+      assert.equal(session.settings['idleStatesHeld'], true, 'root can hold /dev/cpu_dma_latency');
+    assert.match(stderr, /look at 9 blocks: [12] of 2 open test\(s\) decided/);
+  });
 });

@@ -15,6 +15,7 @@ import { letServerPass } from '../helpers/server-user.js';
 import { queueOneMessage } from '../helpers/outbox-store.js';
 import { freePort, makeMailFolder, removeFolder, startSmtpSink } from '../helpers/smtp.js';
 import { joined } from '../helpers/pattern.js';
+import { ProcessWatch, reapersOf, untilNone } from '../helpers/processes.js';
 
 /**
  * The daemon through the CLI a person (or systemd) uses, on the demo upstream with real git, cmake, mariadbd and
@@ -91,6 +92,8 @@ const BASE_ENV = {
   PATH: process.env['PATH'] ?? '/usr/bin:/bin',
   HOME: process.env['HOME'] ?? '/',
   QPSWATCH_LOG_FORMAT: 'json',
+  // The instructions lane adds minutes to every check: its own tests turn it on.
+  QPSWATCH_INSTRUCTION_COUNTER: 'off',
 };
 
 function runCli(args: readonly string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
@@ -398,31 +401,59 @@ describe('qpswatch daemon and once on the demo upstream', () => {
       // Every 2 s: the last poll (the test before) is older than that, so the daemon catches up at once when it starts.
       await writeConfig({ tags: ['mariadb-10.11.1', 'mariadb-10.11.3', 'mariadb-10.11.9'], schedule: '*/2 * * * * *' });
       const first = new DaemonProcess();
+      // Every process the daemon starts (servers, sysbench, exec's reaper), found by descent while it runs: after
+      // SIGKILL they belong to init, and the reaper's command line names no folder of this test.
+      const watch = new ProcessWatch(first.child.pid!);
       const broken = await until('a session of 10.11.9 in its first round', () =>
         withStore(async (s) => {
+          watch.sample();
           const [latest] = await s.listSessions({ limit: 1 });
           if (latest?.candidate.name !== 'mariadb-10.11.9' || latest.state !== 'running') return undefined;
           return (await s.samplesForSession(latest.id)).length > 0 ? latest.id : undefined;
         }),
       );
       assert.equal((await queued('mariadb-10.11.9'))?.state, 'benchmarking');
+      watch.sample();
       first.child.kill('SIGKILL');
       await first.exited;
-      // exec starts mysqld and sysbench in process groups of their own: they outlive the daemon.
-      const orphans = serversOfThisTest();
+      // The assertions below run every time, and are about something: the watch saw the session's processes.
+      const seen = new Set(watch.all().map((p) => p.program));
+      assert.ok(seen.has('mariadbd') && seen.has('sysbench'), JSON.stringify(watch.all()));
+      assert.ok(
+        watch.all().some((p) => p.cmdline.includes('/exec/reaper-main.js')),
+        'the watch saw the reaper',
+      );
+      // exec starts mysqld and sysbench in process groups of their own, listed with its reaper: they die with it.
+      const orphans = await untilNone(() => [...watch.left(), ...serversOfThisTest(), ...reapersOf(projectRoot)]);
       t.diagnostic(`processes left by the killed daemon: ${JSON.stringify(orphans)}`);
+      assert.deepEqual(orphans, [], 'the servers, sysbench and the reaper die with the daemon');
       assert.ok(existsSync(lockFile()), 'the dead daemon left its lock');
 
       const second = new DaemonProcess();
-      await until('10.11.9 done again', async () =>
-        (await queued('mariadb-10.11.9'))?.state === 'done' ? true : undefined,
+      const secondWatch = new ProcessWatch(second.child.pid!);
+      await until('10.11.9 done again', async () => {
+        secondWatch.sample();
+        return (await queued('mariadb-10.11.9'))?.state === 'done' ? true : undefined;
+      });
+      // What the killed session left on disk (its datadirs, its password files) goes before the session is redone.
+      assert.ok(
+        second
+          .messages()
+          .includes('a session cut off by a killed qpswatch left its datadirs and password files: removed them'),
+        second.log.slice(-3000),
       );
-      if (orphans.some((o) => o.program === 'mariadbd'))
-        assert.ok(second.messages().includes('a process of an interrupted session is still running: stopping it'));
       assert.ok(second.messages().includes('a benchmark was cut off by a daemon that stopped: the session is redone'));
       second.child.kill('SIGTERM');
       assert.equal((await second.exited).code, 0, second.log.slice(-3000));
-      assert.deepEqual(serversOfThisTest(), [], 'no mysqld or sysbench left running');
+      assert.ok(
+        secondWatch.all().some((p) => p.program === 'mariadbd'),
+        'the watch saw the redone session',
+      );
+      assert.deepEqual(
+        await untilNone(() => [...secondWatch.left(), ...serversOfThisTest(), ...reapersOf(projectRoot)]),
+        [],
+        'no mysqld, sysbench or reaper left running',
+      );
 
       await withStore(async (s) => {
         assert.equal((await s.getSession(broken))?.state, 'interrupted');
@@ -453,11 +484,14 @@ describe('qpswatch daemon and once on the demo upstream', () => {
         extra: [`metrics_port: ${metricsPort}`],
       });
       const daemon = new DaemonProcess();
-      await until('the long test of 10.11.10 running', () =>
-        daemon.messages().includes('test 1 of 1: point-query t1') ? true : undefined,
-      );
+      const watch = new ProcessWatch(daemon.child.pid!);
+      await until('the long test of 10.11.10 running', () => {
+        watch.sample();
+        return daemon.messages().includes('test 1 of 1: point-query t1') ? true : undefined;
+      });
       const sessionId = await withStore(async (s) => (await s.listSessions({ limit: 1 }))[0]!.id);
       assert.ok(serversOfThisTest().length > 0, 'a server and sysbench are running');
+      watch.sample();
       const running = await cli('status');
       assert.match(
         running.stdout,
@@ -479,7 +513,11 @@ describe('qpswatch daemon and once on the demo upstream', () => {
       t.diagnostic(`stopped ${stopSeconds.toFixed(1)} s after SIGTERM`);
       assert.equal(code, 0, daemon.log.slice(-3000));
       assert.ok(stopSeconds < 60, `stopped in ${stopSeconds} s; systemd allows 600`);
-      assert.deepEqual(serversOfThisTest(), []);
+      assert.ok(
+        watch.all().some((p) => p.program === 'mariadbd'),
+        JSON.stringify(watch.all()),
+      );
+      assert.deepEqual(await untilNone(() => [...watch.left(), ...serversOfThisTest(), ...reapersOf(projectRoot)]), []);
       assert.equal(existsSync(lockFile()), false, 'the lock is released');
       await withStore(async (s) => {
         assert.equal((await s.getSession(sessionId))?.state, 'interrupted');

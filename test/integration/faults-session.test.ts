@@ -80,7 +80,7 @@ async function sessionWithFault(
   ];
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, QPSWATCH_INSTRUCTION_COUNTER: 'off', ...env },
   });
   let stdout = '';
   let stderr = '';
@@ -235,6 +235,7 @@ describe('faults in a compare session', () => {
     ];
     child = spawn(process.execPath, [join(projectRoot, 'bin', 'qpswatch.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, QPSWATCH_INSTRUCTION_COUNTER: 'off' },
     });
     let stderr = '';
     const closed = new Promise<number | null>((resolve) => child!.on('close', resolve));

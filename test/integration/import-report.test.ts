@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -57,12 +58,16 @@ describe('import a made-up history, then report it', () => {
   test('report reproduces the hand-computed relative QPS, to the digit, as medians of unpaired runs', async () => {
     const result = await cli('report');
     assert.equal(result.code, 0, result.stderr);
-    // One table per thread count, as the studies print it: a row per version, a column per test.
-    assert.match(result.stdout, /^Relative QPS at 1 thread \(version \/ 10\.2\.30\*\)$/m);
-    assert.deepEqual(cells(result.stdout, /^version /), ['version', 'point-query', 'update-index']);
-    assert.deepEqual(cells(result.stdout, /^10\.2\.30\* /), ['10.2.30*', '1.00~', '1.00~']);
-    assert.deepEqual(cells(result.stdout, /^10\.3\.39\* /), ['10.3.39*', '0.91~', '0.75~']);
-    assert.deepEqual(cells(result.stdout, /^10\.4\.34\* /), ['10.4.34*', '0.87~', '0.60~']);
+    // One table per thread count and test family, as the studies print it: a row per version, a column per test.
+    const [, points = '', writes = ''] = result.stdout.split(/^Relative QPS at /m);
+    assert.match(points, /^1 thread: point queries \(version \/ 10\.2\.30\*\)$/m);
+    assert.match(writes, /^1 thread: writes \(version \/ 10\.2\.30\*\)$/m);
+    assert.deepEqual(cells(points, /^version /), ['version', 'point-query']);
+    assert.deepEqual(cells(writes, /^version /), ['version', 'update-index']);
+    const both = (version: RegExp) => [...cells(points, version), ...cells(writes, version).slice(1)];
+    assert.deepEqual(both(/^10\.2\.30\* /), ['10.2.30*', '1.00~', '1.00~']);
+    assert.deepEqual(both(/^10\.3\.39\* /), ['10.3.39*', '0.91~', '0.75~']);
+    assert.deepEqual(both(/^10\.4\.34\* /), ['10.4.34*', '0.87~', '0.60~']);
     assert.match(result.stdout, /^series mariadb-old, flavor mariadb, base 10\.2\.30\*$/m);
     assert.match(result.stdout, /^~ median of unpaired runs, no interval$/m);
     assert.match(result.stdout, /\* imported/);
@@ -121,9 +126,13 @@ describe('import a made-up history, then report it', () => {
   test('--base moves the reference: 2400 / 3000 = 0.80', async () => {
     const result = await cli('report', '--base', '10.3.39', '--format', 'md');
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^\| version +\| point-query \| update-index \|$/m);
-    assert.match(result.stdout, /^\| 10\.2\.30\\\* \| +1\.10\\~ \| +1\.33\\~ \|$/m);
-    assert.match(result.stdout, /^\| 10\.4\.34\\\* \| +0\.96\\~ \| +0\.80\\~ \|$/m);
+    const [, points = '', writes = ''] = result.stdout.split(/^## Relative QPS at /m);
+    assert.match(points, /^\| version +\| point-query \|$/m);
+    assert.match(points, /^\| 10\.2\.30\\\* \| +1\.10\\~ \|$/m);
+    assert.match(points, /^\| 10\.4\.34\\\* \| +0\.96\\~ \|$/m);
+    assert.match(writes, /^\| version +\| update-index \|$/m);
+    assert.match(writes, /^\| 10\.2\.30\\\* \| +1\.33\\~ \|$/m);
+    assert.match(writes, /^\| 10\.4\.34\\\* \| +0\.80\\~ \|$/m);
   });
 
   test('export, then import into another store, gives the same report', async () => {
@@ -182,5 +191,33 @@ describe('import a made-up history, then report it', () => {
         "of 10.2.30, 10.3.39, 10.4.34 (--base, or base: in the upstream's " +
         'config)',
     ]);
+  });
+
+  test('a FIFO, or a file that is not UTF-8, is refused in one line and nothing is imported', async () => {
+    const before = (await cli('export')).stdout;
+    const fifo = join(root, 'fifo.csv');
+    spawnSync('mkfifo', [fifo]);
+    // A FIFO nobody writes to would block a plain read forever; the import refuses it at once.
+    const fromFifo = await cli('import', fifo);
+    assert.equal(fromFifo.code, 2);
+    assert.deepEqual(messageLines(fromFifo.stderr), [
+      `qpswatch: import file ${fifo} is not a regular file (a FIFO): name a regular file`,
+    ]);
+    const latin1 = join(root, 'latin1.csv');
+    await writeFile(
+      latin1,
+      Buffer.concat([
+        Buffer.from('flavor,version,test,threads,qps,cpu_o,cs_o,r_o,rkb_o,wkb_o\nmariadb,10.11.6,caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(',1,1000,0.002,5,0,0,0\n'),
+      ]),
+    );
+    const bad = await cli('import', latin1);
+    assert.equal(bad.code, 2);
+    assert.deepEqual(messageLines(bad.stderr), [
+      `qpswatch: import file ${latin1} is not UTF-8 text: a byte sequence that is not UTF-8 at byte 78 (line 2): ` +
+        'name a text file, or save it as UTF-8',
+    ]);
+    assert.equal((await cli('export')).stdout, before, 'nothing was imported');
   });
 });

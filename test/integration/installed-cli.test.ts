@@ -262,6 +262,8 @@ describe("the installed unit's account holds the idle states once the udev rule 
   const stage = (path: string): string => join(holdRoot, path);
   const serviceState = stage('var/lib/qpswatch');
   const serviceCache = stage('var/cache/qpswatch');
+  // What systemd makes for RuntimeDirectory=: the host lock's folder, the service user's (really /run/qpswatch).
+  const serviceRuntime = stage('run/qpswatch');
   const configFile = stage('etc/qpswatch/qpswatch.yaml');
   const suiteFile = stage('tiny.yaml');
   const standIn = stage('dev/cpu_dma_latency');
@@ -276,7 +278,7 @@ describe("the installed unit's account holds the idle states once the udev rule 
     symlinkSync(join(projectRoot, 'dist'), stage('opt/qpswatch/dist'));
     symlinkSync(join(projectRoot, 'node_modules'), stage('opt/qpswatch/node_modules'));
     // What systemd makes for StateDirectory= and CacheDirectory=: owned by the service's user, mode 0750.
-    for (const dir of [serviceState, serviceCache]) {
+    for (const dir of [serviceState, serviceCache, serviceRuntime]) {
       mkdirSync(dirname(dir), { recursive: true, mode: 0o755 });
       mkdirSync(dir, { mode: 0o750 });
       chownSync(dir, NOBODY, NOBODY);
@@ -337,10 +339,12 @@ describe("the installed unit's account holds the idle states once the udev rule 
       CACHE_DIRECTORY: serviceCache,
       INVOCATION_ID: '0123456789abcdef0123456789abcdef',
       HOME: serviceState,
-      // The host lock a test run names for itself (the preamble of the suite), else the service's default.
-      ...(process.env['QPSWATCH_HOST_LOCK'] !== undefined
-        ? { QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] }
-        : {}),
+      // The host lock a test run names for itself (the suite's preamble), else the one in the unit's runtime folder.
+      QPSWATCH_HOST_LOCK: process.env['QPSWATCH_HOST_LOCK'] ?? join(serviceRuntime, 'host.lock'),
+      // New server instances before every sweep: the 8 pairs of the tiny suite make enough blocks for a verdict.
+      QPSWATCH_INSTANCE_SECONDS: '0',
+      // The instructions lane would add minutes under valgrind: this test is about the idle-state hold.
+      QPSWATCH_INSTRUCTION_COUNTER: 'off',
     };
     const credentials = [
       'setpriv',

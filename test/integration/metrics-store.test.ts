@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
-import { median } from '../../src/analysis/index.js';
+import { judgeInstructionTest, median } from '../../src/analysis/index.js';
 import { ExecNotFoundError, run } from '../../src/exec/index.js';
 import type { Logger } from '../../src/log/index.js';
 import { startMetricsServer, type DaemonStatus, type MetricsServer } from '../../src/metrics/index.js';
@@ -39,6 +39,12 @@ const mysql = parseUpstream({
   server_profile: 'relaxed',
 });
 
+/**
+ * The instructions lane's count of point-query per release (10.11.2 the series' base: its oldest); 10.11.10 was not
+ * counted.
+ */
+const LANE: Record<string, number> = { '10.11.2': 40_000, '10.11.3': 40_400, '10.11.4': 41_000 };
+
 /** point-query has its own threshold (test_thresholds); every other test takes threshold. */
 const thresholds = { threshold: 0.95, testThresholds: { 'point-query': 0.9 } };
 
@@ -69,6 +75,8 @@ interface SideSamples {
   qps: Record<string, number[]>;
   cpuPerOp: number;
   p95Ms: number[];
+  /** The instructions lane's count of point-query on this side, twice alike; absent: the lane did not count. */
+  instructionsPerQuery?: number;
 }
 
 async function session(
@@ -113,6 +121,26 @@ async function session(
         await store.addSample(id, input);
       }
     }
+  }
+  for (const [role, s] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
+    if (s.instructionsPerQuery === undefined) continue;
+    for (const repeat of [1, 2])
+      await store.addInstructionRun(id, {
+        role,
+        target: s.tag,
+        buildKey: `k-${s.tag}`,
+        test: 'point-query',
+        threads: 1,
+        repeat,
+        instructions: s.instructionsPerQuery * 2000,
+        queries: 2000,
+        conditions: { counter: 'callgrind' },
+        conditionKey: 'same-conditions',
+        seconds: 20,
+      });
   }
   if (end === 'done') await store.finishSession(id);
   else await store.interruptSession(id, 'SIGTERM');
@@ -180,6 +208,7 @@ describe('metrics served from a real SQLite store', () => {
       })),
     ]);
     const id = (tag: string): number => added.find((r) => r.tag === tag)!.id;
+    const lane = (v: string) => ({ instructionsPerQuery: LANE[v]! });
     const m = (v: string, qps: Record<string, number[]>, cpuPerOp = 0.02, p95Ms = [5, 7]): SideSamples => ({
       tag: `mariadb-${v}`,
       version: v,
@@ -191,15 +220,21 @@ describe('metrics served from a real SQLite store', () => {
       store,
       hostId,
       mariadb,
-      m('10.11.2', { 'update-index': [1000, 1100], 'point-query': [5000, 5000], idle: [0, 0] }, 0.01, [10, 12]),
-      m('10.11.3', { 'update-index': [900, 1000], 'point-query': [5000, 5000], idle: [0, 0] }),
+      {
+        ...m('10.11.2', { 'update-index': [1000, 1100], 'point-query': [5000, 5000], idle: [0, 0] }, 0.01, [10, 12]),
+        instructionsPerQuery: 40_000,
+      },
+      {
+        ...m('10.11.3', { 'update-index': [900, 1000], 'point-query': [5000, 5000], idle: [0, 0] }),
+        ...lane('10.11.3'),
+      },
     );
     const s2 = await session(
       store,
       hostId,
       mariadb,
-      m('10.11.3', { 'update-index': [950, 1200], 'point-query': [5000, 5000] }),
-      m('10.11.4', { 'update-index': [800, 800], 'point-query': [5000, 5000] }),
+      { ...m('10.11.3', { 'update-index': [950, 1200], 'point-query': [5000, 5000] }), ...lane('10.11.3') },
+      { ...m('10.11.4', { 'update-index': [800, 800], 'point-query': [5000, 5000] }), ...lane('10.11.4') },
     );
     await session(
       store,
@@ -268,6 +303,18 @@ describe('metrics served from a real SQLite store', () => {
       outcome: 'regression',
       verdicts: [verdict('update-index', 'regression', 0.82, 0.07), verdict('point-query', 'ok', 1)],
       openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.82 }],
+      instructions: {
+        verdicts: [
+          judgeInstructionTest(
+            { test: 'point-query', threads: 1 },
+            [LANE['10.11.3']!, LANE['10.11.3']!],
+            [LANE['10.11.4']!, LANE['10.11.4']!],
+            1.02,
+          ),
+        ],
+        openEvents: [],
+        fixedEventIds: [],
+      },
     });
     const build = {
       buildKey: 'k1',
@@ -385,6 +432,27 @@ describe('metrics served from a real SQLite store', () => {
         ],
         [['ok'], ['slower'], ['regression'], []],
       );
+    }));
+
+  test('the instructions lane: per release its count, against the base directly and against the last good', () =>
+    withServer(async (server) => {
+      const got = samples(await scrape(server));
+      const lane = (family: string, v: string) =>
+        got.get(`qpswatch_instructions_${family}${labels(mariadb, v, 'point-query')}`);
+      assert.deepEqual(
+        ['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => lane('per_query', v)),
+        [40_000, 40_400, 41_000, undefined],
+      );
+      assert.deepEqual(
+        ['10.11.2', '10.11.3', '10.11.4', '10.11.10'].map((v) => lane('relative_to_base_ratio', v)),
+        [1, 40_400 / 40_000, 41_000 / 40_000, undefined],
+      );
+      // Only 10.11.4's check recorded the lane's verdicts.
+      assert.deepEqual(
+        ['10.11.2', '10.11.3', '10.11.4'].map((v) => lane('relative_to_last_good_ratio', v)),
+        [undefined, undefined, 41_000 / 40_400],
+      );
+      assert.equal(got.get(`qpswatch_instructions_per_query${labels(mariadb, '10.11.4', 'update-index')}`), undefined);
     }));
 
   test('the threshold of each series and test is the configured one: its test_thresholds entry, else threshold', () =>

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { ComparisonView } from '../../src/model/index.js';
-import { cpuQuotaAvailable, createCpuGroup, serverPids } from '../../scripts/bench/cpu-quota.js';
+import { cpuQuotaAvailable, createCpuGroup, followServers, serverPids } from '../../scripts/bench/cpu-quota.js';
 import { runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 
@@ -24,7 +24,7 @@ const suiteFile = join(dir, 'tiny.yaml');
 // a drift which moves QPS by times on both sides leaves the ratio near 1, which 0.85 still tells apart.
 writeFileSync(
   configFile,
-  `state_dir: ${stateDir}\nlog_level: warn\nthreshold: 0.85\ntargets:\n  ` +
+  `state_dir: ${stateDir}\nlog_level: warn\ninstance_seconds: 0\nthreshold: 0.85\ntargets:\n  ` +
     `a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
     `relaxed }\n`,
 );
@@ -64,9 +64,9 @@ describe(
           '--format',
           'json',
         ]);
-        const drift = serverPids(stateDir, 180_000, controller.signal).then(async (pids) => {
-          groups[0].add(pids.baseline);
-          groups[1].add(pids.candidate);
+        // Each sweep starts both servers anew (instance_seconds 0): every new instance is moved into its group.
+        const following = followServers(stateDir, { baseline: groups[0], candidate: groups[1] }, controller.signal);
+        const drift = serverPids(stateDir, 180_000, controller.signal).then(async () => {
           await new Promise((resolve) => setTimeout(resolve, 15_000));
           for (const group of groups) group.setQuota(20);
           seen.push('quota cut');
@@ -74,7 +74,9 @@ describe(
         const result = await session;
         controller.abort();
         await drift.catch(() => undefined);
+        const moved = await following;
         assert.equal(result.code, 0, result.stderr);
+        assert.ok(moved > 2, `server instances moved into the throttled groups: ${moved}`);
         assert.deepEqual(seen, ['quota cut'], 'the quota was cut while the session ran');
         const view = JSON.parse(result.stdout) as ComparisonView;
         for (const row of view.tests) {

@@ -7,7 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import { makeDemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { run } from '../../src/exec/index.js';
 import { projectRoot } from '../helpers/paths.js';
-import { dashboardExpressions, ruleExpressions, variableExpressions } from '../helpers/promql.js';
+import {
+  annotationExpressions,
+  dashboardExpressions,
+  ruleExpressions,
+  variableExpressions,
+} from '../helpers/promql.js';
 import { freePort } from '../helpers/smtp.js';
 
 /**
@@ -15,7 +20,8 @@ import { freePort } from '../helpers/smtp.js';
  * upstream (discover, build two releases, check the slow one against the first), Debian's prometheus scrapes it
  * every second, and every PromQL expression of every dashboard panel, dashboard variable and alert rule is
  * evaluated through Prometheus' HTTP API. Each must return data, except the ones listed in EMPTY_WHILE_WELL
- * (docs/dashboards.md says the same): alerts that only fire when something is wrong.
+ * (docs/dashboards.md says the same): alerts that only fire when something is wrong. The dashboards' annotation
+ * queries mark events and must mark nothing here (see the test).
  */
 const EMPTY_WHILE_WELL: Record<string, string> = {
   QpswatchDown: 'the daemon is up',
@@ -28,6 +34,15 @@ const EMPTY_WHILE_WELL: Record<string, string> = {
  * sessions leaves a test slower or unstable is up to the host, so the panel may be empty; its query is still run.
  */
 const EMPTY_WHEN_ALL_DECIDED = new Set(['Slower and undecided tests (inconclusive checks)']);
+
+/**
+ * Dashboard panels of the instructions lane's families: they exist only for releases whose check ran the lane, and
+ * this test turns it off (instruction_counter: off; instruction-lane.test has it on). Their queries are still run.
+ */
+const EMPTY_WITHOUT_INSTRUCTIONS_LANE = new Set([
+  '$test, $threads threads, memory ${memory:text}: instructions per query by version',
+  '$test, $threads threads, memory ${memory:text}: instructions per query against the base and the last good release',
+]);
 
 let root = '';
 let metricsPort = 0;
@@ -61,9 +76,14 @@ function gauge(text: string, line: RegExp): number | undefined {
   return m === undefined ? undefined : Number(m.split(' ').at(-1));
 }
 
-async function query(expr: string): Promise<unknown[]> {
-  const url = new URL(`http://127.0.0.1:${promPort}/api/v1/query`);
+async function query(expr: string, range?: { start: number; end: number; step: string }): Promise<unknown[]> {
+  const url = new URL(`http://127.0.0.1:${promPort}/api/v1/${range === undefined ? 'query' : 'query_range'}`);
   url.searchParams.set('query', expr);
+  if (range !== undefined) {
+    url.searchParams.set('start', String(range.start));
+    url.searchParams.set('end', String(range.end));
+    url.searchParams.set('step', range.step);
+  }
   const body = (await (await fetch(url)).json()) as { status: string; error?: string; data?: { result: unknown[] } };
   assert.equal(body.status, 'success', `${expr}: ${body.error ?? ''}`);
   return body.data?.result ?? [];
@@ -96,6 +116,8 @@ before(async () => {
       'log_level: info',
       // Its regressions' profiles are tested by check-release.test; here they would only add time.
       'profiling: off',
+      // The instructions lane has tests of its own (instruction-lane.test); here it would add minutes.
+      'instruction_counter: off',
       'log_format: json',
       'min_free_bytes: 1000000',
       // Far away: the cycle this test waits for is the catch-up cycle at start (nothing was ever polled).
@@ -198,6 +220,7 @@ describe('the daemon scraped by a real Prometheus', () => {
     'every dashboard and alert expression returns data from Prometheus, or is documented as empty while all is well',
     { timeout: 5 * 60_000 },
     async () => {
+      const promStarted = Math.floor(Date.now() / 1000);
       prometheus = spawn(
         'prometheus',
         [
@@ -218,7 +241,7 @@ describe('the daemon scraped by a real Prometheus', () => {
           where: `${e.file} / ${e.panel} / ${e.refId}`,
           expr: e.expr,
           alert: undefined,
-          mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.title),
+          mayBeEmpty: EMPTY_WHEN_ALL_DECIDED.has(e.title) || EMPTY_WITHOUT_INSTRUCTIONS_LANE.has(e.title),
         })),
         ...variableExpressions({ intervals }).map((e) => ({
           where: `${e.file} / variable ${e.variable}`,
@@ -230,7 +253,8 @@ describe('the daemon scraped by a real Prometheus', () => {
       assert.ok(expressions.length > 30, `${expressions.length} expressions`);
       // A renamed panel must not slip out of the list unnoticed: every title in it names a panel.
       const titles = new Set(dashboardExpressions({ intervals }).map((e) => e.title));
-      for (const title of EMPTY_WHEN_ALL_DECIDED) assert.ok(titles.has(title), `no dashboard panel is titled ${title}`);
+      for (const title of [...EMPTY_WHEN_ALL_DECIDED, ...EMPTY_WITHOUT_INSTRUCTIONS_LANE])
+        assert.ok(titles.has(title), `no dashboard panel is titled ${title}`);
       const empty: string[] = [];
       for (const e of expressions) {
         const result = await query(e.expr.replace(/^label_values\((.*)\)$/, '$1'));
@@ -240,6 +264,16 @@ describe('the daemon scraped by a real Prometheus', () => {
         if (expectedEmpty) assert.deepEqual(result, [], `${e.where} fires while all is well`);
       }
       assert.deepEqual(empty, [], 'expressions with no data');
+
+      // The annotation queries, as Grafana runs them: over the time Prometheus has watched, one step per
+      // $__interval. They mark a release at the step it is first checked, or a poll that found releases. Here the
+      // cycle ended before Prometheus started, so nothing happened while it watched: every one must be empty, and a
+      // mark would be a false one (the releases the daemon already served, marked at Prometheus' first scrape).
+      const annotations = annotationExpressions({ intervals });
+      assert.ok(annotations.length > 0, 'annotation queries');
+      const range = { start: promStarted, end: Math.ceil(Date.now() / 1000), step: intervals.__interval };
+      for (const a of annotations)
+        assert.deepEqual(await query(a.expr, range), [], `${a.file} / annotation ${a.annotation} marks: ${a.expr}`);
     },
   );
 

@@ -200,7 +200,7 @@ describe("the daemon's prune after a check, on the same 15 builds", () => {
       const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(state) });
       try {
         const checked = (await store.listReleases('mariadb-10.11')).find((r) => r.version === '10.11.8')!;
-        const removed = await pruneAfterCheck(checked, store, upstreams, 3, createLogger('warn', 'json'));
+        const removed = await pruneAfterCheck(checked, store, upstreams, 3, state, createLogger('warn', 'json'));
         const mariadbRemoved = REMOVED.filter(([upstream]) => upstream === 'mariadb-10.11').map(([, tag]) =>
           join(installIn(state, tag!), '..'),
         );

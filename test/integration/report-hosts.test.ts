@@ -26,14 +26,17 @@ describe('report across hosts, through the CLI', () => {
     const a = await report('--host', HOST_A);
     assert.equal(a.code, 0, a.stderr);
     assert.match(a.stdout, new RegExp(`^host: ${HOST_A}$`, 'm'));
-    // A: 900 / 1000 chained through its check; 10.11.4 only A ran.
-    assert.match(a.stdout, /^10\.11\.3 +1\.00~ +▼0\.90 \(0\.88-0\.92\)$/m);
-    assert.match(a.stdout, /^10\.11\.4 +1\.10~ +0\.81~$/m);
+    // A: 900 / 1000 chained through its check; 10.11.4 only A ran. The history has a table per test family.
+    assert.match(family(a.stdout, 'point queries'), /^10\.11\.3 +1\.00~$/m);
+    assert.match(family(a.stdout, 'writes'), /^10\.11\.3 +▼0\.90 \(0\.88-0\.92\)$/m);
+    assert.match(family(a.stdout, 'point queries'), /^10\.11\.4 +1\.10~$/m);
+    assert.match(family(a.stdout, 'writes'), /^10\.11\.4 +0\.81~$/m);
     const b = await report('--host', HOST_B);
     assert.equal(b.code, 0, b.stderr);
     assert.match(b.stdout, new RegExp(`^host: ${HOST_B}$`, 'm'));
     // B: 1900 / 2000, and never A's 1000 (which would read 1.90).
-    assert.match(b.stdout, /^10\.11\.3 +1\.10~ +0\.95~$/m);
+    assert.match(family(b.stdout, 'point queries'), /^10\.11\.3 +1\.10~$/m);
+    assert.match(family(b.stdout, 'writes'), /^10\.11\.3 +0\.95~$/m);
     assert.doesNotMatch(b.stdout, /10\.11\.4/);
   });
 
@@ -80,3 +83,11 @@ describe('report across hosts, through the CLI', () => {
     );
   });
 });
+
+/** The history's table of one test family ("Relative QPS at 1 thread: writes (...)"), up to the next table. */
+function family(stdout: string, name: string): string {
+  const start = stdout.indexOf(`Relative QPS at 1 thread: ${name} (`);
+  assert.ok(start >= 0, `no table of ${name} in:\n${stdout}`);
+  const next = stdout.indexOf('Relative QPS at', start + 1);
+  return stdout.slice(start, next < 0 ? undefined : next);
+}

@@ -23,6 +23,8 @@ const suiteFile = join(dir, 'tiny.yaml');
 
 const config = (extra: string): string => `state_dir: ${stateDir}
 log_level: warn
+instance_seconds: 0
+instance_warmup_seconds: 0
 host_lock: ${join(dir, 'host.lock')}
 ${extra}
 targets:

@@ -111,6 +111,8 @@ describe('qpswatch store copy', () => {
     for (const table of ['release_queue', 'daemon_state', 'session_quiet_host', 'calibrations', 'session_figures'])
       assert.ok((counts.get(table)?.[0] ?? 0) > 0, `${table} has rows to copy`);
     for (const table of ['bisections', 'profiles']) assert.ok((counts.get(table)?.[0] ?? 0) > 0, `${table} rows`);
+    for (const table of ['runs', 'functions', 'lanes', 'verdicts', 'events'])
+      assert.ok((counts.get(`instruction_${table}`)?.[0] ?? 0) > 0, `instruction_${table} has rows to copy`);
     for (const [table, [source, target, copied, present]] of counts) {
       assert.equal(target, source, `${table}: target count equals source count`);
       assert.deepEqual([copied, present], [source, 0], table);

@@ -15,7 +15,7 @@ import {
   StoreOpenError,
   type Store,
 } from '../../src/store/index.js';
-import { mysqlMigrations, VERSION_TABLE_STEPS } from '../../src/store/mysql/schema.js';
+import { mysqlLatestVersion, mysqlMigrations, VERSION_TABLE_STEPS } from '../../src/store/mysql/schema.js';
 import { messageLines, runCli } from '../helpers/cli.js';
 import {
   startResultsServer,
@@ -27,9 +27,11 @@ import { bisectionContract } from '../unit/store/bisection-contract.js';
 import { calibrationContract } from '../unit/store/calibration-contract.js';
 import { checkContract } from '../unit/store/check-contract.js';
 import { profileContract } from '../unit/store/profile-contract.js';
+import { instructionContract } from '../unit/store/instruction-contract.js';
 import { queueContract } from '../unit/store/queue-contract.js';
 import { storeContract } from '../unit/store/store-contract.js';
 import { hostInput, sampleInput, sessionInput } from '../unit/store/store-inputs.js';
+import { storedInstallPathContract } from '../unit/session/stored-install-path-contract.js';
 
 /**
  * The MySQL backend (store_backend: mysql) against this host's MariaDB: the same contract the SQLite backend passes,
@@ -50,6 +52,8 @@ queueContract('mysql', fresh);
 bisectionContract('mysql', fresh);
 calibrationContract('mysql', fresh);
 profileContract('mysql', fresh);
+instructionContract('mysql', fresh);
+storedInstallPathContract('mysql', fresh);
 
 async function query<R = RowDataPacket>(sql: string, params: unknown[] = []): Promise<R[]> {
   const [rows] = await (await server()).admin.query(sql, params);
@@ -79,6 +83,11 @@ describe('mysql backend', () => {
       'host_metrics',
       'hosts',
       'imported_results',
+      'instruction_events',
+      'instruction_functions',
+      'instruction_lanes',
+      'instruction_runs',
+      'instruction_verdicts',
       'outbox',
       'profiles',
       'regression_events',
@@ -97,7 +106,7 @@ describe('mysql backend', () => {
     ]);
     const [version] = await query<{ version: number }>(`SELECT version FROM \`${options.database}\`.schema_version`);
     assert.equal(version?.version, mysqlSchemaVersion);
-    assert.equal(mysqlSchemaVersion, sqliteSchemaVersion, 'the baseline is the SQLite schema of today');
+    assert.equal(mysqlSchemaVersion, sqliteSchemaVersion, 'both backends stand at the same schema version');
     for (const table of ['host_metrics', 'imported_results']) {
       const columns = await query<{ name: string }>(
         'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
@@ -120,9 +129,27 @@ describe('mysql backend', () => {
     await admin.query(`USE \`${options.database}\``);
     for (const step of [...VERSION_TABLE_STEPS, ...mysqlMigrations[0]!.steps.slice(0, 5)]) await admin.query(step);
     await withStore(options, async (store) => assert.ok((await store.upsertHost(hostInput())) > 0));
-    assert.equal((await tablesOf(options.database)).length, 24);
+    assert.equal((await tablesOf(options.database)).length, 29);
     const [version] = await query<{ version: number }>(`SELECT version FROM \`${options.database}\`.schema_version`);
     assert.equal(version?.version, mysqlSchemaVersion);
+  });
+
+  test('a database at the baseline (18) gets the later migrations at its next open: lane tables, df', async () => {
+    const options = await (await server()).freshDatabase();
+    const { admin } = await server();
+    await admin.query(`USE \`${options.database}\``);
+    for (const step of [...VERSION_TABLE_STEPS, ...mysqlMigrations[0]!.steps]) await admin.query(step);
+    await admin.query(`UPDATE schema_version SET version = ${mysqlMigrations[0]!.version}`);
+    assert.equal((await tablesOf(options.database)).filter((t) => t.startsWith('instruction_')).length, 0);
+    await withStore(options, async (store) => assert.deepEqual(await store.listInstructionEvents({}), []));
+    assert.equal((await tablesOf(options.database)).filter((t) => t.startsWith('instruction_')).length, 5);
+    const [version] = await query<{ version: number }>(`SELECT version FROM \`${options.database}\`.schema_version`);
+    assert.equal(version?.version, mysqlLatestVersion);
+    const [df] = await query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM information_schema.columns WHERE table_schema = '${options.database}' ` +
+        `AND table_name = 'verdicts' AND column_name = 'log_se_df'`,
+    );
+    assert.equal(Number(df?.n), 1, "migration 21: verdicts keep their error's degrees of freedom");
   });
 
   test('text compares byte for byte, as in SQLite: tags differing in case are two releases', async () => {

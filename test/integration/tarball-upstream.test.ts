@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { run } from '../../src/exec/index.js';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
-import { startIndexServer, type IndexServer } from '../fixtures/upstream/index-server.js';
+import { startIndexServer, type IndexServer } from '../../scripts/real-releases/archive-server.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
@@ -66,6 +66,10 @@ async function writeConfig(): Promise<void> {
     join(root, 'qpswatch.yaml'),
     [
       `state_dir: ${join(root, 'state')}`,
+      // New server instances before every sweep: the few pairs of a tiny suite make enough blocks.
+      'instance_seconds: 0',
+      // Tables of a few thousand rows need no warm-up after a restart: each block starts at once.
+      'instance_warmup_seconds: 0',
       // Its regression's profile is tested by check-release.test; here it would only add time.
       'profiling: off',
       `cache_dir: ${join(root, 'cache')}`,

@@ -15,6 +15,7 @@ interface CalibrationRow {
   target: string;
   settings: string;
   tests: string;
+  instance_spread: number | null;
   created_at: string;
 }
 
@@ -27,6 +28,7 @@ const calibrationFromRow = (r: CalibrationRow): CalibrationRecord => ({
   target: r.target,
   settings: JSON.parse(r.settings) as JsonObject,
   tests: JSON.parse(r.tests) as CalibrationFigure[],
+  instanceSpread: r.instance_spread === null ? null : Number(r.instance_spread),
   createdAt: r.created_at,
 });
 
@@ -75,8 +77,8 @@ async function record(tx: MysqlTx, input: CalibrationInput, at: string): Promise
       `expected a done session (it is ${session.state})`,
     );
   const { insertId } = await tx.run(
-    `INSERT INTO calibrations (host_id, suite, session_id, target, settings, tests, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO calibrations (host_id, suite, session_id, target, settings, tests, instance_spread, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       input.hostId,
       input.suite,
@@ -84,6 +86,7 @@ async function record(tx: MysqlTx, input: CalibrationInput, at: string): Promise
       input.target,
       JSON.stringify(input.settings),
       JSON.stringify(input.tests),
+      input.instanceSpread ?? null,
       at,
     ],
   );

@@ -21,6 +21,15 @@ import { parseCheckInput, parseTriageInput } from '../validate-checks.js';
 import { checkId } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 import { queueMessage } from './outbox.js';
+import {
+  acceptInstructionEvents,
+  ackInstructionEvents,
+  instructionEvents,
+  instructionVerdicts,
+  invalidateInstructionEvents,
+  recordInstructionCheck,
+} from './instruction-events.js';
+import type { InstructionEventRecord, InstructionVerdictRecord } from '../instruction-types.js';
 
 interface CheckRow {
   session_id: number;
@@ -50,6 +59,7 @@ interface VerdictRow {
   noise: number | null;
   order_effect: number | null;
   log_se: number | null;
+  log_se_df: number | null;
   hint: string;
 }
 
@@ -104,6 +114,7 @@ const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
   noise: r.noise,
   orderEffect: r.order_effect,
   logSe: r.log_se,
+  logSeDf: r.log_se_df,
   hint: JSON.parse(r.hint) as HintFigure[],
 });
 
@@ -129,7 +140,7 @@ const TRIAGE_FIELDS = 'id, release_id AS releaseId, action, test, threads, who, 
 
 const VERDICT_COLUMNS =
   'session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster, baseline_spread, ' +
-  'low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, hint';
+  'low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, log_se_df, hint';
 
 /**
  * Checks, verdicts, regression events, triage and reruns of the MySQL backend. Writes run one at a time under the
@@ -186,6 +197,15 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
     );
   }
 
+  async instructionVerdictsOfSession(sessionId: number): Promise<InstructionVerdictRecord[]> {
+    checkId('check', 'sessionId', sessionId);
+    return this.read('read instruction verdicts', (tx) => instructionVerdicts(tx, sessionId));
+  }
+
+  async listInstructionEvents(query: EventQuery): Promise<InstructionEventRecord[]> {
+    return this.read('list instructions events', (tx) => instructionEvents(tx, query));
+  }
+
   async triage(input: TriageInput): Promise<TriageResult> {
     const triage = parseTriageInput(input);
     return this.write(`record ${triage.action}`, (tx) => this.#judge(tx, triage, nowIso()));
@@ -223,7 +243,13 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
       ?.state;
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state, 'record a check of');
-    const conclusive = isConclusive(input.verdicts.map((v) => v.kind)) ? 1 : 0;
+    const kinds = input.verdicts.map((v) => v.kind);
+    const conclusive = isConclusive(
+      kinds,
+      input.instructions?.verdicts.map((v) => v.kind),
+    )
+      ? 1
+      : 0;
     await tx.run(
       `INSERT INTO checks (session_id, release_id, baseline_release_id, outcome, conclusive, judged_at)
         VALUES (?, ?, ?, ?, ?, ?)`,
@@ -235,6 +261,25 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
     await this.#insertVerdicts(tx, input);
     await this.#openEvents(tx, input, release.upstream, at);
     await this.#fixEvents(tx, input, at);
+    if (input.instructions !== undefined)
+      await recordInstructionCheck(
+        tx,
+        input.instructions,
+        { sessionId: input.sessionId, releaseId: input.releaseId, upstream: release.upstream, at },
+        async (e) => {
+          await this.#triage(
+            tx,
+            {
+              releaseId: input.releaseId,
+              action: 'fixed',
+              test: { test: e.test, threads: e.threads },
+              who: 'qpswatch',
+              reason: `instructions per query recovered in session ${input.sessionId}`,
+            },
+            at,
+          );
+        },
+      );
     for (const m of input.messages) await queueMessage(tx, m, at);
     await tx.run('DELETE FROM reruns WHERE release_id = ?', [input.releaseId]);
     return check;
@@ -243,7 +288,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
   async #insertVerdicts(tx: MysqlTx, input: CheckInput): Promise<void> {
     for (const v of input.verdicts)
       await tx.run(
-        `INSERT INTO verdicts (${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO verdicts (${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           input.sessionId,
           v.test,
@@ -262,6 +307,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
           v.noise,
           v.orderEffect ?? null,
           v.logSe ?? null,
+          v.logSeDf ?? null,
           JSON.stringify(v.hint),
         ],
       );
@@ -309,7 +355,13 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
   async #judge(tx: MysqlTx, input: TriageInput, at: string): Promise<TriageResult> {
     const release = await this.#release(tx, input.releaseId);
     const triage = await this.#triage(tx, input, at);
-    if (input.action === 'ack') return { triage, events: await this.#ack(tx, input), invalidatedChecks: 0 };
+    if (input.action === 'ack')
+      return {
+        triage,
+        events: await this.#ack(tx, input),
+        invalidatedChecks: 0,
+        instructionEvents: await ackInstructionEvents(tx, input.releaseId, input.test),
+      };
     if (input.action === 'accept') {
       // Accepting a release as the new normal closes what was still open up to it in its upstream.
       const open = await tx.rows<EventRow>(
@@ -317,7 +369,12 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
           WHERE e.state = 'open' AND e.upstream = ? AND r.version_key <= ? ORDER BY e.id FOR UPDATE`,
         [release.upstream, release.version_key],
       );
-      return { triage, events: await this.#closeAll(tx, open, 'accepted', input.releaseId, at), invalidatedChecks: 0 };
+      return {
+        triage,
+        events: await this.#closeAll(tx, open, 'accepted', input.releaseId, at),
+        invalidatedChecks: 0,
+        instructionEvents: await acceptInstructionEvents(tx, release, at),
+      };
     }
     const invalidated = await tx.run('UPDATE checks SET invalid = 1 WHERE release_id = ? AND invalid = 0', [
       input.releaseId,
@@ -335,6 +392,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
       triage,
       events: await this.#closeAll(tx, open, 'invalid', input.releaseId, at),
       invalidatedChecks: invalidated.affectedRows,
+      instructionEvents: await invalidateInstructionEvents(tx, input.releaseId, at),
     };
   }
 

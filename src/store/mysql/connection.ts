@@ -40,6 +40,8 @@ export const RESULT_TABLES: ReadonlySet<string> = new Set([
   'verdicts',
   'regression_events',
   'hosts',
+  'instruction_verdicts',
+  'instruction_events',
 ]);
 const WRITE_TARGET =
   /^\s*(?:INSERT(?:\s+IGNORE)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+IGNORE)?|DELETE(?:\s+\w+)?\s+FROM)\s+`?(\w+)`?/i;

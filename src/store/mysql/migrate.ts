@@ -58,7 +58,7 @@ export async function migrate(
       for (const step of VERSION_TABLE_STEPS) await tx.run(step);
       for (const migration of migrations) {
         if (version >= migration.version) continue;
-        for (const step of migration.steps) await tx.run(step);
+        for (const step of migration.steps) await runStep(tx, step);
         await tx.run('UPDATE schema_version SET version = ? WHERE id = 1', [migration.version]);
         version = migration.version;
       }
@@ -83,4 +83,20 @@ async function tableCount(tx: MysqlTx): Promise<number> {
     'SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
   );
   return Number(row?.n ?? 0);
+}
+
+/** MySQL's and MariaDB's error number for a column that is there already. */
+const DUPLICATE_COLUMN = 1060;
+
+/**
+ * One step of a migration. MySQL has no ADD COLUMN IF NOT EXISTS, so a step that adds a column the table has already
+ * (a migration cut short after that step, and run again) is taken as done.
+ */
+async function runStep(tx: MysqlTx, step: string): Promise<void> {
+  try {
+    await tx.run(step);
+  } catch (err) {
+    const errno = (err as { errno?: unknown }).errno;
+    if (!(/\bADD COLUMN\b/i.test(step) && errno === DUPLICATE_COLUMN)) throw err;
+  }
 }

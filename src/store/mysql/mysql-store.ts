@@ -6,6 +6,7 @@ import type { MysqlConnection } from './connection.js';
 import { MysqlDaemonState } from './daemon-state.js';
 import { MysqlHosts } from './hosts.js';
 import { MysqlImportedResults } from './imported-results.js';
+import { MysqlInstructions } from './instructions.js';
 import { MysqlOutbox } from './outbox.js';
 import { MysqlProfiles } from './profiles.js';
 import { MysqlQueue } from './queue.js';
@@ -38,6 +39,7 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new MysqlCalibrations(conn)),
     ...methodsOf(new MysqlBisections(conn)),
     ...methodsOf(new MysqlProfiles(conn)),
+    ...methodsOf(new MysqlInstructions(conn)),
     ...methodsOf(new MysqlResultsMark(conn)),
     close: () => conn.close(),
   };

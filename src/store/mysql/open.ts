@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readTrustedText, UnreadableFileError } from '../../trust/index.js';
 import { createPool, type PoolOptions } from 'mysql2/promise';
 import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
@@ -127,12 +127,15 @@ function sslOptions(options: MysqlStoreOptions, label: string): PoolOptions['ssl
   }
 }
 
+/** The CA decides whom the store's password is sent to: one another user could change is refused (trust). */
 function readCa(path: string, label: string): Buffer {
   try {
-    return readFileSync(path);
+    return Buffer.from(
+      readTrustedText(path, { what: 'store_tls_ca', elsewhere: "name a CA file of root's", maxBytes: 1024 * 1024 }),
+    );
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new StoreOpenError(label, `store_tls_ca ${path} cannot be read (${code}); name a readable PEM file`);
+    if (!(error instanceof UnreadableFileError)) throw new StoreOpenError(label, (error as Error).message);
+    throw new StoreOpenError(label, `store_tls_ca ${path} cannot be read (${error.code}); name a readable PEM file`);
   }
 }
 

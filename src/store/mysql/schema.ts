@@ -18,13 +18,17 @@ import { WRITE_LOCK_TABLE } from './connection.js';
  * columns only.
  *
  * MySQL's DDL commits on its own, so a migration is a list of steps that are each safe to run again (CREATE TABLE
- * IF NOT EXISTS, INSERT IGNORE); migrate.ts runs them under a named lock and writes the version after the last.
+ * IF NOT EXISTS, INSERT IGNORE; an ADD COLUMN that finds its column there is taken as done); migrate.ts runs them
+ * under a named lock and writes the version after the last.
  */
 export interface MysqlMigration {
   version: number;
   name: string;
   steps: readonly string[];
 }
+
+/** The SQLite version the baseline stands for; later migrations are numbered as SQLite's of the same change. */
+const BASELINE_VERSION = 18;
 
 const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin ROW_FORMAT=DYNAMIC';
 
@@ -424,6 +428,100 @@ const packsBisectionsProfiles = [
   `INSERT IGNORE INTO ${WRITE_LOCK_TABLE} (id) VALUES (1)`,
 ];
 
+/**
+ * Migration 19, the instructions lane (as SQLite's): counted runs, function tables, each session's lane, a check's
+ * verdicts of the lane (seq keeps their order, as verdicts.seq does) and its events (one_open, as regression_events').
+ */
+const instructionsLane = [
+  table(
+    'instruction_runs',
+    `
+  id              BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  session_id      BIGINT NOT NULL,
+  role            VARCHAR(16) NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  target          TEXT NOT NULL,
+  build_key       ${KEY_TEXT} NOT NULL,
+  test            ${KEY_TEXT} NOT NULL,
+  threads         BIGINT NOT NULL,
+  repetition      BIGINT NOT NULL CHECK (repetition >= 1),
+  instructions    BIGINT NOT NULL CHECK (instructions >= 0),
+  queries         BIGINT NOT NULL CHECK (queries > 0),
+  condition_key   VARCHAR(64) NOT NULL,
+  conditions      LONGTEXT NOT NULL,
+  seconds         DOUBLE NOT NULL,
+  created_at      ${TS} NOT NULL,
+  UNIQUE KEY instruction_runs_repeat (session_id, role, test, threads, repetition),
+  KEY instruction_runs_figure (build_key, condition_key),
+  CONSTRAINT instruction_runs_session FOREIGN KEY (session_id) REFERENCES sessions (id) ON DELETE CASCADE`,
+  ),
+  table(
+    'instruction_functions',
+    `
+  session_id  BIGINT NOT NULL,
+  role        VARCHAR(16) NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  test        ${KEY_TEXT} NOT NULL,
+  threads     BIGINT NOT NULL,
+  functions   LONGTEXT NOT NULL,
+  PRIMARY KEY (session_id, role, test, threads),
+  CONSTRAINT instruction_functions_session FOREIGN KEY (session_id) REFERENCES sessions (id) ON DELETE CASCADE`,
+  ),
+  table(
+    'instruction_lanes',
+    `
+  session_id        BIGINT NOT NULL PRIMARY KEY,
+  state             VARCHAR(16) NOT NULL CHECK (state IN ('done', 'skipped', 'failed')),
+  reason            TEXT,
+  counter           VARCHAR(16) CHECK (counter IN ('callgrind', 'perf')),
+  counter_version   TEXT,
+  runs              BIGINT NOT NULL,
+  seconds           DOUBLE NOT NULL,
+  CONSTRAINT instruction_lanes_session FOREIGN KEY (session_id) REFERENCES sessions (id) ON DELETE CASCADE`,
+  ),
+  table(
+    'instruction_verdicts',
+    `
+  session_id  BIGINT NOT NULL,
+  test        ${KEY_TEXT} NOT NULL,
+  threads     BIGINT NOT NULL,
+  kind        VARCHAR(16) NOT NULL CHECK (kind IN ('ok', 'regression', 'improvement', 'unclear')),
+  ratio       DOUBLE NOT NULL,
+  low         DOUBLE NOT NULL,
+  high        DOUBLE NOT NULL,
+  threshold   DOUBLE NOT NULL,
+  baseline    LONGTEXT NOT NULL,
+  candidate   LONGTEXT NOT NULL,
+  seq         BIGINT NOT NULL AUTO_INCREMENT,
+  PRIMARY KEY (session_id, test, threads),
+  UNIQUE KEY instruction_verdicts_seq (seq),
+  CONSTRAINT instruction_verdicts_session FOREIGN KEY (session_id) REFERENCES sessions (id) ON DELETE CASCADE`,
+  ),
+  table(
+    'instruction_events',
+    `
+  id                      BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  upstream                ${KEY_TEXT} NOT NULL,
+  test                    ${KEY_TEXT} NOT NULL,
+  threads                 BIGINT NOT NULL,
+  release_id              BIGINT NOT NULL,
+  baseline_release_id     BIGINT NOT NULL,
+  session_id              BIGINT NOT NULL,
+  ratio                   DOUBLE NOT NULL,
+  kind                    VARCHAR(16) NOT NULL CHECK (kind IN ('regression', 'drift')),
+  state                   VARCHAR(16) NOT NULL CHECK (state IN ('open', 'fixed', 'accepted', 'invalid')),
+  acked                   BIGINT NOT NULL DEFAULT 0,
+  opened_at               ${TS} NOT NULL,
+  closed_at               ${TS},
+  closed_by_release_id    BIGINT,
+  one_open                TINYINT GENERATED ALWAYS AS (CASE WHEN state = 'open' THEN 1 END) STORED,
+  UNIQUE KEY instruction_events_one_open (upstream, test, threads, one_open),
+  KEY instruction_events_release (release_id),
+  CONSTRAINT instruction_events_release FOREIGN KEY (release_id) REFERENCES releases (id),
+  CONSTRAINT instruction_events_baseline FOREIGN KEY (baseline_release_id) REFERENCES releases (id),
+  CONSTRAINT instruction_events_session FOREIGN KEY (session_id) REFERENCES sessions (id),
+  CONSTRAINT instruction_events_closed_by FOREIGN KEY (closed_by_release_id) REFERENCES releases (id)`,
+  ),
+];
+
 /** The version table itself; created before any migration, so its row says how far the migrations got. */
 export const VERSION_TABLE_STEPS: readonly string[] = [
   table('schema_version', 'id BIGINT NOT NULL PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL'),
@@ -432,8 +530,8 @@ export const VERSION_TABLE_STEPS: readonly string[] = [
 
 export const mysqlMigrations: readonly MysqlMigration[] = [
   {
-    version: sqliteLatestVersion,
-    name: `baseline: the SQLite schema at version ${sqliteLatestVersion}`,
+    version: BASELINE_VERSION,
+    name: `baseline: the SQLite schema at version ${BASELINE_VERSION}`,
     steps: [
       ...hostsAndSessions,
       ...releasesAndBuilds,
@@ -443,6 +541,25 @@ export const mysqlMigrations: readonly MysqlMigration[] = [
       ...packsBisectionsProfiles,
     ],
   },
+  {
+    version: 19,
+    name: 'calibrations keep the spread between server instances',
+    steps: ['ALTER TABLE calibrations ADD COLUMN instance_spread DOUBLE NULL CHECK (instance_spread >= 0)'],
+  },
+  {
+    version: 20,
+    name: "the instructions lane: counted runs, function tables, each session's lane, a check's verdicts and events",
+    steps: instructionsLane,
+  },
+  {
+    version: 21,
+    name: "verdicts keep their error's degrees of freedom",
+    steps: ['ALTER TABLE verdicts ADD COLUMN log_se_df DOUBLE NULL CHECK (log_se_df >= 0)'],
+  },
 ];
+
+// The two backends' versions move together: a change made on one and not the other fails here, at load.
+if (mysqlMigrations.at(-1)!.version !== sqliteLatestVersion)
+  throw new Error(`the MySQL migrations end at ${mysqlMigrations.at(-1)!.version}, SQLite's at ${sqliteLatestVersion}`);
 
 export const mysqlLatestVersion = mysqlMigrations.at(-1)?.version ?? 0;

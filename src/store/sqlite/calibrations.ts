@@ -15,6 +15,7 @@ interface CalibrationRow {
   target: string;
   settings: string;
   tests: string;
+  instance_spread: number | null;
   created_at: string;
 }
 
@@ -27,6 +28,7 @@ const calibrationFromRow = (r: CalibrationRow): CalibrationRecord => ({
   target: r.target,
   settings: JSON.parse(r.settings) as JsonObject,
   tests: JSON.parse(r.tests) as CalibrationFigure[],
+  instanceSpread: r.instance_spread === null ? null : Number(r.instance_spread),
   createdAt: r.created_at,
 });
 
@@ -37,8 +39,8 @@ export class SqliteCalibrations extends SqliteRole implements CalibrationStore {
   readonly #sql = this.statements({
     hostExists: 'SELECT 1 FROM hosts WHERE id = ?',
     sessionState: 'SELECT state FROM sessions WHERE id = ?',
-    insert: `INSERT INTO calibrations (host_id, suite, session_id, target, settings, tests, created_at)
-      VALUES (@host_id, @suite, @session_id, @target, @settings, @tests, @created_at)`,
+    insert: `INSERT INTO calibrations (host_id, suite, session_id, target, settings, tests, instance_spread, created_at)
+      VALUES (@host_id, @suite, @session_id, @target, @settings, @tests, @instance_spread, @created_at)`,
     get: `${SELECT} WHERE c.id = ?`,
     latest: `${SELECT} WHERE h.fingerprint_id = ? AND c.suite = ? ORDER BY c.id DESC LIMIT 1`,
     ofHost: `${SELECT} WHERE h.fingerprint_id = ? ORDER BY c.id DESC`,
@@ -85,6 +87,7 @@ export class SqliteCalibrations extends SqliteRole implements CalibrationStore {
         target: input.target,
         settings: JSON.stringify(input.settings),
         tests: JSON.stringify(input.tests),
+        instance_spread: input.instanceSpread ?? null,
         created_at: at,
       }).lastInsertRowid,
     );

@@ -20,6 +20,8 @@ import { parseCheckInput, parseTriageInput } from '../validate-checks.js';
 import { checkId } from '../validate.js';
 import { nowIso, SqliteRole } from './connection.js';
 import { messageQueuer } from './outbox.js';
+import { SqliteInstructionChecks } from './instruction-events.js';
+import type { InstructionEventRecord, InstructionVerdictRecord } from '../instruction-types.js';
 
 interface CheckRow {
   session_id: number;
@@ -49,6 +51,7 @@ interface VerdictRow {
   noise: number | null;
   order_effect: number | null;
   log_se: number | null;
+  log_se_df: number | null;
   hint: string;
 }
 
@@ -97,6 +100,7 @@ const verdictFromRow = (r: VerdictRow): VerdictRecord => ({
   noise: r.noise,
   orderEffect: r.order_effect,
   logSe: r.log_se,
+  logSeDf: r.log_se_df,
   hint: JSON.parse(r.hint) as HintFigure[],
 });
 
@@ -123,6 +127,7 @@ const TRIAGE_FIELDS = 'id, release_id AS releaseId, action, test, threads, who, 
 /** Checks, verdicts, regression events, triage and reruns of the SQLite backend. */
 export class SqliteChecks extends SqliteRole implements CheckStore {
   readonly #queueMessage = messageQueuer(this.connection);
+  readonly #instructions = new SqliteInstructionChecks(this.connection);
   readonly #sql = this.statements({
     sessionState: 'SELECT state FROM sessions WHERE id = ?',
     release: 'SELECT id, upstream, version_key FROM releases WHERE id = ?',
@@ -130,9 +135,9 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
       VALUES (@sessionId, @releaseId, @baselineReleaseId, @outcome, @conclusive, @at) RETURNING *`,
     insertVerdict: `INSERT INTO verdicts (session_id, test, threads, kind, relative_qps, threshold, p_slower, p_faster,
       baseline_spread,
-        low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, hint)
+        low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, log_se_df, hint)
       VALUES (@sessionId, @test, @threads, @kind, @relativeQps, @threshold, @pSlower, @pFaster, @baselineSpread,
-        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @logSe, @hint)`,
+        @low, @high, @confidence, @detectableDrop, @pairs, @noise, @orderEffect, @logSe, @logSeDf, @hint)`,
     openEvent: `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id,
       relative_qps, kind, state, opened_at)
       VALUES (@upstream, @test, @threads, @releaseId, @baselineReleaseId, @sessionId, @relativeQps, @kind, 'open',
@@ -196,6 +201,15 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     );
   }
 
+  async instructionVerdictsOfSession(sessionId: number): Promise<InstructionVerdictRecord[]> {
+    checkId('check', 'sessionId', sessionId);
+    return this.read('read instruction verdicts', () => this.#instructions.verdicts(sessionId));
+  }
+
+  async listInstructionEvents(query: EventQuery): Promise<InstructionEventRecord[]> {
+    return this.read('list instructions events', () => this.#instructions.events(query));
+  }
+
   async triage(input: TriageInput): Promise<TriageResult> {
     const triage = parseTriageInput(input);
     return this.write(`record ${triage.action}`, () => this.#judge(triage, nowIso()));
@@ -226,7 +240,13 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
     const state = (this.#sql.sessionState.get(input.sessionId) as { state: string } | undefined)?.state;
     if (state === undefined) throw new SessionNotFoundError(input.sessionId);
     if (state !== 'done') throw new SessionStateError(input.sessionId, state as 'running', 'record a check of');
-    const conclusive = isConclusive(input.verdicts.map((v) => v.kind)) ? 1 : 0;
+    const kinds = input.verdicts.map((v) => v.kind);
+    const conclusive = isConclusive(
+      kinds,
+      input.instructions?.verdicts.map((v) => v.kind),
+    )
+      ? 1
+      : 0;
     const check = checkFromRow(this.#sql.insertCheck.get({ ...input, conclusive, at }) as CheckRow);
     for (const v of input.verdicts)
       this.#sql.insertVerdict.run({
@@ -234,6 +254,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
         ...v,
         orderEffect: v.orderEffect ?? null,
         logSe: v.logSe ?? null,
+        logSeDf: v.logSeDf ?? null,
         hint: JSON.stringify(v.hint),
       });
     for (const e of input.openEvents) {
@@ -262,6 +283,22 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
         at,
       );
     }
+    if (input.instructions !== undefined)
+      this.#instructions.record(
+        input.instructions,
+        { sessionId: input.sessionId, releaseId: input.releaseId, upstream: release.upstream, at },
+        (e) =>
+          this.#triage(
+            {
+              releaseId: input.releaseId,
+              action: 'fixed',
+              test: { test: e.test, threads: e.threads },
+              who: 'qpswatch',
+              reason: `instructions per query recovered in session ${input.sessionId}`,
+            },
+            at,
+          ),
+      );
     for (const m of input.messages) this.#queueMessage(m, at);
     this.#sql.deleteRerun.run(input.releaseId);
     return check;
@@ -281,6 +318,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
         triage,
         events: open.map((e) => eventFromRow(this.#sql.ackEvent.get(e.id) as EventRow)),
         invalidatedChecks: 0,
+        instructionEvents: this.#instructions.ack(input.releaseId, input.test),
       };
     }
     if (input.action === 'accept') {
@@ -292,6 +330,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
         triage,
         events: open.map((e) => this.#close(e.id, 'accepted', input.releaseId, at)),
         invalidatedChecks: 0,
+        instructionEvents: this.#instructions.accept(release.upstream, release.version_key, input.releaseId, at),
       };
     }
     const invalidated = this.#sql.invalidateChecks.run(input.releaseId).changes;
@@ -301,6 +340,7 @@ export class SqliteChecks extends SqliteRole implements CheckStore {
       triage,
       events: open.map((e) => this.#close(e.id, 'invalid', input.releaseId, at)),
       invalidatedChecks: invalidated,
+      instructionEvents: this.#instructions.invalidate(input.releaseId, at),
     };
   }
 

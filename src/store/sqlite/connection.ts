@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoreClosedError } from '../errors.js';
 import { diskFullError } from './disk-full.js';
+import { readOnlyError } from './read-only.js';
 
 /**
  * One open database, shared by the SQLite implementations of the store's roles. better-sqlite3 is synchronous; the
@@ -26,13 +27,13 @@ export class SqliteConnection {
     return this.#db;
   }
 
-  /** A write that fails on a full disk rolls back and says so (StoreDiskFullError). */
+  /** A write that fails on a full disk or a read-only store rolls back and says so in one line. */
   write<T>(operation: string, body: () => T): T {
     const db = this.live(operation);
     try {
       return db.transaction(body).immediate();
     } catch (error) {
-      throw diskFullError(db.name, error) ?? error;
+      throw diskFullError(db.name, error) ?? readOnlyError(db.name, error) ?? error;
     }
   }
 

@@ -521,6 +521,104 @@ DROP TABLE daemon_state;
 ALTER TABLE daemon_state_new RENAME TO daemon_state;
 `;
 
+// The spread between two server instances of one release on this host, measured by `qpswatch calibrate` (the sd of
+// one instance's offset per test, the median over the suite's tests): bench:sim draws its instance offsets from it.
+const calibrationInstanceSpread = `
+ALTER TABLE calibrations ADD COLUMN instance_spread REAL CHECK (instance_spread IS NULL OR instance_spread >= 0);
+`;
+
+// The instructions lane (docs/verdicts.md, "Instructions per query"): each counted run with everything its figure
+// depends on (the conditions, and their hash, by which runs of one binary compare across sessions), each side's
+// function table of a test, how a session's lane ended; a check's verdicts of the lane and the events it opens, which
+// are triaged as the QPS lane's are. Verdicts and events are results: the results mark moves on them. Safe to run
+// again (IF NOT EXISTS), as a store taken back to an older version by a test runs it again.
+const INSTRUCTION_RESULT_TABLES = ['instruction_verdicts', 'instruction_events'];
+const instructionsLane = `
+CREATE TABLE IF NOT EXISTS instruction_runs (
+  id              INTEGER PRIMARY KEY,
+  session_id      INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  role            TEXT NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  target          TEXT NOT NULL,
+  build_key       TEXT NOT NULL,
+  test            TEXT NOT NULL,
+  threads         INTEGER NOT NULL,
+  repetition      INTEGER NOT NULL CHECK (repetition >= 1),
+  instructions    INTEGER NOT NULL CHECK (instructions >= 0),
+  queries         INTEGER NOT NULL CHECK (queries > 0),
+  condition_key   TEXT NOT NULL,
+  conditions      TEXT NOT NULL,            -- JSON
+  seconds         REAL NOT NULL,
+  created_at      TEXT NOT NULL,
+  UNIQUE (session_id, role, test, threads, repetition)
+);
+CREATE INDEX IF NOT EXISTS instruction_runs_figure ON instruction_runs (build_key, condition_key);
+
+CREATE TABLE IF NOT EXISTS instruction_functions (
+  session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  role        TEXT NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  test        TEXT NOT NULL,
+  threads     INTEGER NOT NULL,
+  functions   TEXT NOT NULL,                -- JSON array of { name, object, inclusive, exclusive } per query
+  PRIMARY KEY (session_id, role, test, threads)
+);
+
+CREATE TABLE IF NOT EXISTS instruction_lanes (
+  session_id        INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  state             TEXT NOT NULL CHECK (state IN ('done', 'skipped', 'failed')),
+  reason            TEXT,
+  counter           TEXT CHECK (counter IN ('callgrind', 'perf')),
+  counter_version   TEXT,
+  runs              INTEGER NOT NULL,
+  seconds           REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS instruction_verdicts (
+  session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  test        TEXT NOT NULL,
+  threads     INTEGER NOT NULL,
+  kind        TEXT NOT NULL CHECK (kind IN ('ok', 'regression', 'improvement', 'unclear')),
+  ratio       REAL NOT NULL,
+  low         REAL NOT NULL,
+  high        REAL NOT NULL,
+  threshold   REAL NOT NULL,
+  baseline    TEXT NOT NULL,                -- JSON: per repeat, median, spread
+  candidate   TEXT NOT NULL,
+  PRIMARY KEY (session_id, test, threads)
+);
+
+CREATE TABLE IF NOT EXISTS instruction_events (
+  id                      INTEGER PRIMARY KEY,
+  upstream                TEXT NOT NULL,
+  test                    TEXT NOT NULL,
+  threads                 INTEGER NOT NULL,
+  release_id              INTEGER NOT NULL REFERENCES releases (id),
+  baseline_release_id     INTEGER NOT NULL REFERENCES releases (id),
+  session_id              INTEGER NOT NULL REFERENCES sessions (id),
+  ratio                   REAL NOT NULL,
+  kind                    TEXT NOT NULL CHECK (kind IN ('regression', 'drift')),
+  state                   TEXT NOT NULL CHECK (state IN ('open', 'fixed', 'accepted', 'invalid')),
+  acked                   INTEGER NOT NULL DEFAULT 0,
+  opened_at               TEXT NOT NULL,
+  closed_at               TEXT,
+  closed_by_release_id    INTEGER REFERENCES releases (id)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS instruction_events_one_open ON instruction_events (upstream, test, threads)
+  WHERE state = 'open';
+${INSTRUCTION_RESULT_TABLES.flatMap((table) =>
+  ['INSERT', 'UPDATE', 'DELETE'].map(
+    (op) =>
+      `CREATE TRIGGER IF NOT EXISTS results_mark_${table}_${op.toLowerCase()} AFTER ${op} ` +
+      `ON ${table} BEGIN UPDATE results_mark SET n = n + 1; END;`,
+  ),
+).join('\n')}
+`;
+
+// The degrees of freedom of a verdict's logSe (paired: its blocks less 1), so the chain's intervals and the step rule
+// take Student's t at the error's own; NULL for the verdicts stored before, which the chain takes at pairs - 2.
+const verdictSeDf = `
+ALTER TABLE verdicts ADD COLUMN log_se_df REAL CHECK (log_se_df IS NULL OR log_se_df >= 0);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -548,6 +646,13 @@ export const migrations: readonly Migration[] = [
     name: 'a queue row per release and fleet slot, claimed by the daemon on it; a daemon state row per host',
     sql: fleetQueue,
   },
+  { version: 19, name: 'calibrations keep the spread between server instances', sql: calibrationInstanceSpread },
+  {
+    version: 20,
+    name: "the instructions lane: counted runs, function tables, each session's lane, a check's verdicts and events",
+    sql: instructionsLane,
+  },
+  { version: 21, name: "verdicts keep their error's degrees of freedom", sql: verdictSeDf },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
 import { diskFullError } from './disk-full.js';
+import { readOnlyError } from './read-only.js';
 import { missingFigureColumns } from './figure-columns.js';
 import { packDoneSessions } from './figure-packs.js';
 import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
@@ -41,7 +42,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
-    throw diskFullError(path, error) ?? new StoreOpenError(path, describe(error), { cause: error });
+    throw (
+      diskFullError(path, error) ??
+      readOnlyError(path, error) ??
+      new StoreOpenError(path, describe(error), { cause: error })
+    );
   }
 }
 
@@ -50,7 +55,7 @@ function connect(path: string): Database.Database {
     mkdirSync(dirname(path), { recursive: true });
     return new Database(path);
   } catch (error) {
-    throw new StoreOpenError(path, describe(error), { cause: error });
+    throw readOnlyError(path, error) ?? new StoreOpenError(path, describe(error), { cause: error });
   }
 }
 

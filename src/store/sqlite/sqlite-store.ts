@@ -7,6 +7,7 @@ import { SqliteConnection } from './connection.js';
 import { SqliteDaemonState } from './daemon-state.js';
 import { SqliteHosts } from './hosts.js';
 import { SqliteImportedResults } from './imported-results.js';
+import { SqliteInstructions } from './instructions.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
 import { SqliteProfiles } from './profiles.js';
@@ -40,6 +41,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteCalibrations(conn)),
     ...methodsOf(new SqliteBisections(conn)),
     ...methodsOf(new SqliteProfiles(conn)),
+    ...methodsOf(new SqliteInstructions(conn)),
     ...methodsOf(new SqliteResultsMark(conn)),
     close: async () => conn.close(),
   };

@@ -5,69 +5,68 @@ import {
   calibrationInputs,
   detectableDropAt,
   expectationAtBudget,
-  lookOfPairs,
   pairNoise,
   pairsForDrop,
+  instanceSpread,
+  studentQuantile,
 } from '../../../src/analysis/index.js';
 import type { SampleRecord } from '../../../src/store/index.js';
 import { sampleInput } from '../store/store-inputs.js';
 
-// Reference values from scipy.stats.t (scipy 1.17): DD(n) = 1 - exp(-(t.ppf(1 - alphaLook/T, n-1) + t.ppf(0.8, n-1))
-// * max(s, 0.01) / sqrt(n)), look = the first of 8, 12, 18, 27, 41, 61, 91, 137, 200 that is >= n, alphaLook = alpha/2
-// at the first look and alpha/16 at each of the 8 others; 1 where 1/min(2^n, 4096) > alphaLook or n < 3.
 const close = (actual: number, expected: number, tolerance = 2e-4): void =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 
-describe('lookOfPairs', () => {
-  const cases: Array<[number, number]> = [
-    [2, 1],
-    [8, 1],
-    [9, 2],
-    [12, 2],
-    [13, 3],
-    [18, 3],
-    [27, 4],
-    [28, 5],
-    [41, 5],
-    [200, 9],
-    [500, 9],
-  ];
-  for (const [n, look] of cases)
-    test(`${n} pairs are reached at look ${look}`, () => assert.equal(lookOfPairs(n, 200), look));
-});
+/**
+ * The forecast written out: a session whose budget pays for n blocks (a pair each) has its last look at n, spending
+ * alpha x share / T there; DD = 1 - exp(-(max(t(1 - level, n-1) se, m) + t(0.8, n-1) se)),
+ * se = sqrt(s^2 + v) / sqrt(n).
+ */
+function expected(n: number, noise: number, level: number, instanceVariance = 0, margin = 0): number {
+  const se = Math.sqrt(Math.max(noise, 0.01) ** 2 + instanceVariance) / Math.sqrt(n);
+  const reach = Math.max(studentQuantile(1 - level, n - 1) * se, margin) + studentQuantile(0.8, n - 1) * se;
+  return 1 - Math.exp(-reach);
+}
 
 describe('detectableDropAt', () => {
-  const cases: Array<[string, number, number, number, number, number]> = [
-    // name, n, noise, alpha, family, expected
-    ['8 pairs, 5% noise, one test', 8, 0.05, 0.01, 1, 0.07476],
-    ['12 pairs, 3% noise, 16 tests (look 2)', 12, 0.03, 0.01, 16, 0.05857],
-    ['27 pairs, 9% noise, 16 tests (look 4)', 27, 0.09, 0.01, 16, 0.09144],
-    ['9 pairs at look 2: 512 sign vectors cannot reach alpha/16', 9, 0, 0.01, 1, 1],
-    ['2 pairs detect nothing', 2, 0.05, 0.01, 1, 1],
-  ];
-  for (const [name, n, noise, alpha, family, expected] of cases)
-    test(name, () => close(detectableDropAt(n, noise, { alpha, family, maxPairs: 200 }), expected));
-
-  test('fewer than 3 pairs or an unknown noise detect nothing', () => {
-    assert.equal(detectableDropAt(1, 0.05, { alpha: 0.01, family: 1, maxPairs: 200 }), 1);
+  test('one test, 8 blocks: a single look at alpha', () =>
+    close(detectableDropAt(8, 0.05, { alpha: 0.01, family: 1, maxPairs: 200 }), expected(8, 0.05, 0.01)));
+  test('16 tests, 40 blocks: the last of four looks spends a quarter of alpha / 16', () =>
+    close(detectableDropAt(40, 0.03, { alpha: 0.01, family: 16, maxPairs: 200 }), expected(40, 0.03, 0.01 / 4 / 16)));
+  test('the spread between instances and the threshold both count', () => {
+    const settings = { alpha: 0.01, family: 8, maxPairs: 200, instanceVariance: 0.0008, threshold: 0.95 };
+    const level = 0.01 / 4 / 8;
+    close(detectableDropAt(60, 0.06, settings), expected(60, 0.06, level, 0.0008, -Math.log(0.95)));
+    assert.ok(detectableDropAt(1000, 0.01, settings) > 0.05, 'never under the margin itself');
+  });
+  test('pairs in blocks: the offsets average over the blocks, the noise over the pairs, blocks - 1 df', () => {
+    // 40 pairs in 10 blocks of 4: se^2 = s^2 / 40 + v / 10, one look at 10 blocks (2^-10 <= 0.01).
+    const settings = { alpha: 0.01, family: 1, maxPairs: 200, instanceVariance: 0.0008, pairsPerBlock: 4 };
+    const se = Math.sqrt(0.05 ** 2 / 40 + 0.0008 / 10);
+    const level = 0.01; // one look: 10 blocks are too few for two (8 x 1.3 > 10)
+    close(
+      detectableDropAt(40, 0.05, settings),
+      1 - Math.exp(-(studentQuantile(1 - level, 9) + studentQuantile(0.8, 9)) * se),
+      1e-9,
+    );
+    assert.ok(detectableDropAt(40, 0.05, settings) > detectableDropAt(40, 0.05, { ...settings, pairsPerBlock: 1 }));
+  });
+  test('too few blocks for the share, fewer than 3, or an unknown noise detect nothing', () => {
+    assert.equal(detectableDropAt(9, 0, { alpha: 0.01, family: 8, maxPairs: 200 }), 1, '1/512 > 0.01 / 8');
+    assert.equal(detectableDropAt(2, 0.05, { alpha: 0.01, family: 1, maxPairs: 200 }), 1);
     assert.equal(detectableDropAt(10, Number.NaN, { alpha: 0.01, family: 1, maxPairs: 200 }), 1);
   });
 });
 
 describe('pairsForDrop (5%)', () => {
-  const cases: Array<[string, number, number, number, number | null]> = [
-    ['a quiet host, one test: the first look', 0, 0.01, 1, 8],
-    ['1% noise, one test', 0.01, 0.01, 1, 8],
-    ['3% noise, 16 tests', 0.03, 0.01, 16, 15],
-    ['5% noise, 16 tests', 0.05, 0.01, 16, 29],
-    ['4.8% noise, 4 tests', 0.048, 0.01, 4, 24],
-    ['9% noise, 16 tests', 0.09, 0.01, 16, 78],
-    ['50% noise: thousands', 0.5, 0.01, 16, 2189],
-    ['100% noise: thousands more', 1, 0.01, 16, 8734],
-    ['unknown noise', Number.NaN, 0.01, 16, null],
-  ];
-  for (const [name, noise, alpha, family, expected] of cases)
-    test(name, () => assert.equal(pairsForDrop(noise, { alpha, family, maxPairs: 200 }), expected));
+  test('the fewest blocks whose forecast reaches 5%, growing with the noise', () => {
+    const settings = { alpha: 0.01, family: 16, maxPairs: 200 };
+    const at = (noise: number): number | null => pairsForDrop(noise, settings);
+    assert.equal(at(0), 11, 'a quiet host: where 16 tests can first reject');
+    const n = at(0.05)!;
+    assert.ok(detectableDropAt(n, 0.05, settings) <= 0.05 && detectableDropAt(n - 1, 0.05, settings) > 0.05);
+    assert.ok(at(0.09)! > n && at(0.5)! > at(0.09)!);
+    assert.equal(at(Number.NaN), null);
+  });
 });
 
 describe('pairNoise', () => {
@@ -95,6 +94,7 @@ describe('calibrateTest', () => {
         threads: 1,
         logRatios,
         baselineFirst: logRatios.map((_, i) => i % 2 === 0),
+        blocks: logRatios.map((_, i) => i),
         pairSeconds: 6.5,
       },
       settings,
@@ -108,10 +108,30 @@ describe('calibrateTest', () => {
   });
   test('one pair: no noise, nothing needed can be said', () => {
     const f = calibrateTest(
-      { test: 'x', threads: 2, logRatios: [0.1], baselineFirst: [true], pairSeconds: 2 },
+      { test: 'x', threads: 2, logRatios: [0.1], baselineFirst: [true], blocks: [0], pairSeconds: 2 },
       { alpha: 0.01, family: 1, maxPairs: 200 },
     );
     assert.deepEqual([f.noise, f.pairsNeeded, f.minutesNeeded, f.detectableDrop], [null, null, null, 1]);
+  });
+});
+
+describe('instanceSpread', () => {
+  test('what the blocks spread beyond their pairs: the sd of one instance is the offset between two / sqrt(2)', () => {
+    // Six blocks of four pairs: offsets of +-4% between the two instances of a block, pairs +-1% around them.
+    const offsets = [0.04, -0.04, 0.04, -0.04, 0.04, -0.04];
+    const within = [0.01, -0.01, -0.01, 0.01];
+    const logRatios = offsets.flatMap((o) => within.map((w) => o + w));
+    const blocks = logRatios.map((_, i) => Math.floor(i / 4));
+    const baselineFirst = logRatios.map((_, i) => i % 2 === 0);
+    const between = 0.04 ** 2 * (6 / 5);
+    const expected = Math.sqrt((between - (4 * 0.0001) / 3 / 4) / 2);
+    close(instanceSpread({ logRatios, baselineFirst, blocks })!, expected, 1e-9);
+  });
+  test('blocks that agree show no spread; under 3 blocks nothing can be said', () => {
+    const logRatios = [0.01, -0.01, 0.01, -0.01, 0.01, -0.01];
+    const baselineFirst = logRatios.map((_, i) => i % 2 === 0);
+    assert.equal(instanceSpread({ logRatios, baselineFirst, blocks: [0, 0, 1, 1, 2, 2] }), 0);
+    assert.equal(instanceSpread({ logRatios, baselineFirst, blocks: [0, 0, 0, 1, 1, 1] }), null);
   });
 });
 
@@ -141,6 +161,36 @@ describe('expectationAtBudget', () => {
     const e = expectationAtBudget([figure('a', 0.03, 6)], 60, 50, { alpha: 0.01, family: 1, maxPairs: 200 });
     assert.equal(e.pairs, 50);
     close(e.minutes, 5, 1e-12);
+  });
+  test("each test's calibrated spread between instances counts, the calibration's median where it has none", () => {
+    const settings = { alpha: 0.01, family: 2, maxPairs: 200 };
+    const own = { ...figure('a', 0.03, 7), instanceSpread: 0.02 };
+    const e = expectationAtBudget([own, figure('b', 0.03, 8)], 10, 200, settings, { suiteSpread: 0.01 });
+    close(e.drops[0]!.detectableDrop, detectableDropAt(40, 0.03, { ...settings, instanceVariance: 2 * 0.02 ** 2 }));
+    close(e.drops[1]!.detectableDrop, detectableDropAt(40, 0.03, { ...settings, instanceVariance: 2 * 0.01 ** 2 }));
+    const without = expectationAtBudget([own], 10, 200, settings).drops[0]!.detectableDrop;
+    assert.ok(e.drops[0]!.detectableDrop > detectableDropAt(40, 0.03, settings) - 1e-12 && without > 0);
+  });
+  test('a restart between blocks: the budget pays for fewer sweeps, as a session spends it', () => {
+    // Blocks of 2 sweeps of 15 s, 6 s a restart: (600 + 6) / (30 + 6) = 16 blocks, 32 sweeps, 15 restarts.
+    const e = expectationAtBudget(
+      [figure('a', 0.03, 7), figure('b', 0.09, 8)],
+      10,
+      200,
+      {
+        alpha: 0.01,
+        family: 2,
+        maxPairs: 200,
+      },
+      { blocks: { sweepsPerBlock: 2, restartSeconds: 6 } },
+    );
+    assert.equal(e.pairs, 32);
+    close(e.minutes, (32 * 15 + 15 * 6) / 60, 1e-12);
+    close(
+      e.drops[0]!.detectableDrop,
+      detectableDropAt(32, 0.03, { alpha: 0.01, family: 2, maxPairs: 200, pairsPerBlock: 2 }),
+      1e-12,
+    );
   });
   test('an unknown noise detects nothing', () =>
     assert.equal(

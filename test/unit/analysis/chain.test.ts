@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chainToBase, driftSuspected } from '../../../src/analysis/index.js';
+import {
+  chainToBase,
+  driftSuspected,
+  stepStandardErrors,
+  studentCdf,
+  studentQuantile,
+  welchDf,
+} from '../../../src/analysis/index.js';
 
 const close = (actual: number, expected: number, tolerance = 1e-9): void =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
@@ -42,5 +49,28 @@ describe('chainToBase', () => {
   test('a release whose checks do not lead back to the base has none', () => {
     const chain = chainToBase('1.0', [step('2.1', '2.0', 0.97, 0.01), step('2.0', '2.1', 1, 0.01)], 0.95);
     assert.equal(chain.size, 0);
+  });
+});
+
+describe("the chain's degrees of freedom", () => {
+  test('Welch-Satterthwaite: equal parts add their degrees of freedom; normal parts leave it normal', () => {
+    close(
+      welchDf([
+        { variance: 1e-4, df: 6 },
+        { variance: 1e-4, df: 6 },
+      ]),
+      12,
+    );
+    assert.equal(welchDf([{ variance: 1e-4, df: Number.POSITIVE_INFINITY }]), Number.POSITIVE_INFINITY);
+  });
+  test("a chain of one check of 8 pairs (6 degrees of freedom) is 95% wide with t's 2.447, not the normal 1.96", () => {
+    const [one] = chainToBase('1.0', [{ ...step('1.1', '1.0', 0.97, 0.01), df: 6 }], 0.95).values();
+    close(Math.log(one!.high / one!.relativeQps), 2.446912 * 0.01, 1e-6);
+  });
+  test('the step rule marks 1 in 370 at any degrees of freedom: 3 standard errors only for a normal error', () => {
+    close(stepStandardErrors(1e6), 3.0, 2e-3);
+    close(stepStandardErrors(6), studentQuantile(1 - 1 / 740, 6), 1e-12);
+    assert.ok(stepStandardErrors(6) > 4.5, 'with 3, 1 in 42 boundaries were marked at 6 degrees of freedom');
+    close(2 * (1 - studentCdf(3, 6)), 1 / 42, 2e-3);
   });
 });

@@ -50,6 +50,21 @@ describe('chainHistory', () => {
     assert.equal(fourth.relativeQps.toFixed(3), '0.885');
   });
 
+  test("a check's interval takes t at its error's own degrees of freedom (blocks - 1), else at pairs - 2", () => {
+    const one = (v: Partial<ChainCheck['verdicts'][number]>): ChainCheck[] => [
+      {
+        releaseId: 2,
+        baselineReleaseId: 1,
+        verdicts: [{ test: 'insert', threads: 1, relativeQps: 1, logSe: 0.01, ...v }],
+      },
+    ];
+    // 21 pairs in 10 blocks: 9 degrees of freedom, not the 19 that pairs - 2 gave.
+    const [blocks] = chainHistory(table(1), 0, one({ pairs: 21, logSeDf: 9 }), settings);
+    close(blocks![1]!.low, Math.exp(-2.262157 * 0.01), 1e-6);
+    const [older] = chainHistory(table(1), 0, one({ pairs: 21 }), settings);
+    close(older![1]!.low, Math.exp(-2.093024 * 0.01), 1e-6);
+  });
+
   test('an imported column and a verdict without logSe are not chained, nor is what chains through them', () => {
     const checks = chainOf([0.97, 0.97, 0.97]);
     checks[1] = { ...checks[1]!, verdicts: [{ test: 'insert', threads: 1, relativeQps: 0.97, logSe: null }] };
@@ -89,6 +104,16 @@ describe('where a step began', () => {
       assert.deepEqual(stepsAt(tight!), ['1:down', '2:down', '3:down']);
     },
   );
+
+  test("the step rule holds a jump to t at the check's own degrees of freedom", () => {
+    // A 4% drop at an error of 1%: 4.08 errors. Past t(1 - 1/740, 19) = 3.45, short of t(1 - 1/740, 9) = 4.09.
+    const checks = (v: Partial<ChainCheck['verdicts'][number]>): ChainCheck[] =>
+      chainOf([1, 0.96]).map((c) => ({ ...c, verdicts: c.verdicts.map((x) => ({ ...x, pairs: 21, ...v })) }));
+    const [blocks] = chainHistory(table(2), 0, checks({ logSeDf: 9 }), settings);
+    assert.deepEqual(stepsAt(blocks!), []);
+    const [older] = chainHistory(table(2), 0, checks({}), settings);
+    assert.deepEqual(stepsAt(older!), ['2:down']);
+  });
 
   test('a significant jump smaller than half the margin is not a step', () => {
     const [row] = chainHistory(table(3), 0, chainOf([1, 0.98, 1], 0.001), settings);

@@ -20,6 +20,7 @@ function record(): CalibrationRecord {
     target: 'local',
     settings: { alpha: 0.01, drop: 0.05 },
     tests,
+    instanceSpread: null,
     createdAt: '2026-12-02T00:00:00Z',
   };
 }

@@ -10,7 +10,11 @@ import {
   listBuildProfiles,
   loadBuildProfile,
   parseBuildProfile,
+  profileFor,
+  profileHash,
+  type BuildProfile,
 } from '../../../src/compile/index.js';
+import { parseVersion, type Flavor } from '../../../src/version/index.js';
 
 const SOURCE = '/x/p.yaml';
 
@@ -44,6 +48,8 @@ describe('parseBuildProfile', () => {
         ccache: false,
         timeoutMinutes: 240,
         patches: [],
+        packages: [],
+        overrides: [],
       },
     );
   });
@@ -76,7 +82,7 @@ describe('parseBuildProfile', () => {
       'an unknown key',
       'description: d\nflags: []\n',
       'flags = []: is not a known key; the top-level keys are description, ' +
-        'generator, cmake_flags, env, jobs, ccache, timeout_minutes and patches',
+        'generator, cmake_flags, env, jobs, ccache, timeout_minutes, patches, packages and overrides',
     ],
     [
       'no description',
@@ -139,6 +145,43 @@ describe('parseBuildProfile', () => {
       'timeout_minutes = -5: is not above 0; write the longest a whole build may take, in minutes, e.g. 240',
     ],
     [
+      'a package name that is not one',
+      'description: d\npackages: [libfmt-dev, "lib fmt"]\n',
+      'packages[1] = "lib fmt": is not a Debian package name; write each Debian package as one list item, e.g. - ' +
+        'libfmt-dev',
+    ],
+    [
+      'an override without versions',
+      'description: d\noverrides: [{ cmake_flags: [-DA=1] }]\n',
+      'overrides[0].versions = (missing): is not a version range; write a range such as ">=10.11" or a series such ' +
+        'as "10.5"',
+    ],
+    [
+      'an override whose range does not parse',
+      'description: d\noverrides: [{ versions: "10.x", cmake_flags: [-DA=1] }]\n',
+      'overrides[0].versions = "10.x": not an operator followed by a version (at "10.x"); write a range such as ' +
+        '">=10.11" or a series such as "10.5"',
+    ],
+    [
+      'an override that sets the install prefix',
+      'description: d\noverrides: [{ versions: ">=10.5", cmake_flags: [-DCMAKE_INSTALL_PREFIX=/opt] }]\n',
+      'overrides[0].cmake_flags[0] = "-DCMAKE_INSTALL_PREFIX=/opt": sets CMAKE_INSTALL_PREFIX, which qpswatch sets ' +
+        'itself; qpswatch installs every build under builds/<key>/install; remove the flag',
+    ],
+    [
+      'an override that sets the ccache folder',
+      'description: d\noverrides: [{ versions: ">=10.5", env: { CCACHE_BASEDIR: /c } }]\n',
+      'overrides[0].env.CCACHE_BASEDIR = "/c": is set by qpswatch when ccache is on; remove CCACHE_BASEDIR; the ' +
+        'cache lives under the cache directory',
+    ],
+    [
+      'an unknown key in an override',
+      'description: d\noverrides: [{ versions: ">=10.5", set: { A: 1 } }]\n',
+      'overrides[0].set = {"A":1}: is not a known key; an override has the keys versions, flavors (optional), ' +
+        'cmake_flags, env, patches and packages, e.g. - { versions: ">=10.11", cmake_flags: [-DWITH_LIBFMT=system], ' +
+        'packages: [libfmt-dev] }',
+    ],
+    [
       'a line break in a flag',
       'description: d\ncmake_flags: ["-DX=a\\nb"]\n',
       'cmake_flags[0] = "-DX=a\\nb": contains a line break or NUL; write each ' +
@@ -160,6 +203,94 @@ describe('parseBuildProfile', () => {
           err.message,
         ),
     );
+  });
+});
+
+describe('profileFor', () => {
+  const profile = parse(
+    [
+      'description: d',
+      'cmake_flags: [-DA=1, -DB=2]',
+      'env: { CC: gcc }',
+      'patches: [base.patch]',
+      'packages: [bison]',
+      'overrides:',
+      '  - { versions: ">=10.5", cmake_flags: [-DB=3, -DC=4], packages: [libpcre2-dev, bison] }',
+      '  - { versions: ">=10.7", env: { CXX: g++ }, patches: [fmt.patch], packages: [libfmt-dev] }',
+      '  - { versions: ">=8.0", flavors: [mysql], cmake_flags: [-DA=9] }',
+      '',
+    ].join('\n'),
+  );
+  const cases: Array<[string, string, { flags: string[]; env: object; patches: string[]; packages: string[] }]> = [
+    [
+      '10.4.30',
+      'mariadb',
+      { flags: ['-DA=1', '-DB=2'], env: { CC: 'gcc' }, patches: ['/x/base.patch'], packages: ['bison'] },
+    ],
+    [
+      '10.5.23',
+      'mariadb',
+      {
+        flags: ['-DA=1', '-DB=3', '-DC=4'],
+        env: { CC: 'gcc' },
+        patches: ['/x/base.patch'],
+        packages: ['bison', 'libpcre2-dev'],
+      },
+    ],
+    [
+      '11.8.6',
+      'mariadb',
+      {
+        flags: ['-DA=1', '-DB=3', '-DC=4'],
+        env: { CC: 'gcc', CXX: 'g++' },
+        patches: ['/x/base.patch', '/x/fmt.patch'],
+        packages: ['bison', 'libpcre2-dev', 'libfmt-dev'],
+      },
+    ],
+    // 8.0 is below 10.5: only the MySQL override, by its flavor, applies.
+    [
+      '8.0.36',
+      'mysql',
+      { flags: ['-DA=9', '-DB=2'], env: { CC: 'gcc' }, patches: ['/x/base.patch'], packages: ['bison'] },
+    ],
+    [
+      '10.6.1',
+      'mysql',
+      {
+        flags: ['-DA=9', '-DB=3', '-DC=4'],
+        env: { CC: 'gcc' },
+        patches: ['/x/base.patch'],
+        packages: ['bison', 'libpcre2-dev'],
+      },
+    ],
+  ];
+  for (const [version, flavor, want] of cases) {
+    test(`${flavor} ${version}: the overrides for its version, in file order; a flag replaces its variable's`, () => {
+      const p = profileFor(profile, { flavor: flavor as Flavor, version: parseVersion(version) });
+      assert.deepEqual({ flags: p.cmakeFlags, env: p.env, patches: p.patches, packages: p.packages }, want);
+      assert.deepEqual(p.overrides, []);
+    });
+  }
+
+  test('a version no override names keeps the key it had without overrides', () => {
+    const plain = parse('description: d\ncmake_flags: [-DA=1, -DB=2]\nenv: { CC: gcc }\n');
+    const resolved = profileFor(profile, { flavor: 'mariadb', version: parseVersion('10.4.30') });
+    assert.equal(profileHash(resolved), profileHash(plain));
+    const newer = profileFor(profile, { flavor: 'mariadb', version: parseVersion('10.5.23') });
+    assert.notEqual(profileHash(newer), profileHash(plain));
+  });
+
+  test('the shipped MariaDB profiles give 10.11 the system libfmt and pcre2, and 10.4 neither', async () => {
+    for (const name of ['mariadb-rel', 'mariadb-rel-nops', 'mariadb-rel-lean']) {
+      const p = await loadBuildProfile(name);
+      const at = (v: string): BuildProfile => profileFor(p, { flavor: 'mariadb', version: parseVersion(v) });
+      assert.ok(at('10.11.18').cmakeFlags.includes('-DWITH_LIBFMT=system'), name);
+      assert.ok(at('10.11.18').packages.includes('libfmt-dev'), name);
+      assert.ok(at('10.5.23').cmakeFlags.includes('-DWITH_PCRE=system'), name);
+      assert.ok(!at('10.5.23').cmakeFlags.includes('-DWITH_LIBFMT=system'), name);
+      assert.ok(!at('10.4.30').cmakeFlags.some((f) => /WITH_(PCRE|LIBFMT)/.test(f)), name);
+      assert.ok(at('10.4.30').cmakeFlags.includes('-DGROFF=GROFF-NOTFOUND'), name);
+    }
   });
 });
 
@@ -192,9 +323,16 @@ describe('loadBuildProfile', () => {
     );
     const mysql = await loadBuildProfile('mysql-rel');
     const mysqlNops = await loadBuildProfile('mysql-rel-nops');
-    const extra = mysqlNops.cmakeFlags.filter((f) => !mysql.cmakeFlags.includes(f));
-    assert.ok(extra.includes('-DWITH_PERFSCHEMA_STORAGE_ENGINE=OFF'));
-    assert.ok(extra.filter((f) => /^-DDISABLE_PSI_[A-Z_]+=ON$/.test(f)).length >= 18);
+    // Each series gets the flags it knows: the engine switch for 5.x, the instrumentation switches for 8.0 on.
+    const extra = (version: string, flavor: Flavor = 'mysql'): string[] => {
+      const at = { flavor, version: parseVersion(version) };
+      const base = profileFor(mysql, at).cmakeFlags;
+      return profileFor(mysqlNops, at).cmakeFlags.filter((f) => !base.includes(f));
+    };
+    assert.deepEqual(extra('5.7.44'), ['-DWITH_PERFSCHEMA_STORAGE_ENGINE=OFF']);
+    assert.ok(!extra('8.0.36').includes('-DWITH_PERFSCHEMA_STORAGE_ENGINE=OFF'));
+    assert.equal(extra('8.0.36').filter((f) => /^-DDISABLE_PSI_[A-Z_]+=ON$/.test(f)).length, 19);
+    assert.equal(extra('8.0.36-28', 'percona').length, 19, 'Percona 8.0 too');
     assert.ok(mysql.cmakeFlags.includes('-DWITH_BOOST={cache_dir}/boost'));
     assert.ok(mariadb.cmakeFlags.includes('-DWITH_WSREP=OFF'));
   });
@@ -204,7 +342,12 @@ describe('loadBuildProfile', () => {
       'flags (MariaDB: no optimizer trace switch)',
     async () => {
       const extra = async (lean: string, nops: string): Promise<string[]> => {
-        const [a, b] = [await loadBuildProfile(lean), await loadBuildProfile(nops)];
+        const at = { flavor: lean.startsWith('mysql') ? ('mysql' as const) : ('mariadb' as const) };
+        const version = parseVersion(lean.startsWith('mysql') ? '8.0.36' : '10.11.18');
+        const [a, b] = [
+          profileFor(await loadBuildProfile(lean), { ...at, version }),
+          profileFor(await loadBuildProfile(nops), { ...at, version }),
+        ];
         assert.deepEqual(
           b.cmakeFlags.filter((f) => !a.cmakeFlags.includes(f)),
           [],

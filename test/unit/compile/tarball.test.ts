@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   fileSha256,
   installTarball,
+  parseSourceTarballName,
   parseTarballName,
   TarballNameError,
   TarballUnpackError,
@@ -46,6 +47,45 @@ describe('parseTarballName', () => {
           err instanceof TarballNameError &&
           err.message.startsWith(`tarball ${bad}: `) &&
           err.message.includes('mariadb-10.11.9-linux-systemd-x86_64.tar.gz'),
+        bad,
+      );
+    }
+  });
+});
+
+describe('parseSourceTarballName', () => {
+  const cases: Array<[string, string, string]> = [
+    ['mariadb-10.11.18.tar.gz', 'mariadb', '10.11.18'],
+    ['/archive/mariadb-10.5.23/source/mariadb-10.5.23.tar.gz', 'mariadb', '10.5.23'],
+    ['mysql-8.0.36.tar.gz', 'mysql', '8.0.36'],
+    ['mysql-boost-8.0.36.tar.gz', 'mysql', '8.0.36'],
+    ['percona-server-8.0.36-28.tar.gz', 'percona', '8.0.36-28'],
+    ['mariadb-11.8.6.tar.xz', 'mariadb', '11.8.6'],
+  ];
+  for (const [name, flavor, version] of cases) {
+    test(`${name} -> ${flavor} ${version}`, () => {
+      const parsed = parseSourceTarballName(name);
+      assert.equal(parsed.flavor, flavor);
+      assert.equal(parsed.version.text, version);
+    });
+  }
+
+  test("a binary tarball, Debian's orig name or another archive is not a source tarball", () => {
+    for (const bad of [
+      'mariadb-10.11.9-linux-systemd-x86_64.tar.gz',
+      'mariadb_10.11.18.orig.tar.gz',
+      'mariadb-10.11.tar.gz',
+      'mariadb-10.11.9.zip',
+    ]) {
+      assert.throws(
+        () => parseSourceTarballName(bad),
+        (err: unknown) =>
+          err instanceof TarballNameError &&
+          err.message.startsWith(`tarball ${bad}: `) &&
+          err.message.endsWith(
+            'use a source tarball name such as mariadb-10.11.9.tar.gz, mysql-8.0.36.tar.gz or ' +
+              'percona-server-8.0.36-28.tar.gz',
+          ),
         bad,
       );
     }

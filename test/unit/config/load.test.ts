@@ -169,9 +169,22 @@ describe('secrets', () => {
   });
 
   test('come from a file the config names, relative to the config', () => {
-    writeFileSync(join(dir, 'smtp.secret'), 'from-file\n');
+    writeFileSync(join(dir, 'smtp.secret'), 'from-file\n', { mode: 0o600 });
     const file = writeConfig('secret-file.yaml', 'smtp_password_file: smtp.secret\n');
     assert.equal(loadConfig({ file, env: {}, cwd: '/' }, table)['smtp_password' as never], 'from-file');
+  });
+
+  test('a secret file every user may read is refused in one line, the secret never read', () => {
+    writeFileSync(join(dir, 'open.secret'), 'from-file\n');
+    chmodSync(join(dir, 'open.secret'), 0o644);
+    const file = writeConfig('secret-open.yaml', 'smtp_password_file: open.secret\n');
+    assert.deepEqual(
+      problemsOf(() => loadConfig({ file, env: {}, cwd: '/' }, table)),
+      [
+        `smtp_password_file ${join(dir, 'open.secret')} is readable by every user (mode 0644): the secret is theirs ` +
+          `too; chmod o-r ${join(dir, 'open.secret')}, and change the secret`,
+      ],
+    );
   });
 
   test('an unreadable secret file is named', () => {

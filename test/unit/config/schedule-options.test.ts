@@ -20,11 +20,11 @@ function problemsOf(yaml: string): readonly string[] {
   return [];
 }
 
-test('the schedule defaults to hourly at minute 17 in UTC, and the host lock to /run/lock', () => {
+test('the schedule defaults to hourly at minute 17 in UTC, and the host lock to /run/qpswatch', () => {
   const config = loadConfig({ env: {}, cwd: dir });
   assert.equal(config.schedule, '17 * * * *');
   assert.equal(config.schedule_timezone, 'UTC');
-  assert.equal(config.host_lock, '/run/lock/qpswatch-host.lock');
+  assert.equal(config.host_lock, '/run/qpswatch/host.lock');
   assert.equal(config.quiet_max_busy_percent, 10);
   assert.deepEqual(config.quiet_governors, []);
 });

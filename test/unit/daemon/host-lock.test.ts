@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -68,8 +68,18 @@ test('release leaves alone a lock file that is no longer the one it locked', () 
   assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, 2222);
 });
 
-test('a lock in a folder that does not exist names the path and the option', () => {
+test('a lock in a folder that does not exist: the folder is made (0755, as /run/qpswatch) and the lock taken', () => {
   const path = join(dir, 'missing', 'host.lock');
+  const lock = acquireHostLock(path);
+  try {
+    assert.equal(statSync(join(dir, 'missing')).mode & 0o7777, 0o755);
+  } finally {
+    lock.release();
+  }
+});
+
+test('a lock folder this user cannot make names the path and the option', () => {
+  const path = join('/proc', 'qpswatch-no-such', 'host.lock');
   assert.throws(
     () => acquireHostLock(path),
     (err: unknown) =>

@@ -6,12 +6,14 @@ import { RELEASE_FAMILIES } from '../../../src/metrics/index.js';
 import { joined } from '../../helpers/pattern.js';
 import {
   allPanels,
+  annotationQueries,
   dashboardFiles,
   dashboardsDir,
   readDashboard,
   rulesFile,
   variableQuery,
   type GrafanaDashboard,
+  type GrafanaPanel,
 } from '../../helpers/grafana.js';
 
 /** The uids other parts of qpswatch link to (emails link to qpswatch-relative-qps?var-series=...). */
@@ -66,6 +68,11 @@ for (const { file, raw, dashboard } of dashboards) {
       }
       for (const v of dashboard.templating.list)
         if (v.type === 'query' && v.datasource?.uid !== DATASOURCE) wrong.push(`variable ${v.name}`);
+      for (const a of annotationQueries(dashboard)) {
+        if (a.datasource?.uid !== DATASOURCE) wrong.push(`annotation ${a.name}`);
+        if (a.target === undefined) wrong.push(`annotation ${a.name} has no query`);
+        else if (a.target.datasource?.uid !== DATASOURCE) wrong.push(`annotation ${a.name} target`);
+      }
       assert.deepEqual(wrong, []);
     });
 
@@ -75,6 +82,7 @@ for (const { file, raw, dashboard } of dashboards) {
         ...queryPanels(dashboard).flatMap((p) => [p.title, ...(p.targets ?? []).map((t) => t.expr ?? '')]),
         ...allPanels(dashboard).flatMap((p) => [p.title, p.repeat === undefined ? '' : `$${p.repeat}`]),
         ...dashboard.templating.list.map((v) => variableQuery(v) ?? ''),
+        ...annotationQueries(dashboard).map((a) => a.target?.expr ?? ''),
       ];
       const unknown = texts.flatMap(usedVariables).filter((name) => !defined.has(name) && !GRAFANA_VARIABLES.has(name));
       assert.deepEqual([...new Set(unknown)], []);
@@ -90,6 +98,11 @@ for (const { file, raw, dashboard } of dashboards) {
           ids.indexOf('sortBy') < ids.indexOf('organize'),
           `panel ${p.id}: sortBy must come before organize drops version_key`,
         );
+        if (ids.includes('groupingToMatrix'))
+          assert.ok(
+            ids.indexOf('sortBy') < ids.indexOf('groupingToMatrix'),
+            `panel ${p.id}: sortBy must come before groupingToMatrix drops version_key`,
+          );
       }
     });
   });
@@ -111,13 +124,16 @@ describe('the host variable (a fleet of hosts in one Prometheus)', () => {
       (p.targets ?? []).flatMap((t) => hostFamilySelectors(t.expr ?? '').map((s) => ({ panel: p, ...s }))),
     );
     if (selectors.length === 0) continue;
-    test(`${file}: a host variable from label_values(..., host), used by every per-release query`, () => {
+    test(`${file}: a host variable from label_values(..., host), used by every per-release query and mark`, () => {
       const v = dashboard.templating.list.find((x) => x.name === 'host');
       assert.equal(v?.type, 'query');
       assert.match(variableQuery(v!) ?? '', /^label_values\(qpswatch_\w+(\{[^}]*\})?, host\)$/);
-      const missing = selectors
+      const annotated = annotationQueries(dashboard).flatMap((a) =>
+        hostFamilySelectors(a.target?.expr ?? '').map((s) => ({ where: `annotation ${a.name}`, ...s })),
+      );
+      const missing = [...selectors.map((s) => ({ where: `panel ${s.panel.id} ${s.panel.title}`, ...s })), ...annotated]
         .filter((s) => !/(^|, )host=~"\$host"(,|$)/.test(s.matchers))
-        .map((s) => `panel ${s.panel.id} ${s.panel.title}: ${s.name}{${s.matchers}}`);
+        .map((s) => `${s.where}: ${s.name}{${s.matchers}}`);
       assert.deepEqual(missing, []);
     });
   }
@@ -223,4 +239,202 @@ describe('release dashboards', () => {
       );
     },
   );
+});
+
+/** The filters every per-release panel of a release dashboard applies, in this order. */
+const RELEASE_FILTERS = 'host=~"$host", series=~"$series", test=~"$test", threads=~"$threads", memory=~"$memory"';
+
+function board(uid: string): GrafanaDashboard {
+  return dashboards.find((x) => x.dashboard.uid === uid)!.dashboard;
+}
+
+type FieldOverride = { matcher: { options: string }; properties: Array<{ id: string; value: unknown }> };
+interface BarFieldConfig {
+  defaults: {
+    unit: string;
+    color: { mode: string; fixedColor?: string };
+    thresholds: { steps: Array<{ color: string; value: number | null }> };
+    custom: { cellOptions?: { type: string } };
+  };
+  overrides: FieldOverride[];
+}
+
+function fieldConfig(panel: GrafanaPanel): BarFieldConfig {
+  return panel['fieldConfig'] as BarFieldConfig;
+}
+
+function property(config: BarFieldConfig, field: string, id: string): unknown {
+  return config.overrides.find((o) => o.matcher.options === field)?.properties.find((p) => p.id === id)?.value;
+}
+
+describe('relative QPS at a glance', () => {
+  const d = board('qpswatch-relative-qps');
+
+  test('a version × test table per thread count: relative QPS against the base, grouped to a matrix', () => {
+    const matrices = queryPanels(d).filter((p) => (p.transformations ?? []).some((t) => t.id === 'groupingToMatrix'));
+    assert.equal(matrices.length, 1);
+    const panel = matrices[0]!;
+    assert.equal(panel.type, 'table');
+    assert.equal(panel.repeat, 'threads');
+    assert.deepEqual(
+      panel.targets!.map((t) => [t.expr, t.format]),
+      [[`qpswatch_relative_qps_ratio{${RELEASE_FILTERS}}`, 'table']],
+    );
+    assert.deepEqual(
+      panel.transformations!.map((t) => t.id),
+      ['sortBy', 'groupingToMatrix', 'organize'],
+    );
+    // One frame in, one row per version (in the order sortBy left them), one column per test.
+    assert.deepEqual(panel.transformations![1]!.options, {
+      columnField: 'test',
+      rowField: 'version',
+      valueField: 'Value',
+      emptyValue: 'null',
+    });
+    // The matrix names its first column "row\column".
+    assert.deepEqual(panel.transformations![2]!.options, {
+      excludeByName: {},
+      indexByName: {},
+      renameByName: { 'version\\test': 'version' },
+    });
+  });
+
+  test('its cells are coloured by the ratio: red and orange under the base, none around 1, green over', () => {
+    const panel = queryPanels(d).find((p) => (p.transformations ?? []).some((t) => t.id === 'groupingToMatrix'))!;
+    const config = fieldConfig(panel);
+    assert.equal(config.defaults.custom.cellOptions?.type, 'color-background');
+    assert.equal(config.defaults.color.mode, 'thresholds');
+    const steps = config.defaults.thresholds.steps;
+    assert.equal(steps[0]!.value, null);
+    const values = steps.slice(1).map((s) => s.value!);
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => a - b),
+      'steps ascend',
+    );
+    const colourAt = (ratio: number) => steps.filter((s) => s.value === null || s.value <= ratio).at(-1)!.color;
+    assert.deepEqual([0.5, 0.92, 0.99, 1, 1.01, 1.2].map(colourAt), [
+      'red',
+      'orange',
+      'transparent',
+      'transparent',
+      'transparent',
+      'green',
+    ]);
+    // The version column is text, not a coloured cell.
+    assert.deepEqual(property(config, 'version', 'custom.cellOptions'), { type: 'auto' });
+  });
+
+  test('the interval is a floating band from its low to its high end, split at the estimate, not paired bars', () => {
+    const panel = queryPanels(d).find((p) => /interval of the chained relative QPS by version$/.test(p.title))!;
+    assert.equal(panel.type, 'barchart');
+    assert.equal((panel['options'] as { stacking: string }).stacking, 'normal');
+    const f = RELEASE_FILTERS;
+    assert.deepEqual(
+      panel.targets!.map((t) => t.expr),
+      [
+        `qpswatch_relative_qps_low_ratio{${f}}`,
+        `clamp_min(qpswatch_relative_qps_ratio{${f}} - qpswatch_relative_qps_low_ratio{${f}}, 0)`,
+        `clamp_min(qpswatch_relative_qps_high_ratio{${f}} - qpswatch_relative_qps_ratio{${f}}, 0)`,
+      ],
+    );
+    const organize = panel.transformations!.find((t) => t.id === 'organize')!.options as {
+      indexByName: Record<string, number>;
+      renameByName: Record<string, string>;
+    };
+    // Stacked in this order: the invisible base first.
+    assert.deepEqual(
+      Object.entries(organize.indexByName)
+        .sort((a, b) => a[1] - b[1])
+        .map(([name]) => organize.renameByName[name] ?? name),
+      ['version', 'low end', '+ up to the estimate', '+ up to the high end'],
+    );
+    const config = fieldConfig(panel);
+    assert.deepEqual(property(config, 'low end', 'color'), { mode: 'fixed', fixedColor: 'transparent' });
+    assert.equal(property(config, 'low end', 'custom.fillOpacity'), 0);
+    assert.equal(property(config, 'low end', 'custom.lineWidth'), 0);
+    assert.equal(config.defaults.color.mode, 'fixed');
+  });
+});
+
+describe('release annotations', () => {
+  const BOARDS: Record<string, string[]> = {
+    'qpswatch-qps-over-time': ['Release checked', 'Regression found'],
+    'qpswatch-health': ['Releases discovered', 'Release checked', 'Regression found'],
+  };
+
+  test('the boards with time series mark releases; the others have no annotation queries', () => {
+    for (const { dashboard } of dashboards)
+      assert.deepEqual(
+        annotationQueries(dashboard).map((a) => a.name),
+        BOARDS[dashboard.uid] ?? [],
+        dashboard.uid,
+      );
+  });
+
+  for (const [uid, names] of Object.entries(BOARDS)) {
+    test(`${uid}: each mark compares with one step ago ($__interval) and names what it marks`, () => {
+      for (const a of annotationQueries(board(uid)).filter((x) => names.includes(x.name))) {
+        const expr = a.target!.expr;
+        assert.match(expr, / offset \$__interval\b/, a.name);
+        assert.match(a.titleFormat ?? '', /\S/, a.name);
+        if (/qpswatch_verdict_info\{/.test(expr)) {
+          // Present now, absent a step ago, and the target was scraped a step ago: a restart marks nothing.
+          assert.match(expr, / unless count by \(job, instance, host, flavor, series, version\) \(/, a.name);
+          assert.match(expr, / and on\(job, instance\) \(up offset \$__interval == 1\)$/, a.name);
+          assert.match(a.titleFormat!, /\{\{version\}\}/, a.name);
+          assert.equal(a.tagKeys, 'flavor,series', a.name);
+        }
+      }
+    });
+  }
+});
+
+describe('off-CPU time and instructions per query', () => {
+  const d = board('qpswatch-per-op');
+  const byTitle = (suffix: string) => {
+    const found = queryPanels(d).filter((p) => p.title.endsWith(`: ${suffix}`));
+    assert.equal(found.length, 1, suffix);
+    return found[0]!;
+  };
+
+  test('the per-op table has an off-CPU/op column beside CPU/op', () => {
+    const table = byTitle('per-operation resources');
+    const target = table.targets!.find((t) => t.expr === `qpswatch_off_cpu_seconds_per_op{${RELEASE_FILTERS}}`);
+    assert.ok(target);
+    const organize = table.transformations!.find((t) => t.id === 'organize')!.options as {
+      indexByName: Record<string, number>;
+      renameByName: Record<string, string>;
+    };
+    const key = `Value #${target.refId}`;
+    assert.equal(organize.renameByName[key], 'off-CPU/op');
+    assert.equal(organize.indexByName[key], organize.indexByName[`Value #D`]! + 1);
+    assert.equal(property(fieldConfig(table), 'off-CPU/op', 'unit'), 's');
+  });
+
+  const CHARTS: Array<[string, string[], string]> = [
+    ['off-CPU time per operation by version', [`qpswatch_off_cpu_seconds_per_op{${RELEASE_FILTERS}}`], 's'],
+    ['instructions per query by version', [`qpswatch_instructions_per_query{${RELEASE_FILTERS}}`], 'short'],
+    [
+      'instructions per query against the base and the last good release',
+      [
+        `qpswatch_instructions_relative_to_base_ratio{${RELEASE_FILTERS}} - 1`,
+        `qpswatch_instructions_relative_to_last_good_ratio{${RELEASE_FILTERS}} - 1`,
+      ],
+      'percentunit',
+    ],
+  ];
+  for (const [title, exprs, unit] of CHARTS) {
+    test(`a bar chart by version per test and thread count: ${title}`, () => {
+      const panel = byTitle(title);
+      assert.equal(panel.type, 'barchart');
+      assert.equal(panel.repeat, 'threads');
+      assert.equal((panel['options'] as { xField: string }).xField, 'version');
+      assert.deepEqual(
+        panel.targets!.map((t) => t.expr),
+        exprs,
+      );
+      assert.equal(fieldConfig(panel).defaults.unit, unit);
+    });
+  }
 });

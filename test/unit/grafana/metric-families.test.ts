@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../../helpers/paths.js';
-import { dashboardExpressions, metricNames, ruleExpressions, variableExpressions } from '../../helpers/promql.js';
+import {
+  annotationExpressions,
+  dashboardExpressions,
+  metricNames,
+  ruleExpressions,
+  variableExpressions,
+} from '../../helpers/promql.js';
 
 /**
  * The families src/metrics exports plus Prometheus' and prom-client's own: the one list to change with the exporter.
@@ -17,11 +23,13 @@ const families = new Set(
 const everything = [
   ...dashboardExpressions().map((e) => ({ where: `${e.file} panel ${e.panel} ${e.refId}`, expr: e.expr })),
   ...variableExpressions().map((e) => ({ where: `${e.file} variable ${e.variable}`, expr: e.expr })),
+  ...annotationExpressions().map((e) => ({ where: `${e.file} annotation ${e.annotation}`, expr: e.expr })),
   ...ruleExpressions().map((e) => ({ where: `${e.file} alert ${e.alert}`, expr: e.expr })),
 ];
 
-test('the expressions were found: four dashboards of panels, their variables and four alerts', () => {
+test('the expressions were found: four dashboards of panels, their variables and annotations, and four alerts', () => {
   assert.ok(dashboardExpressions().length >= 20, `${dashboardExpressions().length} dashboard queries`);
+  assert.ok(annotationExpressions().length >= 5, `${annotationExpressions().length} annotation queries`);
   assert.equal(ruleExpressions().length, 4);
   assert.ok(variableExpressions().length >= 13);
 });

@@ -115,3 +115,19 @@ describe('every log line hides URL credentials (loggerOptions)', () => {
     assert.match(lines[0]!, /"smtpPassword":"\[redacted\]"/);
   });
 });
+
+describe('credentials in a query', () => {
+  test('the value of a credential-named parameter is hidden, the rest of the URL kept', () => {
+    assert.equal(
+      redactUrlCredentials('GET https://dl.example.org/idx?v=2&token=abc123&X-Amz-Signature=ff#top failed'),
+      'GET https://dl.example.org/idx?v=2&token=***&X-Amz-Signature=***#top failed',
+    );
+    assert.equal(redactUrl('https://u:p@h/x?api_key=k'), 'https://***@h/x?api_key=***');
+    assert.equal(redactUrlCredentials('https://h/x?monkey=1&keyboard=2'), 'https://h/x?monkey=1&keyboard=2');
+    // What an install record keeps of a tarball's URL: neither the user part nor the token.
+    assert.equal(
+      urlWithoutCredentials('https://u:p@dl.example.org/x.tar.gz?token=abc'),
+      'https://dl.example.org/x.tar.gz?token=***',
+    );
+  });
+});

@@ -75,6 +75,21 @@ qpswatch_off_cpu_seconds_per_op{${LABELS}} 0.0008
 # TYPE qpswatch_latency_p95_seconds gauge
 qpswatch_latency_p95_seconds{${LABELS}} 0.00691
 
+# HELP qpswatch_instructions_per_query Instructions per query executed in the server connection thread (median of \
+the repeats, callgrind or perf stat), for the 1-thread tests the instructions lane counted.
+# TYPE qpswatch_instructions_per_query gauge
+qpswatch_instructions_per_query{${LABELS}} 101230
+
+# HELP qpswatch_instructions_relative_to_base_ratio Instructions per query relative to the series' base release \
+counted under the same conditions, directly (not chained): over 1 is more work per query; 1 for the base.
+# TYPE qpswatch_instructions_relative_to_base_ratio gauge
+qpswatch_instructions_relative_to_base_ratio{${LABELS}} 1.031
+
+# HELP qpswatch_instructions_relative_to_last_good_ratio Instructions per query C/B of the version's newest valid \
+check, against the last good release of that time: over 1 is more work per query.
+# TYPE qpswatch_instructions_relative_to_last_good_ratio gauge
+qpswatch_instructions_relative_to_last_good_ratio{${LABELS}} 1.004
+
 # HELP qpswatch_verdict_info 1, labelled with the verdict (kind: ok, regression, improvement, slower or unstable) of \
 the version's newest valid check for the test. A version with a slower or unstable test and no regression is \
 inconclusive: not last good.
@@ -261,6 +276,40 @@ describe('metrics collectors', () => {
       ['3072', '1536'],
     );
     assert.equal(samplesOf(text, 'qpswatch_qps').length, 2);
+  });
+
+  test('the instructions families: a sample only where the lane counted, a ratio where it has one', async () => {
+    const cases: Array<[string, Parameters<typeof figureRow>[0], string[]]> = [
+      // name, the row's lane figures, the samples of per_query, relative_to_base, relative_to_last_good
+      ['counted and checked', {}, ['101230', '1.031', '1.004']],
+      ['the base itself', { instructionsRelativeToBase: 1, instructionsRelativeToLastGood: null }, ['101230', '1']],
+      [
+        'counted, no base of the same conditions, never checked',
+        { instructionsRelativeToBase: null, instructionsRelativeToLastGood: null },
+        ['101230'],
+      ],
+      [
+        'not counted (a test at 8 threads, or no lane)',
+        { instructionsPerQuery: null, instructionsRelativeToBase: null, instructionsRelativeToLastGood: null },
+        [],
+      ],
+    ];
+    for (const [name, lane, values] of cases) {
+      const source = new FakeSource();
+      source.rows = [figureRow(lane)];
+      const text = await createMetricsExposition(source).metrics();
+      const families = [
+        'qpswatch_instructions_per_query',
+        'qpswatch_instructions_relative_to_base_ratio',
+        'qpswatch_instructions_relative_to_last_good_ratio',
+      ];
+      assert.deepEqual(
+        families.flatMap((f) => samplesOf(text, f).map((l) => l.split(' ').at(-1))),
+        values,
+        name,
+      );
+      for (const f of families) assert.match(text, new RegExp(`^# TYPE ${f} gauge$`, 'm'), `${name}: ${f}`);
+    }
   });
 
   test(

@@ -22,9 +22,8 @@ describe('the patches of a build are checked before they are hashed', () => {
       assert.ok(err instanceof PatchFileModeError);
       assert.equal(
         err.message,
-        `patch ${patch} (listed by upstream "demo") is writable by its group or ` +
-          `others (mode 666): another user could change what is built as root; ` +
-          `chown root and chmod go-w it`,
+        `patch ${patch} (listed by upstream "demo") is writable by other users (mode 0666): any of them ` +
+          `could change what qpswatch runs or reads as root; chmod go-w ${patch}`,
       );
       return true;
     });

@@ -56,6 +56,7 @@ describe('runCycle with a fake build and session', () => {
 
   test('builds both queued releases, checks the second against the first, and marks both done', async () => {
     const built: string[] = [];
+    const installed: string[] = [];
     const asked: CompareRequest[] = [];
     const phases: string[] = [];
     const deps: CycleDeps = {
@@ -76,11 +77,14 @@ describe('runCycle with a fake build and session', () => {
         return { status: 'built', release, key, installDir, logFile: `${installDir}.log`, failureLines: [] };
       },
       compare: fakeCompare(store, asked),
+      installHere: async (release) => void installed.push(release.tag),
     };
     const outcome = await runCycle(deps);
     // The remote does not exist: discovery fails and queues nothing new, and the rows already queued go on.
     assert.deepEqual(outcome, { enqueued: 0, built: 2, buildFailures: 0, checked: 1, failed: 0 });
     assert.deepEqual(built, ['mariadb-10.11.1', 'mariadb-10.11.2']);
+    // Before the session, both sides are made installed on this host (a fleet shares its store, not its disks).
+    assert.deepEqual(installed, ['mariadb-10.11.1', 'mariadb-10.11.2']);
     assert.deepEqual(
       asked.map((r) => [r.baseline, r.candidate]),
       [['mariadb-10.11.1', 'mariadb-10.11.2']],
@@ -140,6 +144,8 @@ describe('runCycle in a fleet: a slot shared by two daemons (benchmark_once_per 
       return { status: 'built', release, key, installDir, logFile: `${installDir}.log`, failureLines: [] };
     },
     compare: fakeCompare(shared, []),
+    // One disk for both fake daemons: what the store says is built is installed for each.
+    installHere: () => Promise.resolve(),
   });
 
   test('a release another daemon of the slot holds is left to it; after its claim lapses, it is taken', async () => {

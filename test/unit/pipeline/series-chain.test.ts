@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { studentQuantile } from '../../../src/analysis/index.js';
 import type { Verdict } from '../../../src/model/index.js';
 import { confirmOwed, type CheckDeps } from '../../../src/pipeline/index.js';
 import { releaseFigureReader, seriesHistory } from '../../../src/views/index.js';
@@ -68,7 +69,8 @@ function verdict(test: string, relativeQps: number, logSe: number | null): Verdi
     high: relativeQps * 1.02,
     confidence: 0.95,
     detectableDrop: 0.04,
-    pairs: 12,
+    // Many pairs: each check's error is close to normal (198 degrees of freedom), as the figures below assume.
+    pairs: 200,
     noise: 0.03,
     orderEffect: 1,
     logSe,
@@ -169,7 +171,8 @@ describe('the chain to the base from a real SQLite store', () => {
       const fourth = insert.chained![4]!;
       assert.equal(fourth.relativeQps.toFixed(3), '0.885');
       assert.equal(fourth.steps, 4);
-      const margin = Math.exp(1.959964 * 0.02);
+      // Student's t at the Welch degrees of freedom of four checks of 198 each: 792.
+      const margin = Math.exp(studentQuantile(0.975, 792) * 0.02);
       assert.ok(
         Math.abs(fourth.low - 0.97 ** 4 / margin) < 1e-6 && Math.abs(fourth.high - 0.97 ** 4 * margin) < 1e-6,
         `${fourth.low}-${fourth.high}`,
@@ -192,9 +195,10 @@ describe('the chain to the base from a real SQLite store', () => {
     'report: chained cells, the imported and unchained ones marked as ' + 'medians, drift suspected at 1.0.4',
     async () => {
       const text = renderHistory(await seriesHistory(store, upstream, { verdicts }), 'text');
-      // The table at 1 thread: a row per version, a column per test.
+      // The writes' table at 1 thread: a row per version, a column per test of the family.
       const table = text
-        .split(/^Relative QPS at /m)[1]!
+        .split(/^Relative QPS at /m)
+        .find((section) => section.startsWith('1 thread: writes '))!
         .split('\n\n')[1]!
         .split('\n')
         .map((l) => l.trim().split(/ {2,}/));

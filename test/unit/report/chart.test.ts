@@ -9,7 +9,6 @@ import {
   type ChartBlock,
 } from '../../../src/report/index.js';
 import { rowVerdict, sampleView } from './sample-view.js';
-import { joined } from '../../helpers/pattern.js';
 
 function chart(bars: ChartBlock['bars'], references: number[] = []): ChartBlock {
   return { kind: 'chart', title: 'C/B by test', bars, references };
@@ -75,7 +74,7 @@ describe('renderMarkdownChart', () => {
 });
 
 describe('renderHtmlChart', () => {
-  test('bars are cells with a background colour and a width in percent; references are shown', () => {
+  test('an SVG: bars in their tone, width by value, references as dashed lines with their value', () => {
     const html = renderHtmlChart(
       chart(
         [
@@ -85,30 +84,29 @@ describe('renderHtmlChart', () => {
         [1],
       ),
     ).join('\n');
-    assert.match(
-      html,
-      joined(
-        /&lt;b&gt;<\/td><td width="320"[^>]*><table[^>]*><tr><td /,
-        /width="80\.0%" /,
-        /style="width:80\.0%;height:14px;background-color:#cf222e;/,
+    assert.match(html, /<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // scale 1: 0.8 of the 380 px plot
+    assert.match(html, /<text[^>]*>&lt;b&gt;<\/text><rect x="200" y="[0-9.]+" width="304\.0" [^>]*fill="#cf222e"/);
+    assert.match(html, />n<\/text><text[^>]*>-<\/text>/);
+    assert.match(html, /<line x1="580\.0"[^>]*stroke-dasharray="4 3"\/><text[^>]*>1\.00<\/text>/);
+    assert.doesNotMatch(html, /<script|<b>/);
+  });
+
+  test("a bar's interval is a whisker; one past the plot ends in an arrow", () => {
+    const html = renderHtmlChart(
+      chart(
+        [
+          { label: 'a', value: 0.5, tone: 'regression', low: 0.4, high: 0.6 },
+          { label: 'b', value: 1, tone: 'unstable', low: 0.5, high: null },
+        ],
+        [0.9, 1],
       ),
-    );
-    assert.match(
-      html,
-      joined(
-        />n<\/td><td width="320"[^>]*><table[^>]*><tr><td /,
-        /style="font-size:0;line-height:0">&nbsp;<\/td><\/tr><\/table><\/td><td[^>]*>-<\/td>/,
-      ),
-    );
-    assert.match(
-      html,
-      joined(
-        />reference<\/td><td[^>]*><table[^>]*><tr><td /,
-        /width="100\.0%"[^>]*border-right:2px /,
-        /solid[^>]*>&nbsp;<\/td><\/tr><\/table><\/td><td[^>]*>1\.00<\/td>/,
-      ),
-    );
-    assert.doesNotMatch(html, /<b>/);
+    ).join('\n');
+    // scale 1: 0.4 and 0.6 at 200 + 152 and 200 + 228
+    assert.match(html, /<line x1="352\.0" y1="([0-9.]+)" x2="428\.0" y2="\1"/);
+    assert.match(html, /<path d="M580\.0 [0-9.]+ l-6 -4 v8 z"/);
+    assert.match(html, /<title>a: 0\.50 \(0\.40-0\.60\)<\/title>/);
+    assert.match(html, />0\.90<\/text>/);
   });
 });
 

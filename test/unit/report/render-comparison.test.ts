@@ -110,6 +110,19 @@ describe('renderComparison csv', () => {
       'noise',
       'memory',
       'hit_ratio',
+      'instructions_per_query',
+      'instructions_spread',
+      'instructions_relative',
+      'instructions_low',
+      'instructions_high',
+      'instructions_verdict',
+      'instructions_threshold',
+      'function',
+      'object',
+      'inclusive_per_query',
+      'exclusive_per_query',
+      'inclusive_growth',
+      'exclusive_growth',
     ]);
     assert.equal(records.length, 1 + 2 * 2);
     assert.deepEqual(records[1], [
@@ -137,6 +150,8 @@ describe('renderComparison csv', () => {
       '',
       '',
       '',
+      // No instructions lane in this session: its columns are empty.
+      ...new Array<string>(13).fill(''),
     ]);
     assert.deepEqual(records[2]?.slice(3, 9), [
       'candidate',
@@ -151,7 +166,7 @@ describe('renderComparison csv', () => {
   test('names with commas, quotes and newlines read back unchanged', () => {
     const records = parseCsv(renderComparison(awkwardView(), 'csv'));
     assert.equal(records.length, 5);
-    for (const record of records.slice(1)) assert.equal(record.length, 24);
+    for (const record of records.slice(1)) assert.equal(record.length, 37);
     assert.deepEqual(records[1]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
     assert.deepEqual(records[2]?.slice(0, 2), ['suite, "quoted"', AWKWARD_TEST]);
   });
@@ -180,8 +195,9 @@ describe('memory settings', () => {
 
   test('csv and json carry the memory setting and the hit ratio', () => {
     const records = parseCsv(renderComparison(underMemory(), 'csv'));
-    assert.deepEqual(records[1]?.slice(-2), ['io-bound', '0.42']);
-    assert.deepEqual(records[3]?.slice(-2), ['io-bound', '']);
+    const memoryAt = records[0]!.indexOf('memory');
+    assert.deepEqual(records[1]?.slice(memoryAt, memoryAt + 2), ['io-bound', '0.42']);
+    assert.deepEqual(records[3]?.slice(memoryAt, memoryAt + 2), ['io-bound', '']);
     const json = JSON.parse(renderComparison(underMemory(), 'json')) as ComparisonView;
     assert.equal(json.memory, 'io-bound');
     assert.equal(json.tests[0]!.candidate.hitRatio, 0.4);
@@ -263,7 +279,7 @@ describe('verdicts', () => {
       'ok above 1 rules out any drop',
       rowVerdict('ok', { low: 1.02, high: 1.09, pairs: 6 }),
       1.05,
-      /^update-index\.t1: ok, no drop larger than 0% \(95% interval 1\.02-1\.09, 6 pairs\)$/m,
+      /^update-index\.t1: ok, no drop \(95% interval 1\.02-1\.09, 6 pairs\)$/m,
     ],
     [
       'ok rounds the bound up, never down',
@@ -373,7 +389,14 @@ describe('verdicts', () => {
       // The same line in markdown and html (escaped), where people read the report and the email.
       const written = line.exec(text)![0];
       assert.ok(renderComparison(view, 'md').includes(escapeMarkdown(written)), `md lacks ${escapeMarkdown(written)}`);
-      assert.ok(renderComparison(view, 'html').includes(escapeHtml(written)), `html lacks ${escapeHtml(written)}`);
+      // HTML puts the test and its verdict in cells of their own, the rest of the line beside them.
+      const html = renderComparison(view, 'html');
+      const detail = escapeHtml(written.replace(/^update-index\.t1: [a-z]+,? ?/, ''));
+      assert.ok(html.includes(detail), `html lacks ${detail}`);
+      assert.match(
+        html,
+        new RegExp(`>update-index\\.t1</td><td[^>]*font-weight:bold;background-color:[^>]*>${verdict.kind}</td>`),
+      );
     });
   }
 
@@ -463,11 +486,30 @@ describe('verdicts', () => {
         /align="right"[^>]*>4%<\/td><td align="right"[^>]*>10<\/td>/,
       ),
     );
-    assert.ok(
-      html.includes(
-        'update-index.t1: unstable, C/B 1.04, 95% interval 0.88-1.21: cannot rule out a drop larger than the 5% margin',
-      ),
+    assert.match(html, />update-index\.t1<\/td><td[^>]*>unstable<\/td><td[^>]*>C\/B 1\.04, 95% interval 0\.88-1\.21: /);
+    assert.ok(html.includes('cannot rule out a drop larger than the 5% margin'));
+  });
+
+  test('a headline counts the verdicts, worst first, above everything else', () => {
+    const text = renderComparison(judged(), 'text');
+    assert.match(text, /^qpswatch comparison: .*\n=+\n\n1 regression, 1 unstable\n/);
+    const html = renderComparison(judged(), 'html');
+    assert.match(
+      html,
+      /<\/h1>\n<p[^>]*><span[^>]*background-color:#ffebe9[^>]*>1 regression<\/span><span[^>]*>1 unstable</,
     );
+  });
+
+  test('cells are coloured by verdict: in HTML, and in text only when asked for (a terminal)', () => {
+    const html = renderComparison(judged(), 'html');
+    assert.match(html, /background-color:#ffebe9;color:#a40e26">0\.96<\/td>/);
+    assert.match(html, /background-color:#ffebe9;color:#a40e26">regression<\/td>/);
+    assert.doesNotMatch(renderComparison(judged(), 'text'), /\u001b/);
+    const painted = renderComparison(judged(), 'text', undefined, { color: true });
+    assert.match(painted, /\u001b\[31m0\.96\u001b\[0m/);
+    assert.match(painted, /\u001b\[31mregression\u001b\[0m/);
+    // colour changes nothing else
+    assert.equal(painted.replace(/\u001b\[[0-9]*m/g, ''), renderComparison(judged(), 'text'));
   });
 
   test('a session without verdicts has no verdict column', () => {

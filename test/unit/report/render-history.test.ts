@@ -34,11 +34,11 @@ describe('renderHistory text', () => {
   });
 
   test(
-    'one relative QPS table per level (threads): a row per version by name, ' +
+    'one relative QPS table per level (threads) and test family: a row per version by name, ' +
       'a column per test; medians marked ~, "-" where not measured',
     () => {
       const [, one = '', sixteen = ''] = text.split(/^Relative QPS at /m);
-      assert.match(one, /^1 thread \(version \/ 10\.2\.30\*\)$/m);
+      assert.match(one, /^1 thread: point queries \(version \/ 10\.2\.30\*\)$/m);
       assert.deepEqual(textRow(one, 'version '), ['version', 'point-query']);
       assert.deepEqual(
         ['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(one, `${v} `)),
@@ -48,7 +48,7 @@ describe('renderHistory text', () => {
           ['10.11.9', '1.23~'],
         ],
       );
-      assert.match(sixteen, /^16 threads \(version \/ 10\.2\.30\*\)$/m);
+      assert.match(sixteen, /^16 threads: writes \(version \/ 10\.2\.30\*\)$/m);
       assert.deepEqual(textRow(sixteen, 'version '), ['version', 'insert']);
       assert.deepEqual(
         ['10.2.30*', '10.3.39', '10.11.9'].map((v) => textRow(sixteen, `${v} `)),
@@ -182,7 +182,11 @@ describe('renderHistory with memory settings', () => {
     () => {
       const text = renderHistory(view(), 'text');
       const headings = [...text.matchAll(/^Relative QPS at (.*) \(version/gm)].map((m) => m[1]);
-      assert.deepEqual(headings, ['1 thread', '16 threads', '1 thread, io-bound']);
+      assert.deepEqual(headings, [
+        '1 thread: point queries',
+        '16 threads: writes',
+        '1 thread, io-bound: point queries',
+      ]);
       const [, , , ioBound = ''] = text.split(/^Relative QPS at /m);
       assert.deepEqual(textRow(ioBound, 'version '), ['version', 'point-query']);
       assert.match(text, /^Per operation: point-query\.t1\.io-bound$/m);
@@ -192,7 +196,7 @@ describe('renderHistory with memory settings', () => {
   test('csv gives the memory column, json the memory field, only where set', () => {
     const records = parseCsv(renderHistory(view(), 'csv'));
     assert.deepEqual(
-      records.slice(1, 4).map((r) => [r[6], r[7], r.at(-1)]),
+      records.slice(1, 4).map((r) => [r[6], r[7], r[records[0]!.indexOf('memory')]]),
       [
         ['point-query', '1', 'io-bound'],
         ['point-query', '1', ''],
@@ -344,9 +348,19 @@ describe('renderHistory csv', () => {
       'source',
       'step',
       'memory',
+      'instructions_per_query',
+      'instructions_spread',
+      'instructions_repeats',
+      'instructions_rel',
+      'instructions_rel_low',
+      'instructions_rel_high',
+      'instructions_verdict',
     ]);
     assert.equal(records.length, 1 + 3 * 2);
-    assert.deepEqual(records[1], [
+    // No instructions lane in this history: its seven columns are empty on every record.
+    for (const record of records.slice(1)) assert.deepEqual(record.slice(-7), new Array<string>(7).fill(''));
+    const qpsPart = (record: string[] | undefined) => record?.slice(0, -7);
+    assert.deepEqual(qpsPart(records[1]), [
       '10.x',
       'mariadb',
       '10.2.30',
@@ -375,7 +389,7 @@ describe('renderHistory csv', () => {
       '',
       '',
     ]);
-    assert.deepEqual(records[3]?.slice(3), [
+    assert.deepEqual(qpsPart(records[3])?.slice(3), [
       '10.3.39',
       'ma100339',
       'false',
@@ -401,7 +415,7 @@ describe('renderHistory csv', () => {
       '',
       '',
     ]);
-    assert.deepEqual(records[4]?.slice(6), [
+    assert.deepEqual(qpsPart(records[4])?.slice(6), [
       'insert',
       '16',
       '',
@@ -424,13 +438,13 @@ describe('renderHistory csv', () => {
       '',
       '',
     ]);
-    assert.deepEqual(records[5]?.slice(-13, -7).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
+    assert.deepEqual(records[5]?.slice(-20, -14).map(Number), [0.8, 0.8, 1, 1, 1.5, 1.23]);
   });
 
   test('the detectable drop of each checked version, full precision; empty where it was not checked', () => {
     const records = parseCsv(renderHistory(checkedHistory(), 'csv'));
     assert.deepEqual(
-      records.slice(1).map((r) => [r[3], r[6], r.at(-7)]),
+      records.slice(1).map((r) => [r[3], r[6], r[records[0]!.indexOf('detectable_drop')]]),
       [
         ['10.2.30', 'point-query', ''],
         ['10.2.30', 'insert', ''],
@@ -485,17 +499,26 @@ describe('renderHistory json', () => {
 });
 
 describe('renderHistory html', () => {
-  test("a whole document with the relative table and the newest version's chart", () => {
+  test("a whole document with a relative table and the newest version's chart per test family", () => {
     const html = renderHistory(sampleHistory(), 'html');
     assert.match(html, /^<!DOCTYPE html>/);
     assert.match(html, /<title>qpswatch history: mariadb 10\.x<\/title>/);
+    assert.match(html, /<h2[^>]*>Relative QPS at 1 thread: point queries \(version \/ 10\.2\.30\*\)<\/h2>/);
+    assert.match(html, /<h2[^>]*>Relative QPS at 16 threads: writes \(version \/ 10\.2\.30\*\)<\/h2>/);
     assert.match(html, /<th[^>]*>version<\/th><th[^>]*>point-query<\/th><\/tr>/);
-    assert.match(html, />10\.3\.39<\/td><td align="right"[^>]*>0\.91~<\/td><\/tr>/);
-    // scale is the largest value, 1.23: 1.23 fills 100 %, 0.95 fills 77.2 %, the reference 1 sits at 81.3 %
-    assert.match(html, /<p[^>]*>10\.11\.9 \/ 10\.2\.30\* by test<\/p>/);
-    assert.match(html, />point-query\.t1<\/td><td width="320"[^>]*><table[^>]*><tr><td width="100\.0%"/);
-    assert.match(html, />insert\.t16<\/td><td width="320"[^>]*><table[^>]*><tr><td width="77\.2%"/);
-    assert.match(html, />reference<\/td><td[^>]*><table[^>]*><tr><td width="81\.3%"/);
+    // Each cell in its ratio's colour: 0.91 under the default threshold 0.95 reads as a regression.
+    assert.match(html, />10\.3\.39<\/td><td align="right"[^>]*background-color:#ffebe9[^>]*>0\.91~<\/td><\/tr>/);
+    assert.match(html, /<p[^>]*>10\.11\.9 \/ 10\.2\.30\* by test: point queries<\/p>/);
+    assert.match(html, /<p[^>]*>10\.11\.9 \/ 10\.2\.30\* by test: writes<\/p>/);
+    // Each family's chart has its own scale: the largest value fills the 380 px plot; 1 is a dashed line, not a row.
+    assert.match(
+      html,
+      /<title>point-query\.t1: 1\.23<\/title><text[^>]*>point-query\.t1<\/text><rect[^>]*width="380\.0"/,
+    );
+    assert.match(html, /<line x1="508\.9"[^>]*stroke-dasharray="4 3"\/><text[^>]*>1\.00<\/text>/);
+    assert.doesNotMatch(html, />reference</);
+    // A history's bar is coloured by its ratio, but no verdict's word: no test decided it.
+    assert.match(html, /<text[^>]*fill="#0969da">1\.23<\/text>/);
     assert.doesNotMatch(html, /<script|<style|src=|href=/i);
   });
 
@@ -510,7 +533,7 @@ describe('renderHistory html', () => {
     assert.match(html, /10\.3\.39: tag &lt;script&gt;alert\(1\)&lt;\/script&gt;/);
     assert.match(html, /&quot;&gt;&lt;img onerror=x&gt;/);
     assert.match(html, /host: a &amp; b/);
-    assert.match(html, />&lt;b&gt;\.t16<\/td>/);
+    assert.match(html, /<text[^>]*>&lt;b&gt;\.t16<\/text>/);
     assert.match(html, /<th[^>]*>&lt;b&gt;<\/th>/);
   });
 });
@@ -574,15 +597,17 @@ describe('renderHistory chained against the base', () => {
   const text = renderHistory(chainedHistory(), 'text');
 
   test('text: chained cells with their interval, a median marked ~, the step marked where it began', () => {
-    assert.deepEqual(textRow(text, 'version '), ['version', 'insert', 'point-query']);
-    const rows = ['1.0.0', '1.0.1', '1.0.2*', '1.0.3', '1.0.4', '1.0.5'].map((v) => textRow(text, `${v} `));
+    const [, points = '', writes = ''] = text.split(/^Relative QPS at /m);
+    const versions = ['1.0.0', '1.0.1', '1.0.2*', '1.0.3', '1.0.4', '1.0.5'];
+    assert.deepEqual(textRow(points, 'version '), ['version', 'point-query']);
     assert.deepEqual(
-      rows.map((r) => r[1]),
-      ['1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)'],
-    );
-    assert.deepEqual(
-      rows.map((r) => r[2]),
+      versions.map((v) => textRow(points, `${v} `)[1]),
       ['1.00', '1.00~', '1.00~', '1.00 (0.98-1.02)', '\u25bc0.90 (0.88-0.93)', '0.90 (0.87-0.93)'],
+    );
+    assert.deepEqual(textRow(writes, 'version '), ['version', 'insert']);
+    assert.deepEqual(
+      versions.map((v) => textRow(writes, `${v} `)[1]),
+      ['1.00', '0.97 (0.95-0.99)', '0.95~', '0.94 (0.92-0.97)', '0.91 (0.88-0.94)', '0.89 (0.85-0.92)'],
     );
     assert.match(
       text,
@@ -679,8 +704,9 @@ describe('renderHistory chained against the base', () => {
 
   test('md: the same cells, the marks escaped where markdown would read them', () => {
     const md = renderHistory(chainedHistory(), 'md');
-    assert.match(md, /^\| 1\.0\.1 +\| 0\.97 \(0\.95-0\.99\) \| +1\.00\\~ \|$/m);
-    assert.match(md, /^\| 1\.0\.2\\\* +\| +0\.95\\~ \| +1\.00\\~ \|$/m);
+    assert.match(md, /^\| 1\.0\.1 +\| +1\.00\\~ \|$/m);
+    assert.match(md, /^\| 1\.0\.1 +\| 0\.97 \(0\.95-0\.99\) \|$/m);
+    assert.match(md, /^\| 1\.0\.2\\\* +\| +0\.95\\~ \|$/m);
     assert.match(md, /^- insert\.t1: drift suspected at 1\.0\.5 /m);
   });
 
@@ -689,23 +715,25 @@ describe('renderHistory chained against the base', () => {
       'test with its band, threshold and step marker',
     () => {
       const html = renderHistory(chainedHistory(), 'html');
-      assert.match(html, /<th[^>]*>version<\/th><th[^>]*>insert<\/th><th[^>]*>point-query<\/th>/);
+      assert.match(html, /<th[^>]*>version<\/th><th[^>]*>point-query<\/th><\/tr>/);
+      assert.match(html, /<th[^>]*>version<\/th><th[^>]*>insert<\/th><\/tr>/);
       assert.match(html, />1\.0\.2\*<\/td><td align="right"[^>]*>0\.95~<\/td>/);
-      const svgs = html.match(/<svg[\s\S]*?<\/svg>/g) ?? [];
+      // The trends, one per test, by family: point queries first, then writes (the bar charts have no band).
+      const svgs = (html.match(/<svg[\s\S]*?<\/svg>/g) ?? []).filter((svg) => svg.includes('class="band"'));
       assert.equal(svgs.length, 2);
       for (const svg of svgs) {
         assert.match(svg, /<path class="band" d="M[\d.]+,[\d.]+ L/);
         assert.match(svg, /threshold 0\.95/);
         assert.match(svg, /<polyline points=/);
       }
-      assert.doesNotMatch(svgs[0]!, /class="step"/);
+      assert.doesNotMatch(svgs[1]!, /class="step"/);
       assert.match(
-        svgs[1]!,
+        svgs[0]!,
         /<path class="step"[^>]*><title>\u25bc 1\.0\.4: 0\.90, interval 0\.88-0\.93, a step down began here<\/title>/,
       );
       // The imported median is a hollow point with no interval.
       assert.match(
-        svgs[0]!,
+        svgs[1]!,
         /fill="#ffffff"[^>]*><title>1\.0\.2\*: 0\.95, median of unpaired runs, no interval<\/title>/,
       );
       assert.doesNotMatch(html, /<script|<style|src=|href=/i);

@@ -18,6 +18,7 @@ import type {
 } from '../../../src/session/index.js';
 import type { SampleInput } from '../../../src/store/index.js';
 import type { Suite, SuiteTest } from '../../../src/suite/index.js';
+import type { RowCounter } from '../../../src/session/data-changing.js';
 
 /** A clock that moves only when told: a sleep returns at once, the time it would have taken added. */
 export class FakeClock {
@@ -116,6 +117,8 @@ export interface FakeOptions {
   measure?: (input: MeasureInput, parts: FakeParts) => Promise<SampleInput>;
   /** The drain's reading of a pid; by default every process has gone (nothing to wait for). */
   activity?: (pid: number) => ProcessActivity | undefined;
+  /** The row counts after a test's first pair; by default none to check. */
+  rowCounts?: RowCounter;
 }
 
 /** The fake parts and what the session did with them. */
@@ -143,6 +146,7 @@ export function fakeParts(opts: FakeOptions = {}, errorLog = '/nonexistent/error
       return Promise.resolve(server);
     },
     warmUp: (role) => Promise.resolve(void parts.warmedUp.push(role)),
+    rowCounts: (role, load) => opts.rowCounts?.(role, load) ?? Promise.resolve([]),
     measure: (input) => {
       parts.measured.push(input);
       return opts.measure?.(input, parts) ?? Promise.resolve(fakeSample(input, 1000));
@@ -167,7 +171,10 @@ export function plan(overrides: Partial<PairedPlan> = {}): PairedPlan {
     maxPairs: 200,
     idleServer: 'drain',
     idleSettleMaxSeconds: 15,
-    verdicts: { threshold: 0.95, testThresholds: {}, alpha: 0.01 },
+    // The verdicts cut the blocks as the session restarts its servers.
+    verdicts: { threshold: 0.95, testThresholds: {}, alpha: 0.01, instanceSeconds: overrides.instanceSeconds ?? 0 },
+    instanceSeconds: 0,
+    restartWarmupSeconds: 1,
     ...overrides,
   };
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { after, before, describe, mock, test } from 'node:test';
 import { ServerDiedError } from '../../../src/server/index.js';
-import { MeasureFailedError, runPairedSession } from '../../../src/session/index.js';
-import { parseSysbenchOutput, SysbenchOutputError } from '../../../src/suite/index.js';
+import { DataChangingTestError, MeasureFailedError, runPairedSession } from '../../../src/session/index.js';
+import { parseSysbenchOutput, SysbenchOutputError, type SuiteTest } from '../../../src/suite/index.js';
 import {
   fakeContext,
   fakeParts,
@@ -50,13 +50,14 @@ describe('runPairedSession with fake parts', () => {
     const { ctx, stored, lines } = fakeContext();
     const outcome = await runPairedSession(fakeSuite([fakeTest('read'), fakeTest('write')]), parts, plan(), ctx);
     assert.equal(outcome.stoppedBy, 'decided');
-    assert.equal(outcome.sweeps, 8, 'the first look that can reject is at 8 pairs');
+    assert.equal(outcome.sweeps, 10, 'the first look where two tests can reject is at 10 blocks');
+    assert.equal(outcome.instances, 10, 'new instances every sweep (instance_seconds 0)');
     assert.equal(outcome.drainTimeouts, 0);
-    assert.equal(stored.length, 8 * 2 * 2, 'two tests, two sides, eight sweeps');
+    assert.equal(stored.length, 10 * 2 * 2, 'two tests, two sides, ten sweeps');
     assert.deepEqual(parts.loaded, ['baseline', 'candidate']);
-    assert.deepEqual(parts.warmedUp, ['baseline', 'candidate']);
-    const look = lines.find((l) => l.msg.startsWith('look at 8 pairs'));
-    assert.equal(look?.msg, 'look at 8 pairs: 2 of 2 test(s) decided');
+    assert.equal(parts.warmedUp.length, 2 * 10, 'the first warm-up, then a brief one after each restart');
+    const look = lines.find((l) => l.msg.startsWith('look at 10 blocks'));
+    assert.equal(look?.msg, 'look at 10 blocks: 2 of 2 open test(s) decided: read.t1 ok, write.t1 regression');
     // Pairs alternate: the first side of a test flips from sweep to sweep.
     const firsts = [1, 2].map((round) => stored.find((s) => s.test === 'read' && s.round === round)?.role);
     assert.notEqual(firsts[0], firsts[1]);
@@ -150,7 +151,7 @@ describe('runPairedSession with fake parts', () => {
     const outcome = await runPairedSession(
       fakeSuite([fakeTest('read')]),
       parts,
-      plan({ budgetMinutes: 1, idleServer: 'pause' }),
+      plan({ budgetMinutes: 1, idleServer: 'pause', instanceSeconds: 3600 }),
       ctx,
     );
     assert.equal(outcome.stoppedBy, 'budget');
@@ -177,7 +178,7 @@ describe('runPairedSession with fake parts', () => {
     const outcome = await runPairedSession(
       fakeSuite([fakeTest('read')]),
       parts,
-      plan({ maxPairs: 2, sequential: false, idleSettleMaxSeconds: 15 }),
+      plan({ maxPairs: 2, sequential: false, idleSettleMaxSeconds: 15, instanceSeconds: 3600 }),
       ctx,
     );
     assert.equal(outcome.stoppedBy, 'max_pairs');
@@ -195,6 +196,68 @@ describe('runPairedSession with fake parts', () => {
     // Three waits of 15 s in quarter-second windows, and one quiet window before each of the three baseline sides.
     assert.equal(parts.clock.ms, 3 * 15_000 + 3 * 250);
     assert.equal(parts.clock.sleeps, 3 * 60 + 3);
+    assertBothClosed(parts);
+  });
+
+  test('new instances for each block: both servers stopped, started again and warmed up briefly', async () => {
+    const parts = fakeParts();
+    const started: string[] = [];
+    const start = parts.start;
+    parts.start = (role) => (started.push(role), start(role));
+    const warmed: Array<number | undefined> = [];
+    parts.warmUp = (_role, seconds) => Promise.resolve(void warmed.push(seconds));
+    const { ctx } = fakeContext();
+    // Two runs of 10 s a sweep: 20 s of runs closes a block of instance_seconds 20 after every sweep.
+    const outcome = await runPairedSession(
+      fakeSuite([fakeTest('read')]),
+      parts,
+      plan({ maxPairs: 3, sequential: false, instanceSeconds: 20 }),
+      ctx,
+    );
+    assert.equal(outcome.sweeps, 3);
+    assert.equal(outcome.instances, 3);
+    assert.deepEqual(started, ['baseline', 'candidate', 'baseline', 'candidate', 'baseline', 'candidate']);
+    assert.deepEqual(warmed, [undefined, undefined, 1, 1, 1, 1], "the suite's warm-up first, then 1 s each");
+    assertBothClosed(parts);
+  });
+
+  test('instance_warmup_seconds 0: a restarted pair of servers measures at once, without a warm-up', async () => {
+    const parts = fakeParts();
+    const warmed: Array<number | undefined> = [];
+    parts.warmUp = (_role, seconds) => Promise.resolve(void warmed.push(seconds));
+    const { ctx } = fakeContext();
+    const outcome = await runPairedSession(
+      fakeSuite([fakeTest('read')]),
+      parts,
+      { ...plan({ maxPairs: 3, sequential: false, instanceSeconds: 20 }), restartWarmupSeconds: 0 },
+      ctx,
+    );
+    assert.equal(outcome.instances, 3);
+    assert.deepEqual(warmed, [undefined, undefined], "only the suite's own warm-up, at the start");
+    assertBothClosed(parts);
+  });
+
+  test("a suite's own script that changes the loaded rows stops the session after its first pair", async () => {
+    const load = { database: 'sbtest', tables: 2, tableSize: 100 };
+    const grows = { ...fakeTest('grows'), load } as unknown as SuiteTest;
+    const parts = fakeParts({
+      rowCounts: (role, l) => Promise.resolve(role === 'candidate' ? [l.tableSize, 103] : [l.tableSize, l.tableSize]),
+    });
+    const { ctx, stored } = fakeContext();
+    const err = await runPairedSession(fakeSuite([grows]), parts, plan(), ctx).then(
+      () => assert.fail('the session should have stopped'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof DataChangingTestError, String(err));
+    assert.equal(
+      err.message,
+      'test grows changed the rows of the loaded table sbtest.sbtest2 from 100 to 103 on the candidate server in ' +
+        'its first pair: in a paired session each server runs every test on one datadir, so the faster server ' +
+        'would change the data more and the two would read different tables; make its script leave the loaded ' +
+        "tables as it found them (append to a table of its own, or put back what it deletes, as qpswatch's insert " +
+        'and delete-insert do), or run the suite in the whole-run design (design: runs, or --rounds N)',
+    );
+    assert.equal(stored.length, 2, 'its first pair only');
     assertBothClosed(parts);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -13,11 +13,13 @@ import {
   roundsRefusal,
   sweepPlanText,
   sweepSeconds,
+  RESTART_SECONDS,
   type PreflightRequest,
 } from '../../../src/session/preflight.js';
 import { fingerprintId, hostFingerprint } from '../../../src/sampling/index.js';
 import { openStore } from '../../../src/store/index.js';
 import type { SuiteTest } from '../../../src/suite/index.js';
+import { stockDataChangerRefusal, suiteDataChangerRefusal } from '../../../src/session/data-changing.js';
 import { sessionInput } from '../store/store-inputs.js';
 import { joined } from '../../helpers/pattern.js';
 
@@ -34,76 +36,160 @@ function suite(
   };
 }
 
-describe('the sweeps a budget pays for', () => {
+const blocks = { alpha: 0.01, instanceSeconds: 15 };
+
+describe('the blocks a budget pays for', () => {
   test('a sweep is two runs of every test at every thread count, each with its overhead', () => {
     assert.equal(sweepSeconds(suite('s', 4, 8).tests), 67.2);
     assert.equal(sweepSeconds(suite('s', 2, 1, [1, 4]).tests), 11.2);
   });
 
-  test('as the session loop spends it: whole sweeps only, the first one always', () => {
-    const cases: Array<[minutes: number, sweeps: number]> = [
-      [8, 7], // 480 s / 67.2 s
-      [(8 * 67.2) / 60, 8], // exactly 8 sweeps
-      [8.9, 7],
-      [9, 8],
-      [0.5, 1], // less than one sweep: the first still runs
+  test('as the session loop spends it: whole blocks with a restart between each two, the first always', () => {
+    const cases: Array<[minutes: number, blocks: number]> = [
+      [8, 6], // (480 + 6) / (67.2 + 6)
+      [(8 * 67.2 + 7 * RESTART_SECONDS) / 60, 8], // exactly 8 blocks and their 7 restarts
+      [0.5, 1], // less than one block: the first still runs
     ];
-    for (const [minutes, sweeps] of cases)
-      assert.equal(planSweeps(suite('four', 4, 8), minutes, 200).budgetSweeps, sweeps, `${minutes} min`);
-    assert.equal(planSweeps(suite('four', 4, 8), 600, 200).sweeps, 200, 'max_pairs caps the pairs');
+    for (const [minutes, expected] of cases)
+      assert.equal(planSweeps(suite('four', 4, 8), minutes, 200, blocks).budgetBlocks, expected, `${minutes} min`);
+    assert.equal(planSweeps(suite('four', 4, 8), 600, 200, blocks).plannedBlocks, 200, 'max_pairs caps the blocks');
+    // A short suite's sweep measures under instance_seconds: its instances serve two sweeps.
+    assert.equal(planSweeps(suite('two', 2, 1), 8, 200, blocks).sweepsPerBlock, 4);
   });
 
-  test(
-    'a budget short of the first look is refused in one line with the ' +
-      'sweeps, the pairs and the budget that reaches it',
-    () => {
-      const refusal = budgetRefusal(planSweeps(suite('four', 4, 8), 8, 200));
-      assert.equal(
-        refusal,
-        'budget 8 min pays for 7 sweeps of suite four (4 tests, 67 s each ' +
-          'sweep); the first look needs 8 pairs: raise --budget (or ' +
-          'budget_minutes) to 9 or more, or shorten the tests (--seconds)',
-      );
-      // The budget it names is enough.
-      assert.equal(budgetRefusal(planSweeps(suite('four', 4, 8), 9, 200)), undefined);
-    },
-  );
-
-  test('thread counts are named, and a config check names the options', () => {
-    const refusal = budgetRefusal(planSweeps(suite('wide', 2, 30, [1, 4]), 5, 200), 'config');
+  test('a budget short of a verdict is refused in one line with the blocks and the budget that reaches it', () => {
+    const refusal = budgetRefusal(planSweeps(suite('four', 4, 8), 8, 200, blocks));
     assert.equal(
       refusal,
-      'budget 5 min pays for 1 sweep of suite wide (2 tests, 4 runs with ' +
-        'their thread counts, 243 s each sweep); the first look needs 8 pairs: ' +
-        'raise budget_minutes to 33 or more, or shorten the tests',
+      'budget 8 min pays for 6 blocks of suite four (4 tests, 67 s each sweep, new server instances every sweep); ' +
+        'a verdict needs 9 blocks (4 test(s) sharing alpha 0.01): raise --budget (or budget_minutes) to 11 or ' +
+        'more, or shorten the tests (--seconds)',
+    );
+    // The budget it names is enough.
+    assert.equal(budgetRefusal(planSweeps(suite('four', 4, 8), 11, 200, blocks)), undefined);
+  });
+
+  test('thread counts are named, and a config check names the options', () => {
+    const refusal = budgetRefusal(planSweeps(suite('wide', 2, 30, [1, 4]), 5, 200, blocks), 'config');
+    assert.equal(
+      refusal,
+      'budget 5 min pays for 1 block of suite wide (2 tests, 4 runs with their thread counts, 243 s each sweep, ' +
+        'new server instances every sweep); a verdict needs 9 blocks (4 test(s) sharing alpha 0.01): raise ' +
+        'budget_minutes to 38 or more, or shorten the tests',
     );
   });
 
-  test('max_pairs under the first look is refused with its own fix', () => {
+  test('max_pairs under what a verdict needs is refused with its own fix', () => {
     assert.equal(
-      budgetRefusal(planSweeps(suite('q', 8, 1), 8, 5)),
-      'max_pairs 5 stops suite q (8 tests, 22 s each sweep) at 5 pairs; the ' +
-        'first look needs 8 pairs: raise --pairs (or max_pairs) to 8 or more',
+      budgetRefusal(planSweeps(suite('q', 8, 1), 8, 5, blocks)),
+      'max_pairs 5 stops suite q (8 tests, 22 s each sweep, new server instances every sweep) at 5 pairs; a ' +
+        'verdict needs 10 blocks (8 test(s) sharing alpha 0.01): raise --pairs (or max_pairs) to 10 or more',
     );
     assert.match(
-      budgetRefusal(planSweeps(suite('four', 4, 8), 8, 5))!,
-      joined(
-        /: raise --budget \(or budget_minutes\) to 9 or more, or /,
-        /shorten the tests \(--seconds\); raise --pairs \(or /,
-        /max_pairs\) to 8 or more$/,
-      ),
+      budgetRefusal(planSweeps(suite('four', 4, 8), 8, 5, blocks))!,
+      joined(/: raise --budget \(or budget_minutes\) to 11 or more, or /, /shorten the tests \(--seconds\); /),
     );
   });
 
   test('the line before the first pair', () => {
     assert.equal(
-      sweepPlanText(planSweeps(suite('quick', 8, 1), 8, 200)),
-      'budget 8 min pays for about 21 sweeps of suite quick (8 tests, 22 s each sweep); the first look is at 8 pairs',
+      sweepPlanText(planSweeps(suite('quick', 8, 1), 8, 200, blocks)),
+      'budget 8 min pays for about 17 blocks of suite quick (8 tests, 22 s each sweep, new server instances every ' +
+        'sweep); the looks are at 11, 17 blocks',
     );
     assert.match(
-      sweepPlanText(planSweeps(suite('quick', 8, 1), 240, 200)),
-      /about 642 sweeps .*, capped at 200 pairs per test by max_pairs; the first look is at 8 pairs$/,
+      sweepPlanText(planSweeps(suite('quick', 8, 1), 240, 200, blocks)),
+      /about 200 blocks .*, capped at 200 pairs per test by max_pairs; the looks are at 12, 31, 78, 200 blocks$/,
     );
+  });
+});
+
+describe('tests that change the data others read', () => {
+  const stock = (script: string): SuiteTest =>
+    ({ name: 'x', seconds: 1, threads: [1], scriptPath: `/usr/share/sysbench/${script}.lua` }) as unknown as SuiteTest;
+  test("sysbench's stock oltp_insert and oltp_delete are refused before anything starts, in one line", () => {
+    const request = (script: string): PreflightRequest => ({
+      suite: { name: 's', tests: [stock('oltp_point_select'), stock(script)] },
+      design: 'paired',
+      rounds: 1,
+      alpha: 0.01,
+      budgetMinutes: 60,
+      maxPairs: 200,
+      sequential: true,
+      instanceSeconds: 15,
+    });
+    assert.throws(
+      () => preflight(request('oltp_insert')),
+      (err: unknown) =>
+        err instanceof PreflightError &&
+        err.message ===
+          "test x runs sysbench's stock oltp_insert, which grows the loaded tables: in a paired session each server " +
+            'runs every test on one datadir, so the faster server would change the data more and the two would ' +
+            "read different tables; use qpswatch's own script insert (appends to a table of its own), or run the " +
+            'suite in the whole-run design (design: runs, or --rounds N)',
+    );
+    assert.throws(() => preflight(request('oltp_delete')), /stock oltp_delete, which shrinks .* script delete-insert/);
+    assert.doesNotThrow(() => preflight({ ...request('oltp_insert'), design: 'runs', rounds: 5 }));
+    assert.doesNotThrow(() => preflight(request('oltp_update_index')));
+  });
+
+  describe('a copy of a stock script elsewhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qpswatch-stock-copy-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const at = (path: string): SuiteTest =>
+      ({ name: 'grow', seconds: 1, threads: [1], scriptPath: path }) as unknown as SuiteTest;
+    const stockInsert = '/usr/share/sysbench/oltp_insert.lua';
+
+    test('is known by its name in any folder', () => {
+      const named = join(dir, 'oltp_delete.lua');
+      writeFileSync(named, '-- a copy edited since\n');
+      assert.equal(
+        stockDataChangerRefusal(at(named)),
+        `test grow runs ${named}, a copy of sysbench's stock oltp_delete, which shrinks the loaded tables: in a ` +
+          'paired session each server runs every test on one datadir, so the faster server would change the data ' +
+          "more and the two would read different tables; use qpswatch's own script delete-insert (puts back each " +
+          'row it deletes), or run the suite in the whole-run design (design: runs, or --rounds N)',
+      );
+    });
+
+    test(
+      'is known by its content when renamed (the sha256 of the stock script)',
+      { skip: !existsSync(stockInsert) },
+      () => {
+        const renamed = join(dir, 'my-writes.lua');
+        copyFileSync(stockInsert, renamed);
+        assert.match(
+          stockDataChangerRefusal(at(renamed)) ?? '',
+          /^test grow runs .*my-writes\.lua, a copy of sysbench's stock oltp_insert, which grows/,
+        );
+        assert.throws(
+          () =>
+            preflight({
+              suite: { name: 's', tests: [at(renamed)] },
+              design: 'paired',
+              rounds: 1,
+              alpha: 0.01,
+              budgetMinutes: 60,
+              maxPairs: 200,
+              sequential: false,
+              instanceSeconds: 15,
+            }),
+          PreflightError,
+          'a calibration is refused too',
+        );
+      },
+    );
+
+    test("a suite's own script of another content and name is left to the row count after its first pair", () => {
+      const own = join(dir, 'reads.lua');
+      writeFileSync(own, '-- reads only\n');
+      assert.equal(stockDataChangerRefusal(at(own)), undefined);
+      assert.equal(suiteDataChangerRefusal({ tests: [at(own), stock('oltp_point_select')] }), undefined);
+      assert.match(
+        suiteDataChangerRefusal({ tests: [at(own), stock('bulk_insert')] }) ?? '',
+        /stock bulk_insert, which grows/,
+      );
+    });
   });
 });
 
@@ -150,19 +236,20 @@ describe('preflight', () => {
     budgetMinutes: 8,
     maxPairs: 200,
     sequential: true,
+    instanceSeconds: 15,
   };
 
   test('throws the refusal as bad input', () => {
     assert.throws(
       () => preflight(base),
-      (err: unknown) => err instanceof PreflightError && /pays for 7 sweeps/.test(err.message),
+      (err: unknown) => err instanceof PreflightError && /pays for 6 blocks/.test(err.message),
     );
     assert.throws(() => preflight({ ...base, design: 'runs', rounds: 2 }), PreflightError);
   });
 
   test('lets through what can reach a verdict, and what judges nothing while it runs', () => {
-    assert.equal(preflight({ ...base, budgetMinutes: 9 })?.sweeps, 8);
-    assert.equal(preflight({ ...base, sequential: false })?.sweeps, 7, 'a calibration needs no first look');
+    assert.equal(preflight({ ...base, budgetMinutes: 11 })?.sweeps, 9);
+    assert.equal(preflight({ ...base, sequential: false })?.sweeps, 6, 'a calibration needs no first look');
     assert.equal(preflight({ ...base, design: 'runs' }), undefined);
   });
 });
@@ -209,22 +296,22 @@ describe('announceSweeps', () => {
 
         const { lines, log } = capture();
         const deps = { stateDir: dir, alpha: 0.01, store, log };
-        await announceSweeps(planSweeps(suite('quick', 8, 1), 8, 200), deps);
-        await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200), deps);
-        await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200), deps);
+        await announceSweeps(planSweeps(suite('quick', 8, 1), 8, 200, blocks), deps);
+        await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200, blocks), deps);
+        await announceSweeps(planSweeps(suite('never-calibrated', 8, 1), 8, 200, blocks), deps);
         const info = lines.filter((l) => l.level === 30);
         const warn = lines.filter((l) => l.level === 40);
         assert.equal(info.length, 3);
         assert.match(
           info[0]!.msg,
           joined(
-            /^budget 8 min pays for about 21 sweeps of suite quick \(8 /,
-            /tests, 22 s each sweep\); the first look is at 8 pairs; by /,
+            /^budget 8 min pays for about 17 blocks of suite quick \(8 /,
+            /tests, 22 s each sweep, new server instances every sweep\); the looks are at 11, 17 blocks; by /,
             /this host's calibration, a detectable drop of \d+-\d+% per /,
-            /test at 21 pairs$/,
+            /test at 17 pairs$/,
           ),
         );
-        assert.equal(info[0]!['sweeps'], 21);
+        assert.equal(info[0]!['sweeps'], 17);
         assert.deepEqual(Object.keys(info[0]!['detectablePercent'] as object), ['a.t1', 'b.t1']);
         assert.doesNotMatch(info[1]!.msg, /calibration/);
         assert.equal(warn.length, 1);
@@ -268,14 +355,14 @@ describe('announceSweeps', () => {
             [1, 2].map((threads) => ({ name, seconds: 1, threads: [threads] }) as unknown as SuiteTest),
           ),
         };
-        await announceSweeps(planSweeps(levels, 8, 200), { stateDir: dir, alpha: 0.01, store, log });
+        await announceSweeps(planSweeps(levels, 8, 200, blocks), { stateDir: dir, alpha: 0.01, store, log });
         const info = lines.filter((l) => l.level === 30);
         const warn = lines.filter((l) => l.level === 40);
         assert.match(
           info[0]!.msg,
           joined(
             /suite levels \(2 tests, 4 runs with their thread counts, \d+ /,
-            /s each sweep\).* per test at \d+ pairs \(t1: \d+%, t2: /,
+            /s each sweep, new server instances every 2 sweeps\).* per test at \d+ pairs \(t1: \d+%, t2: /,
             /\d+%\)$/,
           ),
         );

@@ -77,7 +77,22 @@ export function calibrationContract(backend: string, open: () => Promise<Store>)
         assert.deepEqual(record.settings, { alpha: 0.01, family: 16, drop: 0.05 });
         assert.deepEqual(record.tests, calibrationInput(hostId, sessionId).tests);
         assert.match(record.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        assert.equal(record.instanceSpread, null, 'not measured: none');
         assert.deepEqual(await store.latestCalibration('fp-4c-16g-nvme', 'quick'), record);
+      }),
+    );
+
+    test(
+      'the spread between server instances is kept with the calibration (schema 19)',
+      withStore(async (store) => {
+        const { hostId, sessionId } = await doneSession(store);
+        const tests = [figure({ instanceSpread: 0.021 }), figure({ test: 'insert', instanceSpread: null })];
+        const record = await store.recordCalibration(
+          calibrationInput(hostId, sessionId, { instanceSpread: 0.021, tests }),
+        );
+        assert.equal(record.instanceSpread, 0.021);
+        assert.deepEqual(record.tests, tests);
+        assert.equal((await store.latestCalibration('fp-4c-16g-nvme', 'quick'))?.instanceSpread, 0.021);
       }),
     );
 
@@ -129,6 +144,7 @@ export function calibrationContract(backend: string, open: () => Promise<Store>)
       ],
       ['fractional pairs needed', (i) => ({ ...i, tests: [figure({ pairsNeeded: 2.5 })] }), 'tests[0].pairsNeeded'],
       ['no tests', (i) => ({ ...i, tests: [] }), 'tests'],
+      ['a negative instance spread', (i) => ({ ...i, instanceSpread: -0.01 }), 'instanceSpread'],
       ['an empty suite', (i) => ({ ...i, suite: '' }), 'suite'],
       ['settings that are not an object', (i) => ({ ...i, settings: 'alpha' }), 'settings'],
     ];

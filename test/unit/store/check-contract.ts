@@ -164,7 +164,7 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
             outcome: 'regression',
             verdicts: [
               verdict('update-index', 'regression', 0.24),
-              verdict('point-query', 'ok', 0.99),
+              { ...verdict('point-query', 'ok', 0.99), logSe: 0.012, logSeDf: 16 },
               verdict('scan', 'slower', 0.962),
             ],
             openEvents: [{ test: 'update-index', threads: 1, relativeQps: 0.24 }],
@@ -188,6 +188,15 @@ export function checkContract(name: string, open: () => Promise<Store>): void {
           [reach.low, reach.high, reach.confidence, reach.detectableDrop, reach.pairs, reach.noise],
           [0.99 * 0.97, 0.99 * 1.03, 0.95, 0.041, 12, 0.028],
           'the interval and detectable drop are stored',
+        );
+        assert.deepEqual(
+          verdicts.map((v) => [v.logSe, v.logSeDf]),
+          [
+            [null, null],
+            [0.012, 16],
+            [null, null],
+          ],
+          "the error and its degrees of freedom are stored; an older verdict's are null",
         );
         const events = await store.listEvents({ upstream: 'mariadb-10.11', state: 'open' });
         assert.deepEqual(

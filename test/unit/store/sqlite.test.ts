@@ -23,6 +23,7 @@ import { queueContract } from './queue-contract.js';
 import { calibrationContract } from './calibration-contract.js';
 import { bisectionContract } from './bisection-contract.js';
 import { profileContract } from './profile-contract.js';
+import { instructionContract } from './instruction-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -43,6 +44,7 @@ queueContract('sqlite', () => sqlite(freshPath()));
 bisectionContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
 profileContract('sqlite', () => sqlite(freshPath()));
+instructionContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
   describe('figure packs of done sessions', () => {
@@ -200,6 +202,11 @@ describe('sqlite backend', () => {
         'host_metrics',
         'hosts',
         'imported_results',
+        'instruction_events',
+        'instruction_functions',
+        'instruction_lanes',
+        'instruction_runs',
+        'instruction_verdicts',
         'outbox',
         'profiles',
         'regression_events',
@@ -266,6 +273,8 @@ describe('sqlite backend', () => {
     db.exec('ALTER TABLE regression_events DROP COLUMN kind');
     // Nor the later migrations' tables, which are made again.
     db.exec('DROP TABLE profiles');
+    db.exec('ALTER TABLE calibrations DROP COLUMN instance_spread');
+    db.exec('ALTER TABLE verdicts DROP COLUMN log_se_df');
     db.pragma('user_version = 12');
     db.close();
     const again = await sqlite(path);
@@ -313,6 +322,8 @@ describe('sqlite backend', () => {
       // Migration 13's column did not exist at version 11 either.
       db.exec('ALTER TABLE regression_events DROP COLUMN kind');
       db.exec('DROP TABLE profiles');
+      db.exec('ALTER TABLE calibrations DROP COLUMN instance_spread');
+      db.exec('ALTER TABLE verdicts DROP COLUMN log_se_df');
       db.pragma('user_version = 11');
       db.close();
       const again = await sqlite(path);

@@ -78,13 +78,14 @@ describe('sysbench argv', () => {
     assert.deepEqual(argv.slice(-3), ['--range-size=1000', '/usr/share/sysbench/oltp_read_only.lua', 'run']);
   });
 
-  test('prepareArgv: uniform data, one thread per table (at most 8), the load script', () => {
+  test('prepareArgv: uniform data from a fixed seed, one thread per table (at most 8), the load script', () => {
     assert.deepEqual(prepareArgv({ load: { ...load, tables: 4, args: { mysql_storage_engine: 'innodb' } } }, conn), [
       ...connection,
       '--tables=4',
       '--table-size=10000',
       '--rand-type=uniform',
       '--threads=4',
+      '--rand-seed=1',
       '--mysql-storage-engine=innodb',
       '/usr/share/sysbench/oltp_read_only.lua',
       'prepare',

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPatch, applyReason, PatchApplyError } from '../../../src/upstream/index.js';
@@ -34,6 +34,17 @@ describe('applyPatch', () => {
     await writeFile(join(dir, 'tree', 'release.txt'), 'version 1\ndurable no\n');
     await applyPatch(join(dir, 'tree'), join(dir, 'good.patch'));
     assert.equal(await readFile(join(dir, 'tree', 'release.txt'), 'utf8'), 'version 1\ndurable yes\n');
+  });
+
+  test('an unpacked source tree, no repository, inside another one: the patch applies to the tree', async () => {
+    // dir/tree is a repository; dir/tree/cache/worktrees/src is a plain folder inside it, as a source tarball's tree
+    // is when cache_dir lies in a checkout: git apply takes the patch's paths relative to the folder it runs in.
+    const src = join(dir, 'tree', 'cache', 'worktrees', 'src');
+    await mkdir(src, { recursive: true });
+    await writeFile(join(src, 'release.txt'), 'version 1\ndurable no\n');
+    await applyPatch(src, join(dir, 'good.patch'));
+    assert.equal(await readFile(join(src, 'release.txt'), 'utf8'), 'version 1\ndurable yes\n');
+    await rm(join(dir, 'tree', 'cache'), { recursive: true });
   });
 
   test("a patch that does not apply is a PatchApplyError with git's reason, and nothing is changed", async () => {

@@ -15,7 +15,7 @@ import {
   TarballNotListedError,
   type Upstream,
 } from '../../../src/upstream/index.js';
-import { startIndexServer, type IndexServer } from '../../fixtures/upstream/index-server.js';
+import { startIndexServer, type IndexServer } from '../../../scripts/real-releases/archive-server.js';
 import { silentLog } from '../../helpers/silent-log.js';
 import { freePort } from '../../helpers/smtp.js';
 import { joined } from '../../helpers/pattern.js';

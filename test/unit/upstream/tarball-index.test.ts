@@ -6,6 +6,7 @@ import {
   parseChecksums,
   parseListFile,
   parseListing,
+  buildsFromSource,
   parseUpstream,
   TarballIndexError,
   UpstreamConfigError,
@@ -57,7 +58,7 @@ describe('a tarball upstream in the config', () => {
     };
     assert.equal(parseUpstream(git).kind, 'git');
     assert.equal(parseUpstream({ ...git, kind: 'git' }).kind, 'git');
-    assert.equal(problem({ ...git, kind: 'svn' }), 'upstream "m": kind = "svn": expected git or tarball');
+    assert.equal(problem({ ...git, kind: 'svn' }), 'upstream "m": kind = "svn": expected git, tarball or source');
   });
 
   test('bad entries: one line naming the field, the value and the fix', () => {
@@ -76,6 +77,42 @@ describe('a tarball upstream in the config', () => {
       problem({ ...TARBALL, index: undefined }),
       'upstream "mariadb-bin": index = (missing): expected an http:// or ' +
         'https:// URL, e.g. "https://archive.mariadb.org/"',
+    );
+  });
+});
+
+describe('a source upstream in the config', () => {
+  const SOURCE = { ...TARBALL, name: 'mariadb-src', kind: 'source', build_profile: 'mariadb-rel' };
+
+  test('kind source: the index, a build profile and patches, as a git upstream has', () => {
+    const u = parseUpstream({ ...SOURCE, patches: ['/etc/qpswatch/patches/fix.patch'], file: 'mariadb-*.tar.gz' });
+    assert.deepEqual(
+      [u.kind, u.remote, u.buildProfile, u.patches, u.fileGlob],
+      [
+        'source',
+        'https://archive.mariadb.org/',
+        'mariadb-rel',
+        ['/etc/qpswatch/patches/fix.patch'],
+        'mariadb-*.tar.gz',
+      ],
+    );
+    assert.equal(buildsFromSource(u), true);
+    assert.equal(buildsFromSource(parseUpstream(TARBALL)), false);
+  });
+
+  test('bad entries: one line naming the field, the value and the fix', () => {
+    assert.equal(
+      problem({ ...SOURCE, build_profile: undefined }),
+      'upstream "mariadb-src": build_profile = (missing): expected a build profile name, e.g. "mariadb-rel"',
+    );
+    assert.equal(
+      problem({ ...SOURCE, remote: 'https://github.com/MariaDB/server.git' }),
+      'upstream "mariadb-src": unknown key "remote": the keys are name, kind, index, file, flavor, series, ' +
+        'build_profile, server_profile, include, exclude, min_version, base, budget_minutes, patches',
+    );
+    assert.match(
+      problem({ ...SOURCE, patches: ['fix.patch'] }),
+      /^upstream "mariadb-src": patches\[0\] = "fix\.patch": /,
     );
   });
 });
