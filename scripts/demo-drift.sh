@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The drift walk-through on this host: the demo upstream's 10.6 series, whose every release makes the server spend
-# about 3% more CPU per query than the one before. No single check sees a loss that size against the 5% margin;
-# qpswatch chains the checks back to the series' base, confirms the drift with a session of the release directly
-# against the base, and sends one drift email (an .eml file in the outbox folder). Everything lands under
-# ./var/demo-drift; the daemon's own cycle (`qpswatch once`) does the work. About 40 minutes on a 2-core host.
-# Extra arguments go to the config as YAML lines, e.g. 'budget_minutes: 12' for a noisy host.
+# The drift walk-through on this host: the demo upstream's 10.6 series, whose every release makes the server run a
+# fixed number of instructions more per query, about 3% of a range read more than the release before. No single
+# check sees a step that size against its threshold; the instructions lane compares each release with the series'
+# base straight from stored counts and flags the drift, with one email (an .eml file in the outbox folder).
+# Everything lands under ./var/demo-drift; the daemon's own cycle (`qpswatch once`) does the work. About 15 to 20
+# minutes on a 2-core host. Extra arguments go to the config as YAML lines, e.g. 'budget_minutes: 4'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
@@ -19,6 +19,18 @@ state_dir: $demo/state
 cache_dir: $demo/cache
 min_free_bytes: 1000000000
 suite: drift-demo
+# The QPS lane, at a 15% margin and 2 minutes of pairs a check: it calls a 3% step ok on a noisy host, so each
+# release becomes last good, and what flags the drift is the instructions lane (docs/verdicts.md, "The drift demo").
+threshold: 0.85
+budget_minutes: 2
+# The instructions lane: a 3% step is within 5% of the last good; 10.6.3 is 6% over the base. Counts repeat exactly,
+# so two short runs a side are enough.
+instruction_counter: callgrind
+instructions_threshold: 1.05
+instructions_repeats: 2
+instructions_events: 20
+instructions_warmup_events: 5
+quiet_max_wait_seconds: 60
 email_to: [performance@example.invalid]
 outbox_dir: $demo/outbox
 upstreams:

@@ -1,7 +1,9 @@
 /**
  * The demo's bisection series: mariadb-10.5.1, sixteen untagged commits, then mariadb-10.5.2, on top of the other
  * releases (so their commit ids do not change). One untagged commit makes every commit durable (the 'slow' kind's
- * settings) and every later one keeps it; one later commit does not compile. `qpswatch bisect mariadb-10.5.2` must
+ * settings) and makes every query run BISECT_EXTRA_INSTRUCTIONS more instructions, and every later one keeps both;
+ * one later commit does not compile. The QPS lane sees the slow commit by its fsyncs, the instructions lane by its
+ * instructions. `qpswatch bisect mariadb-10.5.2` must
  * name the slow commit, skipping the broken one, in at most ceil(log2(n)) + 2 builds (n = 17 commits after 10.5.1).
  * Commit subjects and one author name hold quotes, ampersands and angle brackets: they are data, never a shell's.
  */
@@ -41,7 +43,14 @@ export const BISECT_COMMITS: readonly DemoBisectCommit[] = [
   { subject: 'release: bump the version to 10.5.2', kind: 'plain' },
 ];
 
-/** Whether a commit of the series runs the durable settings: the slow one and everything after it. */
+/**
+ * What the slow commit adds to every query (template/launcher/extra-work.c): about a tenth of an update's count in
+ * the instructions lane (point select 42 thousand, update-index 100 thousand on Debian's 10.11.19), far past any
+ * threshold, so a bisection step on instructions is decided by one counted run.
+ */
+export const BISECT_EXTRA_INSTRUCTIONS = 10_000;
+
+/** Whether a commit of the series runs the durable settings and the extra work: the slow one and all after it. */
 export function bisectCommitIsDurable(index: number): boolean {
   return index >= BISECT_COMMITS.findIndex((c) => c.kind === 'slow');
 }

@@ -6,6 +6,7 @@ import { projectRoot } from '../../src/paths.js';
 import {
   BISECT_BAD_VERSION,
   BISECT_COMMITS,
+  BISECT_EXTRA_INSTRUCTIONS,
   BISECT_GOOD_VERSION,
   bisectCommitIsDurable,
   type DemoBisectCommit,
@@ -110,7 +111,7 @@ export async function makeDemoUpstream(dir: string): Promise<DemoUpstream> {
     releases,
     slowTag: releases.find((r) => r.kind === 'slow')!.tag,
     brokenTag: releases.find((r) => r.kind === 'broken')!.tag,
-    driftTags: releases.filter((r) => r.extraCpuPermille !== undefined).map((r) => r.tag),
+    driftTags: releases.filter((r) => r.extraInstructions !== undefined).map((r) => r.tag),
     hostileTags,
     hostileMarker: HOSTILE_MARKER,
     otherTags,
@@ -131,8 +132,14 @@ async function commitBisectSeries(repo: string, firstIndex: number): Promise<Dem
   const steps: DemoBisectStep[] = [];
   for (const [i, step] of BISECT_COMMITS.entries()) {
     await cp(demoTemplateDir(), repo, { recursive: true, force: true });
-    const serverArgs = bisectCommitIsDurable(i) ? DURABLE : RELAXED;
-    const release: DemoRelease = { version: BISECT_GOOD_VERSION, kind: 'normal', serverArgs, subject: step.subject };
+    const slow = bisectCommitIsDurable(i);
+    const release: DemoRelease = {
+      version: BISECT_GOOD_VERSION,
+      kind: 'normal',
+      serverArgs: slow ? DURABLE : RELAXED,
+      subject: step.subject,
+      ...(slow ? { extraInstructions: BISECT_EXTRA_INSTRUCTIONS } : {}),
+    };
     await writeFile(join(repo, 'release.cmake'), releaseCmake(release));
     if (step.kind === 'broken') await appendFile(join(repo, 'launcher', 'mariadbd.c'), BROKEN_SOURCE);
     const when = stepDate(firstIndex, i);
@@ -143,7 +150,13 @@ async function commitBisectSeries(repo: string, firstIndex: number): Promise<Dem
   }
   const bad = await commitRelease(
     repo,
-    { version: BISECT_BAD_VERSION, kind: 'slow', serverArgs: DURABLE, subject: 'release 10.5.2' },
+    {
+      version: BISECT_BAD_VERSION,
+      kind: 'slow',
+      serverArgs: DURABLE,
+      subject: 'release 10.5.2',
+      extraInstructions: BISECT_EXTRA_INSTRUCTIONS,
+    },
     firstIndex + 1,
   );
   return {
@@ -182,8 +195,8 @@ function releaseCmake(release: DemoRelease): string {
     `set(DEMO_VERSION "${release.version}")`,
     '# Server settings this release always runs with (they come after my.cnf, so they win).',
     `set(DEMO_EXTRA_ARGS "${release.serverArgs.join(';')}")`,
-    '# The drift series: extra server CPU per query, in thousandths (launcher/extra-cpu.c); -1: none.',
-    `set(DEMO_EXTRA_CPU_PERMILLE ${release.extraCpuPermille ?? -1})`,
+    '# Extra instructions the server runs per query (launcher/extra-work.c); -1: none preloaded.',
+    `set(DEMO_EXTRA_INSTRUCTIONS ${release.extraInstructions ?? -1})`,
     '',
   ].join('\n');
 }
@@ -227,7 +240,7 @@ export function describeDemoUpstream(demo: DemoUpstream): string {
         : r.kind === 'broken'
           ? 'FAILS TO BUILD: C syntax error'
           : r.kind === 'drift'
-            ? `DRIFT: ${(r.extraCpuPermille! / 10).toFixed(1)}% more server CPU per query`
+            ? `DRIFT: ${r.extraInstructions!} more instructions per query`
             : 'normal';
     lines.push(`  ${r.tag.padEnd(18)} ${r.commit.slice(0, 12)}  ${what}  [${r.serverArgs.join(' ')}]`);
   }
@@ -243,13 +256,16 @@ export function describeDemoUpstream(demo: DemoUpstream): string {
   const b = demo.bisect;
   lines.push('', `bisection series: ${b.goodTag} (good), then ${b.steps.length} untagged commits, then ${b.badTag}:`);
   for (const step of b.steps) {
-    const mark = step.kind === 'slow' ? '  <- SLOW from here on' : step.kind === 'broken' ? '  <- FAILS TO BUILD' : '';
+    const mark =
+      step.kind === 'slow'
+        ? `  <- SLOW from here on (durable commits, ${BISECT_EXTRA_INSTRUCTIONS} more instructions per query)`
+        : step.kind === 'broken' ? '  <- FAILS TO BUILD' : '';
     lines.push(`  ${step.commit.slice(0, 12)}  ${JSON.stringify(step.subject)}${mark}`);
   }
   lines.push(
     '',
     `slow: ${demo.slowTag}    fails to build: ${demo.brokenTag}    drift ` +
-      `series (about 3% slower each): ${demo.driftTags.join(' ')}`,
+      `series (about 3% more instructions per range read each): ${demo.driftTags.join(' ')}`,
   );
   return lines.join('\n') + '\n';
 }

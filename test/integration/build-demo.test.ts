@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   BuildFailedError,
   BuildProfileError,
@@ -30,6 +30,8 @@ import {
   startServer,
 } from '../../src/server/index.js';
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
+import { DRIFT_QUERY_INSTRUCTIONS } from '../../scripts/demo-upstream/releases.js';
+import { parseCallgrindOutput } from '../../src/instructions/index.js';
 import { silentLog } from '../helpers/silent-log.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { joined } from '../helpers/pattern.js';
@@ -194,28 +196,39 @@ describe('the demo upstream built with the demo profile', () => {
   });
 
   test(
-    "a drift release's server carries its slowdown: 13% more CPU per " + 'request at mariadb-10.6.5, none at 10.6.1',
+    "a drift release's server carries its extra work: a fixed count of instructions per query, none at 10.6.1",
     async () => {
       const [base, last] = [release((r) => r.version === '10.6.1'), release((r) => r.version === '10.6.5')];
-      assert.deepEqual([base.extraCpuPermille, last.extraCpuPermille], [0, 130]);
+      assert.equal(base.extraInstructions, 0);
+      assert.ok(Math.abs(last.extraInstructions! / DRIFT_QUERY_INSTRUCTIONS - 0.1296) < 0.0001, 'about 13% at 10.6.5');
       const [baseBuild, lastBuild] = [await build(base), await build(last)];
-      // The library alone, in thread CPU time (test/fixtures/demo/extra-cpu-probe.c): exact on a busy host too.
-      const probe = join(root, 'extra-cpu-probe');
+      // The library around one request (test/fixtures/demo/extra-work-probe.c), counted by callgrind: exact on a busy
+      // host too. Without the library the probe's recv and send are glibc's own.
+      const probe = join(root, 'extra-work-probe');
       await run({
-        argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-cpu-probe.c')],
+        argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-work-probe.c')],
       });
-      const added = async (installDir: string): Promise<number> =>
-        Number(
-          (
-            await run({
-              argv: [probe],
-              env: { ...defaultEnv(), LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_cpu.so') },
-            })
-          ).stdout.trim(),
-        );
-      assert.ok(Math.abs((await added(baseBuild.installDir)) - 1) < 0.01, '10.6.1 adds nothing');
-      const extra = await added(lastBuild.installDir);
-      assert.ok(Math.abs(extra - 1.13) < 0.01, `10.6.5 adds 13% to the CPU of a request: ${extra}`);
+      const counted = async (installDir?: string): Promise<number> => {
+        const out = join(root, `probe.${installDir === undefined ? 'plain' : basename(dirname(installDir))}.out`);
+        await run({
+          argv: ['valgrind', '--tool=callgrind', '--toggle-collect=probe_query', `--callgrind-out-file=${out}`, probe],
+          env: {
+            ...defaultEnv(),
+            ...(installDir !== undefined ? { LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_work.so') } : {}),
+          },
+        });
+        return parseCallgrindOutput(await readFile(out, 'utf8')).instructions;
+      };
+      const plain = await counted();
+      // The wrappers' own few dozen instructions, and a first call's dlsym (a few thousand) on top of the loop.
+      const added = async (installDir: string): Promise<number> => (await counted(installDir)) - plain;
+      const baseAdded = await added(baseBuild.installDir);
+      assert.ok(baseAdded >= 0 && baseAdded < 20_000, `10.6.1 adds only the wrappers: ${baseAdded}`);
+      const lastAdded = (await added(lastBuild.installDir)) - baseAdded;
+      assert.ok(
+        Math.abs(lastAdded - last.extraInstructions!) <= 4,
+        `10.6.5 adds ${last.extraInstructions} instructions to a request: ${lastAdded}`,
+      );
       // The launcher preloads it into the server it becomes.
       const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
       const dir = join(root, 'drift-srv');
@@ -234,7 +247,7 @@ describe('the demo upstream built with the demo profile', () => {
         stopTimeoutMs: 30_000,
       });
       try {
-        assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_cpu\.so$/m);
+        assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_work\.so$/m);
         const [row] = await server.query('SELECT VERSION() AS v');
         assert.equal(row?.['v'], '10.6.5-MariaDB-qpswatch-demo');
       } finally {

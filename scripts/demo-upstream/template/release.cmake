@@ -2,5 +2,5 @@
 set(DEMO_VERSION "10.11.0")
 # Server settings this release always runs with (they come after my.cnf, so they win).
 set(DEMO_EXTRA_ARGS "--innodb-flush-log-at-trx-commit=2;--sync-binlog=0")
-# The drift series: extra server CPU per query, in thousandths (launcher/extra-cpu.c); -1: none.
-set(DEMO_EXTRA_CPU_PERMILLE -1)
+# Extra instructions the server runs per query (launcher/extra-work.c); -1: none preloaded.
+set(DEMO_EXTRA_INSTRUCTIONS -1)

@@ -150,7 +150,7 @@ describe('perQueryFunctions', () => {
 });
 
 describe('callgrind command line', () => {
-  test("counts only the dispatcher, zeroed at each connection, into the lane's file, without gdbserver", () => {
+  test("counts only the dispatcher, zeroed at each connection, into the lane's file, without gdbserver, past an exec", () => {
     assert.deepEqual(callgrindArgv('/usr/bin/valgrind', '/state/work/x.callgrind'), [
       '/usr/bin/valgrind',
       '--tool=callgrind',
@@ -159,6 +159,7 @@ describe('callgrind command line', () => {
       '--callgrind-out-file=/state/work/x.callgrind',
       '--dump-line=no',
       '--vgdb=no',
+      '--trace-children=yes',
     ]);
   });
 

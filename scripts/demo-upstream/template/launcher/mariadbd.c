@@ -3,8 +3,8 @@
  * host's mariadbd with the same arguments plus the settings this release fixes. execv keeps the process id, so
  * whoever started the launcher can stop the server with signals as usual.
  *
- * A release of the drift series (DEMO_EXTRA_CPU_PERMILLE >= 0) also preloads lib/libdemo_extra_cpu.so from its
- * own install prefix into the server: the slowdown it carries (see extra-cpu.c).
+ * A release that carries extra work (DEMO_EXTRA_INSTRUCTIONS >= 0: the drift series, the bisection series' slow
+ * commits) also preloads lib/libdemo_extra_work.so from its own install prefix into the server (see extra-work.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +20,8 @@
 
 static const char *const extra_args[] = {DEMO_EXTRA_ARGS NULL};
 
-/* LD_PRELOAD=<prefix>/lib/libdemo_extra_cpu.so, the prefix found from this program's own path (<prefix>/bin). */
-static int preload_extra_cpu(const char *program) {
+/* LD_PRELOAD=<prefix>/lib/libdemo_extra_work.so, the prefix found from this program's own path (<prefix>/bin). */
+static int preload_extra_work(const char *program) {
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return -1;
@@ -30,7 +30,7 @@ static int preload_extra_cpu(const char *program) {
   if (slash == NULL) return -1;
   *slash = '\0';
   char library[PATH_MAX + 64];
-  snprintf(library, sizeof library, "%s/../lib/libdemo_extra_cpu.so", self);
+  snprintf(library, sizeof library, "%s/../lib/libdemo_extra_work.so", self);
   if (access(library, R_OK) != 0) {
     fprintf(stderr, "%s: %s: %s\n", program, library, strerror(errno));
     return -1;
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     printf("engine %016llx\n", (unsigned long long)demo_engine_selftest());
     return 0;
   }
-  if (DEMO_EXTRA_CPU_PERMILLE >= 0 && preload_extra_cpu(argv[0]) != 0) return 1;
+  if (DEMO_EXTRA_INSTRUCTIONS >= 0 && preload_extra_work(argv[0]) != 0) return 1;
   size_t extra = sizeof extra_args / sizeof extra_args[0] - 1;
   char **args = calloc((size_t)argc + extra + 2, sizeof *args);
   if (args == NULL) {
