@@ -1,4 +1,4 @@
-import type { VerdictKind } from '../model/index.js';
+import type { InstructionVerdictKind, VerdictKind } from '../model/index.js';
 
 /**
  * The search of a bisection over the commits after the last good release, oldest first: index count-1 is the
@@ -75,9 +75,10 @@ export function bisectBuildBound(count: number): number {
 
 /**
  * A step's outcome from the verdicts of its session (the good release as B, the commit as C): bad when any test
- * regressed, good when every test is ok or improved, undecided otherwise (slower, unstable).
+ * regressed, good when every test is ok or improved, undecided otherwise (slower, unstable, unclear). The same for
+ * the instructions lane's verdicts of a step (the commit's counts against the good release's).
  */
-export function stepVerdict(kinds: readonly VerdictKind[]): 'good' | 'bad' | 'undecided' {
+export function stepVerdict(kinds: readonly (VerdictKind | InstructionVerdictKind)[]): 'good' | 'bad' | 'undecided' {
   if (kinds.length === 0) return 'undecided';
   if (kinds.includes('regression')) return 'bad';
   return kinds.every((k) => k === 'ok' || k === 'improvement') ? 'good' : 'undecided';

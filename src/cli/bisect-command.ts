@@ -1,7 +1,9 @@
 import { waitForHostLock } from '../daemon/index.js';
 import {
+  bisectLanes,
   bisectMessage,
   bisectRelease,
+  type BisectLane,
   buildSettings,
   checkSettings,
   deliverPending,
@@ -26,19 +28,23 @@ import type { ReleaseRecord, Store } from '../store/index.js';
 const HELP = `Usage: qpswatch bisect TAG [TEST...] [--good TAG] [options]
 
 Finds the commit that made TAG slower: takes the commits after the last good release up to TAG (first-parent
-history), builds midpoints with TAG's upstream build profile (the compiler cache stays warm) and runs only the
-regressed tests as a paired session of the good release (B) against each midpoint (C). A regression there means
-bad, every test ok or improved means good. It names the first bad commit with its subject and author, in about
+history), builds midpoints with TAG's upstream build profile (the compiler cache stays warm) and judges each on
+only the regressed tests. On the QPS lane a step is a paired session of the good release (B) against the midpoint
+(C); on the instructions lane it is one counted run per test of the midpoint, against the good release's stored
+counts (counts repeat exactly, so one run decides; the good release is counted once when none are stored). A
+regression there means bad, every test ok or improved means good. It names the first bad commit with its subject and author, in about
 log2(n) builds for n commits. A commit that does not build is skipped as git bisect skip does (a neighbour is
 built instead); an undecided step gets a second session with twice the pairs, and if that cannot decide either,
 bisect stops and says so. The result is stored (shown by status); the midpoint builds are pruned when it ends,
 never a release's build. The good release and TAG must be built (qpswatch build TAG).
 
 TEST... are suite test names (update-index, or update-index.t1); without them, the tests that regressed in TAG's
-newest check.
+newest check. --lane auto (the default) bisects on instructions when that check's instructions lane found
+regressions among them (those tests, without TEST...), else on QPS.
 
 Options:
   --good TAG           the good end (default: the last good release below TAG)
+  --lane LANE          what judges a step: auto (default), qps or instructions (1-thread tests, instruction_counter)
   --upstream NAME      the upstream, when several have TAG
   --all-parents        walk every parent's commits, not only first parents (merged branches' own commits)
   --max-builds N       builds at most (default: bisect_max_builds, 12); --max-hours H likewise (bisect_max_hours)
@@ -55,6 +61,7 @@ undecided step, the budget, or a failure on the way); 2 bad input.
 const BISECT_FLAGS = {
   ...SUITE_FLAGS,
   good: { type: 'string' },
+  lane: { type: 'string' },
   upstream: { type: 'string' },
   'all-parents': { type: 'boolean' },
   'max-builds': { type: 'string' },
@@ -71,6 +78,10 @@ export const bisectCommand: Command = {
   positionals: true,
   examples: [
     { does: 'Find the commit that made update-index slower', line: 'qpswatch bisect mariadb-10.11.9 update-index' },
+    {
+      does: 'The same, each commit judged by its instructions per query',
+      line: 'qpswatch bisect mariadb-10.11.9 point-query --lane instructions',
+    },
   ],
   needsConfig: true,
   async run(args, ctx) {
@@ -95,7 +106,7 @@ export const bisectCommand: Command = {
       // store names elsewhere is refused (StoredInstallPathError), as is a good end that was never built.
       if ((await releaseInstallDir(good, upstream, { store, stateDir: ctx.config.state_dir })) === undefined)
         throw new ReleaseNotBuiltError(good.tag);
-      const names = tests.length > 0 ? tests : await regressedTests(store, release);
+      const { lane, names } = await laneAndTests(laneFlag(values.lane), tests, release, store);
       if (names.length === 0) throw new NoRegressedTestsError(release.tag);
       const narrowed = narrowSuite(suite, names);
       const lock = await waitForHostLock(ctx.config.host_lock, {
@@ -115,6 +126,7 @@ export const bisectCommand: Command = {
             tests: names,
             suite: narrowed,
             firstParent: values['all-parents'] !== true,
+            lane,
             maxBuilds,
             maxHours,
             ...shape,
@@ -144,6 +156,31 @@ export const bisectCommand: Command = {
     }
   },
 };
+
+function laneFlag(text: string | undefined): BisectLane | 'auto' {
+  if (text === undefined || text === 'auto') return 'auto';
+  if ((bisectLanes as readonly string[]).includes(text)) return text as BisectLane;
+  throw new UsageError(`--lane ${JSON.stringify(text)}: expected auto, ${bisectLanes.join(' or ')}`);
+}
+
+/**
+ * The lane that judges the steps and the tests it judges: named tests stay; auto takes the instructions lane when
+ * TAG's newest check found instructions regressions (among the named tests, or those tests when none are named).
+ */
+async function laneAndTests(
+  flag: BisectLane | 'auto',
+  named: readonly string[],
+  release: ReleaseRecord,
+  store: Store,
+): Promise<{ lane: BisectLane; names: string[] }> {
+  const grew = flag === 'qps' ? [] : await regressedTests(store, release, 'instructions');
+  const inGrew = named.length > 0 && named.every((t) => grew.includes(t.replace(/\.t\d+$/, '')));
+  const lane: BisectLane =
+    flag !== 'auto' ? flag : inGrew || (named.length === 0 && grew.length > 0) ? 'instructions' : 'qps';
+  if (named.length > 0) return { lane, names: [...named] };
+  if (lane === 'instructions' && grew.length > 0) return { lane, names: grew };
+  return { lane, names: await regressedTests(store, release) };
+}
 
 /** --good TAG, else the last good release below the tag. */
 async function goodEnd(

@@ -9,13 +9,21 @@ export function bisectStepLine(step: BisectStepRecord, n: number, count: number)
   const what =
     step.outcome === 'skip'
       ? `did not build, skipped${step.failureLines?.[0] !== undefined ? `: ${printable(step.failureLines[0])}` : ''}`
-      : `${step.outcome}${qpsText(step.relativeQps)} (session ${step.sessionId})`;
+      : `${step.outcome}${qpsText(step.relativeQps)}${instructionsText(step.instructionRatios)} ` +
+        `(session ${step.sessionId})`;
   return `step ${n} (of ${count} commits): ${short(step.commit)} ${printable(step.subject)}: ${what}\n`;
 }
 
 function qpsText(relativeQps: Record<string, number> | undefined): string {
   const entries = Object.entries(relativeQps ?? {});
   return entries.length === 0 ? '' : `, ${entries.map(([t, q]) => `${printable(t)} ${q.toFixed(2)}`).join(', ')}`;
+}
+
+function instructionsText(ratios: Record<string, number> | undefined): string {
+  const entries = Object.entries(ratios ?? {});
+  return entries.length === 0
+    ? ''
+    : `, instructions ${entries.map(([t, r]) => `${printable(t)} x${r.toFixed(3)}`).join(', ')}`;
 }
 
 /** The bisection's end: the first bad commit with its subject and author, or why there is none, and the builds. */
@@ -61,5 +69,12 @@ export function bisectResultText(result: BisectResult, release: ReleaseRecord, g
       `${skipped.length > 0 ? `; skipped (did not build): ${skipped.join(', ')}` : ''}; ` +
       `${result.pruned.length} install(s) pruned; stored as bisection ${record.id}`,
   );
+  if (result.countedRuns !== undefined) {
+    const stepRuns = record.steps.filter((s) => s.instructionRatios !== undefined).length;
+    lines.push(
+      `judged on instructions per query: ${result.countedRuns} counted run(s) per test (bound ${bound}): ` +
+        `${stepRuns} step(s)${result.countedRuns > stepRuns ? ' and the good end' : ''}`,
+    );
+  }
   return lines.join('\n') + '\n';
 }

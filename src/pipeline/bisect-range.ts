@@ -3,6 +3,7 @@ import type { CheckStore, ReleaseRecord } from '../store/index.js';
 import { listCommits, syncMirror, type CommitEntry, type Upstream } from '../upstream/index.js';
 import type { Logger } from '../log/index.js';
 import { mirrorDirFor } from './worktrees.js';
+import type { BisectLane } from './bisect-step.js';
 
 /** The good end is not an ancestor of the regressed tag (on its first-parent history, unless --all-parents). */
 export class BisectRangeError extends InputError {
@@ -49,12 +50,22 @@ export async function bisectRange(
   return commits;
 }
 
-/** The tests of the release's newest valid check that regressed, as "name" (one entry per test name). */
-export async function regressedTests(store: CheckStore, release: ReleaseRecord): Promise<string[]> {
+/**
+ * The tests of the release's newest valid check that regressed, as "name" (one entry per test name): in the QPS
+ * lane's verdicts, or in the instructions lane's (none when that lane did not run).
+ */
+export async function regressedTests(
+  store: CheckStore,
+  release: ReleaseRecord,
+  lane: BisectLane = 'qps',
+): Promise<string[]> {
   const checks = (await store.listChecks(release.upstream)).filter((c) => c.releaseId === release.id && !c.invalid);
   const newest = checks.sort((a, b) => a.judgedAt.localeCompare(b.judgedAt)).at(-1);
   if (newest === undefined) return [];
-  const verdicts = await store.verdictsOfSession(newest.sessionId);
+  const verdicts =
+    lane === 'qps'
+      ? await store.verdictsOfSession(newest.sessionId)
+      : await store.instructionVerdictsOfSession(newest.sessionId);
   return [...new Set(verdicts.filter((v) => v.kind === 'regression').map((v) => v.test))];
 }
 

@@ -1,5 +1,5 @@
-import { stepVerdict } from '../analysis/index.js';
-import type { BisectStepRecord } from '../store/index.js';
+import { judgeAgainstStored, stepVerdict } from '../analysis/index.js';
+import type { BisectStepRecord, InstructionRunRecord } from '../store/index.js';
 import {
   MeasureFailedError,
   runComparison,
@@ -17,6 +17,18 @@ export interface BisectStepDeps extends CompareDeps {
   upstream: Upstream;
 }
 
+/** What judges a step: a paired QPS session, or one counted run per test of the instructions lane. */
+export const bisectLanes = ['qps', 'instructions'] as const;
+export type BisectLane = (typeof bisectLanes)[number];
+
+/** The good end's instruction counts for the instructions lane's steps. */
+export interface GoodFigures {
+  /** Its stored runs per condition key, for the keys a step's runs have (counted once when missing). */
+  figures(conditionKeys: readonly string[]): Promise<Map<string, InstructionRunRecord[]>>;
+  /** Whether the bisection had to count the good end itself (one more counted run per test). */
+  readonly counted: boolean;
+}
+
 export interface StepRequest extends Pick<CompareRequest, 'suite' | 'budgetMinutes' | 'maxPairs'> {
   /** The good release's tag: B of every step's session. */
   goodTag: string;
@@ -25,6 +37,9 @@ export interface StepRequest extends Pick<CompareRequest, 'suite' | 'budgetMinut
   /** Its version: the build profile is resolved for it. */
   badVersion: string;
   buildProfile: string;
+  lane: BisectLane;
+  /** The instructions lane's good end (lane instructions). */
+  goodFigures?: GoodFigures;
 }
 
 /** One step's record and its build (for pruning), or undefined when the build did not start. */
@@ -74,6 +89,8 @@ export async function runBisectStep(
       },
     },
   };
+  if (request.lane === 'instructions')
+    return { step: await instructionStep(base, name, request, { ...deps, settings }), build };
   const maxPairs = request.maxPairs ?? settings.maxPairs;
   const budgetMinutes = request.budgetMinutes ?? settings.budgetMinutes ?? request.suite.budgetMinutes;
   let extra = 1;
@@ -101,6 +118,50 @@ export async function runBisectStep(
     deps.log.info({ commit: entry.commit }, 'bisect: the step is undecided; one more session with twice the pairs');
     extra = 2;
   }
+}
+
+/**
+ * A step on the instructions lane: the commit's server counted once per test (a lane-only session: the candidate
+ * alone, one run) and judged against the good end's stored counts of the same conditions. Counts repeat exactly, so
+ * one run decides: over the threshold is bad, within it good; a test the good end has no figure for is undecided.
+ */
+async function instructionStep(
+  base: Omit<BisectStepRecord, 'outcome'>,
+  candidate: string,
+  request: StepRequest,
+  deps: BisectStepDeps,
+): Promise<BisectStepRecord> {
+  const outcome = await untestable(deps, () =>
+    runComparison(
+      {
+        baseline: request.goodTag,
+        candidate,
+        suite: request.suite,
+        rounds: 1,
+        design: 'paired',
+        purpose: 'bisect',
+        instructions: true,
+        laneOnly: { sides: ['candidate'], repeats: 1 },
+      },
+      deps,
+    ),
+  );
+  if (!('sessionId' in outcome)) return { ...base, outcome: 'skip', failureLines: [outcome.reason] };
+  const { sessionId } = outcome;
+  const lane = await deps.store.instructionLane(sessionId);
+  if (lane?.state !== 'done')
+    return { ...base, outcome: 'skip', sessionId, failureLines: [lane?.reason ?? 'the instructions lane did not run'] };
+  const runs = await deps.store.instructionRuns(sessionId);
+  const good = await request.goodFigures!.figures([...new Set(runs.map((r) => r.conditionKey))]);
+  const verdicts = judgeAgainstStored(runs, good, deps.settings.instructions.verdicts);
+  const judged = verdicts.length === new Set(runs.map((r) => r.test)).size;
+  const instructionRatios = Object.fromEntries(verdicts.map((v) => [`${v.test}.t${v.threads}`, v.ratio]));
+  return {
+    ...base,
+    outcome: judged ? stepVerdict(verdicts.map((v) => v.kind)) : 'undecided',
+    sessionId,
+    instructionRatios,
+  };
 }
 
 /**

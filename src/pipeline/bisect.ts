@@ -7,15 +7,21 @@ import type {
   BisectionStore,
   BisectStepRecord,
   CheckStore,
+  InstructionRunRecord,
   MessageInput,
   ReleaseRecord,
 } from '../store/index.js';
+import { builtInstall, runComparison } from '../session/index.js';
 import type { CommitEntry } from '../upstream/index.js';
 import { bisectRange } from './bisect-range.js';
-import { runBisectStep, type BisectStepDeps, type StepRequest } from './bisect-step.js';
+import { runBisectStep, type BisectStepDeps, type GoodFigures, type StepRequest } from './bisect-step.js';
 import type { CommitBuildOutcome } from './build-commit.js';
+import { ReleaseNotBuiltError } from './check-release.js';
 
-export interface BisectRequest extends Omit<StepRequest, 'goodTag' | 'badTag' | 'badVersion' | 'buildProfile'> {
+export interface BisectRequest extends Omit<
+  StepRequest,
+  'goodTag' | 'badTag' | 'badVersion' | 'buildProfile' | 'goodFigures'
+> {
   release: ReleaseRecord;
   good: ReleaseRecord;
   /** The regressed tests the suite was narrowed to. */
@@ -42,6 +48,8 @@ export interface BisectResult {
   commits: readonly CommitEntry[];
   /** ceil(log2(n)) + 2. */
   bound: number;
+  /** Instructions lane: the counted runs per test (the steps counted, and the good end when it had to be). */
+  countedRuns?: number;
   /** Install folders of the steps' builds, removed when the bisection ended. */
   pruned: readonly string[];
 }
@@ -85,12 +93,22 @@ export async function runBisection(request: BisectRequest, deps: BisectRunDeps):
     badTag: release.tag,
     badVersion: release.version,
     buildProfile: deps.upstream.buildProfile,
+    ...(request.lane === 'instructions' ? { goodFigures: goodFiguresOf(request, deps) } : {}),
   };
   const builds: CommitBuildOutcome[] = [];
   try {
     const walk = await walkRange(commits, stepRequest, request, deps, builds, startedAt);
     const input = bisectionInput(request, commits, walk, builds.length, startedAt, deps.upstream.buildProfile);
-    return { input, commits, bound: bisectBuildBound(commits.length), pruned: await pruneSteps(builds) };
+    const counted = walk.steps.filter((s) => s.instructionRatios !== undefined).length;
+    return {
+      input,
+      commits,
+      bound: bisectBuildBound(commits.length),
+      pruned: await pruneSteps(builds),
+      ...(stepRequest.goodFigures !== undefined
+        ? { countedRuns: counted + (stepRequest.goodFigures.counted ? 1 : 0) }
+        : {}),
+    };
   } catch (err) {
     await pruneSteps(builds);
     throw err;
@@ -158,6 +176,60 @@ function bisectionInput(
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * The good release's instruction counts under a step's conditions: the stored runs of its build (the check that
+ * found the regression counted it with the same settings), else one lane-only session of the good release itself,
+ * counted once for the whole bisection and then read back like the stored ones.
+ */
+function goodFiguresOf(request: BisectRequest, deps: BisectRunDeps): GoodFigures {
+  const good = {
+    counted: false,
+    async figures(keys: readonly string[]): Promise<Map<string, InstructionRunRecord[]>> {
+      const build = await builtInstall(
+        deps.store,
+        request.good,
+        deps.upstream.buildProfile,
+        deps.buildSettings.stateDir,
+      );
+      if (build === undefined) throw new ReleaseNotBuiltError(request.good.tag);
+      const find = async (): Promise<Map<string, InstructionRunRecord[]>> =>
+        new Map(
+          await Promise.all(
+            keys.map(
+              async (conditionKey) =>
+                [
+                  conditionKey,
+                  await deps.store.findInstructionRuns({ buildKey: build.buildKey, conditionKey }),
+                ] as const,
+            ),
+          ),
+        );
+      const found = await find();
+      if (good.counted || [...found.values()].every((runs) => runs.length > 0)) return found;
+      deps.log.info(
+        { good: request.good.tag },
+        `bisect: counting ${request.good.tag} once: no stored instruction counts of it under these conditions`,
+      );
+      good.counted = true;
+      await runComparison(
+        {
+          baseline: request.good.tag,
+          candidate: request.good.tag,
+          suite: request.suite,
+          rounds: 1,
+          design: 'paired',
+          purpose: 'bisect',
+          instructions: true,
+          laneOnly: { sides: ['candidate'], repeats: 1 },
+        },
+        deps,
+      );
+      return find();
+    },
+  };
+  return good;
 }
 
 /** Removes the installs the steps built: commit builds only, which no release's build row points to. */

@@ -105,6 +105,8 @@ async function bisectAndRecord(
         tests,
         suite: narrowSuite(request.suite, tests),
         firstParent: true,
+        // The events bisected here are the QPS lane's regressions.
+        lane: 'qps',
         maxBuilds: bisect.maxBuilds,
         maxHours: bisect.maxHours,
         ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),

@@ -65,6 +65,7 @@ export {
   type BisectRunDeps,
 } from './bisect.js';
 export { BisectRangeError, NoRegressedTestsError, regressedTests } from './bisect-range.js';
+export { bisectLanes, type BisectLane } from './bisect-step.js';
 export { bisectNewEvents, eventBisectDeps, type EventBisectDeps } from './event-bisect.js';
 export { bisectMessage } from './bisect-message.js';
 export type { BisectSettings } from './settings.js';

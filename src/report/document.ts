@@ -44,9 +44,10 @@ export type Block =
   | { kind: 'heading'; level: 1 | 2; text: string }
   /**
    * the count of each verdict, worst first ("4 regressions, 3 unstable, 1 ok"), under a report's title or a lane's
-   * heading: the whole text, and its parts each in its verdict's tone (badges in HTML, colours on a terminal)
+   * heading: the whole text, and its parts each in its verdict's tone (badges in HTML, colours on a terminal);
+   * `lead` says what is counted ("newest 10.11.9 against the base 10.2.30:"), printed before the counts
    */
-  | { kind: 'headline'; text: string; parts: readonly HeadlinePart[] }
+  | { kind: 'headline'; text: string; parts: readonly HeadlinePart[]; lead?: string }
   /** one line per judged test (text), a table with each verdict coloured (HTML) */
   | { kind: 'verdicts'; rows: readonly VerdictRow[] }
   /** short facts, one per line (a bullet list in markdown) */

@@ -1,6 +1,6 @@
 import { shownFigures, type TableFigure } from './shown-figures.js';
 import { figureOf, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
-import type { Block } from './document.js';
+import type { Block, HeadlinePart } from './document.js';
 import { historyBisectionLines } from './bisection-line.js';
 import { historyInstructionsBlocks } from './history-instructions.js';
 import {
@@ -292,6 +292,58 @@ export function historyTrend(view: HistoryView, row: HistoryTest): Block {
   };
 }
 
+/** How the newest version's tests stand against the base, as the headline's counts name them. */
+type Standing = 'under' | 'slower' | 'within' | 'improved';
+const STANDING: Readonly<Record<Standing, { tone: HeadlinePart['tone']; words: string }>> = {
+  under: { tone: 'regression', words: 'under the threshold' },
+  slower: { tone: 'slower', words: 'slower' },
+  within: { tone: 'ok', words: 'within the threshold' },
+  improved: { tone: 'improvement', words: 'improved' },
+};
+
+function standing(value: number, threshold: number): Standing {
+  const tone = ratioTone(value, threshold);
+  return tone === 'regression'
+    ? 'under'
+    : tone === 'slower'
+      ? 'slower'
+      : tone === 'improvement'
+        ? 'improved'
+        : 'within';
+}
+
+/**
+ * The history's headline: the newest version against the base, read at a glance, each count in its colour: the
+ * tests' relative QPS (as the table colours them), then the instructions lane's verdicts against the base.
+ */
+export function historyHeadline(view: HistoryView): Block[] {
+  const newest = view.versions.length - 1;
+  if (newest <= 0 || newest === view.baseIndex) return [];
+  const counts = new Map<Standing, number>();
+  for (const row of view.tests) {
+    const value = relativeQpsRow(view, row)[newest]?.value;
+    if (value === undefined) continue;
+    const s = standing(value, row.threshold ?? DEFAULT_THRESHOLD);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  const lane = view.tests
+    .map((row) => row.instructions?.[newest]?.verdict)
+    .filter((v) => v !== undefined && v !== null);
+  const grew = lane.filter((v) => v === 'regression').length;
+  const parts: HeadlinePart[] = (['under', 'slower', 'improved', 'within'] as const)
+    .filter((s) => (counts.get(s) ?? 0) > 0)
+    .map((s) => ({ tone: STANDING[s].tone, text: `${counts.get(s)} ${STANDING[s].words}` }));
+  if (lane.length > 0)
+    parts.push(
+      grew > 0
+        ? { tone: 'regression', text: `instructions: ${grew} past the threshold` }
+        : { tone: 'ok', text: `instructions: ${lane.length} within the threshold` },
+    );
+  if (parts.length === 0) return [];
+  const lead = `newest ${versionCell(view.versions[newest]!)} against the base ${baseVersion(view)}:`;
+  return [{ kind: 'headline', text: parts.map((p) => p.text).join(', '), parts, lead }];
+}
+
 /**
  * The history report as blocks; `chart` (HTML) adds the newest version's chart under the relative QPS table and a
  * trend chart per test.
@@ -336,6 +388,7 @@ export function historyDocument(view: HistoryView, options: { chart?: boolean } 
       : [];
   return [
     { kind: 'heading', level: 1, text: historyTitle(view) },
+    ...historyHeadline(view),
     { kind: 'lines', lines: headerLines(view) },
     ...(view.tests.length > 0
       ? []

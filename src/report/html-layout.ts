@@ -44,7 +44,7 @@ function renderBlock(block: Block): string[] {
       return [`<${tag} style="${STYLE[tag]}">${htmlText(block.text)}</${tag}>`];
     }
     case 'headline':
-      return [renderHeadline(block.parts)];
+      return [renderHeadline(block.parts, block.lead)];
     case 'lines':
       return [`<p style="${STYLE.lines}">${block.lines.map(htmlText).join('<br>\n')}</p>`];
     case 'verdicts':

@@ -7,12 +7,13 @@ import { TONE_CELL_STYLES } from './tones.js';
 const BADGE = 'display:inline-block;padding:4px 10px;margin:0 6px 6px 0;border-radius:12px;font-weight:bold';
 
 /** The headline as one coloured badge per count, worst first: read before anything else. */
-export function renderHeadline(parts: readonly HeadlinePart[]): string {
+export function renderHeadline(parts: readonly HeadlinePart[], lead?: string): string {
   if (parts.length === 0) return `<p style="${STYLE.lines}">no verdicts</p>`;
   const badges = parts.map(
     ({ tone, text }) => `<span style="${BADGE};${TONE_CELL_STYLES[tone]}">${htmlText(text)}</span>`,
   );
-  return `<p style="margin:0 0 12px 0;font-size:16px">${badges.join('')}</p>`;
+  const before = lead !== undefined ? `<span style="margin-right:8px">${htmlText(lead)}</span>` : '';
+  return `<p style="margin:0 0 12px 0;font-size:16px">${before}${badges.join('')}</p>`;
 }
 
 /** The Verdicts section as a table: the test, its verdict in its colour, what the verdict rests on. */

@@ -44,7 +44,7 @@ function renderBlock(block: Block): string[] {
     case 'heading':
       return [`${'#'.repeat(block.level)} ${escapeMarkdown(block.text)}`];
     case 'headline':
-      return [`**${escapeMarkdown(block.text)}**`];
+      return [`${block.lead !== undefined ? `${escapeMarkdown(block.lead)} ` : ''}**${escapeMarkdown(block.text)}**`];
     case 'lines':
       return block.lines.map((line) => `- ${escapeMarkdown(line)}`);
     case 'verdicts':

@@ -34,8 +34,9 @@ export function renderTextTable(table: Table, options: TextOptions = {}): string
 
 /** "4 regressions, 3 unstable, 1 ok", each count in its verdict's colour on a terminal. */
 function headlineText(block: Extract<Block, { kind: 'headline' }>, options: TextOptions): string {
-  if (options.color !== true || block.parts.length === 0) return printable(block.text);
-  return block.parts.map((part) => ansiTone(printable(part.text), part.tone)).join(', ');
+  const lead = block.lead !== undefined ? `${printable(block.lead)} ` : '';
+  if (options.color !== true || block.parts.length === 0) return lead + printable(block.text);
+  return lead + block.parts.map((part) => ansiTone(printable(part.text), part.tone)).join(', ');
 }
 
 function renderBlock(block: Block, options: TextOptions): string[] {

@@ -7,6 +7,7 @@ import {
   lookReach,
   type VerdictSettings,
 } from '../analysis/index.js';
+import { InputError } from '../errors.js';
 import { processStartTicks } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import {
@@ -86,6 +87,18 @@ export interface CompareRequest {
    * compare and check ask for it; calibrations, bisection steps and benchmarks' pools do not.
    */
   instructions?: boolean;
+  /**
+   * A bisection's step on instructions: no pairs or rounds, only the instructions lane on these sides (the
+   * candidate: the good end's figures are stored), `repeats` counted runs each. Needs `instructions` and a counter.
+   */
+  laneOnly?: { sides: readonly SampleRole[]; repeats: number };
+}
+
+/** A lane-only session whose instructions lane cannot run (no counter, no 1-thread test): nothing was measured. */
+export class InstructionLaneUnavailableError extends InputError {
+  constructor(readonly reason: string) {
+    super(`the instructions lane cannot run: ${reason}`);
+  }
 }
 
 /** What a session was asked to do, kept with it (sessions.settings) so it can be judged again the same way. */
@@ -168,7 +181,7 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
   const { settings, store, log } = deps;
   // Everything a person can get wrong is checked before a session exists or a server starts; settings that can
   // never reach a verdict first, since that check is arithmetic.
-  const reach = checkSessionReach(request, settings);
+  const reach = request.laneOnly === undefined ? checkSessionReach(request, settings) : undefined;
   // A session of a qpswatch killed before (SIGKILL) may have left servers, datadirs and a password file: gone first.
   await cleanUpKilledSessions({ stateDir: settings.stateDir, serverUser: settings.serverUser ?? '' }, store, log);
   const sources = {
@@ -234,6 +247,8 @@ async function runHeldSession(
   });
   const hostId = await store.upsertHost({ fingerprintId: fingerprintId(fingerprint), fingerprint });
   const lane = await instructionLanePlan(request, deps);
+  if (request.laneOnly !== undefined && lane?.counter === undefined)
+    throw new InstructionLaneUnavailableError(lane?.reason ?? 'the session did not ask for it');
   const sessionId = await store.createSession({
     kind: 'compare',
     hostId,
@@ -259,6 +274,7 @@ async function runHeldSession(
       // The session's memory setting is part of what its figures mean: reports head them with it.
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
       ...(request.purpose !== undefined ? { purpose: request.purpose } : {}),
+      ...(request.laneOnly !== undefined ? { laneOnly: { sides: [...request.laneOnly.sides] } } : {}),
       // Kept so `qpswatch show` judges the session again as it was judged, whatever the config says later.
       verdicts: plan.verdicts,
     },
@@ -281,7 +297,7 @@ async function runHeldSession(
     `session ${sessionId} started: ${JSON.stringify(targets.baseline.ref.name)} against ` +
       `${JSON.stringify(targets.candidate.ref.name)}, suite ${request.suite.name}`,
   );
-  if (plan.design === 'paired' && request.sequential !== false)
+  if (plan.design === 'paired' && request.sequential !== false && request.laneOnly === undefined)
     warnLooksThatCannotReject(
       plan,
       request.suite.tests.reduce((a, t) => a + t.threads.length, 0),
@@ -317,7 +333,10 @@ async function runHeldSession(
       ...(progress !== undefined ? { progress } : {}),
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
     };
-    if (plan.design === 'paired') {
+    if (request.laneOnly !== undefined) {
+      // Only the sides the lane counts are loaded: the good end of a bisection is not measured again.
+      for (const role of request.laneOnly.sides) await loadTarget(instances[role], request.suite, ctx);
+    } else if (plan.design === 'paired') {
       checkPairedMemory(instances);
       paired = await runPairedSession(
         request.suite,
@@ -342,7 +361,7 @@ async function runHeldSession(
     // After the pairs, on the same loaded snapshots: instruction counts do not depend on the host's speed, the
     // pairs do, so they run first, as close to the quiet-host check as the session can be (docs/verdicts.md).
     if (lane !== undefined)
-      instructions = await runInstructionLane(request.suite, instances, lane, {
+      instructions = await runInstructionLane(request.suite, instances, laneOf(lane, request.laneOnly), {
         store,
         log: sessionLog,
         signal: deps.signal,
@@ -403,6 +422,12 @@ async function instructionLanePlan(request: CompareRequest, deps: CompareDeps): 
   if (plan.counter === undefined) deps.log.warn({ reason: plan.reason }, laneAnnouncement(plan));
   else deps.log.info({ counter: plan.counter.kind, repeats: plan.settings.repeats }, laneAnnouncement(plan));
   return plan;
+}
+
+/** The lane as the request narrows it: a lane-only session's sides and repeats. */
+function laneOf(plan: LanePlan, laneOnly: CompareRequest['laneOnly']): LanePlan {
+  if (laneOnly === undefined || plan.counter === undefined) return plan;
+  return { ...plan, sides: laneOnly.sides, settings: { ...plan.settings, repeats: laneOnly.repeats } };
 }
 
 /** Both targets with their server profiles under the memory setting, when the session has one. */

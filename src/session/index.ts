@@ -1,5 +1,6 @@
 export {
   runComparison,
+  InstructionLaneUnavailableError,
   checkMemorySettings,
   checkSessionReach,
   judgeStored,

@@ -29,7 +29,13 @@ export interface InstructionLaneSettings {
 
 /** The lane's counter, found before the session measures anything (the pre-flight line), or why there is none. */
 export type LanePlan =
-  | { counter: InstructionCounter; tests: SuiteTest[]; settings: InstructionLaneSettings }
+  | {
+      counter: InstructionCounter;
+      tests: SuiteTest[];
+      settings: InstructionLaneSettings;
+      /** The sides counted: both in a comparison; the candidate alone in a bisection's step. */
+      sides: readonly SampleRole[];
+    }
   | { counter: undefined; reason: string };
 
 export interface LaneContext {
@@ -62,7 +68,7 @@ export async function planInstructionLane(
   if (tests.length === 0) return { counter: undefined, reason: `suite ${suite.name} has no test at 1 client thread` };
   const choice = await findInstructionCounter(settings.counter, opts);
   if (choice.counter === undefined) return { counter: undefined, reason: choice.reason };
-  return { counter: choice.counter, tests, settings };
+  return { counter: choice.counter, tests, settings, sides: sampleRoles };
 }
 
 /**
@@ -78,16 +84,17 @@ const RUN_COST: Record<InstructionCounter['kind'], { fixed: number; perEvent: nu
 /** The lane's wall time, in minutes, for the pre-flight line. */
 export function laneMinutes(plan: Extract<LanePlan, { counter: InstructionCounter }>): number {
   const cost = RUN_COST[plan.counter.kind];
-  const runs = plan.tests.length * sampleRoles.length * plan.settings.repeats;
+  const runs = plan.tests.length * plan.sides.length * plan.settings.repeats;
   return (runs * (cost.fixed + (plan.settings.events + plan.settings.warmupEvents) * cost.perEvent)) / 60;
 }
 
 /** The pre-flight's line about the lane: what it will count and what that costs, or why it will not run. */
 export function laneAnnouncement(plan: LanePlan): string {
   if (plan.counter === undefined) return `instructions lane skipped: ${plan.reason}; the QPS lane goes on`;
-  const runs = plan.tests.length * sampleRoles.length * plan.settings.repeats;
+  const runs = plan.tests.length * plan.sides.length * plan.settings.repeats;
   return (
-    `instructions lane: ${plan.tests.length} tests x 2 sides x ${plan.settings.repeats} repeats = ${runs} runs ` +
+    `instructions lane: ${plan.tests.length} tests x ${plan.sides.length} side${plan.sides.length === 1 ? '' : 's'} ` +
+    `x ${plan.settings.repeats} repeats = ${runs} runs ` +
     `under ${plan.counter.kind} (${plan.counter.version}), about ${Math.ceil(laneMinutes(plan))} min after the pairs`
   );
 }
@@ -145,7 +152,7 @@ async function countTest(
   stored: { runs: number },
 ): Promise<void> {
   const sides = await Promise.all(
-    sampleRoles.map(async (role) => ({
+    plan.sides.map(async (role) => ({
       role,
       instance: instances[role],
       buildKey: await binaryIdentity(instances[role].target),

@@ -24,6 +24,8 @@ export interface BisectStepRecord {
   sessionId?: number;
   /** The regressed tests' relative QPS in that session (commit / good release). */
   relativeQps?: Record<string, number>;
+  /** A step on the instructions lane: the tests' instructions per query, commit / good release. */
+  instructionRatios?: Record<string, number>;
   /** Why it was skipped: the build's error lines. */
   failureLines?: string[];
 }

@@ -13,6 +13,7 @@ const stepSchema = z.object({
   buildKey: text().optional(),
   sessionId: wholeFrom(1).optional(),
   relativeQps: z.record(z.string(), finite()).optional(),
+  instructionRatios: z.record(z.string(), finite()).optional(),
   failureLines: z.array(anyText()).optional(),
 });
 

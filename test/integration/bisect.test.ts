@@ -124,6 +124,61 @@ describe('qpswatch bisect on the demo upstream', () => {
   );
 });
 
+describe('qpswatch bisect on the instructions lane', () => {
+  test(
+    'names the slow commit by its instructions per query, one counted run a step, within the bound',
+    { timeout: 15 * 60_000 },
+    async () => {
+      const { slow, broken, badTag, steps } = demo.bisect;
+      const started = Date.now();
+      // The check before counted nothing (the lane is off in these tests): the good end is counted once, too.
+      const result = await runCli(
+        ['--config', join(root, 'qpswatch.yaml'), 'bisect', badTag, 'update-index', '--lane', 'instructions'],
+        {
+          env: {
+            USER: 'tester',
+            ...(hostLock !== undefined ? { QPSWATCH_HOST_LOCK: hostLock } : {}),
+            QPSWATCH_INSTRUCTION_COUNTER: 'callgrind',
+            QPSWATCH_INSTRUCTIONS_EVENTS: '100',
+            QPSWATCH_INSTRUCTIONS_WARMUP_EVENTS: '20',
+          },
+        },
+      );
+      const seconds = (Date.now() - started) / 1000;
+      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+      const out = result.stdout;
+      assert.match(out, new RegExp(`^first bad commit: ${slow.commit}$`, 'm'));
+      assert.match(
+        out,
+        new RegExp(`^step \\d \\(of 17 commits\\): ${broken.commit.slice(0, 12)} .*did not build`, 'm'),
+      );
+      // Each judged step names its ratio; the slow commit's 10,000 more instructions are about 10% of an update.
+      assert.match(
+        out,
+        new RegExp(
+          `^step \\d \\(of 17 commits\\): ${slow.commit.slice(0, 12)} .*: bad, instructions update-index\\.t1 x1\\.\\d{3}`,
+          'm',
+        ),
+      );
+      assert.match(out, /: good, instructions update-index\.t1 x(0\.99\d|1\.00\d) /);
+      const record = await storedBisection();
+      const n = steps.length + 1;
+      const bound = Math.ceil(Math.log2(n)) + 2;
+      assert.equal(record.outcome, 'found');
+      assert.deepEqual(record.firstBad, { commit: slow.commit, subject: slow.subject, author: slow.authorName });
+      const counted = record.steps.filter((s) => s.instructionRatios !== undefined).length + 1;
+      assert.ok(counted <= bound, `${counted} counted runs (the steps and the good end), bound ${bound}`);
+      assert.match(
+        out,
+        new RegExp(`^judged on instructions per query: ${counted} counted run\\(s\\) per test \\(bound 7\\)`, 'm'),
+      );
+      process.stdout.write(
+        `# bisect on instructions: n=${n} counted runs=${counted} bound=${bound} seconds=${seconds.toFixed(0)}\n`,
+      );
+    },
+  );
+});
+
 async function storedBisection(): Promise<BisectionRecord> {
   const store = await openStore({ backend: 'sqlite', path: defaultSqlitePath(join(root, 'state')) });
   try {

@@ -25,6 +25,15 @@ function textRow(text: string, start: string): string[] {
 describe('renderHistory text', () => {
   const text = renderHistory(sampleHistory(), 'text');
 
+  test("a headline under the title: the newest version's tests against the base, counted by how they stand", () => {
+    assert.match(text, /^=+\n\nnewest 10\.11\.9 against the base 10\.2\.30\*: 1 slower, 1 improved$/m);
+    const html = renderHistory(sampleHistory(), 'html');
+    // Each count a coloured badge, in the tone the table gives its cell: read before the tables.
+    assert.match(html, /<span style="[^"]*background-color:#fff1e5[^"]*">1 slower<\/span>/);
+    assert.match(html, /<span style="[^"]*background-color:#ddf4ff[^"]*">1 improved<\/span>/);
+    assert.ok(html.indexOf('1 slower') < html.indexOf('<table'), 'the headline comes before the tables');
+  });
+
   test('header: series, flavor, base, host and the tag of each version whose tag differs, imported ones marked', () => {
     assert.match(text, /^qpswatch history: mariadb 10\.x\n=+\n/);
     assert.match(text, /^series 10\.x, flavor mariadb, base 10\.2\.30\*$/m);

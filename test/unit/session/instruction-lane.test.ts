@@ -57,6 +57,7 @@ const plan: LanePlan = {
     warmupEvents: 500,
     verdicts: { threshold: 1.02, testThresholds: {} },
   },
+  sides: ['baseline', 'candidate'],
 };
 
 /** A run of `instructions` over 2000 queries, with a function table whose sizes follow it. */
@@ -143,6 +144,30 @@ describe('runInstructionLane', () => {
       "per test and side, without the dispatcher's callers",
     );
     assert.deepEqual((await store.instructionLane(sessionId))?.state, 'done');
+  });
+
+  test("a bisection step's plan counts the candidate alone, once per test", async () => {
+    const sessionId = await store.createSession(sessionInput(hostId));
+    const asked: string[] = [];
+    const one: LanePlan = { ...plan, settings: { ...plan.settings, repeats: 1 }, sides: ['candidate'] };
+    const outcome = await runInstructionLane(suite, instances, one, {
+      store,
+      log: silentLog,
+      signal: new AbortController().signal,
+      sessionId,
+      cpuModel: 'AMD EPYC',
+      count: async (request: CountRequest) => {
+        asked.push(`${request.test.name} ${request.instance.target.name} ${request.label}`);
+        return counted(84_000_000);
+      },
+    });
+    assert.deepEqual(asked, ['update-index c 1-1', 'point-query c 2-1']);
+    assert.deepEqual([outcome.state, outcome.runs], ['done', 2]);
+    assert.deepEqual(
+      (await store.instructionRuns(sessionId)).map((r) => r.role),
+      ['candidate', 'candidate'],
+    );
+    assert.match(laneAnnouncement(one), /^instructions lane: 2 tests x 1 side x 1 repeats = 2 runs under callgrind/);
   });
 
   test('a run that fails ends the lane with its one line; the runs before it stay', async () => {
