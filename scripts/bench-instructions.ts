@@ -29,34 +29,55 @@ Counts one installed server (profile relaxed, /usr) --repeats times (default 10)
 test every run's instructions per query, their median and spread. Progress goes to stderr, the figures to stdout.
 `;
 
+/** A flag that is not one, or a value out of range: one line, exit code 2. */
+class BenchUsageError extends Error {}
+
 function whole(flag: string, text: string | undefined, fallback: number, min: number): number {
   const n = text === undefined ? fallback : Number(text);
   if (!Number.isInteger(n) || n < min)
-    throw new Error(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
+    throw new BenchUsageError(`--${flag} ${JSON.stringify(text)}: expected a whole number of at least ${min}`);
   return n;
 }
 
-const { values } = parseArgs({
-  options: {
-    repeats: { type: 'string' },
-    suite: { type: 'string' },
-    tests: { type: 'string' },
-    profile: { type: 'string' },
-    events: { type: 'string' },
-    'warmup-events': { type: 'string' },
-    counter: { type: 'string' },
-    basedir: { type: 'string' },
-    help: { type: 'boolean' },
-  },
-});
+function parseOptions(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        repeats: { type: 'string' },
+        suite: { type: 'string' },
+        tests: { type: 'string' },
+        profile: { type: 'string' },
+        events: { type: 'string' },
+        'warmup-events': { type: 'string' },
+        counter: { type: 'string' },
+        basedir: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }).values;
+  } catch (err) {
+    throw new BenchUsageError(`${(err as Error).message}; see --help`);
+  }
+}
+
+let values: ReturnType<typeof parseOptions>;
+let counter: InstructionCounterSetting;
+let repeats: number;
+try {
+  values = parseOptions(process.argv.slice(2));
+  counter = (values.counter ?? 'auto') as InstructionCounterSetting;
+  if (!instructionCounterSettings.includes(counter) || counter === 'off')
+    throw new BenchUsageError(`--counter ${JSON.stringify(values.counter)}: expected auto, callgrind or perf`);
+  repeats = whole('repeats', values.repeats, 10, 2);
+} catch (err) {
+  if (!(err instanceof BenchUsageError)) throw err;
+  process.stderr.write(`bench:instructions: ${err.message}\n`);
+  process.exit(2);
+}
 if (values.help === true) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const counter = (values.counter ?? 'auto') as InstructionCounterSetting;
-if (!instructionCounterSettings.includes(counter) || counter === 'off')
-  throw new Error(`--counter ${JSON.stringify(values.counter)}: expected auto, callgrind or perf`);
-const repeats = whole('repeats', values.repeats, 10, 2);
 const log = createLogger('warn', process.stderr.isTTY === true ? 'pretty' : 'json');
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
 const controller = new AbortController();
@@ -97,7 +118,7 @@ try {
   if (plan.counter === undefined) throw new Error(`no counter: ${plan.reason}`);
   const wanted = values.tests?.split(',');
   const tests = plan.tests.filter((t) => wanted === undefined || wanted.includes(t.name));
-  if (tests.length === 0) throw new Error(`no 1-thread test of ${suite.name} is named by --tests ${values.tests}`);
+  if (tests.length === 0) throw new BenchUsageError(`no 1-thread test of ${suite.name} is named by --tests ${values.tests}`);
   say(
     `${tests.length} tests x ${repeats} runs under ${plan.counter.kind} (${plan.counter.version}): about ` +
       `${Math.ceil(laneMinutes({ ...plan, tests }) / 2)} min on this project's 2-core VM, plus the load`,
@@ -166,7 +187,7 @@ try {
     await instance.removeData();
   }
 } catch (err) {
-  exitCode = 1;
+  exitCode = err instanceof BenchUsageError ? 2 : 1;
   say(`bench:instructions: ${err instanceof Error ? err.message : String(err)}`);
 } finally {
   await rm(dir, { recursive: true, force: true });
