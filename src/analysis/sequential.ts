@@ -201,12 +201,18 @@ function judgeLook(
       last,
     });
     if (kind === 'open') return;
-    const levels = { slower: (settings.alpha * share) / family, ok: okLevel };
+    // A significant drop's upper end is inverted at the Holm level it was rejected at (this look's share of it: the
+    // levels are of the sequential p-values); others keep Bonferroni's first step.
+    const bonferroni = (settings.alpha * share) / family;
+    const upper = slowerLevel.rejected ? Math.max(bonferroni, slowerLevel.level * share) : bonferroni;
+    const figures = estimateOf(f, look, { slower: bonferroni, upper, ok: okLevel }, threshold);
     state.decided = {
       key: state.series.key,
       test: state.series.test,
-      kind,
-      ...estimateOf(f, look, levels, threshold),
+      // Slower says the upper end is under 1 (docs/verdicts.md). A drop significant at an earlier look whose last
+      // look's interval reaches 1 is unstable instead: calling fewer tests slower costs no false alarm.
+      kind: kind === 'slower' && figures.high >= 1 ? 'unstable' : kind,
+      ...figures,
       pSlower: Math.min(1, state.slower),
       pFaster: Math.min(1, state.faster),
       alphaSpent: slowerLevel.level,
@@ -270,14 +276,14 @@ export function holm(p: readonly number[], alpha: number): Array<{ level: number
 function estimateOf(
   f: LookFacts,
   look: number,
-  levels: { slower: number; ok: number },
+  levels: { slower: number; upper: number; ok: number },
   threshold: number,
 ): Omit<PairedEstimate, 'pSlower' | 'pFaster' | 'alphaSpent'> {
   const { estimate: e, pairs } = f;
   const { values, fitted } = orderCorrected(pairs);
   const around = { estimate: e.estimate, se: e.se };
   const low = flipBound(values, pairs.blocks, levels.ok, 'lower', around, fitted);
-  const high = flipBound(values, pairs.blocks, levels.slower, 'upper', around, fitted);
+  const high = flipBound(values, pairs.blocks, levels.upper, 'upper', around, fitted);
   const blocks = denseBlocks(pairs.blocks).count;
   const reachable = smallestFlipP(blocks) <= levels.slower + 1e-15 && e.df >= 1;
   const margin = -Math.log(threshold);

@@ -106,6 +106,8 @@ export interface SessionPlan {
   design: SessionDesignName;
   budgetMinutes: number;
   maxPairs: number;
+  /** The sweeps the budget pays for with every test open (the progress line's "sweep 9/17"): at most maxPairs. */
+  plannedSweeps: number;
   idleServer: IdleServerMode;
   idleStatesHeld: boolean;
   /** Why the idle states were not held, when they were not. */
@@ -320,7 +322,7 @@ async function runHeldSession(
               suite: request.suite,
               rounds: request.rounds,
               budgetMinutes: plan.budgetMinutes,
-              sweeps: plan.maxPairs,
+              sweeps: plan.plannedSweeps,
             },
             report,
           );
@@ -379,7 +381,7 @@ async function runHeldSession(
   const samples = await store.completedSamples(sessionId);
   const verdicts = judgeStored(plan, samples);
   if (paired !== undefined)
-    paired = { ...paired, stoppedBy: stopReason(paired, verdicts, plan.maxPairs, sessionShape(request, settings)) };
+    paired = { ...paired, stoppedBy: stopReason(paired, verdicts, plan.plannedSweeps, plan) };
   sessionLog.info({ ...paired }, doneText(sessionId, paired));
   for (const v of verdicts.filter((x) => x.kind !== 'ok'))
     sessionLog.info(
@@ -568,9 +570,11 @@ function sessionShape(
 }
 
 /**
- * The session's plan. A sequential paired session plans its looks for the pairs its budget pays for (the pre-flight's
- * sweeps, at most max_pairs): alpha is shared by the looks a session can take, so none is spent on looks past its
- * budget. The session then stops there too, which keeps what it measures and the looks it was judged by the same.
+ * The session's plan. A sequential paired session plans its looks for the blocks its budget pays for with every test
+ * open (the pre-flight's): alpha is shared by the looks a session can take, so none is spent on looks past its
+ * budget. It is not stopped at the pre-flight's count of sweeps: once tests are decided, a sweep is shorter and a
+ * block takes more of them, and the budget those tests no longer use goes to the open ones until the last planned
+ * look closes every test (or the budget ends first).
  */
 function sessionPlan(
   request: CompareRequest,
@@ -579,11 +583,12 @@ function sessionPlan(
   reach: SweepPlan | undefined,
 ): SessionPlan {
   const shape = sessionShape(request, settings);
-  const maxPairs = reach !== undefined ? Math.max(1, Math.min(shape.maxPairs, reach.sweeps)) : shape.maxPairs;
+  const { maxPairs } = shape;
   const blocks = reach !== undefined ? reach.plannedBlocks : maxPairs;
   return {
     ...shape,
     maxPairs,
+    plannedSweeps: reach !== undefined ? Math.max(1, Math.min(maxPairs, reach.sweeps)) : maxPairs,
     idleServer: settings.idleServer,
     idleStatesHeld: hold.held,
     idleHoldReason: hold.reason,

@@ -96,18 +96,21 @@ export function storedPlan(
 
 function storedVerdictSettings(value: unknown): VerdictSettings | undefined {
   if (!isObject(value)) return undefined;
-  const { threshold, alpha, confidence, testThresholds, maxPairs } = value;
+  const { threshold, alpha, confidence, testThresholds, maxPairs, plannedBlocks, instanceSeconds } = value;
   if (typeof threshold !== 'number' || typeof alpha !== 'number' || !isObject(testThresholds)) return undefined;
-  if (confidence !== undefined && typeof confidence !== 'number') return undefined;
-  if (maxPairs !== undefined && typeof maxPairs !== 'number') return undefined;
+  // Each optional setting a number when present: the looks and blocks a session was judged by are judged again.
+  for (const n of [confidence, maxPairs, plannedBlocks, instanceSeconds])
+    if (n !== undefined && typeof n !== 'number') return undefined;
   const perTest = Object.entries(testThresholds);
   if (!perTest.every(([, t]) => typeof t === 'number')) return undefined;
   return {
     threshold,
     alpha,
     testThresholds: Object.fromEntries(perTest) as Record<string, number>,
-    ...(confidence !== undefined ? { confidence } : {}),
-    ...(maxPairs !== undefined ? { maxPairs } : {}),
+    ...(typeof confidence === 'number' ? { confidence } : {}),
+    ...(typeof maxPairs === 'number' ? { maxPairs } : {}),
+    ...(typeof plannedBlocks === 'number' ? { plannedBlocks } : {}),
+    ...(typeof instanceSeconds === 'number' ? { instanceSeconds } : {}),
   };
 }
 

@@ -216,6 +216,30 @@ describe('replayLooks', () => {
     assert.equal(j?.kind, 'slower', `C/B ${j?.relativeQps}, ${j?.low}-${j?.high}, p ${j?.pSlower}`);
     assert.ok(j!.low < 0.95 && j!.high < 1);
   });
+  test('beside strong regressions, a test called slower at its Holm level has an upper end under 1', () => {
+    // Seven tests fall by 40%, so Holm holds the eighth to alpha, not alpha / 8: its upper end is inverted there too.
+    let slower = 0;
+    for (let seed = 1; seed < 60; seed++) {
+      const strong = Array.from({ length: 7 }, (_, k) =>
+        series(
+          `s${k}`,
+          noise(1000 + k, 41, 0.02).map((x) => x - 0.5),
+        ),
+      );
+      const drop = -0.03 - (seed % 3) * 0.005;
+      const moderate = series(
+        'm',
+        centred(noise(seed, 41, 0.09)).map((x) => x + drop),
+      );
+      const decided = replayLooks([...strong, moderate], { ...settings, plannedBlocks: 41 }, true).decided;
+      for (const j of decided.filter((d) => d.kind === 'slower')) {
+        slower += 1;
+        assert.ok(j.high < 1, `seed ${seed}: slower with C/B ${j.relativeQps} (${j.low}-${j.high})`);
+      }
+    }
+    assert.ok(slower > 0, 'some tests are called slower');
+  });
+
   test('a hiccup neither cancels a drop nor widens the estimate away from it', () => {
     const d = [...noise(30, 15, 0.01).map((x) => x - 0.1), 2];
     const [j] = replayLooks([series('h', d)], settings, true).decided;

@@ -87,6 +87,7 @@ export function fakeCompare(store: Store, asked: CompareRequest[]): NonNullable<
       design: 'runs' as const,
       budgetMinutes: 0,
       maxPairs: 0,
+      plannedSweeps: 0,
       idleServer: 'drain' as const,
       idleStatesHeld: false,
       idleHoldReason: 'a fake session',

@@ -113,6 +113,7 @@ const laneCompare: NonNullable<CheckDeps['compare']> = async (request: CompareRe
     design: 'runs' as const,
     budgetMinutes: 0,
     maxPairs: 0,
+    plannedSweeps: 0,
     idleServer: 'drain' as const,
     idleStatesHeld: false,
     idleHoldReason: 'a fake session',

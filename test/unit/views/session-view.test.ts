@@ -125,6 +125,15 @@ describe('storedSessionView', () => {
       verdicts: CONFIG,
     });
     assert.equal(storedPlan({ ...odd, settings: { design: 'paired', verdicts: STORED } }, CONFIG).design, 'paired');
+    // The blocks and looks a paired session was judged by come back whole: show cuts blocks as compare did.
+    const paired = { ...STORED, maxPairs: 200, plannedBlocks: 17, instanceSeconds: 15 };
+    assert.deepEqual(storedPlan({ ...odd, settings: { design: 'paired', verdicts: paired } }, CONFIG).verdicts, paired);
+    assert.deepEqual(
+      storedPlan({ ...odd, settings: { design: 'paired', verdicts: { ...paired, plannedBlocks: '17' } } }, CONFIG)
+        .verdicts,
+      CONFIG,
+      'a malformed block count falls back to the config',
+    );
   });
 
   test('a checked session shows the verdicts its check stored', async () => {
