@@ -19,7 +19,8 @@ export function statusLineText(work: WorkProgress, now: Date): string {
   if (work.stage === 'warm-up') return ['warm-up', elapsed].join(' · ');
   const parts: string[] = [];
   if (work.design === 'paired') {
-    const of = work.sweeps !== undefined && work.sweeps !== null ? `/${work.sweeps}` : '';
+    // Once tests are decided the shorter sweeps can pass the count planned with every test open: no "/N" then.
+    const of = work.sweeps !== undefined && work.sweeps !== null && work.round <= work.sweeps ? `/${work.sweeps}` : '';
     parts.push(`sweep ${work.round}${of}`);
     if (work.decided !== undefined && work.decided !== null)
       parts.push(`${work.decided.tests}/${work.decided.of} decided`);
