@@ -51,7 +51,7 @@ export function loadConfig(input: LoadConfigInput, table: OptionTable = OPTIONS)
   for (const [name, spec] of Object.entries(table)) values[name] = spec.default(ctx);
 
   const fromFile = input.file === undefined ? EMPTY_FILE : readFileLayer(input.file, table, problems);
-  const fromEnv = readEnvironment(input.env, table, problems);
+  const fromEnv = readEnvironment(input.env, table, problems, input.cwd);
   Object.assign(values, fromFile.values, fromEnv, input.overrides ?? {});
   Object.assign(values, readSecrets(input, table, fromFile.secretFiles, problems));
   problems.push(...nulInPaths(values));
@@ -203,7 +203,13 @@ function resolvePathOption(name: string, value: unknown, base: string): unknown 
   return PATH_OPTIONS.has(name) && relativePath ? resolve(base, value) : value;
 }
 
-function readEnvironment(env: LoadConfigInput['env'], table: OptionTable, problems: string[]): Record<string, unknown> {
+/** QPSWATCH_* variables; a relative path among them is read from the working folder, as on a command line. */
+function readEnvironment(
+  env: LoadConfigInput['env'],
+  table: OptionTable,
+  problems: string[],
+  cwd: string,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(table)) {
     const variable = envName(name);
@@ -211,7 +217,7 @@ function readEnvironment(env: LoadConfigInput['env'], table: OptionTable, proble
     if (text === undefined || spec.secret === true) continue;
     const converted = fromEnvText(text, spec.envFormat);
     const parsed = spec.schema.safeParse(converted);
-    if (parsed.success) values[name] = parsed.data;
+    if (parsed.success) values[name] = resolvePathOption(name, parsed.data, cwd);
     else problems.push(`environment ${variable} = ${showValue(text)}: expected ${spec.expected}`);
   }
   return values;

@@ -46,6 +46,8 @@ export async function readNamedFile(
     return { file, text };
   } catch (err) {
     if (!(err instanceof UnreadableFileError)) throw err;
+    if (err.code !== 'ENOENT')
+      throw fail({ file, problem: `cannot be read (${err.code})`, fix: 'check its permissions' });
     const known = await listNamedFiles(dir);
     throw fail({ file, problem: `no such ${kind}`, fix: `use one of: ${known.join(', ') || `(none in ${dir})`}` });
   }

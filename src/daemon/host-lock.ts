@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { ensureTrustedFolder } from '../trust/index.js';
+import { ensureTrustedFolder, FolderNotMadeError } from '../trust/index.js';
 import {
   describeHolder,
   LockFileError,
@@ -164,8 +164,7 @@ function prepareLockFolder(path: string): void {
     );
   } catch (err) {
     // The folder cannot be made by this user (not root, /run/qpswatch missing): the lock cannot be created.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && !(err instanceof InputError)) throw new HostLockError(path, code);
+    if (err instanceof FolderNotMadeError) throw new HostLockError(path, err.code);
     throw err;
   }
 }

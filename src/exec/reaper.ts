@@ -13,8 +13,14 @@ const REAPER_MAIN = fileURLToPath(new URL('./reaper-main.js', import.meta.url));
 let reaper: ChildProcess | undefined;
 
 function tell(line: string): void {
-  reaper ??= startReaper();
-  reaper.stdin?.write(`${line}\n`);
+  try {
+    reaper ??= startReaper();
+    reaper.stdin?.write(`${line}\n`);
+  } catch {
+    // No reaper could be started (no memory, no process slot): the group is still stopped by its own run's end; only
+    // the guard against qpswatch's own sudden death is missing, and the next child tries again.
+    reaper = undefined;
+  }
 }
 
 function startReaper(): ChildProcess {
@@ -30,9 +36,12 @@ function startReaper(): ChildProcess {
   child.unref();
   child.stdin?.on('error', () => undefined);
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  child.on('exit', () => {
+  const gone = (): void => {
     if (reaper === child) reaper = undefined;
-  });
+  };
+  child.on('exit', gone);
+  // A spawn that fails (EAGAIN, EMFILE) is reported as an event: without a listener it would end qpswatch.
+  child.on('error', gone);
   return child;
 }
 

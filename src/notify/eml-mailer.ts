@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log/index.js';
-import { writeFileSafely } from '../trust/index.js';
+import { ensureTrustedFolder, writeFileSafely } from '../trust/index.js';
 import { mailOptions } from './mail-options.js';
 import type { Mailer, MailSettings, OutgoingMessage } from './mailer.js';
 import { nodemailer } from './nodemailer.js';
@@ -48,9 +47,9 @@ export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
       const info = await transport.sendMail(mailOptions(message));
       if (!Buffer.isBuffer(info.message))
         throw new TypeError('nodemailer stream transport gave a stream although buffer was asked for');
-      await mkdir(settings.outboxDir, { recursive: true });
+      ensureTrustedFolder(settings.outboxDir, { what: 'outbox_dir', elsewhere: 'choose another outbox_dir' });
       const path = join(settings.outboxDir, emlFileName(message));
-      writeAtomically(path, info.message);
+      writeFileSafely(path, info.message, 0o640, { what: 'outbox_dir', elsewhere: 'choose another outbox_dir' });
       log.info({ id: message.id, path }, 'message written to the outbox folder');
       return path;
     },
@@ -58,9 +57,4 @@ export function createEmlMailer(settings: MailSettings, log: Logger): Mailer {
       transport?.close();
     },
   };
-}
-
-/** outbox_dir may be anywhere: trust's write opens no link and no file another user put there. */
-function writeAtomically(path: string, data: Buffer): void {
-  writeFileSafely(path, data);
 }

@@ -39,3 +39,15 @@ export class UnfitFileError extends InputError {
     super(`${what} ${path} ${problem}`);
   }
 }
+
+/** A folder ensureTrustedFolder could not make (no permission, a read-only or virtual filesystem): `code` is the errno. */
+export class FolderNotMadeError extends InputError {
+  constructor(
+    readonly what: string,
+    readonly path: string,
+    readonly code: string,
+    elsewhere: string,
+  ) {
+    super(`${what} ${path} cannot be made (${code}): make it as root, or ${elsewhere}`);
+  }
+}

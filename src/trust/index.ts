@@ -1,4 +1,4 @@
-export { UnfitFileError, UnreadableFileError, UntrustedPathError } from './errors.js';
+export { FolderNotMadeError, UnfitFileError, UnreadableFileError, UntrustedPathError } from './errors.js';
 export { modeText, ownerText, trustedOwners } from './owners.js';
 export {
   ancestors,

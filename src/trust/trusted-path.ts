@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, parse, resolve } from 'node:path';
-import { UnreadableFileError, UntrustedPathError } from './errors.js';
+import { FolderNotMadeError, UnreadableFileError, UntrustedPathError } from './errors.js';
 import { modeText, ownerText, trustedOwners } from './owners.js';
 
 /** How messages name what is checked, and the way out when the fix is to use something else. */
@@ -61,7 +61,8 @@ export function ensureTrustedFolder(path: string, subject: TrustSubject, options
       // The mode asked for, whatever the umask (027 in qpswatch): a lock folder others must pass through is 0755.
       if (options.mode !== undefined) chmodSync(part, options.mode);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      if (code !== 'EEXIST') throw new FolderNotMadeError(subject.what, full, code, subject.elsewhere);
     }
   }
   checkPath(full, 'folder', subject, options);
@@ -71,31 +72,74 @@ type Kind = 'folder' | 'file';
 
 function checkPath(full: string, kind: Kind, subject: FileSubject, options: FolderOptions = {}): void {
   const trusted = trustedOwners();
-  let deepest = parse(full).root;
-  for (const part of [...ancestors(full), full]) {
-    const s = lstatIf(part, subject, full);
-    if (s === undefined) break;
-    deepest = part;
-    if (!s.isSymbolicLink()) continue;
-    if ((part === full && kind === 'folder') || !trusted.has(s.uid))
-      throw refuse(
-        subject,
-        full,
-        part,
-        `is a symbolic link (to ${linkTarget(part)}) made by ${ownerText(s.uid)}: ` +
-          `qpswatch never follows one there; remove it (sudo rm ${part}) or ${subject.elsewhere}`,
-      );
-  }
+  const deepest = checkWrittenWay(full, full, kind, subject, trusted, 0);
   if (kind === 'file' && deepest !== full) throw new UnreadableFileError(subject.what, full, 'ENOENT');
-  const real = realpathSync(deepest);
+  const real = realPath(deepest, subject, full);
   const realParts = [...ancestors(real), real];
   for (const part of realParts) {
-    const s = lstatSync(part);
+    const s = lstatIf(part, subject, full);
+    if (s === undefined) throw new UnreadableFileError(subject.what, full, 'ENOENT');
     const itself = part === real && deepest === full;
     const shared = itself && options.stickyOk === true && s.isDirectory() && (s.mode & 0o1000) !== 0;
     const problem =
       itself && !shared ? problemOfItself(s, part, kind, subject, trusted) : problemOnTheWay(s, part, subject, trusted);
     if (problem !== undefined) throw refuse(subject, full, part, problem);
+  }
+}
+
+/** Links followed on the way before the path counts as a loop (the kernel's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * The path as written, with lstat, and every link on it as written too: a folder that holds a link (or a part of the
+ * path) must be as safe as a folder on the real path, since its owner could re-point the link at any time; a link
+ * another user made is refused, and so is a link that is the folder itself. Returns the deepest part that exists.
+ */
+function checkWrittenWay(
+  path: string,
+  full: string,
+  kind: Kind,
+  subject: FileSubject,
+  trusted: ReadonlySet<number>,
+  links: number,
+): string {
+  let deepest = parse(path).root;
+  for (const part of [...ancestors(path), path]) {
+    const s = lstatIf(part, subject, full);
+    if (s === undefined) break;
+    deepest = part;
+    if (s.isSymbolicLink()) {
+      if ((part === full && kind === 'folder') || !trusted.has(s.uid))
+        throw refuse(
+          subject,
+          full,
+          part,
+          `is a symbolic link (to ${linkTarget(part) ?? 'somewhere'}) made by ${ownerText(s.uid)}: ` +
+            `qpswatch never follows one there; remove it (sudo rm ${part}) or ${subject.elsewhere}`,
+        );
+      if (links >= MAX_LINKS) throw new UnreadableFileError(subject.what, full, 'ELOOP');
+      // Where it leads, as written: the folders there may hold links of their own.
+      const written = linkTarget(part);
+      if (written !== undefined) {
+        const target = resolve(dirname(part), written);
+        checkWrittenWay(dirname(target), full, 'folder', subject, trusted, links + 1);
+        const last = lstatIf(target, subject, full);
+        if (last?.isSymbolicLink() === true) checkWrittenWay(target, full, 'file', subject, trusted, links + 1);
+      }
+    } else if (part !== path) {
+      const problem = problemOnTheWay(s, part, subject, trusted);
+      if (problem !== undefined) throw refuse(subject, full, part, problem);
+    }
+  }
+  return deepest;
+}
+
+/** realpath, or an UnreadableFileError naming the path (a dangling link, a loop, a folder this user cannot search). */
+function realPath(path: string, subject: TrustSubject, full: string): string {
+  try {
+    return realpathSync(path);
+  } catch (err) {
+    throw new UnreadableFileError(subject.what, full, (err as NodeJS.ErrnoException).code ?? 'error');
   }
 }
 
@@ -128,8 +172,8 @@ function problemOfItself(
   if (!folder && !s.isFile()) return `is not a regular file (${kindOf(s)}): name a regular file`;
   if (!trusted.has(s.uid))
     return folder
-      ? `${notTrusted(s.uid)}: another user may have made it beforehand; remove it (sudo rm -r ${part}) or ` +
-          subject.elsewhere
+      ? `${notTrusted(s.uid)}: another user may have made it beforehand; look at what is in it, and ` +
+          `${subject.elsewhere}`
       : `${notTrusted(s.uid)}: that user could change what qpswatch runs or reads as root; check it and chown ` +
           `root ${part}, or ${subject.elsewhere}`;
   const writable = `is writable by other users (mode ${modeText(s.mode)})`;
@@ -165,11 +209,11 @@ function lstatIf(part: string, subject: TrustSubject, full: string): Stats | und
   }
 }
 
-function linkTarget(path: string): string {
+function linkTarget(path: string): string | undefined {
   try {
     return readlinkSync(path);
   } catch {
-    return 'somewhere';
+    return undefined;
   }
 }
 

@@ -7,13 +7,14 @@ import {
   readdirSync,
   rmSync,
   chmodSync,
+  chownSync,
   lstatSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { writeFileSafely } from '../../../src/trust/index.js';
+import { UntrustedPathError, writeFileSafely } from '../../../src/trust/index.js';
 
 const dir = mkdtempSync('/tmp/qpsw-write-');
 chmodSync(dir, 0o1777);
@@ -47,3 +48,19 @@ test('a write that fails (a folder at the target) leaves no temporary file', () 
     [],
   );
 });
+
+test(
+  "a folder of another user's is refused before anything is written in it",
+  { skip: process.getuid?.() !== 0 },
+  () => {
+    const theirs = join(dir, 'theirs');
+    mkdirSync(theirs, 0o755);
+    chownSync(theirs, 65534, 65534);
+    assert.throws(
+      () => writeFileSafely(join(theirs, 'out.csv'), 'a,b\n'),
+      (err: unknown) =>
+        err instanceof UntrustedPathError && /output folder .* belongs to user nobody/.test(err.message),
+    );
+    assert.deepEqual(readdirSync(theirs), []);
+  },
+);

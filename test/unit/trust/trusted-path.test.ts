@@ -137,7 +137,7 @@ describe('another user', { skip: asRoot ? false : 'chown to another user needs r
     refused(
       () => checkTrustedFolder(join(dir, 'state'), state),
       `state_dir ${join(dir, 'state')} belongs to user nobody (uid 65534), not to root or qpswatch's user: another ` +
-        `user may have made it beforehand; remove it (sudo rm -r ${join(dir, 'state')}) or choose another state_dir`,
+        `user may have made it beforehand; look at what is in it, and choose another state_dir`,
     );
   });
 
@@ -160,6 +160,38 @@ describe('another user', { skip: asRoot ? false : 'chown to another user needs r
     symlinkSync(join(dir, 'real', 'q.yaml'), join(dir, 'link.yaml'));
     lchownSync(join(dir, 'link.yaml'), NOBODY, NOBODY);
     assert.throws(() => checkTrustedFile(join(dir, 'link.yaml'), config), /made by user nobody/);
+  });
+
+  test("a root link in another user's folder is refused: they could point it elsewhere at any time", () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'root-owned'));
+    writeFileSync(join(dir, 'root-owned', 'q.yaml'), '', { mode: 0o644 });
+    mkdirSync(join(dir, 'home'));
+    chownSync(join(dir, 'home'), NOBODY, NOBODY);
+    // The link is root's and leads into root's folder; the folder that holds it is nobody's.
+    symlinkSync(join(dir, 'root-owned', 'q.yaml'), join(dir, 'home', 'q.yaml'));
+    assert.throws(
+      () => checkTrustedFile(join(dir, 'home', 'q.yaml'), config),
+      (err: unknown) =>
+        err instanceof UntrustedPathError &&
+        err.part === join(dir, 'home') &&
+        /belongs to user nobody/.test(err.message),
+    );
+    mkdirSync(join(dir, 'root-owned', 'state'));
+    symlinkSync(join(dir, 'root-owned'), join(dir, 'home', 'lnk'));
+    assert.throws(() => checkTrustedFolder(join(dir, 'home', 'lnk', 'state'), state), /home belongs to user nobody/);
+  });
+
+  test("a root link whose target is reached through a link in another user's folder is refused", () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'etc'));
+    writeFileSync(join(dir, 'etc', 'q.yaml'), '', { mode: 0o644 });
+    mkdirSync(join(dir, 'home'));
+    chownSync(join(dir, 'home'), NOBODY, NOBODY);
+    // root's link -> nobody's folder/l2 (a root link too) -> root's file: the middle one can be swapped by nobody.
+    symlinkSync(join(dir, 'etc', 'q.yaml'), join(dir, 'home', 'l2'));
+    symlinkSync(join(dir, 'home', 'l2'), join(dir, 'q.yaml'));
+    assert.throws(() => checkTrustedFile(join(dir, 'q.yaml'), config), /home belongs to user nobody/);
   });
 
   test("a config of another user's is refused", () => {
