@@ -656,7 +656,7 @@ export const OPTIONS = {
   instructions_repeats: defineOption({
     name: 'instructions_repeats',
     schema: z.number().int().min(1).max(20),
-    // Three runs give a median and a spread; the counts repeat to 0.11% or better (docs/verdicts.md).
+    // Three runs give a median and a spread; the counts repeat to 0.2% or better (docs/verdicts.md).
     default: () => 3,
     doc: "Instructions lane: counted runs per side and test, each from a fresh copy of the side's loaded datadir.",
     expected: 'an integer from 1 to 20',
@@ -681,7 +681,7 @@ export const OPTIONS = {
   instructions_threshold: defineOption({
     name: 'instructions_threshold',
     schema: z.number().gt(1).lt(2),
-    // 2%: 18 times the worst spread of repeated counts measured here, under what QPS can see here (docs/verdicts.md).
+    // 2%: 10 times the worst spread of repeated counts measured here, under what QPS can see here (docs/verdicts.md).
     default: () => 1.02,
     doc:
       'A test is an instructions regression when its instructions per query C/B are over this and beyond the ' +
