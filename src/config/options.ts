@@ -595,6 +595,17 @@ export const OPTIONS = {
     expected: 'a number of seconds from 0 to 600',
     envFormat: 'number',
   }),
+  run_grace_seconds: defineOption({
+    name: 'run_grace_seconds',
+    schema: z.number().int().min(5).max(3600),
+    // More than InnoDB's default lock wait (50 s), which a client thread may sit in when its time is up.
+    default: () => 60,
+    doc:
+      "How long a measured sysbench run may go past its test's seconds (to connect, start its threads, finish and " +
+      'report) before it counts as hung: the run is stopped and the session fails with one line naming the test.',
+    expected: 'a whole number of seconds from 5 to 3600',
+    envFormat: 'number',
+  }),
   idle_window_ms: defineOption({
     name: 'idle_window_ms',
     schema: z.number().int().min(20).max(5000),

@@ -332,6 +332,7 @@ async function runHeldSession(
       signal: deps.signal,
       sessionId,
       device,
+      runGraceSeconds: settings.runGraceSeconds,
       ...(progress !== undefined ? { progress } : {}),
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
     };
@@ -380,8 +381,7 @@ async function runHeldSession(
   const session = await store.getSession(sessionId);
   const samples = await store.completedSamples(sessionId);
   const verdicts = judgeStored(plan, samples);
-  if (paired !== undefined)
-    paired = { ...paired, stoppedBy: stopReason(paired, verdicts, plan.plannedSweeps, plan) };
+  if (paired !== undefined) paired = { ...paired, stoppedBy: stopReason(paired, verdicts, plan.plannedSweeps, plan) };
   sessionLog.info({ ...paired }, doneText(sessionId, paired));
   for (const v of verdicts.filter((x) => x.kind !== 'ok'))
     sessionLog.info(

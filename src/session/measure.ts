@@ -34,6 +34,8 @@ export interface MeasureInput {
   signal: AbortSignal;
   /** sysbench's exit is logged through exec. */
   log: Logger;
+  /** How long past the test's seconds the run may go before it counts as hung (run_grace_seconds); default 60 s. */
+  graceMs?: number;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function measureOnce(input: MeasureInput): Promise<SampleInput> {
   const serverCpuBefore = processCpuSeconds(input.server.pid);
   const result = await runSysbench(argv, {
     logFile: input.sysbenchLog,
-    timeoutMs: input.test.seconds * 1000 + SYSBENCH_GRACE_MS,
+    timeoutMs: input.test.seconds * 1000 + (input.graceMs ?? SYSBENCH_GRACE_MS),
     signal: input.signal,
     log: input.log,
   });

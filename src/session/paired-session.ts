@@ -309,6 +309,7 @@ async function measureSide(run: PairedRun, side: Side, r: OpenRun, sweep: number
       targetName: side.up.targetName,
       signal: ctx.signal,
       log: ctx.log,
+      ...(ctx.runGraceSeconds !== undefined ? { graceMs: ctx.runGraceSeconds * 1000 } : {}),
     },
     run.parts.measure,
   );

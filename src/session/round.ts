@@ -27,6 +27,8 @@ export interface RoundContext {
   progress?: SessionProgress;
   /** cached: every server start reads the tables into its buffer pool before the warm-up (cache-tables.ts). */
   memory?: MemorySettingName;
+  /** run_grace_seconds: a measured run's time past its seconds before it counts as hung; default 60. */
+  runGraceSeconds?: number;
 }
 
 /** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
@@ -148,6 +150,7 @@ export async function runRound(
           role,
           targetName: instance.target.name,
           sysbenchLog: instance.sysbenchLog,
+          ...(ctx.runGraceSeconds !== undefined ? { graceMs: ctx.runGraceSeconds * 1000 } : {}),
           signal: ctx.signal,
           log: ctx.log,
         });

@@ -30,6 +30,8 @@ export interface CompareSettings {
   idleSettleMaxSeconds: number;
   /** Drain: the window the idle server must stay quiet over (idle_window_ms). */
   idleWindowMs: number;
+  /** A measured run's time past its test's seconds before it counts as hung (run_grace_seconds). */
+  runGraceSeconds: number;
   verdicts: VerdictSettings;
   /** mysqld's --user; undefined leaves it to the server's default. */
   serverUser: string | undefined;
@@ -68,6 +70,7 @@ export function compareSettings(
     idleServer: config.idle_server,
     idleSettleMaxSeconds: config.idle_settle_max_seconds,
     idleWindowMs: config.idle_window_ms,
+    runGraceSeconds: config.run_grace_seconds,
     verdicts: {
       threshold: config.threshold,
       testThresholds: config.test_thresholds,

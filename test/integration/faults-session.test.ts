@@ -22,9 +22,10 @@ after(() => {
 });
 
 const LONG_SECONDS = 40;
-// A frozen server's run is stopped only at its time plus sysbench's grace (60 s): a 40-second long test would make
-// that one wait 100 s. 10 s still leaves the run going well after the fault (2 s into it).
+// A frozen server's run is stopped only at its time plus the run's grace (run_grace_seconds, 60 s by default): 10 s
+// of test and 10 s of grace still leave the run going well after the fault (2 s into it), without a long wait.
 const FROZEN_LONG_SECONDS = 10;
+const FROZEN_GRACE_SECONDS = 10;
 // A frozen server never takes SHUTDOWN: 10 s of waiting for it, not the default 120, before the signals; the
 // frozen-server case knows it never will, and waits 2 s.
 const STOP_SECONDS = 10;
@@ -32,7 +33,7 @@ const FROZEN_STOP_SECONDS = 2;
 
 function writeSetup(
   name: string,
-  { longSeconds = LONG_SECONDS, stopSeconds = STOP_SECONDS } = {},
+  { longSeconds = LONG_SECONDS, stopSeconds = STOP_SECONDS, graceSeconds = 60 } = {},
 ): { config: string; suite: string; stateDir: string } {
   const root = join(dir, name);
   mkdirSync(root);
@@ -42,6 +43,7 @@ function writeSetup(
   writeFileSync(
     config,
     `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\nserver_stop_timeout_seconds: ${stopSeconds}\n` +
+      `run_grace_seconds: ${graceSeconds}\n` +
       `targets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
       `relaxed }\n`,
   );
@@ -156,6 +158,7 @@ describe('faults in a compare session', () => {
       const setup = writeSetup('server-stop', {
         longSeconds: FROZEN_LONG_SECONDS,
         stopSeconds: FROZEN_STOP_SECONDS,
+        graceSeconds: FROZEN_GRACE_SECONDS,
       });
       const result = await sessionWithFault(setup, () => process.kill(onlyServer(setup.stateDir), 'SIGSTOP'));
       assert.equal(result.code, 1, result.stderr.slice(-3000));
