@@ -118,7 +118,9 @@ try {
   if (plan.counter === undefined) throw new Error(`no counter: ${plan.reason}`);
   const wanted = values.tests?.split(',');
   const tests = plan.tests.filter((t) => wanted === undefined || wanted.includes(t.name));
-  if (tests.length === 0) throw new BenchUsageError(`no 1-thread test of ${suite.name} is named by --tests ${values.tests}`);
+  if (tests.length === 0) {
+    throw new BenchUsageError(`no 1-thread test of ${suite.name} is named by --tests ${values.tests}`);
+  }
   say(
     `${tests.length} tests x ${repeats} runs under ${plan.counter.kind} (${plan.counter.version}): about ` +
       `${Math.ceil(laneMinutes({ ...plan, tests }) / 2)} min on this project's 2-core VM, plus the load`,

@@ -259,7 +259,9 @@ export function describeDemoUpstream(demo: DemoUpstream): string {
     const mark =
       step.kind === 'slow'
         ? `  <- SLOW from here on (durable commits, ${BISECT_EXTRA_INSTRUCTIONS} more instructions per query)`
-        : step.kind === 'broken' ? '  <- FAILS TO BUILD' : '';
+        : step.kind === 'broken'
+          ? '  <- FAILS TO BUILD'
+          : '';
     lines.push(`  ${step.commit.slice(0, 12)}  ${JSON.stringify(step.subject)}${mark}`);
   }
   lines.push(

@@ -31,12 +31,12 @@ Finds the commit that made TAG slower: takes the commits after the last good rel
 history), builds midpoints with TAG's upstream build profile (the compiler cache stays warm) and judges each on
 only the regressed tests. On the QPS lane a step is a paired session of the good release (B) against the midpoint
 (C); on the instructions lane it is one counted run per test of the midpoint, against the good release's stored
-counts (counts repeat exactly, so one run decides; the good release is counted once when none are stored). A
-regression there means bad, every test ok or improved means good. It names the first bad commit with its subject and author, in about
-log2(n) builds for n commits. A commit that does not build is skipped as git bisect skip does (a neighbour is
-built instead); an undecided step gets a second session with twice the pairs, and if that cannot decide either,
-bisect stops and says so. The result is stored (shown by status); the midpoint builds are pruned when it ends,
-never a release's build. The good release and TAG must be built (qpswatch build TAG).
+counts (counts repeat to about 0.1%, so one run decides; the good release is counted once when none are stored).
+A regression there means bad, every test ok or improved means good. It names the first bad commit with its subject
+and author, in about log2(n) builds for n commits. A commit that does not build is skipped as git bisect skip
+does (a neighbour is built instead); an undecided step gets a second session with twice the pairs, and if that
+cannot decide either, bisect stops and says so. The result is stored (shown by status); the midpoint builds are
+pruned when it ends, never a release's build. The good release and TAG must be built (qpswatch build TAG).
 
 TEST... are suite test names (update-index, or update-index.t1); without them, the tests that regressed in TAG's
 newest check. --lane auto (the default) bisects on instructions when that check's instructions lane found

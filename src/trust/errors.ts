@@ -40,7 +40,10 @@ export class UnfitFileError extends InputError {
   }
 }
 
-/** A folder ensureTrustedFolder could not make (no permission, a read-only or virtual filesystem): `code` is the errno. */
+/**
+ * A folder ensureTrustedFolder could not make (no permission, a read-only or virtual filesystem): `code` is the
+ * errno.
+ */
 export class FolderNotMadeError extends InputError {
   constructor(
     readonly what: string,

@@ -195,66 +195,65 @@ describe('the demo upstream built with the demo profile', () => {
     }
   });
 
-  test(
-    "a drift release's server carries its extra work: a fixed count of instructions per query, none at 10.6.1",
-    async () => {
-      const [base, last] = [release((r) => r.version === '10.6.1'), release((r) => r.version === '10.6.5')];
-      assert.equal(base.extraInstructions, 0);
-      assert.ok(Math.abs(last.extraInstructions! / DRIFT_QUERY_INSTRUCTIONS - 0.1296) < 0.0001, 'about 13% at 10.6.5');
-      const [baseBuild, lastBuild] = [await build(base), await build(last)];
-      // The library around one request (test/fixtures/demo/extra-work-probe.c), counted by callgrind: exact on a busy
-      // host too. Without the library the probe's recv and send are glibc's own.
-      const probe = join(root, 'extra-work-probe');
+  const driftTitle =
+    "a drift release's server carries its extra work: a fixed count of instructions per query, none at 10.6.1";
+  test(driftTitle, async () => {
+    const [base, last] = [release((r) => r.version === '10.6.1'), release((r) => r.version === '10.6.5')];
+    assert.equal(base.extraInstructions, 0);
+    assert.ok(Math.abs(last.extraInstructions! / DRIFT_QUERY_INSTRUCTIONS - 0.1296) < 0.0001, 'about 13% at 10.6.5');
+    const [baseBuild, lastBuild] = [await build(base), await build(last)];
+    // The library around one request (test/fixtures/demo/extra-work-probe.c), counted by callgrind: exact on a busy
+    // host too. Without the library the probe's recv and send are glibc's own.
+    const probe = join(root, 'extra-work-probe');
+    await run({
+      argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-work-probe.c')],
+    });
+    const counted = async (installDir?: string): Promise<number> => {
+      const out = join(root, `probe.${installDir === undefined ? 'plain' : basename(dirname(installDir))}.out`);
       await run({
-        argv: ['cc', '-O2', '-o', probe, join(process.cwd(), 'test', 'fixtures', 'demo', 'extra-work-probe.c')],
+        argv: ['valgrind', '--tool=callgrind', '--toggle-collect=probe_query', `--callgrind-out-file=${out}`, probe],
+        env: {
+          ...defaultEnv(),
+          ...(installDir !== undefined ? { LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_work.so') } : {}),
+        },
       });
-      const counted = async (installDir?: string): Promise<number> => {
-        const out = join(root, `probe.${installDir === undefined ? 'plain' : basename(dirname(installDir))}.out`);
-        await run({
-          argv: ['valgrind', '--tool=callgrind', '--toggle-collect=probe_query', `--callgrind-out-file=${out}`, probe],
-          env: {
-            ...defaultEnv(),
-            ...(installDir !== undefined ? { LD_PRELOAD: join(installDir, 'lib', 'libdemo_extra_work.so') } : {}),
-          },
-        });
-        return parseCallgrindOutput(await readFile(out, 'utf8')).instructions;
-      };
-      const plain = await counted();
-      // The wrappers' own few dozen instructions, and a first call's dlsym (a few thousand) on top of the loop.
-      const added = async (installDir: string): Promise<number> => (await counted(installDir)) - plain;
-      const baseAdded = await added(baseBuild.installDir);
-      assert.ok(baseAdded >= 0 && baseAdded < 20_000, `10.6.1 adds only the wrappers: ${baseAdded}`);
-      const lastAdded = (await added(lastBuild.installDir)) - baseAdded;
-      assert.ok(
-        Math.abs(lastAdded - last.extraInstructions!) <= 4,
-        `10.6.5 adds ${last.extraInstructions} instructions to a request: ${lastAdded}`,
-      );
-      // The launcher preloads it into the server it becomes.
-      const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
-      const dir = join(root, 'drift-srv');
-      await mkdir(dir, { recursive: true });
-      const paths = serverPaths(dir);
-      const myCnfPath = join(dir, 'my.cnf');
-      await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
-      await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-      const server = await startServer({
-        log: silentLog,
-        binaries,
-        myCnfPath,
-        paths,
-        logFile: join(dir, 'mysqld.out'),
-        readyTimeoutMs: 60_000,
-        stopTimeoutMs: 30_000,
-      });
-      try {
-        assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_work\.so$/m);
-        const [row] = await server.query('SELECT VERSION() AS v');
-        assert.equal(row?.['v'], '10.6.5-MariaDB-qpswatch-demo');
-      } finally {
-        await server.stop();
-      }
-    },
-  );
+      return parseCallgrindOutput(await readFile(out, 'utf8')).instructions;
+    };
+    const plain = await counted();
+    // The wrappers' own few dozen instructions, and a first call's dlsym (a few thousand) on top of the loop.
+    const added = async (installDir: string): Promise<number> => (await counted(installDir)) - plain;
+    const baseAdded = await added(baseBuild.installDir);
+    assert.ok(baseAdded >= 0 && baseAdded < 20_000, `10.6.1 adds only the wrappers: ${baseAdded}`);
+    const lastAdded = (await added(lastBuild.installDir)) - baseAdded;
+    assert.ok(
+      Math.abs(lastAdded - last.extraInstructions!) <= 4,
+      `10.6.5 adds ${last.extraInstructions} instructions to a request: ${lastAdded}`,
+    );
+    // The launcher preloads it into the server it becomes.
+    const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
+    const dir = join(root, 'drift-srv');
+    await mkdir(dir, { recursive: true });
+    const paths = serverPaths(dir);
+    const myCnfPath = join(dir, 'my.cnf');
+    await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
+    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+    const server = await startServer({
+      log: silentLog,
+      binaries,
+      myCnfPath,
+      paths,
+      logFile: join(dir, 'mysqld.out'),
+      readyTimeoutMs: 60_000,
+      stopTimeoutMs: 30_000,
+    });
+    try {
+      assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_work\.so$/m);
+      const [row] = await server.query('SELECT VERSION() AS v');
+      assert.equal(row?.['v'], '10.6.5-MariaDB-qpswatch-demo');
+    } finally {
+      await server.stop();
+    }
+  });
 
   test('a release that does not compile fails in the build step with the C error', async () => {
     const broken = release((r) => r.kind === 'broken');

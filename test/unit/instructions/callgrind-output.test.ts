@@ -150,7 +150,9 @@ describe('perQueryFunctions', () => {
 });
 
 describe('callgrind command line', () => {
-  test("counts only the dispatcher, zeroed at each connection, into the lane's file, without gdbserver, past an exec", () => {
+  const title =
+    "counts only the dispatcher, zeroed at each connection, into the lane's file, without gdbserver, past an exec";
+  test(title, () => {
     assert.deepEqual(callgrindArgv('/usr/bin/valgrind', '/state/work/x.callgrind'), [
       '/usr/bin/valgrind',
       '--tool=callgrind',
