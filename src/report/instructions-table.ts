@@ -79,10 +79,17 @@ export function instructionsTable(verdicts: readonly InstructionVerdict[]): Tabl
       `${instructionRatio(v.low)}-${instructionRatio(v.high)}`,
       percent(v.baseline.spread),
       percent(v.candidate.spread),
-      v.kind === 'ok' || v.kind === 'unclear' ? v.kind : `${v.kind} (> ${v.threshold})`,
+      verdictCell(v),
     ]),
     tones,
   );
+}
+
+/** The verdict with the limit it crossed: C/B over the threshold, or under its inverse for an improvement. */
+function verdictCell(v: InstructionVerdict): string {
+  if (v.kind === 'regression') return `regression (> ${v.threshold})`;
+  if (v.kind === 'improvement') return `improvement (< ${instructionRatio(1 / v.threshold)})`;
+  return v.kind;
 }
 
 /** How much of a symbol name a table shows: C++ names with their templates run to hundreds of characters. */

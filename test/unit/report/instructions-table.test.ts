@@ -81,6 +81,17 @@ describe('the instructions lane as text', () => {
     ]);
   });
 
+  test('an improvement names the limit it passed: under the inverse of the threshold', () => {
+    const fewer = judgeInstructionTest(
+      { test: 'update-index', threads: 1 },
+      [182_981, 182_980],
+      [159_355, 159_359],
+      1.02,
+    );
+    assert.equal(fewer.kind, 'improvement');
+    assert.match(laneText({ lane, verdicts: [fewer] }), /^update-index\.t1 .* 0\.8709 .* improvement \(< 0\.9804\)$/m);
+  });
+
   test('a lane that did not count says why; against the base, a table of its own or why there is none', () => {
     assert.equal(
       laneLine({ lane: { state: 'skipped', reason: 'valgrind is not installed', runs: 0, seconds: 0 }, verdicts: [] }),
