@@ -23,8 +23,8 @@ suite: drift-demo
 # release becomes last good, and what flags the drift is the instructions lane (docs/verdicts.md, "The drift demo").
 threshold: 0.85
 budget_minutes: 2
-# The instructions lane: a 3% step is within 5% of the last good; 10.6.3 is 6% over the base. Counts repeat exactly,
-# so two short runs a side are enough.
+# The instructions lane: a 3% step is within 5% of the last good; 10.6.3 is 6% over the base. Counts repeat to about
+# 0.1%, so two short runs a side are enough.
 instruction_counter: callgrind
 instructions_threshold: 1.05
 instructions_repeats: 2

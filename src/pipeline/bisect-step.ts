@@ -122,8 +122,9 @@ export async function runBisectStep(
 
 /**
  * A step on the instructions lane: the commit's server counted once per test (a lane-only session: the candidate
- * alone, one run) and judged against the good end's stored counts of the same conditions. Counts repeat exactly, so
- * one run decides: over the threshold is bad, within it good; a test the good end has no figure for is undecided.
+ * alone, one run) and judged against the good end's stored counts of the same conditions. Counts repeat to about
+ * 0.1%, so one run decides: over the threshold is bad, within it good; a test the good end has no figure for is
+ * undecided.
  */
 async function instructionStep(
   base: Omit<BisectStepRecord, 'outcome'>,
