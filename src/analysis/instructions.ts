@@ -115,15 +115,16 @@ function groupByTest(runs: readonly InstructionRunRecord[]): Map<string, Instruc
 /**
  * Where it grew: both sides' function tables (per query) joined by function name without its parameter list
  * (functionKey: a signature that changed between the releases is still one function; overloads add up), largest
- * inclusive growth first (then exclusive), a function absent on a side counting 0 there. A row keeps the whole name
- * when both sides give the function the one same name, else the key with "(…)". The first `limit` rows.
+ * inclusive growth first (then exclusive), a function absent on a side counting 0 there and marked `unlisted`. A row
+ * keeps the whole name when both sides give the function the one same name, else the key with "(…)". The first
+ * `limit` rows.
  */
 export function functionGrowth(
   baseline: readonly FunctionCost[],
   candidate: readonly FunctionCost[],
   limit = 20,
 ): FunctionGrowth[] {
-  const rows = new Map<string, FunctionGrowth & { names: Set<string> }>();
+  const rows = new Map<string, FunctionGrowth & { names: Set<string>; sides: Set<'baseline' | 'candidate'> }>();
   const add = (f: FunctionCost, side: 'baseline' | 'candidate'): void => {
     const key = functionKey(f.name);
     let r = rows.get(key);
@@ -138,10 +139,12 @@ export function functionGrowth(
         inclusiveGrowth: 0,
         exclusiveGrowth: 0,
         names: new Set(),
+        sides: new Set(),
       };
       rows.set(key, r);
     }
     r.names.add(f.name);
+    r.sides.add(side);
     if (side === 'baseline') {
       r.baselineInclusive += f.inclusive;
       r.baselineExclusive += f.exclusive;
@@ -153,11 +156,13 @@ export function functionGrowth(
   for (const f of baseline) add(f, 'baseline');
   for (const f of candidate) add(f, 'candidate');
   return [...rows.values()]
-    .map(({ names, ...r }) => ({
+    .map(({ names, sides, ...r }) => ({
       ...r,
       name: names.size === 1 ? [...names][0]! : `${r.name}(…)`,
       inclusiveGrowth: r.candidateInclusive - r.baselineInclusive,
       exclusiveGrowth: r.candidateExclusive - r.baselineExclusive,
+      ...(sides.has('baseline') ? {} : { unlisted: 'baseline' as const }),
+      ...(sides.has('candidate') ? {} : { unlisted: 'candidate' as const }),
     }))
     .sort((a, b) => b.inclusiveGrowth - a.inclusiveGrowth || b.exclusiveGrowth - a.exclusiveGrowth)
     .slice(0, limit);

@@ -63,6 +63,11 @@ export interface FunctionGrowth {
   /** candidateInclusive - baselineInclusive, instructions per query */
   inclusiveGrowth: number;
   exclusiveGrowth: number;
+  /**
+   * The side whose stored table does not list the function (under its floor, 1 in 10,000 of the run's
+   * instructions, or not called there): its figures are 0 above, and a report shows "-" for them.
+   */
+  unlisted?: 'baseline' | 'candidate';
 }
 
 /** The functions that grew most in one test, C against B, from the session's own function tables. */

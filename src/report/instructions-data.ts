@@ -42,6 +42,7 @@ function orderedGrowth(f: FunctionGrowth): FunctionGrowth {
     candidateExclusive: f.candidateExclusive,
     inclusiveGrowth: f.inclusiveGrowth,
     exclusiveGrowth: f.exclusiveGrowth,
+    ...(f.unlisted !== undefined ? { unlisted: f.unlisted } : {}),
   };
 }
 
@@ -130,8 +131,9 @@ export function functionRecords(
         '',
         f.name,
         f.object,
-        role === 'baseline' ? f.baselineInclusive : f.candidateInclusive,
-        role === 'baseline' ? f.baselineExclusive : f.candidateExclusive,
+        // A side whose stored table does not list the function has no figure (its growth counts it as 0).
+        f.unlisted === role ? '' : role === 'baseline' ? f.baselineInclusive : f.candidateInclusive,
+        f.unlisted === role ? '' : role === 'baseline' ? f.baselineExclusive : f.candidateExclusive,
         f.inclusiveGrowth,
         f.exclusiveGrowth,
       ]),

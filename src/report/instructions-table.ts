@@ -132,17 +132,21 @@ export function functionGrowthTable(grown: readonly FunctionGrowth[], perQuery: 
       right('C self/q'),
       right('self growth'),
     ],
-    grown.map((f) => [
-      functionCell(f.name),
-      functionCell(f.object),
-      instructionCount(f.baselineInclusive),
-      instructionCount(f.candidateInclusive),
-      signed(f.inclusiveGrowth),
-      signedPercent(share(f)),
-      instructionCount(f.baselineExclusive),
-      instructionCount(f.candidateExclusive),
-      signed(f.exclusiveGrowth),
-    ]),
+    grown.map((f) => {
+      const count = (side: 'baseline' | 'candidate', value: number): string =>
+        f.unlisted === side ? UNLISTED : instructionCount(value);
+      return [
+        functionCell(f.name),
+        functionCell(f.object),
+        count('baseline', f.baselineInclusive),
+        count('candidate', f.candidateInclusive),
+        signed(f.inclusiveGrowth),
+        signedPercent(share(f)),
+        count('baseline', f.baselineExclusive),
+        count('candidate', f.candidateExclusive),
+        signed(f.exclusiveGrowth),
+      ];
+    }),
     grown.map((f) => [
       undefined,
       undefined,
@@ -156,6 +160,13 @@ export function functionGrowthTable(grown: readonly FunctionGrowth[], perQuery: 
     ]),
   );
 }
+
+/** A side's cell for a function its stored table does not list (counted as 0 in the growth). */
+const UNLISTED = '-';
+
+/** Said under a table that has an UNLISTED cell. */
+export const UNLISTED_NOTE =
+  "- : not in that side's stored table (under 1 in 10,000 of its instructions, or not called); counted as 0";
 
 /** One test's functions that grew, under a heading that names the test and what it was compared with. */
 export function functionGrowthBlocks(
@@ -172,7 +183,9 @@ export function functionGrowthBlocks(
   };
   if (grown === undefined || grown.length === 0)
     return [heading, { kind: 'lines', lines: ['(no function table: the counter names no functions)'] }];
-  return [heading, { kind: 'table', table: functionGrowthTable(grown, verdict.baseline.median, verdict.threshold) }];
+  const table: Block = { kind: 'table', table: functionGrowthTable(grown, verdict.baseline.median, verdict.threshold) };
+  const note: Block[] = grown.some((f) => f.unlisted !== undefined) ? [{ kind: 'lines', lines: [UNLISTED_NOTE] }] : [];
+  return [heading, table, ...note];
 }
 
 /** The lane's line: what counted, how often, or why there are no counts. */

@@ -150,10 +150,12 @@ describe('the instructions lane as text', () => {
       rows.map((r) => r.split(/\s{2,}/).slice(0, 6)),
       [
         ['dispatch_command()', 'mariadbd', '42,666', '43,970', '+1,304', '+3.06%'],
-        ['<img src=x onerror=alert(1)>\\x1b[31m', 'evil.so', '0', '1,300', '+1,300', '+3.05%'],
+        ['<img src=x onerror=alert(1)>\\x1b[31m', 'evil.so', '-', '1,300', '+1,300', '+3.05%'],
         ['JOIN::exec()', 'mariadbd', '20,000', '21,300', '+1,300', '+3.05%'],
       ],
     );
+    // B's table does not list the new function: "-", not a count of 0 it never measured, and a note says so.
+    assert.match(text, /^- : not in that side's stored table \(under 1 in 10,000 of its instructions/m);
   });
 });
 
@@ -266,7 +268,7 @@ describe('the lane in every format of a comparison', () => {
       [
         ['dispatch_command()', 'baseline', '42666', ''],
         ['dispatch_command()', 'candidate', '43970', ''],
-        ['<img src=x onerror=alert(1)>\u001b[31m', 'baseline', '0', ''],
+        ['<img src=x onerror=alert(1)>\u001b[31m', 'baseline', '', ''],
         ['<img src=x onerror=alert(1)>\u001b[31m', 'candidate', '1300', ''],
         ['JOIN::exec()', 'baseline', '20000', ''],
         ['JOIN::exec()', 'candidate', '21300', ''],
