@@ -188,7 +188,8 @@ describe('traps planted by nobody, met by every command', { skip: asRoot && nobo
       EVERY,
       new RegExp(
         `state_dir ${theirs} belongs to user nobody \\(uid 65534\\), not to root or qpswatch's user: ` +
-          `another user may have made it beforehand; remove it \\(sudo rm -r ${theirs}\\) or choose another state_dir$`,
+          // No "sudo rm -r" advice: the folder is another user's, and what they put in it is worth a look first.
+          `another user may have made it beforehand; look at what is in it, and choose another state_dir$`,
       ),
     );
   });
@@ -462,7 +463,7 @@ describe('traps planted by nobody, met by every command', { skip: asRoot && nobo
       CACHE_USERS,
       new RegExp(
         `cache_dir ${made} belongs to user nobody \\(uid 65534\\), not to root or qpswatch's user: another user may ` +
-          `have made it beforehand; remove it \\(sudo rm -r ${made}\\) or choose another cache_dir$`,
+          `have made it beforehand; look at what is in it, and choose another cache_dir$`,
       ),
     );
     const open = nobodyFolder('open-cache');
