@@ -36,6 +36,7 @@ export const OPTION_GROUPS: readonly { title: string; names: readonly string[] }
       'instance_seconds',
       'instance_warmup_seconds',
       'rounds',
+      'run_grace_seconds',
       'threshold',
       'test_thresholds',
       'alpha',
