@@ -28,6 +28,7 @@ import {
   resolveServerBinaries,
   serverPaths,
   startServer,
+  type ServerBinaries,
 } from '../../src/server/index.js';
 import { makeDemoUpstream, type DemoTaggedRelease, type DemoUpstream } from '../../scripts/demo-upstream/make.js';
 import { DRIFT_QUERY_INSTRUCTIONS } from '../../scripts/demo-upstream/releases.js';
@@ -82,6 +83,29 @@ async function ccacheHits(): Promise<number> {
   });
   const counters = new Map(result.stdout.split('\n').map((l) => l.split('\t') as [string, string]));
   return Number(counters.get('direct_cache_hit') ?? 0) + Number(counters.get('preprocessed_cache_hit') ?? 0);
+}
+
+/**
+ * A server of a demo build in root/NAME under the relaxed profile (a release's own settings come after it and win),
+ * its datadir initialised; `checkOptions` first checks the profile's options against the binary.
+ */
+async function startDemoServer(binaries: ServerBinaries, name: string, checkOptions = false) {
+  const dir = join(root, name);
+  await mkdir(dir, { recursive: true });
+  const paths = serverPaths(dir);
+  const myCnfPath = join(dir, 'my.cnf');
+  await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
+  if (checkOptions) await checkServerOptions(binaries, myCnfPath);
+  await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
+  return startServer({
+    log: silentLog,
+    binaries,
+    myCnfPath,
+    paths,
+    logFile: join(dir, 'mysqld.out'),
+    readyTimeoutMs: 60_000,
+    stopTimeoutMs: 30_000,
+  });
 }
 
 before(async () => {
@@ -168,23 +192,8 @@ describe('the demo upstream built with the demo profile', () => {
     assert.match(binaries.versionText, /Ver 10\.11\.3-MariaDB-qpswatch-demo/);
     assert.ok(binaries.installDb !== undefined, 'mariadb-install-db is found in the install prefix');
 
-    const dir = join(root, 'srv');
-    await mkdir(dir, { recursive: true });
-    const paths = serverPaths(dir);
-    const myCnfPath = join(dir, 'my.cnf');
     // relaxed does not fsync at commit: the release's own settings must win over it.
-    await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
-    await checkServerOptions(binaries, myCnfPath);
-    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({
-      log: silentLog,
-      binaries,
-      myCnfPath,
-      paths,
-      logFile: join(dir, 'mysqld.out'),
-      readyTimeoutMs: 60_000,
-      stopTimeoutMs: 30_000,
-    });
+    const server = await startDemoServer(binaries, 'srv', true);
     try {
       const [row] = await server.query(
         'SELECT VERSION() AS v, @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS sync',
@@ -231,21 +240,7 @@ describe('the demo upstream built with the demo profile', () => {
     );
     // The launcher preloads it into the server it becomes.
     const binaries = await resolveServerBinaries('mariadb', lastBuild.installDir);
-    const dir = join(root, 'drift-srv');
-    await mkdir(dir, { recursive: true });
-    const paths = serverPaths(dir);
-    const myCnfPath = join(dir, 'my.cnf');
-    await writeFile(myCnfPath, renderMyCnf(await loadServerProfile('relaxed'), binaries, paths));
-    await initDatadir({ log: silentLog, binaries, myCnfPath, paths, logFile: join(dir, 'init.log') });
-    const server = await startServer({
-      log: silentLog,
-      binaries,
-      myCnfPath,
-      paths,
-      logFile: join(dir, 'mysqld.out'),
-      readyTimeoutMs: 60_000,
-      stopTimeoutMs: 30_000,
-    });
+    const server = await startDemoServer(binaries, 'drift-srv');
     try {
       assert.match(await readFile(`/proc/${server.pid}/maps`, 'utf8'), /\/lib\/libdemo_extra_work\.so$/m);
       const [row] = await server.query('SELECT VERSION() AS v');
