@@ -187,8 +187,8 @@ function checkExisting(dir: string, s: Stats): void {
       dir,
       `exists and belongs to ${ownerText(s.uid)}, not to ` +
         `${ownerText(process.getuid?.() ?? -1)}: another user may have made it ` +
-        `beforehand, to reach the server's files; ` +
-        `remove it (sudo rm -r ${dir}) or choose another state_dir`,
+        `beforehand, to reach the server's files; look at what is in it, then ` +
+        `remove it or choose another state_dir`,
     );
   }
   if ((s.mode & 0o002) !== 0)
@@ -218,7 +218,7 @@ export async function checkCacheDir(dir: string): Promise<void> {
     throw new UnsafeFolderError(
       full,
       `belongs to ${ownerText(real.uid)}, who could change what qpswatch compiles and runs as root: ` +
-        `remove it (sudo rm -r ${full}) ${fix}`,
+        `look at what is in it, then remove it ${fix}`,
     );
   if ((real.mode & 0o002) !== 0)
     throw new UnsafeFolderError(
@@ -294,7 +294,7 @@ async function serverOwnedDir(dir: string, account: ServerAccount | undefined): 
       throw new UnsafeFolderError(
         dir,
         `exists and belongs to ${ownerText(s.uid)}, not to qpswatch or the ` +
-          `server account: remove it (sudo rm -r ${dir})`,
+          `server account: another user may have made it beforehand; look at what is in it, then remove it`,
       );
     }
     fchmodSync(fd, account === undefined ? 0o700 : SERVER_OWNED_MODE);

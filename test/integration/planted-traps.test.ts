@@ -60,8 +60,8 @@ describe(
           UnsafeFolderError,
           `${state} exists and belongs to user nobody (uid 65534), not to user ` +
             `root (uid 0): another user may have made it beforehand, to reach the ` +
-            `server's files; remove it (sudo rm -r ${state}) or choose another ` +
-            `state_dir`,
+            `server's files; look at what is in it, then remove it or choose ` +
+            `another state_dir`,
         ),
       );
       assert.deepEqual(listing(base), before);
