@@ -105,9 +105,10 @@ const progressSchema = z.object({
       ratio: z.number(),
       startedAt: z.string(),
       endsAt: z.string().nullable(),
-      etaFrom: z.enum(['budget', 'plan']).nullable(),
+      etaFrom: z.enum(['budget', 'plan', 'lane']).nullable(),
       sweeps: z.number().nullable().optional(),
       decided: z.object({ tests: z.number(), of: z.number() }).nullable().optional(),
+      lane: z.object({ run: z.number(), of: z.number() }).nullable().optional(),
     }),
   ]),
 });

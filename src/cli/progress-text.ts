@@ -7,6 +7,7 @@ const ETA_FROM: Record<string, string> = {
   rate: 'from the rate so far',
   budget: "the budget's end; sooner when every test is decided",
   plan: 'from the planned test seconds left',
+  lane: "from the lane's runs so far",
 };
 
 /** One line of the work under way: `building "tag": build 1234/5678 (21%), about 8 min left (from ...)`. */
@@ -22,10 +23,17 @@ export function progressText(work: WorkProgress, now: Date): string {
     const count = work.done !== null && work.total !== null ? ` [${work.done}/${work.total}]` : '';
     return `building ${JSON.stringify(work.tag)}: ${work.step}${count} ${percent}${eta}${started}`;
   }
+  const tag = work.tag !== null ? ` ${JSON.stringify(work.tag)}` : '';
+  if (work.stage === 'instructions' && work.lane !== undefined && work.lane !== null) {
+    const what = work.test !== null ? `, ${JSON.stringify(work.test)}` : '';
+    return (
+      `benchmarking${tag}: instructions lane, run ${work.lane.run} of ${work.lane.of}${what}, ` +
+      `${percent} of the lane${eta}${started}`
+    );
+  }
   const where = work.design === 'paired' ? `sweep ${work.round}` : `round ${work.round} of ${work.rounds ?? '?'}`;
   const test = work.test !== null ? `, ${JSON.stringify(work.test)}` : '';
   const share = work.design === 'paired' ? `${percent} of the budget` : `${percent} of the plan`;
-  const tag = work.tag !== null ? ` ${JSON.stringify(work.tag)}` : '';
   return (
     `benchmarking${tag}: ` +
     `${work.stage}${work.stage === 'loading' ? '' : `, ${where}`}${test}, ` +

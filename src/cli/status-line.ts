@@ -4,6 +4,7 @@ import { duration } from './relative-time.js';
 /**
  * The one line redrawn on a terminal while long work runs, short enough for 80 columns:
  * `sweep 9/21 · 5/8 decided · update-index.t1 · about 4 min left`
+ * `instructions 3/8 · update-index baseline · about 1 min left`
  * `build "mariadb-10.11.9" · compile [1234/5678] 21% · 3 min in · about 8 min left`
  */
 export function statusLineText(work: WorkProgress, now: Date): string {
@@ -17,6 +18,10 @@ export function statusLineText(work: WorkProgress, now: Date): string {
   }
   if (work.stage === 'loading') return ['loading the test data', elapsed].join(' · ');
   if (work.stage === 'warm-up') return ['warm-up', elapsed].join(' · ');
+  if (work.stage === 'instructions' && work.lane !== undefined && work.lane !== null)
+    return [`instructions ${work.lane.run}/${work.lane.of}`, ...(work.test !== null ? [work.test] : []), ...eta].join(
+      ' · ',
+    );
   const parts: string[] = [];
   if (work.design === 'paired') {
     // Once tests are decided the shorter sweeps can pass the count planned with every test open: no "/N" then.

@@ -202,5 +202,7 @@ export class StatusTracker {
 }
 
 function stepOf(work: WorkProgress): string {
-  return work.kind === 'build' ? work.step : `${work.stage} ${work.round}`;
+  if (work.kind === 'build') return work.step;
+  if (work.lane !== undefined && work.lane !== null) return `${work.stage} ${work.lane.run}/${work.lane.of}`;
+  return `${work.stage} ${work.round}`;
 }

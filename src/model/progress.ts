@@ -25,24 +25,32 @@ export interface SessionWorkProgress {
   kind: 'session';
   tag: string | null;
   design: SessionDesignName;
-  /** loading (sysbench prepare), warm-up, measuring. */
+  /** loading (sysbench prepare), warm-up, measuring; instructions: the instructions lane after the pairs. */
   stage: string;
   /** The sweep (paired) or round (whole runs) under way; 0 before the first. */
   round: number;
   /** Whole runs: the number of rounds; paired: null (sweeps go on until the tests are decided or the budget ends). */
   rounds: number | null;
-  /** The test being measured ("oltp_read_only.t1"), or null. */
+  /** The test being measured ("oltp_read_only.t1"; in the lane, the test and side), or null. */
   test: string | null;
-  /** 0..1: paired, the share of the budget spent; whole runs, the share of the planned test seconds done. */
+  /**
+   * 0..1: paired, the share of the budget spent; whole runs, the share of the planned test seconds done; in the lane,
+   * the share of its counted runs done.
+   */
   ratio: number;
   startedAt: string;
   endsAt: string | null;
-  /** budget: the paired session's budget ends it at the latest; plan: the whole runs' test seconds left. */
-  etaFrom: 'budget' | 'plan' | null;
+  /**
+   * budget: the paired session's budget ends it at the latest; plan: the whole runs' test seconds left; lane: the
+   * instructions lane's runs left, at the pace of its runs so far.
+   */
+  etaFrom: 'budget' | 'plan' | 'lane' | null;
   /** Paired: the sweeps the budget pays for (the session's last look); absent where not known. */
   sweeps?: number | null;
   /** Paired: the tests decided at the newest look, of how many; null before the first look. */
   decided?: { tests: number; of: number } | null;
+  /** The instructions lane (stage instructions): the counted run under way, of how many. */
+  lane?: { run: number; of: number } | null;
 }
 
 export type WorkProgress = BuildWorkProgress | SessionWorkProgress;

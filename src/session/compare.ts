@@ -370,6 +370,7 @@ async function runHeldSession(
         signal: deps.signal,
         sessionId,
         cpuModel: fingerprint.cpuModel,
+        ...(progress !== undefined ? { progress } : {}),
       });
     await store.finishSession(sessionId);
   } catch (err) {

@@ -12,6 +12,7 @@ import type { InstructionLaneInput, InstructionStore } from '../store/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
 import { countOnce, type CountRequest, type CountResult } from './instruction-count.js';
 import { binaryIdentity, laneConditions, type LaneBasis } from './instruction-conditions.js';
+import type { SessionProgress } from './session-progress.js';
 import type { TargetInstance } from './target-instance.js';
 
 /** What the instructions lane reads of the config (instruction_counter, instructions_*). */
@@ -47,6 +48,8 @@ export interface LaneContext {
   cpuModel: string;
   /** One counted run (countOnce: a real server under the counter); unit tests give a fake. */
   count?: (request: CountRequest) => Promise<CountResult>;
+  /** The session's progress (the status line): told as each counted run starts. */
+  progress?: Pick<SessionProgress, 'counting'>;
 }
 
 /** The tests the lane counts: those run at 1 client thread (under valgrind threads run one at a time). */
@@ -113,7 +116,7 @@ export async function runInstructionLane(
 ): Promise<InstructionLaneInput> {
   const started = Date.now();
   const elapsed = (): number => (Date.now() - started) / 1000;
-  const stored = { runs: 0 };
+  const stored = { runs: 0, seconds: 0 };
   const ended = async (outcome: InstructionLaneInput): Promise<InstructionLaneInput> => {
     await ctx.store.recordInstructionLane(ctx.sessionId, outcome);
     return outcome;
@@ -140,7 +143,7 @@ export async function runInstructionLane(
   return ended({ state: 'done', runs: stored.runs, seconds: elapsed(), ...counted });
 }
 
-/** Every repeat of one test on both sides; `stored` counts the runs stored. */
+/** Every repeat of one test on both sides; `stored` counts the runs stored and their seconds. */
 async function countTest(
   suite: Suite,
   test: SuiteTest,
@@ -149,7 +152,7 @@ async function countTest(
   plan: Extract<LanePlan, { counter: InstructionCounter }>,
   basis: LaneBasis,
   ctx: LaneContext,
-  stored: { runs: number },
+  stored: { runs: number; seconds: number },
 ): Promise<void> {
   const sides = await Promise.all(
     plan.sides.map(async (role) => ({
@@ -163,6 +166,7 @@ async function countTest(
   for (let repeat = 1; repeat <= plan.settings.repeats; repeat++) {
     for (const side of sides) {
       ctx.signal.throwIfAborted();
+      tellCounting(plan, stored, `${test.name} ${side.role}`, ctx);
       const result = await (ctx.count ?? countOnce)({
         instance: side.instance,
         test,
@@ -187,6 +191,7 @@ async function countTest(
         seconds: result.seconds,
       });
       stored.runs += 1;
+      stored.seconds += result.seconds;
       side.results.push(result);
       ctx.log.info(
         { test: test.name, role: side.role, repeat, perQuery: Math.round(result.instructions / result.queries) },
@@ -196,6 +201,18 @@ async function countTest(
     }
   }
   for (const side of sides) await storeFunctions(side.role, test, side.results, ctx);
+}
+
+/** The status line's lane step: the run about to start, and the runs left at the pace so far (the plan's before). */
+function tellCounting(
+  plan: Extract<LanePlan, { counter: InstructionCounter }>,
+  stored: { runs: number; seconds: number },
+  what: string,
+  ctx: LaneContext,
+): void {
+  const runs = plan.tests.length * plan.sides.length * plan.settings.repeats;
+  const pace = stored.runs > 0 ? stored.seconds / stored.runs : (laneMinutes(plan) * 60) / runs;
+  ctx.progress?.counting(stored.runs + 1, runs, what, (runs - stored.runs) * pace);
 }
 
 /** The function table of the side's median repeat (by instructions), per query. */

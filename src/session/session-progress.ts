@@ -11,6 +11,8 @@ export interface SessionProgress {
   testStarts(round: number, test: string, threads: number, seconds: number): void;
   /** Paired: a look decided `tests` of the `of` tests measured. */
   looked(tests: number, of: number): void;
+  /** The instructions lane, after the pairs: counted run `run` of `of` starts (`what`: test and side). */
+  counting(run: number, of: number, what: string, secondsLeft: number): void;
 }
 
 export interface SessionProgressPlan {
@@ -45,6 +47,7 @@ export function sessionProgress(
   let measuringSince: number | null = null;
   let plannedDone = 0;
   let decided: SessionWorkProgress['decided'] = null;
+  let lane: { run: number; of: number; endsAt: number } | null = null;
   let current: { stage: string; round: number; test: string | null; seconds: number } = {
     stage: 'loading',
     round: 0,
@@ -64,9 +67,12 @@ export function sessionProgress(
       startedAt,
     } as const;
     const paired = plan.design === 'paired' ? { sweeps: plan.sweeps ?? null, decided } : {};
-    report({ ...base, rounds: plan.design === 'runs' ? plan.rounds : null, ...paired, ...figures(at) });
+    const counting = lane === null ? {} : { lane: { run: lane.run, of: lane.of } };
+    report({ ...base, rounds: plan.design === 'runs' ? plan.rounds : null, ...paired, ...counting, ...figures(at) });
   };
   const figures = (at: number): Pick<SessionWorkProgress, 'ratio' | 'endsAt' | 'etaFrom'> => {
+    if (lane !== null)
+      return { ratio: clamp((lane.run - 1) / lane.of), endsAt: new Date(lane.endsAt).toISOString(), etaFrom: 'lane' };
     if (measuringSince === null) return { ratio: 0, endsAt: null, etaFrom: null };
     if (plan.design === 'paired') {
       return {
@@ -96,6 +102,11 @@ export function sessionProgress(
     testStarts: (round, test, threads, seconds) => next('measuring', round, testLabel({ test, threads }), seconds),
     looked: (tests, of) => {
       decided = { tests, of };
+      emit();
+    },
+    counting: (run, of, what, secondsLeft) => {
+      lane = { run, of, endsAt: now() + secondsLeft * 1000 };
+      current = { stage: 'instructions', round: current.round, test: what, seconds: 0 };
       emit();
     },
   };

@@ -170,6 +170,28 @@ describe('runInstructionLane', () => {
     assert.match(laneAnnouncement(one), /^instructions lane: 2 tests x 1 side x 1 repeats = 2 runs under callgrind/);
   });
 
+  test('the status line follows the lane: each run as it starts, the runs left at the pace so far', async () => {
+    const sessionId = await store.createSession(sessionInput(hostId));
+    const told: string[] = [];
+    const one: LanePlan = { ...plan, settings: { ...plan.settings, repeats: 1 } };
+    await runInstructionLane(suite, instances, one, {
+      store,
+      log: silentLog,
+      signal: new AbortController().signal,
+      sessionId,
+      cpuModel: 'AMD EPYC',
+      count: async () => counted(84_000_000),
+      progress: { counting: (run, of, what, secondsLeft) => told.push(`${run}/${of} ${what} ${secondsLeft}`) },
+    });
+    // Before the first run the plan's cost (15 s + 2500 events x 6 ms = 30 s a run); then the runs' own 20 s.
+    assert.deepEqual(told, [
+      '1/4 update-index baseline 120',
+      '2/4 update-index candidate 60',
+      '3/4 point-query baseline 40',
+      '4/4 point-query candidate 20',
+    ]);
+  });
+
   test('a run that fails ends the lane with its one line; the runs before it stay', async () => {
     const sessionId = await store.createSession(sessionInput(hostId));
     const warnings: string[] = [];
