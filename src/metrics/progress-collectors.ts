@@ -22,7 +22,7 @@ export function registerProgressCollectors(registry: Registry, read: ProgressRea
     read,
     'session',
     'The running session: the share of its budget (paired) or of its ' +
-      'planned test seconds (whole runs) spent, 0..1; 0 when none runs.',
+      'planned test seconds (whole runs) spent, then of its instructions lane runs done, 0..1; 0 when none runs.',
   );
   new Gauge<(typeof KIND)[number]>({
     name: 'qpswatch_cache_bytes',

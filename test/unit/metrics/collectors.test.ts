@@ -172,7 +172,7 @@ sample when none runs or its end is unknown.
 # TYPE qpswatch_build_eta_seconds gauge
 
 # HELP qpswatch_session_progress_ratio The running session: the share of its budget (paired) or of its planned test \
-seconds (whole runs) spent, 0..1; 0 when none runs.
+seconds (whole runs) spent, then of its instructions lane runs done, 0..1; 0 when none runs.
 # TYPE qpswatch_session_progress_ratio gauge
 qpswatch_session_progress_ratio 0
 
