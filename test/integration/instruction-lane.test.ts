@@ -36,11 +36,13 @@ log_level: info
 # Two whole rounds reach a p-value of 1/6: alpha 0.2 lets the session start. The QPS lane is not what is tested.
 alpha: 0.2
 instruction_counter: callgrind
-# Two repeats: a write's count can carry a one-off cost in one run (one CI run: update-index 2.9% in one side's only
-# run); the median of two halves it, under the 2% threshold, and the smaller of each side's two counts is clean.
-instructions_repeats: 2
+instructions_repeats: 1
 instructions_events: 300
 instructions_warmup_events: 100
+# A write's count over 300 events can carry a one-off cost in one run (one CI run: update-index 2.9% more on one side;
+# 42 runs here: one 2.1% over, the rest within 0.05%), and ok needs max C / min B within the threshold: 5% for the
+# write here. The daemon counts 2,000 events a run, three times, where such a cost is under 0.5% and one run of three.
+instructions_test_thresholds: { update-index: 1.05 }
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
 `,
@@ -107,8 +109,8 @@ describe('the instructions lane with real valgrind and mariadbd', () => {
   });
 
   test('the pre-flight says what the lane costs; the lane ends done under callgrind', () => {
-    assert.match(stderr, /instructions lane: 2 tests x 2 sides x 2 repeats = 8 runs under callgrind \(valgrind-3/);
-    assert.deepEqual([lane?.state, lane?.counter, lane?.runs], ['done', 'callgrind', 8]);
+    assert.match(stderr, /instructions lane: 2 tests x 2 sides x 1 repeats = 4 runs under callgrind \(valgrind-3/);
+    assert.deepEqual([lane?.state, lane?.counter, lane?.runs], ['done', 'callgrind', 4]);
     assert.match(lane?.counterVersion ?? '', /^valgrind-3\.\d+\.\d+$/);
     console.log(`# compare with the lane: ${seconds.toFixed(0)} s, of which the lane ${lane?.seconds.toFixed(0)} s`);
   });
@@ -119,30 +121,27 @@ describe('the instructions lane with real valgrind and mariadbd', () => {
       [
         ['update-index', 'baseline', 1, 300],
         ['update-index', 'candidate', 1, 300],
-        ['update-index', 'baseline', 2, 300],
-        ['update-index', 'candidate', 2, 300],
         ['point-query', 'baseline', 1, 300],
         ['point-query', 'candidate', 1, 300],
-        ['point-query', 'baseline', 2, 300],
-        ['point-query', 'candidate', 2, 300],
       ],
     );
     for (const test of ['update-index', 'point-query']) {
-      const sides = ['baseline', 'candidate'].map((role) => runs.filter((r) => r.test === test && r.role === role));
-      const [b, c] = sides.map((side) => side[0]!);
+      const [b, c] = runs.filter((r) => r.test === test);
       assert.equal(b!.conditionKey, c!.conditionKey, `${test}: the same conditions`);
       assert.equal(b!.buildKey, c!.buildKey, `${test}: the same binary`);
       assert.deepEqual(
         [b!.conditions['counter'], b!.conditions['collect'], b!.conditions['events'], b!.conditions['test']],
         ['callgrind', 'dispatch_command', 300, test],
       );
-      // Tens of thousands of instructions per query, and the two sides' smaller counts within a few in ten thousand
-      // for a read (their work folders' names differ in length: docs/verdicts.md); a write's within 1% (42 runs of
-      // 300 events here: 41 within 0.05%, one 2.1% over; a one-off cost lands in one run, the smaller count is clean).
-      const [bMin, cMin] = sides.map((side) => Math.min(...side.map((r) => r.instructions)));
-      const perQuery = bMin! / b!.queries;
+      // Tens of thousands of instructions per query, and the two sides within a few in ten thousand for a read
+      // (their work folders' names differ in length: docs/verdicts.md); a write's within its threshold here, 5%
+      // (CI runs: update-index 0.34% and 2.9% apart; see the config above).
+      const perQuery = b!.instructions / b!.queries;
       assert.ok(perQuery > 10_000 && perQuery < 1_000_000, `${test}: ${perQuery} instructions per query`);
-      assert.ok(Math.abs(cMin! / bMin! - 1) < (test === 'point-query' ? 0.002 : 0.01), `${test}: ${cMin} vs ${bMin}`);
+      assert.ok(
+        Math.abs(c!.instructions / b!.instructions - 1) < (test === 'point-query' ? 0.002 : 0.05),
+        `${test}: ${c!.instructions} vs ${b!.instructions}`,
+      );
     }
   });
 
@@ -151,18 +150,14 @@ describe('the instructions lane with real valgrind and mariadbd', () => {
     for (const t of tables) {
       const [top] = t.functions;
       assert.match(top?.name ?? '', /^dispatch_command\(/, `${t.role} ${t.test}`);
-      // The table is the side's median repeat's: of two, one of them.
-      const perQuery = runs
-        .filter((r) => r.role === t.role && r.test === t.test)
-        .map((r) => Math.abs(top!.inclusive / (r.instructions / r.queries) - 1));
-      assert.ok(Math.min(...perQuery) < 0.01, `${t.role} ${t.test}: ${perQuery.join(' ')}`);
+      const perQuery = runs.find((r) => r.role === t.role && r.test === t.test)!;
+      assert.ok(Math.abs(top!.inclusive / (perQuery.instructions / perQuery.queries) - 1) < 0.01);
     }
   });
 
   test('the text report ends with the lane: both tests ok at C/B about 1', () => {
     assert.match(stdout, /Instructions per query \(1-thread tests\)/);
-    // A write's one-off cost in one run moves the median of two by up to half of it.
-    assert.match(stdout, /update-index\.t1 .* (0\.98|0\.99|1\.00|1\.01)\d\d .* ok\n/);
+    assert.match(stdout, /update-index\.t1 .* (0\.9[5-9]|1\.0[0-4])\d\d .* ok\n/);
     assert.match(stdout, /point-query\.t1 .* (0\.99|1\.00)\d\d .* ok\n/);
     assert.deepEqual(processesUnder(stateDir, ['mariadbd', 'valgrind', 'valgrind.bin', 'sysbench']), []);
     const files = readdirSync(join(stateDir, 'work', `session-${sessionId}`, 'baseline', 'relaxed'));
@@ -180,8 +175,8 @@ describe('the instructions lane with real valgrind and mariadbd', () => {
     assert.deepEqual(
       json.instructions?.verdicts.map((v) => [v.test, v.kind, v.baseline.perQuery.length]),
       [
-        ['update-index', 'ok', 2],
-        ['point-query', 'ok', 2],
+        ['update-index', 'ok', 1],
+        ['point-query', 'ok', 1],
       ],
     );
     assert.deepEqual(
