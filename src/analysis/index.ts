@@ -52,6 +52,8 @@ export {
   type SequentialSettings,
 } from './sequential.js';
 export {
+  blocksToReject,
+  canRejectWithin,
   firstReachableBlocks,
   lookPlan,
   lookReach,

@@ -94,3 +94,24 @@ export function unreachableAlpha(
     `raise alpha to at least ${(family * last.smallestP).toPrecision(2)}, or run fewer tests`
   );
 }
+
+/**
+ * Whether a session that ends after `endBlocks` blocks can still call a drop significant at some look: the planned
+ * looks up to there, then the look the spent budget forces at `endBlocks`, which takes the share of the planned look
+ * it cuts short (sequential.ts judges it so).
+ */
+export function canRejectWithin(alpha: number, family: number, plannedBlocks: number, endBlocks: number): boolean {
+  const plan = lookPlan(plannedBlocks, family, alpha);
+  for (let i = 0; i < plan.blocks.length; i++) {
+    const blocks = Math.min(plan.blocks[i]!, endBlocks);
+    if (smallestFlipP(blocks) <= (alpha * plan.shares[i]!) / Math.max(family, 1) + 1e-15) return true;
+    if (blocks >= endBlocks) return false;
+  }
+  return false;
+}
+
+/** The fewest blocks a session planned on `plannedBlocks` must reach for some look to call a drop significant. */
+export function blocksToReject(alpha: number, family: number, plannedBlocks: number): number | undefined {
+  for (let end = 1; end <= plannedBlocks; end++) if (canRejectWithin(alpha, family, plannedBlocks, end)) return end;
+  return undefined;
+}

@@ -1,4 +1,4 @@
-import { instanceBlocks, judgePairedSession, type VerdictSettings } from '../analysis/index.js';
+import { instanceBlocks, judgePairedSession, lookPlan, type VerdictSettings } from '../analysis/index.js';
 import { testKey, testLabel, type SampleRole } from '../model/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
@@ -7,6 +7,7 @@ import type { RoundContext } from './round.js';
 import { roundOrder } from './round-order.js';
 import type { SessionParts, SideServer } from './session-parts.js';
 import { checkRowCounts } from './data-changing.js';
+import { paceShortfall } from './preflight.js';
 
 export type IdleServerMode = 'pause' | 'drain';
 
@@ -63,6 +64,8 @@ interface PairedRun {
   plan: PairedPlan;
   ctx: RoundContext;
   drainTimeouts: number;
+  /** The session's tests x thread counts: the family that shares alpha, however many are still open. */
+  family: number;
 }
 
 interface OpenRun {
@@ -90,7 +93,8 @@ export async function runPairedSession(
     ctx.signal.throwIfAborted();
     await parts.load(role);
   }
-  const run: PairedRun = { sides: {}, parts, plan, ctx, drainTimeouts: 0 };
+  const family = suite.tests.reduce((sum, t) => sum + t.threads.length, 0);
+  const run: PairedRun = { sides: {}, parts, plan, ctx, drainTimeouts: 0, family };
   try {
     for (const role of ROLES) run.sides[role] = await startSide(role, parts, ctx);
     for (const role of ROLES) await warmUp(run, role, suite, suite.warmup.seconds);
@@ -211,10 +215,13 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
   const pairMs = new Map<string, number>();
   const started = clock.now();
   const budgetMs = plan.budgetMinutes * 60_000;
-  let nextLook = 1;
+  // The first look is where the plan puts it: no look, and no "look at" line, before it.
+  const plannedBlocks = plan.verdicts.plannedBlocks ?? plan.maxPairs;
+  let nextLook = lookPlan(plannedBlocks, run.family, plan.verdicts.alpha).blocks[0] ?? 1;
   let instances = 1;
   let restartMs = 0;
   let closed = 0;
+  let paceWarned = false;
   for (let sweep = 1; ; sweep++) {
     if (sweep > 1 && closed >= instances) {
       const restartStarted = clock.now();
@@ -247,7 +254,9 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
       // A test that changes the rows the others read breaks the design: caught after its first pair.
       if (sweep === 1) await checkRowCounts(r.test, run.parts, ctx);
     }
+    const closedBefore = closed;
     closed = instanceBlocks(samples, plan.instanceSeconds).closed;
+    if (!paceWarned && closed > closedBefore) paceWarned = warnIfBudgetFallsShort(run, open.length, closed, started);
     const outcome = (stoppedBy: PairedStop): PairedOutcome => ({
       sweeps: sweep,
       stoppedBy,
@@ -266,6 +275,27 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
       open.reduce((sum, o) => sum + (pairMs.get(o.key) ?? 0), 0) + (closed >= instances ? restartMs : 0);
     if (clock.now() - started + nextSweepMs > budgetMs) return outcome('budget');
   }
+}
+
+/**
+ * When a block closes: whether the session's pace says its budget ends before any look can call a drop significant,
+ * said once (with the budget that would) as a warning; true once said. Judging needs no change: the look the budget
+ * forces is taken at the blocks measured, as planned; only the person learns early what it can decide.
+ */
+function warnIfBudgetFallsShort(run: PairedRun, openTests: number, closedBlocks: number, started: number): boolean {
+  const { plan, ctx } = run;
+  if (plan.sequential === false || openTests === 0) return false;
+  const line = paceShortfall({
+    alpha: plan.verdicts.alpha,
+    family: run.family,
+    plannedBlocks: plan.verdicts.plannedBlocks ?? plan.maxPairs,
+    budgetMinutes: plan.budgetMinutes,
+    closedBlocks,
+    elapsedMs: run.parts.clock.now() - started,
+  });
+  if (line === undefined) return false;
+  ctx.log.warn({ blocks: closedBlocks, budgetMinutes: plan.budgetMinutes }, line);
+  return true;
 }
 
 /**

@@ -1,4 +1,12 @@
-import { firstReachableBlocks, lookPlan, lookReach, roundsForAlpha, smallestPValue } from '../analysis/index.js';
+import {
+  blocksToReject,
+  canRejectWithin,
+  firstReachableBlocks,
+  lookPlan,
+  lookReach,
+  roundsForAlpha,
+  smallestPValue,
+} from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import { testLabel, type SessionDesignName } from '../model/index.js';
 import type { Logger } from '../log/index.js';
@@ -153,6 +161,44 @@ export function budgetRefusal(plan: SweepPlan, source: SettingSource = 'flags'):
   return (
     `${reach}; a verdict needs ${needed} blocks (${plan.family} test(s) sharing alpha ${plan.alpha}): ` +
     fixes.join('; ')
+  );
+}
+
+/** A paired session's pace so far: what paceShortfall reads each time a block closes. */
+export interface PaceReading {
+  alpha: number;
+  /** Tests x thread counts: the family that shares alpha. */
+  family: number;
+  plannedBlocks: number;
+  budgetMinutes: number;
+  closedBlocks: number;
+  /** Milliseconds of measuring (and restarts) since the first pair. */
+  elapsedMs: number;
+}
+
+/**
+ * Once the session's own pace is known: the line that says its budget will end before any look can call a drop
+ * significant, with the budget that would reach one; undefined while one still can. The plan made before the first
+ * pair counts each run's overhead at the low end (RUN_OVERHEAD_SECONDS), so a budget near the edge can pay for a
+ * block less than planned; the session can then still find a test ok, but a drop can only end "unstable", and the
+ * person should learn that while it runs, not from the verdicts.
+ */
+export function paceShortfall(r: PaceReading): string | undefined {
+  if (r.closedBlocks < 1 || r.elapsedMs <= 0) return undefined;
+  // The blocks so far carry one restart fewer than blocks: the pace reads fast, so the line errs on silence.
+  const blockMs = r.elapsedMs / r.closedBlocks;
+  const leftMs = r.budgetMinutes * 60_000 - r.elapsedMs;
+  const endBlocks = r.closedBlocks + Math.max(0, Math.floor(leftMs / blockMs + 1e-9));
+  if (canRejectWithin(r.alpha, r.family, r.plannedBlocks, endBlocks)) return undefined;
+  // A plan none of whose looks can reject was refused before the session started (budgetRefusal).
+  const needed = blocksToReject(r.alpha, r.family, r.plannedBlocks);
+  if (needed === undefined) return undefined;
+  const minutes = Math.ceil((needed * blockMs) / 60_000 - 1e-9);
+  return (
+    `at this pace (${(blockMs / 1000).toFixed(1)} s a block) the budget of ${formatMinutes(r.budgetMinutes)} min ` +
+    `ends after about ${blocksText(endBlocks)}, before any look can call a drop significant (that needs ` +
+    `${blocksText(needed)}): a test can still be found ok, but a drop will end "unstable"; raise budget_minutes ` +
+    `(or --budget) to ${minutes} or more`
   );
 }
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  blocksToReject,
+  canRejectWithin,
   criticalValue,
   judgePairedSession,
   lookPlan,
@@ -55,6 +57,18 @@ describe('the look plan', () => {
     );
     assert.match(unreachableAlpha(0.01, 8, 9)!, /it needs 10 sweeps/);
     assert.equal(unreachableAlpha(0.01, 8, 10), undefined);
+  });
+  test('a session the budget ends early: the look it forces takes the share of the look it cuts short', () => {
+    // One look at 12 blocks, a test's share 0.01 / 8: 10 blocks (1/1024) reach it, 9 (1/512) do not.
+    assert.equal(canRejectWithin(0.01, 8, 12, 12), true);
+    assert.equal(canRejectWithin(0.01, 8, 12, 10), true);
+    assert.equal(canRejectWithin(0.01, 8, 12, 9), false);
+    assert.equal(blocksToReject(0.01, 8, 12), 10);
+    // Two looks at 11 and 16, each with half the share: cut at 10, the first look needs 1/1600 and gets 1/1024.
+    assert.equal(canRejectWithin(0.01, 8, 16, 10), false);
+    assert.equal(canRejectWithin(0.01, 8, 16, 11), true);
+    assert.equal(blocksToReject(0.01, 8, 16), 11);
+    assert.equal(blocksToReject(0.01, 8, 9), undefined, 'a plan no look of which can reject');
   });
 });
 

@@ -56,8 +56,12 @@ describe('runPairedSession with fake parts', () => {
     assert.equal(stored.length, 10 * 2 * 2, 'two tests, two sides, ten sweeps');
     assert.deepEqual(parts.loaded, ['baseline', 'candidate']);
     assert.equal(parts.warmedUp.length, 2 * 10, 'the first warm-up, then a brief one after each restart');
-    const look = lines.find((l) => l.msg.startsWith('look at 10 blocks'));
-    assert.equal(look?.msg, 'look at 10 blocks: 2 of 2 open test(s) decided: read.t1 ok, write.t1 regression');
+    // One look, where the plan puts it: no line for the blocks before it, where no look is taken.
+    const looks = lines.filter((l) => l.msg.startsWith('look at'));
+    assert.deepEqual(
+      looks.map((l) => l.msg),
+      ['look at 10 blocks: 2 of 2 open test(s) decided: read.t1 ok, write.t1 regression'],
+    );
     // Pairs alternate: the first side of a test flips from sweep to sweep.
     const firsts = [1, 2].map((round) => stored.find((s) => s.test === 'read' && s.round === round)?.role);
     assert.notEqual(firsts[0], firsts[1]);
@@ -161,6 +165,41 @@ describe('runPairedSession with fake parts', () => {
     // Pause: the other side is frozen before each warm-up and each run, and the drain is never asked.
     assert.equal((parts.servers.baseline?.pauses ?? 0) + (parts.servers.candidate?.pauses ?? 0), 2 + 6);
     assert.equal(parts.clock.sleeps, 0);
+    assertBothClosed(parts);
+  });
+
+  test('a pace slower than planned: one warning, at the first block, that no look can call a drop', async () => {
+    const jitter = noise(7, 0.02);
+    const parts = fakeParts({
+      // 10 s a run on the fake clock: a sweep (a block) takes 20 s, and the 2-minute budget holds six.
+      measure: (input, self) => {
+        self.clock.ms += input.test.seconds * 1000;
+        return Promise.resolve(fakeSample(input, 1000 * (1 + jitter())));
+      },
+    });
+    const { ctx, lines } = fakeContext();
+    // Planned on 7 blocks, where one test at alpha 0.01 can first reject (1/128), as an optimistic plan would be.
+    const base = plan({ budgetMinutes: 2, idleServer: 'pause' });
+    const outcome = await runPairedSession(
+      fakeSuite([fakeTest('read')]),
+      parts,
+      { ...base, verdicts: { ...base.verdicts, plannedBlocks: 7 } },
+      ctx,
+    );
+    assert.equal(outcome.stoppedBy, 'budget');
+    assert.equal(outcome.sweeps, 6);
+    const warnings = lines.filter((l) => l.level === WARN);
+    assert.deepEqual(
+      warnings.map((w) => [w.blocks, w.msg]),
+      [
+        [
+          1,
+          'at this pace (20.0 s a block) the budget of 2 min ends after about 6 blocks, before any look can call a ' +
+            'drop significant (that needs 7 blocks): a test can still be found ok, but a drop will end "unstable"; ' +
+            'raise budget_minutes (or --budget) to 3 or more',
+        ],
+      ],
+    );
     assertBothClosed(parts);
   });
 

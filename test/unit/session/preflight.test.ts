@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import {
   announceSweeps,
   budgetRefusal,
+  paceShortfall,
   planSweeps,
   preflight,
   PreflightError,
@@ -381,4 +382,22 @@ describe('announceSweeps', () => {
       }
     },
   );
+});
+
+describe('paceShortfall: the budget ends before any look can reject, by the pace measured so far', () => {
+  // Eight tests at alpha 0.05 planned on 8 blocks: one look, a test's share 0.05 / 8, which 8 blocks (1/256) reach.
+  const reading = { alpha: 0.05, family: 8, plannedBlocks: 8, budgetMinutes: 8 };
+  test('a pace that reaches the look says nothing', () => {
+    assert.equal(paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 2 * 55_000 }), undefined);
+    assert.equal(paceShortfall({ ...reading, closedBlocks: 0, elapsedMs: 30_000 }), undefined);
+  });
+  test('a pace that ends at 7 blocks: the blocks, what a verdict needs and the budget that reaches it', () => {
+    // 65 s a block: 130 s gone, 350 s left pay for 5 more, 7 in all, and 8 blocks take 520 s: 9 minutes.
+    assert.equal(
+      paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 2 * 65_000 }),
+      'at this pace (65.0 s a block) the budget of 8 min ends after about 7 blocks, before any look can call a drop ' +
+        'significant (that needs 8 blocks): a test can still be found ok, but a drop will end "unstable"; ' +
+        'raise budget_minutes (or --budget) to 9 or more',
+    );
+  });
 });
