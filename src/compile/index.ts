@@ -37,14 +37,7 @@ export { buildWorktree, type BuildWorktreeOptions, type BuildResult, type BuildP
 export { ensureBuild, WORKTREE_BUILD_DIR, type EnsureBuildOptions, type EnsureBuildResult } from './ensure-build.js';
 export { checkFreeSpace, freeSpace, formatBytes, describeBytes, type FreeSpace } from './disk-guard.js';
 export { planPrune, applyPrune, type BuildEntry, type PruneInput, type PrunePlan, type KeepReason } from './prune.js';
-export {
-  parseTarballName,
-  parseSourceTarballName,
-  unpackInto,
-  unpackTarball,
-  type TarballName,
-  type UnpackedTarball,
-} from './tarball.js';
+export { unpackInto, unpackTarball, type UnpackedTarball } from './tarball.js';
 export { installTarball, tarballKey, fileSha256, unpackLogFor, type InstallTarballOptions } from './install-tarball.js';
 export { pickFailureLines } from './failure-lines.js';
 export {
@@ -63,7 +56,6 @@ export {
   BuildAbortedError,
   BuildLockError,
   DiskSpaceError,
-  TarballNameError,
   TarballUnpackError,
   type BuildPhase,
   type BuildFailure,

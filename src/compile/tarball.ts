@@ -2,70 +2,10 @@ import { chmod, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'n
 import { basename, dirname, join, resolve } from 'node:path';
 import { ExecError, ExecNotFoundError, run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { parseVersion, VersionParseError, type Flavor, type Version } from '../version/index.js';
-import { BuildToolMissingError, TarballNameError, TarballUnpackError } from './errors.js';
+import { parseTarballName, type Flavor, type Version } from '../version/index.js';
+import { BuildToolMissingError, TarballUnpackError } from './errors.js';
 
-export interface TarballName {
-  readonly flavor: Flavor;
-  readonly version: Version;
-}
-
-// mariadb-10.11.9-linux-systemd-x86_64.tar.gz, mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz,
-// Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz (the "-28" is Percona's build, part of its version).
-// flavor-version-linux...archive: the version (10.11.9, 8.0.36-28, 8.0.36-28.1) and the archive kinds unpacked.
-const NAME_RE = new RegExp(
-  String.raw`^(mariadb|mysql|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)-linux[-.][A-Za-z0-9_.+-]*?` +
-    String.raw`\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$`,
-  'i',
-);
-const FLAVOR_OF: Record<string, Flavor> = {
-  mariadb: 'mariadb',
-  mysql: 'mysql',
-  'mysql-boost': 'mysql',
-  'percona-server': 'percona',
-};
-// mariadb-10.11.9.tar.gz, mysql-8.0.36.tar.gz, mysql-boost-8.0.36.tar.gz (MySQL's with Boost inside),
-// percona-server-8.0.36-28.tar.gz: the release's source, one top folder holding its CMakeLists.txt.
-const SOURCE_NAME_RE = new RegExp(
-  String.raw`^(mariadb|mysql|mysql-boost|percona-server)-(\d+\.\d+\.\d+(?:-\d+(?:\.\d+)?)?)` +
-    String.raw`\.(?:tar\.gz|tgz|tar\.xz|txz|tar\.zst)$`,
-  'i',
-);
 const UNPACK_TIMEOUT_MS = 20 * 60 * 1000;
-
-/** Flavor and version from an official binary tarball's file name. */
-export function parseTarballName(fileName: string): TarballName {
-  const name = basename(fileName);
-  const m = NAME_RE.exec(name);
-  if (m === null) throw new TarballNameError(name, 'the name does not say flavor and version');
-  try {
-    return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
-  } catch (err) {
-    if (err instanceof VersionParseError)
-      throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
-    throw err;
-  }
-}
-
-/** Flavor and version from a source tarball's file name (mariadb-10.11.9.tar.gz). */
-export function parseSourceTarballName(fileName: string): TarballName {
-  const name = basename(fileName);
-  const m = SOURCE_NAME_RE.exec(name);
-  if (m === null)
-    throw new TarballNameError(
-      name,
-      'the name does not say flavor and version',
-      'use a source tarball name such as mariadb-10.11.9.tar.gz, mysql-8.0.36.tar.gz or ' +
-        'percona-server-8.0.36-28.tar.gz',
-    );
-  try {
-    return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
-  } catch (err) {
-    if (err instanceof VersionParseError)
-      throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
-    throw err;
-  }
-}
 
 export interface UnpackedTarball {
   /** <targetsDir>/<flavor>-<version>: the server's basedir (bin/, share/, lib/ ...). */

@@ -1,6 +1,11 @@
-import { parseSourceTarballName, parseTarballName, TarballNameError } from '../compile/index.js';
 import type { Logger } from '../log/index.js';
-import type { Flavor, Version } from '../version/index.js';
+import {
+  parseSourceTarballName,
+  parseTarballName,
+  TarballNameError,
+  type Flavor,
+  type Version,
+} from '../version/index.js';
 import { globToRegExp } from './glob.js';
 import { fetchIndexText, type HttpOptions } from './http-fetch.js';
 import type { RemoteTag } from './ls-remote.js';

@@ -35,3 +35,16 @@ export class UnknownFlavorError extends InputError {
     this.name = new.target.name;
   }
 }
+
+/** A binary tarball whose file name does not say flavor and version. */
+export class TarballNameError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    fix = 'use an official binary tarball name such as mariadb-10.11.9-linux-systemd-x86_64.tar.gz, ' +
+      'mysql-8.0.36-linux-glibc2.28-x86_64.tar.xz or Percona-Server-8.0.36-28-Linux.x86_64.glibc2.35.tar.gz',
+  ) {
+    super(`tarball ${file}: ${problem}; ${fix}`);
+    this.name = new.target.name;
+  }
+}

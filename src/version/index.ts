@@ -15,4 +15,5 @@ export {
   type RangeOperator,
 } from './range.js';
 export { FLAVORS, isFlavor, parseFlavor, type Flavor } from './flavor.js';
-export { VersionParseError, VersionRangeError, UnknownFlavorError } from './errors.js';
+export { parseTarballName, parseSourceTarballName, type TarballName } from './tarball-name.js';
+export { VersionParseError, VersionRangeError, UnknownFlavorError, TarballNameError } from './errors.js';
