@@ -40,7 +40,7 @@ export {
   type HistoryTable,
   type ReleaseCheckVerdicts,
 } from './history.js';
-export { judgePairedSession } from './verdict.js';
+export { judgePairedSession, plannedBlocksOf } from './verdict.js';
 export {
   replayLooks,
   holm,

@@ -35,6 +35,11 @@ const HINT_GROWTH = 1.05;
 
 const key = testKey;
 
+/** The blocks a paired session's looks are planned on: the budget's, else max_pairs (sessions stored before). */
+export function plannedBlocksOf(settings: VerdictSettings): number {
+  return settings.plannedBlocks ?? settings.maxPairs ?? DEFAULT_MAX_PAIRS;
+}
+
 /**
  * Judges every test of a finished session (see docs/verdicts.md): a regression needs relative QPS under the
  * threshold AND a drop the randomization test finds significant at the session's family-wise alpha; slower when the
@@ -64,7 +69,7 @@ export function judgePairedSession(
   const sequential = {
     alpha: settings.alpha,
     confidence: confidenceOf(settings),
-    plannedBlocks: settings.plannedBlocks ?? settings.maxPairs ?? DEFAULT_MAX_PAIRS,
+    plannedBlocks: plannedBlocksOf(settings),
     thresholdOf: (t: string) => thresholdOf(settings, t),
   };
   const replay = replayLooks(series, sequential, final, blocks.closed);

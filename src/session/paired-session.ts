@@ -1,4 +1,10 @@
-import { instanceBlocks, judgePairedSession, lookPlan, type VerdictSettings } from '../analysis/index.js';
+import {
+  instanceBlocks,
+  judgePairedSession,
+  lookPlan,
+  plannedBlocksOf,
+  type VerdictSettings,
+} from '../analysis/index.js';
 import { testKey, testLabel, type SampleRole } from '../model/index.js';
 import type { JsonObject, SampleRecord } from '../store/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';
@@ -216,12 +222,12 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
   const started = clock.now();
   const budgetMs = plan.budgetMinutes * 60_000;
   // The first look is where the plan puts it: no look, and no "look at" line, before it.
-  const plannedBlocks = plan.verdicts.plannedBlocks ?? plan.maxPairs;
-  let nextLook = lookPlan(plannedBlocks, run.family, plan.verdicts.alpha).blocks[0] ?? 1;
+  let nextLook = lookPlan(plannedBlocksOf(plan.verdicts), run.family, plan.verdicts.alpha).blocks[0] ?? 1;
   let instances = 1;
   let restartMs = 0;
   let closed = 0;
   let paceWarned = false;
+  let firstBlockEnded = started;
   for (let sweep = 1; ; sweep++) {
     if (sweep > 1 && closed >= instances) {
       const restartStarted = clock.now();
@@ -256,7 +262,9 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
     }
     const closedBefore = closed;
     closed = instanceBlocks(samples, plan.instanceSeconds).closed;
-    if (!paceWarned && closed > closedBefore) paceWarned = warnIfBudgetFallsShort(run, open.length, closed, started);
+    if (closed === 1 && closedBefore === 0) firstBlockEnded = clock.now();
+    if (!paceWarned && closed > closedBefore && closed >= 2)
+      paceWarned = warnIfBudgetFallsShort(run, open.length, closed, { started, firstBlockEnded });
     const outcome = (stoppedBy: PairedStop): PairedOutcome => ({
       sweeps: sweep,
       stoppedBy,
@@ -279,19 +287,28 @@ async function measurePairs(suite: Suite, run: PairedRun): Promise<PairedOutcome
 
 /**
  * When a block closes: whether the session's pace says its budget ends before any look can call a drop significant,
- * said once (with the budget that would) as a warning; true once said. Judging needs no change: the look the budget
- * forces is taken at the blocks measured, as planned; only the person learns early what it can decide.
+ * said once (with the budget that would) as a warning; true once said. The pace is read from the second block on:
+ * the first holds the checks of the first sweep (the row counts) and no restart, so it says little of the blocks to
+ * come. Judging needs no change: the look the budget forces is taken at the blocks measured, as planned; only the
+ * person learns early what the session can decide.
  */
-function warnIfBudgetFallsShort(run: PairedRun, openTests: number, closedBlocks: number, started: number): boolean {
+function warnIfBudgetFallsShort(
+  run: PairedRun,
+  openTests: number,
+  closedBlocks: number,
+  times: { started: number; firstBlockEnded: number },
+): boolean {
   const { plan, ctx } = run;
   if (plan.sequential === false || openTests === 0) return false;
+  const now = run.parts.clock.now();
   const line = paceShortfall({
     alpha: plan.verdicts.alpha,
     family: run.family,
-    plannedBlocks: plan.verdicts.plannedBlocks ?? plan.maxPairs,
+    plannedBlocks: plannedBlocksOf(plan.verdicts),
     budgetMinutes: plan.budgetMinutes,
     closedBlocks,
-    elapsedMs: run.parts.clock.now() - started,
+    elapsedMs: now - times.started,
+    blockMs: (now - times.firstBlockEnded) / (closedBlocks - 1),
   });
   if (line === undefined) return false;
   ctx.log.warn({ blocks: closedBlocks, budgetMinutes: plan.budgetMinutes }, line);

@@ -174,31 +174,33 @@ export interface PaceReading {
   closedBlocks: number;
   /** Milliseconds of measuring (and restarts) since the first pair. */
   elapsedMs: number;
+  /** Milliseconds a block has taken, with the restart before it, as measured so far. */
+  blockMs: number;
 }
 
 /**
  * Once the session's own pace is known: the line that says its budget will end before any look can call a drop
- * significant, with the budget that would reach one; undefined while one still can. The plan made before the first
- * pair counts each run's overhead at the low end (RUN_OVERHEAD_SECONDS), so a budget near the edge can pay for a
- * block less than planned; the session can then still find a test ok, but a drop can only end "unstable", and the
- * person should learn that while it runs, not from the verdicts.
+ * significant, with about the budget that would reach one; undefined while one still can. The plan made before the
+ * first pair counts each run's overhead at the low end (RUN_OVERHEAD_SECONDS), so a budget near the edge can pay for
+ * a block less than planned; the session can then still find a test ok, but one that dropped past its threshold can
+ * only end "unstable", and the person should learn that while it runs, not from the verdicts.
  */
 export function paceShortfall(r: PaceReading): string | undefined {
-  if (r.closedBlocks < 1 || r.elapsedMs <= 0) return undefined;
-  // The blocks so far carry one restart fewer than blocks: the pace reads fast, so the line errs on silence.
-  const blockMs = r.elapsedMs / r.closedBlocks;
+  if (r.closedBlocks < 1 || r.blockMs <= 0) return undefined;
+  // The block the budget cuts short still counts at the last look (sequential.ts), so a started block counts here:
+  // the line errs on silence.
   const leftMs = r.budgetMinutes * 60_000 - r.elapsedMs;
-  const endBlocks = r.closedBlocks + Math.max(0, Math.floor(leftMs / blockMs + 1e-9));
+  const endBlocks = r.closedBlocks + Math.max(0, Math.ceil(leftMs / r.blockMs - 1e-9));
   if (canRejectWithin(r.alpha, r.family, r.plannedBlocks, endBlocks)) return undefined;
   // A plan none of whose looks can reject was refused before the session started (budgetRefusal).
   const needed = blocksToReject(r.alpha, r.family, r.plannedBlocks);
   if (needed === undefined) return undefined;
-  const minutes = Math.ceil((needed * blockMs) / 60_000 - 1e-9);
+  const minutes = Math.ceil((r.elapsedMs + (needed - r.closedBlocks) * r.blockMs) / 60_000 - 1e-9);
   return (
-    `at this pace (${(blockMs / 1000).toFixed(1)} s a block) the budget of ${formatMinutes(r.budgetMinutes)} min ` +
-    `ends after about ${blocksText(endBlocks)}, before any look can call a drop significant (that needs ` +
-    `${blocksText(needed)}): a test can still be found ok, but a drop will end "unstable"; raise budget_minutes ` +
-    `(or --budget) to ${minutes} or more`
+    `at this pace (${(r.blockMs / 1000).toFixed(1)} s a block) the budget of ${formatMinutes(r.budgetMinutes)} ` +
+    `min ends after about ${blocksText(endBlocks)}, before any look can call a drop significant (that needs ` +
+    `${blocksText(needed)}): a test can still be found ok, but one that dropped past its threshold can only end ` +
+    `"unstable"; raise budget_minutes (or --budget) to about ${minutes} or more`
   );
 }
 

@@ -168,7 +168,7 @@ describe('runPairedSession with fake parts', () => {
     assertBothClosed(parts);
   });
 
-  test('a pace slower than planned: one warning, at the first block, that no look can call a drop', async () => {
+  test('a pace slower than planned: one warning, at the second block, that no look can call a drop', async () => {
     const jitter = noise(7, 0.02);
     const parts = fakeParts({
       // 10 s a run on the fake clock: a sweep (a block) takes 20 s, and the 2-minute budget holds six.
@@ -188,15 +188,16 @@ describe('runPairedSession with fake parts', () => {
     );
     assert.equal(outcome.stoppedBy, 'budget');
     assert.equal(outcome.sweeps, 6);
+    // The pace is read from the second block on (20 s a block): 40 s gone, 80 s left pay for 4 more, 6 in all.
     const warnings = lines.filter((l) => l.level === WARN);
     assert.deepEqual(
       warnings.map((w) => [w.blocks, w.msg]),
       [
         [
-          1,
+          2,
           'at this pace (20.0 s a block) the budget of 2 min ends after about 6 blocks, before any look can call a ' +
-            'drop significant (that needs 7 blocks): a test can still be found ok, but a drop will end "unstable"; ' +
-            'raise budget_minutes (or --budget) to 3 or more',
+            'drop significant (that needs 7 blocks): a test can still be found ok, but one that dropped past its ' +
+            'threshold can only end "unstable"; raise budget_minutes (or --budget) to about 3 or more',
         ],
       ],
     );

@@ -387,17 +387,19 @@ describe('announceSweeps', () => {
 describe('paceShortfall: the budget ends before any look can reject, by the pace measured so far', () => {
   // Eight tests at alpha 0.05 planned on 8 blocks: one look, a test's share 0.05 / 8, which 8 blocks (1/256) reach.
   const reading = { alpha: 0.05, family: 8, plannedBlocks: 8, budgetMinutes: 8 };
-  test('a pace that reaches the look says nothing', () => {
-    assert.equal(paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 2 * 55_000 }), undefined);
-    assert.equal(paceShortfall({ ...reading, closedBlocks: 0, elapsedMs: 30_000 }), undefined);
+  test('a pace that reaches the look says nothing; a started block counts, so the line errs on silence', () => {
+    assert.equal(paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 110_000, blockMs: 55_000 }), undefined);
+    // 350 s left at 65 s a block: 5 whole blocks and a sixth started, which the last look counts: 8 in all.
+    assert.equal(paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 130_000, blockMs: 65_000 }), undefined);
+    assert.equal(paceShortfall({ ...reading, closedBlocks: 0, elapsedMs: 30_000, blockMs: 30_000 }), undefined);
   });
   test('a pace that ends at 7 blocks: the blocks, what a verdict needs and the budget that reaches it', () => {
-    // 65 s a block: 130 s gone, 350 s left pay for 5 more, 7 in all, and 8 blocks take 520 s: 9 minutes.
+    // 70 s a block: 130 s gone, 350 s left pay for 5 more, 7 in all; 8 blocks end at 130 + 6 x 70 = 550 s.
     assert.equal(
-      paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 2 * 65_000 }),
-      'at this pace (65.0 s a block) the budget of 8 min ends after about 7 blocks, before any look can call a drop ' +
-        'significant (that needs 8 blocks): a test can still be found ok, but a drop will end "unstable"; ' +
-        'raise budget_minutes (or --budget) to 9 or more',
+      paceShortfall({ ...reading, closedBlocks: 2, elapsedMs: 130_000, blockMs: 70_000 }),
+      'at this pace (70.0 s a block) the budget of 8 min ends after about 7 blocks, before any look can call a drop ' +
+        'significant (that needs 8 blocks): a test can still be found ok, but one that dropped past its threshold ' +
+        'can only end "unstable"; raise budget_minutes (or --budget) to about 10 or more',
     );
   });
 });
