@@ -1,12 +1,9 @@
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { StoreClosedError } from '../errors.js';
+import type { SqlDatabase, SqlTx } from '../sql.js';
 
-/** One pooled connection inside a transaction; placeholders are `?`, rows come back as plain objects. */
-export interface MysqlTx {
-  rows<R>(sql: string, params?: unknown[]): Promise<R[]>;
-  row<R>(sql: string, params?: unknown[]): Promise<R | undefined>;
-  run(sql: string, params?: unknown[]): Promise<{ affectedRows: number; insertId: number }>;
-}
+/** One pooled connection inside a transaction: the SqlTx every role is written against. */
+export type MysqlTx = SqlTx;
 
 /**
  * Set on every new connection: a value that does not fit its column is an error, as SQLite's CHECKs and types make
@@ -58,7 +55,7 @@ const WRITE_TARGET =
  * Reads run in a read-only transaction WITH CONSISTENT SNAPSHOT at REPEATABLE READ, so a session's state and its
  * samples come from one snapshot, as in SQLite's deferred read transaction.
  */
-export class MysqlConnection {
+export class MysqlConnection implements SqlDatabase {
   #pool: Pool | undefined;
   /** The driver's connections (by their core object, which outlives a pool checkout) already set up. */
   readonly #setUp = new WeakSet<object>();
@@ -204,9 +201,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function nowIso(): string {
-  return new Date().toISOString();
-}
+export { nowIso } from '../sql.js';
 
 /**
  * What each role's implementation is built on: the shared connection and its transactions. The role's own methods

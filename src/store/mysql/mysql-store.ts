@@ -1,6 +1,6 @@
 import type { Store } from '../store.js';
 import { MysqlBisections } from './bisections.js';
-import { MysqlCalibrations } from './calibrations.js';
+import { Calibrations } from '../roles/calibrations.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
 import { MysqlDaemonState } from './daemon-state.js';
@@ -36,7 +36,7 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new MysqlQueue(conn)),
     ...methodsOf(new MysqlDaemonState(conn)),
     ...methodsOf(new MysqlQuietHosts(conn)),
-    ...methodsOf(new MysqlCalibrations(conn)),
+    ...methodsOf(new Calibrations(conn)),
     ...methodsOf(new MysqlBisections(conn)),
     ...methodsOf(new MysqlProfiles(conn)),
     ...methodsOf(new MysqlInstructions(conn)),

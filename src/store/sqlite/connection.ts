@@ -1,16 +1,27 @@
 import type Database from 'better-sqlite3';
 import { StoreClosedError } from '../errors.js';
+import type { SqlDatabase, SqlTx } from '../sql.js';
 import { diskFullError } from './disk-full.js';
 import { readOnlyError } from './read-only.js';
 
 /**
- * One open database, shared by the SQLite implementations of the store's roles. better-sqlite3 is synchronous; the
- * roles' methods are async only to share the backend-neutral Store contract. Writes use IMMEDIATE transactions so a
- * second process waits on busy_timeout instead of failing on a lock upgrade; reads use a deferred transaction so a
- * session's state and its samples come from one snapshot.
+ * One open database, shared by the SQLite implementations of the store's roles. better-sqlite3 is synchronous, but a
+ * role written once (src/store/roles/) runs its transaction as an async body over `sql`, which awaits between its
+ * statements; so every transaction on this connection, of either kind, takes its turn (`#exclusive`): no statement of
+ * another can run inside one that is open, and one that rolls back takes only its own changes with it. Writes use
+ * IMMEDIATE transactions so a second process waits on busy_timeout instead of failing on a lock upgrade; reads use a
+ * deferred transaction so a session's state and its samples come from one snapshot.
  */
 export class SqliteConnection {
   #db: Database.Database | undefined;
+  #turn: Promise<unknown> = Promise.resolve();
+  readonly #statements = new Map<string, Database.Statement>();
+
+  /** The connection as roles written once see it (SqlDatabase). */
+  readonly sql: SqlDatabase = {
+    read: (operation, body) => this.#exclusive(() => this.#transaction(operation, 'DEFERRED', body)),
+    write: (operation, body) => this.#exclusive(() => this.#transaction(operation, 'IMMEDIATE', body)),
+  };
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -28,7 +39,16 @@ export class SqliteConnection {
   }
 
   /** A write that fails on a full disk or a read-only store rolls back and says so in one line. */
-  write<T>(operation: string, body: () => T): T {
+  write<T>(operation: string, body: () => T): Promise<T> {
+    return this.#exclusive(() => this.writeBeforeUse(operation, body));
+  }
+
+  read<T>(operation: string, body: () => T): Promise<T> {
+    return this.#exclusive(() => this.live(operation).transaction(body).deferred());
+  }
+
+  /** A write while the store is being opened, before any role can run (packing done sessions): no turn to wait for. */
+  writeBeforeUse<T>(operation: string, body: () => T): T {
     const db = this.live(operation);
     try {
       return db.transaction(body).immediate();
@@ -37,21 +57,69 @@ export class SqliteConnection {
     }
   }
 
-  read<T>(operation: string, body: () => T): T {
-    return this.live(operation).transaction(body).deferred();
-  }
-
   /** Idempotent. */
   close(): void {
     const db = this.#db;
     this.#db = undefined;
+    this.#statements.clear();
     if (db?.open) db.close();
+  }
+
+  /** Runs `fn` once every transaction before it has ended, whether it failed or not. */
+  #exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    const turn = this.#turn.then(fn);
+    this.#turn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async #transaction<T>(
+    operation: string,
+    mode: 'DEFERRED' | 'IMMEDIATE',
+    body: (tx: SqlTx) => Promise<T>,
+  ): Promise<T> {
+    const db = this.live(operation);
+    try {
+      db.exec(`BEGIN ${mode}`);
+    } catch (error) {
+      throw diskFullError(db.name, error) ?? readOnlyError(db.name, error) ?? error;
+    }
+    let result: T;
+    try {
+      result = await body(this.#tx(operation));
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw mode === 'IMMEDIATE' ? (diskFullError(db.name, error) ?? readOnlyError(db.name, error) ?? error) : error;
+    }
+    try {
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw diskFullError(db.name, error) ?? readOnlyError(db.name, error) ?? error;
+    }
+    return result;
+  }
+
+  #tx(operation: string): SqlTx {
+    const statement = (sql: string): Database.Statement => {
+      let prepared = this.#statements.get(sql);
+      if (prepared === undefined) {
+        prepared = this.live(operation).prepare(sql);
+        this.#statements.set(sql, prepared);
+      }
+      return prepared;
+    };
+    return {
+      rows: <R>(sql: string, params: unknown[] = []) => Promise.resolve(statement(sql).all(...params) as R[]),
+      row: <R>(sql: string, params: unknown[] = []) => Promise.resolve(statement(sql).get(...params) as R | undefined),
+      run: (sql: string, params: unknown[] = []) => {
+        const { changes, lastInsertRowid } = statement(sql).run(...params);
+        return Promise.resolve({ affectedRows: changes, insertId: Number(lastInsertRowid) });
+      },
+    };
   }
 }
 
-export function nowIso(): string {
-  return new Date().toISOString();
-}
+export { nowIso } from '../sql.js';
 
 /**
  * What each role's implementation is built on: the shared connection, its statements (prepared once, when the store
@@ -78,11 +146,11 @@ export abstract class SqliteRole {
     return this.#conn.live(operation);
   }
 
-  protected write<T>(operation: string, body: () => T): T {
+  protected write<T>(operation: string, body: () => T): Promise<T> {
     return this.#conn.write(operation, body);
   }
 
-  protected read<T>(operation: string, body: () => T): T {
+  protected read<T>(operation: string, body: () => T): Promise<T> {
     return this.#conn.read(operation, body);
   }
 }

@@ -80,7 +80,7 @@ export class FigurePacks {
     const ids = this.#unpacked.pluck().all(FIELDS_TEXT, BYTE_ORDER) as number[];
     // Batches of 50 sessions a transaction, so a large store's first open after an upgrade never holds the lock long.
     for (let i = 0; i < ids.length; i += 50)
-      this.#conn.write('pack done sessions', () => ids.slice(i, i + 50).forEach((id) => this.#insert(id)));
+      this.#conn.writeBeforeUse('pack done sessions', () => ids.slice(i, i + 50).forEach((id) => this.#insert(id)));
     return ids.length;
   }
 

@@ -17,19 +17,21 @@ export class SqliteHosts extends SqliteRole implements HostStore {
 
   async upsertHost(input: HostInput): Promise<number> {
     const host = parseHostInput(input);
-    this.live('upsert a host');
-    const row = this.#sql.upsert.get({
-      fingerprint_id: host.fingerprintId,
-      fingerprint: JSON.stringify(host.fingerprint),
-      at: nowIso(),
-    }) as { id: number };
+    const row = await this.write(
+      'upsert a host',
+      () =>
+        this.#sql.upsert.get({
+          fingerprint_id: host.fingerprintId,
+          fingerprint: JSON.stringify(host.fingerprint),
+          at: nowIso(),
+        }) as { id: number },
+    );
     return row.id;
   }
 
   async getHost(id: number): Promise<HostRecord | undefined> {
     checkId('host', 'hostId', id);
-    this.live('read a host');
-    const row = this.#sql.get.get(id) as HostRow | undefined;
+    const row = await this.read('read a host', () => this.#sql.get.get(id) as HostRow | undefined);
     return row && hostFromRow(row);
   }
 }

@@ -103,7 +103,7 @@ export class SqliteInstructions extends SqliteRole implements InstructionStore {
   async addInstructionFunctions(sessionId: number, raw: InstructionFunctionsInput): Promise<void> {
     checkId('instructions', 'sessionId', sessionId);
     const input = parseInstructionFunctions(raw);
-    this.write('store a function table', () => {
+    await this.write('store a function table', () => {
       this.#states.of(sessionId);
       this.#sql.upsertFunctions.run({ ...input, sessionId, functions: JSON.stringify(input.functions) });
     });
@@ -133,7 +133,7 @@ export class SqliteInstructions extends SqliteRole implements InstructionStore {
   async recordInstructionLane(sessionId: number, raw: InstructionLaneInput): Promise<void> {
     checkId('instructions', 'sessionId', sessionId);
     const input = parseInstructionLane(raw);
-    this.write("record a session's instructions lane", () => {
+    await this.write("record a session's instructions lane", () => {
       this.#states.of(sessionId);
       this.#sql.upsertLane.run({
         sessionId,

@@ -89,7 +89,7 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
   async returnMessage(id: number, at: string): Promise<void> {
     checkId('message', 'id', id);
     const until = checkText('message', 'at', at);
-    this.write('return a message', () => {
+    await this.write('return a message', () => {
       if (this.#sql.lease.run({ id, until }).changes === 0) this.#exists(id);
     });
   }
@@ -97,14 +97,14 @@ export class SqliteOutbox extends SqliteRole implements OutboxStore {
   /** A message already sent stays sent: a second mark changes nothing. */
   async markMessageSent(id: number, detail: string, at: string): Promise<void> {
     checkId('message', 'id', id);
-    this.write('mark a message sent', () => {
+    await this.write('mark a message sent', () => {
       if (this.#sql.sent.run({ id, detail, at: checkText('message', 'at', at) }).changes === 0) this.#exists(id);
     });
   }
 
   async markMessageFailed(id: number, error: string, nextAttemptAt: string): Promise<void> {
     checkId('message', 'id', id);
-    this.write('mark a message failed', () => {
+    await this.write('mark a message failed', () => {
       if (this.#sql.failed.run({ id, error, next: checkText('message', 'nextAttemptAt', nextAttemptAt) }).changes === 0)
         this.#exists(id);
     });

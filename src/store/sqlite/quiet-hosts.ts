@@ -27,7 +27,7 @@ export class SqliteQuietHosts extends SqliteRole implements QuietHostStore {
 
   async recordQuietHost(input: QuietHostInput): Promise<void> {
     const valid = parseQuietHostInput(input);
-    this.write('record the quiet-host check', () => {
+    await this.write('record the quiet-host check', () => {
       this.#states.of(valid.sessionId);
       this.#sql.upsert.run({
         session_id: valid.sessionId,

@@ -9,7 +9,6 @@ export class SqliteResultsMark extends SqliteRole implements Pick<Store, 'result
   readonly #sql = this.statements({ mark: 'SELECT n FROM results_mark WHERE id = 1' });
 
   async resultsMark(): Promise<string> {
-    this.live('read the results mark');
-    return String(this.#sql.mark.pluck().get());
+    return this.read('read the results mark', () => String(this.#sql.mark.pluck().get()));
   }
 }

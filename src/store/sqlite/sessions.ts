@@ -53,28 +53,34 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
   }
 
   async finishSession(id: number): Promise<void> {
-    this.#end(checkId('session', 'sessionId', id), 'done', null, 'finish');
+    await this.#end(checkId('session', 'sessionId', id), 'done', null, 'finish');
   }
 
   async failSession(id: number, error: string): Promise<void> {
-    this.#end(checkId('session', 'sessionId', id), 'failed', checkText('session', 'error', error), 'fail');
+    await this.#end(checkId('session', 'sessionId', id), 'failed', checkText('session', 'error', error), 'fail');
   }
 
   async interruptSession(id: number, reason: string): Promise<void> {
-    this.#end(checkId('session', 'sessionId', id), 'interrupted', checkText('session', 'error', reason), 'interrupt');
+    await this.#end(
+      checkId('session', 'sessionId', id),
+      'interrupted',
+      checkText('session', 'error', reason),
+      'interrupt',
+    );
   }
 
   async getSession(id: number): Promise<SessionRecord | undefined> {
     checkId('session', 'sessionId', id);
-    this.live('read a session');
-    const row = this.#sql.get.get(id) as SessionRow | undefined;
+    const row = await this.read('read a session', () => this.#sql.get.get(id) as SessionRow | undefined);
     return row && sessionFromRow(row);
   }
 
   async listSessions(query: SessionQuery): Promise<SessionRecord[]> {
     const { limit, state } = parseSessionQuery(query);
-    this.live('list sessions');
-    const rows = this.#sql.list.all({ limit, state: state ?? null }) as SessionRow[];
+    const rows = await this.read(
+      'list sessions',
+      () => this.#sql.list.all({ limit, state: state ?? null }) as SessionRow[],
+    );
     return rows.map(sessionFromRow);
   }
 
@@ -94,8 +100,8 @@ export class SqliteSessions extends SqliteRole implements SessionStore {
     });
   }
 
-  #end(id: number, state: SessionState, error: string | null, action: string): void {
-    this.write(`${action} a session`, () => {
+  #end(id: number, state: SessionState, error: string | null, action: string): Promise<void> {
+    return this.write(`${action} a session`, () => {
       this.#states.requireRunning(id, action);
       this.#sql.end.run({ id, state, error, at: nowIso() });
       // A done session never changes again: its figures are packed once, for /metrics (figure-packs.ts).

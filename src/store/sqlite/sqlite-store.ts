@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { SqliteBisections } from './bisections.js';
-import { SqliteCalibrations } from './calibrations.js';
+import { Calibrations } from '../roles/calibrations.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteDaemonState } from './daemon-state.js';
@@ -38,7 +38,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteQueue(conn)),
     ...methodsOf(new SqliteDaemonState(conn)),
     ...methodsOf(new SqliteQuietHosts(conn)),
-    ...methodsOf(new SqliteCalibrations(conn)),
+    ...methodsOf(new Calibrations(conn.sql)),
     ...methodsOf(new SqliteBisections(conn)),
     ...methodsOf(new SqliteProfiles(conn)),
     ...methodsOf(new SqliteInstructions(conn)),

@@ -14,6 +14,7 @@ import {
   sqliteSchemaVersion,
   type StoreOptions,
 } from '../../../src/store/index.js';
+import { SqliteConnection } from '../../../src/store/sqlite/connection.js';
 import { migrate } from '../../../src/store/sqlite/migrate.js';
 import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { storeContract } from './store-contract.js';
@@ -533,5 +534,39 @@ describe('sqlite backend', () => {
 
   test('the default path lives in the state directory', () => {
     assert.equal(defaultSqlitePath('/var/lib/qpswatch'), '/var/lib/qpswatch/qpswatch.sqlite');
+  });
+});
+
+describe('sqlite connection: transactions take turns', () => {
+  // A role written once runs its transaction as an async body, which awaits between statements: a write of another
+  // role asked for meanwhile must neither run inside it nor be undone by its rollback.
+  test('a write asked for while an async transaction is open runs after it; its rollback keeps it', async () => {
+    const db = new Database(':memory:');
+    const conn = new SqliteConnection(db);
+    try {
+      db.exec('CREATE TABLE t (name TEXT NOT NULL)');
+      const order: string[] = [];
+      const failing = conn.sql.write('write and fail', async (tx) => {
+        await tx.run('INSERT INTO t (name) VALUES (?)', ['undone']);
+        order.push('async body wrote');
+        // A whole turn of the event loop: anything queued may run now, unless it waits for its turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push('async body fails');
+        throw new Error('the body fails');
+      });
+      const other = conn.write('another role writes', () => {
+        order.push('sync write');
+        db.prepare('INSERT INTO t (name) VALUES (?)').run('kept');
+      });
+      await assert.rejects(failing, /the body fails/);
+      await other;
+      assert.deepEqual(order, ['async body wrote', 'async body fails', 'sync write']);
+      assert.deepEqual(db.prepare('SELECT name FROM t').pluck().all(), ['kept']);
+      assert.equal(db.inTransaction, false);
+      const read = await conn.sql.read('read', (tx) => tx.rows<{ name: string }>('SELECT name FROM t'));
+      assert.deepEqual(read, [{ name: 'kept' }]);
+    } finally {
+      conn.close();
+    }
   });
 });

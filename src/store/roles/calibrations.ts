@@ -4,7 +4,7 @@ import { HostNotFoundError, InvalidRecordError, SessionNotFoundError } from '../
 import type { JsonObject } from '../json-object.js';
 import { parseCalibrationInput } from '../validate-calibration.js';
 import { checkText } from '../validate.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
 
 interface CalibrationRow {
   id: number;
@@ -34,8 +34,11 @@ const calibrationFromRow = (r: CalibrationRow): CalibrationRecord => ({
 
 const SELECT = 'SELECT c.*, h.fingerprint_id FROM calibrations c JOIN hosts h ON h.id = c.host_id';
 
-/** Calibrations of hosts per suite (`qpswatch calibrate`); the newest of a host and suite is the one that counts. */
-export class MysqlCalibrations extends MysqlRole implements CalibrationStore {
+/**
+ * Calibrations of hosts per suite (`qpswatch calibrate`); the newest of a host and suite is the one that counts.
+ * Written once for both backends: every statement here is the same in SQLite and MySQL.
+ */
+export class Calibrations extends SqlRole implements CalibrationStore {
   async recordCalibration(input: CalibrationInput): Promise<CalibrationRecord> {
     const valid = parseCalibrationInput(input);
     return this.write('record a calibration', (tx) => record(tx, valid, nowIso()));
@@ -63,7 +66,7 @@ export class MysqlCalibrations extends MysqlRole implements CalibrationStore {
   }
 }
 
-async function record(tx: MysqlTx, input: CalibrationInput, at: string): Promise<CalibrationRecord> {
+async function record(tx: SqlTx, input: CalibrationInput, at: string): Promise<CalibrationRecord> {
   if ((await tx.row('SELECT 1 AS one FROM hosts WHERE id = ?', [input.hostId])) === undefined)
     throw new HostNotFoundError(input.hostId);
   const session = await tx.row<{ state: string }>('SELECT state FROM sessions WHERE id = ?', [input.sessionId]);
