@@ -16,8 +16,29 @@ export interface SqlTx {
  * A body uses only its `tx`: calling another role's method from inside one would wait for the turn it holds.
  */
 export interface SqlDatabase {
+  /** The statements whose text differs between the backends. */
+  readonly dialect: SqlDialect;
   read<T>(operation: string, body: (tx: SqlTx) => Promise<T>): Promise<T>;
   write<T>(operation: string, body: (tx: SqlTx) => Promise<T>): Promise<T>;
+}
+
+/** A row to insert, or to update where a row with the same key is there already. */
+export interface Upsert {
+  table: string;
+  /** Column names and values of the row, the key columns among them. */
+  row: Record<string, unknown>;
+  /** The columns of the unique key a row collides on. */
+  key: readonly string[];
+  /** The columns an existing row takes from `row`. */
+  update: readonly string[];
+  /** The table's id column, when the caller wants the row's id back, whether inserted or already there. */
+  id?: string;
+}
+
+/** The statements that differ between SQLite and MySQL, each behind one method of the same meaning on both. */
+export interface SqlDialect {
+  /** Inserts `row`, or updates the existing row's `update` columns; the row's id when `id` names its column, else 0. */
+  upsert(tx: SqlTx, upsert: Upsert): Promise<number>;
 }
 
 /** What each role written once is built on: the database and its transactions. Its own methods are the public ones. */
@@ -26,6 +47,10 @@ export abstract class SqlRole {
 
   constructor(db: SqlDatabase) {
     this.#db = db;
+  }
+
+  protected get dialect(): SqlDialect {
+    return this.#db.dialect;
   }
 
   protected read<T>(operation: string, body: (tx: SqlTx) => Promise<T>): Promise<T> {

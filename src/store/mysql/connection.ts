@@ -1,6 +1,7 @@
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { StoreClosedError } from '../errors.js';
 import type { SqlDatabase, SqlTx } from '../sql.js';
+import { mysqlDialect } from './dialect.js';
 
 /** One pooled connection inside a transaction: the SqlTx every role is written against. */
 export type MysqlTx = SqlTx;
@@ -56,6 +57,7 @@ const WRITE_TARGET =
  * samples come from one snapshot, as in SQLite's deferred read transaction.
  */
 export class MysqlConnection implements SqlDatabase {
+  readonly dialect = mysqlDialect;
   #pool: Pool | undefined;
   /** The driver's connections (by their core object, which outlives a pool checkout) already set up. */
   readonly #setUp = new WeakSet<object>();

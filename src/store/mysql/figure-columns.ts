@@ -1,5 +1,5 @@
 import { PER_OP_FIGURES, type PerOp } from '../../model/index.js';
-import { FIGURE_TABLES, perOpParams } from '../sqlite/figure-columns.js';
+import { FIGURE_TABLES, perOpParams } from '../roles/figure-row.js';
 import type { MysqlTx } from './connection.js';
 
 /**

@@ -16,7 +16,7 @@ import { checkId, parseRecord } from '../validate.js';
 import { parseInstructionFunctions, parseInstructionLane, parseInstructionRun } from '../validate-instructions.js';
 import { z } from 'zod';
 import { MysqlRole, nowIso } from './connection.js';
-import { requireRunning, sessionState } from './session-states.js';
+import { requireRunning, sessionState } from '../roles/session-states.js';
 
 interface RunRow {
   id: number;

@@ -1,18 +1,18 @@
 import type { Store } from '../store.js';
-import { MysqlBisections } from './bisections.js';
 import { Calibrations } from '../roles/calibrations.js';
+import { Hosts } from '../roles/hosts.js';
+import { QuietHosts } from '../roles/quiet-hosts.js';
+import { ResultsMark } from '../roles/results-mark.js';
+import { MysqlBisections } from './bisections.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
 import { MysqlDaemonState } from './daemon-state.js';
-import { MysqlHosts } from './hosts.js';
 import { MysqlImportedResults } from './imported-results.js';
 import { MysqlInstructions } from './instructions.js';
 import { MysqlOutbox } from './outbox.js';
 import { MysqlProfiles } from './profiles.js';
 import { MysqlQueue } from './queue.js';
-import { MysqlQuietHosts } from './quiet-hosts.js';
 import { MysqlReleases } from './releases.js';
-import { MysqlResultsMark } from './results-mark.js';
 import { MysqlSampleFigures } from './sample-figures.js';
 import { MysqlSamples } from './samples.js';
 import { MysqlSessions } from './sessions.js';
@@ -25,7 +25,7 @@ import { MysqlSessions } from './sessions.js';
 export function mysqlStore(conn: MysqlConnection): Store {
   return {
     backend: 'mysql',
-    ...methodsOf(new MysqlHosts(conn)),
+    ...methodsOf(new Hosts(conn)),
     ...methodsOf(new MysqlSessions(conn)),
     ...methodsOf(new MysqlSamples(conn)),
     ...methodsOf(new MysqlSampleFigures(conn)),
@@ -35,12 +35,12 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new MysqlImportedResults(conn)),
     ...methodsOf(new MysqlQueue(conn)),
     ...methodsOf(new MysqlDaemonState(conn)),
-    ...methodsOf(new MysqlQuietHosts(conn)),
+    ...methodsOf(new QuietHosts(conn)),
     ...methodsOf(new Calibrations(conn)),
     ...methodsOf(new MysqlBisections(conn)),
     ...methodsOf(new MysqlProfiles(conn)),
     ...methodsOf(new MysqlInstructions(conn)),
-    ...methodsOf(new MysqlResultsMark(conn)),
+    ...methodsOf(new ResultsMark(conn)),
     close: () => conn.close(),
   };
 }

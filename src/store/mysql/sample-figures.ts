@@ -2,7 +2,7 @@ import type { SampleStore, SideTestFigures } from '../sample-types.js';
 import { checkId } from '../validate.js';
 import { MysqlRole } from './connection.js';
 import { readFigures } from './figure-packs.js';
-import { sessionState } from './session-states.js';
+import { sessionState } from '../roles/session-states.js';
 
 /** The figures of one session's samples and nothing else, for /metrics (sqlite/sample-figures.ts says why). */
 export class MysqlSampleFigures extends MysqlRole implements Pick<SampleStore, 'sampleFigures'> {

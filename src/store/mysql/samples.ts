@@ -1,11 +1,11 @@
 import { DuplicateSampleError } from '../errors.js';
 import type { SampleInput, SampleRecord, SampleStore } from '../sample-types.js';
-import { sampleFromRow, type CounterRow, type SampleRow } from '../sqlite/rows.js';
+import { sampleFromRow, type CounterRow, type SampleRow } from '../roles/rows.js';
 import { sampleParams } from '../sqlite/sample-params.js';
 import { checkId, parseSampleInput } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 import { perOpColumns, perOpPlaceholders, perOpValues } from './figure-columns.js';
-import { sessionState, requireRunning } from './session-states.js';
+import { sessionState, requireRunning } from '../roles/session-states.js';
 
 /** The samples of sessions, each with its host_metrics row and its db_counters rows. */
 export class MysqlSamples extends MysqlRole implements Omit<SampleStore, 'sampleFigures'> {

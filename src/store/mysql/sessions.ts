@@ -1,11 +1,11 @@
 import { HostNotFoundError } from '../errors.js';
 import type { SessionInput, SessionQuery, SessionRecord, SessionState, SessionStore } from '../session-types.js';
-import { sessionFromRow, targetColumns, type SessionRow } from '../sqlite/rows.js';
+import { sessionFromRow, targetColumns, type SessionRow } from '../roles/rows.js';
 import { checkId, checkText, parseSessionInput, parseSessionQuery } from '../validate.js';
 import { ranHere, type RunningRow } from '../session-runner.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
 import { writePack } from './figure-packs.js';
-import { requireRunning } from './session-states.js';
+import { requireRunning } from '../roles/session-states.js';
 
 const END_SQL = `UPDATE sessions SET state = ?, error = ?, ended_at = ? WHERE id = ? AND state = 'running'`;
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoreClosedError } from '../errors.js';
 import type { SqlDatabase, SqlTx } from '../sql.js';
+import { sqliteDialect } from './dialect.js';
 import { diskFullError } from './disk-full.js';
 import { readOnlyError } from './read-only.js';
 
@@ -19,6 +20,7 @@ export class SqliteConnection {
 
   /** The connection as roles written once see it (SqlDatabase). */
   readonly sql: SqlDatabase = {
+    dialect: sqliteDialect,
     read: (operation, body) => this.#exclusive(() => this.#transaction(operation, 'DEFERRED', body)),
     write: (operation, body) => this.#exclusive(() => this.#transaction(operation, 'IMMEDIATE', body)),
   };

@@ -3,7 +3,7 @@ import { DuplicateSampleError } from '../errors.js';
 import { checkId, parseSampleInput } from '../validate.js';
 import { perOpColumns, perOpParamNames } from './figure-columns.js';
 import { nowIso, SqliteRole } from './connection.js';
-import { sampleFromRow, type CounterRow, type SampleRow } from './rows.js';
+import { sampleFromRow, type CounterRow, type SampleRow } from '../roles/rows.js';
 import { sampleParams } from './sample-params.js';
 import { SessionStates } from './session-states.js';
 

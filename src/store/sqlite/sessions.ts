@@ -2,7 +2,7 @@ import { HostNotFoundError } from '../errors.js';
 import type { SessionInput, SessionQuery, SessionRecord, SessionState, SessionStore } from '../session-types.js';
 import { checkId, checkText, parseSessionInput, parseSessionQuery } from '../validate.js';
 import { nowIso, SqliteRole } from './connection.js';
-import { sessionFromRow, targetColumns, type SessionRow } from './rows.js';
+import { sessionFromRow, targetColumns, type SessionRow } from '../roles/rows.js';
 import { FigurePacks } from './figure-packs.js';
 import { SessionStates } from './session-states.js';
 import { ranHere, type RunningRow } from '../session-runner.js';

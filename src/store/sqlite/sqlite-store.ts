@@ -1,18 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
-import { SqliteBisections } from './bisections.js';
 import { Calibrations } from '../roles/calibrations.js';
+import { Hosts } from '../roles/hosts.js';
+import { QuietHosts } from '../roles/quiet-hosts.js';
+import { ResultsMark } from '../roles/results-mark.js';
+import { SqliteBisections } from './bisections.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteDaemonState } from './daemon-state.js';
-import { SqliteHosts } from './hosts.js';
 import { SqliteImportedResults } from './imported-results.js';
 import { SqliteInstructions } from './instructions.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
 import { SqliteProfiles } from './profiles.js';
-import { SqliteQuietHosts } from './quiet-hosts.js';
-import { SqliteResultsMark } from './results-mark.js';
 import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
 import { SqliteSamples } from './samples.js';
@@ -27,7 +27,7 @@ export function sqliteStore(db: Database.Database): Store {
   const conn = new SqliteConnection(db);
   return {
     backend: 'sqlite',
-    ...methodsOf(new SqliteHosts(conn)),
+    ...methodsOf(new Hosts(conn.sql)),
     ...methodsOf(new SqliteSessions(conn)),
     ...methodsOf(new SqliteSamples(conn)),
     ...methodsOf(new SqliteSampleFigures(conn)),
@@ -37,12 +37,12 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteImportedResults(conn)),
     ...methodsOf(new SqliteQueue(conn)),
     ...methodsOf(new SqliteDaemonState(conn)),
-    ...methodsOf(new SqliteQuietHosts(conn)),
+    ...methodsOf(new QuietHosts(conn.sql)),
     ...methodsOf(new Calibrations(conn.sql)),
     ...methodsOf(new SqliteBisections(conn)),
     ...methodsOf(new SqliteProfiles(conn)),
     ...methodsOf(new SqliteInstructions(conn)),
-    ...methodsOf(new SqliteResultsMark(conn)),
+    ...methodsOf(new ResultsMark(conn.sql)),
     close: async () => conn.close(),
   };
 }

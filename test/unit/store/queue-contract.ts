@@ -378,6 +378,12 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
           store.recordQuietHost({ sessionId, observation, quiet: true, reasons: [], waitedSeconds: -1 }),
           InvalidRecordError,
         );
+        // A second check of the same session (the host became quiet after a wait) replaces the first.
+        await store.recordQuietHost({ sessionId, observation, quiet: true, reasons: [], waitedSeconds: 30.5 });
+        const again = await store.getQuietHost(sessionId);
+        assert.equal(again?.quiet, true);
+        assert.deepEqual(again?.reasons, []);
+        assert.equal(again?.waitedSeconds, 30.5);
       }),
     );
 

@@ -1,8 +1,8 @@
-import { SessionNotFoundError } from '../errors.js';
 import type { QuietHostInput, QuietHostRecord, QuietHostStore } from '../quiet-host-types.js';
 import { checkId } from '../validate.js';
 import { parseQuietHostInput } from '../validate-queue.js';
-import { MysqlRole, nowIso } from './connection.js';
+import { nowIso, SqlRole } from '../sql.js';
+import { sessionState } from './session-states.js';
 
 interface QuietRow {
   session_id: number;
@@ -14,26 +14,24 @@ interface QuietRow {
 }
 
 /** What the quiet-host check saw before each session (session_quiet_host, one row per session). */
-export class MysqlQuietHosts extends MysqlRole implements QuietHostStore {
+export class QuietHosts extends SqlRole implements QuietHostStore {
   async recordQuietHost(input: QuietHostInput): Promise<void> {
     const valid = parseQuietHostInput(input);
     await this.write('record the quiet-host check', async (tx) => {
-      if ((await tx.row('SELECT state FROM sessions WHERE id = ?', [valid.sessionId])) === undefined)
-        throw new SessionNotFoundError(valid.sessionId);
-      const fields = [
-        JSON.stringify(valid.observation),
-        valid.quiet ? 1 : 0,
-        JSON.stringify(valid.reasons),
-        valid.waitedSeconds,
-        nowIso(),
-      ];
-      // The values twice rather than VALUES(), which MySQL 8 deprecates and MariaDB's replacement lacks.
-      await tx.run(
-        `INSERT INTO session_quiet_host (session_id, observation, quiet, reasons, waited_seconds, checked_at)
-          VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE observation = ?, quiet = ?, reasons = ?,
-          waited_seconds = ?, checked_at = ?`,
-        [valid.sessionId, ...fields, ...fields],
-      );
+      await sessionState(tx, valid.sessionId);
+      await this.dialect.upsert(tx, {
+        table: 'session_quiet_host',
+        row: {
+          session_id: valid.sessionId,
+          observation: JSON.stringify(valid.observation),
+          quiet: valid.quiet ? 1 : 0,
+          reasons: JSON.stringify(valid.reasons),
+          waited_seconds: valid.waitedSeconds,
+          checked_at: nowIso(),
+        },
+        key: ['session_id'],
+        update: ['observation', 'quiet', 'reasons', 'waited_seconds', 'checked_at'],
+      });
     });
   }
 

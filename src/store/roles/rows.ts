@@ -3,7 +3,7 @@ import type { HostRecord } from '../host-types.js';
 import type { JsonObject } from '../json-object.js';
 import type { SampleRecord } from '../sample-types.js';
 import type { SessionKind, SessionRecord, SessionState, TargetRef } from '../session-types.js';
-import { perOpFromRow, type PerOpRow } from './figure-columns.js';
+import { perOpFromRow, type PerOpRow } from './figure-row.js';
 
 /** The rows of hosts, sessions and samples as better-sqlite3 returns them, and their records. */
 
