@@ -39,6 +39,8 @@ export interface Upsert {
 export interface SqlDialect {
   /** Inserts `row`, or updates the existing row's `update` columns; the row's id when `id` names its column, else 0. */
   upsert(tx: SqlTx, upsert: Upsert): Promise<number>;
+  /** Inserts `row` unless a row with the same `key` is there already, which stays as it is. */
+  insertUnlessKey(tx: SqlTx, insert: Omit<Upsert, 'update' | 'id'>): Promise<void>;
 }
 
 /** What each role written once is built on: the database and its transactions. Its own methods are the public ones. */

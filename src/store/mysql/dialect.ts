@@ -17,4 +17,15 @@ export const mysqlDialect: SqlDialect = {
     );
     return u.id !== undefined ? insertId : 0;
   },
+
+  // ON DUPLICATE KEY rather than INSERT IGNORE, which would turn any other problem with the row into a warning.
+  async insertUnlessKey(tx: SqlTx, u: Omit<Upsert, 'update' | 'id'>): Promise<void> {
+    const columns = Object.keys(u.row);
+    const key = u.key[0]!;
+    await tx.run(
+      `INSERT INTO ${u.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
+        `ON DUPLICATE KEY UPDATE ${key} = ${key}`,
+      Object.values(u.row),
+    );
+  },
 };

@@ -1,22 +1,12 @@
-import { PER_OP_FIGURES, type PerOp } from '../../model/index.js';
-import { FIGURE_TABLES, perOpParams } from '../roles/figure-row.js';
+import { PER_OP_FIGURES } from '../../model/index.js';
+import { FIGURE_TABLES } from '../roles/figure-row.js';
 import type { MysqlTx } from './connection.js';
 
 /**
- * The per-op figures' columns in MySQL: as in SQLite (sqlite/figure-columns.ts, whose backend-neutral helpers are
- * used here too), a figure added to the model's table gets its column in host_metrics and imported_results when a
+ * The per-op figures' columns in MySQL: as in SQLite (sqlite/figure-columns.ts; the backend-neutral helpers are in
+ * roles/figure-row.ts), a figure added to the model's table gets its column in host_metrics and imported_results when a
  * store is opened for writing, with no migration of its own.
  */
-export { FIGURE_TABLES, perOpColumns, perOpFromRow, type PerOpRow } from '../sqlite/figure-columns.js';
-
-/** "?, ?, ...": one placeholder per figure, filled by perOpValues in the same order. */
-export const perOpPlaceholders = (): string => PER_OP_FIGURES.map(() => '?').join(', ');
-
-/** The figures' values in the order of perOpColumns; an absent figure is NULL. */
-export function perOpValues(figures: PerOp): Array<number | null> {
-  const row = perOpParams(figures) as Record<string, number | null>;
-  return PER_OP_FIGURES.map((f) => row[f.column] ?? null);
-}
 
 /** The figure columns each table lacks, from information_schema (of the connection's database). */
 export async function missingFigureColumns(tx: MysqlTx): Promise<Array<{ table: string; column: string }>> {

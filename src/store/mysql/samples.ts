@@ -4,7 +4,7 @@ import { sampleFromRow, type CounterRow, type SampleRow } from '../roles/rows.js
 import { sampleParams } from '../sqlite/sample-params.js';
 import { checkId, parseSampleInput } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { perOpColumns, perOpPlaceholders, perOpValues } from './figure-columns.js';
+import { perOpColumns, perOpPlaceholders, perOpValues } from '../roles/figure-row.js';
 import { sessionState, requireRunning } from '../roles/session-states.js';
 
 /** The samples of sessions, each with its host_metrics row and its db_counters rows. */

@@ -29,3 +29,12 @@ export function perOpFromRow(row: object): PerOp {
   }
   return out as PerOp;
 }
+
+/** "?, ?, ...": one placeholder per figure, filled by perOpValues in the same order. */
+export const perOpPlaceholders = (): string => PER_OP_FIGURES.map(() => '?').join(', ');
+
+/** The figures' values in the order of perOpColumns; an absent figure is NULL. */
+export function perOpValues(figures: PerOp): Array<number | null> {
+  const row = perOpParams(figures) as Record<string, number | null>;
+  return PER_OP_FIGURES.map((f) => row[f.column] ?? null);
+}

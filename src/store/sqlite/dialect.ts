@@ -16,4 +16,13 @@ export const sqliteDialect: SqlDialect = {
     }
     return Number((await tx.row<{ id: number }>(sql, values))!.id);
   },
+
+  async insertUnlessKey(tx: SqlTx, u: Omit<Upsert, 'update' | 'id'>): Promise<void> {
+    const columns = Object.keys(u.row);
+    await tx.run(
+      `INSERT INTO ${u.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
+        `ON CONFLICT (${u.key.join(', ')}) DO NOTHING`,
+      Object.values(u.row),
+    );
+  },
 };

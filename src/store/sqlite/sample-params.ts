@@ -1,5 +1,5 @@
 import type { SampleInput } from '../sample-types.js';
-import { perOpParams } from './figure-columns.js';
+import { perOpParams } from '../roles/figure-row.js';
 
 /** Splits a checked sample into the named parameters of its samples row and its host_metrics row. */
 export function sampleParams(sessionId: number, sample: SampleInput, createdAt: string) {

@@ -1,7 +1,8 @@
 import type { SampleInput, SampleRecord, SampleStore } from '../sample-types.js';
 import { DuplicateSampleError } from '../errors.js';
 import { checkId, parseSampleInput } from '../validate.js';
-import { perOpColumns, perOpParamNames } from './figure-columns.js';
+import { perOpColumns } from '../roles/figure-row.js';
+import { perOpParamNames } from './figure-columns.js';
 import { nowIso, SqliteRole } from './connection.js';
 import { sampleFromRow, type CounterRow, type SampleRow } from '../roles/rows.js';
 import { sampleParams } from './sample-params.js';

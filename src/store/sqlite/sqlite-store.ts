@@ -1,18 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
 import { Calibrations } from '../roles/calibrations.js';
+import { DaemonState } from '../roles/daemon-state.js';
 import { Hosts } from '../roles/hosts.js';
+import { ImportedResults } from '../roles/imported-results.js';
+import { Profiles } from '../roles/profiles.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { SqliteBisections } from './bisections.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
-import { SqliteDaemonState } from './daemon-state.js';
-import { SqliteImportedResults } from './imported-results.js';
 import { SqliteInstructions } from './instructions.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
-import { SqliteProfiles } from './profiles.js';
 import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
 import { SqliteSamples } from './samples.js';
@@ -34,13 +34,13 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteReleases(conn)),
     ...methodsOf(new SqliteChecks(conn)),
     ...methodsOf(new SqliteOutbox(conn)),
-    ...methodsOf(new SqliteImportedResults(conn)),
+    ...methodsOf(new ImportedResults(conn.sql)),
     ...methodsOf(new SqliteQueue(conn)),
-    ...methodsOf(new SqliteDaemonState(conn)),
+    ...methodsOf(new DaemonState(conn.sql)),
     ...methodsOf(new QuietHosts(conn.sql)),
     ...methodsOf(new Calibrations(conn.sql)),
     ...methodsOf(new SqliteBisections(conn)),
-    ...methodsOf(new SqliteProfiles(conn)),
+    ...methodsOf(new Profiles(conn.sql)),
     ...methodsOf(new SqliteInstructions(conn)),
     ...methodsOf(new ResultsMark(conn.sql)),
     close: async () => conn.close(),

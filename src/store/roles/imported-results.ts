@@ -2,8 +2,8 @@ import { DuplicateResultError } from '../errors.js';
 import type { ImportedResultInput, ImportedResultRecord, ResultsStore } from '../result-types.js';
 import { parseImportedResults } from '../validate-results.js';
 import { checkText } from '../validate.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { perOpColumns, perOpFromRow, perOpPlaceholders, perOpValues, type PerOpRow } from './figure-columns.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
+import { perOpColumns, perOpFromRow, perOpPlaceholders, perOpValues, type PerOpRow } from './figure-row.js';
 
 interface ImportedRow extends PerOpRow {
   id: number;
@@ -31,10 +31,7 @@ const importedFromRow = (r: ImportedRow): ImportedResultRecord => ({
 });
 
 /** Results imported from CSV (an earlier study, another store). */
-export class MysqlImportedResults
-  extends MysqlRole
-  implements Pick<ResultsStore, 'importResults' | 'listImportedResults'>
-{
+export class ImportedResults extends SqlRole implements Pick<ResultsStore, 'importResults' | 'listImportedResults'> {
   /** All rows or none: a row already in the store is an error unless `replace`, which swaps it for the new one. */
   async importResults(
     rows: readonly ImportedResultInput[],
@@ -56,7 +53,7 @@ export class MysqlImportedResults
 }
 
 async function importAll(
-  tx: MysqlTx,
+  tx: SqlTx,
   rows: readonly ImportedResultInput[],
   source: string,
   replace: boolean,

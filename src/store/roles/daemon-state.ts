@@ -1,7 +1,7 @@
 import type { CacheSizes, WorkProgress } from '../../model/index.js';
 import type { DaemonStateInput, DaemonStateRecord, DaemonStateStore } from '../daemon-state-types.js';
 import { parseDaemonHost, parseDaemonState } from '../validate-queue.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
 
 interface DaemonRow {
   last_poll_at: string | null;
@@ -29,7 +29,7 @@ const IDLE: DaemonStateRecord = {
  * Each daemon's row of state (by host_name), made on its first write; before it, the pre-fleet row ('') is read, and
  * without that the state is idle with nothing known.
  */
-export class MysqlDaemonState extends MysqlRole implements DaemonStateStore {
+export class DaemonState extends SqlRole implements DaemonStateStore {
   async getDaemonState(host: string): Promise<DaemonStateRecord> {
     const valid = parseDaemonHost(host);
     return this.read('read the daemon state', (tx) => state(tx, valid));
@@ -41,7 +41,11 @@ export class MysqlDaemonState extends MysqlRole implements DaemonStateStore {
     const valid = parseDaemonState(input);
     return this.write('write the daemon state', async (tx) => {
       const before = await state(tx, name);
-      await tx.run(`INSERT IGNORE INTO daemon_state (host, phase) VALUES (?, 'idle')`, [name]);
+      await this.dialect.insertUnlessKey(tx, {
+        table: 'daemon_state',
+        row: { host: name, phase: 'idle' },
+        key: ['host'],
+      });
       const next = { ...before, ...valid };
       await tx.run(
         `UPDATE daemon_state SET last_poll_at = ?, phase = ?, phase_since = ?, detail = ?, pid = ?, progress = ?,
@@ -64,7 +68,7 @@ export class MysqlDaemonState extends MysqlRole implements DaemonStateStore {
 }
 
 /** The host's row, or the pre-fleet one (''); a write holds the store's write lock already. */
-async function state(tx: MysqlTx, host: string): Promise<DaemonStateRecord> {
+async function state(tx: SqlTx, host: string): Promise<DaemonStateRecord> {
   const row = await tx.row<DaemonRow>(
     `SELECT * FROM daemon_state WHERE host IN (?, '') ORDER BY host = ? DESC LIMIT 1`,
     [host, host],

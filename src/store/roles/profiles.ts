@@ -2,7 +2,7 @@ import { profilerTools, type FoldedStack, type ProfilerTool } from '../../model/
 import type { ProfileInput, ProfileRecord, ProfileStore } from '../profile-types.js';
 import { z } from 'zod';
 import { checkId, parseRecord } from '../validate.js';
-import { MysqlRole, nowIso } from './connection.js';
+import { nowIso, SqlRole } from '../sql.js';
 
 interface ProfileRow {
   id: number;
@@ -34,7 +34,7 @@ const ProfileInputSchema = z.object({
 });
 
 /** Each side's folded stacks as JSON: read back whole, never queried by frame. */
-export class MysqlProfiles extends MysqlRole implements ProfileStore {
+export class Profiles extends SqlRole implements ProfileStore {
   async addProfile(raw: ProfileInput): Promise<number> {
     const input = parseRecord(ProfileInputSchema, 'profile', raw);
     return this.write('store a profile', async (tx) => {
