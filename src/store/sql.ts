@@ -39,6 +39,11 @@ export interface Upsert {
 export interface SqlDialect {
   /** Inserts `row`, or updates the existing row's `update` columns; the row's id when `id` names its column, else 0. */
   upsert(tx: SqlTx, upsert: Upsert): Promise<number>;
+  /**
+   * Appended to a SELECT inside a write whose rows the write then changes: MySQL's FOR UPDATE, so another store's
+   * writer waits for them; nothing in SQLite, whose write transaction holds the whole database already.
+   */
+  readonly lockRows: string;
   /** Inserts `row` unless a row with the same `key` is there already, which stays as it is. */
   insertUnlessKey(tx: SqlTx, insert: Omit<Upsert, 'update' | 'id'>): Promise<void>;
 }

@@ -20,7 +20,8 @@ import type { SessionState } from '../session-types.js';
 import { parseCheckInput, parseTriageInput } from '../validate-checks.js';
 import { checkId } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { queueMessage } from './outbox.js';
+import { queueMessage } from '../roles/outbox.js';
+import { mysqlDialect } from './dialect.js';
 import {
   acceptInstructionEvents,
   ackInstructionEvents,
@@ -280,7 +281,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
           );
         },
       );
-    for (const m of input.messages) await queueMessage(tx, m, at);
+    for (const m of input.messages) await queueMessage(tx, mysqlDialect, m, at);
     await tx.run('DELETE FROM reruns WHERE release_id = ?', [input.releaseId]);
     return check;
   }

@@ -2,6 +2,8 @@ import type { SqlDialect, SqlTx, Upsert } from '../sql.js';
 
 /** MySQL's and MariaDB's text of the statements that differ between the backends (sql.ts, SqlDialect). */
 export const mysqlDialect: SqlDialect = {
+  lockRows: ' FOR UPDATE',
+
   async upsert(tx: SqlTx, u: Upsert): Promise<number> {
     const columns = Object.keys(u.row);
     // The new values are passed twice rather than read back with VALUES(), which MySQL 8.0.20 deprecates and MariaDB

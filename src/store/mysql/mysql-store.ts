@@ -1,16 +1,16 @@
 import type { Store } from '../store.js';
+import { Bisections } from '../roles/bisections.js';
 import { Calibrations } from '../roles/calibrations.js';
 import { DaemonState } from '../roles/daemon-state.js';
 import { Hosts } from '../roles/hosts.js';
+import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { ResultsMark } from '../roles/results-mark.js';
-import { MysqlBisections } from './bisections.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
 import { MysqlInstructions } from './instructions.js';
-import { MysqlOutbox } from './outbox.js';
 import { MysqlQueue } from './queue.js';
 import { MysqlReleases } from './releases.js';
 import { MysqlSampleFigures } from './sample-figures.js';
@@ -31,13 +31,13 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new MysqlSampleFigures(conn)),
     ...methodsOf(new MysqlReleases(conn)),
     ...methodsOf(new MysqlChecks(conn)),
-    ...methodsOf(new MysqlOutbox(conn)),
+    ...methodsOf(new Outbox(conn)),
     ...methodsOf(new ImportedResults(conn)),
     ...methodsOf(new MysqlQueue(conn)),
     ...methodsOf(new DaemonState(conn)),
     ...methodsOf(new QuietHosts(conn)),
     ...methodsOf(new Calibrations(conn)),
-    ...methodsOf(new MysqlBisections(conn)),
+    ...methodsOf(new Bisections(conn)),
     ...methodsOf(new Profiles(conn)),
     ...methodsOf(new MysqlInstructions(conn)),
     ...methodsOf(new ResultsMark(conn)),

@@ -21,7 +21,8 @@ import {
 } from '../validate-queue.js';
 import { checkId } from '../validate.js';
 import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { queueMessage } from './outbox.js';
+import { queueMessage } from '../roles/outbox.js';
+import { mysqlDialect } from './dialect.js';
 
 const SELECT_QUEUE =
   'SELECT q.*, r.upstream, r.tag, r.version, r.version_key FROM release_queue q JOIN releases r ON r.id = q.release_id';
@@ -185,7 +186,7 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
           current.state,
         ],
       );
-      if (to === 'failed' && valid.message !== undefined) await queueMessage(tx, valid.message, at);
+      if (to === 'failed' && valid.message !== undefined) await queueMessage(tx, mysqlDialect, valid.message, at);
       return (await get(tx, valid.slot, valid.releaseId))!;
     });
   }

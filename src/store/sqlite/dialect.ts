@@ -2,6 +2,8 @@ import type { SqlDialect, SqlTx, Upsert } from '../sql.js';
 
 /** SQLite's text of the statements that differ between the backends (sql.ts, SqlDialect). */
 export const sqliteDialect: SqlDialect = {
+  lockRows: '',
+
   async upsert(tx: SqlTx, u: Upsert): Promise<number> {
     const columns = Object.keys(u.row);
     const set = u.update.map((c) => `${c} = excluded.${c}`).join(', ');

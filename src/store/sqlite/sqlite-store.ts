@@ -1,17 +1,17 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../store.js';
+import { Bisections } from '../roles/bisections.js';
 import { Calibrations } from '../roles/calibrations.js';
 import { DaemonState } from '../roles/daemon-state.js';
 import { Hosts } from '../roles/hosts.js';
+import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { ResultsMark } from '../roles/results-mark.js';
-import { SqliteBisections } from './bisections.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteInstructions } from './instructions.js';
-import { SqliteOutbox } from './outbox.js';
 import { SqliteQueue } from './queue.js';
 import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
@@ -33,13 +33,13 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteSampleFigures(conn)),
     ...methodsOf(new SqliteReleases(conn)),
     ...methodsOf(new SqliteChecks(conn)),
-    ...methodsOf(new SqliteOutbox(conn)),
+    ...methodsOf(new Outbox(conn.sql)),
     ...methodsOf(new ImportedResults(conn.sql)),
     ...methodsOf(new SqliteQueue(conn)),
     ...methodsOf(new DaemonState(conn.sql)),
     ...methodsOf(new QuietHosts(conn.sql)),
     ...methodsOf(new Calibrations(conn.sql)),
-    ...methodsOf(new SqliteBisections(conn)),
+    ...methodsOf(new Bisections(conn.sql)),
     ...methodsOf(new Profiles(conn.sql)),
     ...methodsOf(new SqliteInstructions(conn)),
     ...methodsOf(new ResultsMark(conn.sql)),

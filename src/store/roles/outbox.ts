@@ -1,7 +1,7 @@
 import { MessageNotFoundError } from '../errors.js';
 import type { MessageInput, OutboxRecord, OutboxStore } from '../outbox-types.js';
 import { checkId, checkText } from '../validate.js';
-import { MysqlRole, type MysqlTx } from './connection.js';
+import { SqlRole, type SqlDialect, type SqlTx } from '../sql.js';
 
 interface OutboxRow {
   id: number;
@@ -41,30 +41,29 @@ const messageFromRow = (r: OutboxRow): OutboxRecord => ({
 
 /**
  * Queues a message inside the caller's transaction (a check's, a failed queue row's, a bisection's). The event key is
- * unique: queuing the same event twice (a check recorded again after a crash) is a no-op. ON DUPLICATE KEY rather
- * than INSERT IGNORE, so that any other problem with the row still fails the transaction.
+ * unique: queuing the same event twice (a check recorded again after a crash) is a no-op.
  */
-export async function queueMessage(tx: MysqlTx, message: MessageInput, at: string): Promise<void> {
-  await tx.run(
-    `INSERT INTO outbox (event_key, from_address, recipients, subject, text_body, html_body, message_id, state,
-      next_attempt_at, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON DUPLICATE KEY UPDATE id = id`,
-    [
-      message.eventKey,
-      message.from,
-      JSON.stringify(message.to),
-      message.subject,
-      message.text,
-      message.html,
-      message.messageId,
-      at,
-      at,
-    ],
-  );
+export async function queueMessage(tx: SqlTx, dialect: SqlDialect, message: MessageInput, at: string): Promise<void> {
+  await dialect.insertUnlessKey(tx, {
+    table: 'outbox',
+    row: {
+      event_key: message.eventKey,
+      from_address: message.from,
+      recipients: JSON.stringify(message.to),
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html,
+      message_id: message.messageId,
+      state: 'pending',
+      next_attempt_at: at,
+      created_at: at,
+    },
+    key: ['event_key'],
+  });
 }
 
 /** The outbox table: messages wait here until the mail server takes them. */
-export class MysqlOutbox extends MysqlRole implements OutboxStore {
+export class Outbox extends SqlRole implements OutboxStore {
   async dueMessages(now: string, limit: number): Promise<OutboxRecord[]> {
     checkText('message', 'now', now);
     checkId('message', 'limit', limit);
@@ -96,11 +95,11 @@ export class MysqlOutbox extends MysqlRole implements OutboxStore {
     checkId('message', 'limit', limit);
     const until = checkText('message', 'leaseUntil', leaseUntil);
     return this.write('take due messages', async (tx) => {
-      // Under the write lock, and locked as read: another daemon's take waits, then finds them due later.
+      // Under the write lock, and (MySQL) locked as read: another daemon's take waits, then finds them due later.
       const due = (
         await tx.rows<OutboxRow>(
-          `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
-            FOR UPDATE`,
+          `SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?` +
+            this.dialect.lockRows,
           [now, limit],
         )
       ).map(messageFromRow);
@@ -155,6 +154,6 @@ export class MysqlOutbox extends MysqlRole implements OutboxStore {
   }
 }
 
-async function exists(tx: MysqlTx, id: number): Promise<void> {
+async function exists(tx: SqlTx, id: number): Promise<void> {
   if ((await tx.row('SELECT id FROM outbox WHERE id = ?', [id])) === undefined) throw new MessageNotFoundError(id);
 }

@@ -3,7 +3,7 @@ import { EventNotFoundError, ReleaseNotFoundError } from '../errors.js';
 import type { MessageInput } from '../outbox-types.js';
 import { checkId } from '../validate.js';
 import { parseBisectionInput } from '../validate-bisection.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
 import { queueMessage } from './outbox.js';
 
 interface BisectionRow {
@@ -27,7 +27,7 @@ interface BisectionRow {
 }
 
 /** Bisections of regressed tags (bisections), one row per bisection, written when it ends. */
-export class MysqlBisections extends MysqlRole implements BisectionStore {
+export class Bisections extends SqlRole implements BisectionStore {
   async recordBisection(input: BisectionInput, message?: MessageInput): Promise<BisectionRecord> {
     const valid = parseBisectionInput(input);
     return this.write('record a bisection', async (tx) => {
@@ -39,7 +39,7 @@ export class MysqlBisections extends MysqlRole implements BisectionStore {
         (await tx.row('SELECT id FROM regression_events WHERE id = ?', [valid.eventId])) === undefined
       )
         throw new EventNotFoundError(valid.eventId);
-      if (message !== undefined) await queueMessage(tx, message, nowIso());
+      if (message !== undefined) await queueMessage(tx, this.dialect, message, nowIso());
       return insert(tx, valid);
     });
   }
@@ -59,7 +59,7 @@ export class MysqlBisections extends MysqlRole implements BisectionStore {
   }
 }
 
-async function insert(tx: MysqlTx, valid: BisectionInput): Promise<BisectionRecord> {
+async function insert(tx: SqlTx, valid: BisectionInput): Promise<BisectionRecord> {
   const { insertId } = await tx.run(
     `INSERT INTO bisections (release_id, good_release_id, build_profile, tests, commit_count, outcome,
         first_bad_commit, first_bad_subject, first_bad_author, candidates, steps, builds, started_at, ended_at,
