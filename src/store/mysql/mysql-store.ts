@@ -3,6 +3,7 @@ import { Bisections } from '../roles/bisections.js';
 import { Calibrations } from '../roles/calibrations.js';
 import { DaemonState } from '../roles/daemon-state.js';
 import { Hosts } from '../roles/hosts.js';
+import { Instructions } from '../roles/instructions.js';
 import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
@@ -10,7 +11,6 @@ import { QuietHosts } from '../roles/quiet-hosts.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
-import { MysqlInstructions } from './instructions.js';
 import { MysqlQueue } from './queue.js';
 import { MysqlReleases } from './releases.js';
 import { MysqlSampleFigures } from './sample-figures.js';
@@ -39,7 +39,7 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new Calibrations(conn)),
     ...methodsOf(new Bisections(conn)),
     ...methodsOf(new Profiles(conn)),
-    ...methodsOf(new MysqlInstructions(conn)),
+    ...methodsOf(new Instructions(conn)),
     ...methodsOf(new ResultsMark(conn)),
     close: () => conn.close(),
   };

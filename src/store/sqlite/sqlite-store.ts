@@ -4,6 +4,7 @@ import { Bisections } from '../roles/bisections.js';
 import { Calibrations } from '../roles/calibrations.js';
 import { DaemonState } from '../roles/daemon-state.js';
 import { Hosts } from '../roles/hosts.js';
+import { Instructions } from '../roles/instructions.js';
 import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
@@ -11,7 +12,6 @@ import { QuietHosts } from '../roles/quiet-hosts.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
-import { SqliteInstructions } from './instructions.js';
 import { SqliteQueue } from './queue.js';
 import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
@@ -41,7 +41,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new Calibrations(conn.sql)),
     ...methodsOf(new Bisections(conn.sql)),
     ...methodsOf(new Profiles(conn.sql)),
-    ...methodsOf(new SqliteInstructions(conn)),
+    ...methodsOf(new Instructions(conn.sql)),
     ...methodsOf(new ResultsMark(conn.sql)),
     close: async () => conn.close(),
   };

@@ -15,8 +15,8 @@ import type { JsonObject } from '../json-object.js';
 import { checkId, parseRecord } from '../validate.js';
 import { parseInstructionFunctions, parseInstructionLane, parseInstructionRun } from '../validate-instructions.js';
 import { z } from 'zod';
-import { MysqlRole, nowIso } from './connection.js';
-import { requireRunning, sessionState } from '../roles/session-states.js';
+import { nowIso, SqlRole } from '../sql.js';
+import { requireRunning, sessionState } from './session-states.js';
 
 interface RunRow {
   id: number;
@@ -47,8 +47,8 @@ interface LaneRow {
 
 const querySchema = z.object({ buildKey: z.string().min(1), conditionKey: z.string().min(1) });
 
-/** The instructions lane's counted runs, function tables and outcome per session (as sqlite/instructions.ts). */
-export class MysqlInstructions extends MysqlRole implements InstructionStore {
+/** The instructions lane's counted runs, function tables and outcome per session. */
+export class Instructions extends SqlRole implements InstructionStore {
   async addInstructionRun(sessionId: number, raw: InstructionRunInput): Promise<number> {
     checkId('instructions', 'sessionId', sessionId);
     const input = parseInstructionRun(raw);
@@ -117,12 +117,18 @@ export class MysqlInstructions extends MysqlRole implements InstructionStore {
     const input = parseInstructionFunctions(raw);
     await this.write('store a function table', async (tx) => {
       await sessionState(tx, sessionId);
-      const functions = JSON.stringify(input.functions);
-      await tx.run(
-        `INSERT INTO instruction_functions (session_id, role, test, threads, functions) VALUES (?, ?, ?, ?, ?)
-          ON DUPLICATE KEY UPDATE functions = ?`,
-        [sessionId, input.role, input.test, input.threads, functions, functions],
-      );
+      await this.dialect.upsert(tx, {
+        table: 'instruction_functions',
+        row: {
+          session_id: sessionId,
+          role: input.role,
+          test: input.test,
+          threads: input.threads,
+          functions: JSON.stringify(input.functions),
+        },
+        key: ['session_id', 'role', 'test', 'threads'],
+        update: ['functions'],
+      });
     });
   }
 
@@ -149,20 +155,20 @@ export class MysqlInstructions extends MysqlRole implements InstructionStore {
     const input = parseInstructionLane(raw);
     await this.write("record a session's instructions lane", async (tx) => {
       await sessionState(tx, sessionId);
-      const values = [
-        input.state,
-        input.reason ?? null,
-        input.counter ?? null,
-        input.counterVersion ?? null,
-        input.runs,
-        input.seconds,
-      ];
-      await tx.run(
-        `INSERT INTO instruction_lanes (session_id, state, reason, counter, counter_version, runs, seconds)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          ON DUPLICATE KEY UPDATE state = ?, reason = ?, counter = ?, counter_version = ?, runs = ?, seconds = ?`,
-        [sessionId, ...values, ...values],
-      );
+      await this.dialect.upsert(tx, {
+        table: 'instruction_lanes',
+        row: {
+          session_id: sessionId,
+          state: input.state,
+          reason: input.reason ?? null,
+          counter: input.counter ?? null,
+          counter_version: input.counterVersion ?? null,
+          runs: input.runs,
+          seconds: input.seconds,
+        },
+        key: ['session_id'],
+        update: ['state', 'reason', 'counter', 'counter_version', 'runs', 'seconds'],
+      });
     });
   }
 
