@@ -8,11 +8,11 @@ import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
+import { Releases } from '../roles/releases.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
 import { MysqlQueue } from './queue.js';
-import { MysqlReleases } from './releases.js';
 import { MysqlSampleFigures } from './sample-figures.js';
 import { MysqlSamples } from './samples.js';
 import { MysqlSessions } from './sessions.js';
@@ -29,7 +29,7 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new MysqlSessions(conn)),
     ...methodsOf(new MysqlSamples(conn)),
     ...methodsOf(new MysqlSampleFigures(conn)),
-    ...methodsOf(new MysqlReleases(conn)),
+    ...methodsOf(new Releases(conn)),
     ...methodsOf(new MysqlChecks(conn)),
     ...methodsOf(new Outbox(conn)),
     ...methodsOf(new ImportedResults(conn)),

@@ -9,11 +9,11 @@ import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
+import { Releases } from '../roles/releases.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
 import { SqliteQueue } from './queue.js';
-import { SqliteReleases } from './releases.js';
 import { SqliteSampleFigures } from './sample-figures.js';
 import { SqliteSamples } from './samples.js';
 import { SqliteSessions } from './sessions.js';
@@ -31,7 +31,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteSessions(conn)),
     ...methodsOf(new SqliteSamples(conn)),
     ...methodsOf(new SqliteSampleFigures(conn)),
-    ...methodsOf(new SqliteReleases(conn)),
+    ...methodsOf(new Releases(conn.sql)),
     ...methodsOf(new SqliteChecks(conn)),
     ...methodsOf(new Outbox(conn.sql)),
     ...methodsOf(new ImportedResults(conn.sql)),

@@ -9,11 +9,11 @@ import type {
   ReleaseStore,
 } from '../release-types.js';
 import { checkId, checkText, parseBuildInput, parseReleaseInputs } from '../validate.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
 import { buildFromRow, releaseFromRow, type BuildRow, type ReleaseRow } from './release-rows.js';
 
 /** The release and build tables. */
-export class MysqlReleases extends MysqlRole implements ReleaseStore {
+export class Releases extends SqlRole implements ReleaseStore {
   /** New tags are added; a known tag at a new commit is recorded as moved (its old commit kept in moved_from). */
   async recordReleases(releases: readonly ReleaseInput[]): Promise<RecordReleasesResult> {
     const valid = parseReleaseInputs(releases);
@@ -83,11 +83,11 @@ export class MysqlReleases extends MysqlRole implements ReleaseStore {
   }
 }
 
-function releaseById(tx: MysqlTx, id: number): Promise<ReleaseRow | undefined> {
+function releaseById(tx: SqlTx, id: number): Promise<ReleaseRow | undefined> {
   return tx.row<ReleaseRow>('SELECT * FROM releases WHERE id = ?', [id]);
 }
 
-async function recordAll(tx: MysqlTx, releases: readonly ReleaseInput[], at: string): Promise<RecordReleasesResult> {
+async function recordAll(tx: SqlTx, releases: readonly ReleaseInput[], at: string): Promise<RecordReleasesResult> {
   const result: RecordReleasesResult = { added: [], moved: [] };
   for (const release of releases) {
     const known = await tx.row<ReleaseRow>('SELECT * FROM releases WHERE upstream = ? AND tag = ?', [
@@ -114,7 +114,7 @@ async function recordAll(tx: MysqlTx, releases: readonly ReleaseInput[], at: str
   return result;
 }
 
-async function startBuild(tx: MysqlTx, input: BuildInput, at: string): Promise<BuildRecord> {
+async function startBuild(tx: SqlTx, input: BuildInput, at: string): Promise<BuildRecord> {
   if ((await releaseById(tx, input.releaseId)) === undefined) throw new ReleaseNotFoundError(String(input.releaseId));
   await tx.run('DELETE FROM builds WHERE build_key = ?', [input.buildKey]);
   const { insertId } = await tx.run(
@@ -126,7 +126,7 @@ async function startBuild(tx: MysqlTx, input: BuildInput, at: string): Promise<B
 }
 
 async function endBuild(
-  tx: MysqlTx,
+  tx: SqlTx,
   id: number,
   state: Exclude<BuildState, 'building'>,
   failureLines: readonly string[],
@@ -134,7 +134,7 @@ async function endBuild(
 ): Promise<BuildRecord> {
   const row = await tx.row<BuildRow>("SELECT * FROM builds WHERE id = ? AND state = 'building'", [id]);
   if (row === undefined) throw new BuildNotFoundError(id);
-  // SQLite computes this with julianday; the same seconds from the two ISO timestamps, to the millisecond.
+  // From the two ISO timestamps, to the millisecond.
   const seconds = (Date.parse(at) - Date.parse(row.started_at)) / 1000;
   await tx.run('UPDATE builds SET state = ?, error_lines = ?, ended_at = ?, duration_seconds = ? WHERE id = ?', [
     state,

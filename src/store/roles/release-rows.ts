@@ -1,6 +1,6 @@
 import type { BuildRecord, BuildState, ReleaseRecord } from '../release-types.js';
 
-/** The rows of releases and builds, and their records (the same columns as in SQLite). */
+/** The rows of releases and builds, and their records. */
 export interface ReleaseRow {
   id: number;
   upstream: string;
