@@ -7,12 +7,12 @@ import { Instructions } from '../roles/instructions.js';
 import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
+import { Queue } from '../roles/queue.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { Releases } from '../roles/releases.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
-import { MysqlQueue } from './queue.js';
 import { MysqlSampleFigures } from './sample-figures.js';
 import { MysqlSamples } from './samples.js';
 import { MysqlSessions } from './sessions.js';
@@ -33,7 +33,7 @@ export function mysqlStore(conn: MysqlConnection): Store {
     ...methodsOf(new MysqlChecks(conn)),
     ...methodsOf(new Outbox(conn)),
     ...methodsOf(new ImportedResults(conn)),
-    ...methodsOf(new MysqlQueue(conn)),
+    ...methodsOf(new Queue(conn)),
     ...methodsOf(new DaemonState(conn)),
     ...methodsOf(new QuietHosts(conn)),
     ...methodsOf(new Calibrations(conn)),

@@ -35,7 +35,7 @@ export class DaemonState extends SqlRole implements DaemonStateStore {
     return this.read('read the daemon state', (tx) => state(tx, valid));
   }
 
-  /** The row is read FOR UPDATE before it is merged, so two writers' fields are not lost to each other. */
+  /** Writers take turns (one writer at a time on either backend), so two writers' fields are not lost to each other. */
   async setDaemonState(host: string, input: DaemonStateInput): Promise<DaemonStateRecord> {
     const name = parseDaemonHost(host);
     const valid = parseDaemonState(input);

@@ -2,7 +2,7 @@ import type { MessageInput } from '../outbox-types.js';
 import type { SqliteConnection } from './connection.js';
 
 /**
- * Queues a message inside the caller's transaction, for the roles still written for SQLite alone (checks, the queue);
+ * Queues a message inside the caller's transaction, for the role still written for SQLite alone (checks);
  * roles/outbox.ts's queueMessage is the same statement for the roles written once. The event key is unique: queuing
  * the same event twice (a check recorded again after a crash) is a no-op.
  */

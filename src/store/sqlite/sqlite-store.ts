@@ -8,12 +8,12 @@ import { Instructions } from '../roles/instructions.js';
 import { Outbox } from '../roles/outbox.js';
 import { ImportedResults } from '../roles/imported-results.js';
 import { Profiles } from '../roles/profiles.js';
+import { Queue } from '../roles/queue.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { Releases } from '../roles/releases.js';
 import { ResultsMark } from '../roles/results-mark.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
-import { SqliteQueue } from './queue.js';
 import { SqliteSampleFigures } from './sample-figures.js';
 import { SqliteSamples } from './samples.js';
 import { SqliteSessions } from './sessions.js';
@@ -35,7 +35,7 @@ export function sqliteStore(db: Database.Database): Store {
     ...methodsOf(new SqliteChecks(conn)),
     ...methodsOf(new Outbox(conn.sql)),
     ...methodsOf(new ImportedResults(conn.sql)),
-    ...methodsOf(new SqliteQueue(conn)),
+    ...methodsOf(new Queue(conn.sql)),
     ...methodsOf(new DaemonState(conn.sql)),
     ...methodsOf(new QuietHosts(conn.sql)),
     ...methodsOf(new Calibrations(conn.sql)),

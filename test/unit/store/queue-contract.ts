@@ -481,6 +481,25 @@ export function queueContract(backend: string, open: () => Promise<Store>): void
     );
 
     test(
+      'a pre-fleet row of a release the slot has queued already stays where it is; the others move',
+      withStore(async (store) => {
+        const ids = await releases(store, 'mariadb-10.11', '10.11.8', '10.11.9');
+        const [both, only] = [ids.get('10.11.8')!, ids.get('10.11.9')!];
+        await store.enqueueReleases('', [both, only]);
+        await store.enqueueReleases('h1', [both]);
+        await store.recoverQueue(scope());
+        assert.deepEqual(
+          (await store.listQueue()).map((q) => [q.slot, q.releaseId]).sort(),
+          [
+            ['', both],
+            ['h1', both],
+            ['h1', only],
+          ].sort(),
+        );
+      }),
+    );
+
+    test(
       "a queue from before fleets (slot '') joins the first slot that recovers it",
       withStore(async (store) => {
         const id = (await releases(store, 'mariadb-10.11', '10.11.9')).get('10.11.9')!;

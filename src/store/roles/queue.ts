@@ -20,9 +20,8 @@ import {
   parseQueueSlot,
 } from '../validate-queue.js';
 import { checkId } from '../validate.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { queueMessage } from '../roles/outbox.js';
-import { mysqlDialect } from './dialect.js';
+import { nowIso, SqlRole, type SqlDialect, type SqlTx } from '../sql.js';
+import { queueMessage } from './outbox.js';
 
 const SELECT_QUEUE =
   'SELECT q.*, r.upstream, r.tag, r.version, r.version_key FROM release_queue q JOIN releases r ON r.id = q.release_id';
@@ -43,10 +42,11 @@ const MOVE = `UPDATE release_queue SET state = ?, updated_at = ?,
 
 /**
  * The release queue: one row per release and fleet slot, moved by the state machine of queue-moves.ts. Every write
- * first takes the connection's write lock, and a move reads the row's state FOR UPDATE: two daemons on one database
- * never both take a release from the same state (claimQueued), whichever server (MySQL 8, MariaDB 10.6+) it is.
+ * is one writer at a time (SQLite's IMMEDIATE transaction, MySQL's write lock), and a move reads the row's state
+ * locked (the dialect's lockRows): two daemons on one database never both take a release from the same state
+ * (claimQueued).
  */
-export class MysqlQueue extends MysqlRole implements QueueStore {
+export class Queue extends SqlRole implements QueueStore {
   /** Returns the rows added: releases already queued in the slot keep their state, whatever it is. */
   async enqueueReleases(slot: string, releaseIds: readonly number[]): Promise<QueueRecord[]> {
     const valid = parseQueueSlot(slot);
@@ -57,14 +57,14 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
       for (const id of releaseIds) {
         if ((await tx.row('SELECT 1 AS one FROM releases WHERE id = ?', [id])) === undefined)
           throw new ReleaseNotFoundError(`#${id}`);
-        // IGNORE: a row already queued is the one duplicate this can meet (the release was read just above), and its
-        // affected rows (0) tell it apart from a row added, which ON DUPLICATE KEY does not under CLIENT_FOUND_ROWS.
-        const { affectedRows } = await tx.run(
-          `INSERT IGNORE INTO release_queue (release_id, slot, state, enqueued_at, updated_at)
+        // A release queued already keeps its row; one writer at a time, so nothing can queue it in between.
+        if ((await get(tx, valid, id)) !== undefined) continue;
+        await tx.run(
+          `INSERT INTO release_queue (release_id, slot, state, enqueued_at, updated_at)
             VALUES (?, ?, 'discovered', ?, ?)`,
           [id, valid, at, at],
         );
-        if (affectedRows > 0) added.push((await get(tx, valid, id))!);
+        added.push((await get(tx, valid, id))!);
       }
       return added;
     });
@@ -108,15 +108,15 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
 
   async moveQueued(move: QueueMove): Promise<QueueRecord> {
     const valid = parseQueueMove(move);
-    return this.write('move a queued release', (tx) => moveRow(tx, valid, nowIso()));
+    return this.write('move a queued release', (tx) => moveRow(tx, this.dialect, valid, nowIso()));
   }
 
   async claimQueued(claim: QueueClaim): Promise<QueueRecord | undefined> {
     const { slot, releaseId, to, claimant, until } = parseQueueClaim(claim);
     const from = to === 'building' ? 'discovered' : 'built';
     return this.write('claim a queued release', async (tx) => {
-      if ((await lockedRow(tx, slot, releaseId))?.state !== from) return undefined;
-      return moveRow(tx, { slot, releaseId, to, claimant }, nowIso(), false, until);
+      if ((await lockedRow(tx, this.dialect, slot, releaseId))?.state !== from) return undefined;
+      return moveRow(tx, this.dialect, { slot, releaseId, to, claimant }, nowIso(), false, until);
     });
   }
 
@@ -139,20 +139,21 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
   async recoverQueue(scope: QueueRecoveryScope): Promise<QueueRecovery> {
     const { slot, claimant, now } = parseQueueScope(scope);
     return this.write('recover the queue', async (tx) => {
-      // A queue copied from a pre-fleet store joins the first slot that recovers (IGNORE: a release it has stays).
-      if (slot !== '') await tx.run("UPDATE IGNORE release_queue SET slot = ? WHERE slot = ''", [slot]);
+      // A queue copied from a pre-fleet store joins the first slot that recovers; a release the slot has stays.
+      if (slot !== '') await adoptPreFleetRows(tx, slot);
       const at = nowIso();
       const out: QueueRecovery = { rebuilt: [], rebenchmarked: [] };
       // Locked as read: another host's recovery or move waits, then finds the row moved already.
       const halfWay = await tx.rows<QueueRow>(
         `${SELECT_QUEUE} WHERE q.slot = ? AND q.state IN ('building', 'benchmarking')
-          AND (q.claimed_by IS NULL OR q.claimed_by = ? OR q.claim_expires_at < ?) ${VERSION_ORDER} FOR UPDATE`,
+          AND (q.claimed_by IS NULL OR q.claimed_by = ? OR q.claim_expires_at < ?) ${VERSION_ORDER}` +
+          this.dialect.lockRows,
         [slot, claimant, now],
       );
       for (const row of halfWay.map(queueFromRow)) {
         const to = row.state === 'building' ? 'discovered' : 'built';
         // Kept: a daemon killed by a release (out of memory) must still run out of attempts.
-        const moved = await moveRow(tx, { slot, releaseId: row.releaseId, to }, at, true);
+        const moved = await moveRow(tx, this.dialect, { slot, releaseId: row.releaseId, to }, at, true);
         (to === 'discovered' ? out.rebuilt : out.rebenchmarked).push(moved);
       }
       return out;
@@ -163,7 +164,7 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
     const valid = parseQueueFailure(failure);
     return this.write('record a failed attempt', async (tx) => {
       const at = nowIso();
-      const current = await lockedRow(tx, valid.slot, valid.releaseId);
+      const current = await lockedRow(tx, this.dialect, valid.slot, valid.releaseId);
       const to = valid.retryAt === undefined ? 'failed' : valid.step === 'build' ? 'discovered' : 'built';
       // Back to the state it is in is allowed too: a session can fail before its row leaves built (the quiet-host
       // wait).
@@ -186,13 +187,24 @@ export class MysqlQueue extends MysqlRole implements QueueStore {
           current.state,
         ],
       );
-      if (to === 'failed' && valid.message !== undefined) await queueMessage(tx, mysqlDialect, valid.message, at);
+      if (to === 'failed' && valid.message !== undefined) await queueMessage(tx, this.dialect, valid.message, at);
       return (await get(tx, valid.slot, valid.releaseId))!;
     });
   }
 }
 
-async function get(tx: MysqlTx, slot: string, releaseId: number): Promise<QueueRecord | undefined> {
+/** The pre-fleet rows (slot '') move to `slot`, but for releases the slot has already: those stay where they are. */
+async function adoptPreFleetRows(tx: SqlTx, slot: string): Promise<void> {
+  const preFleet = await tx.rows<{ release_id: number }>("SELECT release_id FROM release_queue WHERE slot = ''");
+  for (const { release_id: releaseId } of preFleet)
+    if (
+      (await tx.row('SELECT 1 AS one FROM release_queue WHERE release_id = ? AND slot = ?', [releaseId, slot])) ===
+      undefined
+    )
+      await tx.run("UPDATE release_queue SET slot = ? WHERE release_id = ? AND slot = ''", [slot, releaseId]);
+}
+
+async function get(tx: SqlTx, slot: string, releaseId: number): Promise<QueueRecord | undefined> {
   const row = await tx.row<QueueRow>(`${SELECT_QUEUE} WHERE q.release_id = ? AND q.slot = ?`, [releaseId, slot]);
   return row && queueFromRow(row);
 }
@@ -206,9 +218,15 @@ interface LockedRow {
 }
 
 /** The row's state and claim, locked until the transaction ends; undefined when the release is not queued. */
-async function lockedRow(tx: MysqlTx, slot: string, releaseId: number): Promise<LockedRow | undefined> {
+async function lockedRow(
+  tx: SqlTx,
+  dialect: SqlDialect,
+  slot: string,
+  releaseId: number,
+): Promise<LockedRow | undefined> {
   const row = await tx.row<{ state: QueueState; claimed_by: string | null; claim_expires_at: string | null }>(
-    'SELECT state, claimed_by, claim_expires_at FROM release_queue WHERE release_id = ? AND slot = ? FOR UPDATE',
+    'SELECT state, claimed_by, claim_expires_at FROM release_queue WHERE release_id = ? AND slot = ?' +
+      dialect.lockRows,
     [releaseId, slot],
   );
   return row && { releaseId, slot, state: row.state, claimedBy: row.claimed_by, claimExpiresAt: row.claim_expires_at };
@@ -216,13 +234,14 @@ async function lockedRow(tx: MysqlTx, slot: string, releaseId: number): Promise<
 
 /** A move; entering building or benchmarking claims the row for the claimant until `until`, any other drops it. */
 async function moveRow(
-  tx: MysqlTx,
+  tx: SqlTx,
+  dialect: SqlDialect,
   move: QueueMove,
   at: string,
   keepFailures = false,
   until?: string,
 ): Promise<QueueRecord> {
-  const current = await lockedRow(tx, move.slot, move.releaseId);
+  const current = await lockedRow(tx, dialect, move.slot, move.releaseId);
   if (
     current === undefined ||
     !NEXT[current.state].includes(move.to) ||
