@@ -34,10 +34,7 @@ const calibrationFromRow = (r: CalibrationRow): CalibrationRecord => ({
 
 const SELECT = 'SELECT c.*, h.fingerprint_id FROM calibrations c JOIN hosts h ON h.id = c.host_id';
 
-/**
- * Calibrations of hosts per suite (`qpswatch calibrate`); the newest of a host and suite is the one that counts.
- * Written once for both backends: every statement here is the same in SQLite and MySQL.
- */
+/** Calibrations of hosts per suite (`qpswatch calibrate`); the newest of a host and suite is the one that counts. */
 export class Calibrations extends SqlRole implements CalibrationStore {
   async recordCalibration(input: CalibrationInput): Promise<CalibrationRecord> {
     const valid = parseCalibrationInput(input);

@@ -5,7 +5,7 @@ import type { SampleRecord } from '../sample-types.js';
 import type { SessionKind, SessionRecord, SessionState, TargetRef } from '../session-types.js';
 import { perOpFromRow, type PerOpRow } from './figure-row.js';
 
-/** The rows of hosts, sessions and samples as better-sqlite3 returns them, and their records. */
+/** The rows of hosts, sessions and samples as either backend returns them, and their records. */
 
 export interface HostRow {
   id: number;
