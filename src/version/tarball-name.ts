@@ -38,13 +38,7 @@ export function parseTarballName(fileName: string): TarballName {
   const name = basename(fileName);
   const m = NAME_RE.exec(name);
   if (m === null) throw new TarballNameError(name, 'the name does not say flavor and version');
-  try {
-    return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
-  } catch (err) {
-    if (err instanceof VersionParseError)
-      throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
-    throw err;
-  }
+  return nameParts(name, m[1]!, m[2]!);
 }
 
 /** Flavor and version from a source tarball's file name (mariadb-10.11.9.tar.gz). */
@@ -58,11 +52,16 @@ export function parseSourceTarballName(fileName: string): TarballName {
       'use a source tarball name such as mariadb-10.11.9.tar.gz, mysql-8.0.36.tar.gz or ' +
         'percona-server-8.0.36-28.tar.gz',
     );
+  return nameParts(name, m[1]!, m[2]!);
+}
+
+/** The flavor and version a name's two matched parts say; a version that does not parse names the file. */
+function nameParts(name: string, flavor: string, version: string): TarballName {
   try {
-    return { flavor: FLAVOR_OF[m[1]!.toLowerCase()]!, version: parseVersion(m[2]!) };
+    return { flavor: FLAVOR_OF[flavor.toLowerCase()]!, version: parseVersion(version) };
   } catch (err) {
     if (err instanceof VersionParseError)
-      throw new TarballNameError(name, `"${m[2]}" is not a version (${err.message})`);
+      throw new TarballNameError(name, `"${version}" is not a version (${err.message})`);
     throw err;
   }
 }
