@@ -11,11 +11,11 @@ import { Queue } from '../roles/queue.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { Releases } from '../roles/releases.js';
 import { ResultsMark } from '../roles/results-mark.js';
+import { SampleFigures } from '../roles/sample-figures.js';
+import { Samples } from '../roles/samples.js';
+import { Sessions } from '../roles/sessions.js';
 import { MysqlChecks } from './checks.js';
 import type { MysqlConnection } from './connection.js';
-import { MysqlSampleFigures } from './sample-figures.js';
-import { MysqlSamples } from './samples.js';
-import { MysqlSessions } from './sessions.js';
 
 /**
  * The MySQL / MariaDB store: one connection pool (an opened, migrated database) and one object per concern, each
@@ -26,9 +26,9 @@ export function mysqlStore(conn: MysqlConnection): Store {
   return {
     backend: 'mysql',
     ...methodsOf(new Hosts(conn)),
-    ...methodsOf(new MysqlSessions(conn)),
-    ...methodsOf(new MysqlSamples(conn)),
-    ...methodsOf(new MysqlSampleFigures(conn)),
+    ...methodsOf(new Sessions(conn)),
+    ...methodsOf(new Samples(conn)),
+    ...methodsOf(new SampleFigures(conn)),
     ...methodsOf(new Releases(conn)),
     ...methodsOf(new MysqlChecks(conn)),
     ...methodsOf(new Outbox(conn)),

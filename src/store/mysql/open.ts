@@ -4,7 +4,7 @@ import { SchemaTooOldError, StoreError, StoreOpenError } from '../errors.js';
 import type { Store } from '../store.js';
 import { MysqlConnection } from './connection.js';
 import { missingFigureColumns } from './figure-columns.js';
-import { packDoneSessions } from './figure-packs.js';
+import { packDoneSessions } from '../roles/figure-packs.js';
 import { checkSchemaVersion, migrate } from './migrate.js';
 import { mysqlLatestVersion } from './schema.js';
 import { mysqlStore } from './mysql-store.js';

@@ -42,21 +42,18 @@ export class SqliteConnection {
 
   /** A write that fails on a full disk or a read-only store rolls back and says so in one line. */
   write<T>(operation: string, body: () => T): Promise<T> {
-    return this.#exclusive(() => this.writeBeforeUse(operation, body));
+    return this.#exclusive(() => {
+      const db = this.live(operation);
+      try {
+        return db.transaction(body).immediate();
+      } catch (error) {
+        throw diskFullError(db.name, error) ?? readOnlyError(db.name, error) ?? error;
+      }
+    });
   }
 
   read<T>(operation: string, body: () => T): Promise<T> {
     return this.#exclusive(() => this.live(operation).transaction(body).deferred());
-  }
-
-  /** A write while the store is being opened, before any role can run (packing done sessions): no turn to wait for. */
-  writeBeforeUse<T>(operation: string, body: () => T): T {
-    const db = this.live(operation);
-    try {
-      return db.transaction(body).immediate();
-    } catch (error) {
-      throw diskFullError(db.name, error) ?? readOnlyError(db.name, error) ?? error;
-    }
   }
 
   /** Idempotent. */

@@ -2,9 +2,6 @@ import type Database from 'better-sqlite3';
 import { PER_OP_FIGURES } from '../../model/index.js';
 import { FIGURE_TABLES } from '../roles/figure-row.js';
 
-/** "@cpu_per_op, @cs_per_op, ...": the named parameters perOpParams fills. */
-export const perOpParamNames = (): string => PER_OP_FIGURES.map((f) => `@${f.column}`).join(', ');
-
 /** The figure columns each table lacks: a store written before the figure was added to the table. */
 export function missingFigureColumns(db: Database.Database): Array<{ table: string; column: string }> {
   const missing: Array<{ table: string; column: string }> = [];

@@ -6,7 +6,8 @@ import type { Store } from '../store.js';
 import { diskFullError } from './disk-full.js';
 import { readOnlyError } from './read-only.js';
 import { missingFigureColumns } from './figure-columns.js';
-import { packDoneSessions } from './figure-packs.js';
+import { SqliteConnection } from './connection.js';
+import { packDoneSessions } from '../roles/figure-packs.js';
 import { checkSchemaVersion, migrate, schemaVersion } from './migrate.js';
 import { latestVersion } from './migrations.js';
 import { sqliteStore } from './sqlite-store.js';
@@ -37,7 +38,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     checkSchemaVersion(db, path);
     setUp(db, path);
     migrate(db, path);
-    packDoneSessions(db);
+    // Before the store is handed out, so no role waits on these turns.
+    await packDoneSessions(new SqliteConnection(db).sql);
     return sqliteStore(db);
   } catch (error) {
     db.close();

@@ -12,11 +12,11 @@ import { Queue } from '../roles/queue.js';
 import { QuietHosts } from '../roles/quiet-hosts.js';
 import { Releases } from '../roles/releases.js';
 import { ResultsMark } from '../roles/results-mark.js';
+import { SampleFigures } from '../roles/sample-figures.js';
+import { Samples } from '../roles/samples.js';
+import { Sessions } from '../roles/sessions.js';
 import { SqliteChecks } from './checks.js';
 import { SqliteConnection } from './connection.js';
-import { SqliteSampleFigures } from './sample-figures.js';
-import { SqliteSamples } from './samples.js';
-import { SqliteSessions } from './sessions.js';
 
 /**
  * The SQLite store: one connection (an opened, migrated database) and one object per concern, each implementing its
@@ -28,9 +28,9 @@ export function sqliteStore(db: Database.Database): Store {
   return {
     backend: 'sqlite',
     ...methodsOf(new Hosts(conn.sql)),
-    ...methodsOf(new SqliteSessions(conn)),
-    ...methodsOf(new SqliteSamples(conn)),
-    ...methodsOf(new SqliteSampleFigures(conn)),
+    ...methodsOf(new Sessions(conn.sql)),
+    ...methodsOf(new Samples(conn.sql)),
+    ...methodsOf(new SampleFigures(conn.sql)),
     ...methodsOf(new Releases(conn.sql)),
     ...methodsOf(new SqliteChecks(conn)),
     ...methodsOf(new Outbox(conn.sql)),

@@ -135,6 +135,28 @@ describe('sqlite backend', () => {
       check.close();
     });
 
+    test('a pack that fails leaves the session done, read from its samples, and packed at the next open', async () => {
+      const path = freshPath();
+      let store = await sqlite(path);
+      const id = await store.createSession(sessionInput(await store.upsertHost(hostInput())));
+      await store.addSample(id, sampleInput({ qps: 123.5 }));
+      // A trigger stands in for a full disk or a bug: the pack's insert fails inside the session's end.
+      const db = new Database(path);
+      db.exec(`CREATE TRIGGER no_packs BEFORE INSERT ON session_figures BEGIN SELECT RAISE(ABORT, 'no room'); END`);
+      await store.finishSession(id);
+      assert.equal((await store.getSession(id))?.state, 'done');
+      assert.deepEqual([...((await store.sampleFigures(id))[0]?.figures.qps ?? [])], [123.5]);
+      assert.equal(db.prepare('SELECT count(*) FROM session_figures').pluck().get(), 0);
+      await store.close();
+      db.exec('DROP TRIGGER no_packs');
+      db.close();
+      store = await sqlite(path);
+      await store.close();
+      const check = new Database(path, { readonly: true });
+      assert.deepEqual(check.prepare('SELECT session_id FROM session_figures').pluck().all(), [id]);
+      check.close();
+    });
+
     test('a failed or interrupted session gets no pack', async () => {
       const path = freshPath();
       const store = await sqlite(path);

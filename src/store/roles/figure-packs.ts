@@ -1,11 +1,14 @@
 import { endianness } from 'node:os';
 import { PER_OP_FIGURES, SAMPLE_FIGURE_FIELDS, type SampleFigureField, type SampleRole } from '../../model/index.js';
 import type { SideTestFigures } from '../sample-types.js';
-import type { MysqlConnection, MysqlTx } from './connection.js';
+import type { SqlDatabase, SqlTx } from '../sql.js';
 
 /**
- * A session's figures by side and test, from its samples or from its pack: the MySQL twin of sqlite/figure-packs.ts
- * (which says why packs exist), with the same layout and blob, so a pack copies between backends unchanged.
+ * A session's figures, by side and test, read from its samples or from its pack. The samples are the record; when a
+ * session is done (it never changes after) its figures are also written packed in one row of session_figures: a
+ * layout (JSON) and every figure as float64 in one blob, the same on both backends, so a pack copies between them
+ * unchanged. A cold /metrics scrape reads every done session: over 100,000 samples, one row per session instead of
+ * the sample rows took that read from about 330 ms to 25 (SQLite).
  */
 const FIELDS = SAMPLE_FIGURE_FIELDS;
 const COLUMN_OF: Record<SampleFigureField, string> = {
@@ -14,12 +17,14 @@ const COLUMN_OF: Record<SampleFigureField, string> = {
   ...Object.fromEntries(PER_OP_FIGURES.map((f) => [f.field, `h.${f.column}`])),
 } as Record<SampleFigureField, string>;
 
+/** What a pack's layout column holds: the byte order of its floats, its fields, per side and test its sample count. */
 interface Layout {
   byteOrder: 'BE' | 'LE';
   fields: string[];
   groups: Array<[SampleRole, string, number, number]>;
 }
 
+/** Float64Array uses the host's byte order; a pack written in the other one (a store copied over) is not used. */
 const BYTE_ORDER = endianness();
 const FIELDS_TEXT = JSON.stringify(FIELDS);
 
@@ -32,7 +37,7 @@ const ROWS_SQL = `
 type FigureRow = { role: SampleRole; test: string; threads: number } & Record<string, number | null>;
 
 /** From the pack when there is one of the current fields and byte order, else from the samples. */
-export async function readFigures(tx: MysqlTx, sessionId: number): Promise<SideTestFigures[]> {
+export async function readFigures(tx: SqlTx, sessionId: number): Promise<SideTestFigures[]> {
   const pack = await tx.row<{ layout: string; figures: Buffer }>(
     'SELECT layout, figures FROM session_figures WHERE session_id = ?',
     [sessionId],
@@ -41,10 +46,11 @@ export async function readFigures(tx: MysqlTx, sessionId: number): Promise<SideT
 }
 
 /**
- * Inside the transaction that marks the session done, behind a savepoint: the pack is a copy for speed, and one
- * that cannot be written must not undo the session's end (it is packed at the next open instead).
+ * Inside the transaction that marks the session done, behind a savepoint (the same statements in SQLite and MySQL):
+ * the pack is a copy for speed, and one that cannot be written (a full disk, a bug) must not undo the session's end.
+ * The session is then read from its samples, and packed at the next open.
  */
-export async function writePack(tx: MysqlTx, sessionId: number): Promise<void> {
+export async function writePack(tx: SqlTx, sessionId: number): Promise<void> {
   await tx.run('SAVEPOINT pack');
   try {
     await insertPack(tx, sessionId);
@@ -58,9 +64,9 @@ export async function writePack(tx: MysqlTx, sessionId: number): Promise<void> {
  * On opening a store for writing: packs every done session without a usable pack, 50 a transaction. A failure leaves
  * them unpacked (read from their samples) until the next open.
  */
-export async function packDoneSessions(conn: MysqlConnection): Promise<number> {
+export async function packDoneSessions(db: SqlDatabase): Promise<number> {
   try {
-    const done = await conn.read('find unpacked sessions', (tx) =>
+    const done = await db.read('find unpacked sessions', (tx) =>
       tx.rows<{ id: number; layout: string | null }>(
         `SELECT s.id, f.layout FROM sessions s LEFT JOIN session_figures f ON f.session_id = s.id
          WHERE s.state = 'done' ORDER BY s.id`,
@@ -68,7 +74,8 @@ export async function packDoneSessions(conn: MysqlConnection): Promise<number> {
     );
     const ids = done.filter((r) => !usable(r.layout)).map((r) => r.id);
     for (let i = 0; i < ids.length; i += 50) {
-      await conn.write('pack done sessions', async (tx) => {
+      // 50 sessions a transaction, so a large store's first open after an upgrade never holds the lock long.
+      await db.write('pack done sessions', async (tx) => {
         for (const id of ids.slice(i, i + 50)) await insertPack(tx, id);
       });
     }
@@ -83,7 +90,7 @@ function usable(layoutText: string | null): boolean {
   return layout !== undefined && layout.byteOrder === BYTE_ORDER && JSON.stringify(layout.fields) === FIELDS_TEXT;
 }
 
-async function insertPack(tx: MysqlTx, sessionId: number): Promise<void> {
+async function insertPack(tx: SqlTx, sessionId: number): Promise<void> {
   const groups = await figuresFromRows(tx, sessionId);
   const layout: Layout = {
     byteOrder: BYTE_ORDER,
@@ -98,6 +105,7 @@ async function insertPack(tx: MysqlTx, sessionId: number): Promise<void> {
       at += figures[field].length;
     }
   }
+  // REPLACE INTO: one statement of the same meaning in SQLite and MySQL (delete the session's row, insert this one).
   await tx.run('REPLACE INTO session_figures (session_id, layout, figures) VALUES (?, ?, ?)', [
     sessionId,
     JSON.stringify(layout),
@@ -105,7 +113,7 @@ async function insertPack(tx: MysqlTx, sessionId: number): Promise<void> {
   ]);
 }
 
-async function figuresFromRows(tx: MysqlTx, sessionId: number): Promise<SideTestFigures[]> {
+async function figuresFromRows(tx: SqlTx, sessionId: number): Promise<SideTestFigures[]> {
   const rows = await tx.rows<FigureRow>(ROWS_SQL, [sessionId]);
   const out: SideTestFigures[] = [];
   for (let start = 0, end = 0; start < rows.length; start = end) {

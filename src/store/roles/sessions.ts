@@ -1,16 +1,16 @@
 import { HostNotFoundError } from '../errors.js';
 import type { SessionInput, SessionQuery, SessionRecord, SessionState, SessionStore } from '../session-types.js';
-import { sessionFromRow, targetColumns, type SessionRow } from '../roles/rows.js';
+import { sessionFromRow, targetColumns, type SessionRow } from './rows.js';
 import { checkId, checkText, parseSessionInput, parseSessionQuery } from '../validate.js';
 import { ranHere, type RunningRow } from '../session-runner.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
 import { writePack } from './figure-packs.js';
-import { requireRunning } from '../roles/session-states.js';
+import { requireRunning } from './session-states.js';
 
 const END_SQL = `UPDATE sessions SET state = ?, error = ?, ended_at = ? WHERE id = ? AND state = 'running'`;
 
 /** The sessions table: a session is written as it runs and leaves `running` once, for done, failed or interrupted. */
-export class MysqlSessions extends MysqlRole implements SessionStore {
+export class Sessions extends SqlRole implements SessionStore {
   async createSession(input: SessionInput): Promise<number> {
     const session = parseSessionInput(input);
     const columns = {
@@ -89,7 +89,7 @@ export class MysqlSessions extends MysqlRole implements SessionStore {
   }
 
   async #end(id: number, state: SessionState, error: string | null, action: string): Promise<void> {
-    await this.write(`${action} a session`, async (tx: MysqlTx) => {
+    await this.write(`${action} a session`, async (tx: SqlTx) => {
       await requireRunning(tx, id, action);
       await tx.run(END_SQL, [state, error, nowIso(), id]);
       // A done session never changes again: its figures are packed once, for /metrics (figure-packs.ts).

@@ -1,14 +1,13 @@
 import { DuplicateSampleError } from '../errors.js';
 import type { SampleInput, SampleRecord, SampleStore } from '../sample-types.js';
-import { sampleFromRow, type CounterRow, type SampleRow } from '../roles/rows.js';
-import { sampleParams } from '../sqlite/sample-params.js';
+import { sampleFromRow, type CounterRow, type SampleRow } from './rows.js';
 import { checkId, parseSampleInput } from '../validate.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { perOpColumns, perOpPlaceholders, perOpValues } from '../roles/figure-row.js';
-import { sessionState, requireRunning } from '../roles/session-states.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
+import { perOpColumns, perOpPlaceholders, perOpValues } from './figure-row.js';
+import { sessionState, requireRunning } from './session-states.js';
 
 /** The samples of sessions, each with its host_metrics row and its db_counters rows. */
-export class MysqlSamples extends MysqlRole implements Omit<SampleStore, 'sampleFigures'> {
+export class Samples extends SqlRole implements Omit<SampleStore, 'sampleFigures'> {
   async addSample(sessionId: number, input: SampleInput): Promise<number> {
     checkId('sample', 'sessionId', sessionId);
     const sample = parseSampleInput(input);
@@ -20,7 +19,7 @@ export class MysqlSamples extends MysqlRole implements Omit<SampleStore, 'sample
         [sessionId, key.round, key.role, key.test, key.threads],
       );
       if (exists) throw new DuplicateSampleError(sessionId, key);
-      const row = sampleParams(sessionId, sample, nowIso()).sample;
+      const row = sampleColumns(sessionId, sample, nowIso());
       const names = Object.keys(row);
       const { insertId } = await tx.run(
         `INSERT INTO samples (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
@@ -58,7 +57,7 @@ export class MysqlSamples extends MysqlRole implements Omit<SampleStore, 'sample
   }
 }
 
-async function samplesOf(tx: MysqlTx, sessionId: number): Promise<SampleRecord[]> {
+async function samplesOf(tx: SqlTx, sessionId: number): Promise<SampleRecord[]> {
   const rows = await tx.rows<SampleRow>(
     `SELECT s.*, ${perOpColumns('h.')}, h.host_usage
      FROM samples s JOIN host_metrics h ON h.sample_id = s.id
@@ -78,4 +77,25 @@ async function samplesOf(tx: MysqlTx, sessionId: number): Promise<SampleRecord[]
     counters.set(counter.sample_id, list);
   }
   return rows.map((row) => sampleFromRow(row, counters.get(row.id) ?? []));
+}
+
+/** A checked sample's samples row: its columns and values (its figures go to host_metrics, its counters apart). */
+function sampleColumns(sessionId: number, sample: SampleInput, createdAt: string): Record<string, unknown> {
+  return {
+    session_id: sessionId,
+    round: sample.round,
+    role: sample.role,
+    target_name: sample.targetName,
+    test: sample.test,
+    threads: sample.threads,
+    seconds: sample.seconds,
+    qps: sample.qps,
+    tps: sample.tps,
+    latency_avg_ms: sample.latencyAvgMs,
+    latency_p95_ms: sample.latencyP95Ms,
+    latency_max_ms: sample.latencyMaxMs,
+    errors: sample.errors,
+    reconnects: sample.reconnects,
+    created_at: createdAt,
+  };
 }
