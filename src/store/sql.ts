@@ -44,6 +44,11 @@ export interface SqlDialect {
    * writer waits for them; nothing in SQLite, whose write transaction holds the whole database already.
    */
   readonly lockRows: string;
+  /**
+   * The column that orders a table's rows as written, in the tables with no id of their own (verdicts,
+   * instruction_verdicts): SQLite's rowid; in MySQL, the AUTO_INCREMENT column seq its schema gives them.
+   */
+  readonly writtenOrder: string;
   /** Inserts `row` unless a row with the same `key` is there already, which stays as it is. */
   insertUnlessKey(tx: SqlTx, insert: Omit<Upsert, 'update' | 'id'>): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /**
  * The store: the only state shared between runs, so a killed daemon resumes from it. Records are plain data with
- * camelCase fields and ISO-8601 timestamps as strings; every backend (SQLite now, MySQL later) implements `Store` and
- * passes the same contract tests, which is why every method returns a Promise even where SQLite is synchronous.
+ * camelCase fields and ISO-8601 timestamps as strings. Each role is written once (roles/) on one small async
+ * interface (sql.ts) that SQLite and MySQL both give, and both backends pass the same contract tests.
  *
  * `Store` is the sum of role interfaces, one per concern, each declared beside its records (*-types.ts). A consumer
  * names the roles it uses (`store: SessionStore & SampleStore`); only what opens and closes the store holds a `Store`.

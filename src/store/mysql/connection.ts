@@ -202,29 +202,3 @@ function isRetryable(error: unknown): boolean {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-export { nowIso } from '../sql.js';
-
-/**
- * What each role's implementation is built on: the shared connection and its transactions. The role's own methods
- * are the only public ones (see mysql-store.ts).
- */
-export abstract class MysqlRole {
-  readonly #conn: MysqlConnection;
-
-  constructor(conn: MysqlConnection) {
-    this.#conn = conn;
-  }
-
-  protected get connection(): MysqlConnection {
-    return this.#conn;
-  }
-
-  protected read<T>(operation: string, body: (tx: MysqlTx) => Promise<T>): Promise<T> {
-    return this.#conn.read(operation, body);
-  }
-
-  protected write<T>(operation: string, body: (tx: MysqlTx) => Promise<T>): Promise<T> {
-    return this.#conn.write(operation, body);
-  }
-}

@@ -2,6 +2,7 @@ import type { SqlDialect, SqlTx, Upsert } from '../sql.js';
 
 /** MySQL's and MariaDB's text of the statements that differ between the backends (sql.ts, SqlDialect). */
 export const mysqlDialect: SqlDialect = {
+  writtenOrder: 'seq',
   lockRows: ' FOR UPDATE',
 
   async upsert(tx: SqlTx, u: Upsert): Promise<number> {

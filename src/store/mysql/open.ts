@@ -7,7 +7,7 @@ import { missingFigureColumns } from './figure-columns.js';
 import { packDoneSessions } from '../roles/figure-packs.js';
 import { checkSchemaVersion, migrate } from './migrate.js';
 import { mysqlLatestVersion } from './schema.js';
-import { mysqlStore } from './mysql-store.js';
+import { storeOfRoles } from '../roles/store-of-roles.js';
 
 export type MysqlTls = 'off' | 'on' | 'verify';
 
@@ -53,7 +53,7 @@ export async function openMysqlStore(options: MysqlStoreOptions): Promise<Store>
       await migrate(conn, label);
       await packDoneSessions(conn);
     }
-    return mysqlStore(conn);
+    return storeOfRoles('mysql', conn, () => conn.close());
   } catch (error) {
     await conn.close().catch(() => undefined);
     throw mysqlOpenError(error, options);

@@ -2,6 +2,7 @@ import type { SqlDialect, SqlTx, Upsert } from '../sql.js';
 
 /** SQLite's text of the statements that differ between the backends (sql.ts, SqlDialect). */
 export const sqliteDialect: SqlDialect = {
+  writtenOrder: 'rowid',
   lockRows: '',
 
   async upsert(tx: SqlTx, u: Upsert): Promise<number> {

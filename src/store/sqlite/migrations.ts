@@ -311,7 +311,7 @@ ALTER TABLE daemon_state ADD COLUMN progress TEXT;     -- JSON: WorkProgress
 ALTER TABLE daemon_state ADD COLUMN cache_sizes TEXT;  -- JSON: CacheSizes
 `;
 
-// A done session's figures, packed when it ends (store/sqlite/figure-packs.ts): /metrics reads one row per session,
+// A done session's figures, packed when it ends (store/roles/figure-packs.ts): /metrics reads one row per session,
 // not every sample. The samples stay the record; a session done before this is packed when the store is next opened
 // for writing. The results mark moves on every write to a table results are read from (store.resultsMark), and on
 // nothing else: /metrics keeps its per-release text while it stays, whatever the daemon writes about its own status.

@@ -576,13 +576,13 @@ describe('sqlite connection: transactions take turns', () => {
         order.push('async body fails');
         throw new Error('the body fails');
       });
-      const other = conn.write('another role writes', () => {
-        order.push('sync write');
-        db.prepare('INSERT INTO t (name) VALUES (?)').run('kept');
+      const other = conn.sql.write('another role writes', async (tx) => {
+        order.push('second write');
+        await tx.run('INSERT INTO t (name) VALUES (?)', ['kept']);
       });
       await assert.rejects(failing, /the body fails/);
       await other;
-      assert.deepEqual(order, ['async body wrote', 'async body fails', 'sync write']);
+      assert.deepEqual(order, ['async body wrote', 'async body fails', 'second write']);
       assert.deepEqual(db.prepare('SELECT name FROM t').pluck().all(), ['kept']);
       assert.equal(db.inTransaction, false);
       const read = await conn.sql.read('read', (tx) => tx.rows<{ name: string }>('SELECT name FROM t'));

@@ -2,7 +2,7 @@ import type { InstructionSide } from '../../model/index.js';
 import { EventNotOpenError } from '../errors.js';
 import type { EventQuery } from '../check-types.js';
 import type { InstructionCheckInput, InstructionEventRecord, InstructionVerdictRecord } from '../instruction-types.js';
-import type { MysqlTx } from './connection.js';
+import type { SqlDialect, SqlTx } from '../sql.js';
 
 interface EventRow {
   id: number;
@@ -44,10 +44,10 @@ export interface InstructionCheckContext {
 
 /**
  * The instructions lane's part of checks and triage (instruction_verdicts, instruction_events), run inside the write
- * transactions of MysqlChecks, as sqlite/instruction-events.ts does in SQLite's.
+ * transactions of Checks (checks.ts), so a check and its consequences stay all or nothing.
  */
 export async function recordInstructionCheck(
-  tx: MysqlTx,
+  tx: SqlTx,
   input: InstructionCheckInput,
   ctx: InstructionCheckContext,
   fixed: (event: InstructionEventRecord) => Promise<void>,
@@ -84,11 +84,16 @@ export async function recordInstructionCheck(
     );
 }
 
-/** In the order they were written (seq), as SQLite reads them by rowid. */
-export async function instructionVerdicts(tx: MysqlTx, sessionId: number): Promise<InstructionVerdictRecord[]> {
-  const rows = await tx.rows<VerdictRow>('SELECT * FROM instruction_verdicts WHERE session_id = ? ORDER BY seq', [
-    sessionId,
-  ]);
+/** In the order they were written. */
+export async function instructionVerdicts(
+  tx: SqlTx,
+  dialect: SqlDialect,
+  sessionId: number,
+): Promise<InstructionVerdictRecord[]> {
+  const rows = await tx.rows<VerdictRow>(
+    `SELECT * FROM instruction_verdicts WHERE session_id = ? ORDER BY ${dialect.writtenOrder}`,
+    [sessionId],
+  );
   return rows.map((r) => ({
     sessionId: r.session_id,
     test: r.test,
@@ -103,7 +108,7 @@ export async function instructionVerdicts(tx: MysqlTx, sessionId: number): Promi
   }));
 }
 
-export async function instructionEvents(tx: MysqlTx, query: EventQuery): Promise<InstructionEventRecord[]> {
+export async function instructionEvents(tx: SqlTx, query: EventQuery): Promise<InstructionEventRecord[]> {
   const upstream = query.upstream ?? null;
   const state = query.state ?? null;
   const rows = await tx.rows<EventRow>(
@@ -115,7 +120,8 @@ export async function instructionEvents(tx: MysqlTx, query: EventQuery): Promise
 
 /** ack: the release's open events (or one test's) are acknowledged. */
 export async function ackInstructionEvents(
-  tx: MysqlTx,
+  tx: SqlTx,
+  dialect: SqlDialect,
   releaseId: number,
   test: { test: string; threads?: number } | undefined,
 ): Promise<InstructionEventRecord[]> {
@@ -123,7 +129,7 @@ export async function ackInstructionEvents(
   const threads = test?.threads ?? null;
   const open = await tx.rows<EventRow>(
     `SELECT * FROM instruction_events WHERE state = 'open' AND release_id = ?
-      AND (? IS NULL OR test = ?) AND (? IS NULL OR threads = ?) ORDER BY id FOR UPDATE`,
+      AND (? IS NULL OR test = ?) AND (? IS NULL OR threads = ?) ORDER BY id${dialect.lockRows}`,
     [releaseId, name, name, threads, threads],
   );
   const acked: InstructionEventRecord[] = [];
@@ -136,13 +142,14 @@ export async function ackInstructionEvents(
 
 /** accept: what is open in the upstream up to the release (by version) is closed as accepted. */
 export async function acceptInstructionEvents(
-  tx: MysqlTx,
+  tx: SqlTx,
+  dialect: SqlDialect,
   release: { id: number; upstream: string; version_key: string },
   at: string,
 ): Promise<InstructionEventRecord[]> {
   const open = await tx.rows<EventRow>(
     `SELECT e.* FROM instruction_events e JOIN releases r ON r.id = e.release_id
-      WHERE e.state = 'open' AND e.upstream = ? AND r.version_key <= ? ORDER BY e.id FOR UPDATE`,
+      WHERE e.state = 'open' AND e.upstream = ? AND r.version_key <= ? ORDER BY e.id${dialect.lockRows}`,
     [release.upstream, release.version_key],
   );
   return closeAll(tx, open, 'accepted', release.id, at);
@@ -150,19 +157,20 @@ export async function acceptInstructionEvents(
 
 /** invalid: the events the release's checks opened are closed as invalid. */
 export async function invalidateInstructionEvents(
-  tx: MysqlTx,
+  tx: SqlTx,
+  dialect: SqlDialect,
   releaseId: number,
   at: string,
 ): Promise<InstructionEventRecord[]> {
   const open = await tx.rows<EventRow>(
-    `SELECT * FROM instruction_events WHERE state = 'open' AND release_id = ? ORDER BY id FOR UPDATE`,
+    `SELECT * FROM instruction_events WHERE state = 'open' AND release_id = ? ORDER BY id${dialect.lockRows}`,
     [releaseId],
   );
   return closeAll(tx, open, 'invalid', releaseId, at);
 }
 
 async function closeAll(
-  tx: MysqlTx,
+  tx: SqlTx,
   open: readonly EventRow[],
   state: 'accepted' | 'invalid',
   closedBy: number,
@@ -174,7 +182,7 @@ async function closeAll(
 }
 
 async function closeIfOpen(
-  tx: MysqlTx,
+  tx: SqlTx,
   id: number,
   state: 'fixed' | 'accepted' | 'invalid',
   closedBy: number,

@@ -19,9 +19,8 @@ import type {
 import type { SessionState } from '../session-types.js';
 import { parseCheckInput, parseTriageInput } from '../validate-checks.js';
 import { checkId } from '../validate.js';
-import { MysqlRole, nowIso, type MysqlTx } from './connection.js';
-import { queueMessage } from '../roles/outbox.js';
-import { mysqlDialect } from './dialect.js';
+import { nowIso, SqlRole, type SqlTx } from '../sql.js';
+import { queueMessage } from './outbox.js';
 import {
   acceptInstructionEvents,
   ackInstructionEvents,
@@ -144,11 +143,11 @@ const VERDICT_COLUMNS =
   'low, high, confidence, detectable_drop, pairs, noise, order_effect, log_se, log_se_df, hint';
 
 /**
- * Checks, verdicts, regression events, triage and reruns of the MySQL backend. Writes run one at a time under the
- * connection's write lock, as in SQLite; the events a write closes are read FOR UPDATE as well, so that closing them
- * stays safe on its own if that lock is ever narrowed.
+ * Checks, verdicts, regression events, triage and reruns. Writes take their turn (sql.ts); the events a write closes
+ * are also read with the dialect's row lock (MySQL's FOR UPDATE), so that closing them stays safe on its own if the
+ * turns are ever narrowed.
  */
-export class MysqlChecks extends MysqlRole implements CheckStore {
+export class Checks extends SqlRole implements CheckStore {
   async recordCheck(input: CheckInput): Promise<CheckRecord> {
     const check = parseCheckInput(input);
     return this.write('record a check', (tx) => this.#record(tx, check, nowIso()));
@@ -175,14 +174,11 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
     });
   }
 
-  /** In the order they were written (the seq column), as the SQLite backend reads them by rowid. */
+  /** In the order they were written. */
   async verdictsOfSession(sessionId: number): Promise<VerdictRecord[]> {
     checkId('check', 'sessionId', sessionId);
-    return this.read('read verdicts', async (tx) =>
-      (await tx.rows<VerdictRow>('SELECT * FROM verdicts WHERE session_id = ? ORDER BY seq', [sessionId])).map(
-        verdictFromRow,
-      ),
-    );
+    const sql = `SELECT * FROM verdicts WHERE session_id = ? ORDER BY ${this.dialect.writtenOrder}`;
+    return this.read('read verdicts', async (tx) => (await tx.rows<VerdictRow>(sql, [sessionId])).map(verdictFromRow));
   }
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
@@ -200,7 +196,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
 
   async instructionVerdictsOfSession(sessionId: number): Promise<InstructionVerdictRecord[]> {
     checkId('check', 'sessionId', sessionId);
-    return this.read('read instruction verdicts', (tx) => instructionVerdicts(tx, sessionId));
+    return this.read('read instruction verdicts', (tx) => instructionVerdicts(tx, this.dialect, sessionId));
   }
 
   async listInstructionEvents(query: EventQuery): Promise<InstructionEventRecord[]> {
@@ -237,7 +233,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
    * Records a judged session as a check of its release, with its verdicts, the events it opens and closes, and its
    * messages, all or nothing. A rerun request for the release is satisfied by it.
    */
-  async #record(tx: MysqlTx, input: CheckInput, at: string): Promise<CheckRecord> {
+  async #record(tx: SqlTx, input: CheckInput, at: string): Promise<CheckRecord> {
     const release = await this.#release(tx, input.releaseId);
     await this.#release(tx, input.baselineReleaseId);
     const state = (await tx.row<{ state: SessionState }>('SELECT state FROM sessions WHERE id = ?', [input.sessionId]))
@@ -281,12 +277,12 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
           );
         },
       );
-    for (const m of input.messages) await queueMessage(tx, mysqlDialect, m, at);
+    for (const m of input.messages) await queueMessage(tx, this.dialect, m, at);
     await tx.run('DELETE FROM reruns WHERE release_id = ?', [input.releaseId]);
     return check;
   }
 
-  async #insertVerdicts(tx: MysqlTx, input: CheckInput): Promise<void> {
+  async #insertVerdicts(tx: SqlTx, input: CheckInput): Promise<void> {
     for (const v of input.verdicts)
       await tx.run(
         `INSERT INTO verdicts (${VERDICT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -315,7 +311,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
   }
 
   /** The schema keeps one open event per upstream and test: a second one fails the insert, and so the check. */
-  async #openEvents(tx: MysqlTx, input: CheckInput, upstream: string, at: string): Promise<void> {
+  async #openEvents(tx: SqlTx, input: CheckInput, upstream: string, at: string): Promise<void> {
     for (const e of input.openEvents)
       await tx.run(
         `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id,
@@ -334,7 +330,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
       );
   }
 
-  async #fixEvents(tx: MysqlTx, input: CheckInput, at: string): Promise<void> {
+  async #fixEvents(tx: SqlTx, input: CheckInput, at: string): Promise<void> {
     for (const id of input.fixedEventIds) {
       const closed = await this.#closeIfOpen(tx, id, 'fixed', input.releaseId, at);
       if (closed === undefined) throw new EventNotOpenError(id);
@@ -353,7 +349,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
   }
 
   /** A person's word on a release, with its effect on events and checks, in one step. */
-  async #judge(tx: MysqlTx, input: TriageInput, at: string): Promise<TriageResult> {
+  async #judge(tx: SqlTx, input: TriageInput, at: string): Promise<TriageResult> {
     const release = await this.#release(tx, input.releaseId);
     const triage = await this.#triage(tx, input, at);
     if (input.action === 'ack')
@@ -361,48 +357,49 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
         triage,
         events: await this.#ack(tx, input),
         invalidatedChecks: 0,
-        instructionEvents: await ackInstructionEvents(tx, input.releaseId, input.test),
+        instructionEvents: await ackInstructionEvents(tx, this.dialect, input.releaseId, input.test),
       };
     if (input.action === 'accept') {
       // Accepting a release as the new normal closes what was still open up to it in its upstream.
       const open = await tx.rows<EventRow>(
         `SELECT e.* FROM regression_events e JOIN releases r ON r.id = e.release_id
-          WHERE e.state = 'open' AND e.upstream = ? AND r.version_key <= ? ORDER BY e.id FOR UPDATE`,
+          WHERE e.state = 'open' AND e.upstream = ? AND r.version_key <= ? ORDER BY e.id${this.dialect.lockRows}`,
         [release.upstream, release.version_key],
       );
       return {
         triage,
         events: await this.#closeAll(tx, open, 'accepted', input.releaseId, at),
         invalidatedChecks: 0,
-        instructionEvents: await acceptInstructionEvents(tx, release, at),
+        instructionEvents: await acceptInstructionEvents(tx, this.dialect, release, at),
       };
     }
     const invalidated = await tx.run('UPDATE checks SET invalid = 1 WHERE release_id = ? AND invalid = 0', [
       input.releaseId,
     ]);
     const open = await tx.rows<EventRow>(
-      `SELECT * FROM regression_events WHERE state = 'open' AND release_id = ? ORDER BY id FOR UPDATE`,
+      `SELECT * FROM regression_events WHERE state = 'open' AND release_id = ? ORDER BY id${this.dialect.lockRows}`,
       [input.releaseId],
     );
-    await tx.run(
-      `INSERT INTO reruns (release_id, reason, requested_at) VALUES (?, ?, ?)
-        ON DUPLICATE KEY UPDATE reason = ?, requested_at = ?`,
-      [input.releaseId, input.reason, at, input.reason, at],
-    );
+    await this.dialect.upsert(tx, {
+      table: 'reruns',
+      row: { release_id: input.releaseId, reason: input.reason, requested_at: at },
+      key: ['release_id'],
+      update: ['reason', 'requested_at'],
+    });
     return {
       triage,
       events: await this.#closeAll(tx, open, 'invalid', input.releaseId, at),
       invalidatedChecks: invalidated.affectedRows,
-      instructionEvents: await invalidateInstructionEvents(tx, input.releaseId, at),
+      instructionEvents: await invalidateInstructionEvents(tx, this.dialect, input.releaseId, at),
     };
   }
 
-  async #ack(tx: MysqlTx, input: TriageInput): Promise<EventRecord[]> {
+  async #ack(tx: SqlTx, input: TriageInput): Promise<EventRecord[]> {
     const test = input.test?.test ?? null;
     const threads = input.test?.threads ?? null;
     const open = await tx.rows<EventRow>(
       `SELECT * FROM regression_events WHERE state = 'open' AND release_id = ?
-        AND (? IS NULL OR test = ?) AND (? IS NULL OR threads = ?) ORDER BY id FOR UPDATE`,
+        AND (? IS NULL OR test = ?) AND (? IS NULL OR threads = ?) ORDER BY id${this.dialect.lockRows}`,
       [input.releaseId, test, test, threads, threads],
     );
     const acked: EventRecord[] = [];
@@ -414,7 +411,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
   }
 
   async #triage(
-    tx: MysqlTx,
+    tx: SqlTx,
     input: Omit<TriageInput, 'action'> & { action: TriageAction },
     at: string,
   ): Promise<TriageRecord> {
@@ -433,9 +430,9 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
     return (await tx.row<TriageRecord>(`SELECT ${TRIAGE_FIELDS} FROM triage WHERE id = ?`, [insertId]))!;
   }
 
-  /** Events read FOR UPDATE in this transaction: each is still open, so each closes. */
+  /** Events read open in this transaction, under its row lock: each is still open, so each closes. */
   async #closeAll(
-    tx: MysqlTx,
+    tx: SqlTx,
     open: readonly EventRow[],
     state: Exclude<EventState, 'open'>,
     closedBy: number,
@@ -448,7 +445,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
 
   /** The event as closed, or undefined when it is not open (closed already, or no such event). */
   async #closeIfOpen(
-    tx: MysqlTx,
+    tx: SqlTx,
     id: number,
     state: Exclude<EventState, 'open'>,
     closedBy: number,
@@ -462,7 +459,7 @@ export class MysqlChecks extends MysqlRole implements CheckStore {
     return tx.row<EventRow>('SELECT * FROM regression_events WHERE id = ?', [id]);
   }
 
-  async #release(tx: MysqlTx, id: number): Promise<ReleaseRow> {
+  async #release(tx: SqlTx, id: number): Promise<ReleaseRow> {
     const row = await tx.row<ReleaseRow>('SELECT id, upstream, version_key FROM releases WHERE id = ?', [id]);
     if (row === undefined) throw new ReleaseNotFoundError(String(id));
     return row;
