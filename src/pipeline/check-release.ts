@@ -17,7 +17,7 @@ import { runComparison, type CompareDeps, type CompareOutcome, type CompareReque
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from './event-profile.js';
-import type { CheckSettings } from './settings.js';
+import type { CheckSettings } from './check-settings.js';
 import { builtInstall } from '../session/index.js';
 import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
 import { instructionCheck } from './instruction-check.js';
@@ -212,7 +212,12 @@ async function checkBaseline(
 ): Promise<{ baseline: ReleaseRecord; against: CheckAgainst } | undefined> {
   const { store } = deps;
   const release = request.release;
-  const [releases, checks] = await Promise.all([store.listReleases(upstream.name), store.listChecks(upstream.name)]);
+  // One read of the series, for both the base and the last good.
+  const [releases, checks, triage] = await Promise.all([
+    store.listReleases(upstream.name),
+    store.listChecks(upstream.name),
+    store.listTriage(),
+  ]);
   const base = seriesBase(upstream, releases, checks);
   if (request.againstBase === true) {
     if (base === undefined) throw new NoSeriesBaseError(upstream);
@@ -221,7 +226,7 @@ async function checkBaseline(
       throw new BaseNotBuiltError(upstream.name, base.tag);
     return { baseline: base, against: 'base' };
   }
-  const lastGood = await lastGoodBelow(store, release);
+  const lastGood = selectLastGood(releases, checks, triage, release);
   if (lastGood === undefined) return undefined;
   if (
     base === undefined ||

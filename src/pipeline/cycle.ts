@@ -27,7 +27,7 @@ import { pruneAfterCheck } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
 import { waitForQuietHost, type QuietHostWait, type QuietHostWaitDeps } from './quiet-host-wait.js';
 import { errorLinesOf, isDue, nextAttemptAt } from './retry-policy.js';
-import type { CycleSettings } from './settings.js';
+import type { CycleSettings } from './cycle-settings.js';
 
 export interface PhaseDetail {
   /** The release being worked on. */

@@ -15,7 +15,7 @@ import { bisectMessage } from './bisect-message.js';
 import type { BuildSettings } from './build-release.js';
 import type { CheckDeps, CheckRequest, CheckResult } from './check-release.js';
 import { deliverPending } from './deliver.js';
-import type { CheckSettings } from './settings.js';
+import type { CheckSettings } from './check-settings.js';
 
 export interface EventBisectDeps {
   settings: Pick<CheckSettings, 'bisect' | 'alerts' | 'mail'>;

@@ -40,7 +40,8 @@ export {
   suspectedDrifts,
   type DriftSuspicion,
 } from './drift.js';
-export { checkSettings, cycleSettings, type CheckSettings, type CycleSettings } from './settings.js';
+export { checkSettings, type CheckSettings, type BisectSettings } from './check-settings.js';
+export { cycleSettings, type CycleSettings } from './cycle-settings.js';
 export { alertSettings, type AlertSettings } from './alert-messages.js';
 export { deliverPending, mailSettings, type DeliverDeps } from './deliver.js';
 export { runCycle, type CycleDeps, type CycleOutcome, type PhaseDetail } from './cycle.js';
@@ -68,4 +69,3 @@ export { BisectRangeError, NoRegressedTestsError, regressedTests } from './bisec
 export { bisectLanes, type BisectLane } from './bisect-step.js';
 export { bisectNewEvents, eventBisectDeps, type EventBisectDeps } from './event-bisect.js';
 export { bisectMessage } from './bisect-message.js';
-export type { BisectSettings } from './settings.js';
