@@ -3,7 +3,7 @@
 // under the threshold (pipeline/drift.ts decides when), and last good only from a decided check.
 import type { ChainStep, PairedJudgement } from '../../src/analysis/index.js';
 import { isConclusive, testKey, type Verdict } from '../../src/model/index.js';
-import { confirmedDrifts, suspectedDrifts } from '../../src/pipeline/index.js';
+import { confirmedDrifts, suspectedDrifts } from '../../src/checks/index.js';
 import { sessionDraws, simulateSession, type PoolModel, type SessionShape } from './sim-session.js';
 
 export interface DriftOutcome {

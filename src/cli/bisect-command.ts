@@ -4,14 +4,11 @@ import {
   bisectMessage,
   bisectRelease,
   type BisectLane,
-  buildSettings,
-  checkSettings,
-  deliverPending,
-  lastGoodBelow,
   NoRegressedTestsError,
   regressedTests,
-  ReleaseNotBuiltError,
-} from '../pipeline/index.js';
+} from '../bisect/index.js';
+import { buildSettings } from '../releases/index.js';
+import { checkSettings, deliverPending, lastGoodBelow, ReleaseNotBuiltError } from '../checks/index.js';
 import { releaseInstallDir } from '../session/index.js';
 import { narrowSuite } from '../suite/index.js';
 import type { Command, CommandContext } from './command.js';

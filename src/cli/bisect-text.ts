@@ -1,4 +1,4 @@
-import type { BisectResult } from '../pipeline/index.js';
+import type { BisectResult } from '../bisect/index.js';
 import { printable } from '../report/index.js';
 import type { BisectStepRecord, ReleaseRecord } from '../store/index.js';
 

@@ -1,5 +1,5 @@
 import { waitForHostLock } from '../daemon/index.js';
-import { buildSettings, obtainRelease } from '../pipeline/index.js';
+import { buildSettings, obtainRelease } from '../releases/index.js';
 import { splitVariant } from '../session/index.js';
 import { printable } from '../report/index.js';
 import type { Logger } from '../log/index.js';

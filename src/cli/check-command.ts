@@ -1,16 +1,15 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { checkStanding } from '../analysis/index.js';
 import { testLabel, type InstructionVerdict, type WorkProgress } from '../model/index.js';
+import { bisectNewEvents, eventBisectDeps } from '../bisect/index.js';
+import { buildSettings } from '../releases/index.js';
 import {
-  bisectNewEvents,
-  buildSettings,
   checkAndConfirm,
   checkSettings,
-  eventBisectDeps,
   suspicionText,
   type CheckResult,
   type ConfirmedCheck,
-} from '../pipeline/index.js';
+} from '../checks/index.js';
 import { bisectionSummary, parseReportFormat, renderComparison, type ReportFormat } from '../report/index.js';
 import { releaseInstallDir } from '../session/index.js';
 import type { ReleaseRecord, ReleaseStore } from '../store/index.js';

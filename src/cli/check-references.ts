@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, TargetConfig } from '../config/index.js';
 import type { Logger } from '../log/index.js';
-import { buildPatches } from '../pipeline/index.js';
+import { buildPatches } from '../releases/index.js';
 import { budgetRefusal, planSweeps, prepareTarget, roundsRefusal, suiteDataChangerRefusal } from '../session/index.js';
 import { loadBuildProfile } from '../compile/index.js';
 import { checkServerOptions, loadServerProfile, renderMyCnf } from '../server/index.js';

@@ -4,10 +4,12 @@ import {
   recoverFromDeadDaemon,
   type HostLock,
   type WorkerDeps,
+  cycleSettings,
+  fleetSettings,
+  joinFleet,
 } from '../daemon/index.js';
 import { ConfigError } from '../config/index.js';
 import { measureCacheSizes } from '../compile/index.js';
-import { cycleSettings, fleetSettings, joinFleet } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { openStateStore } from './open-state-store.js';

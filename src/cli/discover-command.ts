@@ -1,6 +1,6 @@
 import { printable } from '../report/index.js';
 import type { ReleaseRecord } from '../store/index.js';
-import { discoverAll } from '../pipeline/index.js';
+import { discoverAll } from '../releases/index.js';
 import { buildsFromSource } from '../upstream/index.js';
 import type { Command } from './command.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';

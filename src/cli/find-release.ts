@@ -1,4 +1,4 @@
-import { discoverAll } from '../pipeline/index.js';
+import { discoverAll } from '../releases/index.js';
 import type { ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { CommandContext } from './command.js';
 import { UsageError } from './usage-error.js';

@@ -1,4 +1,4 @@
-import { deliverPending, mailSettings } from '../pipeline/index.js';
+import { deliverPending, mailSettings } from '../checks/index.js';
 import type { OutboxRecord } from '../store/index.js';
 import type { Command } from './command.js';
 import { EXIT_FAILED, EXIT_OK } from './exit-codes.js';

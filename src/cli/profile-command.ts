@@ -1,6 +1,6 @@
 import { waitForHostLock } from '../daemon/index.js';
 import { isProfilingMode, profilingModes, type ProfilingMode } from '../model/index.js';
-import { lastGoodBelow } from '../pipeline/index.js';
+import { lastGoodBelow } from '../checks/index.js';
 import { renderProfileText } from '../report/index.js';
 import { compareSettings, profileReport, runProfile, writeProfileFiles } from '../session/index.js';
 import type { Suite, SuiteTest } from '../suite/index.js';

@@ -1,5 +1,4 @@
-import { acquireHostLock } from '../daemon/index.js';
-import { pruneBuilds, selectPrune, type PruneSelection } from '../pipeline/index.js';
+import { acquireHostLock, pruneBuilds, selectPrune, type PruneSelection } from '../daemon/index.js';
 import type { Command } from './command.js';
 import { EXIT_OK } from './exit-codes.js';
 import { openStateStore } from './open-state-store.js';

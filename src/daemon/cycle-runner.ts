@@ -1,4 +1,5 @@
-import { runCycle, type CycleDeps, type CycleOutcome, type FleetMember } from '../pipeline/index.js';
+import { runCycle, type CycleDeps, type CycleOutcome } from './cycle.js';
+import { type FleetMember } from './fleet.js';
 import { stopStrayProcesses, type StrayScope } from '../server/index.js';
 import { stopDeadBuilds } from '../compile/index.js';
 import type { QueueStore, SessionStore } from '../store/index.js';

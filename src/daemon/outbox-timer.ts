@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
 import type { MailSettings } from '../notify/index.js';
-import { deliverPending } from '../pipeline/index.js';
+import { deliverPending } from '../checks/index.js';
 import type { OutboxStore } from '../store/index.js';
 
 export interface OutboxTimerDeps {
@@ -27,7 +27,7 @@ const MAX_SLEEP_MS = 30_000;
  * Sends the outbox on its own schedule in the daemon: it wakes at the earliest next attempt of a pending message
  * (30 s doubling to 1 h after failures, see notify/outbox.ts), at most `maxSleepMs` apart, so a mail server that
  * was down is tried again on time and not only at the next cycle. One delivery at a time: the timer skips while
- * its own runs, and pipeline.deliverPending puts it after a check's or a cycle's.
+ * its own runs, and checks' deliverPending puts it after a check's or a cycle's.
  */
 export function startOutboxTimer(deps: OutboxTimerDeps): OutboxTimer {
   const now = deps.now ?? Date.now;

@@ -1,6 +1,6 @@
 import type { ProgressFigures } from '../metrics/index.js';
 import { CacheSizeCache } from '../compile/index.js';
-import { type PhaseDetail } from '../pipeline/index.js';
+import { type PhaseDetail } from './cycle.js';
 import { queueStates, type CacheSizes, type CyclePhase, type QueueState, type WorkProgress } from '../model/index.js';
 import type { DaemonStateStore, QueueStore } from '../store/index.js';
 import type { Logger } from '../log/index.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { INSTALL_MARKER } from '../../src/compile/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { pruneAfterCheck } from '../../src/pipeline/index.js';
+import { pruneAfterCheck } from '../../src/daemon/index.js';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { parseUpstream } from '../../src/upstream/index.js';
 import { parseVersion, versionKey } from '../../src/version/index.js';

@@ -11,7 +11,9 @@ import { projectRoot } from '../helpers/paths.js';
 const ROOMS = [
   'cli',
   'daemon',
-  'pipeline',
+  'bisect',
+  'checks',
+  'releases',
   'views',
   'session',
   'upstream',

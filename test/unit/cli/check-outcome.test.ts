@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { outcomeLine } from '../../../src/cli/check-command.js';
 import type { Verdict } from '../../../src/model/index.js';
-import type { CheckResult } from '../../../src/pipeline/index.js';
+import type { CheckResult } from '../../../src/checks/index.js';
 import type { ReleaseRecord } from '../../../src/store/index.js';
 import { rowVerdict, sampleView } from '../report/sample-view.js';
 

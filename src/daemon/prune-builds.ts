@@ -5,7 +5,7 @@ import type { Logger } from '../log/index.js';
 import type { BuildRecord, CheckStore, ReleaseRecord, ReleaseStore } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { compareVersions, parseVersion } from '../version/index.js';
-import { seriesBase } from './drift.js';
+import { seriesBase } from '../checks/index.js';
 
 export type PruneKeepReason = 'base' | 'last good' | 'newest';
 

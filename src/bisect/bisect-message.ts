@@ -1,7 +1,7 @@
 import { renderBisectNotice } from '../notify/index.js';
 import type { BisectionInput, MessageInput, ReleaseRecord } from '../store/index.js';
 import type { Upstream } from '../upstream/index.js';
-import type { AlertSettings } from './alert-messages.js';
+import type { AlertSettings } from '../checks/index.js';
 
 /**
  * The one follow-up email of a bisection, or undefined when no one is emailed. Its key is the event's when a

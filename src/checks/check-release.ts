@@ -13,12 +13,17 @@ import type {
 import type { Suite } from '../suite/index.js';
 import type { ChainedTest } from '../notify/index.js';
 import { buildsFromSource, type Upstream } from '../upstream/index.js';
-import { runComparison, type CompareDeps, type CompareOutcome, type CompareRequest } from '../session/index.js';
+import {
+  runComparison,
+  type CompareDeps,
+  type CompareOutcome,
+  type CompareRequest,
+  builtInstall,
+} from '../session/index.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
 import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from './event-profile.js';
 import type { CheckSettings } from './check-settings.js';
-import { builtInstall } from '../session/index.js';
 import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
 import { instructionCheck } from './instruction-check.js';
 

@@ -6,7 +6,7 @@ import {
   NoSeriesBaseError,
   NotAfterBaseError,
   type CheckDeps,
-} from '../../../src/pipeline/index.js';
+} from '../../../src/checks/index.js';
 import type { BuildRecord, CheckRecord, ReleaseRecord, TriageRecord } from '../../../src/store/index.js';
 import { parseUpstream } from '../../../src/upstream/index.js';
 import { parseVersion, versionKey } from '../../../src/version/index.js';

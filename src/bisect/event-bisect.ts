@@ -12,10 +12,9 @@ import { narrowSuite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
 import { runBisection, type BisectRequest, type BisectRun } from './bisect.js';
 import { bisectMessage } from './bisect-message.js';
-import type { BuildSettings } from './build-release.js';
-import type { CheckDeps, CheckRequest, CheckResult } from './check-release.js';
-import { deliverPending } from './deliver.js';
-import type { CheckSettings } from './check-settings.js';
+import type { BuildSettings } from '../releases/index.js';
+import type { CheckDeps, CheckRequest, CheckResult, CheckSettings } from '../checks/index.js';
+import { deliverPending } from '../checks/index.js';
 
 export interface EventBisectDeps {
   settings: Pick<CheckSettings, 'bisect' | 'alerts' | 'mail'>;

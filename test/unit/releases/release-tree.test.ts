@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run } from '../../../src/exec/index.js';
-import { releaseTree } from '../../../src/pipeline/release-tree.js';
+import { releaseTree } from '../../../src/releases/release-tree.js';
 import type { ReleaseRecord } from '../../../src/store/index.js';
 import { parseUpstream, TarballChangedError, type Upstream } from '../../../src/upstream/index.js';
 import { startIndexServer, type IndexServer } from '../../../scripts/real-releases/archive-server.js';

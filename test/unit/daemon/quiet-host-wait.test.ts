@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createLogger } from '../../../src/log/index.js';
-import { waitForQuietHost, type QuietHostSettings } from '../../../src/pipeline/index.js';
+import { waitForQuietHost, type QuietHostSettings } from '../../../src/daemon/index.js';
 import type { QuietHostObservation } from '../../../src/sampling/index.js';
 
 const log = createLogger('silent', 'json');

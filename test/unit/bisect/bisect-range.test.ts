@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reachesGood } from '../../../src/pipeline/bisect-range.js';
+import { reachesGood } from '../../../src/bisect/bisect-range.js';
 import type { CommitEntry } from '../../../src/upstream/index.js';
 
 const id = (c: string): string => c.repeat(40);

@@ -9,8 +9,8 @@ import {
 } from '../session/index.js';
 import { DatadirInitError, ServerDiedError, ServerStartError, ServerVersionError } from '../server/index.js';
 import type { CommitEntry, Upstream } from '../upstream/index.js';
-import { buildCommit, type CommitBuildOutcome } from './build-commit.js';
-import type { BuildSettings } from './build-release.js';
+import { buildCommit, type CommitBuildOutcome } from '../releases/index.js';
+import type { BuildSettings } from '../releases/index.js';
 
 export interface BisectStepDeps extends CompareDeps {
   buildSettings: BuildSettings;

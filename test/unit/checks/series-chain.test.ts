@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { studentQuantile } from '../../../src/analysis/index.js';
 import type { Verdict } from '../../../src/model/index.js';
-import { confirmOwed, type CheckDeps } from '../../../src/pipeline/index.js';
+import { confirmOwed, type CheckDeps } from '../../../src/checks/index.js';
 import { releaseFigureReader, seriesHistory } from '../../../src/views/index.js';
 import { renderHistory } from '../../../src/report/index.js';
 import { openStore, type Store, type TargetRef } from '../../../src/store/index.js';

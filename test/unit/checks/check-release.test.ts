@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { checkRelease, type CheckDeps } from '../../../src/pipeline/index.js';
+import { checkRelease, type CheckDeps } from '../../../src/checks/index.js';
 import type { CompareRequest } from '../../../src/session/index.js';
 import { openStore, type ReleaseRecord, type Store } from '../../../src/store/index.js';
 import type { Suite } from '../../../src/suite/index.js';

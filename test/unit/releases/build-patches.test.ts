@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { BuildProfile } from '../../../src/compile/index.js';
-import { buildPatches, PatchFileModeError } from '../../../src/pipeline/index.js';
+import { buildPatches, PatchFileModeError } from '../../../src/releases/index.js';
 import type { Upstream } from '../../../src/upstream/index.js';
 
 /** qpswatch builds as root: a patch another user could rewrite would be code root compiles. */

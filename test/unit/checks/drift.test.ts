@@ -12,7 +12,7 @@ import {
   stepsByTest,
   suspectedDrifts,
   type CheckResult,
-} from '../../../src/pipeline/index.js';
+} from '../../../src/checks/index.js';
 import type { CheckRecord, ReleaseRecord, TriageRecord } from '../../../src/store/index.js';
 import { parseVersion, versionKey } from '../../../src/version/index.js';
 import { rowVerdict, sampleView } from '../report/sample-view.js';

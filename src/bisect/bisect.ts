@@ -15,8 +15,8 @@ import { builtInstall, runComparison } from '../session/index.js';
 import type { CommitEntry } from '../upstream/index.js';
 import { bisectRange } from './bisect-range.js';
 import { runBisectStep, type BisectStepDeps, type GoodFigures, type StepRequest } from './bisect-step.js';
-import type { CommitBuildOutcome } from './build-commit.js';
-import { ReleaseNotBuiltError } from './check-release.js';
+import type { CommitBuildOutcome } from '../releases/index.js';
+import { ReleaseNotBuiltError } from '../checks/index.js';
 
 export interface BisectRequest extends Omit<
   StepRequest,

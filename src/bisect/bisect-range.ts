@@ -2,7 +2,7 @@ import { InputError } from '../errors.js';
 import type { CheckStore, ReleaseRecord } from '../store/index.js';
 import { listCommits, syncMirror, type CommitEntry, type Upstream } from '../upstream/index.js';
 import type { Logger } from '../log/index.js';
-import { mirrorDirFor } from './worktrees.js';
+import { mirrorDirFor } from '../releases/index.js';
 import type { BisectLane } from './bisect-step.js';
 
 /** The good end is not an ancestor of the regressed tag (on its first-parent history, unless --all-parents). */

@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
-import { checkSettings, type CheckSettings } from './check-settings.js';
-import { buildSettings, type BuildSettings } from './build-release.js';
+import { checkSettings, type CheckSettings } from '../checks/index.js';
+import { buildSettings, type BuildSettings } from '../releases/index.js';
 import { quietHostSettings, type QuietHostSettings } from './quiet-host-wait.js';
 import { retrySettings, type RetrySettings } from './retry-policy.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Verdict } from '../../../src/model/index.js';
-import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from '../../../src/pipeline/event-profile.js';
+import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from '../../../src/checks/event-profile.js';
 import { NoProfileError } from '../../../src/profile/index.js';
 import type { ProfileDeps, ProfileOutcome, ProfileRequest } from '../../../src/session/index.js';
 import type { Suite, SuiteTest } from '../../../src/suite/index.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildEta, buildProgressReporter } from '../../../src/pipeline/build-progress.js';
+import { buildEta, buildProgressReporter } from '../../../src/releases/build-progress.js';
 import { sessionProgress } from '../../../src/session/session-progress.js';
 import type { BuildWorkProgress, WorkProgress } from '../../../src/model/index.js';
 

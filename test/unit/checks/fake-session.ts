@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { compareSession, type VerdictSettings } from '../../../src/analysis/index.js';
-import type { CheckDeps, CycleSettings } from '../../../src/pipeline/index.js';
+import type { CheckDeps } from '../../../src/checks/index.js';
+import type { CycleSettings } from '../../../src/daemon/index.js';
 import { judgeStored, type CompareOutcome, type CompareRequest } from '../../../src/session/index.js';
 import type { ReleaseRecord, Store } from '../../../src/store/index.js';
 import { parseUpstream } from '../../../src/upstream/index.js';

@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { ComparisonView } from '../../../src/model/index.js';
-import {
-  bisectMessage,
-  bisectNewEvents,
-  type BisectRequest,
-  type CheckResult,
-  type EventBisectDeps,
-} from '../../../src/pipeline/index.js';
+import { bisectMessage, bisectNewEvents, type BisectRequest, type EventBisectDeps } from '../../../src/bisect/index.js';
+import { type CheckResult } from '../../../src/checks/index.js';
 import { openStore, type BisectionInput, type ReleaseRecord, type Store } from '../../../src/store/index.js';
 import { loadSuite } from '../../../src/suite/index.js';
 import { parseUpstream } from '../../../src/upstream/index.js';

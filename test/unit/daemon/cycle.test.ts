@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runCycle, type CycleDeps, type FleetMember } from '../../../src/pipeline/index.js';
+import { runCycle, type CycleDeps, type FleetMember } from '../../../src/daemon/index.js';
 import type { CompareRequest } from '../../../src/session/index.js';
 import type { QuietHostObservation } from '../../../src/sampling/index.js';
 import { openStore, QueueStateError, type ReleaseRecord, type Store } from '../../../src/store/index.js';
 import type { Suite } from '../../../src/suite/index.js';
 import { silentLog } from '../../helpers/silent-log.js';
-import { fakeCompare, fakeSettings, recordBuild, recordDemoReleases, upstream } from './fake-session.js';
+import { fakeCompare, fakeSettings, recordBuild, recordDemoReleases, upstream } from '../checks/fake-session.js';
 
 /**
  * A daemon cycle on a real store, its builds and sessions given as fakes through the deps (`build`, `compare`,

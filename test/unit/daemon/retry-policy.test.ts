@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { failureMessage } from '../../../src/pipeline/alert-messages.js';
-import { errorLinesOf, isDue, nextAttemptAt } from '../../../src/pipeline/retry-policy.js';
+import { failureMessage } from '../../../src/checks/alert-messages.js';
+import { errorLinesOf, isDue, nextAttemptAt } from '../../../src/daemon/retry-policy.js';
 import type { ReleaseRecord } from '../../../src/store/index.js';
 import type { Upstream } from '../../../src/upstream/index.js';
 

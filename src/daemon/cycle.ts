@@ -15,13 +15,16 @@ import {
 } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
 import type { Upstream } from '../upstream/index.js';
-import { failureMessage } from './alert-messages.js';
-import { lastGoodBelow, type CheckDeps } from './check-release.js';
-import { checkAndConfirm, confirmOwed } from './confirm-drift.js';
-import { deliverPending } from './deliver.js';
-import { bisectNewEvents, eventBisectDeps } from './event-bisect.js';
-import { discoverAll, type DiscoveryOutcome } from './discover.js';
-import { obtainRelease } from './fetch-release.js';
+import {
+  failureMessage,
+  lastGoodBelow,
+  type CheckDeps,
+  checkAndConfirm,
+  confirmOwed,
+  deliverPending,
+} from '../checks/index.js';
+import { bisectNewEvents, eventBisectDeps } from '../bisect/index.js';
+import { discoverAll, type DiscoveryOutcome, obtainRelease } from '../releases/index.js';
 import { claimUntil, renewClaims, type FleetMember } from './fleet.js';
 import { pruneAfterCheck } from './prune-builds.js';
 import { alreadyChecked, enqueueConfigured, requeueReruns } from './queue-sync.js';
