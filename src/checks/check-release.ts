@@ -1,17 +1,18 @@
 import { planEvents, selectLastGood, type EventPlan, type GoodRelease } from '../analysis/index.js';
 import { InputError } from '../errors.js';
 import type { ComparisonView, InstructionsView, Verdict } from '../model/index.js';
-import type {
-  CalibrationStore,
-  CheckRecord,
-  CheckStore,
-  OutboxStore,
-  ProfileStore,
-  ReleaseRecord,
-  ReleaseStore,
+import {
+  EventConflictError,
+  type CalibrationStore,
+  type CheckRecord,
+  type CheckStore,
+  type OutboxStore,
+  type ProfileStore,
+  type ReleaseRecord,
+  type ReleaseStore,
 } from '../store/index.js';
 import type { Suite } from '../suite/index.js';
-import type { ChainedTest } from '../notify/index.js';
+import type { AlertProfile, ChainedTest } from '../notify/index.js';
 import { buildsFromSource, type Upstream } from '../upstream/index.js';
 import {
   runComparison,
@@ -137,57 +138,10 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     },
     deps,
   );
-  const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
-  const plan = planEvents(outcome.verdicts, open);
-  const profile = await profileOpenedEvents(
-    {
-      opened: plan.opened,
-      suite: request.suite,
-      baseline: baseline.tag,
-      candidate: release.tag,
-      sessionId: outcome.sessionId,
-    },
-    eventProfileDeps(deps),
+  const { plan, messages, lane, check } = await planAndRecord(
+    { request, upstream, release, baseline, against, outcome },
+    deps,
   );
-  const messages = alertMessages({
-    alerts: deps.settings.alerts,
-    upstream,
-    release,
-    lastGood: baseline,
-    sessionId: outcome.sessionId,
-    view: outcome.view,
-    fingerprintId: outcome.fingerprintId,
-    plan,
-    ...(against !== 'last good' ? { againstBase: true } : {}),
-    ...(request.chain !== undefined ? { chain: request.chain } : {}),
-    ...(profile !== undefined ? { profile } : {}),
-  });
-  const lane =
-    outcome.instructions === undefined
-      ? undefined
-      : await instructionCheck(
-          {
-            upstream,
-            release,
-            baseline,
-            againstBase: against !== 'last good',
-            sessionId: outcome.sessionId,
-            lane: outcome.instructions,
-          },
-          { store, verdicts: deps.settings.instructions.verdicts, alerts: deps.settings.alerts, log },
-        );
-  const check = await store.recordCheck({
-    sessionId: outcome.sessionId,
-    releaseId: release.id,
-    baselineReleaseId: baseline.id,
-    outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
-    verdicts: outcome.verdicts,
-    openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
-    eventKind: against === 'last good' ? 'regression' : 'drift',
-    fixedEventIds: plan.fixed.map((e) => e.id),
-    messages: [...messages, ...(lane?.messages ?? [])],
-    ...(lane !== undefined ? { instructions: lane.input } : {}),
-  });
   logPlan(deps, upstream, plan, against);
   await deliverPending({ mail: deps.settings.mail, store, log, signal: deps.signal });
   return {
@@ -203,6 +157,95 @@ export async function checkRelease(request: CheckRequest, deps: CheckDeps): Prom
     messagesQueued: messages.length + (lane?.messages.length ?? 0),
     ...(outcome.instructions !== undefined ? { instructions: lane?.view ?? outcome.instructions } : {}),
   };
+}
+
+/** What a check plans and records once its session has run. */
+interface CheckContext {
+  request: CheckRequest;
+  upstream: Upstream;
+  release: ReleaseRecord;
+  baseline: ReleaseRecord;
+  against: CheckAgainst;
+  outcome: CompareOutcome;
+}
+
+/**
+ * Plans the check's events on those open now, renders its emails and records it all in one transaction. Another host
+ * of a fleet may record a check of the series between the read and the write (the window holds the profile): the
+ * store then refuses the plan (EventConflictError) and stores nothing, and the check is planned again on the events
+ * open then, at most three times. The profile is taken once, and kept while the plan opens the same tests.
+ */
+async function planAndRecord(ctx: CheckContext, deps: CheckDeps) {
+  const { request, upstream, release, baseline, against, outcome } = ctx;
+  const { store, log } = deps;
+  let profiled: { opened: string; profile: AlertProfile | undefined } | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
+    const plan = planEvents(outcome.verdicts, open);
+    const opened = plan.opened.map((v) => `${v.test}.t${v.threads}`).join(' ');
+    profiled ??= {
+      opened,
+      profile: await profileOpenedEvents(
+        {
+          opened: plan.opened,
+          suite: request.suite,
+          baseline: baseline.tag,
+          candidate: release.tag,
+          sessionId: outcome.sessionId,
+        },
+        eventProfileDeps(deps),
+      ),
+    };
+    const profile = profiled.opened === opened ? profiled.profile : undefined;
+    const messages = alertMessages({
+      alerts: deps.settings.alerts,
+      upstream,
+      release,
+      lastGood: baseline,
+      sessionId: outcome.sessionId,
+      view: outcome.view,
+      fingerprintId: outcome.fingerprintId,
+      plan,
+      ...(against !== 'last good' ? { againstBase: true } : {}),
+      ...(request.chain !== undefined ? { chain: request.chain } : {}),
+      ...(profile !== undefined ? { profile } : {}),
+    });
+    const lane =
+      outcome.instructions === undefined
+        ? undefined
+        : await instructionCheck(
+            {
+              upstream,
+              release,
+              baseline,
+              againstBase: against !== 'last good',
+              sessionId: outcome.sessionId,
+              lane: outcome.instructions,
+            },
+            { store, verdicts: deps.settings.instructions.verdicts, alerts: deps.settings.alerts, log },
+          );
+    try {
+      const check = await store.recordCheck({
+        sessionId: outcome.sessionId,
+        releaseId: release.id,
+        baselineReleaseId: baseline.id,
+        outcome: outcome.verdicts.some((v) => v.kind === 'regression') ? 'regression' : 'ok',
+        verdicts: outcome.verdicts,
+        openEvents: plan.opened.map((v) => ({ test: v.test, threads: v.threads, relativeQps: v.relativeQps })),
+        eventKind: against === 'last good' ? 'regression' : 'drift',
+        fixedEventIds: plan.fixed.map((e) => e.id),
+        messages: [...messages, ...(lane?.messages ?? [])],
+        ...(lane !== undefined ? { instructions: lane.input } : {}),
+      });
+      return { plan, messages, lane, check };
+    } catch (err) {
+      if (!(err instanceof EventConflictError) || attempt === 3) throw err;
+      log.info(
+        { tag: release.tag, attempt, error: err.message },
+        'another check of the series changed its events meanwhile: this check is planned again on those open now',
+      );
+    }
+  }
 }
 
 /**

@@ -207,11 +207,34 @@ export class BuildNotFoundError extends StoreError {
   }
 }
 
+/**
+ * A check planned its events on what was open when it read them, and another check of the series (another host of a
+ * fleet) changed them before it was recorded. Nothing was stored: the check plans again on what is open now.
+ */
+export class EventConflictError extends StoreError {
+  override name = 'EventConflictError';
+}
+
 /** A check tried to close an event that is not open (closed meanwhile, or never existed). Nothing was stored. */
-export class EventNotOpenError extends StoreError {
+export class EventNotOpenError extends EventConflictError {
   override name = 'EventNotOpenError';
   constructor(readonly eventId: number) {
     super(`regression event ${eventId} is not open; nothing was stored`);
+  }
+}
+
+/** A check tried to open an event for a test that has one open already (one event per test until it closes). */
+export class EventAlreadyOpenError extends EventConflictError {
+  override name = 'EventAlreadyOpenError';
+  constructor(
+    readonly upstream: string,
+    readonly test: string,
+    readonly threads: number,
+  ) {
+    super(
+      `${upstream} already has an open event for ${test} at ${threads} thread(s), recorded by another check; ` +
+        `nothing was stored`,
+    );
   }
 }
 

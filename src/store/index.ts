@@ -22,6 +22,8 @@ export {
   BuildNotFoundError,
   DuplicateResultError,
   EventNotFoundError,
+  EventAlreadyOpenError,
+  EventConflictError,
   EventNotOpenError,
   MessageNotFoundError,
   DuplicateSampleError,

@@ -1,5 +1,11 @@
 import { isConclusive, type HintFigure, type VerdictKind } from '../../model/index.js';
-import { EventNotOpenError, ReleaseNotFoundError, SessionNotFoundError, SessionStateError } from '../errors.js';
+import {
+  EventAlreadyOpenError,
+  EventNotOpenError,
+  ReleaseNotFoundError,
+  SessionNotFoundError,
+  SessionStateError,
+} from '../errors.js';
 import type {
   CheckInput,
   CheckOutcome,
@@ -261,6 +267,7 @@ export class Checks extends SqlRole implements CheckStore {
     if (input.instructions !== undefined)
       await recordInstructionCheck(
         tx,
+        this.dialect,
         input.instructions,
         { sessionId: input.sessionId, releaseId: input.releaseId, upstream: release.upstream, at },
         async (e) => {
@@ -310,9 +317,18 @@ export class Checks extends SqlRole implements CheckStore {
       );
   }
 
-  /** The schema keeps one open event per upstream and test: a second one fails the insert, and so the check. */
+  /**
+   * One open event per upstream and test: one open already (another host's check, recorded since this check read the
+   * events) is refused by name, so the check can plan again; the schema's unique index stands behind it.
+   */
   async #openEvents(tx: SqlTx, input: CheckInput, upstream: string, at: string): Promise<void> {
-    for (const e of input.openEvents)
+    for (const e of input.openEvents) {
+      const already = await tx.row(
+        `SELECT id FROM regression_events WHERE state = 'open' AND upstream = ? AND test = ? AND threads = ?` +
+          this.dialect.lockRows,
+        [upstream, e.test, e.threads],
+      );
+      if (already !== undefined) throw new EventAlreadyOpenError(upstream, e.test, e.threads);
       await tx.run(
         `INSERT INTO regression_events (upstream, test, threads, release_id, baseline_release_id, session_id,
           relative_qps, kind, state, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)`,
@@ -328,6 +344,7 @@ export class Checks extends SqlRole implements CheckStore {
           at,
         ],
       );
+    }
   }
 
   async #fixEvents(tx: SqlTx, input: CheckInput, at: string): Promise<void> {

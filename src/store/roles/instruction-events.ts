@@ -1,5 +1,5 @@
 import type { InstructionSide } from '../../model/index.js';
-import { EventNotOpenError } from '../errors.js';
+import { EventAlreadyOpenError, EventNotOpenError } from '../errors.js';
 import type { EventQuery } from '../check-types.js';
 import type { InstructionCheckInput, InstructionEventRecord, InstructionVerdictRecord } from '../instruction-types.js';
 import type { SqlDialect, SqlTx } from '../sql.js';
@@ -48,6 +48,7 @@ export interface InstructionCheckContext {
  */
 export async function recordInstructionCheck(
   tx: SqlTx,
+  dialect: SqlDialect,
   input: InstructionCheckInput,
   ctx: InstructionCheckContext,
   fixed: (event: InstructionEventRecord) => Promise<void>,
@@ -75,13 +76,21 @@ export async function recordInstructionCheck(
     if (closed === undefined) throw new EventNotOpenError(id);
     await fixed(closed);
   }
-  // The schema keeps one open event per upstream and test: a second one fails the insert, and so the check.
-  for (const e of input.openEvents)
+  // One open event per upstream and test: one open already (another host's check, recorded since this check read
+  // the events) is refused by name, so the check can plan again; the schema's unique index stands behind it.
+  for (const e of input.openEvents) {
+    const already = await tx.row(
+      `SELECT id FROM instruction_events WHERE state = 'open' AND upstream = ? AND test = ? AND threads = ?` +
+        dialect.lockRows,
+      [ctx.upstream, e.test, e.threads],
+    );
+    if (already !== undefined) throw new EventAlreadyOpenError(ctx.upstream, e.test, e.threads);
     await tx.run(
       `INSERT INTO instruction_events (upstream, test, threads, release_id, baseline_release_id, session_id, ratio,
           kind, state, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)`,
       [ctx.upstream, e.test, e.threads, ctx.releaseId, e.baselineReleaseId, ctx.sessionId, e.ratio, e.kind, ctx.at],
     );
+  }
 }
 
 /** In the order they were written. */

@@ -75,3 +75,73 @@ describe('checkRelease with a fake session', () => {
     assert.match(readFileSync(join(dir, 'outbox', sent[0]!), 'utf8'), /update-index/);
   });
 });
+
+describe('checkRelease when another host records a check of the series meanwhile', () => {
+  const raceDir = mkdtempSync(join(tmpdir(), 'qpswatch-check-race-'));
+  after(() => rmSync(raceDir, { recursive: true, force: true }));
+
+  // A fleet's two hosts check one release at once: the other host's check opens the regression event after this
+  // check read the open events and before it is recorded; the profile is taken in that window, so the fake
+  // profiler records the other check.
+  test('the store refuses the stale plan, the check plans again: the event continues, no second email', async () => {
+    const raceStore = await openStore({ backend: 'sqlite', path: join(raceDir, 'qpswatch.sqlite') });
+    try {
+      const [first, second] = await recordDemoReleases(raceStore, ['10.11.1', '10.11.2']);
+      for (const r of [first!, second!]) await recordBuild(raceStore, r, raceDir);
+      const settings = { ...fakeSettings(raceDir), profiling: 'auto' as const };
+      const base = { store: raceStore, settings, log: silentLog, upstreams: [upstream] };
+      const signal = new AbortController().signal;
+      await checkRelease(request(first!), { ...base, signal, compare: () => assert.fail('no session') });
+      let otherSession = 0;
+      let profiled = 0;
+      const takeProfile: CheckDeps['takeProfile'] = async () => {
+        profiled++;
+        const other = await fakeCompare(raceStore, [])(
+          { baseline: first!.tag, candidate: second!.tag, suite: { name: 'quick' } as Suite, rounds: 5 },
+          { ...base, signal },
+        );
+        otherSession = other.sessionId;
+        const regressed = other.verdicts.find((v) => v.test === 'update-index')!;
+        await raceStore.recordCheck({
+          sessionId: other.sessionId,
+          releaseId: second!.id,
+          baselineReleaseId: first!.id,
+          outcome: 'regression',
+          verdicts: other.verdicts,
+          openEvents: [{ test: 'update-index', threads: regressed.threads, relativeQps: regressed.relativeQps }],
+          fixedEventIds: [],
+          messages: [],
+        });
+        return {
+          id: 1,
+          baseline: { tool: 'perf', samples: 1, stacks: [{ stack: 'main;write', count: 1 }] },
+          candidate: { tool: 'perf', samples: 1, stacks: [{ stack: 'main;write', count: 1 }] },
+          grown: [],
+        };
+      };
+      const suite = { name: 'quick', tests: [{ name: 'update-index' }] } as unknown as Suite;
+      const result = await checkRelease(
+        { release: second!, suite, rounds: 5 },
+        { ...base, signal, compare: fakeCompare(raceStore, []), takeProfile },
+      );
+      assert.equal(profiled, 1, 'the profile is taken once');
+      assert.equal(result.kind, 'checked');
+      if (result.kind !== 'checked') return;
+      assert.notEqual(result.sessionId, otherSession);
+      assert.ok(await raceStore.getCheck(result.sessionId), 'the check is recorded');
+      assert.deepEqual(result.plan.opened, []);
+      assert.deepEqual(
+        result.plan.continuing.map((v) => v.test),
+        ['update-index'],
+      );
+      const open = await raceStore.listEvents({ upstream: 'demo', state: 'open' });
+      assert.deepEqual(
+        open.map((e) => [e.test, e.sessionId]),
+        [['update-index', otherSession]],
+      );
+      assert.equal(result.messagesQueued, 0, 'the other host sent the event its email');
+    } finally {
+      await raceStore.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { InstructionVerdict } from '../../../src/model/index.js';
 import {
   DuplicateInstructionRunError,
+  EventAlreadyOpenError,
   InvalidRecordError,
   SessionStateError,
   type InstructionCheckInput,
@@ -311,6 +312,7 @@ export function instructionContract(backend: string, open: () => Promise<Store>)
               instructions: { verdicts: [], openEvents: [drift(1.1, base), drift(1.2, base)], fixedEventIds: [] },
             }),
           ),
+          EventAlreadyOpenError,
         );
         assert.equal(await store.getCheck(session), undefined);
         assert.deepEqual(await store.listInstructionEvents({}), []);
