@@ -47,16 +47,22 @@ export async function readFigures(tx: SqlTx, sessionId: number): Promise<SideTes
 
 /**
  * Inside the transaction that marks the session done, behind a savepoint (the same statements in SQLite and MySQL):
- * the pack is a copy for speed, and one that cannot be written (a full disk, a bug) must not undo the session's end.
- * The session is then read from its samples, and packed at the next open.
+ * the pack is a copy for speed, and one that cannot be written (a bug, a row too large) must not undo the session's
+ * end. The session is then read from its samples, and packed at the next open. A failure that took the whole
+ * transaction with it (SQLite on a full disk, InnoDB on a deadlock) leaves no savepoint to return to: its own error
+ * is thrown then, so the end fails as what it is (a full disk, or a deadlock run again) and is not half stored.
  */
 export async function writePack(tx: SqlTx, sessionId: number): Promise<void> {
   await tx.run('SAVEPOINT pack');
   try {
     await insertPack(tx, sessionId);
     await tx.run('RELEASE SAVEPOINT pack');
-  } catch {
-    await tx.run('ROLLBACK TO SAVEPOINT pack');
+  } catch (error) {
+    try {
+      await tx.run('ROLLBACK TO SAVEPOINT pack');
+    } catch {
+      throw error;
+    }
   }
 }
 
