@@ -1,6 +1,6 @@
 // A series of releases each a little slower than the one before, simulated as the daemon checks it (bench:sim): each
 // release against its last good, the chain to the base, a confirming session against the base when the chain falls
-// under the threshold (pipeline/drift.ts decides when), and last good only from a decided check.
+// under the threshold (checks/drift.ts decides when), and last good only from a decided check.
 import type { ChainStep, PairedJudgement } from '../../src/analysis/index.js';
 import { isConclusive, testKey, type Verdict } from '../../src/model/index.js';
 import { confirmedDrifts, suspectedDrifts } from '../../src/checks/index.js';

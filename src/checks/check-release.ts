@@ -23,7 +23,7 @@ import {
 } from '../session/index.js';
 import { deliverPending } from './deliver.js';
 import { alertMessages } from './alert-messages.js';
-import { checkProfiler, profileOpenedEvents, type EventProfileDeps } from './event-profile.js';
+import { checkProfiler, profileOpenedEvents, worstOpened, type EventProfileDeps } from './event-profile.js';
 import type { CheckSettings } from './check-settings.js';
 import { BaseNotBuiltError, NoSeriesBaseError, NotAfterBaseError, reanchorDue, seriesBase } from './drift.js';
 import { instructionCheck } from './instruction-check.js';
@@ -173,18 +173,23 @@ interface CheckContext {
  * Plans the check's events on those open now, renders its emails and records it all in one transaction. Another host
  * of a fleet may record a check of the series between the read and the write (the window holds the profile): the
  * store then refuses the plan (EventConflictError) and stores nothing, and the check is planned again on the events
- * open then, at most three times. The profile is taken once, and kept while the plan opens the same tests.
+ * open then: three attempts in all. The profile is taken once, and kept while the plan's worst opened test is the
+ * one it profiled.
  */
 async function planAndRecord(ctx: CheckContext, deps: CheckDeps) {
   const { request, upstream, release, baseline, against, outcome } = ctx;
   const { store, log } = deps;
-  let profiled: { opened: string; profile: AlertProfile | undefined } | undefined;
+  // The profile is of the worst test the plan opens: taken once, kept while that is the same test.
+  const worstLabel = (plan: EventPlan): string => {
+    const worst = worstOpened(plan.opened);
+    return worst === undefined ? '' : `${worst.test}.t${worst.threads}`;
+  };
+  let profiled: { worst: string; profile: AlertProfile | undefined } | undefined;
   for (let attempt = 1; ; attempt++) {
     const open = await store.listEvents({ upstream: upstream.name, state: 'open' });
     const plan = planEvents(outcome.verdicts, open);
-    const opened = plan.opened.map((v) => `${v.test}.t${v.threads}`).join(' ');
     profiled ??= {
-      opened,
+      worst: worstLabel(plan),
       profile: await profileOpenedEvents(
         {
           opened: plan.opened,
@@ -196,7 +201,7 @@ async function planAndRecord(ctx: CheckContext, deps: CheckDeps) {
         eventProfileDeps(deps),
       ),
     };
-    const profile = profiled.opened === opened ? profiled.profile : undefined;
+    const profile = profiled.worst === worstLabel(plan) ? profiled.profile : undefined;
     const messages = alertMessages({
       alerts: deps.settings.alerts,
       upstream,

@@ -37,6 +37,14 @@ export interface EventProfileInput {
   sessionId: number;
 }
 
+/** The regression a check profiles: the one with the lowest relative QPS. */
+export function worstOpened(opened: readonly Verdict[]): Verdict | undefined {
+  return opened.reduce<Verdict | undefined>(
+    (a, b) => (a === undefined || b.relativeQps < a.relativeQps ? b : a),
+    undefined,
+  );
+}
+
 /**
  * The profile a check attaches to the regression events it opens: its worst regressed test (one test, to bound the
  * time) rerun on both servers under the sampling profiler, stored with the check's session, its flame graph and page
@@ -48,8 +56,8 @@ export async function profileOpenedEvents(
   deps: EventProfileDeps,
 ): Promise<AlertProfile | undefined> {
   const { settings, log } = deps;
-  if (input.opened.length === 0 || settings.profiling === 'off') return undefined;
-  const worst = input.opened.reduce((a, b) => (b.relativeQps < a.relativeQps ? b : a));
+  const worst = worstOpened(input.opened);
+  if (worst === undefined || settings.profiling === 'off') return undefined;
   const test = input.suite.tests.find((t) => t.name === worst.test);
   if (test === undefined) return { kind: 'none', reason: `test ${worst.test} is not in suite ${input.suite.name}` };
   const label = `${worst.test}.t${worst.threads}`;

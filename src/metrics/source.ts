@@ -1,6 +1,6 @@
 /**
  * What the collectors read on each scrape. The metrics room sits below the store, so it never reads the store
- * itself: the pipeline implements this port over the store, and the daemon adds what only it knows (its phase).
+ * itself: views/ implements this port over the store, and the daemon adds what only it knows (its phase).
  */
 import type { CyclePhase, PerOpField, QueueState, VerdictKind } from '../model/index.js';
 import type { ProgressFigures } from './progress-source.js';

@@ -1,6 +1,6 @@
 import type { ComparisonView, FrameShareRow, ProfilerTool, TestId } from '../model/index.js';
 
-/** One regression event (or its recovery) of one release, as the pipeline hands it to rendering. */
+/** One regression event (or its recovery) of one release, as checks/ hands it to rendering. */
 export interface AlertContent {
   kind: 'regression' | 'recovery';
   /** e.g. mariadb */

@@ -8,8 +8,8 @@ export interface OutboxEntry extends OutgoingMessage {
 }
 
 /**
- * What delivery needs from the store. The notify room sits below the store, so it names the port and the pipeline
- * hands the store in. Timestamps are ISO 8601 strings in UTC.
+ * What delivery needs from the store. The notify room sits below the store, so it names the port and checks/
+ * (deliver.ts) hands the store in. Timestamps are ISO 8601 strings in UTC.
  */
 export interface OutboxPort {
   /**

@@ -12,7 +12,7 @@ export interface BisectStepContent {
   relativeQps?: Readonly<Record<string, number>>;
 }
 
-/** A bisection that followed a regression email: the pipeline hands it to rendering as this. */
+/** A bisection that followed a regression email: bisect/ hands it to rendering as this. */
 export interface BisectContent {
   flavor: string;
   upstream: string;

@@ -28,7 +28,7 @@ export interface StartServerOptions {
   readonly user?: string;
   /**
    * root@localhost's password for this session. Without it, root is expected to have none (a test's scratch server);
-   * the pipeline always passes one.
+   * a session always passes one.
    */
   readonly credential?: ServerCredential;
   /**
