@@ -7,6 +7,7 @@ import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream
 import { defaultSqlitePath, openStore, type BisectionRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * Bisection on the demo upstream, as a person runs it: mariadb-10.5.1 becomes last good, the check of 10.5.2 finds
@@ -32,7 +33,7 @@ before(async () => {
   await writeFile(
     join(root, 'qpswatch.yaml'),
     [
-      `state_dir: ${join(root, 'state')}`,
+      `state_dir: ${join(root, 'state')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
       // New server instances before every sweep: the few pairs of a tiny suite make enough blocks.
       'instance_seconds: 0',
       // Tables of a few thousand rows need no warm-up after a restart: each block starts at once.

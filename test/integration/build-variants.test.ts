@@ -11,6 +11,7 @@ import { projectRoot } from '../helpers/paths.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { joined } from '../helpers/pattern.js';
 import { seriesReleaseSamples } from '../../src/views/index.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * Build variants and patches on the demo upstream, as a user runs them: one tag built with two build profiles
@@ -28,7 +29,7 @@ function writeConfig(name: string, upstreamExtra = ''): string {
   const file = join(root, `${name}.yaml`);
   writeFileSync(
     file,
-    `state_dir: ${join(root, `state-${name}`)}\ncache_dir: ` +
+    `state_dir: ${join(root, `state-${name}`)}\nserver_profiles_dir: ${testServerProfilesDir()}\ncache_dir: ` +
       `${join(root, 'cache')}\nhost_lock: ` +
       `${join(root, 'host.lock')}\nlog_level: warn\nmin_free_bytes: 1000000\n` +
       // The compare below is 2 whole-run rounds, whose smallest p-value is 1/6: alpha 0.2 lets it start.

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { joined } from '../helpers/pattern.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * `qpswatch calibrate` end to end, as a user runs it: this host's mariadbd (basedir /usr) against itself with the real
@@ -19,6 +20,7 @@ const suiteFile = join(dir, 'tiny.yaml');
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: info
 targets:
   local: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }

@@ -7,6 +7,7 @@ import { messageLines, runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { freePort, makeMailFolder, readReceived, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { joined } from '../helpers/pattern.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * The whole release check on the demo upstream, through the CLI a person uses: the first release becomes last
@@ -38,7 +39,7 @@ before(async () => {
   await writeFile(
     join(root, 'qpswatch.yaml'),
     [
-      `state_dir: ${join(root, 'state')}`,
+      `state_dir: ${join(root, 'state')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
       // New server instances before every sweep: the few pairs of a tiny suite make enough blocks.
       'instance_seconds: 0',
       // Tables of a few thousand rows need no warm-up after a restart: each block starts at once.

@@ -7,6 +7,7 @@ import { after, test } from 'node:test';
 import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { projectRoot } from '../helpers/paths.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * A session stopped half-way (Ctrl-C) stops sysbench and mysqld by escalation, stays visible as interrupted, and
@@ -38,7 +39,8 @@ test(
     // 2 rounds reach a p-value of 1/6, so alpha 0.2 lets the session start; it is stopped in round 1.
     writeFileSync(
       config,
-      `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { ` +
+      `state_dir: ${stateDir}\n` +
+        `server_profiles_dir: ${testServerProfilesDir()}\nlog_level: info\nalpha: 0.2\ntargets:\n  a: { ` +
         `kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
         `relaxed }\n`,
     );

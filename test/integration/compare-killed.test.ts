@@ -10,6 +10,7 @@ import { messageLines } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
 import { ProcessWatch, reapersOf, untilNone, type SeenProcess } from '../helpers/processes.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * A CLI compare killed with SIGKILL (the OOM killer, a `kill -9`, a closed SSH session's hard kill) cannot stop its
@@ -107,7 +108,9 @@ test(
     const config = join(dir, 'qpswatch.yaml');
     writeFileSync(
       config,
-      `state_dir: ${stateDir}\ncache_dir: ${join(dir, 'cache')}\nhost_lock: ${join(dir, 'host.lock')}\n` +
+      `state_dir: ${stateDir}\n` +
+        `server_profiles_dir: ${testServerProfilesDir()}\n` +
+        `cache_dir: ${join(dir, 'cache')}\nhost_lock: ${join(dir, 'host.lock')}\n` +
         'log_level: info\ntargets:\n' +
         '  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }\n',
     );

@@ -7,6 +7,7 @@ import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SampleRecord, type SessionRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * A suite of two concurrency levels through the real paired compare: 1 thread on 1 table and 2 threads on 2 tables of
@@ -22,6 +23,7 @@ const hostLock = process.env['QPSWATCH_HOST_LOCK'];
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: info
 test_thresholds: { point-query: 0.51 }
 instance_seconds: 0

@@ -7,6 +7,7 @@ import { defaultSqlitePath, openStore, type SessionRecord } from '../../src/stor
 import { messageLines, runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { joined } from '../helpers/pattern.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * One suite under both memory settings, as a user runs it: real mariadbd and sysbench, a table of about 36 MB.
@@ -26,6 +27,7 @@ const env: Record<string, string> =
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: info
 instance_seconds: 0
 io_bound_buffer_pool: 8M

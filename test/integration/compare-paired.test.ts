@@ -7,6 +7,7 @@ import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SampleRecord, type SessionRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * The paired design end to end, as a user runs it: real mariadbd and sysbench, relaxed commits against fsync at every
@@ -21,6 +22,7 @@ const suiteFile = join(dir, 'tiny.yaml');
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: info
 # A wide margin for the read test on a shared CI host: it must be decided ok by the second look.
 test_thresholds: { point-query: 0.51 }

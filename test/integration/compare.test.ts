@@ -7,6 +7,7 @@ import type { ComparisonView } from '../../src/model/index.js';
 import { defaultSqlitePath, openStore, type SampleRecord } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * `qpswatch compare` end to end, as a user runs it: the real mariadbd and sysbench, two targets that differ only in
@@ -20,6 +21,7 @@ const suiteFile = join(dir, 'tiny.yaml');
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: warn
 # 2 rounds reach a p-value of 1/6 at best: alpha 0.2 lets this short whole-run session start.
 alpha: 0.2

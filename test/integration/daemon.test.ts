@@ -16,6 +16,7 @@ import { queueOneMessage } from '../helpers/outbox-store.js';
 import { freePort, makeMailFolder, removeFolder, startSmtpSink } from '../helpers/smtp.js';
 import { joined } from '../helpers/pattern.js';
 import { ProcessWatch, reapersOf, untilNone } from '../helpers/processes.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * The daemon through the CLI a person (or systemd) uses, on the demo upstream with real git, cmake, mariadbd and
@@ -48,6 +49,7 @@ async function writeConfig({
 }: Settings): Promise<void> {
   const options = new Map<string, string>([
     ['state_dir', stateDir()],
+    ['server_profiles_dir', testServerProfilesDir()],
     ['cache_dir', join(root, 'cache')],
     ['log_level', 'info'],
     // A regression's profile is tested by check-release.test; here it would only add time to each cycle.
@@ -569,7 +571,7 @@ describe('qpswatch daemon and once on the demo upstream', () => {
       // its sessions fails the way a crashed server does. Its first release needs no session, so it is done.
       const profiles = join(root, 'server-profiles');
       await mkdir(profiles, { recursive: true });
-      const relaxed = join(projectRoot, 'config', 'server-profiles', 'relaxed.yaml');
+      const relaxed = join(testServerProfilesDir(), 'relaxed.yaml');
       await copyFile(relaxed, join(profiles, 'relaxed.yaml'));
       await writeFile(
         join(profiles, 'crashy.yaml'),

@@ -9,6 +9,7 @@ import { messageLines, type CliResult } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { projectRoot } from '../helpers/paths.js';
 import { processesUnder } from '../helpers/processes.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * Faults injected for real into one compare session: the server killed or frozen, sysbench killed or printing
@@ -42,7 +43,9 @@ function writeSetup(
   // Whole runs of 2 rounds, the fewest that can reach a p-value of 1/6 (so alpha 0.2): the faults come in round 1.
   writeFileSync(
     config,
-    `state_dir: ${stateDir}\nlog_level: info\nalpha: 0.2\nserver_stop_timeout_seconds: ${stopSeconds}\n` +
+    `state_dir: ${stateDir}\n` +
+      `server_profiles_dir: ${testServerProfilesDir()}\n` +
+      `log_level: info\nalpha: 0.2\nserver_stop_timeout_seconds: ${stopSeconds}\n` +
       `run_grace_seconds: ${graceSeconds}\n` +
       `targets:\n  a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
       `relaxed }\n`,

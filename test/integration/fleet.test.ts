@@ -15,6 +15,7 @@ import {
 } from '../helpers/results-db.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { freePort, makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * A fleet: two daemons, each with its own state and cache folders, host lock and (through fingerprint_test_mark, a
@@ -58,7 +59,7 @@ async function writeMember(
   await mkdir(dir, { recursive: true });
   const config = join(dir, 'qpswatch.yaml');
   const lines = [
-    `state_dir: ${join(dir, 'state')}`,
+    `state_dir: ${join(dir, 'state')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
     `cache_dir: ${join(dir, 'cache')}`,
     `host_lock: ${join(dir, 'host.lock')}`,
     `host_name: ${name}`,

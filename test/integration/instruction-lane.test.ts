@@ -17,6 +17,7 @@ import { runCli } from '../helpers/cli.js';
 import { processesUnder } from '../helpers/processes.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { silentLog } from '../helpers/silent-log.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * The instructions lane end to end, as compare runs it: real mariadbd under real valgrind (callgrind), real sysbench,
@@ -32,6 +33,7 @@ const suiteFile = join(dir, 'short.yaml');
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: info
 # Two whole rounds reach a p-value of 1/6: alpha 0.2 lets the session start. The QPS lane is not what is tested.
 alpha: 0.2

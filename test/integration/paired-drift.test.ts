@@ -7,6 +7,7 @@ import type { ComparisonView } from '../../src/model/index.js';
 import { cpuQuotaAvailable, createCpuGroup, followServers, serverPids } from '../../scripts/bench/cpu-quota.js';
 import { runCli } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * Drift, injected for real: one server against itself, each server in its own cgroup whose CPU quota is cut to the
@@ -24,7 +25,9 @@ const suiteFile = join(dir, 'tiny.yaml');
 // a drift which moves QPS by times on both sides leaves the ratio near 1, which 0.85 still tells apart.
 writeFileSync(
   configFile,
-  `state_dir: ${stateDir}\nlog_level: warn\ninstance_seconds: 0\nthreshold: 0.85\ntargets:\n  ` +
+  `state_dir: ${stateDir}\n` +
+    `server_profiles_dir: ${testServerProfilesDir()}\n` +
+    `log_level: warn\ninstance_seconds: 0\nthreshold: 0.85\ntargets:\n  ` +
     `a: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: ` +
     `relaxed }\n`,
 );

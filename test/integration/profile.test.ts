@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { defaultSqlitePath, openStore, type ProfileRecord } from '../../src/store/index.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * qpswatch profile end to end on this host's MariaDB: relaxed commits against fsync at every commit, an update test
@@ -20,6 +21,7 @@ const suiteFile = join(dir, 'tiny.yaml');
 writeFileSync(
   configFile,
   `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: info
 # The assertion is about shares of samples, not speed: the profile need not wait for a benchmark holding the host.
 host_lock: ${join(dir, 'host.lock')}

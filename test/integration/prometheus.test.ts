@@ -14,6 +14,7 @@ import {
   variableExpressions,
 } from '../helpers/promql.js';
 import { freePort } from '../helpers/smtp.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * The daemon in production, as far as a test can go: `qpswatch daemon` runs its catch-up cycle on the demo
@@ -110,7 +111,7 @@ before(async () => {
   await writeFile(
     join(root, 'qpswatch.yaml'),
     [
-      `state_dir: ${join(root, 'state')}`,
+      `state_dir: ${join(root, 'state')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
       `cache_dir: ${join(root, 'cache')}`,
       `host_lock: ${join(root, 'host.lock')}`,
       'log_level: info',

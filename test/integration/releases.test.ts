@@ -9,6 +9,7 @@ import { makeDemoUpstream, type DemoUpstream } from '../../scripts/demo-upstream
 import { messageLines, runCli, type CliResult } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * Watching upstream and building every release, as a user runs it: the demo upstream (a real git repository whose
@@ -23,7 +24,7 @@ let demo: DemoUpstream;
 function writeConfig(file: string, upstreams: string, extra = '', minFreeBytes = 1_000_000): string {
   writeFileSync(
     file,
-    `state_dir: ${stateDir}\ncache_dir: ${cacheDir}\nlog_level: ` +
+    `state_dir: ${stateDir}\nserver_profiles_dir: ${testServerProfilesDir()}\ncache_dir: ${cacheDir}\nlog_level: ` +
       `warn\nmin_free_bytes: ${minFreeBytes}\n${extra}upstreams:\n${upstreams}`,
   );
   return file;

@@ -9,6 +9,7 @@ import { defaultSqlitePath, openStore } from '../../src/store/index.js';
 import { messageLines, runCli } from '../helpers/cli.js';
 import { projectRoot } from '../helpers/paths.js';
 import { letServerPass } from '../helpers/server-user.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * `qpswatch sessions` and `qpswatch show N` after a real paired `compare` (the installed mariadbd and sysbench, a tiny
@@ -22,6 +23,7 @@ const laterConfig = join(dir, 'later.yaml');
 const suiteFile = join(dir, 'tiny.yaml');
 
 const config = (extra: string): string => `state_dir: ${stateDir}
+server_profiles_dir: ${testServerProfilesDir()}
 log_level: warn
 instance_seconds: 0
 instance_warmup_seconds: 0

@@ -13,6 +13,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { joined } from '../helpers/pattern.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * A source upstream end to end, on loopback: a site laid out like archive.mariadb.org (a folder per version, source/
@@ -81,7 +82,7 @@ async function writeConfig(): Promise<void> {
   await writeFile(
     join(root, 'qpswatch.yaml'),
     [
-      `state_dir: ${join(root, 'state')}`,
+      `state_dir: ${join(root, 'state')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
       'profiling: off',
       `cache_dir: ${join(root, 'cache')}`,
       `host_lock: ${join(root, 'host.lock')}`,

@@ -11,6 +11,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { letServerPass } from '../helpers/server-user.js';
 import { makeMailFolder, removeFolder, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { joined } from '../helpers/pattern.js';
+import { testServerProfilesDir } from '../helpers/server-profiles.js';
 
 /**
  * A tarball upstream end to end, on loopback: a download site laid out like archive.mariadb.org (a folder per
@@ -65,7 +66,7 @@ async function writeConfig(): Promise<void> {
   await writeFile(
     join(root, 'qpswatch.yaml'),
     [
-      `state_dir: ${join(root, 'state')}`,
+      `state_dir: ${join(root, 'state')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
       // New server instances before every sweep: the few pairs of a tiny suite make enough blocks.
       'instance_seconds: 0',
       // Tables of a few thousand rows need no warm-up after a restart: each block starts at once.
@@ -104,7 +105,7 @@ before(async () => {
   await writeFile(
     join(root, 'builder.yaml'),
     [
-      `state_dir: ${join(root, 'builder')}`,
+      `state_dir: ${join(root, 'builder')}\nserver_profiles_dir: ${testServerProfilesDir()}`,
       `cache_dir: ${join(root, 'builder-cache')}`,
       `host_lock: ${join(root, 'host.lock')}`,
       'log_level: warn',
