@@ -595,6 +595,18 @@ export const OPTIONS = {
     expected: 'a number of seconds from 0 to 600',
     envFormat: 'number',
   }),
+  datadir_cache: defineOption({
+    name: 'datadir_cache',
+    schema: z.number().int().min(0).max(100),
+    // The last good release and the one checked against it: the two a series' next check loads again.
+    default: () => 2,
+    doc:
+      'How many loaded datadirs to keep under cache_dir/datadirs, the one used longest ago dropped first: a session ' +
+      'whose server binary, my.cnf, sysbench and load match one copies it instead of loading its tables again (the ' +
+      'slow part of starting a session with large tables). Each takes the disk of a loaded datadir; 0 keeps none.',
+    expected: 'a whole number from 0 to 100',
+    envFormat: 'number',
+  }),
   run_grace_seconds: defineOption({
     name: 'run_grace_seconds',
     schema: z.number().int().min(5).max(3600),

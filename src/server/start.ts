@@ -37,6 +37,12 @@ export interface StartServerOptions {
    * accounts and gives root the credential. Needs credential.
    */
   readonly lockDown?: boolean;
+  /**
+   * With lockDown: the datadir is a loaded one kept from another session (LoadedDatadirCache), its root holding that
+   * session's password, which nobody kept. The server starts with --skip-grant-tables (and, as lockDown does, no
+   * networking), loads the grant tables once connected, and gives root the credential.
+   */
+  readonly resetGrants?: boolean;
   /** Crash recovery or a large buffer pool can take a while. Default 2 minutes. */
   readonly readyTimeoutMs?: number;
   /** After SHUTDOWN, how long to wait before SIGTERM; after SIGTERM, before SIGKILL. Default 2 minutes each. */
@@ -70,12 +76,15 @@ const MAX_POLL_MS = 100;
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   if (opts.lockDown === true && opts.credential === undefined)
     throw new TypeError('startServer: lockDown needs a credential');
+  if (opts.resetGrants === true && opts.lockDown !== true)
+    throw new TypeError('startServer: resetGrants needs lockDown');
   const account = serverAccount(opts.user);
   await preflight(opts, account);
   const offset = await logSize(opts.paths.errorLog);
   const argv = [
     ...(opts.wrapper ?? []),
     ...serverArgv(opts.binaries, opts.myCnfPath, account, opts.lockDown === true),
+    ...(opts.resetGrants === true ? ['--skip-grant-tables'] : []),
     ...(opts.extraArgs ?? []),
   ];
   const stopMs = opts.stopTimeoutMs ?? DEFAULT_STOP_MS;
@@ -113,6 +122,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   });
   if (opts.lockDown === true && opts.credential !== undefined) {
     try {
+      // Under --skip-grant-tables nothing is checked, and no account can be changed, until the tables are loaded.
+      if (opts.resetGrants === true) await admin.query('FLUSH PRIVILEGES');
       await lockDownAccounts(admin, opts.binaries, opts.credential);
     } catch (err) {
       await running.stop();

@@ -51,6 +51,7 @@ import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome, type PairedStop } from './paired-session.js';
 import { checkPairedMemory } from './paired-memory.js';
 import { realSessionParts } from './session-parts.js';
+import { LoadedDatadirCache } from './datadir-cache.js';
 import { announceSweeps, preflight, RESTART_WARMUP_SECONDS, type SweepPlan } from './preflight.js';
 import { sessionProgress } from './session-progress.js';
 import { resolveTarget, type PreparedTarget } from './target.js';
@@ -326,6 +327,7 @@ async function runHeldSession(
             },
             report,
           );
+    const datadirCache = LoadedDatadirCache.of(settings.cacheDir, settings.datadirCache);
     const ctx: RoundContext = {
       store,
       log: sessionLog,
@@ -333,6 +335,7 @@ async function runHeldSession(
       sessionId,
       device,
       runGraceSeconds: settings.runGraceSeconds,
+      ...(datadirCache !== undefined ? { datadirCache } : {}),
       ...(progress !== undefined ? { progress } : {}),
       ...(request.memory !== undefined ? { memory: request.memory } : {}),
     };

@@ -42,6 +42,7 @@ export {
 } from './session-parts.js';
 export { loadTarget, type RoundContext } from './round.js';
 export { prepareStateFolders, TargetInstance, type ServerLaunch } from './target-instance.js';
+export { LoadedDatadirCache } from './datadir-cache.js';
 export { compareSettings, type CompareSettings } from './settings.js';
 export {
   runCalibration,

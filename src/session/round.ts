@@ -11,6 +11,7 @@ import {
   type Suite,
   type SysbenchConnection,
 } from '../suite/index.js';
+import type { LoadedDatadirCache } from './datadir-cache.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
 import { readTablesIntoPool } from './cache-tables.js';
@@ -29,6 +30,8 @@ export interface RoundContext {
   memory?: MemorySettingName;
   /** run_grace_seconds: a measured run's time past its seconds before it counts as hung; default 60. */
   runGraceSeconds?: number;
+  /** Loaded datadirs kept between sessions (datadir_cache); none: each load starts from an empty datadir. */
+  datadirCache?: LoadedDatadirCache;
 }
 
 /** Loading the quick suite takes seconds; a large small-server table can take an hour on a small host. */
@@ -55,12 +58,35 @@ async function withServer<T>(
 
 /**
  * Initialises the target's datadir, loads each of the suite's data sets into its own database (a suite with levels
- * has one per distinct load), and keeps the result as the snapshot rounds copy.
+ * has one per distinct load), and keeps the result as the snapshot rounds copy. With a datadir cache, a loaded
+ * datadir of the same server, settings and load is copied instead, and a new load is kept there for later sessions.
  */
 export async function loadTarget(
   instance: TargetInstance,
   suite: Suite,
-  ctx: Pick<RoundContext, 'log' | 'signal' | 'progress'>,
+  ctx: Pick<RoundContext, 'log' | 'signal' | 'progress' | 'datadirCache'>,
+): Promise<void> {
+  ctx.progress?.loading();
+  const cache = ctx.datadirCache;
+  const key = await cache?.key(instance.target, suite);
+  if (cache !== undefined && key !== undefined && (await instance.takeCachedDatadir(cache, key, ctx.log))) {
+    ctx.log.info(
+      { target: instance.target.name, key },
+      `${instance.target.name}: its loaded datadir copied from the cache (datadir_cache), not loaded again`,
+    );
+    // The first start gives root this session's password.
+    await withServer(instance, ctx.log, () => Promise.resolve());
+  } else {
+    await loadAnew(instance, suite, ctx);
+    if (cache !== undefined && key !== undefined) await cache.put(key, instance.paths.datadir, ctx.log);
+  }
+  await instance.keepAsSnapshot();
+}
+
+async function loadAnew(
+  instance: TargetInstance,
+  suite: Suite,
+  ctx: Pick<RoundContext, 'log' | 'signal'>,
 ): Promise<void> {
   const rows = suite.loads.reduce((sum, load) => sum + load.tables * load.tableSize, 0);
   ctx.log.info(
@@ -71,7 +97,6 @@ export async function loadTarget(
     },
     `loading ${rows} rows into ${instance.target.name}`,
   );
-  ctx.progress?.loading();
   await instance.initialise(ctx.log);
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
@@ -87,7 +112,6 @@ export async function loadTarget(
       });
     }
   });
-  await instance.keepAsSnapshot();
 }
 
 /** The warm-up run once per data set, so every level's tables are in the caches before its tests are measured. */

@@ -11,8 +11,10 @@ export interface CompareSettings {
   /** The config's targets: (a built release's tag is a target too). */
   targets: Readonly<Record<string, TargetConfig>>;
   serverProfilesDir: string;
-  /** cache_dir: tarball targets are unpacked under tarballs/ in it. */
+  /** cache_dir: tarball targets are unpacked under tarballs/ in it, and loaded datadirs kept under datadirs/. */
   cacheDir: string;
+  /** datadir_cache: how many loaded datadirs are kept (0: none). */
+  datadirCache: number;
   holdIdleStates: boolean;
   /** Who runs the session (root, the service, a person): the warning of a hold that failed names its fix. */
   idleHoldSetting: IdleHoldSetting;
@@ -60,6 +62,7 @@ export function compareSettings(
     targets: config.targets,
     serverProfilesDir: config.server_profiles_dir,
     cacheDir: config.cache_dir,
+    datadirCache: config.datadir_cache,
     holdIdleStates: config.hold_idle_states,
     idleHoldSetting: idleHoldSetting(env),
     design: config.design,

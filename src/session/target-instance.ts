@@ -20,6 +20,7 @@ import {
 } from '../server/index.js';
 import type { Logger } from '../log/index.js';
 import { writeSysbenchPassword } from '../suite/index.js';
+import type { LoadedDatadirCache } from './datadir-cache.js';
 import type { PreparedTarget } from './target.js';
 
 // A copy of a large loaded datadir (the IO-bound setups hold hundreds of GB) may take longer than exec's default.
@@ -76,6 +77,8 @@ export class TargetInstance {
   private readonly credential = ServerCredential.random();
   /** Set once the first start has given root its password: later starts (snapshot copies) log in with it. */
   private lockedDown = false;
+  /** The datadir came from the cache: its root has another session's password until the first start. */
+  private grantsFromCache = false;
 
   constructor(
     readonly target: PreparedTarget,
@@ -107,12 +110,7 @@ export class TargetInstance {
    * own error line), and initialises an empty datadir.
    */
   async initialise(log: Logger): Promise<void> {
-    const account = serverAccount(this.user);
-    await privateDir(this.dir, account);
-    await prepareServerDirs(this.paths, account);
-    await writeFile(this.myCnfPath, this.myCnfText(), { mode: 0o640 });
-    await writeSysbenchPassword(this.sysbenchPasswordFile, this.credential.reveal());
-    await checkServerOptions(this.target.binaries, this.myCnfPath, log, this.user);
+    await this.prepare(log);
     await initDatadir({
       binaries: this.target.binaries,
       myCnfPath: this.myCnfPath,
@@ -121,6 +119,26 @@ export class TargetInstance {
       log,
       ...(this.user !== undefined ? { user: this.user } : {}),
     });
+  }
+
+  /**
+   * The datadir is a copy of a cached loaded one (LoadedDatadirCache) instead of a new one; false when the cache has
+   * none for key. The first start then gives root this instance's password.
+   */
+  async takeCachedDatadir(cache: LoadedDatadirCache, key: string, log: Logger): Promise<boolean> {
+    await this.prepare(log);
+    this.grantsFromCache = await cache.take(key, this.paths.datadir, log);
+    return this.grantsFromCache;
+  }
+
+  /** The folders, the my.cnf (checked by the server binary) and sysbench's password file: all but the datadir. */
+  private async prepare(log: Logger): Promise<void> {
+    const account = serverAccount(this.user);
+    await privateDir(this.dir, account);
+    await prepareServerDirs(this.paths, account);
+    await writeFile(this.myCnfPath, this.myCnfText(), { mode: 0o640 });
+    await writeSysbenchPassword(this.sysbenchPasswordFile, this.credential.reveal());
+    await checkServerOptions(this.target.binaries, this.myCnfPath, log, this.user);
   }
 
   /** The my.cnf this target runs with, as initialise() writes it. */
@@ -140,6 +158,7 @@ export class TargetInstance {
       stopTimeoutMs: this.timeouts.stopMs,
       credential: this.credential,
       lockDown: !this.lockedDown,
+      ...(!this.lockedDown && this.grantsFromCache ? { resetGrants: true } : {}),
       log,
       ...(launch.wrapper !== undefined ? { wrapper: launch.wrapper } : {}),
       ...(launch.extraArgs !== undefined ? { extraArgs: launch.extraArgs } : {}),

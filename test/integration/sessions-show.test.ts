@@ -28,6 +28,7 @@ log_level: warn
 instance_seconds: 0
 instance_warmup_seconds: 0
 host_lock: ${join(dir, 'host.lock')}
+cache_dir: ${join(dir, 'cache')}
 ${extra}
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
@@ -243,4 +244,30 @@ describe('qpswatch sessions and show', () => {
       assert.deepEqual(readdirSync(stateDir).sort(), before);
     },
   );
+
+  test('a second compare copies both loaded datadirs from the cache; root gets a new password', async () => {
+    const result = await runCli(
+      ['--config', configFile, 'compare', '--baseline', 'relaxed', '--candidate', 'durable', '--suite', suiteFile],
+      { env: { QPSWATCH_LOG_LEVEL: 'info' } },
+    );
+    // sysbench logs in with this session's password (sysbench.cnf): a server that kept the first session's would
+    // refuse every run.
+    assert.equal(result.code, 0, result.stderr);
+    const logged = result.stderr.split('\n').filter((l) => l.includes('copied from the cache'));
+    assert.deepEqual(
+      logged.map((l) => (JSON.parse(l) as { target: string }).target),
+      ['relaxed', 'durable'],
+      'both sides copied, neither loaded',
+    );
+    assert.doesNotMatch(result.stderr, /"msg":"loading \d+ rows/);
+    const entries = readdirSync(join(dir, 'cache', 'datadirs'));
+    assert.equal(entries.length, 2, `one entry per target: ${entries.join(' ')}`);
+    if (asNobody) {
+      const listed = spawnSync('runuser', ['-u', 'nobody', '--', 'ls', join(dir, 'cache', 'datadirs')], {
+        encoding: 'utf8',
+      });
+      assert.notEqual(listed.status, 0, 'nobody may not enter the cache of datadirs');
+      assert.match(listed.stderr, /Permission denied/);
+    }
+  });
 });
