@@ -67,6 +67,7 @@ export class LoadedDatadirCache {
 
   /** Copies the entry into datadir (which must not exist); false when there is none. */
   async take(key: string, datadir: string, log: Logger): Promise<boolean> {
+    await this.checkFolder();
     const entry = join(this.dir, key);
     if (!(await isFolder(entry))) return false;
     try {
@@ -82,10 +83,12 @@ export class LoadedDatadirCache {
     return true;
   }
 
-  /** Keeps a copy of the loaded datadir (server stopped) under key, then drops the entries used longest ago. */
+  /**
+   * Keeps a copy of the loaded datadir (server stopped) under key, then drops the entries used longest ago. A copy
+   * that fails (a full disk) is a warning: the session goes on, and a later one loads again.
+   */
   async put(key: string, datadir: string, log: Logger): Promise<void> {
-    await checkCacheDir(dirname(this.dir));
-    await privateDir(this.dir, undefined, 0o700);
+    await this.checkFolder();
     const entry = join(this.dir, key);
     const partial = join(this.dir, `.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
@@ -95,11 +98,22 @@ export class LoadedDatadirCache {
       // cp -a kept the datadir's times; the entry was used now.
       const now = new Date();
       await utimes(entry, now, now).catch(() => undefined);
+      log.info({ entry }, 'loaded datadir kept for later sessions (datadir_cache)');
+    } catch (err) {
+      log.warn({ err, entry }, 'the loaded datadir could not be kept in the cache: later sessions load it again');
     } finally {
       await rm(partial, { recursive: true, force: true });
     }
-    log.info({ entry }, 'loaded datadir kept for later sessions (datadir_cache)');
     await this.prune(log);
+  }
+
+  /**
+   * What is copied in here becomes a server's datadir: the folder must be root's and private, and cache_dir one that
+   * no other user owns or may write (checkCacheDir). A folder another user made is refused, never used.
+   */
+  private async checkFolder(): Promise<void> {
+    await checkCacheDir(dirname(this.dir));
+    await privateDir(this.dir, undefined, 0o700);
   }
 
   private async prune(log: Logger): Promise<void> {

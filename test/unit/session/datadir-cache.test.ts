@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { parseServerProfile } from '../../../src/server/index.js';
+import { parseServerProfile, UnsafeFolderError } from '../../../src/server/index.js';
 import { LoadedDatadirCache, type PreparedTarget } from '../../../src/session/index.js';
 import type { Suite, SuiteLoad } from '../../../src/suite/index.js';
 import { parseVersion } from '../../../src/version/index.js';
@@ -109,5 +119,18 @@ describe('LoadedDatadirCache', () => {
     assert.equal(await cache.take('b', join(dir, 'b-copy'), silentLog), false);
     assert.equal(await cache.take('a', join(dir, 'a-copy-2'), silentLog), true);
     assert.equal(await cache.take('c', join(dir, 'c-copy'), silentLog), true);
+  });
+
+  test('a copy that fails is a warning and keeps nothing; a datadirs folder of another user is refused', async () => {
+    const root = join(dir, 'faults');
+    const cache = LoadedDatadirCache.of(root, 2)!;
+    const warned: string[] = [];
+    const log = { ...silentLog, warn: (_o: unknown, msg: string) => warned.push(msg) } as unknown as typeof silentLog;
+    await cache.put('gone', join(dir, 'no-such-datadir'), log);
+    assert.deepEqual(warned, ['the loaded datadir could not be kept in the cache: later sessions load it again']);
+    assert.deepEqual(readdirSync(join(root, 'datadirs')), [], 'no entry, no partial copy left');
+    if (process.getuid?.() !== 0) return;
+    chownSync(join(root, 'datadirs'), 65534, 65534);
+    await assert.rejects(cache.take('any', join(dir, 'planted-copy'), silentLog), UnsafeFolderError);
   });
 });
