@@ -19,10 +19,9 @@ import { testServerProfilesDir } from '../helpers/server-profiles.js';
  */
 let root = '';
 let demo: DemoUpstream;
-const hostLock = process.env['QPSWATCH_HOST_LOCK'];
 const cli = (...args: string[]) =>
   runCli(['--config', join(root, 'qpswatch.yaml'), ...args], {
-    env: { USER: 'tester', ...(hostLock !== undefined ? { QPSWATCH_HOST_LOCK: hostLock } : {}) },
+    env: { USER: 'tester' },
   });
 const SESSION_FLAGS = ['--suite', '', '--pairs', '8', '--seconds', '1'];
 
@@ -39,6 +38,8 @@ before(async () => {
       // Tables of a few thousand rows need no warm-up after a restart: each block starts at once.
       'instance_warmup_seconds: 0',
       `cache_dir: ${join(root, 'cache')}`,
+      // A lock of this test's own: it shares the host with other tests (host-share.ts), never with a benchmark.
+      `host_lock: ${join(root, 'host.lock')}`,
       'log_level: warn',
       // The check before the bisection opens a regression: its profile is profile.test's and check-release's.
       'profiling: off',
@@ -138,7 +139,6 @@ describe('qpswatch bisect on the instructions lane', () => {
         {
           env: {
             USER: 'tester',
-            ...(hostLock !== undefined ? { QPSWATCH_HOST_LOCK: hostLock } : {}),
             QPSWATCH_INSTRUCTION_COUNTER: 'callgrind',
             // Enough events that a one-off cost in a run (about 400,000 instructions: 4% of 100 updates) is well
             // under the 1% the good steps are held to.
