@@ -16,6 +16,7 @@ export const OPTION_GROUPS: readonly { title: string; names: readonly string[] }
     names: [
       'state_dir',
       'cache_dir',
+      'datadir_cache',
       'suites_dir',
       'server_profiles_dir',
       'build_profiles_dir',

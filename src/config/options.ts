@@ -384,7 +384,8 @@ export const OPTIONS = {
     default: () => 20 * 2 ** 30,
     doc:
       'A build does not start when state_dir has less free space than this (a ' +
-      'MariaDB build and install take ~5 GB).',
+      'MariaDB build and install take ~5 GB), and a loaded datadir is not kept in the cache (datadir_cache) when ' +
+      'its copy would leave less than this free in cache_dir.',
     expected: 'a whole number of bytes',
     envFormat: 'number',
   }),

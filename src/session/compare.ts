@@ -327,7 +327,7 @@ async function runHeldSession(
             },
             report,
           );
-    const datadirCache = LoadedDatadirCache.of(settings.cacheDir, settings.datadirCache);
+    const datadirCache = LoadedDatadirCache.of(settings.cacheDir, settings.datadirCache, settings.minFreeBytes);
     const ctx: RoundContext = {
       store,
       log: sessionLog,

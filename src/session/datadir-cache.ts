@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { describeBytes, freeSpace } from '../compile/index.js';
 import { run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { checkCacheDir, privateDir, renderMyCnf, type ServerPaths } from '../server/index.js';
@@ -36,11 +37,15 @@ export class LoadedDatadirCache {
   private constructor(
     private readonly dir: string,
     private readonly keep: number,
+    private readonly minFreeBytes: number,
   ) {}
 
-  /** cache_dir and datadir_cache; undefined when datadir_cache is 0 (every session loads its own). */
-  static of(cacheDir: string, keep: number): LoadedDatadirCache | undefined {
-    return keep > 0 ? new LoadedDatadirCache(join(cacheDir, 'datadirs'), keep) : undefined;
+  /**
+   * cache_dir, datadir_cache and min_free_bytes (a copy that would leave less free is not made); undefined when
+   * datadir_cache is 0 (every session loads its own).
+   */
+  static of(cacheDir: string, keep: number, minFreeBytes: number): LoadedDatadirCache | undefined {
+    return keep > 0 ? new LoadedDatadirCache(join(cacheDir, 'datadirs'), keep, minFreeBytes) : undefined;
   }
 
   async key(target: PreparedTarget, suite: Pick<Suite, 'loads'>): Promise<string> {
@@ -92,6 +97,7 @@ export class LoadedDatadirCache {
     const entry = join(this.dir, key);
     const partial = join(this.dir, `.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
+      if (await this.wouldFill(datadir, log)) return;
       await copyTree(datadir, partial);
       // Two sessions that loaded the same key at once: the first one kept stays.
       await rename(partial, entry).catch(() => undefined);
@@ -99,12 +105,24 @@ export class LoadedDatadirCache {
       const now = new Date();
       await utimes(entry, now, now).catch(() => undefined);
       log.info({ entry }, 'loaded datadir kept for later sessions (datadir_cache)');
+      await this.prune(log);
     } catch (err) {
       log.warn({ err, entry }, 'the loaded datadir could not be kept in the cache: later sessions load it again');
     } finally {
       await rm(partial, { recursive: true, force: true });
     }
-    await this.prune(log);
+  }
+
+  /** Whether a copy of datadir would leave less than min_free_bytes free here; says so when it would. */
+  private async wouldFill(datadir: string, log: Logger): Promise<boolean> {
+    const [size, free] = await Promise.all([treeBytes(datadir), freeSpace(this.dir)]);
+    if (free.freeBytes - size >= this.minFreeBytes) return false;
+    log.info(
+      { bytes: size, freeBytes: free.freeBytes, minFreeBytes: this.minFreeBytes },
+      `the loaded datadir is not kept in the cache: ${describeBytes(size)} would leave less than min_free_bytes ` +
+        `free in ${free.dir}`,
+    );
+    return true;
   }
 
   /**
@@ -133,6 +151,15 @@ export class LoadedDatadirCache {
 
 async function copyTree(from: string, to: string): Promise<void> {
   await run({ argv: ['cp', '-a', '-T', '--', from, to], timeoutMs: COPY_TIMEOUT_MS });
+}
+
+/** The bytes of the files under a folder, as a copy of it would take them (apparent sizes; a datadir has no holes). */
+async function treeBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return bytes;
 }
 
 async function isFolder(path: string): Promise<boolean> {

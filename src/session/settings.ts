@@ -15,6 +15,8 @@ export interface CompareSettings {
   cacheDir: string;
   /** datadir_cache: how many loaded datadirs are kept (0: none). */
   datadirCache: number;
+  /** min_free_bytes: a loaded datadir is not kept when its copy would leave less free. */
+  minFreeBytes: number;
   holdIdleStates: boolean;
   /** Who runs the session (root, the service, a person): the warning of a hold that failed names its fix. */
   idleHoldSetting: IdleHoldSetting;
@@ -63,6 +65,7 @@ export function compareSettings(
     serverProfilesDir: config.server_profiles_dir,
     cacheDir: config.cache_dir,
     datadirCache: config.datadir_cache,
+    minFreeBytes: config.min_free_bytes,
     holdIdleStates: config.hold_idle_states,
     idleHoldSetting: idleHoldSetting(env),
     design: config.design,

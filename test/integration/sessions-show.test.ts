@@ -29,6 +29,7 @@ instance_seconds: 0
 instance_warmup_seconds: 0
 host_lock: ${join(dir, 'host.lock')}
 cache_dir: ${join(dir, 'cache')}
+min_free_bytes: 1000000
 ${extra}
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }

@@ -69,11 +69,11 @@ function datadir(name: string, text: string): string {
 
 describe('LoadedDatadirCache', () => {
   test('datadir_cache 0 keeps none', () => {
-    assert.equal(LoadedDatadirCache.of(join(dir, 'cache'), 0), undefined);
+    assert.equal(LoadedDatadirCache.of(join(dir, 'cache'), 0, 0), undefined);
   });
 
   test('the key follows the server, its settings, sysbench and the load, and nothing of a session', async () => {
-    const cache = LoadedDatadirCache.of(join(dir, 'cache'), 2)!;
+    const cache = LoadedDatadirCache.of(join(dir, 'cache'), 2, 0)!;
     const base = await cache.key(target(), suite());
     assert.match(base, /^[0-9a-f]{24}$/);
     assert.equal(await cache.key(target(), suite()), base, 'the same target and load');
@@ -95,7 +95,7 @@ describe('LoadedDatadirCache', () => {
   });
 
   test('put keeps a copy in a folder of its own; take copies it out; none is false', async () => {
-    const cache = LoadedDatadirCache.of(join(dir, 'cache'), 2)!;
+    const cache = LoadedDatadirCache.of(join(dir, 'cache'), 2, 0)!;
     const loaded = datadir('loaded', 'rows of load one');
     await cache.put('one', loaded, silentLog);
     assert.equal(statSync(join(dir, 'cache', 'datadirs')).mode & 0o777, 0o700, 'nobody but root may enter');
@@ -108,7 +108,7 @@ describe('LoadedDatadirCache', () => {
 
   test('beyond datadir_cache entries, the one used longest ago is dropped', async () => {
     const root = join(dir, 'lru');
-    const cache = LoadedDatadirCache.of(root, 2)!;
+    const cache = LoadedDatadirCache.of(root, 2, 0)!;
     await cache.put('a', datadir('a', 'a'), silentLog);
     await cache.put('b', datadir('b', 'b'), silentLog);
     // a was used after b: b goes when c comes.
@@ -123,7 +123,7 @@ describe('LoadedDatadirCache', () => {
 
   test('a copy that fails is a warning and keeps nothing; a datadirs folder of another user is refused', async () => {
     const root = join(dir, 'faults');
-    const cache = LoadedDatadirCache.of(root, 2)!;
+    const cache = LoadedDatadirCache.of(root, 2, 0)!;
     const warned: string[] = [];
     const log = { ...silentLog, warn: (_o: unknown, msg: string) => warned.push(msg) } as unknown as typeof silentLog;
     await cache.put('gone', join(dir, 'no-such-datadir'), log);
@@ -132,5 +132,15 @@ describe('LoadedDatadirCache', () => {
     if (process.getuid?.() !== 0) return;
     chownSync(join(root, 'datadirs'), 65534, 65534);
     await assert.rejects(cache.take('any', join(dir, 'planted-copy'), silentLog), UnsafeFolderError);
+  });
+
+  test('a copy that would leave less than min_free_bytes free is not made', async () => {
+    const root = join(dir, 'full');
+    const cache = LoadedDatadirCache.of(root, 2, Number.MAX_SAFE_INTEGER)!;
+    const said: string[] = [];
+    const log = { ...silentLog, info: (_o: unknown, msg: string) => said.push(msg) } as unknown as typeof silentLog;
+    await cache.put('big', datadir('big', 'rows'), log);
+    assert.match(said.join('\n'), /not kept in the cache: .* would leave less than min_free_bytes free in /);
+    assert.deepEqual(readdirSync(join(root, 'datadirs')), []);
   });
 });
