@@ -2,16 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describeBytes, freeSpace } from '../compile/index.js';
-import { run } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { checkCacheDir, privateDir, renderMyCnf, type ServerPaths } from '../server/index.js';
 import { findSysbench, prepareArgv, type Suite } from '../suite/index.js';
+import { copyTree } from './copy-tree.js';
 import type { PreparedTarget } from './target.js';
 
 /** Bump when what an entry holds, or how it is keyed, changes: older entries are then never taken. */
 const FORMAT = 1;
-// Copying a large loaded datadir (the IO-bound setups hold hundreds of GB) may take longer than exec's default.
-const COPY_TIMEOUT_MS = 6 * 3600_000;
 // The my.cnf of a key names no session's folders: only the settings decide what the load writes.
 const KEY_PATHS: ServerPaths = {
   datadir: '/datadir',
@@ -147,10 +145,6 @@ export class LoadedDatadirCache {
       log.info({ entry: old.name }, 'cached loaded datadir dropped: more than datadir_cache are kept');
     }
   }
-}
-
-async function copyTree(from: string, to: string): Promise<void> {
-  await run({ argv: ['cp', '-a', '-T', '--', from, to], timeoutMs: COPY_TIMEOUT_MS });
 }
 
 /** The bytes of the files under a folder, as a copy of it would take them (apparent sizes; a datadir has no holes). */

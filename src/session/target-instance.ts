@@ -1,6 +1,5 @@
 import { chown, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { run } from '../exec/index.js';
 import {
   assertReachable,
   checkServerOptions,
@@ -20,11 +19,9 @@ import {
 } from '../server/index.js';
 import type { Logger } from '../log/index.js';
 import { writeSysbenchPassword } from '../suite/index.js';
+import { copyTree } from './copy-tree.js';
 import type { LoadedDatadirCache } from './datadir-cache.js';
 import type { PreparedTarget } from './target.js';
-
-// A copy of a large loaded datadir (the IO-bound setups hold hundreds of GB) may take longer than exec's default.
-const COPY_TIMEOUT_MS = 6 * 3600_000;
 
 /**
  * The state folder, its work/ (session folders) and run/ (the servers' sockets): nobody but qpswatch's user and the
@@ -174,15 +171,10 @@ export class TargetInstance {
     await rename(this.paths.datadir, this.snapshotDir);
   }
 
-  /**
-   * A fresh copy of the snapshot becomes the datadir. cp(1), not fs.cp: a datadir is some hundreds of small files
-   * (the mysql and sys schemas) beside a few large ones, and fs.cp walks them in JavaScript: 370 ms against cp -a's
-   * 140 ms for a freshly loaded one, paid before every server start. -T: the copy is the datadir, never a folder
-   * inside one.
-   */
+  /** A fresh copy of the snapshot becomes the datadir. */
   async restoreSnapshot(): Promise<void> {
     await rm(this.paths.datadir, { recursive: true, force: true });
-    await run({ argv: ['cp', '-a', '-T', '--', this.snapshotDir, this.paths.datadir], timeoutMs: COPY_TIMEOUT_MS });
+    await copyTree(this.snapshotDir, this.paths.datadir);
   }
 
   /**
