@@ -67,6 +67,8 @@ export async function loadTarget(
   ctx: Pick<RoundContext, 'log' | 'signal' | 'progress' | 'datadirCache'>,
 ): Promise<void> {
   ctx.progress?.loading();
+  await instance.prepare(ctx.log);
+  ctx.signal.throwIfAborted();
   const cache = ctx.datadirCache;
   const key = await cache?.key(instance.target, suite);
   if (cache !== undefined && key !== undefined && (await instance.takeCachedDatadir(cache, key, ctx.log))) {
@@ -97,7 +99,7 @@ async function loadAnew(
     },
     `loading ${rows} rows into ${instance.target.name}`,
   );
-  await instance.initialise(ctx.log);
+  await instance.initialiseDatadir(ctx.log);
   ctx.signal.throwIfAborted();
   await withServer(instance, ctx.log, async (server) => {
     for (const load of suite.loads) {

@@ -103,11 +103,27 @@ export class TargetInstance {
   }
 
   /**
-   * Writes the my.cnf, has the server binary check it (an option it does not know fails here in a second, with its
-   * own error line), and initialises an empty datadir.
+   * The folders, the my.cnf, which the server binary checks (an option it does not know fails here in a second, with
+   * its own error line), and sysbench's password file: all but the datadir, which comes next from initialiseDatadir
+   * or the cache.
    */
+  async prepare(log: Logger): Promise<void> {
+    const account = serverAccount(this.user);
+    await privateDir(this.dir, account);
+    await prepareServerDirs(this.paths, account);
+    await writeFile(this.myCnfPath, this.myCnfText(), { mode: 0o640 });
+    await writeSysbenchPassword(this.sysbenchPasswordFile, this.credential.reveal());
+    await checkServerOptions(this.target.binaries, this.myCnfPath, log, this.user);
+  }
+
+  /** prepare, then an empty datadir: a server of its own for a bench or a test, loaded by the caller. */
   async initialise(log: Logger): Promise<void> {
     await this.prepare(log);
+    await this.initialiseDatadir(log);
+  }
+
+  /** An empty datadir, initialised by the server's own tool. */
+  async initialiseDatadir(log: Logger): Promise<void> {
     await initDatadir({
       binaries: this.target.binaries,
       myCnfPath: this.myCnfPath,
@@ -123,22 +139,11 @@ export class TargetInstance {
    * none for key. The first start then gives root this instance's password.
    */
   async takeCachedDatadir(cache: LoadedDatadirCache, key: string, log: Logger): Promise<boolean> {
-    await this.prepare(log);
     this.grantsFromCache = await cache.take(key, this.paths.datadir, log);
     return this.grantsFromCache;
   }
 
-  /** The folders, the my.cnf (checked by the server binary) and sysbench's password file: all but the datadir. */
-  private async prepare(log: Logger): Promise<void> {
-    const account = serverAccount(this.user);
-    await privateDir(this.dir, account);
-    await prepareServerDirs(this.paths, account);
-    await writeFile(this.myCnfPath, this.myCnfText(), { mode: 0o640 });
-    await writeSysbenchPassword(this.sysbenchPasswordFile, this.credential.reveal());
-    await checkServerOptions(this.target.binaries, this.myCnfPath, log, this.user);
-  }
-
-  /** The my.cnf this target runs with, as initialise() writes it. */
+  /** The my.cnf this target runs with, as prepare() writes it. */
   myCnfText(): string {
     return renderMyCnf(this.target.profile, this.target.binaries, this.paths, this.network);
   }
