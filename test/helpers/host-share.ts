@@ -10,16 +10,12 @@ import { projectRoot } from './paths.js';
  * bounds), or they use something host-wide (cgroups, the CPU idle states, process scans). Every other file holds a
  * shared lock, so it waits while an ALONE file runs and runs beside any other shared file.
  *
- * Files whose real sessions only need to tell the demo's slow commit (fsync at every commit, several times the cost
- * of none, against a threshold of 0.6) from the rest share the host: pairs seconds apart see a neighbour's load alike,
- * and instruction counts do not see it at all (bisect, tarball-upstream). What reads host-wide resources per
- * operation (wKB/o from /proc/diskstats), or judges whole-run rounds minutes apart, stays alone.
- *
  * The lock is flock(2) on a file in dist/, taken by util-linux's flock(1) on a descriptor this process opened and
  * passes it: a flock belongs to the open file description, which stays open here after flock(1) exits, so the lock
  * lasts exactly as long as the test file's process, however that process ends.
  */
 export const ALONE: Readonly<Record<string, string>> = {
+  'integration/bisect.test.ts': 'a verdict of a real paired session at every step of the bisection',
   'integration/build-demo.test.ts': 'a warm ccache build must beat the cold one on the clock',
   'integration/build-variants.test.ts': 'relative QPS and wKB/o of a real session between two builds',
   'integration/build-worktree.test.ts': 'a wall-clock bound on stopping a build, and pgrep over the whole host',
@@ -41,6 +37,7 @@ export const ALONE: Readonly<Record<string, string>> = {
   'integration/profile.test.ts': 'the share of the fsync path in perf samples of two real servers',
   'integration/prometheus.test.ts': 'a regression alert from a real session',
   'integration/releases.test.ts': 'the relative QPS and wKB/o of a real session',
+  'integration/tarball-upstream.test.ts': 'a regression emailed from a real session',
   'integration/upstream-bad-input.test.ts': 'wall-clock bounds on unreachable remotes',
   'unit/daemon/outbox-timer.test.ts': 'a message sent within 1.5 s of its time, a stop within 1 s',
   'unit/sampling/fingerprint.test.ts': 'a wall-clock bound on the host inventory (slower under load)',

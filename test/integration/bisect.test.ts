@@ -38,7 +38,7 @@ before(async () => {
       // Tables of a few thousand rows need no warm-up after a restart: each block starts at once.
       'instance_warmup_seconds: 0',
       `cache_dir: ${join(root, 'cache')}`,
-      // A lock of this test's own: it shares the host with other tests (host-share.ts), never with a benchmark.
+      // A lock of this test's own, as the other tests have: never the host's default one.
       `host_lock: ${join(root, 'host.lock')}`,
       'log_level: warn',
       // The check before the bisection opens a regression: its profile is profile.test's and check-release's.
