@@ -60,4 +60,4 @@ export {
   type BuildPhase,
   type BuildFailure,
 } from './errors.js';
-export { CacheSizeCache, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';
+export { CacheSizeCache, folderBytes, measureCacheSizes, type CacheSizeCacheOptions } from './cache-sizes.js';

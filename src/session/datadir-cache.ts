@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { describeBytes, freeSpace } from '../compile/index.js';
+import { describeBytes, folderBytes, freeSpace } from '../compile/index.js';
 import type { Logger } from '../log/index.js';
 import { checkCacheDir, privateDir, renderMyCnf, type ServerPaths } from '../server/index.js';
 import { findSysbench, prepareArgv, type Suite } from '../suite/index.js';
@@ -113,7 +113,7 @@ export class LoadedDatadirCache {
 
   /** Whether a copy of datadir would leave less than min_free_bytes free here; says so when it would. */
   private async wouldFill(datadir: string, log: Logger): Promise<boolean> {
-    const [size, free] = await Promise.all([treeBytes(datadir), freeSpace(this.dir)]);
+    const [size, free] = await Promise.all([folderBytes(datadir), freeSpace(this.dir)]);
     if (free.freeBytes - size >= this.minFreeBytes) return false;
     log.info(
       { bytes: size, freeBytes: free.freeBytes, minFreeBytes: this.minFreeBytes },
@@ -145,15 +145,6 @@ export class LoadedDatadirCache {
       log.info({ entry: old.name }, 'cached loaded datadir dropped: more than datadir_cache are kept');
     }
   }
-}
-
-/** The bytes of the files under a folder, as a copy of it would take them (apparent sizes; a datadir has no holes). */
-async function treeBytes(dir: string): Promise<number> {
-  let bytes = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size;
-  }
-  return bytes;
 }
 
 async function isFolder(path: string): Promise<boolean> {
