@@ -1,4 +1,6 @@
 export { bufferPoolHitRatio, compareSession } from './comparison.js';
+export { compareServerVariables } from './server-variables.js';
+export { compareStatementPlans, planLine, planShape, type SidePlan } from './statement-plans.js';
 export { median } from './median.js';
 export { judgeSession, classify, robustSpread, thresholdOf, type VerdictSettings } from './verdict.js';
 export {

@@ -53,6 +53,40 @@ export interface TargetLabel {
 export const sessionDesigns = ['paired', 'runs'] as const;
 export type SessionDesignName = (typeof sessionDesigns)[number];
 
+/**
+ * One server variable whose value differs between the sides (SHOW GLOBAL VARIABLES after start-up). A side without
+ * the variable (one release has it, the other not) has no value. A list of flags such as optimizer_switch keeps only
+ * the flags that differ.
+ */
+export interface VariableDifference {
+  name: string;
+  baseline?: string;
+  candidate?: string;
+}
+
+/** The sides' server variables compared: how many names were compared, and those whose values differ, by name. */
+export interface VariableComparison {
+  compared: number;
+  differences: VariableDifference[];
+}
+
+/**
+ * One statement whose plan differs between the sides (EXPLAIN FORMAT=JSON at each side's first start), each plan in
+ * one line: per table its access and key, and what else it does (filesort, temporary table, conditions).
+ */
+export interface PlanDifference {
+  test: string;
+  statement: string;
+  baseline: string;
+  candidate: string;
+}
+
+/** The sides' statement plans compared: how many statements were explained on both, and those whose plans differ. */
+export interface PlanComparison {
+  compared: number;
+  differences: PlanDifference[];
+}
+
 /** A suite's concurrency level as the session ran it: its threads on this host, as the suite wrote them, its load. */
 export interface SessionLevel {
   threads: number;
@@ -83,4 +117,8 @@ export interface ComparisonView {
   tests: TestRow[];
   /** The instructions lane of the session (its 1-thread tests), when the session ran it: every format carries it. */
   instructions?: InstructionsView;
+  /** The server variables that differ between B and C, when the session kept both sides' variables. */
+  variables?: VariableComparison;
+  /** The statement plans that differ between B and C, when the session kept both sides' plans. */
+  plans?: PlanComparison;
 }

@@ -52,6 +52,10 @@ export {
   type SideSummary,
   type TargetLabel,
   type TestRow,
+  type PlanComparison,
+  type PlanDifference,
+  type VariableComparison,
+  type VariableDifference,
 } from './comparison.js';
 export type {
   HistoryBisection,

@@ -7,7 +7,9 @@ import {
   grownFramesTable,
   left,
   makeTable,
+  plansBlocks,
   right,
+  variablesBlocks,
   WAITING_TEXT,
   type Block,
   type Table,
@@ -112,6 +114,15 @@ function hintBlocks(rows: readonly TestRow[]): Block[] {
     : [heading, { kind: 'table', table }];
 }
 
+/** The email shows this many of the server variables, and of the plans, that differ; the report shows them all. */
+const SIDE_ROWS = 15;
+
+/** What differs between what the sides ran with: a new default, an option the profile sets, a plan. */
+function sideBlocks(comparison: AlertContent['comparison']): Block[] {
+  const more = { limit: SIDE_ROWS, where: `qpswatch show ${comparison.sessionId}` };
+  return [...variablesBlocks(comparison.variables, more), ...plansBlocks(comparison.plans, more)];
+}
+
 /** The email shows this many of the frames that grew most; the page and the report show them all. */
 const PROFILE_ROWS = 8;
 
@@ -192,6 +203,8 @@ export function alertDocument(
     ...(content.kind === 'regression' ? chainBlocks(content.chain) : []),
     ...(content.kind === 'regression' ? hintBlocks(rows) : []),
     ...(content.kind === 'regression' ? profileBlocks(content.profile) : []),
+    // A setting or a plan that changed between the releases can be the cause.
+    ...(content.kind === 'regression' ? sideBlocks(content.comparison) : []),
     { kind: 'heading', level: 2, text: 'The full report' },
     { kind: 'lines', lines: fullReportLines(content, dashboardLine) },
   ];

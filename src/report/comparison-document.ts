@@ -14,6 +14,7 @@ import {
 import type { Block, VerdictRow } from './document.js';
 import { headlineBlock } from './headline.js';
 import { instructionsBlocks } from './instructions-table.js';
+import { plansBlocks, variablesBlocks } from './side-tables.js';
 import { ratioTone, verdictTone } from './tones.js';
 import { shownFigures } from './shown-figures.js';
 import {
@@ -341,6 +342,9 @@ export function comparisonDocument(view: ComparisonView): Block[] {
       : []),
     // The instructions lane after the QPS verdicts: both lanes' verdicts are read before the per-test detail.
     ...(view.instructions !== undefined ? instructionsBlocks(view.instructions, memoryPhrase(view)) : []),
+    // What the sides ran with, before the per-test detail: a setting or a plan that differs explains the figures.
+    ...variablesBlocks(view.variables),
+    ...plansBlocks(view.plans),
     ...view.tests.flatMap((row) => testBlocks(view, row)),
   ];
 }

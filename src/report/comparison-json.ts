@@ -97,6 +97,8 @@ export function comparisonJson(view: ComparisonView): string {
     host: sortedRecord(view.host),
     tests: view.tests.map(orderedRow),
     ...(view.instructions !== undefined ? { instructions: orderedInstructions(view.instructions) } : {}),
+    ...(view.variables !== undefined ? { variables: view.variables } : {}),
+    ...(view.plans !== undefined ? { plans: view.plans } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

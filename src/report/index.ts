@@ -114,3 +114,4 @@ export {
   laneHeadline,
   laneLine,
 } from './instructions-table.js';
+export { plansBlocks, variablesBlocks } from './side-tables.js';

@@ -23,6 +23,15 @@ export async function readGlobalStatus(conn: StatusConnection): Promise<GlobalSt
   return parseGlobalStatus(rows);
 }
 
+/**
+ * SHOW GLOBAL VARIABLES as name -> text value: the settings the server really runs with (its my.cnf, its command line
+ * and its own defaults together). The rows have the shape of the status rows.
+ */
+export async function readGlobalVariables(conn: StatusConnection): Promise<Record<string, string>> {
+  const [rows] = await conn.query('SHOW GLOBAL VARIABLES');
+  return { ...parseGlobalStatus(rows) };
+}
+
 export function parseGlobalStatus(rows: unknown): GlobalStatus {
   const parsed = GlobalStatusRowsSchema.safeParse(rows);
   if (!parsed.success) {

@@ -28,6 +28,7 @@ export { diffHostSnapshots, type HostUsage } from './host-usage.js';
 export { perOperation, type PerOpSample } from './per-op.js';
 export {
   readGlobalStatus,
+  readGlobalVariables,
   parseGlobalStatus,
   GlobalStatusRowsSchema,
   type StatusConnection,

@@ -38,6 +38,7 @@ import type {
   HostStore,
   InstructionLaneInput,
   InstructionStore,
+  SessionSideStore,
   ReleaseStore,
   SampleRecord,
   SampleStore,
@@ -51,6 +52,7 @@ import { roundOrder } from './round-order.js';
 import { runPairedSession, type IdleServerMode, type PairedOutcome, type PairedStop } from './paired-session.js';
 import { checkPairedMemory } from './paired-memory.js';
 import { realSessionParts } from './session-parts.js';
+import { sideDifferences } from './side-differences.js';
 import { LoadedDatadirCache } from './datadir-cache.js';
 import { announceSweeps, preflight, RESTART_WARMUP_SECONDS, type SweepPlan } from './preflight.js';
 import { sessionProgress } from './session-progress.js';
@@ -123,7 +125,7 @@ export interface CompareDeps {
    * Releases for targets named by tag, the host, the session and its samples; this host's calibration for the
    * pre-flight line.
    */
-  store: ReleaseStore & HostStore & SessionStore & SampleStore & CalibrationStore & InstructionStore;
+  store: ReleaseStore & HostStore & SessionStore & SampleStore & CalibrationStore & InstructionStore & SessionSideStore;
   log: Logger;
   /** Built releases of these upstreams can be named as targets by their tag. */
   upstreams: readonly Upstream[];
@@ -399,7 +401,8 @@ async function runHeldSession(
       },
       `${testLabel(v)}: ${v.kind}`,
     );
-  const view = compareSession(session!, samples, hostSummary(fingerprint), verdicts);
+  const sides = await sideDifferences(store, sessionId);
+  const view = { ...compareSession(session!, samples, hostSummary(fingerprint), verdicts), ...sides };
   const laneView =
     instructions === undefined
       ? undefined

@@ -40,6 +40,9 @@ export {
   type SessionParts,
   type SideServer,
 } from './session-parts.js';
+export { instanceNeutral, keepServerVariables } from './server-variables.js';
+export { sideDifferences } from './side-differences.js';
+export { fillPlaceholders } from './statement-plans.js';
 export { loadTarget, type RoundContext } from './round.js';
 export { prepareStateFolders, TargetInstance, type ServerLaunch } from './target-instance.js';
 export { LoadedDatadirCache } from './datadir-cache.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/index.js';
 import { observerCost, readGlobalStatus, type DataDevice } from '../sampling/index.js';
 import type { RunningServer } from '../server/index.js';
-import type { SampleStore } from '../store/index.js';
+import type { SampleStore, SessionSideStore } from '../store/index.js';
 import type { MemorySettingName, SampleRole } from '../model/index.js';
 import {
   prepareArgv,
@@ -14,12 +14,14 @@ import {
 import type { LoadedDatadirCache } from './datadir-cache.js';
 import type { TargetInstance } from './target-instance.js';
 import { measureTest } from './measure.js';
+import { keepServerVariables } from './server-variables.js';
+import { keepStatementPlans } from './statement-plans.js';
 import { readTablesIntoPool } from './cache-tables.js';
 import type { SessionProgress } from './session-progress.js';
 
 export interface RoundContext {
-  /** Each sample is written as it is measured. */
-  store: Pick<SampleStore, 'addSample'>;
+  /** Each sample is written as it is measured; what each side runs with (variables, plans) after its first start. */
+  store: Pick<SampleStore, 'addSample'> & Pick<SessionSideStore, 'recordServerVariables' | 'recordStatementPlans'>;
   log: Logger;
   signal: AbortSignal;
   sessionId: number;
@@ -155,6 +157,8 @@ export async function runRound(
     await warmUpLoads(suite, conn, instance.sysbenchLog, ctx);
     const status = await server.connect();
     try {
+      await keepServerVariables(instance, role, status, ctx);
+      await keepStatementPlans(instance, role, suite, server, conn, ctx);
       const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
       const runs = suite.tests.flatMap((test) => test.threads.map((threads) => ({ test, threads })));
       for (const [i, { test, threads }] of runs.entries()) {

@@ -6,6 +6,8 @@ import type { Suite, SuiteLoad } from '../suite/index.js';
 import type { RowCounter } from './data-changing.js';
 import { measureOnce, type MeasureInput } from './measure.js';
 import { cacheTables, connection, loadTarget, warmUpLoads, type RoundContext } from './round.js';
+import { keepServerVariables } from './server-variables.js';
+import { keepStatementPlans } from './statement-plans.js';
 import type { TargetInstance } from './target-instance.js';
 
 /** One side's server while a paired session runs, as the session engine sees it. */
@@ -70,7 +72,7 @@ export function realSessionParts(
   const ups: Partial<Record<SampleRole, SideServer>> = {};
   return {
     load: (role) => loadTarget(instances[role], suite, ctx),
-    start: async (role) => (ups[role] = await startSideServer(instances[role], suite, ctx)),
+    start: async (role) => (ups[role] = await startSideServer(instances[role], role, suite, ctx)),
     warmUp: (role, seconds) =>
       warmUpLoads(
         seconds === undefined ? suite : { ...suite, warmup: { ...suite.warmup, seconds } },
@@ -85,13 +87,20 @@ export function realSessionParts(
   };
 }
 
-async function startSideServer(instance: TargetInstance, suite: Suite, ctx: RoundContext): Promise<SideServer> {
+async function startSideServer(
+  instance: TargetInstance,
+  role: SampleRole,
+  suite: Suite,
+  ctx: RoundContext,
+): Promise<SideServer> {
   await instance.restoreSnapshot();
   ctx.signal.throwIfAborted();
   const server = await instance.start(ctx.log);
   try {
     if (ctx.memory === 'cached') await cacheTables(server, instance, suite, ctx);
     const status = await server.connect();
+    await keepServerVariables(instance, role, status, ctx);
+    await keepStatementPlans(instance, role, suite, server, connection(instance), ctx);
     const observer = observerCost(await readGlobalStatus(status), await readGlobalStatus(status));
     const close = async (): Promise<void> => {
       try {

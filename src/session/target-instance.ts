@@ -76,6 +76,10 @@ export class TargetInstance {
   private lockedDown = false;
   /** The datadir came from the cache: its root has another session's password until the first start. */
   private grantsFromCache = false;
+  /** This side's server variables are stored (keepServerVariables): once per session is enough. */
+  variablesKept = false;
+  /** This side's statement plans are stored (keepStatementPlans): once per session. */
+  plansKept = false;
 
   constructor(
     readonly target: PreparedTarget,

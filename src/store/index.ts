@@ -2,6 +2,7 @@ export type { Store } from './store.js';
 /** The roles of Store and their records, one file per concern. */
 export type * from './host-types.js';
 export type * from './session-types.js';
+export type * from './session-side-types.js';
 export type * from './sample-types.js';
 export type * from './release-types.js';
 export type * from './check-types.js';

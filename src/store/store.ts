@@ -20,6 +20,7 @@ import type { QuietHostStore } from './quiet-host-types.js';
 import type { ReleaseStore } from './release-types.js';
 import type { ResultsStore } from './result-types.js';
 import type { SampleStore } from './sample-types.js';
+import type { SessionSideStore } from './session-side-types.js';
 import type { SessionStore } from './session-types.js';
 
 export interface Store
@@ -37,7 +38,8 @@ export interface Store
     CalibrationStore,
     BisectionStore,
     ProfileStore,
-    InstructionStore {
+    InstructionStore,
+    SessionSideStore {
   /** The backend's name, as given to openStore. */
   readonly backend: string;
   /**

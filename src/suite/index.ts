@@ -14,6 +14,7 @@ export {
   countedArgv,
   prepareArgv,
   runArgv,
+  statementsArgv,
   warmupArgv,
   isOwnedOption,
   LOAD_SEED,
@@ -27,5 +28,11 @@ export {
   type SysbenchResult,
 } from './sysbench-output.js';
 export { findSysbench, SysbenchMissingError } from './find-sysbench.js';
-export { runSysbench, prepareSysbench, SysbenchRunError, type SysbenchRunOptions } from './run-sysbench.js';
+export {
+  listStatements,
+  runSysbench,
+  prepareSysbench,
+  SysbenchRunError,
+  type SysbenchRunOptions,
+} from './run-sysbench.js';
 export { narrowSuite, UnknownSuiteTestError } from './narrow-suite.js';

@@ -1,4 +1,4 @@
-import { run, type RunResult } from '../exec/index.js';
+import { defaultEnv, run, type RunResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { findSysbench } from './find-sysbench.js';
 import { parseSysbenchOutput, type SysbenchResult } from './sysbench-output.js';
@@ -52,10 +52,28 @@ export async function prepareSysbench(args: readonly string[], opts: SysbenchRun
   await execSysbench(args, opts);
 }
 
-async function execSysbench(args: readonly string[], opts: SysbenchRunOptions): Promise<RunResult> {
+/**
+ * The statements `scriptPath` prepares or sends when a run starts, each once, whitespace folded, in its order
+ * (`sysbench <args from statementsArgv>`, the script named in QPSWATCH_SCRIPT). Nothing is measured.
+ */
+export async function listStatements(
+  scriptPath: string,
+  args: readonly string[],
+  opts: SysbenchRunOptions = {},
+): Promise<string[]> {
+  const result = await execSysbench(args, opts, { ...defaultEnv(), QPSWATCH_SCRIPT: scriptPath });
+  return result.stdout.split('\n').flatMap((line) => (line.startsWith('statement\t') ? [line.slice(10)] : []));
+}
+
+async function execSysbench(
+  args: readonly string[],
+  opts: SysbenchRunOptions,
+  env?: Record<string, string>,
+): Promise<RunResult> {
   const argv = [opts.sysbench ?? findSysbench(), ...args];
   const result = await run({
     argv,
+    ...(env !== undefined ? { env } : {}),
     logFile: opts.logFile,
     timeoutMs: opts.timeoutMs,
     signal: opts.signal,

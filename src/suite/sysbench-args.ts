@@ -1,4 +1,9 @@
+import { join } from 'node:path';
+import { PROJECT_SCRIPT_DIR } from './script-lookup.js';
 import type { ScriptArgs, Suite, SuiteLoad, SuiteTest, SuiteWarmup } from './suite.js';
+
+/** The script that lists another script's statements (statementsArgv). */
+const STATEMENT_LISTER = join(PROJECT_SCRIPT_DIR, 'lib', 'list-statements.lua');
 
 /** How sysbench reaches the server: its unix socket only, never TCP. */
 export interface SysbenchConnection {
@@ -74,6 +79,22 @@ export function prepareArgv(suite: Pick<Suite, 'load'>, conn: SysbenchConnection
 /** Arguments for one measured `sysbench ... run` of `test` with `threads` clients. */
 export function runArgv(test: SuiteTest, threads: number, conn: SysbenchConnection, seconds = test.seconds): string[] {
   return measuredArgs(test, threads, conn, seconds);
+}
+
+/**
+ * Arguments for listing the statements of `test`'s script (lua/lib/list-statements.lua, its `statements` command):
+ * the test's connection, load and script options, so the script prepares what its runs prepare; the script itself is
+ * named in the environment (listStatements).
+ */
+export function statementsArgv(test: Pick<SuiteTest, 'args' | 'load'>, conn: SysbenchConnection): string[] {
+  return [
+    ...connectionArgs(conn, test.load),
+    ...loadArgs(test.load),
+    '--threads=1',
+    ...scriptArgs(test.args),
+    STATEMENT_LISTER,
+    'statements',
+  ];
 }
 
 /** Arguments for the warm-up run, a plain `run` whose result is not kept. */

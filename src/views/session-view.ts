@@ -8,10 +8,11 @@ import type {
   SampleRecord,
   SampleStore,
   SessionRecord,
+  SessionSideStore,
   SessionStore,
   VerdictRecord,
 } from '../store/index.js';
-import { hostSummary, judgeStored, type SessionPlan } from '../session/index.js';
+import { hostSummary, judgeStored, sideDifferences, type SessionPlan } from '../session/index.js';
 
 /** A session id the store does not hold. */
 export class UnknownSessionError extends InputError {
@@ -38,7 +39,7 @@ export interface StoredSessionView extends SessionVerdicts {
 }
 
 /** The sessions, their host, their samples and the checks that judged them. */
-export type SessionViewStores = SessionStore & SampleStore & HostStore & CheckStore;
+export type SessionViewStores = SessionStore & SampleStore & HostStore & CheckStore & SessionSideStore;
 
 /**
  * One session again, from the store alone: the same comparison `compare` builds at its end (analysis.compareSession
@@ -58,7 +59,8 @@ export async function storedSessionView(
   const host = await store.getHost(session.hostId);
   // The fingerprint is the one compare stored for this host (HostFingerprint, as JSON).
   const facts = host === undefined ? {} : hostSummary(host.fingerprint as unknown as HostFingerprint);
-  return { session, view: compareSession(session, samples, facts, judged.verdicts), ...judged };
+  const sides = await sideDifferences(store, sessionId);
+  return { session, view: { ...compareSession(session, samples, facts, judged.verdicts), ...sides }, ...judged };
 }
 
 /**

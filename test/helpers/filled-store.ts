@@ -78,6 +78,12 @@ export async function fillEveryTable(store: Store, tag = 'a'): Promise<FilledIds
           );
     if (i === 0) {
       await fillInstructionLane(store, id);
+      // One side with both kinds of facts, the other with variables alone: a copy keeps the empty column empty.
+      await store.recordServerVariables(id, 'baseline', { sync_binlog: '0', ft_boolean_syntax: '+ -><()~*:""&|' });
+      await store.recordServerVariables(id, 'candidate', { sync_binlog: '1' });
+      await store.recordStatementPlans(id, 'baseline', [
+        { test: 'point-query', statement: 'SELECT c FROM sbtest1 WHERE id=?', plan: { query_block: { rows: 1.5 } } },
+      ]);
       await store.finishSession(id);
     } else await store.interruptSession(id, 'stopped by SIGTERM — «the operator»');
   }

@@ -102,6 +102,25 @@ async function profileInEmail(text: string, html: string): Promise<void> {
   assert.match(shown.stdout, /<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*<rect [\s\S]*<\/svg>/);
 }
 
+/**
+ * The slow tag's server runs with fsync at commit (the demo's release.cmake): the email names the two variables that
+ * release sets, with both values, and at most what the server derives from them (MariaDB 10.11 turns off
+ * innodb_log_file_buffering when every commit is flushed); the sides' own paths and ports are not among them.
+ */
+function variablesInEmail(text: string, html: string): void {
+  assert.match(text, /^Server variables that differ$/m);
+  const rows = /^variable +B +C\n((?:.+\n)+)/m.exec(text)?.[1]?.trim().split('\n') ?? [];
+  const names = rows.map((r) => r.split(/ +/)[0]);
+  assert.deepEqual(
+    names.filter((n) => n !== 'innodb_log_file_buffering'),
+    ['innodb_flush_log_at_trx_commit', 'sync_binlog'],
+  );
+  assert.match(text, new RegExp(`^${names.length} of \\d+ differ \\(SHOW GLOBAL VARIABLES after start-up`, 'm'));
+  assert.match(text, /^innodb_flush_log_at_trx_commit +2 +1$/m);
+  assert.match(text, /^sync_binlog +0 +1$/m);
+  assert.match(html, /<td[^>]*>innodb_flush_log_at_trx_commit<\/td><td[^>]*>2<\/td><td[^>]*>1<\/td>/);
+}
+
 after(async () => {
   await sink?.close();
   await rm(root, { recursive: true, force: true });
@@ -199,6 +218,7 @@ describe('qpswatch check on the demo upstream, with email', () => {
       assert.match(html, /background-color:#ffebe9;color:#a40e26">regression<\/td>/, 'the verdict coloured');
       assert.match(text, /qpswatch show \d+ --format html/, 'where the full report is');
       await profileInEmail(text, html);
+      variablesInEmail(text, html);
     },
   );
 

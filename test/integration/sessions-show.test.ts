@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -21,9 +21,11 @@ const stateDir = join(dir, 'state');
 const configFile = join(dir, 'qpswatch.yaml');
 const laterConfig = join(dir, 'later.yaml');
 const suiteFile = join(dir, 'tiny.yaml');
+const pointsSuite = join(dir, 'points.yaml');
 
+const profilesDir = join(dir, 'server-profiles');
 const config = (extra: string): string => `state_dir: ${stateDir}
-server_profiles_dir: ${testServerProfilesDir()}
+server_profiles_dir: ${profilesDir}
 log_level: warn
 instance_seconds: 0
 instance_warmup_seconds: 0
@@ -34,7 +36,17 @@ ${extra}
 targets:
   relaxed: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed }
   durable: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: durable }
+  ahi: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed-ahi }
+  noicp: { kind: installed, flavor: mariadb, basedir: /usr, server_profile: relaxed-noicp }
 `;
+// The tests' shipped profiles, and two of relaxed's own.
+cpSync(testServerProfilesDir(), profilesDir, { recursive: true });
+// relaxed with one setting more: the adaptive hash index (off by default since MariaDB 10.5), or index condition
+// pushdown off, which changes the plan of a lookup on the secondary index k.
+const relaxedWith = (setting: string): string =>
+  readFileSync(join(profilesDir, 'relaxed.yaml'), 'utf8').replace(/^settings:\n/m, `settings:\n  ${setting}\n`);
+writeFileSync(join(profilesDir, 'relaxed-ahi.yaml'), relaxedWith('innodb_adaptive_hash_index: 1'));
+writeFileSync(join(profilesDir, 'relaxed-noicp.yaml'), relaxedWith('optimizer_switch: index_condition_pushdown=off'));
 writeFileSync(configFile, config('test_thresholds: { point-query: 0.8 }'));
 // The same store after someone changed the thresholds: a session is still shown as it was judged.
 writeFileSync(laterConfig, config('threshold: 0.6\nalpha: 0.2'));
@@ -53,9 +65,25 @@ tests:
 `,
 );
 
+// One read whose plan index condition pushdown changes: sysbench's select_random_points looks rows up by k.
+writeFileSync(
+  pointsSuite,
+  `name: points
+description: rows looked up by the secondary index k, pairs of 1-second runs
+load: { tables: 1, table_size: 2000 }
+warmup: { script: oltp_read_only, seconds: 1, threads: 1 }
+defaults: { seconds: 1, threads: [1] }
+tests:
+  - { name: point-query, script: oltp_point_select }
+  - { name: random-points, script: select_random_points }
+`,
+);
+
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const cli = (args: readonly string[], file = configFile) => runCli(['--config', file, ...args]);
+const newestSession = async (): Promise<number> =>
+  (JSON.parse((await cli(['sessions', '--json', '--limit', '1'])).stdout) as Array<{ id: number }>)[0]!.id;
 const SCRIPT = '<script>alert(1)</script>';
 
 /**
@@ -270,5 +298,62 @@ describe('qpswatch sessions and show', () => {
       assert.notEqual(listed.status, 0, 'nobody may not enter the cache of datadirs');
       assert.match(listed.stderr, /Permission denied/);
     }
+  });
+
+  test('profiles that differ in one setting: compare, show and its page list that variable, only it', async () => {
+    const result = await cli([
+      'compare',
+      '--baseline',
+      'relaxed',
+      '--candidate',
+      'ahi',
+      '--suite',
+      suiteFile,
+      '--pairs',
+      '8',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const sessionId = await newestSession();
+    const shown = await cli(['show', String(sessionId), '--format', 'json']);
+    const variables = (JSON.parse(shown.stdout) as ComparisonView).variables;
+    assert.deepEqual(variables?.differences, [
+      { name: 'innodb_adaptive_hash_index', baseline: 'OFF', candidate: 'ON' },
+    ]);
+    assert.ok(variables.compared > 300, `every variable compared: ${variables.compared}`);
+    for (const text of [result.stdout, (await cli(['show', String(sessionId)])).stdout]) {
+      assert.match(text, /^1 of \d+ differ \(SHOW GLOBAL VARIABLES after start-up/m);
+      assert.match(text, /^innodb_adaptive_hash_index +OFF +ON$/m);
+    }
+    const html = await cli(['show', String(sessionId), '--format', 'html']);
+    assert.match(html.stdout, /<td[^>]*>innodb_adaptive_hash_index<\/td><td[^>]*>OFF<\/td><td[^>]*>ON<\/td>/);
+    // The first session's profiles differ in the two settings durable fsyncs with (and what the server derives).
+    const names = view.variables?.differences.map((d) => d.name).filter((n) => n !== 'innodb_log_file_buffering');
+    assert.deepEqual(names, ['innodb_flush_log_at_trx_commit', 'sync_binlog']);
+  });
+
+  test('one side without index condition pushdown: its plan of a lookup on k is shown beside the other', async () => {
+    const result = await cli([
+      'compare',
+      '--baseline',
+      'relaxed',
+      '--candidate',
+      'noicp',
+      '--suite',
+      pointsSuite,
+      '--pairs',
+      '8',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const lookup = /^random-points +SELECT id, k, c, pad FROM sbtest1 WHERE k IN \([?, ]+\)? +(\S.*?) {2,}(\S.*)$/m;
+    for (const text of [result.stdout, (await cli(['show', String(await newestSession())])).stdout]) {
+      assert.match(text, /^Plans that differ$/m);
+      assert.match(text, /^1 of 2 statements differ \(EXPLAIN FORMAT=JSON after start-up/m);
+      const [, b, c] = lookup.exec(text) ?? [];
+      assert.deepEqual([b, c], ['sbtest1 range k_1 + index condition', 'sbtest1 range k_1 + where']);
+      assert.match(text, /^optimizer_switch +index_condition_pushdown=on +index_condition_pushdown=off$/m);
+    }
+    // The session before it ran the same statements on the same plans.
+    const before = await cli(['show', String((await newestSession()) - 1)]);
+    assert.match(before.stdout, /^None: the \d+ statements explained have the same plan on both sides\.$/m);
   });
 });

@@ -110,7 +110,8 @@ describe('qpswatch store copy', () => {
       assert.ok((counts.get(table)?.[0] ?? 0) > 0, `${table} has rows to copy`);
     for (const table of ['release_queue', 'daemon_state', 'session_quiet_host', 'calibrations', 'session_figures'])
       assert.ok((counts.get(table)?.[0] ?? 0) > 0, `${table} has rows to copy`);
-    for (const table of ['bisections', 'profiles']) assert.ok((counts.get(table)?.[0] ?? 0) > 0, `${table} rows`);
+    for (const table of ['bisections', 'profiles', 'session_sides'])
+      assert.ok((counts.get(table)?.[0] ?? 0) > 0, `${table} rows`);
     for (const table of ['runs', 'functions', 'lanes', 'verdicts', 'events'])
       assert.ok((counts.get(`instruction_${table}`)?.[0] ?? 0) > 0, `instruction_${table} has rows to copy`);
     for (const [table, [source, target, copied, present]] of counts) {

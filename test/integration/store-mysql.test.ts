@@ -27,6 +27,7 @@ import { bisectionContract } from '../unit/store/bisection-contract.js';
 import { calibrationContract } from '../unit/store/calibration-contract.js';
 import { checkContract } from '../unit/store/check-contract.js';
 import { profileContract } from '../unit/store/profile-contract.js';
+import { sessionSidesContract } from '../unit/store/session-sides-contract.js';
 import { instructionContract } from '../unit/store/instruction-contract.js';
 import { queueContract } from '../unit/store/queue-contract.js';
 import { storeContract } from '../unit/store/store-contract.js';
@@ -53,6 +54,7 @@ bisectionContract('mysql', fresh);
 calibrationContract('mysql', fresh);
 profileContract('mysql', fresh);
 instructionContract('mysql', fresh);
+sessionSidesContract('mysql', fresh);
 storedInstallPathContract('mysql', fresh);
 
 async function query<R = RowDataPacket>(sql: string, params: unknown[] = []): Promise<R[]> {
@@ -99,6 +101,7 @@ describe('mysql backend', () => {
       'schema_version',
       'session_figures',
       'session_quiet_host',
+      'session_sides',
       'sessions',
       'store_write_lock',
       'triage',
@@ -129,7 +132,7 @@ describe('mysql backend', () => {
     await admin.query(`USE \`${options.database}\``);
     for (const step of [...VERSION_TABLE_STEPS, ...mysqlMigrations[0]!.steps.slice(0, 5)]) await admin.query(step);
     await withStore(options, async (store) => assert.ok((await store.upsertHost(hostInput())) > 0));
-    assert.equal((await tablesOf(options.database)).length, 29);
+    assert.equal((await tablesOf(options.database)).length, 30);
     const [version] = await query<{ version: number }>(`SELECT version FROM \`${options.database}\`.schema_version`);
     assert.equal(version?.version, mysqlSchemaVersion);
   });

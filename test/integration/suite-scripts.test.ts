@@ -4,17 +4,20 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import {
+  listStatements,
   loadSuite,
   prepareArgv,
   prepareSysbench,
   runArgv,
   runSysbench,
+  statementsArgv,
   warmupArgv,
   type Suite,
   type SuiteTest,
   type SysbenchConnection,
   type SysbenchResult,
 } from '../../src/suite/index.js';
+import { fillPlaceholders } from '../../src/session/index.js';
 import { startScratchServer, type ScratchServer } from '../helpers/mariadb.js';
 import { projectRoot } from '../helpers/paths.js';
 
@@ -192,6 +195,26 @@ for (const suite of suites) {
         if (t.name === 'insert') assert.ok((await rowCount('sbtest_insert1')) > 0, 'insert adds rows to its own table');
       });
     }
+
+    // A session explains every test's statements on both sides (session/statement-plans.ts): each script lists what
+    // it prepares, and the server explains each of them with its placeholders filled in.
+    test('every test lists the statements it runs, and the server explains each one', async () => {
+      const db = await server().server.connect('sbtest');
+      try {
+        for (const t of suite.tests) {
+          const listed = await listStatements(t.scriptPath, statementsArgv(t, conn), { timeoutMs: RUN_TIMEOUT_MS });
+          const explainable = listed.filter((q) => /^(SELECT|UPDATE|DELETE|INSERT)\b/i.test(q));
+          assert.ok(explainable.length > 0, `${t.name} lists no statement to explain: ${listed.join(' | ')}`);
+          assert.ok(!listed.some((q) => q.includes('\n')), 'one line each');
+          for (const q of explainable) {
+            const [rows] = await db.query(`EXPLAIN FORMAT=JSON ${fillPlaceholders(q, suite.load.tableSize)}`);
+            assert.match(String(Object.values((rows as Array<Record<string, unknown>>)[0] ?? {})[0]), /"query_block"/);
+          }
+        }
+      } finally {
+        await db.end();
+      }
+    });
   });
 }
 

@@ -556,6 +556,22 @@ export const mysqlMigrations: readonly MysqlMigration[] = [
     name: "verdicts keep their error's degrees of freedom",
     steps: ['ALTER TABLE verdicts ADD COLUMN log_se_df DOUBLE NULL CHECK (log_se_df >= 0)'],
   },
+  {
+    version: 22,
+    name: "each side's server variables and statement plans",
+    steps: [
+      table(
+        'session_sides',
+        `
+  session_id  BIGINT NOT NULL,
+  role        VARCHAR(16) NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  variables   LONGTEXT,
+  plans       LONGTEXT,
+  PRIMARY KEY (session_id, role),
+  CONSTRAINT session_sides_session FOREIGN KEY (session_id) REFERENCES sessions (id) ON DELETE CASCADE`,
+      ),
+    ],
+  },
 ];
 
 // The two backends' versions move together: a change made on one and not the other fails here, at load.

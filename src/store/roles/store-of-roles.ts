@@ -15,6 +15,7 @@ import { Releases } from './releases.js';
 import { ResultsMark } from './results-mark.js';
 import { SampleFigures } from './sample-figures.js';
 import { Samples } from './samples.js';
+import { SessionSides } from './session-sides.js';
 import { Sessions } from './sessions.js';
 
 /**
@@ -39,6 +40,7 @@ export function storeOfRoles(backend: 'sqlite' | 'mysql', db: SqlDatabase, close
     ...methodsOf(new Bisections(db)),
     ...methodsOf(new Profiles(db)),
     ...methodsOf(new Instructions(db)),
+    ...methodsOf(new SessionSides(db)),
     ...methodsOf(new ResultsMark(db)),
     close,
   };

@@ -619,6 +619,18 @@ const verdictSeDf = `
 ALTER TABLE verdicts ADD COLUMN log_se_df REAL CHECK (log_se_df IS NULL OR log_se_df >= 0);
 `;
 
+// What each side of a session ran with: its SHOW GLOBAL VARIABLES and the plans of its tests' statements, kept at its
+// first start, so a report can say which differ.
+const sessionSides = `
+CREATE TABLE IF NOT EXISTS session_sides (
+  session_id  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  role        TEXT NOT NULL CHECK (role IN ('baseline', 'candidate')),
+  variables   TEXT,                         -- JSON object of name to value
+  plans       TEXT,                         -- JSON array of { test, statement, plan or error }
+  PRIMARY KEY (session_id, role)
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'hosts, sessions, samples', sql: initial },
   { version: 2, name: 'releases and builds', sql: releasesAndBuilds },
@@ -653,6 +665,7 @@ export const migrations: readonly Migration[] = [
     sql: instructionsLane,
   },
   { version: 21, name: "verdicts keep their error's degrees of freedom", sql: verdictSeDf },
+  { version: 22, name: "each side's server variables and statement plans", sql: sessionSides },
 ];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

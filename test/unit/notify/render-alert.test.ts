@@ -225,3 +225,59 @@ describe('renderAlert refuses an alert that does not fit its session', () => {
     );
   });
 });
+
+describe('renderAlert: the server variables and plans that differ', () => {
+  const differences = Array.from({ length: 18 }, (_, i) => ({
+    name: `var_${String(i).padStart(2, '0')}`,
+    baseline: 'OFF',
+    candidate: '<on>',
+  }));
+  const alert = (variables: { compared: number; differences: typeof differences }) =>
+    regressionAlert({ comparison: { ...judgedView(), variables } });
+
+  test('a regression lists them, both values, the markup of a value escaped in the html part', () => {
+    const one = [{ name: 'innodb_adaptive_hash_index', baseline: 'OFF', candidate: 'ON' }];
+    const { text, html } = renderAlert(alert({ compared: 640, differences: one }));
+    assert.match(text, /^Server variables that differ\n-+\n\n1 of 640 differ /m);
+    assert.match(text, /^innodb_adaptive_hash_index +OFF +ON$/m);
+    assert.ok(html.includes('>innodb_adaptive_hash_index</td>'));
+    const many = renderAlert(alert({ compared: 640, differences }));
+    assert.ok(many.html.includes('>&lt;on&gt;</td>'), 'a value is data');
+    assert.ok(!many.html.includes('<on>'));
+  });
+
+  test('past 15 rows the email says how many more and where the whole list is', () => {
+    const { text } = renderAlert(alert({ compared: 640, differences }));
+    assert.match(text, /^var_14 +OFF +<on>$/m);
+    assert.doesNotMatch(text, /^var_15/m);
+    assert.match(text, /^and 3 more: qpswatch show 42$/m);
+  });
+
+  test('a plan that differs follows them, with both plans', () => {
+    const plans = {
+      compared: 2,
+      differences: [
+        {
+          test: 'point-query',
+          statement: 'SELECT c FROM sbtest1 WHERE id=?',
+          baseline: 'sbtest1 const PRIMARY',
+          candidate: 'sbtest1 ALL + where',
+        },
+      ],
+    };
+    const { text } = renderAlert(regressionAlert({ comparison: { ...judgedView(), plans } }));
+    assert.match(text, /^Plans that differ\n-+\n\n1 of 2 statements differ /m);
+    assert.match(
+      text,
+      /^point-query +SELECT c FROM sbtest1 WHERE id=\? +sbtest1 const PRIMARY +sbtest1 ALL \+ where$/m,
+    );
+  });
+
+  test('a recovery does not list them; nor does a session that kept none', () => {
+    const recovery = renderAlert(
+      regressionAlert({ kind: 'recovery', comparison: { ...judgedView(), variables: { compared: 640, differences } } }),
+    );
+    assert.doesNotMatch(recovery.text, /Server variables/);
+    assert.doesNotMatch(renderAlert(regressionAlert()).text, /Server variables/);
+  });
+});

@@ -193,7 +193,11 @@ export function fakeContext(): { ctx: RoundContext; stored: SampleInput[]; lines
   // pino writes each line whole, at once, to any object with write().
   const sink = { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) };
   const log: Logger = pino({ level: 'debug' }, sink);
-  const store = { addSample: (_id: number, sample: SampleInput) => Promise.resolve(stored.push(sample)) };
+  const store = {
+    addSample: (_id: number, sample: SampleInput) => Promise.resolve(stored.push(sample)),
+    recordServerVariables: () => Promise.resolve(),
+    recordStatementPlans: () => Promise.resolve(),
+  };
   const ctx: RoundContext = {
     store,
     log,

@@ -24,6 +24,7 @@ import { queueContract } from './queue-contract.js';
 import { calibrationContract } from './calibration-contract.js';
 import { bisectionContract } from './bisection-contract.js';
 import { profileContract } from './profile-contract.js';
+import { sessionSidesContract } from './session-sides-contract.js';
 import { instructionContract } from './instruction-contract.js';
 
 const root = mkdtempSync(join(tmpdir(), 'qpswatch-store-'));
@@ -46,6 +47,7 @@ bisectionContract('sqlite', () => sqlite(freshPath()));
 calibrationContract('sqlite', () => sqlite(freshPath()));
 profileContract('sqlite', () => sqlite(freshPath()));
 instructionContract('sqlite', () => sqlite(freshPath()));
+sessionSidesContract('sqlite', () => sqlite(freshPath()));
 
 describe('sqlite backend', () => {
   describe('figure packs of done sessions', () => {
@@ -240,6 +242,7 @@ describe('sqlite backend', () => {
         'samples',
         'session_figures',
         'session_quiet_host',
+        'session_sides',
         'sessions',
         'triage',
         'verdicts',
