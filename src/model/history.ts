@@ -87,6 +87,22 @@ export interface HistoryView {
   generatedAt: string;
   /** The newest bisection of each release of the series that has one, oldest release first. Absent: none. */
   bisections?: readonly HistoryBisection[];
+  /**
+   * Where the machine that ran the shown host's sessions was seen under another fingerprint before (a kernel or
+   * compiler upgrade starts a new host), oldest first, with the facts that changed. Absent: no change is known.
+   */
+  hostChanges?: readonly HostChange[];
+}
+
+/** One machine (a runner, qpswatch's host_name) seen under a new fingerprint: when, and what changed. */
+export interface HostChange {
+  runner: string;
+  /** when the new fingerprint was first seen, ISO 8601 */
+  at: string;
+  from: string;
+  to: string;
+  /** each fingerprint fact whose value changed, by name (kernel, compiler, ...) */
+  changed: ReadonlyArray<{ fact: string; from: string; to: string }>;
 }
 
 /** A bisection as the history report shows it: one line. Subjects and authors are data, escaped by each layout. */

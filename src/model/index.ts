@@ -59,6 +59,7 @@ export {
 } from './comparison.js';
 export type {
   HistoryBisection,
+  HostChange,
   HistoryChained,
   HistoryInstructions,
   HistoryStep,

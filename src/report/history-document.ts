@@ -1,5 +1,12 @@
 import { shownFigures, type TableFigure } from './shown-figures.js';
-import { figureOf, testLabel, type Figures, type HistoryTest, type HistoryView } from '../model/index.js';
+import {
+  figureOf,
+  testLabel,
+  type Figures,
+  type HistoryTest,
+  type HistoryView,
+  type HostChange,
+} from '../model/index.js';
 import type { Block, HeadlinePart } from './document.js';
 import { historyBisectionLines } from './bisection-line.js';
 import { historyInstructionsBlocks } from './history-instructions.js';
@@ -44,10 +51,23 @@ function tagLines(view: HistoryView): string[] {
   );
 }
 
+/**
+ * A new fingerprint of the same machine, and why: its results start a history of their own, and the older ones are
+ * one flag away.
+ */
+function hostChangeLine(change: HostChange): string {
+  const facts = change.changed.map((c) => `${c.fact} ${c.from} -> ${c.to}`).join('; ');
+  return (
+    `host changed on ${change.runner}, ${change.at.slice(0, 10)}: ${change.from} -> ${change.to}` +
+    `${facts !== '' ? ` (${facts})` : ''}; results before it: qpswatch report --host ${change.from}`
+  );
+}
+
 function headerLines(view: HistoryView): string[] {
   return [
     `series ${view.series}, flavor ${view.flavor}, base ${baseVersion(view)}`,
     `host: ${view.host}`,
+    ...(view.hostChanges ?? []).map(hostChangeLine),
     `generated: ${view.generatedAt}`,
     ...tagLines(view),
     ...(view.versions.some((version) => version.imported) ? [IMPORTED_FOOTNOTE] : []),

@@ -79,6 +79,7 @@ export function historyJson(view: HistoryView): string {
     ...(view.confidence !== undefined ? { confidence: view.confidence } : {}),
     generatedAt: view.generatedAt,
     ...(view.bisections !== undefined ? { bisections: view.bisections } : {}),
+    ...(view.hostChanges !== undefined ? { hostChanges: view.hostChanges } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

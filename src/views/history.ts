@@ -68,6 +68,7 @@ export async function seriesReleaseSamples(
 }
 import type { Upstream } from '../upstream/index.js';
 import { hostInstructionFigures, withInstructions } from './history-instructions.js';
+import { hostChanges } from './host-changes.js';
 import { parseVersion, rangeIncludes } from '../version/index.js';
 
 export interface HistoryOptions {
@@ -93,7 +94,7 @@ export async function seriesHistory(
   options: HistoryOptions = {},
   now = new Date(),
 ): Promise<HistoryView> {
-  const { table, host, hostId, sessions } = await seriesTable(store, upstream, options.host, {
+  const { table, host, hostId, sessions, newestSessionOfHost } = await seriesTable(store, upstream, options.host, {
     withChecks: true,
     withImported: options.imported !== false,
   });
@@ -132,6 +133,7 @@ export async function seriesHistory(
           table.columns[base]?.releaseId,
           options.instructions ?? DEFAULT_INSTRUCTIONS,
         );
+  const changes = hostId === undefined ? [] : await hostChanges(store, newestSessionOfHost, hostId);
   const tests = table.rows.map((row, i) => ({
     ...row,
     chained: chained[i]!,
@@ -147,6 +149,7 @@ export async function seriesHistory(
     confidence,
     generatedAt: now.toISOString(),
     ...(bisections.length > 0 ? { bisections } : {}),
+    ...(changes.length > 0 ? { hostChanges: changes } : {}),
   };
 }
 
@@ -205,7 +208,13 @@ async function seriesTable(
   upstream: Upstream,
   hostId: string | undefined,
   { withChecks = false, withImported = true }: { withChecks?: boolean; withImported?: boolean } = {},
-): Promise<{ table: HistoryTable; host: string; hostId: number | undefined; sessions: Set<number> }> {
+): Promise<{
+  table: HistoryTable;
+  host: string;
+  hostId: number | undefined;
+  sessions: Set<number>;
+  newestSessionOfHost: Map<number, number>;
+}> {
   const [releases, samples, imported] = await Promise.all([
     store.listReleases(upstream.name),
     seriesReleaseSamples(store, upstream.name),
@@ -217,7 +226,16 @@ async function seriesTable(
   const label = host?.fingerprintId ?? (inSeries.length > 0 ? 'imported results only' : 'none');
   const sessions = new Set(onHost.map((s) => s.sessionId));
   const checks = withChecks ? await newestChecks(store, upstream, sessions) : [];
-  return { table: buildHistory(releases, onHost, inSeries, checks), host: label, hostId: host?.id, sessions };
+  const newestSessionOfHost = new Map<number, number>();
+  for (const s of samples)
+    newestSessionOfHost.set(s.hostId, Math.max(s.sessionId, newestSessionOfHost.get(s.hostId) ?? 0));
+  return {
+    table: buildHistory(releases, onHost, inSeries, checks),
+    host: label,
+    hostId: host?.id,
+    sessions,
+    newestSessionOfHost,
+  };
 }
 
 /**
