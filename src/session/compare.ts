@@ -179,11 +179,19 @@ export async function checkMemorySettings(
   };
   // The work folder may not exist before the first session; it lives in state_dir, on the same filesystem.
   for (const memory of memories)
-    checkMemoryFacts({ ...request, memory }, settings, underMemorySetting(sides, memory, settings), settings.stateDir);
+    checkMemoryFacts(
+      { ...request, memory },
+      settings,
+      underMemorySetting(sides, memory, poolOf(request, settings)),
+      settings.stateDir,
+    );
 }
 
-export async function runComparison(request: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
+export async function runComparison(asked: CompareRequest, deps: CompareDeps): Promise<CompareOutcome> {
   const { settings, store, log } = deps;
+  // A suite made for a memory setting (an IO-bound suite) runs under it unless the request names one.
+  const memory = asked.memory ?? asked.suite.memory;
+  const request = memory !== undefined ? { ...asked, memory } : asked;
   // Everything a person can get wrong is checked before a session exists or a server starts; settings that can
   // never reach a verdict first, since that check is arithmetic.
   const reach = request.laneOnly === undefined ? checkSessionReach(request, settings) : undefined;
@@ -204,7 +212,7 @@ export async function runComparison(request: CompareRequest, deps: CompareDeps):
       candidate: await resolveTarget(request.candidate, sources),
     },
     request.memory,
-    settings,
+    poolOf(request, settings),
   );
   findSysbench();
   const workDir = join(settings.stateDir, 'work');
@@ -439,16 +447,21 @@ function laneOf(plan: LanePlan, laneOnly: CompareRequest['laneOnly']): LanePlan 
   return { ...plan, sides: laneOnly.sides, settings: { ...plan.settings, repeats: laneOnly.repeats } };
 }
 
+/** The io-bound buffer pool: the suite's own, sized with its data, else the io_bound_buffer_pool option's. */
+function poolOf(request: CompareRequest, settings: CompareSettings): string {
+  return request.suite.ioBoundBufferPool ?? settings.ioBoundBufferPool;
+}
+
 /** Both targets with their server profiles under the memory setting, when the session has one. */
 function underMemorySetting(
   targets: Record<SampleRole, PreparedTarget>,
   memory: MemorySettingName | undefined,
-  settings: CompareSettings,
+  ioBoundPool: string,
 ): Record<SampleRole, PreparedTarget> {
   if (memory === undefined) return targets;
   return {
-    baseline: withMemorySetting(targets.baseline, memory, settings.ioBoundBufferPool),
-    candidate: withMemorySetting(targets.candidate, memory, settings.ioBoundBufferPool),
+    baseline: withMemorySetting(targets.baseline, memory, ioBoundPool),
+    candidate: withMemorySetting(targets.candidate, memory, ioBoundPool),
   };
 }
 

@@ -121,6 +121,8 @@ function build(parsed: SuiteFile, file: string, scriptDirs: readonly string[], c
     warmup,
     tests: shape.tests,
     budgetMinutes: parsed.budget_minutes ?? DEFAULT_BUDGET_MINUTES,
+    ...(parsed.memory !== undefined ? { memory: parsed.memory } : {}),
+    ...(parsed.io_bound_buffer_pool !== undefined ? { ioBoundBufferPool: parsed.io_bound_buffer_pool } : {}),
   };
 }
 

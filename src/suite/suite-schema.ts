@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memorySettings } from '../model/index.js';
 
 const positiveInt = z
   .number({ error: 'expected a whole number' })
@@ -68,6 +69,16 @@ export const SuiteFileSchema = z.strictObject({
   budget_minutes: z
     .number({ error: 'expected a number of minutes' })
     .gt(0, { error: 'expected a number of minutes greater than 0' })
+    .optional(),
+  /**
+   * The memory setting the suite is made for (an IO-bound suite's data is sized to miss the pool): its sessions run
+   * under it unless compare --memory or the memory option names another.
+   */
+  memory: z.enum(memorySettings, { error: `expected ${memorySettings.join(' or ')}` }).optional(),
+  /** io-bound: the buffer pool its data is sized against (the io_bound_buffer_pool option's, for this suite). */
+  io_bound_buffer_pool: z
+    .string({ error: 'expected a size such as 1G, 512M or 8M' })
+    .regex(/^\d+[KMG]?$/, { error: 'expected a size such as 1G, 512M or 8M' })
     .optional(),
   /** Required without levels; with levels each level has its own, and this one is refused. */
   load: load.optional(),

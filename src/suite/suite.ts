@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import type { MemorySettingName } from '../model/index.js';
 /** Script options as the suite file gives them; rendered as --key=value (booleans as on/off). */
 export type ScriptArgs = Readonly<Record<string, string | number | boolean>>;
 
@@ -67,6 +68,10 @@ export interface Suite {
   tests: readonly SuiteTest[];
   /** Paired design: the suite's own budget for measuring pairs, in minutes (see DEFAULT_BUDGET_MINUTES). */
   budgetMinutes: number;
+  /** The memory setting the suite is made for; its sessions run under it unless another is named. */
+  memory?: MemorySettingName;
+  /** io-bound: the buffer pool its data is sized against, instead of the io_bound_buffer_pool option's. */
+  ioBoundBufferPool?: string;
 }
 
 /** A suite file that names no budget gets this many minutes of pairs per session. */

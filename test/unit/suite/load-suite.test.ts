@@ -492,4 +492,47 @@ describe('shipped suites', () => {
       }
     },
   );
+
+  test("cpu-bound and io-bound: the studies' other setups on 8 tables, each with a twin a small host affords", () => {
+    const setups = ['cpu-bound', 'cpu-bound-small', 'io-bound', 'io-bound-small'].map((n) =>
+      loadSuite(n, shippedDir, { cores: 2 }),
+    );
+    assert.deepEqual(
+      setups.map((s) => [s.name, s.memory, s.ioBoundBufferPool, s.load.tables, s.tests[0]!.threads]),
+      [
+        ['cpu-bound', 'cached', undefined, 8, [2]],
+        ['cpu-bound-small', 'cached', undefined, 8, [2]],
+        ['io-bound', 'io-bound', undefined, 8, [40]],
+        ['io-bound-small', 'io-bound', '16M', 8, [8]],
+      ],
+    );
+    const [big, small, io, ioSmall] = setups;
+    assert.deepEqual(
+      small!.tests.map((t) => t.name),
+      big!.tests.map((t) => t.name),
+      'the twin runs the same tests',
+    );
+    assert.deepEqual(
+      ioSmall!.tests.map((t) => t.name),
+      io!.tests.map((t) => t.name),
+      'the twin runs the same tests',
+    );
+    // The io-bound twin's data is 3 times its own pool or more (memory-setting.ts: 250 bytes a row).
+    assert.ok(ioSmall!.load.tables * ioSmall!.load.tableSize * 250 >= 3 * 16 * 2 ** 20);
+    assert.ok(small!.budgetMinutes <= 10 && ioSmall!.budgetMinutes <= 10);
+  });
+});
+
+describe('a suite made for a memory setting', () => {
+  test('names it, and for io-bound its own buffer pool; a bad value names the field and the fix', () => {
+    const file = write('io', `${VALID}memory: io-bound\nio_bound_buffer_pool: 16M\n`);
+    const suite = loadSuite(file, dir, {}, scriptDirs);
+    assert.deepEqual([suite.memory, suite.ioBoundBufferPool], ['io-bound', '16M']);
+    assert.equal(loadSuite(write('plain', VALID), dir, {}, scriptDirs).memory, undefined);
+    assert.match(loadError(`${VALID}memory: disk\n`).message, /memory = "disk": expected cached or io-bound/);
+    assert.match(
+      loadError(`${VALID}io_bound_buffer_pool: lots\n`).message,
+      /io_bound_buffer_pool = "lots": expected a size such as 1G, 512M or 8M/,
+    );
+  });
 });
