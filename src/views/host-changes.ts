@@ -5,11 +5,11 @@ import type { HostRecord, HostStore, SessionStore } from '../store/index.js';
 const NOT_FINGERPRINT = new Set(['inventory']);
 
 /**
- * The fingerprint changes of the machine that ran the shown host's sessions: every host of the series' sessions
- * whose newest session names the same runner (host_name), oldest first, and between each two the facts that
- * differ. A kernel or compiler upgrade makes a new fingerprint, so its results start a history of their own; this
- * says so and why, instead of the older results just dropping out. Sessions that name no runner (from before
- * fleets) are not grouped: nothing says which machine they ran on.
+ * The fingerprint changes that led to the shown host: every host of the series' sessions whose newest session names
+ * the same runner (host_name), oldest first up to the shown one, and between each two the facts that differ. A
+ * kernel or compiler upgrade makes a new fingerprint, so its results start a history of their own; this says so and
+ * why, instead of the older results just dropping out. Sessions that name no runner (from before fleets) are not
+ * grouped: nothing says which machine they ran on.
  */
 export async function hostChanges(
   store: Pick<HostStore, 'getHost'> & Pick<SessionStore, 'getSession'>,
@@ -27,7 +27,9 @@ export async function hostChanges(
   const machine = runs
     .filter((r) => r.runner === shown.runner)
     .sort((a, b) => a.host.firstSeenAt.localeCompare(b.host.firstSeenAt));
-  return machine.slice(1).map((run, i) => ({
+  // The changes that led to the shown host; a later fingerprint is another history, with its own report.
+  const upTo = machine.indexOf(shown);
+  return machine.slice(1, upTo + 1).map((run, i) => ({
     runner: shown.runner,
     at: run.host.firstSeenAt,
     from: machine[i]!.host.fingerprintId,

@@ -41,12 +41,13 @@ function side(version: string): TargetRef {
   };
 }
 
-/** One done session: per test, two rounds at each side's QPS. */
+/** One done session: per test, two rounds at each side's QPS; `runner` names the daemon (host_name) that ran it. */
 async function session(
   store: Store,
   hostId: number,
   [bv, cv]: [string, string],
   qps: Record<string, [number, number]>,
+  runner?: string,
 ): Promise<number> {
   const id = await store.createSession({
     kind: 'compare',
@@ -56,7 +57,7 @@ async function session(
     suite: 'small-server',
     rounds: 2,
     pid: process.pid,
-    settings: {},
+    settings: runner !== undefined ? { runner } : {},
   });
   for (const round of [1, 2])
     for (const [test, [b, c]] of Object.entries(qps))
@@ -72,8 +73,15 @@ async function session(
   return id;
 }
 
-/** Fills a new SQLite store at `path` and closes it. */
-export async function writeFleetStore(path: string): Promise<void> {
+/** Host A's machine after a kernel upgrade: a new fingerprint, the same runner (writeFleetStore's `upgradeA`). */
+export const HOST_A_UPGRADED = 'fleet-a-2s24c-k21';
+const HOST_A_FACTS = { cpuModel: HOST_A_CPU, sockets: 2, cores: 24, threads: 48, memoryBytes: 128 * 2 ** 30 };
+
+/**
+ * Fills a new SQLite store at `path` and closes it. With `upgradeA`, host A's sessions name their runner (db-a), and
+ * the same machine ran one more session after a kernel upgrade, under a new fingerprint (HOST_A_UPGRADED).
+ */
+export async function writeFleetStore(path: string, { upgradeA = false } = {}): Promise<void> {
   const store = await openStore({ backend: 'sqlite', path });
   try {
     const { added } = await store.recordReleases(
@@ -89,18 +97,35 @@ export async function writeFleetStore(path: string): Promise<void> {
     const release = (v: string): number => added.find((r) => r.version === v)!.id;
     const a = await store.upsertHost({
       fingerprintId: HOST_A,
-      fingerprint: { cpuModel: HOST_A_CPU, sockets: 2, cores: 24, threads: 48, memoryBytes: 128 * 2 ** 30 },
+      fingerprint: { ...HOST_A_FACTS, ...(upgradeA ? { kernel: '6.1.0-18-amd64' } : {}) },
     });
+    const runnerA = upgradeA ? 'db-a' : undefined;
     const b = await store.upsertHost({
       fingerprintId: HOST_B,
       fingerprint: { cpuModel: 'AMD EPYC 7B13', sockets: 1, cores: 32, threads: 32, memoryBytes: 64 * 2 ** 30 },
     });
-    const checked = await session(store, a, ['10.11.2', '10.11.3'], {
-      'update-index': [1000, 900],
-      'point-query': [5000, 5000],
-    });
-    await session(store, a, ['10.11.3', '10.11.4'], { 'update-index': [900, 810], 'point-query': [5000, 5500] });
+    const checked = await session(
+      store,
+      a,
+      ['10.11.2', '10.11.3'],
+      { 'update-index': [1000, 900], 'point-query': [5000, 5000] },
+      runnerA,
+    );
+    await session(
+      store,
+      a,
+      ['10.11.3', '10.11.4'],
+      { 'update-index': [900, 810], 'point-query': [5000, 5500] },
+      runnerA,
+    );
     await session(store, b, ['10.11.2', '10.11.3'], { 'update-index': [2000, 1900], 'point-query': [8000, 8800] });
+    if (upgradeA) {
+      const upgraded = await store.upsertHost({
+        fingerprintId: HOST_A_UPGRADED,
+        fingerprint: { ...HOST_A_FACTS, kernel: '6.1.0-21-amd64' },
+      });
+      await session(store, upgraded, ['10.11.2', '10.11.4'], { 'update-index': [1000, 800] }, 'db-a');
+    }
     await store.recordCheck({
       sessionId: checked,
       releaseId: release('10.11.3'),

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { messageLines, runCli } from '../helpers/cli.js';
-import { FLEET_CONFIG_UPSTREAM, HOST_A, HOST_A_CPU, HOST_B, writeFleetStore } from '../helpers/fleet-store.js';
+import {
+  FLEET_CONFIG_UPSTREAM,
+  HOST_A,
+  HOST_A_CPU,
+  HOST_A_UPGRADED,
+  HOST_B,
+  writeFleetStore,
+} from '../helpers/fleet-store.js';
 
 /** `qpswatch report` over one store that holds the sessions of two hosts, as a fleet sharing a store would. */
 describe('report across hosts, through the CLI', () => {
@@ -81,6 +88,42 @@ describe('report across hosts, through the CLI', () => {
       messageLines(base.stderr).join('\n'),
       /base "10\.11\.9" has no results on any host.*10\.11\.2, 10\.11\.3/,
     );
+  });
+});
+
+describe('report after a kernel upgrade of one machine, through the CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qpswatch-report-upgrade-'));
+  const config = join(dir, 'qpswatch.yaml');
+  const report = (...args: string[]) => runCli(['--config', config, 'report', ...args], { timeoutMs: 60_000 });
+
+  before(async () => {
+    mkdirSync(join(dir, 'state'));
+    await writeFleetStore(join(dir, 'state', 'qpswatch.sqlite'), { upgradeA: true });
+    writeFileSync(
+      config,
+      [`state_dir: ${join(dir, 'state')}`, `cache_dir: ${join(dir, 'cache')}`, ...FLEET_CONFIG_UPSTREAM, ''].join('\n'),
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the new host says when it changed, what changed, and where the results before it are', async () => {
+    const r = await report();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^host: ${HOST_A_UPGRADED}$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^host changed on db-a, \\d{4}-\\d\\d-\\d\\d: ${HOST_A} -> ${HOST_A_UPGRADED} ` +
+          `\\(kernel 6\\.1\\.0-18-amd64 -> 6\\.1\\.0-21-amd64\\); results before it: qpswatch report --host ${HOST_A}$`,
+        'm',
+      ),
+    );
+    // The other machine of the fleet (no runner named) is not taken for this one.
+    assert.doesNotMatch(r.stdout, new RegExp(HOST_B));
+    const json = JSON.parse((await report('--format', 'json')).stdout) as { hostChanges: Array<{ changed: unknown }> };
+    assert.deepEqual(json.hostChanges[0]?.changed, [{ fact: 'kernel', from: '6.1.0-18-amd64', to: '6.1.0-21-amd64' }]);
+    const before = await report('--host', HOST_A);
+    assert.doesNotMatch(before.stdout, /host changed/, 'the older host has no change before it');
   });
 });
 

@@ -54,6 +54,7 @@ describe('hostChanges', () => {
         ],
       );
       assert.deepEqual(await hostChanges(store, newest, other[0]), [], 'db2 has one fingerprint');
+      assert.deepEqual(await hostChanges(store, newest, old[0]), [], 'the first fingerprint has no change before it');
       assert.deepEqual(await hostChanges(store, newest, unnamed[0]), [], 'no runner: no claim');
     } finally {
       await store.close();
