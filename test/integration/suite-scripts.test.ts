@@ -37,8 +37,9 @@ const suites = readdirSync(SUITES_DIR)
   .map((name) => oneLoadAtOneThread(loadSuite(name, SUITES_DIR, { seconds: SECONDS }), TABLE_SIZE));
 
 /**
- * Every script once, at 1 thread, on the first load made small, in database sbtest: the loader has no table-size
- * override, and a suite with levels lists a test once per level (the levels' own loads are the loader's to check).
+ * Every script once, at 1 thread (the warm-up's too), on the first load made small, in database sbtest: the loader
+ * has no table-size override, and a suite with levels lists a test once per level (the levels' own loads are the
+ * loader's to check).
  */
 function oneLoadAtOneThread(suite: Suite, tableSize: number): Suite {
   const load = { ...suite.load, tableSize: Math.min(suite.load.tableSize, tableSize), database: 'sbtest' };
@@ -47,7 +48,7 @@ function oneLoadAtOneThread(suite: Suite, tableSize: number): Suite {
     ...suite,
     load,
     loads: [load],
-    warmup: { ...suite.warmup, load },
+    warmup: { ...suite.warmup, load, threads: 1 },
     tests: tests.map((t) => ({ ...t, threads: [1], load })),
   };
 }
