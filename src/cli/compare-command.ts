@@ -21,7 +21,8 @@ Prints relative QPS per test with its interval, the smallest drop the session co
 verdict: regression, improvement, ok ("no drop larger than X%"), slower (significantly slower, not
 past the threshold: "slower 0.962 (0.931-0.987)") or unstable; then per test the host
 resources per operation (cpu/o cs/o r/o rKB/o wKB/o o/s), absolute and relative to the baseline
-(threshold, test_thresholds, alpha and confidence in the config; see docs/verdicts.md).
+(threshold, test_thresholds, alpha and confidence in the config; see docs/verdicts.md). Before
+those, the server variables and the statement plans that differ between the two sides.
 Targets are named in the config (targets:; see config/quickstart.yaml), or are releases qpswatch built:
 TAG runs the build with its upstream's build profile, TAG@PROFILE the build with that profile (qpswatch
 build TAG@PROFILE first), so one tag can be compared with itself built two ways, e.g.
